@@ -1,0 +1,43 @@
+// Builds the resource bundle (dist/server.js) and the dev tools (dist/dev/*.mjs).
+import { existsSync, readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+// FXServer runs the bundle as a classic script on Node 22 with a global `require`
+// resolving from the resource root, so every dependency goes inside the file.
+await build({
+  entryPoints: ['src/index.ts'],
+  outfile: 'dist/server.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  format: 'cjs',
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  define: { __ROSTER_VERSION__: JSON.stringify(pkg.version) },
+});
+
+// Dev tools run on the host Node; their npm dependencies stay external.
+const devEntries = {
+  sandbox: 'dev/sandbox.ts',
+  'mock-api': 'dev/mock-roster/cli.ts',
+  bench: 'dev/bench/index.ts',
+  package: 'dev/package.ts',
+};
+const present = Object.fromEntries(Object.entries(devEntries).filter(([, file]) => existsSync(file)));
+if (Object.keys(present).length > 0) {
+  await build({
+    entryPoints: present,
+    outdir: 'dist/dev',
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'warning',
+    define: { __ROSTER_VERSION__: JSON.stringify(pkg.version) },
+  });
+}

@@ -1,0 +1,234 @@
+import { z } from 'zod';
+
+/** Texts shown to refused or waiting players. Placeholders: {player}, {community}, {seconds}, {status}, {requestId}. */
+const messagesSchema = z
+  .object({
+    checking: z.string().min(1).default('Checking the {community} roster…'),
+    waiting: z.string().min(1).default('Checking the {community} roster… (busy, about {seconds}s)'),
+    notOnRoster: z
+      .string()
+      .min(1)
+      .default(
+        'You are not on the {community} roster. Apply on the community website, then reconnect once you are accepted.',
+      ),
+    wrongStatus: z
+      .string()
+      .min(1)
+      .default('Your {community} roster status is {status}, which may not join this server. Contact staff.'),
+    notInDepartment: z
+      .string()
+      .min(1)
+      .default('You are on the {community} roster but not in a department allowed on this server.'),
+    noLicense: z
+      .string()
+      .min(1)
+      .default(
+        'No Rockstar license was found for your game. Restart FiveM, sign in to Rockstar and reconnect.',
+      ),
+    unavailable: z
+      .string()
+      .min(1)
+      .default('The {community} roster is unavailable right now. Please try again shortly.'),
+    notConfigured: z
+      .string()
+      .min(1)
+      .default("This server's roster check is not set up. Please tell the server staff."),
+  })
+  .strict()
+  .prefault({});
+
+const positiveInt = (max: number) => z.number().int().min(1).max(max);
+
+export const configSchema = z
+  .object({
+    api: z
+      .object({
+        baseUrl: z.string().optional(),
+        timeoutMs: positiveInt(120_000).default(5000),
+      })
+      .strict()
+      .prefault({}),
+    rateLimit: z
+      .object({
+        perMinute: positiveInt(100_000).default(120),
+        perDay: positiveInt(10_000_000).default(25_000),
+      })
+      .strict()
+      .prefault({}),
+    cache: z
+      .object({
+        ttlSeconds: positiveInt(7 * 86_400).default(600),
+        negativeTtlSeconds: positiveInt(86_400).default(60),
+        maxEntries: positiveInt(1_000_000).default(50_000),
+      })
+      .strict()
+      .prefault({}),
+    refresh: z
+      .object({
+        intervalSeconds: z.number().int().min(0).max(86_400).default(300),
+      })
+      .strict()
+      .prefault({}),
+    gate: z
+      .object({
+        enabled: z.boolean().default(true),
+        requireStatus: z.array(z.string().min(1)).default(['ACTIVE']),
+        departments: z.array(z.string().min(1)).default([]),
+        onError: z.enum(['cached', 'allow', 'deny']).default('cached'),
+        timeoutSeconds: z.number().min(1).max(300).default(15),
+        bypassAce: z.string().default('roster.bypass'),
+        requireCourses: z.array(z.string().min(1)).default([]),
+        messages: messagesSchema,
+      })
+      .strict()
+      .prefault({}),
+    ranks: z
+      .object({
+        order: z.enum(['top-down', 'bottom-up']).default('top-down'),
+      })
+      .strict()
+      .prefault({}),
+    training: z
+      .object({
+        enabled: z.boolean().default(false),
+        baseUrl: z.string().optional(),
+        departmentCourses: z.record(z.string(), z.array(z.string().min(1))).default({}),
+        perMinute: positiveInt(100_000).default(60),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+export type Config = z.output<typeof configSchema>;
+export type GateMessages = Config['gate']['messages'];
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+
+/** Server-only convars the resource reads. */
+export interface ConvarValues {
+  apiKey: string;
+  baseUrl: string;
+  logLevel: string;
+  trainingApiKey: string;
+}
+
+export interface Settings {
+  config: Config;
+  /** Normalised address of the roster service, without a trailing slash. */
+  baseUrl: string;
+  apiKey: string;
+  logLevel: LogLevel;
+  trainingApiKey: string | undefined;
+}
+
+export type SettingsResult = { ok: true; settings: Settings } | { ok: false; problems: string[] };
+
+const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
+
+/** Turns config.json text and convars into settings, or one readable problem per mistake. */
+export function loadSettings(configText: string | null, convars: ConvarValues): SettingsResult {
+  const problems: string[] = [];
+  let raw: unknown = {};
+  if (configText !== null && configText.trim() !== '') {
+    try {
+      raw = JSON.parse(configText);
+    } catch (error) {
+      return { ok: false, problems: [`config.json is not valid JSON: ${(error as Error).message}`] };
+    }
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(describeIssue(issue));
+    return { ok: false, problems };
+  }
+  const config = parsed.data;
+
+  const apiKey = convars.apiKey.trim();
+  if (apiKey === '') {
+    problems.push(
+      'roster_api_key is not set: add `set roster_api_key "<key>"` to server.cfg (use `set`, not `setr`).',
+    );
+  } else if (!/^[^_\s]+_[^_\s]+_\S+$/.test(apiKey)) {
+    problems.push('roster_api_key does not look like a roster key: expected <KEY_PREFIX>_<KEY_ID>_<SECRET>.');
+  }
+
+  const addressSource = convars.baseUrl.trim() !== '' ? 'roster_base_url' : 'api.baseUrl';
+  const address = convars.baseUrl.trim() !== '' ? convars.baseUrl.trim() : (config.api.baseUrl ?? '').trim();
+  const baseUrl = checkAddress(address, addressSource, problems);
+
+  let trainingApiKey: string | undefined;
+  if (config.training.enabled && convars.trainingApiKey.trim() !== '') {
+    trainingApiKey = convars.trainingApiKey.trim();
+    checkAddress((config.training.baseUrl ?? '').trim(), 'training.baseUrl', problems);
+  }
+
+  const level = convars.logLevel.trim().toLowerCase();
+  let logLevel: LogLevel = 'info';
+  if (level !== '') {
+    if ((LOG_LEVELS as readonly string[]).includes(level)) logLevel = level as LogLevel;
+    else
+      problems.push(
+        `roster_log_level is "${convars.logLevel}": accepted values are ${LOG_LEVELS.join(', ')}.`,
+      );
+  }
+
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, settings: { config, baseUrl, apiKey, logLevel, trainingApiKey } };
+}
+
+/** Validates a service address; plain HTTP is accepted only on loopback. */
+export function checkAddress(address: string, key: string, problems: string[]): string {
+  if (address === '') {
+    problems.push(`${key} is not set: the service's address, e.g. https://roster.example.com.`);
+    return '';
+  }
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    problems.push(
+      `${key} is "${address}", which is not an address: expected e.g. https://roster.example.com.`,
+    );
+    return '';
+  }
+  const loopback =
+    ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    problems.push(
+      `${key} must use https:// (plain http:// is accepted only for localhost); got "${address}".`,
+    );
+    return '';
+  }
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    problems.push(`${key} must be a plain address without credentials, query or fragment.`);
+    return '';
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const key = issue.path.map(String).join('.') || '(top level)';
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `config.json: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys
+        .map((k) => (key === '(top level)' ? k : `${key}.${k}`))
+        .join(', ')}: check the spelling against config.example.json.`;
+    case 'invalid_value':
+      return `config.json: ${key} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`;
+    case 'invalid_type':
+      return `config.json: ${key} must be ${article(issue.expected)}.`;
+    case 'too_small':
+      return `config.json: ${key} must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters long' : ''}.`;
+    case 'too_big':
+      return `config.json: ${key} must be at most ${String(issue.maximum)}.`;
+    default:
+      return `config.json: ${key}: ${issue.message}.`;
+  }
+}
+
+function article(expected: string): string {
+  if (expected === 'array') return 'a list (e.g. ["ACTIVE"])';
+  if (expected === 'object' || expected === 'record') return 'an object';
+  if (expected === 'int') return 'a whole number';
+  return `a ${expected}`;
+}
