@@ -1,0 +1,92 @@
+import { LRUCache } from 'lru-cache';
+import type { MemberView } from '../roster/member-view';
+
+export interface MemberCacheOptions {
+  maxEntries: number;
+  ttlMs: number;
+  negativeTtlMs: number;
+  /** Milliseconds since the epoch; injected so tests control staleness. */
+  now: () => number;
+}
+
+interface Entry {
+  /** `null`: the service said this license is not on the roster. */
+  view: MemberView | null;
+  fetchedAt: number;
+}
+
+/**
+ * Members by license. Fresh for the TTL; past it a member record is kept (until evicted by size)
+ * as the last known answer for when the service cannot answer.
+ */
+export class MemberCache {
+  private readonly lru: LRUCache<string, Entry>;
+  private hitCount = 0;
+  private missCount = 0;
+
+  constructor(private readonly options: MemberCacheOptions) {
+    this.lru = new LRUCache<string, Entry>({
+      max: options.maxEntries,
+      ttl: options.ttlMs,
+      noDeleteOnStaleGet: true,
+      perf: { now: options.now },
+      // No cached clock reading: staleness follows the injected clock exactly, and no timer is started.
+      ttlResolution: 0,
+    });
+  }
+
+  /** A fresh answer: the member, `null` for a fresh "not on the roster", `undefined` when unknown or stale. */
+  fresh(license: string): MemberView | null | undefined {
+    const entry = this.lru.get(license);
+    if (entry === undefined) {
+      this.missCount++;
+      return undefined;
+    }
+    this.hitCount++;
+    return entry.view;
+  }
+
+  /** The last member record the service gave for this license, however old. */
+  lastKnown(license: string): MemberView | undefined {
+    return this.lru.get(license, { allowStale: true })?.view ?? undefined;
+  }
+
+  set(license: string, view: MemberView | null, fetchedAt = this.options.now()): void {
+    const ttl = view === null ? this.options.negativeTtlMs : this.options.ttlMs;
+    this.lru.set(license, { view, fetchedAt }, { ttl, start: fetchedAt });
+  }
+
+  /** Keeps a record only as the last known answer (e.g. from the snapshot): never taken as fresh. */
+  remember(license: string, view: MemberView, fetchedAt: number): void {
+    // A start at the epoch's first millisecond makes the entry stale at once; fetchedAt stays truthful.
+    this.lru.set(license, { view, fetchedAt }, { ttl: 1, start: 1 });
+  }
+
+  delete(license: string): void {
+    this.lru.delete(license);
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+
+  stats(): { size: number; hits: number; misses: number; hitRate: number } {
+    const total = this.hitCount + this.missCount;
+    return {
+      size: this.lru.size,
+      hits: this.hitCount,
+      misses: this.missCount,
+      hitRate: total === 0 ? 0 : this.hitCount / total,
+    };
+  }
+
+  /** Known members, most recently used first, fresh or not (for the snapshot). */
+  *knownMembers(): Generator<{ view: MemberView; fetchedAt: number }> {
+    // dump() lists the least recently used first.
+    const entries = this.lru.dump();
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const { value } = entries[i]![1];
+      if (value.view !== null) yield { view: value.view, fetchedAt: value.fetchedAt };
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import type { ApiAssignment, Department, Member, MemberLookup } from '../model';
+import { type CatalogIndex, matchKey } from './catalog-index';
+
+/**
+ * A member as other resources see it, with its departments indexed by id, name and short name
+ * so synchronous exports answer without scanning.
+ */
+export interface MemberView {
+  readonly member: Member;
+  readonly primary: Department | null;
+  department(key: string): Department | undefined;
+}
+
+export function toMemberView(lookup: MemberLookup, catalog: CatalogIndex): MemberView {
+  const { member: record } = lookup;
+  const departments = lookup.assignments
+    .filter((a) => a.memberId === record.id)
+    .map((a) => toDepartment(a, catalog));
+  if (departments.length > 0 && !departments.some((d) => d.primary)) departments[0]!.primary = true;
+  const member: Member = {
+    id: record.id,
+    name: record.name,
+    status: record.status,
+    license: record.gameLicense,
+    departments,
+  };
+  return viewOf(member);
+}
+
+/** Indexes an already shaped member (e.g. one read back from a snapshot). */
+export function viewOf(member: Member): MemberView {
+  const byKey = new Map<string, Department>();
+  for (const department of member.departments) {
+    for (const key of [department.id, department.name, department.shortName]) {
+      if (key && !byKey.has(matchKey(key))) byKey.set(matchKey(key), department);
+    }
+  }
+  return {
+    member,
+    primary: member.departments.find((d) => d.primary) ?? null,
+    department: (key) => byKey.get(matchKey(key)),
+  };
+}
+
+function toDepartment(assignment: ApiAssignment, catalog: CatalogIndex): Department {
+  const known = catalog.departments.get(assignment.departmentId);
+  const rank = assignment.rank ?? (assignment.rankId ? catalog.rank(assignment.rankId) : undefined);
+  return {
+    id: assignment.departmentId,
+    name: known?.name ?? assignment.departmentId,
+    shortName: known?.shortName ?? null,
+    primary: assignment.isPrimary,
+    callsign: assignment.callsign,
+    rank: rank ? { id: rank.id, name: rank.name, position: rank.position } : null,
+  };
+}
+
+/** True when two members differ in what other resources act on: status, departments or ranks. */
+export function memberChanged(before: Member | null, after: Member | null): boolean {
+  if (before === null || after === null) return before !== after;
+  return before.status !== after.status || signature(before) !== signature(after);
+}
+
+function signature(member: Member): string {
+  return member.departments
+    .map(
+      (d) =>
+        `${d.id}:${d.rank?.id ?? '-'}:${d.rank?.position ?? '-'}:${d.primary ? 'p' : ''}:${d.callsign ?? ''}`,
+    )
+    .sort()
+    .join('|');
+}
