@@ -1,0 +1,60 @@
+/** What a response said about the key's rate limit. Every field is optional: services differ. */
+export interface RateLimitInfo {
+  /** `X-RateLimit-Limit`: the ceiling of the current window. */
+  limit?: number;
+  /** `X-RateLimit-Remaining`: requests left in the current window. */
+  remaining?: number;
+  /** `X-RateLimit-Reset`, as epoch milliseconds. */
+  resetAtMs?: number;
+  /** `Retry-After`, as milliseconds from now. */
+  retryAfterMs?: number;
+}
+
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+/** Reads `X-RateLimit-*` and `Retry-After` from response headers (names in any case). */
+export function readRateLimitHeaders(headers: HeaderBag, now: number): RateLimitInfo {
+  const info: RateLimitInfo = {};
+  const limit = readNumber(headers, 'x-ratelimit-limit');
+  if (limit !== undefined && limit >= 1) info.limit = Math.floor(limit);
+  const remaining = readNumber(headers, 'x-ratelimit-remaining');
+  if (remaining !== undefined && remaining >= 0) info.remaining = Math.floor(remaining);
+  const reset = readNumber(headers, 'x-ratelimit-reset');
+  if (reset !== undefined && reset >= 0) info.resetAtMs = resetToEpochMs(reset, now);
+  const retryAfter = readRetryAfter(headers, now);
+  if (retryAfter !== undefined) info.retryAfterMs = retryAfter;
+  return info;
+}
+
+/** Looks a header up by name, case-insensitively; the first value when repeated. */
+export function headerValue(headers: HeaderBag, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() !== wanted) continue;
+    return Array.isArray(value) ? value[0] : value;
+  }
+  return undefined;
+}
+
+function readNumber(headers: HeaderBag, name: string): number | undefined {
+  const text = headerValue(headers, name)?.trim();
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+// The document says unix seconds; a small value can only be a delta, and a huge one milliseconds.
+function resetToEpochMs(value: number, now: number): number {
+  if (value < 1e9) return now + value * 1000;
+  if (value > 1e12) return value;
+  return value * 1000;
+}
+
+function readRetryAfter(headers: HeaderBag, now: number): number | undefined {
+  const text = headerValue(headers, 'retry-after')?.trim();
+  if (text === undefined || text === '') return undefined;
+  const seconds = Number(text);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1000));
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

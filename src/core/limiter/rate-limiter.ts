@@ -1,0 +1,255 @@
+import type { Clock, TimerHandle } from '../ports';
+import { LANES, type Lane } from './lane';
+import { LimiterClosedError } from './limiter-closed-error';
+import type { LimiterState } from './limiter-state';
+import type { RateLimitInfo } from './rate-limit-headers';
+import { ServerBudget } from './server-budget';
+import { SlidingWindow } from './sliding-window';
+import { TokenBucket } from './token-bucket';
+
+export interface RateLimiterOptions {
+  /** Never more than this many requests in any rolling 60 s. */
+  perMinute: number;
+  /** Never more than this many in any rolling 24 h; null or absent for no daily ceiling. */
+  perDay?: number | null;
+  clock: Clock;
+  /** Requests that may go back to back after a quiet spell. Default min(5, perMinute / 12), at least 1. */
+  burst?: number;
+  /**
+   * Fractions of the daily budget that only more urgent lanes may use, so that when the day runs
+   * low background work stops first and joins keep their share. Default refresh 0.1, background 0.25.
+   */
+  dayReserve?: { refresh: number; background: number };
+  /** Pause after a 429 that says neither Retry-After nor X-RateLimit-Reset. Default 30 s. */
+  defaultPauseMs?: number;
+}
+
+export interface AcquireOptions {
+  /** Go to the front of the lane: the second half of a job already started (a next page, assignments). */
+  front?: boolean;
+  signal?: AbortSignal;
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(reason: unknown): void;
+  detach(): void;
+}
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * A proactive limiter shared by every request of one API key: a token bucket spends the minute
+ * evenly, rolling windows make the minute and day ceilings hard, the service's own
+ * `X-RateLimit-*` view is followed after every response, and a 429 stops every lane.
+ */
+export class RateLimiter {
+  private readonly clock: Clock;
+  private readonly configuredPerMinute: number;
+  private perMinute: number;
+  private readonly perDay: number | null;
+  private readonly bucket: TokenBucket;
+  private readonly minute = new SlidingWindow(MINUTE_MS, 1);
+  private readonly day = new SlidingWindow(DAY_MS, MINUTE_MS);
+  private readonly server = new ServerBudget();
+  private readonly dayFloor: Record<Lane, number>;
+  private readonly defaultPauseMs: number;
+  private readonly queues: Record<Lane, Waiter[]> = { join: [], refresh: [], background: [] };
+  private readonly burst: number | undefined;
+  private pausedUntil = 0;
+  private timer: TimerHandle | undefined;
+  private closed = false;
+
+  constructor(options: RateLimiterOptions) {
+    this.clock = options.clock;
+    this.configuredPerMinute = Math.max(1, Math.floor(options.perMinute));
+    this.perMinute = this.configuredPerMinute;
+    this.perDay = options.perDay ? Math.max(1, Math.floor(options.perDay)) : null;
+    this.burst = options.burst;
+    this.bucket = new TokenBucket(
+      this.perMinute / MINUTE_MS,
+      this.burstFor(this.perMinute),
+      this.clock.now(),
+    );
+    const reserve = options.dayReserve ?? { refresh: 0.1, background: 0.25 };
+    const perDay = this.perDay ?? 0;
+    this.dayFloor = {
+      join: 0,
+      refresh: Math.floor(perDay * reserve.refresh),
+      background: Math.floor(perDay * Math.max(reserve.background, reserve.refresh)),
+    };
+    this.defaultPauseMs = options.defaultPauseMs ?? 30_000;
+  }
+
+  /** Resolves when a request in `lane` may be sent; each resolution counts as one request. */
+  acquire(lane: Lane, options: AcquireOptions = {}): Promise<void> {
+    if (this.closed) return Promise.reject(new LimiterClosedError());
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const queue = this.queues[lane];
+      const onAbort = () => {
+        const index = queue.indexOf(waiter);
+        if (index >= 0) queue.splice(index, 1);
+        reject(signal?.reason);
+        this.pump();
+      };
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        detach: () => signal?.removeEventListener('abort', onAbort),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (options.front) queue.unshift(waiter);
+      else queue.push(waiter);
+      this.pump();
+    });
+  }
+
+  /** Follows what a response said about the key's limit (call after every response). */
+  observe(info: RateLimitInfo): void {
+    const now = this.clock.now();
+    this.server.observe(info, now);
+    const announced = this.server.announcedLimit;
+    const perMinute = Math.min(this.configuredPerMinute, announced ?? Number.POSITIVE_INFINITY);
+    if (perMinute !== this.perMinute) {
+      this.perMinute = perMinute;
+      this.bucket.reconfigure(perMinute / MINUTE_MS, this.burstFor(perMinute), now);
+    }
+    this.pump();
+  }
+
+  /**
+   * After a 429: stops every lane until Retry-After has passed (else until the window resets,
+   * else a default pause). Returns how long requests now wait, in milliseconds.
+   */
+  pauseAfterRateLimited(info: RateLimitInfo): number {
+    const now = this.clock.now();
+    const reset = info.resetAtMs !== undefined && info.resetAtMs > now ? info.resetAtMs - now : undefined;
+    const waitMs = info.retryAfterMs ?? reset ?? this.defaultPauseMs;
+    this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
+    this.server.exhaust(this.pausedUntil);
+    this.pump();
+    return this.pausedUntil - now;
+  }
+
+  state(): LimiterState {
+    const now = this.clock.now();
+    const ownMinute = Math.max(0, this.perMinute - this.minute.count(now));
+    const serverRemaining = this.server.remainingAt(now);
+    return {
+      perMinute: this.perMinute,
+      perDay: this.perDay,
+      remainingThisMinute: Math.min(ownMinute, serverRemaining ?? ownMinute),
+      remainingToday: this.perDay === null ? null : Math.max(0, this.perDay - this.day.count(now)),
+      resetAt: this.server.resetAt(now) ?? null,
+      pausedUntil: this.pausedUntil > now ? this.pausedUntil : null,
+      queued: {
+        join: this.queues.join.length,
+        refresh: this.queues.refresh.length,
+        background: this.queues.background.length,
+      },
+    };
+  }
+
+  /** A rough estimate of how long a request added to `lane` now would wait, in milliseconds. */
+  estimateWaitMs(lane: Lane): number {
+    const now = this.clock.now();
+    let ahead = 0;
+    for (const each of LANES) {
+      ahead += this.queues[each].length;
+      if (each === lane) break;
+    }
+    let wait = Math.max(this.sharedWaitMs(now), this.dayWaitMs(lane, now));
+    const serverRemaining = this.server.remainingAt(now);
+    const resetAt = this.server.resetAt(now);
+    if (serverRemaining !== undefined && resetAt !== undefined && serverRemaining <= ahead) {
+      wait = Math.max(wait, resetAt - now);
+    }
+    const spare = wait === 0 ? Math.max(0, this.bucket.available(now) - 1) : 0;
+    return Math.ceil(wait + Math.max(0, ahead - spare) * (MINUTE_MS / this.perMinute));
+  }
+
+  /** Rejects every waiting request and stops the timer. */
+  close(): void {
+    this.closed = true;
+    this.clearTimer();
+    for (const lane of LANES) {
+      for (const waiter of this.queues[lane].splice(0)) {
+        waiter.detach();
+        waiter.reject(new LimiterClosedError());
+      }
+    }
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    this.clearTimer();
+    for (;;) {
+      if (LANES.every((lane) => this.queues[lane].length === 0)) return;
+      const now = this.clock.now();
+      const shared = this.sharedWaitMs(now);
+      if (shared > 0) return this.schedule(shared);
+      let dayWait = Number.POSITIVE_INFINITY;
+      const lane = LANES.find((each) => {
+        if (this.queues[each].length === 0) return false;
+        const wait = this.dayWaitMs(each, now);
+        dayWait = Math.min(dayWait, wait);
+        return wait === 0;
+      });
+      if (lane === undefined) return this.schedule(dayWait);
+      this.grant(lane, now);
+    }
+  }
+
+  private grant(lane: Lane, now: number): void {
+    const waiter = this.queues[lane].shift();
+    if (!waiter) return;
+    this.bucket.take(now);
+    this.minute.record(now);
+    this.day.record(now);
+    this.server.onSend(now);
+    waiter.detach();
+    waiter.resolve();
+  }
+
+  private sharedWaitMs(now: number): number {
+    const ownCapacity = (windowMs: number) =>
+      Math.floor(this.bucket.available(now) + windowMs / this.bucket.intervalMs);
+    return Math.max(
+      this.pausedUntil - now,
+      this.bucket.msUntilToken(now),
+      this.minute.msUntilBelow(this.perMinute, now),
+      this.server.msUntilAllowed(now, ownCapacity),
+      0,
+    );
+  }
+
+  private dayWaitMs(lane: Lane, now: number): number {
+    if (this.perDay === null) return 0;
+    return this.day.msUntilBelow(this.perDay - this.dayFloor[lane], now);
+  }
+
+  private burstFor(perMinute: number): number {
+    return Math.max(1, this.burst ?? Math.min(5, Math.floor(perMinute / 12)));
+  }
+
+  private schedule(ms: number): void {
+    const handle = this.clock.setTimeout(
+      () => {
+        this.timer = undefined;
+        this.pump();
+      },
+      Math.max(1, Math.ceil(ms)),
+    );
+    handle.unref?.();
+    this.timer = handle;
+  }
+
+  private clearTimer(): void {
+    if (this.timer === undefined) return;
+    this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,191 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Lane } from '../../../src/core/limiter/lane';
+import { LimiterClosedError } from '../../../src/core/limiter/limiter-closed-error';
+import { RateLimiter } from '../../../src/core/limiter/rate-limiter';
+import { FakeClock, maxInAnyWindow } from './fake-clock';
+
+const ignore = () => {};
+
+function record(limiter: RateLimiter, clock: FakeClock, lane: Lane, log: Array<{ lane: Lane; at: number }>) {
+  return limiter.acquire(lane).then(() => {
+    log.push({ lane, at: clock.now() });
+  }, ignore);
+}
+
+describe('RateLimiter', () => {
+  it('never sends more than perMinute in any rolling 60 s window over a long storm', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 120, perDay: 25_000, clock });
+    const log: Array<{ lane: Lane; at: number }> = [];
+    for (let i = 0; i < 1000; i++) void record(limiter, clock, 'join', log);
+    for (let minute = 0; minute < 12; minute++) await clock.advance(60_000);
+    const times = log.map((entry) => entry.at);
+    expect(times.length).toBe(1000);
+    expect(maxInAnyWindow(times, 60_000)).toBeLessThanOrEqual(120);
+    // Spent evenly: the first second of the storm gets only the small burst.
+    expect(times.filter((at) => at < times[0]! + 1000).length).toBeLessThanOrEqual(7);
+  });
+
+  it('holds the rolling-window ceiling for any arrival pattern (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 5, max: 200 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 180_000 }), fc.integer({ min: 1, max: 80 })), {
+          maxLength: 12,
+        }),
+        async (perMinute, bursts) => {
+          const clock = new FakeClock();
+          const limiter = new RateLimiter({ perMinute, clock });
+          const times: number[] = [];
+          const sorted = [...bursts].sort((a, b) => a[0] - b[0]);
+          let elapsed = 0;
+          for (const [at, count] of sorted) {
+            await clock.advance(at - elapsed);
+            elapsed = at;
+            for (let i = 0; i < count; i++)
+              void limiter.acquire('background').then(() => times.push(clock.now()), ignore);
+          }
+          await clock.advance(600_000);
+          limiter.close();
+          expect(maxInAnyWindow(times, 60_000)).toBeLessThanOrEqual(perMinute);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('grants a lone request at once when idle', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 120, clock });
+    let granted = false;
+    void limiter.acquire('join').then(() => {
+      granted = true;
+    });
+    await Promise.resolve();
+    expect(granted).toBe(true);
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  it('serves join before refresh before background', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 60, burst: 1, clock });
+    const log: Array<{ lane: Lane; at: number }> = [];
+    await limiter.acquire('background'); // spends the burst
+    void record(limiter, clock, 'background', log);
+    void record(limiter, clock, 'refresh', log);
+    void record(limiter, clock, 'join', log);
+    void record(limiter, clock, 'refresh', log);
+    await clock.advance(10_000);
+    expect(log.map((entry) => entry.lane)).toEqual(['join', 'refresh', 'refresh', 'background']);
+  });
+
+  it('puts a job continuation at the front of its lane', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 60, burst: 1, clock });
+    await limiter.acquire('join');
+    const order: string[] = [];
+    void limiter.acquire('join').then(() => order.push('new'), ignore);
+    void limiter.acquire('join', { front: true }).then(() => order.push('continuation'), ignore);
+    await clock.advance(5_000);
+    expect(order).toEqual(['continuation', 'new']);
+  });
+
+  it('takes the lower limit the service announces', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 120, clock });
+    limiter.observe({ limit: 30 });
+    expect(limiter.state().perMinute).toBe(30);
+    const times: number[] = [];
+    for (let i = 0; i < 100; i++) void limiter.acquire('refresh').then(() => times.push(clock.now()), ignore);
+    await clock.advance(300_000);
+    expect(maxInAnyWindow(times, 60_000)).toBeLessThanOrEqual(30);
+    limiter.observe({ limit: 500 });
+    expect(limiter.state().perMinute).toBe(120);
+  });
+
+  it('sends at most what the service says remains before its reset, spread out', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 120, clock });
+    await limiter.acquire('join');
+    limiter.observe({ limit: 120, remaining: 3, resetAtMs: clock.now() + 30_000 });
+    const times: number[] = [];
+    for (let i = 0; i < 10; i++) void limiter.acquire('join').then(() => times.push(clock.now()), ignore);
+    await clock.advance(29_999);
+    expect(times.length).toBe(3);
+    const start = clock.now() - 29_999;
+    expect(times[0]! - start).toBeGreaterThanOrEqual(7_000);
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(7_000);
+    await clock.advance(10_000);
+    expect(times.length).toBeGreaterThan(3);
+    limiter.close();
+  });
+
+  it('stops every lane after a 429 until Retry-After has passed', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 120, clock });
+    const start = clock.now();
+    expect(limiter.pauseAfterRateLimited({ retryAfterMs: 20_000 })).toBe(20_000);
+    expect(limiter.state().pausedUntil).toBe(start + 20_000);
+    const log: Array<{ lane: Lane; at: number }> = [];
+    for (const lane of ['background', 'refresh', 'join'] as const) void record(limiter, clock, lane, log);
+    await clock.advance(19_999);
+    expect(log).toEqual([]);
+    await clock.advance(5_000);
+    expect(log.map((entry) => entry.lane)).toEqual(['join', 'refresh', 'background']);
+    expect(log.every((entry) => entry.at >= start + 20_000)).toBe(true);
+  });
+
+  it('waits for X-RateLimit-Reset, else a default, after a 429 without Retry-After', () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 120, clock, defaultPauseMs: 30_000 });
+    expect(limiter.pauseAfterRateLimited({ resetAtMs: clock.now() + 12_000 })).toBe(12_000);
+    const other = new RateLimiter({ perMinute: 120, clock, defaultPauseMs: 30_000 });
+    expect(other.pauseAfterRateLimited({})).toBe(30_000);
+  });
+
+  it('keeps the end of the daily budget for joins', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 1000, perDay: 100, burst: 1000, clock });
+    const count: Record<Lane, number> = { join: 0, refresh: 0, background: 0 };
+    for (const lane of ['background', 'refresh', 'join'] as const) {
+      for (let i = 0; i < 200; i++) void limiter.acquire(lane).then(() => count[lane]++, ignore);
+      await clock.advance(1000);
+    }
+    expect(count.background).toBe(75);
+    expect(count.refresh).toBe(15);
+    expect(count.join).toBe(10);
+    expect(limiter.state().remainingToday).toBe(0);
+    limiter.close();
+  });
+
+  it('reports its state and an estimated wait per lane', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 60, perDay: 1000, burst: 1, clock });
+    await limiter.acquire('join');
+    for (let i = 0; i < 4; i++) void limiter.acquire('background').catch(ignore);
+    void limiter.acquire('join').catch(ignore);
+    const state = limiter.state();
+    expect(state.queued).toEqual({ join: 1, refresh: 0, background: 4 });
+    expect(state.remainingThisMinute).toBe(59);
+    expect(state.remainingToday).toBe(999);
+    expect(limiter.estimateWaitMs('join')).toBeLessThanOrEqual(2_000);
+    expect(limiter.estimateWaitMs('background')).toBeGreaterThanOrEqual(5_000);
+    limiter.close();
+  });
+
+  it('drops an aborted waiter and rejects waiters on close', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 60, burst: 1, clock });
+    await limiter.acquire('join');
+    const controller = new AbortController();
+    const aborted = limiter.acquire('join', { signal: controller.signal });
+    const pending = limiter.acquire('refresh');
+    controller.abort(new Error('player left'));
+    await expect(aborted).rejects.toThrow('player left');
+    expect(limiter.state().queued.join).toBe(0);
+    limiter.close();
+    await expect(pending).rejects.toBeInstanceOf(LimiterClosedError);
+    expect(clock.pendingTimers).toBe(0);
+  });
+});
