@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from './api-error';
+import {
+  type ApiKeyRecord,
+  DEFAULT_PER_DAY,
+  DEFAULT_PER_MINUTE,
+  hasScope,
+  keyIdOf,
+  verifyToken,
+} from './api-keys';
+import type { MockCounters, RequestLogEntry } from './counters';
+import type { MockFaults } from './faults';
+import { callerAddress, rateHeaders, readJsonBody, sendGatewayPage, sendJson, tokenOf } from './http-io';
+import type { RateDecision, RateLimiter } from './rate-limiter';
+import type { RosterStore } from './roster-store';
+import type { Route } from './route';
+import { findRoute, type RouteMatch } from './routes';
+
+export interface PipelineDeps {
+  routes: readonly Route[];
+  keys: readonly ApiKeyRecord[];
+  store: RosterStore;
+  faults: MockFaults;
+  counters: MockCounters;
+  limiter: RateLimiter;
+  now: () => number;
+  /** Waits real time; cancelled (never resolves) when the server closes. */
+  sleep(ms: number): Promise<void>;
+}
+
+const ANONYMOUS_BUDGET = { perMinute: DEFAULT_PER_MINUTE, perDay: DEFAULT_PER_DAY };
+
+function endpointName(method: string, path: string, match: RouteMatch): string {
+  if (match.kind === 'found') return `${method} ${match.route.pattern}`;
+  return match.kind === 'wrong-method' ? `${method} ${path}` : 'unmatched';
+}
+
+/**
+ * One request, in the order a real deployment would see it: the transport (drops, hangs, latency,
+ * a proxy's 5xx page), then the service (endpoint, key, rate limit, allowlist, plan, scope, handler).
+ */
+export async function handleRequest(
+  deps: PipelineDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const { faults, counters, now } = deps;
+  const method = req.method ?? 'GET';
+  const url = new URL(req.url ?? '/', 'http://mock.invalid');
+  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+  const match = findRoute(deps.routes, method, path);
+  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+  const entry = counters.begin({
+    time: now(),
+    method,
+    path,
+    query: url.search,
+    endpoint: endpointName(method, path, match),
+    keyId: null,
+    requestId,
+  });
+  const token = tokenOf(req);
+  const tokenKeyId = token === null ? null : keyIdOf(token);
+  if (tokenKeyId !== null) counters.attributeKey(entry, tokenKeyId);
+
+  if (faults.takeDrop()) {
+    counters.finish(entry, 0);
+    req.socket.destroy();
+    return;
+  }
+  const hung = faults.waitWhileHung();
+  if (hung) await hung;
+  if (faults.latencyMs > 0) await deps.sleep(faults.latencyMs);
+  const gateway = faults.takeFailure('gateway');
+  if (gateway === 502 || gateway === 503) {
+    counters.finish(entry, gateway);
+    sendGatewayPage(res, gateway);
+    return;
+  }
+  await answer(deps, { req, res, match, token, requestId, entry, url });
+}
+
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  match: RouteMatch;
+  token: string | null;
+  requestId: string;
+  entry: RequestLogEntry;
+  url: URL;
+}
+
+async function answer(deps: PipelineDeps, ex: Exchange): Promise<void> {
+  const { faults, now, limiter, store } = deps;
+  const key = ex.token === null ? null : verifyToken(ex.token, deps.keys, now());
+  const bucket = key ? `key:${key.id}` : `anon:${callerAddress(ex.req)}`;
+  const budget = key ?? ANONYMOUS_BUDGET;
+  // A forced 429 must not use up budget, so only look at the bucket then.
+  const forced = key ? faults.takeForced429() : null;
+  let rate: RateDecision = forced ? limiter.peek(bucket, budget) : limiter.take(bucket, budget);
+  let retryAfter: number | null = null;
+  let status = 200;
+  let body: unknown;
+  const headers: Record<string, string> = { 'X-Request-Id': ex.requestId };
+  try {
+    const { match } = ex;
+    if (match.kind === 'none')
+      throw new ApiError('not_found', `No such endpoint: ${ex.req.method} ${ex.url.pathname}`);
+    if (match.kind === 'wrong-method') {
+      headers.Allow = match.allowed.join(', ');
+      throw new ApiError(
+        'method_not_allowed',
+        `${ex.req.method} is not available here; use ${headers.Allow}`,
+      );
+    }
+    const { route, params } = match;
+    const keyed = route.access.kind !== 'public';
+    if (keyed && !key) {
+      throw new ApiError(
+        'invalid_api_key',
+        ex.token === null ? 'No API key sent' : 'The API key is invalid, revoked or expired',
+      );
+    }
+    if (forced) {
+      rate = { ...rate, allowed: false, remaining: 0, retryAfter: forced.retryAfter };
+    }
+    if (!rate.allowed) {
+      retryAfter = rate.retryAfter;
+      throw new ApiError('rate_limited', 'Too many requests for this API key');
+    }
+    if (keyed && key) {
+      const allow = key.ipAllowlist;
+      if (faults.ipRefused || (allow !== null && !allow.includes(callerAddress(ex.req)))) {
+        throw new ApiError(
+          'ip_not_allowed',
+          `Address ${callerAddress(ex.req)} is not on this key's allowlist`,
+        );
+      }
+      if (!store.data.community.planActive) {
+        throw new ApiError('plan_required', 'The API needs an active Professional plan');
+      }
+      if (route.access.kind === 'scope' && !route.access.anyOf.some((s) => hasScope(key, s))) {
+        const [first, ...others] = route.access.anyOf;
+        const also = others.length > 0 ? ` (or ${others.join(', ')})` : '';
+        throw new ApiError('insufficient_scope', `This endpoint requires the ${first} scope${also}`);
+      }
+    }
+    if (faults.takeFailure('service') === 500) throw new Error('injected internal fault');
+    const result = await route.handle({
+      url: ex.url,
+      params,
+      key,
+      store,
+      faults,
+      readJson: () => readJsonBody(ex.req),
+    });
+    status = result.status ?? 200;
+    body = result.raw
+      ? result.data
+      : {
+          success: true,
+          data: result.data,
+          meta: { request_id: ex.requestId, ...(result.pagination ? { pagination: result.pagination } : {}) },
+        };
+  } catch (error) {
+    const failure =
+      error instanceof ApiError
+        ? error
+        : new ApiError('internal', `Internal error; quote request id ${ex.requestId} to support`);
+    status = failure.status;
+    body = {
+      success: false,
+      error: {
+        code: failure.code,
+        message: failure.message,
+        ...(failure.details ? { details: failure.details } : {}),
+      },
+      meta: { request_id: ex.requestId },
+    };
+  }
+  deps.counters.finish(ex.entry, status);
+  if (ex.res.destroyed) return;
+  sendJson(ex.res, status, body, { ...headers, ...rateHeaders(rate, retryAfter) }, faults.takeMalformed());
+}

@@ -1,0 +1,173 @@
+import type { MemberStatus, MockAssignment, MockAuditEntry, MockMember, MockRank } from './records';
+import { type CommunityData, licenseFor, memberId, nonMemberLicenseFor } from './seed-community';
+
+/** Fields a test may give when adding a member; the rest are filled in. */
+export interface NewMember {
+  displayName?: string;
+  status?: MemberStatus;
+  gameLicense?: string;
+  /** Department id and rank id of the (primary) assignment; omitted = no assignment. */
+  departmentId?: string;
+  rankId?: string | null;
+}
+
+/**
+ * The community's data plus the look-ups and changes tests need. Handlers read the arrays
+ * directly; every change goes through here so records and their `updatedAt` stay consistent.
+ */
+export class RosterStore {
+  private nextMember: number;
+  private nextAssignment: number;
+  private nextAudit: number;
+
+  constructor(
+    readonly data: CommunityData,
+    readonly seed: number,
+    private readonly now: () => number,
+  ) {
+    this.nextMember = data.members.length;
+    this.nextAssignment = data.assignments.length;
+    this.nextAudit = data.auditLogs.length;
+  }
+
+  /** License of seeded member `index` (stable for a seed, whether or not the member was removed since). */
+  licenseOf(index: number): string {
+    return licenseFor(this.seed, index);
+  }
+
+  /** A license no member holds. */
+  nonMemberLicense(n = 0): string {
+    return nonMemberLicenseFor(this.seed, n);
+  }
+
+  get members(): readonly MockMember[] {
+    return this.data.members;
+  }
+
+  member(id: string): MockMember | undefined {
+    return this.data.members.find((m) => m.id === id);
+  }
+
+  memberByLicense(license: string): MockMember | undefined {
+    return this.data.members.find((m) => m.gameLicense === license);
+  }
+
+  assignmentsOf(memberId: string): MockAssignment[] {
+    return this.data.assignments.filter((a) => a.memberId === memberId);
+  }
+
+  /** The first member with at least two assignments (seeded member 0 has three). */
+  memberWithSeveralDepartments(): MockMember {
+    const found = this.data.members.find((m) => this.assignmentsOf(m.id).length >= 2);
+    if (!found) throw new Error('no member with several departments (seed more members)');
+    return found;
+  }
+
+  /** The first member with the given status (seeded members 0–4 cover every status). */
+  memberWithStatus(status: MemberStatus): MockMember {
+    const found = this.data.members.find((m) => m.status === status);
+    if (!found) throw new Error(`no ${status} member (seed at least 5 members)`);
+    return found;
+  }
+
+  suspendedMember(): MockMember {
+    return this.memberWithStatus('SUSPENDED');
+  }
+
+  rank(id: string): MockRank | undefined {
+    return this.data.ranks.find((r) => r.id === id);
+  }
+
+  /** A rank by department short name (or id) and rank name, case-insensitive. */
+  rankByName(department: string, name: string): MockRank {
+    const dept = this.data.departments.find(
+      (d) => d.id === department || d.shortName.toLowerCase() === department.toLowerCase(),
+    );
+    const found = this.data.ranks.find(
+      (r) => r.departmentId === dept?.id && r.name.toLowerCase() === name.toLowerCase(),
+    );
+    if (!found) throw new Error(`no rank ${name} in ${department}`);
+    return found;
+  }
+
+  setMemberStatus(id: string, status: MemberStatus): MockMember {
+    const member = this.required(this.member(id), `member ${id}`);
+    member.status = status;
+    member.updatedAt = this.stamp();
+    return member;
+  }
+
+  /** Sets the rank of an assignment (by assignment id) without any audit entry, as a dashboard change would. */
+  setAssignmentRank(assignmentId: string, rankId: string | null): MockAssignment {
+    const assignment = this.required(
+      this.data.assignments.find((a) => a.id === assignmentId),
+      `assignment ${assignmentId}`,
+    );
+    assignment.rankId = rankId;
+    assignment.updatedAt = this.stamp();
+    return assignment;
+  }
+
+  /** Sets the rank of a member's assignment in the rank's department. */
+  setMemberRank(memberId: string, rankId: string): MockAssignment {
+    const rank = this.required(this.rank(rankId), `rank ${rankId}`);
+    const assignment = this.assignmentsOf(memberId).find((a) => a.departmentId === rank.departmentId);
+    return this.setAssignmentRank(this.required(assignment, `assignment of ${memberId}`).id, rankId);
+  }
+
+  /** Removes a member and their assignments, as if they left the community. */
+  removeMember(id: string): boolean {
+    const before = this.data.members.length;
+    this.data.members = this.data.members.filter((m) => m.id !== id);
+    this.data.assignments = this.data.assignments.filter((a) => a.memberId !== id);
+    return this.data.members.length < before;
+  }
+
+  addMember(input: NewMember = {}): MockMember {
+    const index = this.nextMember++;
+    const stamp = this.stamp();
+    const member: MockMember = {
+      id: memberId(index),
+      displayName: input.displayName ?? `New Member ${index + 1}`,
+      status: input.status ?? 'ACTIVE',
+      gameLicense: input.gameLicense ?? this.licenseOf(index),
+      discordId: String(200_000_000_000_000_000n + BigInt(index)),
+      joinDate: stamp,
+      createdAt: stamp,
+      updatedAt: stamp,
+    };
+    this.data.members.push(member);
+    if (input.departmentId !== undefined) {
+      this.data.assignments.push({
+        id: `asg_${String(++this.nextAssignment).padStart(6, '0')}`,
+        memberId: member.id,
+        departmentId: input.departmentId,
+        rankId: input.rankId ?? null,
+        isPrimary: true,
+        callsign: null,
+        createdAt: stamp,
+        updatedAt: stamp,
+      });
+    }
+    return member;
+  }
+
+  appendAudit(entry: Omit<MockAuditEntry, 'id' | 'createdAt'>): MockAuditEntry {
+    const record: MockAuditEntry = {
+      id: `aud_${String(++this.nextAudit).padStart(6, '0')}`,
+      ...entry,
+      createdAt: this.stamp(),
+    };
+    this.data.auditLogs.push(record);
+    return record;
+  }
+
+  private stamp(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  private required<T>(value: T | undefined, what: string): T {
+    if (value === undefined) throw new Error(`mock roster: no ${what}`);
+    return value;
+  }
+}
