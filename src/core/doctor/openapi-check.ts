@@ -1,0 +1,132 @@
+/**
+ * Reads the service's OpenAPI description and says which of the resource's assumptions about the
+ * API (CONTRACT.md section 7) it confirms. Tolerant: a missing piece is "not described", not a crash.
+ */
+
+export type Verdict = 'confirmed' | 'contradicted' | 'not described';
+
+export interface AssumptionCheck {
+  assumption: string;
+  verdict: Verdict;
+  detail?: string;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function checkAssumptions(document: unknown): AssumptionCheck[] {
+  if (!isObject(document) || !isObject(document.paths)) {
+    return [
+      {
+        assumption: 'the OpenAPI description can be read',
+        verdict: 'contradicted',
+        detail: 'no `paths` in it',
+      },
+    ];
+  }
+  const doc = document;
+  return [
+    fieldsCheck(doc, '/api/v1/members', 'members carry id, status, gameLicense and displayName or name', [
+      ['id'],
+      ['status'],
+      ['gameLicense'],
+      ['displayName', 'name'],
+    ]),
+    parameterCheck(doc, '/api/v1/members', 'gameLicense', 'members can be filtered by gameLicense'),
+    parameterCheck(
+      doc,
+      '/api/v1/department-assignments',
+      'memberId',
+      'assignments can be filtered by memberId',
+    ),
+    fieldsCheck(
+      doc,
+      '/api/v1/department-assignments',
+      'assignments carry id, memberId, departmentId and rankId',
+      [['id'], ['memberId'], ['departmentId'], ['rankId']],
+    ),
+    fieldsCheck(doc, '/api/v1/departments', 'departments carry id and name', [['id'], ['name']]),
+    fieldsCheck(doc, '/api/v1/ranks', 'ranks carry id, departmentId, name and position', [
+      ['id'],
+      ['departmentId'],
+      ['name'],
+      ['position'],
+    ]),
+  ];
+}
+
+function operation(doc: Json, path: string): Json | undefined {
+  const paths = doc.paths as Json;
+  const item = paths[path];
+  return isObject(item) && isObject(item.get) ? item.get : undefined;
+}
+
+function parameterCheck(doc: Json, path: string, name: string, assumption: string): AssumptionCheck {
+  const op = operation(doc, path);
+  if (!op) return { assumption, verdict: 'not described', detail: `GET ${path} is not in the description` };
+  const params = [
+    ...asArray(op.parameters),
+    ...asArray((doc.paths as Json)[path] && ((doc.paths as Json)[path] as Json).parameters),
+  ];
+  const found = params.map((p) => resolve(doc, p)).some((p) => isObject(p) && p.name === name);
+  return found
+    ? { assumption, verdict: 'confirmed' }
+    : { assumption, verdict: 'not described', detail: `no \`${name}\` parameter` };
+}
+
+function fieldsCheck(doc: Json, path: string, assumption: string, groups: string[][]): AssumptionCheck {
+  const op = operation(doc, path);
+  if (!op) return { assumption, verdict: 'not described', detail: `GET ${path} is not in the description` };
+  const properties = recordProperties(doc, op);
+  if (properties === null)
+    return { assumption, verdict: 'not described', detail: 'its record schema is not described' };
+  const missing = groups
+    .filter((names) => !names.some((n) => properties.has(n)))
+    .map((names) => names.join(' or '));
+  if (missing.length === 0) return { assumption, verdict: 'confirmed' };
+  return { assumption, verdict: 'contradicted', detail: `missing ${missing.join(', ')}` };
+}
+
+/** Property names of the records a list operation returns (`data[]` inside the envelope, or the array itself). */
+function recordProperties(doc: Json, op: Json): Set<string> | null {
+  const responses = isObject(op.responses) ? op.responses : {};
+  const ok = resolve(doc, responses['200'] ?? responses['2XX'] ?? responses.default);
+  if (!isObject(ok) || !isObject(ok.content)) return null;
+  const media = resolve(doc, (ok.content as Json)['application/json']);
+  if (!isObject(media)) return null;
+  let schema = resolve(doc, media.schema);
+  const data = isObject(schema) ? propertiesOf(doc, schema).get('data') : undefined;
+  if (data !== undefined) schema = data;
+  schema = resolve(doc, schema);
+  if (isObject(schema) && schema.type === 'array') schema = resolve(doc, schema.items);
+  if (!isObject(schema)) return null;
+  const names = new Set(propertiesOf(doc, schema).keys());
+  return names.size > 0 ? names : null;
+}
+
+function propertiesOf(doc: Json, schema: Json): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (isObject(schema.properties))
+    for (const [k, v] of Object.entries(schema.properties)) out.set(k, resolve(doc, v));
+  for (const part of asArray(schema.allOf)) {
+    const resolved = resolve(doc, part);
+    if (isObject(resolved)) for (const [k, v] of propertiesOf(doc, resolved)) out.set(k, v);
+  }
+  return out;
+}
+
+/** Follows local `$ref`s (`#/components/...`), a bounded number of times. */
+function resolve(doc: Json, value: unknown, depth = 0): unknown {
+  if (!isObject(value) || typeof value.$ref !== 'string' || depth > 10) return value;
+  const parts = value.$ref.replace(/^#\//, '').split('/');
+  let target: unknown = doc;
+  for (const part of parts)
+    target = isObject(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  return resolve(doc, target, depth + 1);
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}

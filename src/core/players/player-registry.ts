@@ -1,0 +1,80 @@
+import type { MemberView } from '../roster/member-view';
+
+export interface PlayerEntry {
+  license: string | null;
+  name: string;
+  /** `undefined` until the roster has answered; `null`: not on the roster. */
+  view: MemberView | null | undefined;
+  since: number;
+}
+
+/**
+ * Players the resource knows, by server id: connecting ones under their temporary id, joined ones
+ * under their final id. Temporary ids that never join are swept.
+ */
+export class PlayerRegistry {
+  private readonly connecting = new Map<string, PlayerEntry>();
+  private readonly online = new Map<string, PlayerEntry>();
+
+  connect(tempId: string, entry: PlayerEntry): void {
+    this.connecting.set(tempId, entry);
+  }
+
+  /** Moves a connecting player to their final id; a player not seen connecting starts fresh. */
+  join(finalId: string, tempId: string, fallback: () => PlayerEntry): PlayerEntry {
+    const entry = this.connecting.get(tempId) ?? fallback();
+    this.connecting.delete(tempId);
+    this.online.set(finalId, entry);
+    return entry;
+  }
+
+  /** Registers a player already online (e.g. when the resource restarts). */
+  add(id: string, entry: PlayerEntry): void {
+    this.online.set(id, entry);
+  }
+
+  drop(id: string): PlayerEntry | undefined {
+    const entry = this.online.get(id) ?? this.connecting.get(id);
+    this.online.delete(id);
+    this.connecting.delete(id);
+    return entry;
+  }
+
+  /** The entry of a joined player, or of a connecting one by temporary id. */
+  get(id: string): PlayerEntry | undefined {
+    return this.online.get(id) ?? this.connecting.get(id);
+  }
+
+  isOnline(id: string): boolean {
+    return this.online.has(id);
+  }
+
+  /** Drops connecting entries older than `maxAgeMs`; returns how many went. */
+  sweep(now: number, maxAgeMs: number): number {
+    let swept = 0;
+    for (const [id, entry] of this.connecting) {
+      if (now - entry.since > maxAgeMs) {
+        this.connecting.delete(id);
+        swept++;
+      }
+    }
+    return swept;
+  }
+
+  *onlinePlayers(): Generator<[string, PlayerEntry]> {
+    yield* this.online;
+  }
+
+  get onlineCount(): number {
+    return this.online.size;
+  }
+
+  get connectingCount(): number {
+    return this.connecting.size;
+  }
+
+  clear(): void {
+    this.online.clear();
+    this.connecting.clear();
+  }
+}

@@ -1,0 +1,151 @@
+import type { MemberCache } from '../cache/member-cache';
+import type { Member } from '../model';
+import type { PlayerEntry, PlayerRegistry } from '../players/player-registry';
+import type { Clock, Logger } from '../ports';
+import { CatalogIndex } from './catalog-index';
+import { type MemberView, memberChanged, toMemberView } from './member-view';
+import type { Lane, RosterSource } from './roster-source';
+
+/** What the roster said about a license, or that it could not say. */
+export type Resolution =
+  | { kind: 'answer'; view: MemberView | null }
+  | { kind: 'outage'; error: unknown; lastKnown: MemberView | undefined };
+
+/** Where changes go: the FiveM side turns these into events and state bags. */
+export interface RosterEvents {
+  playerLoaded(src: string, member: Member | null): void;
+  playerUpdated(src: string, member: Member | null, previous: Member | null): void;
+}
+
+export interface RosterServiceDeps {
+  source: RosterSource;
+  cache: MemberCache;
+  players: PlayerRegistry;
+  events: RosterEvents;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** The core of the resource: resolves licenses through the cache and the API, and keeps players in step. */
+export class RosterService {
+  private catalogIndex = new CatalogIndex();
+  private catalogLoaded = false;
+  lastError: { message: string; at: number } | null = null;
+
+  constructor(private readonly deps: RosterServiceDeps) {}
+
+  get catalog(): CatalogIndex {
+    return this.catalogIndex;
+  }
+
+  async loadCatalog(): Promise<boolean> {
+    try {
+      this.catalogIndex = new CatalogIndex(await this.deps.source.catalog());
+      this.catalogLoaded = true;
+      return true;
+    } catch (error) {
+      this.noteError(error, 'could not load departments and ranks');
+      return false;
+    }
+  }
+
+  /** Cache first; then the service. Never throws: an outage comes back with the last known record. */
+  async resolve(license: string, lane: Lane): Promise<Resolution> {
+    const fresh = this.deps.cache.fresh(license);
+    if (fresh !== undefined) return { kind: 'answer', view: fresh };
+    return this.fetch(license, lane);
+  }
+
+  /** Asks the service, bypassing the cache. */
+  async fetch(license: string, lane: Lane): Promise<Resolution> {
+    try {
+      if (!this.catalogLoaded) await this.loadCatalog();
+      const lookup = await this.deps.source.lookup(license, lane);
+      const view = lookup ? toMemberView(lookup, this.catalogIndex) : null;
+      this.deps.cache.set(license, view);
+      return { kind: 'answer', view };
+    } catch (error) {
+      this.noteError(error, 'roster lookup failed');
+      return { kind: 'outage', error, lastKnown: this.deps.cache.lastKnown(license) };
+    }
+  }
+
+  /** The last member record the service gave for a license, however old. */
+  lastKnown(license: string): MemberView | undefined {
+    return this.deps.cache.lastKnown(license);
+  }
+
+  /** The member record of a player, for exports: from memory only. */
+  view(src: string): MemberView | undefined {
+    return this.deps.players.get(src)?.view ?? undefined;
+  }
+
+  /** Gives a joined player their roster data and announces it once. */
+  async loadPlayer(src: string, entry: PlayerEntry): Promise<void> {
+    if (entry.view === undefined && entry.license !== null) {
+      const resolution = await this.resolve(entry.license, 'join');
+      entry.view = resolution.kind === 'answer' ? resolution.view : (resolution.lastKnown ?? undefined);
+    }
+    if (!this.deps.players.isOnline(src)) return;
+    this.deps.events.playerLoaded(src, entry.view?.member ?? null);
+  }
+
+  /** Re-checks every online player in one batched pass; fires updates for changes. */
+  async refreshOnline(lane: Lane = 'refresh'): Promise<number> {
+    const byLicense = new Map<string, string[]>();
+    for (const [src, entry] of this.deps.players.onlinePlayers()) {
+      if (entry.license === null) continue;
+      byLicense.set(entry.license, [...(byLicense.get(entry.license) ?? []), src]);
+    }
+    if (byLicense.size === 0) return 0;
+    let results: Map<string, MemberView | null>;
+    try {
+      const lookups = await this.deps.source.lookupMany([...byLicense.keys()], lane);
+      results = new Map();
+      for (const [license, lookup] of lookups) {
+        const view = lookup ? toMemberView(lookup, this.catalogIndex) : null;
+        this.deps.cache.set(license, view);
+        results.set(license, view);
+      }
+    } catch (error) {
+      this.noteError(error, 'background refresh failed');
+      return 0;
+    }
+    let changed = 0;
+    for (const [license, srcs] of byLicense) {
+      if (!results.has(license)) continue;
+      for (const src of srcs) if (this.apply(src, results.get(license) ?? null)) changed++;
+    }
+    return changed;
+  }
+
+  /** Fetches one player fresh; change events fire as for a background refresh. */
+  async refreshPlayer(src: string): Promise<Member | null> {
+    const entry = this.deps.players.get(src);
+    if (!entry || entry.license === null) return null;
+    const resolution = await this.fetch(entry.license, 'join');
+    if (resolution.kind === 'outage') return entry.view?.member ?? null;
+    this.apply(src, resolution.view);
+    return resolution.view?.member ?? null;
+  }
+
+  /** Records a new view for a player; returns whether other resources were told of a change. */
+  private apply(src: string, view: MemberView | null): boolean {
+    const entry = this.deps.players.get(src);
+    if (!entry) return false;
+    const previous = entry.view;
+    entry.view = view;
+    if (previous === undefined || !this.deps.players.isOnline(src)) return false;
+    const before = previous?.member ?? null;
+    const after = view?.member ?? null;
+    if (!memberChanged(before, after)) return false;
+    this.deps.events.playerUpdated(src, after, before);
+    return true;
+  }
+
+  private noteError(error: unknown, context: string): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.lastError = { message: `${context}: ${message}`, at: this.deps.clock.now() };
+    this.deps.logger.warn(`${context}: ${message}`);
+  }
+}

@@ -1,0 +1,124 @@
+import type { Config } from '../core/config';
+import { admissionFor } from '../core/gate/admission';
+import { formatMessage } from '../core/gate/messages';
+import type { PlayerEntry, PlayerRegistry } from '../core/players/player-registry';
+import type { Clock, Logger } from '../core/ports';
+import type { RosterService } from '../core/roster/roster-service';
+import type { RosterSource } from '../core/roster/roster-source';
+import { licenseOf } from './identifiers';
+import { type Deferrals, fx } from './natives';
+
+export interface GateDeps {
+  config: Config;
+  /** `null` while the resource is not set up: every player is refused with the not-configured message. */
+  service: () => RosterService | null;
+  source: () => RosterSource | null;
+  players: PlayerRegistry;
+  community: () => string;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** Shortest lead the deadline keeps before `gate.timeoutSeconds`, so `done` lands in time. */
+const DEADLINE_MARGIN_MS = 500;
+
+/** Attaches the join gate: defers every connection and always ends it within `gate.timeoutSeconds`. */
+export function attachGate(deps: GateDeps): void {
+  fx.on('playerConnecting', (name: string, _setKickReason: unknown, deferrals: Deferrals) => {
+    // `source` is only valid during the synchronous part of the handler: copy it first.
+    const tempId = String(fx.source);
+    deferrals.defer();
+    // FXServer needs a tick between defer() and the first update/done.
+    fx.setTimeout(() => {
+      void gatePlayer(deps, tempId, typeof name === 'string' ? name : '', deferrals);
+    }, 0);
+  });
+}
+
+async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferrals: Deferrals): Promise<void> {
+  const { config, clock, logger } = deps;
+  const { gate } = config;
+  const messages = gate.messages;
+  const values = { player: name, community: deps.community() };
+  let finished = false;
+  const timers: unknown[] = [];
+  const finish = (refusal: string | undefined, note: string) => {
+    if (finished) return;
+    finished = true;
+    for (const timer of timers) fx.clearTimeout(timer);
+    const refused = refusal !== undefined && gate.enabled;
+    logger.info(`${name || tempId} ${refused ? 'refused' : 'admitted'} (${note})`);
+    if (refused) deferrals.done(refusal);
+    else deferrals.done();
+  };
+
+  const service = deps.service();
+  if (service === null) {
+    finish(formatMessage(messages.notConfigured, values), 'roster check not set up');
+    return;
+  }
+  deferrals.update(formatMessage(messages.checking, values));
+
+  const license = licenseOf(tempId);
+  const entry: PlayerEntry = { license, name, view: undefined, since: clock.now() };
+  deps.players.connect(tempId, entry);
+
+  if (gate.bypassAce !== '' && fx.IsPlayerAceAllowed(tempId, gate.bypassAce)) {
+    finish(undefined, `bypass ACE ${gate.bypassAce}`);
+    return;
+  }
+  if (license === null) {
+    finish(formatMessage(messages.noLicense, values), 'no license identifier');
+    return;
+  }
+
+  const timeoutMs = gate.timeoutSeconds * 1000;
+  const deadlineMs =
+    timeoutMs - Math.min(DEADLINE_MARGIN_MS * 2, Math.max(DEADLINE_MARGIN_MS, timeoutMs * 0.1));
+  // The watchdog ends the deferral even if the lookup never settles.
+  timers.push(
+    fx.setTimeout(() => {
+      const admission = admissionFor(
+        { kind: 'outage', error: new Error('deadline'), lastKnown: service.lastKnown(license) },
+        gate,
+        messages,
+        values,
+      );
+      finish(
+        admission.allow ? undefined : admission.message,
+        `no answer within ${gate.timeoutSeconds}s, ${admission.basis}`,
+      );
+    }, deadlineMs),
+  );
+  announceWait(deps, deferrals, values, () => finished, timers);
+
+  const resolution = await service.resolve(license, 'join');
+  entry.view = resolution.kind === 'answer' ? resolution.view : resolution.lastKnown;
+  const admission = admissionFor(resolution, gate, messages, values);
+  finish(
+    admission.allow ? undefined : admission.message,
+    resolution.kind === 'answer' ? 'roster' : `service unavailable, ${admission.basis}`,
+  );
+}
+
+/** While the rate limiter makes the player wait, says so and for about how long. */
+function announceWait(
+  deps: GateDeps,
+  deferrals: Deferrals,
+  values: Record<string, string>,
+  finished: () => boolean,
+  timers: unknown[],
+): void {
+  const waitMs = deps.source()?.estimatedWaitMs('join') ?? 0;
+  if (waitMs < 1500) return;
+  const until = deps.clock.now() + waitMs;
+  const show = () => {
+    if (finished()) return;
+    const seconds = Math.max(1, Math.ceil((until - deps.clock.now()) / 1000));
+    deferrals.update(
+      formatMessage(deps.config.gate.messages.waiting, { ...values, seconds: String(seconds) }),
+    );
+    timers.push(fx.setTimeout(show, 1000));
+  };
+  show();
+}

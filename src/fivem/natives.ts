@@ -1,0 +1,44 @@
+/**
+ * The FXServer globals this resource uses, typed in one place. They are read from `globalThis`
+ * (the resource's own script scope in FXServer), never through module bindings.
+ */
+
+export interface Deferrals {
+  defer(): void;
+  update(message: string): void;
+  done(reason?: string): void;
+  presentCard?(card: unknown, callback?: unknown): void;
+  handover?(data: Record<string, unknown>): void;
+}
+
+export interface StateBag {
+  set(key: string, value: unknown, replicated: boolean): void;
+  [key: string]: unknown;
+}
+
+export interface Fx {
+  source: number | string | null | undefined;
+  on(event: string, handler: (...args: never[]) => void): void;
+  emit(event: string, ...args: unknown[]): void;
+  exports(name: string, fn: (...args: never[]) => unknown): void;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  setInterval(callback: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+  Player(src: number | string): { state: StateBag };
+  getPlayers(): string[];
+  getPlayerIdentifiers(src: number | string): string[];
+  GetPlayerName(src: number | string): string | null;
+  GetCurrentResourceName(): string;
+  GetResourcePath(resource: string): string | null;
+  LoadResourceFile(resource: string, file: string): string | null;
+  GetConvar(name: string, fallback: string): string;
+  IsPlayerAceAllowed(src: number | string, ace: string): boolean;
+  RegisterCommand(
+    name: string,
+    handler: (src: number, args: string[], raw: string) => void,
+    restricted: boolean,
+  ): void;
+}
+
+export const fx = globalThis as unknown as Fx;
