@@ -50,9 +50,9 @@ describe('mock roster authentication', () => {
   });
 
   it('refuses a key revoked mid-run on its very next request', async () => {
-    expect((await call(mock, '/api/v1/members', { key: mock.keys.toRevoke })).status).toBe(200);
+    expect((await call(mock, '/api/v1/members', { key: mock.keys.toRevoke! })).status).toBe(200);
     mock.faults.revokeKey('toRevoke');
-    const reply = await call(mock, '/api/v1/members', { key: mock.keys.toRevoke });
+    const reply = await call(mock, '/api/v1/members', { key: mock.keys.toRevoke! });
     expect(reply.json.error.code).toBe('invalid_api_key');
   });
 
@@ -110,7 +110,7 @@ describe('mock roster allowlist and plan', () => {
     const reply = await call(mock, '/api/v1/members', { key: mock.keys.allowlisted });
     expect(reply.status).toBe(403);
     expect(reply.json.error.code).toBe('ip_not_allowed');
-    expect((await call(mock, '/api/v1/members', { key: mock.keys.loopbackOnly })).status).toBe(200);
+    expect((await call(mock, '/api/v1/members', { key: mock.keys.loopbackOnly! })).status).toBe(200);
   });
 
   it('refuses every address while the IP fault is on', async () => {
