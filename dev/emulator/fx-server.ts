@@ -1,0 +1,370 @@
+import { AceStore } from './aces';
+import { CommandRegistry, splitCommandLine } from './commands';
+import { Connection, type Decision } from './connection';
+import { ConvarStore } from './convars';
+import { EventBus } from './event-bus';
+import { FuncRefRegistry } from './funcrefs';
+import { JsRuntime } from './js-runtime';
+import { formatScriptError, type Kernel } from './kernel';
+import { LogSink } from './log-sink';
+import { manifestServerScripts } from './manifest';
+import { createPacker, hostMsgpack, type Packer } from './msgpack-codec';
+import { installNatives, type NativeHost } from './natives';
+import { installNotEmulated } from './not-emulated';
+import { type PlayerInfo, type PlayerRecord, PlayerRegistry } from './players';
+import { ScriptResource } from './script-resource';
+import { StateBags } from './state-bags';
+
+export type { Decision } from './connection';
+
+export interface FxServerOptions {
+  /** `set name value` before anything starts. */
+  readonly convars?: Readonly<Record<string, string>>;
+  /** `add_ace principal object allow|deny` (mode defaults to allow). */
+  readonly aces?: readonly (readonly [string, string, ('allow' | 'deny')?])[];
+  /** `add_principal child parent`. */
+  readonly principals?: readonly (readonly [string, string])[];
+  /** `add_convar_permission resource read convar`, as [resource, convar]. */
+  readonly convarPermissions?: readonly (readonly [string, string])[];
+  /** Echo log lines to stdout as they are written. */
+  readonly echo?: boolean;
+}
+
+export interface ConnectOptions {
+  readonly name: string;
+  readonly identifiers: readonly string[];
+  readonly endpoint?: string;
+}
+
+/** An event a resource sent to clients with emitNet/TriggerClientEvent. */
+export interface ClientEvent {
+  readonly from: string;
+  readonly event: string;
+  readonly target: unknown;
+  readonly args: unknown[];
+}
+
+interface ResourceEntry {
+  readonly name: string;
+  readonly root: string;
+  readonly scripts: readonly string[] | undefined;
+  state: 'started' | 'stopped';
+  runtime: JsRuntime | null;
+}
+
+/** The FXServer the tests, the sandbox and the benchmark run resources in. See README.md. */
+export class FxServer implements Kernel, NativeHost {
+  readonly log: LogSink;
+  readonly bus: EventBus;
+  readonly refs = new FuncRefRegistry();
+  readonly players = new PlayerRegistry();
+  readonly convars = new ConvarStore();
+  readonly aces = new AceStore();
+  readonly commands = new CommandRegistry();
+  readonly bags = new StateBags();
+  readonly clientEvents: ClientEvent[] = [];
+  private readonly resources = new Map<string, ResourceEntry>();
+  private readonly connections = new Map<number, Connection>();
+  private readonly joinQueue: Connection[] = [];
+  private readonly tickWaiters: (() => void)[] = [];
+  private readonly host: Packer;
+  private loop: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(options: FxServerOptions = {}) {
+    this.log = new LogSink(options.echo ?? false);
+    this.bus = new EventBus((resource, error) => this.log.write(resource, formatScriptError('event', error)));
+    // The server's own functions (deferrals, setKickReason) are refs owned by 'server'; they get
+    // the calling resource first, as ClientDeferral.cpp keys state by the current runtime.
+    this.host = createPacker(hostMsgpack(), {
+      toRef: (fn) =>
+        this.refs.create('server', (args, caller) => {
+          fn(caller, ...(this.host.unpack(args) as unknown[]));
+          return this.host.pack([]);
+        }),
+      fromRef:
+        (ref) =>
+        (...args: unknown[]) =>
+          this.host.unpack(this.refs.invoke(ref, this.host.pack(args), null)),
+    });
+    for (const [k, v] of Object.entries(options.convars ?? {})) this.convars.set(k, v);
+    for (const [p, o, m] of options.aces ?? []) this.aces.addAce(p, o, m ?? 'allow');
+    for (const [c, p] of options.principals ?? []) this.aces.addPrincipal(c, p);
+    for (const [r, c] of options.convarPermissions ?? []) this.convars.addReadPermission(r, c);
+  }
+
+  now(): number {
+    return Date.now();
+  }
+
+  /** Starts the tick loop (host `setTimeout(…, 1)`; install vitest fake timers before this). */
+  async start(): Promise<void> {
+    if (this.loop) return;
+    const schedule = () => {
+      this.loop = setTimeout(() => {
+        this.tick();
+        if (this.loop) schedule();
+      }, 1);
+    };
+    schedule();
+  }
+
+  /** Stops every resource and the tick loop. */
+  stop(): void {
+    for (const name of [...this.resources.keys()].reverse()) {
+      if (this.resources.get(name)?.state === 'started') this.stopResource(name);
+    }
+    if (this.loop) clearTimeout(this.loop);
+    this.loop = null;
+  }
+
+  /** Resolves after the next server tick ran. */
+  nextTick(): Promise<void> {
+    return new Promise((resolve) => this.tickWaiters.push(resolve));
+  }
+
+  /** One server frame: resource timers and ticks, then joins waiting for their final id. */
+  tick(): void {
+    const now = this.now();
+    for (const entry of this.resources.values()) {
+      const runtime = entry.runtime;
+      if (runtime) this.bus.enter(null, entry.name, () => runtime.timers.tick(now));
+    }
+    for (const connection of this.joinQueue.splice(0)) this.join(connection);
+    for (const waiter of this.tickWaiters.splice(0)) waiter();
+  }
+
+  // ── resources ────────────────────────────────────────────────────────────
+
+  /**
+   * Loads a resource from `root` (scripts from its fxmanifest.lua unless given) in a fresh
+   * context and fires onResourceStart. Throws, with SCRIPT ERROR logged, when a script fails.
+   */
+  startResource(name: string, root: string, scripts?: readonly string[]): JsRuntime {
+    const existing = this.resources.get(name);
+    if (existing?.state === 'started') throw new Error(`resource ${name} is already started`);
+    const entry: ResourceEntry = { name, root, scripts, state: 'stopped', runtime: null };
+    this.resources.set(name, entry);
+    return this.boot(entry);
+  }
+
+  stopResource(name: string): void {
+    const entry = this.resources.get(name);
+    if (!entry || entry.state !== 'started' || !entry.runtime) return;
+    // ResourceEventComponent.cpp: onResourceStop fires to every resource before teardown.
+    this.emitFromServer('onResourceStop', name);
+    this.emitFromServer('onServerResourceStop', name);
+    for (const other of this.resources.values()) other.runtime?.forgetExportsOf(name);
+    this.bus.detach(name);
+    entry.runtime.destroy();
+    this.commands.unregisterOwner(name);
+    entry.runtime = null;
+    entry.state = 'stopped';
+  }
+
+  restartResource(name: string): JsRuntime {
+    const entry = this.resources.get(name);
+    if (!entry) throw new Error(`no such resource ${name}`);
+    this.stopResource(name);
+    return this.boot(entry);
+  }
+
+  /** A JS resource with no files that a test drives: `.exports`, `.emit`, `.on`, `.eval`. */
+  createScriptResource(name: string, root = process.cwd()): ScriptResource {
+    return new ScriptResource(this.startResource(name, root, []));
+  }
+
+  resource(name: string): JsRuntime | null {
+    return this.resources.get(name)?.runtime ?? null;
+  }
+
+  resourcePath(name: string): string | null {
+    return this.resources.get(name)?.root ?? null;
+  }
+
+  resourceState(name: string): string {
+    return this.resources.get(name)?.state ?? 'missing';
+  }
+
+  private boot(entry: ResourceEntry): JsRuntime {
+    const runtime = new JsRuntime(entry.name, entry.root, this);
+    installNatives(runtime, this);
+    installNotEmulated(runtime.realm.global, (m) => new runtime.realm.Error(m));
+    if (!this.emitFromServer('onResourceStarting', entry.name)) {
+      throw new Error(`resource ${entry.name} was prevented from starting`);
+    }
+    this.bus.attach(runtime);
+    try {
+      runtime.load(entry.scripts ?? manifestServerScripts(entry.root));
+    } catch (error) {
+      this.log.write(entry.name, formatScriptError(`loading ${entry.name}`, error));
+      this.bus.detach(entry.name);
+      runtime.destroy();
+      throw new Error(`Couldn't start resource ${entry.name}: ${String(error)}`);
+    }
+    entry.runtime = runtime;
+    entry.state = 'started';
+    this.emitFromServer('onResourceStart', entry.name);
+    this.emitFromServer('onServerResourceStart', entry.name);
+    return runtime;
+  }
+
+  // ── events ───────────────────────────────────────────────────────────────
+
+  /** Triggers an event from the server itself (no invoking resource); false if canceled. */
+  emitFromServer(event: string, ...args: unknown[]): boolean {
+    return this.bus.trigger(event, this.host.pack(args), '', null);
+  }
+
+  /** An event from a client: source `net:<id>`, reaches only net-safe handlers. */
+  emitNet(event: string, playerId: number, ...args: unknown[]): void {
+    this.bus.trigger(event, this.host.pack(args), `net:${playerId}`, null);
+  }
+
+  sendToClients(from: string, event: string, target: unknown, payload: Uint8Array): void {
+    this.clientEvents.push({ from, event, target, args: this.host.unpack(payload) as unknown[] });
+    if (this.clientEvents.length > 5000) this.clientEvents.splice(0, 1000);
+  }
+
+  // ── players ──────────────────────────────────────────────────────────────
+
+  /** Starts a connection: playerConnecting runs now, `decision` settles after playerJoining. */
+  connectPlayer(options: ConnectOptions): Connection {
+    const record = this.players.connect({
+      name: options.name,
+      identifiers: [...options.identifiers],
+      endpoint: options.endpoint ?? identifierValue(options.identifiers, 'ip:') ?? '127.0.0.1',
+    });
+    const connection = new Connection(
+      record,
+      (c) => this.joinQueue.push(c),
+      (c) => {
+        this.connections.delete(c.tempId);
+        this.players.remove(c.record);
+      },
+    );
+    this.connections.set(record.tempId, connection);
+    const deferrals = {
+      defer: (caller: string | null) => caller && connection.defer(caller),
+      update: (caller: string | null, ...args: unknown[]) => caller && connection.update(caller, args),
+      presentCard: (caller: string | null, card: unknown) => caller && connection.presentCard(caller, card),
+      done: (caller: string | null, ...args: unknown[]) => caller && connection.done(caller, args),
+      handover: (caller: string | null, data: unknown) => caller && connection.addHandover(data),
+    };
+    const setKickReason = (_caller: string | null, ...args: unknown[]) => {
+      if (args.length === 1 && typeof args[0] === 'string') connection.kickReason = args[0];
+    };
+    const payload = this.host.pack([options.name, setKickReason, deferrals]);
+    const allowed = this.bus.trigger('playerConnecting', payload, `internal-net:${record.tempId}`, null);
+    connection.ranEventsWith(!allowed);
+    return connection;
+  }
+
+  /** The player quit: playerDropped for joined players, the connection ends for connecting ones. */
+  dropPlayer(id: number, reason = 'Exiting'): void {
+    const record = this.players.find(id);
+    if (record) this.drop(record, reason, '');
+  }
+
+  /** Joined players (final ids). */
+  playerList(): { id: number; name: string; identifiers: readonly string[] }[] {
+    return this.players
+      .joined()
+      .map((p) => ({ id: p.netId, name: p.info.name, identifiers: p.info.identifiers }));
+  }
+
+  principalsOf(record: PlayerRecord): string[] {
+    return [`player.${record.netId}`, ...record.info.identifiers.map((id) => `identifier.${id}`)];
+  }
+
+  /** DropPlayer from a resource. */
+  dropRecord(record: PlayerRecord, reason: string, resource: string): void {
+    this.drop(record, reason, resource);
+  }
+
+  private drop(record: PlayerRecord, reason: string, resource: string): void {
+    if (record.id === null) {
+      this.connections.get(record.tempId)?.reject(reason);
+      return;
+    }
+    this.players.remove(record);
+    // GameServer.cpp: playerDropped only for final ids, with (reason, resourceName, dropReason).
+    this.bus.trigger(
+      'playerDropped',
+      this.host.pack([reason, resource, resource ? 1 : 2]),
+      `internal-net:${record.netId}`,
+      null,
+    );
+    this.bags.remove(`player:${record.netId}`);
+  }
+
+  private join(connection: Connection): void {
+    if (!this.connections.has(connection.tempId)) return;
+    this.connections.delete(connection.tempId);
+    const id = this.players.assignFinalId(connection.record);
+    this.bags.create(`player:${id}`);
+    // ClientRegistry.cpp: playerJoining with the final id as source and the temp id as a string.
+    this.bus.trigger(
+      'playerJoining',
+      this.host.pack([String(connection.tempId)]),
+      `internal-net:${id}`,
+      null,
+    );
+    connection.joined(id);
+  }
+
+  // ── console ──────────────────────────────────────────────────────────────
+
+  /** Runs a console line (source 0) or a player's command (source = their id). */
+  executeCommand(raw: string, source = 0): void {
+    const [name, ...args] = splitCommandLine(raw);
+    if (!name) return;
+    if (this.runBuiltin(name, args)) return;
+    const command = this.commands.find(name);
+    if (!command) {
+      this.log.write('server', `No such command ${name}.`);
+      return;
+    }
+    if (command.restricted && source !== 0) {
+      const record = this.players.find(source);
+      if (!record || !this.aces.allowed(this.principalsOf(record), `command.${command.name}`)) {
+        this.log.write('server', `Access denied for command ${name}.`);
+        return;
+      }
+    }
+    command.run(source, args, raw);
+  }
+
+  private runBuiltin(name: string, args: string[]): boolean {
+    const [a = '', b = '', c = ''] = args;
+    switch (name) {
+      case 'set':
+      case 'setr':
+      case 'sets':
+        this.convars.set(a, b);
+        return true;
+      case 'add_ace':
+        this.aces.addAce(a, b, c === 'deny' ? 'deny' : 'allow');
+        return true;
+      case 'add_principal':
+        this.aces.addPrincipal(a, b);
+        return true;
+      case 'add_convar_permission':
+        // add_convar_permission <resource> read <convar>
+        if (b === 'read') this.convars.addReadPermission(a, c);
+        return true;
+      case 'stop':
+        this.stopResource(a);
+        return true;
+      case 'restart':
+      case 'ensure':
+        if (this.resources.has(a)) this.restartResource(a);
+        return true;
+      default:
+        return false;
+    }
+  }
+}
+
+function identifierValue(identifiers: readonly string[], prefix: string): string | undefined {
+  return identifiers.find((i) => i.startsWith(prefix))?.slice(prefix.length);
+}

@@ -1,0 +1,6 @@
+export type { Decision } from './connection';
+export { Connection } from './connection';
+export type { ClientEvent, ConnectOptions, FxServerOptions } from './fx-server';
+export { FxServer } from './fx-server';
+export type { LogEntry } from './log-sink';
+export { ScriptResource } from './script-resource';
