@@ -7,6 +7,7 @@ import { FuncRefRegistry } from './funcrefs';
 import { JsRuntime } from './js-runtime';
 import { formatScriptError, type Kernel } from './kernel';
 import { LogSink } from './log-sink';
+import { LuaResource } from './lua-resource';
 import { manifestServerScripts } from './manifest';
 import { createPacker, hostMsgpack, type Packer } from './msgpack-codec';
 import { installNatives, type NativeHost } from './natives';
@@ -171,6 +172,11 @@ export class FxServer implements Kernel, NativeHost {
   /** A JS resource with no files that a test drives: `.exports`, `.emit`, `.on`, `.eval`. */
   createScriptResource(name: string, root = process.cwd()): ScriptResource {
     return new ScriptResource(this.startResource(name, root, []));
+  }
+
+  /** A Lua resource a test drives: `await lua.run(code)`, `await lua.thread(code)`. */
+  async createLuaResource(name: string, root = process.cwd()): Promise<LuaResource> {
+    return LuaResource.create(this.startResource(name, root, []));
   }
 
   resource(name: string): JsRuntime | null {
