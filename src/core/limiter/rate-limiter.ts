@@ -190,7 +190,10 @@ export class RateLimiter {
       if (LANES.every((lane) => this.queues[lane].length === 0)) return;
       const now = this.clock.now();
       const shared = this.sharedWaitMs(now);
-      if (shared > 0) return this.schedule(shared);
+      if (shared > 0) {
+        this.schedule(shared);
+        return;
+      }
       let dayWait = Number.POSITIVE_INFINITY;
       const lane = LANES.find((each) => {
         if (this.queues[each].length === 0) return false;
@@ -198,7 +201,10 @@ export class RateLimiter {
         dayWait = Math.min(dayWait, wait);
         return wait === 0;
       });
-      if (lane === undefined) return this.schedule(dayWait);
+      if (lane === undefined) {
+        this.schedule(dayWait);
+        return;
+      }
       this.grant(lane, now);
     }
   }

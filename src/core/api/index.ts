@@ -1,0 +1,21 @@
+/** The roster client's public surface. */
+export type { Lane } from '../limiter/lane';
+export type { LimiterState } from '../limiter/limiter-state';
+export type { ClientStateChange } from './key-suspension';
+export {
+  createRosterApi,
+  type QueryValues,
+  type RosterApi,
+  type RosterApiOptions,
+  rosterUserAgent,
+} from './roster-api';
+export {
+  type ErrorKind,
+  isOutage,
+  RosterApiError,
+  RosterNetworkError,
+  RosterResponseError,
+  RosterServiceError,
+} from './roster-api-error';
+export { hasScope, REQUIRED_SCOPES, scopeWarnings } from './scope-warnings';
+export { SERVICE_ERROR_CODES, type ServiceErrorCode } from './service-error-codes';

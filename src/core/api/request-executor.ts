@@ -1,0 +1,121 @@
+import type { Lane } from '../limiter/lane';
+import { LimiterClosedError } from '../limiter/limiter-closed-error';
+import { readRateLimitHeaders } from '../limiter/rate-limit-headers';
+import type { RateLimiter } from '../limiter/rate-limiter';
+import type { Clock, Logger, TimerHandle } from '../ports';
+import type { Envelope } from './envelope';
+import type { HttpRequest, HttpSender } from './http-sender';
+import type { KeySuspension } from './key-suspension';
+import { type HttpAnswer, type ReadContext, readEnvelopeAnswer, readJsonAnswer } from './read-response';
+import { backoffDelayMs, isRetryable, type RetryPolicy } from './retry-policy';
+import { RosterServiceError } from './roster-api-error';
+import { SUSPENDING_CODES } from './service-error-codes';
+
+export interface ExecuteOptions {
+  lane: Lane;
+  /** The rest of a job already started (next page, assignments): front of the lane. */
+  front?: boolean;
+  /** The caller already holds a limiter permit for the first attempt. */
+  permitHeld?: boolean;
+  /** Used by the key re-check itself while the client is suspended. */
+  bypassSuspension?: boolean;
+}
+
+export interface RequestExecutorOptions {
+  limiter: RateLimiter;
+  sender: HttpSender;
+  suspension: KeySuspension;
+  policy: RetryPolicy;
+  clock: Clock;
+  logger: Logger;
+  random: () => number;
+}
+
+/**
+ * Runs one logical request: waits for the limiter, sends, follows the rate-limit headers, waits
+ * out 429s (every lane stops), retries reads after outages with backoff, and suspends the
+ * client when the key is refused for good.
+ */
+export class RequestExecutor {
+  private readonly sleeps = new Map<TimerHandle, (error: Error) => void>();
+
+  constructor(private readonly options: RequestExecutorOptions) {}
+
+  /** Takes a limiter permit in `lane`, unless the key is suspended (then throws at once). */
+  async acquire(lane: Lane, signal?: AbortSignal): Promise<void> {
+    this.options.suspension.check();
+    await this.options.limiter.acquire(lane, signal ? { signal } : {});
+  }
+
+  envelope(request: HttpRequest, options: ExecuteOptions): Promise<Envelope> {
+    return this.run(request, options, readEnvelopeAnswer);
+  }
+
+  json(request: HttpRequest, options: ExecuteOptions): Promise<unknown> {
+    return this.run(request, options, readJsonAnswer);
+  }
+
+  /** Stops pending backoff waits. */
+  close(): void {
+    for (const [handle, reject] of this.sleeps) {
+      this.options.clock.clearTimeout(handle);
+      reject(new LimiterClosedError());
+    }
+    this.sleeps.clear();
+  }
+
+  private async run<T>(
+    request: HttpRequest,
+    options: ExecuteOptions,
+    read: (answer: HttpAnswer, context: ReadContext) => T,
+  ): Promise<T> {
+    const { limiter, sender, suspension, policy, clock, logger } = this.options;
+    const label = `${request.method} ${request.path}`;
+    let permitHeld = options.permitHeld ?? false;
+    let retries = 0;
+    let rateLimited = 0;
+    for (;;) {
+      if (!options.bypassSuspension) suspension.check();
+      if (!permitHeld) {
+        const front = options.front === true || retries + rateLimited > 0;
+        await limiter.acquire(options.lane, { front });
+        if (!options.bypassSuspension) suspension.check();
+      }
+      permitHeld = false;
+      try {
+        const answer = await sender.send(request);
+        const info = readRateLimitHeaders(answer.headers, clock.now());
+        limiter.observe(info);
+        if (answer.status === 429) {
+          const waitMs = limiter.pauseAfterRateLimited(info);
+          logger.warn(
+            `The roster service rate limited ${label} (429); every request waits ${Math.ceil(waitMs / 1000)} s.`,
+          );
+          if (request.method === 'GET' && rateLimited < policy.maxRateLimitRetries) {
+            rateLimited += 1;
+            continue;
+          }
+        }
+        return read(answer, { request: label, retryAfterMs: info.retryAfterMs, redact: sender.redact });
+      } catch (error) {
+        if (error instanceof RosterServiceError && SUSPENDING_CODES.has(error.code))
+          suspension.suspend(error);
+        if (!isRetryable(error, request.method) || retries >= policy.maxRetries) throw error;
+        const delay = backoffDelayMs(policy, retries, this.options.random);
+        retries += 1;
+        logger.debug(`${(error as Error).message} Retry ${retries} of ${policy.maxRetries} in ${delay} ms.`);
+        await this.sleep(delay);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const handle = this.options.clock.setTimeout(() => {
+        this.sleeps.delete(handle);
+        resolve();
+      }, ms);
+      this.sleeps.set(handle, reject);
+    });
+  }
+}

@@ -1,0 +1,157 @@
+import type { Dispatcher } from 'undici';
+import type { Lane } from '../limiter/lane';
+import type { LimiterState } from '../limiter/limiter-state';
+import { RateLimiter } from '../limiter/rate-limiter';
+import { fetchMemberLookups } from '../lookup/fetch-member-lookups';
+import { LicenseBatcher } from '../lookup/license-batcher';
+import type { Catalog, KeyIdentity, MemberLookup } from '../model';
+import type { Clock, Logger } from '../ports';
+import { CatalogLoader } from './catalog-loader';
+import { createHttpSender } from './http-sender';
+import { readKeyIdentity } from './key-identity';
+import { type ClientStateChange, KeySuspension } from './key-suspension';
+import { RequestExecutor } from './request-executor';
+import { defaultRetryPolicy, type RetryPolicy } from './retry-policy';
+
+/** Query values for {@link RosterApi.get}; arrays repeat the parameter ("either value"). */
+export type QueryValues = Record<
+  string,
+  string | number | boolean | readonly (string | number)[] | undefined
+>;
+
+export interface RosterApiOptions {
+  /** The service's address, e.g. `https://roster.example.com` (a path prefix is kept). */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer`; kept in a closure, never in an error, log line or dump. */
+  apiKey: string;
+  /** One request's whole time limit (`api.timeoutMs`). */
+  timeoutMs: number;
+  /** `rateLimit.perMinute`; a lower `X-RateLimit-Limit` from the service wins. */
+  perMinute: number;
+  /** `rateLimit.perDay`. */
+  perDay: number;
+  /** E.g. `rosterUserAgent(version)`. */
+  userAgent: string;
+  clock: Clock;
+  logger: Logger;
+  /** Jitter source for backoff; `Math.random` by default. */
+  random?: () => number;
+  /** The transport; by default a keep-alive undici Pool on `baseUrl` that `close()` closes. */
+  dispatcher?: Dispatcher;
+  retry?: Partial<RetryPolicy>;
+  /** How long departments and ranks are reused before a reload. Default 30 minutes. */
+  catalogMaxAgeMs?: number;
+}
+
+/** The roster service client: rate limited, batched, typed errors. Every method may reject with a `RosterApiError`. */
+export interface RosterApi {
+  /** Checks the key: the community and the key's scopes (`GET /api/v1/whoami`). */
+  whoami(): Promise<KeyIdentity>;
+  /** The member holding `license` with their assignments, or null when not on the roster. */
+  lookup(license: string, lane?: Lane): Promise<MemberLookup | null>;
+  /** Many licenses at once (refresh of online players); keyed by the licenses as given. */
+  lookupMany(licenses: readonly string[], lane?: Lane): Promise<Map<string, MemberLookup | null>>;
+  /** Departments and ranks, loaded once and reloaded every 30 minutes (background lane). */
+  catalog(options?: { force?: boolean }): Promise<Catalog>;
+  /** Any GET of the roster API: the envelope's `data`. */
+  get(path: string, query?: QueryValues, lane?: Lane): Promise<unknown>;
+  /** Any GET whose body may be plain JSON rather than the envelope (e.g. `/api/v1/openapi.json`). */
+  getRaw(path: string, query?: QueryValues, lane?: Lane): Promise<unknown>;
+  /** A write (JSON body); never retried automatically. Returns the envelope's `data`. */
+  patch(path: string, body: unknown, lane?: Lane): Promise<unknown>;
+  /** The rate limiter's state, plus the suspension error while the key is refused. */
+  limiterState(): LimiterState & { suspended: string | null };
+  /** Estimated wait in ms for a new request in `lane` (to tell a connecting player). */
+  estimateWaitMs(lane: Lane): number;
+  /** Called when the client stops sending (key refused) and when it resumes. Returns an unsubscribe. */
+  onStateChange(listener: (change: ClientStateChange) => void): () => void;
+  /** Closes the pool, clears timers, rejects waiting requests. */
+  close(): Promise<void>;
+}
+
+/** `roster-fivem/<version>`: the User-Agent the resource sends. */
+export function rosterUserAgent(version: string): string {
+  return `roster-fivem/${version}`;
+}
+
+export function createRosterApi(options: RosterApiOptions): RosterApi {
+  const { clock, logger } = options;
+  const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: options.perDay, clock });
+  const sender = createHttpSender({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    userAgent: options.userAgent,
+    timeoutMs: options.timeoutMs,
+    clock,
+    dispatcher: options.dispatcher,
+  });
+  const suspension = new KeySuspension({ clock, logger, recheck: () => fetchIdentity(true) });
+  const executor = new RequestExecutor({
+    limiter,
+    sender,
+    suspension,
+    policy: { ...defaultRetryPolicy, ...options.retry },
+    clock,
+    logger,
+    random: options.random ?? Math.random,
+  });
+  const batcher = new LicenseBatcher({
+    acquire: (lane, signal) => executor.acquire(lane, signal),
+    fetchBatch: (licenses, lane) => fetchMemberLookups(executor, licenses, lane, logger, true),
+    logger,
+  });
+  const catalog = new CatalogLoader({
+    executor,
+    clock,
+    logger,
+    ...(options.catalogMaxAgeMs ? { maxAgeMs: options.catalogMaxAgeMs } : {}),
+  });
+
+  async function fetchIdentity(bypassSuspension: boolean): Promise<KeyIdentity> {
+    const envelope = await executor.envelope(
+      { method: 'GET', path: '/api/v1/whoami' },
+      { lane: 'join', bypassSuspension },
+    );
+    return readKeyIdentity(envelope.data);
+  }
+
+  return {
+    whoami: () => fetchIdentity(false),
+    lookup: (license, lane = 'join') => batcher.lookup(license, lane),
+    lookupMany: (licenses, lane = 'refresh') => batcher.lookupMany(licenses, lane),
+    catalog: (request) => catalog.get(request?.force === true),
+    get: async (path, query, lane = 'background') =>
+      (await executor.envelope({ method: 'GET', path: checkPath(path), query: toParams(query) }, { lane }))
+        .data,
+    getRaw: (path, query, lane = 'background') =>
+      executor.json({ method: 'GET', path: checkPath(path), query: toParams(query) }, { lane }),
+    patch: async (path, body, lane = 'refresh') =>
+      (await executor.envelope({ method: 'PATCH', path: checkPath(path), body }, { lane })).data,
+    limiterState: () => ({ ...limiter.state(), suspended: suspension.current?.message ?? null }),
+    estimateWaitMs: (lane) => limiter.estimateWaitMs(lane),
+    onStateChange: (listener) => suspension.onChange(listener),
+    close: async () => {
+      suspension.close();
+      executor.close();
+      limiter.close();
+      await sender.close();
+    },
+  };
+}
+
+function checkPath(path: string): string {
+  if (!path.startsWith('/') || path.includes('?') || path.includes('#') || path.includes('..')) {
+    throw new TypeError(`A roster API path must start with "/" and carry no query: ${JSON.stringify(path)}`);
+  }
+  return path;
+}
+
+function toParams(query: QueryValues | undefined): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const each of value) params.append(name, String(each));
+    else params.append(name, String(value));
+  }
+  return params;
+}
