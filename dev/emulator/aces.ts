@@ -14,7 +14,10 @@ export class AceStore {
 
   addPrincipal(child: string, parent: string): void {
     let set = this.parents.get(child);
-    if (!set) this.parents.set(child, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.parents.set(child, set);
+    }
     set.add(parent);
   }
 

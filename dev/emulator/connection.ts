@@ -102,7 +102,10 @@ export class Connection {
       this.updateDeferrals();
     }
     if (this.completed) return;
-    if (canceled) return this.reject(this.kickReason);
+    if (canceled) {
+      this.reject(this.kickReason);
+      return;
+    }
     if (this.states.size === 0) this.admit();
   }
 
@@ -132,8 +135,10 @@ export class Connection {
 
   private stateOf(resource: string): DeferralState {
     let state = this.states.get(resource);
-    if (!state)
-      this.states.set(resource, (state = { done: false, rejected: false, message: '', description: '' }));
+    if (!state) {
+      state = { done: false, rejected: false, message: '', description: '' };
+      this.states.set(resource, state);
+    }
     return state;
   }
 
@@ -149,9 +154,15 @@ export class Connection {
         progress += `${state.description}: ${state.message}\n`;
         allDone = false;
       }
-      if (state.rejected) return this.reject(state.message);
+      if (state.rejected) {
+        this.reject(state.message);
+        return;
+      }
     }
-    if (allDone) return this.admit();
+    if (allDone) {
+      this.admit();
+      return;
+    }
     this.progress = progress;
   }
 }

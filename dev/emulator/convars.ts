@@ -17,7 +17,10 @@ export class ConvarStore {
 
   addReadPermission(resource: string, convar: string): void {
     let set = this.readers.get(convar);
-    if (!set) this.readers.set(convar, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.readers.set(convar, set);
+    }
     set.add(resource);
   }
 

@@ -1,6 +1,6 @@
 import { AceStore } from './aces';
 import { CommandRegistry, splitCommandLine } from './commands';
-import { Connection, type Decision } from './connection';
+import { Connection } from './connection';
 import { ConvarStore } from './convars';
 import { EventBus } from './event-bus';
 import { FuncRefRegistry } from './funcrefs';
@@ -12,7 +12,7 @@ import { manifestServerScripts } from './manifest';
 import { createPacker, hostMsgpack, type Packer } from './msgpack-codec';
 import { installNatives, type NativeHost } from './natives';
 import { installNotEmulated } from './not-emulated';
-import { type PlayerInfo, type PlayerRecord, PlayerRegistry } from './players';
+import { type PlayerRecord, PlayerRegistry } from './players';
 import { ScriptResource } from './script-resource';
 import { StateBags } from './state-bags';
 
@@ -150,7 +150,7 @@ export class FxServer implements Kernel, NativeHost {
 
   stopResource(name: string): void {
     const entry = this.resources.get(name);
-    if (!entry || entry.state !== 'started' || !entry.runtime) return;
+    if (entry?.state !== 'started' || !entry.runtime) return;
     // ResourceEventComponent.cpp: onResourceStop fires to every resource before teardown.
     this.emitFromServer('onResourceStop', name);
     this.emitFromServer('onServerResourceStop', name);

@@ -3,5 +3,5 @@ export { Connection } from './connection';
 export type { ClientEvent, ConnectOptions, FxServerOptions } from './fx-server';
 export { FxServer } from './fx-server';
 export type { LogEntry } from './log-sink';
-export { ScriptResource } from './script-resource';
 export { LuaResource } from './lua-resource';
+export { ScriptResource } from './script-resource';

@@ -30,7 +30,10 @@ export function createExports(deps: ExportsDeps): { exports: unknown; forget(res
         get(_target, key) {
           const name = String(key);
           let entries = cache.get(resource);
-          if (!entries) cache.set(resource, (entries = new Map()));
+          if (!entries) {
+            entries = new Map();
+            cache.set(resource, entries);
+          }
           if (!entries.has(name)) {
             deps.emit(exportEventName(resource, name), (exported: Fn) => {
               entries.set(name, exported);
@@ -40,7 +43,8 @@ export function createExports(deps: ExportsDeps): { exports: unknown; forget(res
           return (...args: unknown[]) => {
             try {
               // Read at call time: a function kept from before a stop finds the cache cleared.
-              return (cache.get(resource)?.get(name) as Fn)(...args);
+              const fn = cache.get(resource)?.get(name) as Fn;
+              return fn(...args);
             } catch {
               throw new realm.Error(
                 `An error occurred while calling export ${name} of resource ${resource} - see above for details`,

@@ -70,7 +70,10 @@ export class JsRuntime implements EventTarget {
   addListener(event: string, listener: Fn, netSafe: boolean): void {
     if (netSafe) this.netSafe.add(event);
     let list = this.listeners.get(event);
-    if (!list) this.listeners.set(event, (list = []));
+    if (!list) {
+      list = [];
+      this.listeners.set(event, list);
+    }
     list.push(listener);
   }
 

@@ -56,20 +56,23 @@ export class LuaResource {
     engine.global.set('GetCurrentResourceName', () => runtime.name);
     let lastAsync = false;
     engine.global.set('__cfx_last_async', () => lastAsync);
-    engine.global.set('__cfx_call_export', (resource: string, name: string, packed: Record<string, unknown>) => {
-      lastAsync = false;
-      const n = Number(packed.n ?? 0);
-      const args = Array.from({ length: n }, (_, i) => packed[String(i + 1)] ?? null);
-      const table = (runtime.realm.global.exports as Record<string, Record<string, Fn>>)[resource]!;
-      const result = table[name]!(...args);
-      const thenable = result as { then?: unknown } | null;
-      if (thenable && typeof thenable.then === 'function') {
-        // A host Promise, so wasmoon recognises it and offers :await().
-        lastAsync = true;
-        return Promise.resolve(result);
-      }
-      return result;
-    });
+    engine.global.set(
+      '__cfx_call_export',
+      (resource: string, name: string, packed: Record<string, unknown>) => {
+        lastAsync = false;
+        const n = Number(packed.n ?? 0);
+        const args = Array.from({ length: n }, (_, i) => packed[String(i + 1)] ?? null);
+        const table = (runtime.realm.global.exports as Record<string, Record<string, Fn>>)[resource]!;
+        const result = table[name]!(...args);
+        const thenable = result as { then?: unknown } | null;
+        if (thenable && typeof thenable.then === 'function') {
+          // A host Promise, so wasmoon recognises it and offers :await().
+          lastAsync = true;
+          return Promise.resolve(result);
+        }
+        return result;
+      },
+    );
     engine.doStringSync(PRELUDE);
     return new LuaResource(runtime, engine);
   }

@@ -13,7 +13,12 @@ afterEach(() => server.stop());
 
 it('packs arguments and results: undefined→null, Map→{}', () => {
   const caller = server.createScriptResource('caller');
-  expect(caller.exports.echo!.echo!(1, undefined, new Map([[1, 2]]), { u: undefined })).toEqual([1, null, {}, { u: null }]);
+  expect(caller.exports.echo!.echo!(1, undefined, new Map([[1, 2]]), { u: undefined })).toEqual([
+    1,
+    null,
+    {},
+    { u: null },
+  ]);
   expect(caller.exports.echo!.sum!(2, 3)).toBe(5);
 });
 

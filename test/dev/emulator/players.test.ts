@@ -2,7 +2,14 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { FxServer } from '../../../dev/emulator';
 
 const LICENSE = `license:${'a'.repeat(40)}`;
-const IDS = [`license2:${'b'.repeat(40)}`, LICENSE, 'discord:123456789012345678', 'fivem:42', 'steam:110000100000001', 'ip:127.0.0.1'];
+const IDS = [
+  `license2:${'b'.repeat(40)}`,
+  LICENSE,
+  'discord:123456789012345678',
+  'fivem:42',
+  'steam:110000100000001',
+  'ip:127.0.0.1',
+];
 let server: FxServer;
 beforeEach(async () => {
   server = new FxServer();
@@ -19,7 +26,10 @@ it('admits at once when nobody deferred; temp ids 65536+ then final ids from 1 w
   expect([c1.tempId, c2.tempId]).toEqual([65536, 65537]);
   expect(await c1.decision).toEqual({ admitted: true, id: 1 });
   expect(await c2.decision).toEqual({ admitted: true, id: 2 });
-  expect(a.eval('joins')).toEqual([[1, '65536'], [2, '65537']]);
+  expect(a.eval('joins')).toEqual([
+    [1, '65536'],
+    [2, '65537'],
+  ]);
   expect(a.eval('getPlayers()')).toEqual(['1', '2']);
 });
 
@@ -58,8 +68,13 @@ it('defer must be synchronous: a later defer is ignored and the player was alrea
 
 it('CancelEvent rejects with the setKickReason text or the default', async () => {
   const a = server.createScriptResource('a');
-  a.eval(`on('playerConnecting', (n, setKickReason) => { if (n === 'K') setKickReason('go away'); CancelEvent(); })`);
-  expect(await server.connectPlayer({ name: 'K', identifiers: IDS }).decision).toEqual({ admitted: false, reason: 'go away' });
+  a.eval(
+    `on('playerConnecting', (n, setKickReason) => { if (n === 'K') setKickReason('go away'); CancelEvent(); })`,
+  );
+  expect(await server.connectPlayer({ name: 'K', identifiers: IDS }).decision).toEqual({
+    admitted: false,
+    reason: 'go away',
+  });
   expect(await server.connectPlayer({ name: 'X', identifiers: IDS }).decision).toEqual({
     admitted: false,
     reason: 'Resource prevented connection.',
@@ -68,7 +83,9 @@ it('CancelEvent rejects with the setKickReason text or the default', async () =>
 
 it('an abandoned connection ignores a later done(); there is no deferral timeout', async () => {
   const a = server.createScriptResource('a');
-  a.eval(`on('playerConnecting', (n, k, d) => { d.defer(); dd = d; }); on('playerJoining', () => { joined = true; })`);
+  a.eval(
+    `on('playerConnecting', (n, k, d) => { d.defer(); dd = d; }); on('playerJoining', () => { joined = true; })`,
+  );
   const c = server.connectPlayer({ name: 'A', identifiers: IDS });
   for (let i = 0; i < 20; i++) await server.nextTick();
   expect(c.completed).toBe(false);
@@ -86,11 +103,9 @@ it('identifiers: GetPlayerIdentifierByType is a plain prefix match, first wins, 
   expect(a.eval(`GetPlayerIdentifierByType('${id}', 'license:')`)).toBe(LICENSE);
   expect(a.eval(`GetPlayerIdentifierByType(${id}, 'xbl')`)).toBeNull();
   expect(a.eval(`getPlayerIdentifiers(${id})`)).toEqual(IDS);
-  expect(a.eval(`[GetNumPlayerIdentifiers(${id}), GetPlayerIdentifier(${id}, 2), GetPlayerName('${id}')]`)).toEqual([
-    6,
-    'discord:123456789012345678',
-    'Alice',
-  ]);
+  expect(
+    a.eval(`[GetNumPlayerIdentifiers(${id}), GetPlayerIdentifier(${id}, 2), GetPlayerName('${id}')]`),
+  ).toEqual([6, 'discord:123456789012345678', 'Alice']);
 });
 
 it('playerDropped only for final ids; DropPlayer; ids are not reused while in use', async () => {
@@ -108,7 +123,10 @@ it('playerDropped only for final ids; DropPlayer; ids are not reused while in us
 });
 
 it('IsPlayerAceAllowed follows add_ace / add_principal', async () => {
-  const s = new FxServer({ aces: [['group.admin', 'command.roster', 'allow']], principals: [[`identifier.${LICENSE}`, 'group.admin']] });
+  const s = new FxServer({
+    aces: [['group.admin', 'command.roster', 'allow']],
+    principals: [[`identifier.${LICENSE}`, 'group.admin']],
+  });
   await s.start();
   const a = s.createScriptResource('a');
   const { id } = (await s.connectPlayer({ name: 'A', identifiers: IDS }).decision) as { id: number };
