@@ -109,7 +109,7 @@ function announceWait(
   finished: () => boolean,
   timers: unknown[],
 ): void {
-  const waitMs = deps.source()?.estimatedWaitMs('join') ?? 0;
+  const waitMs = deps.source()?.estimateWaitMs('join') ?? 0;
   if (waitMs < 1500) return;
   const until = deps.clock.now() + waitMs;
   const show = () => {

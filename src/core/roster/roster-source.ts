@@ -10,5 +10,5 @@ export interface RosterSource {
   lookupMany(licenses: readonly string[], lane: Lane): Promise<Map<string, MemberLookup | null>>;
   catalog(): Promise<Catalog>;
   /** About how long a new request in this lane would wait for the rate limiter, in ms. */
-  estimatedWaitMs(lane: Lane): number;
+  estimateWaitMs(lane: Lane): number;
 }

@@ -1,0 +1,225 @@
+import { createRosterApi, type RosterApi, rosterUserAgent, scopeWarnings } from '../core/api';
+import { MemberCache } from '../core/cache/member-cache';
+import { loadSnapshot, saveSnapshot } from '../core/cache/snapshot';
+import { type Config, configSchema, loadSettings, type Settings } from '../core/config';
+import { runDoctor } from '../core/doctor/doctor';
+import type { KeyIdentity } from '../core/model';
+import { PlayerRegistry } from '../core/players/player-registry';
+import { type Clock, type Logger, systemClock } from '../core/ports';
+import { RosterQueries } from '../core/roster/queries';
+import { RosterService } from '../core/roster/roster-service';
+import { serverId, license as toLicense } from '../fivem/arguments';
+import { registerRosterCommand } from '../fivem/command';
+import { registerExports } from '../fivem/exports';
+import { attachGate } from '../fivem/gate';
+import { attachLifecycle, loadOnlinePlayers } from '../fivem/lifecycle';
+import { consoleLogger } from '../fivem/logger';
+import { fx } from '../fivem/natives';
+import { fivemRosterEvents } from '../fivem/publish';
+import { snapshotFile } from '../fivem/snapshot-file';
+import { Schedule } from './schedule';
+import { memberLines, statusLines } from './status-report';
+
+const CATALOG_REFRESH_MS = 30 * 60_000;
+const SNAPSHOT_SAVE_MS = 5 * 60_000;
+const SWEEP_MS = 60_000;
+/** Connecting players can spend minutes downloading before they join; forget them after this. */
+const CONNECTING_MAX_AGE_MS = 15 * 60_000;
+const START_RETRY_MS = 30_000;
+
+/** Reads the settings and attaches everything; with bad settings the resource fails closed. */
+export function startRoster(): void {
+  const resource = fx.GetCurrentResourceName();
+  const convars = {
+    apiKey: fx.GetConvar('roster_api_key', ''),
+    baseUrl: fx.GetConvar('roster_base_url', ''),
+    logLevel: fx.GetConvar('roster_log_level', ''),
+    trainingApiKey: fx.GetConvar('roster_training_api_key', ''),
+  };
+  const secrets = [convars.apiKey.trim(), convars.trainingApiKey.trim()].filter((s) => s !== '');
+  const result = loadSettings(fx.LoadResourceFile(resource, 'config.json'), convars);
+  const logger = consoleLogger(result.ok ? result.settings.logLevel : 'info', () => secrets);
+  if (!result.ok) {
+    failClosed(result.problems, logger);
+    return;
+  }
+  run(resource, result.settings, logger, systemClock);
+}
+
+/** Refuses every connecting player with a clear message, answers exports emptily, and says what to fix. */
+function failClosed(problems: string[], logger: Logger): void {
+  logger.error(
+    `not started: ${problems.length} problem(s) to fix. Connecting players are refused until then.`,
+  );
+  for (const problem of problems) logger.error(problem);
+  const config: Config = configSchema.parse({});
+  const players = new PlayerRegistry();
+  attachGate({
+    config,
+    service: () => null,
+    source: () => null,
+    players,
+    community: () => 'community',
+    clock: systemClock,
+    logger,
+  });
+  registerExports({ service: () => null, queries: () => null, logger });
+  const notSetUp = async () => ['the resource is not set up:', ...problems.map((p) => `  ${p}`)];
+  registerRosterCommand(
+    {
+      status: () => ['not set up; run `roster doctor`'],
+      lookup: notSetUp,
+      refresh: notSetUp,
+      doctor: notSetUp,
+    },
+    logger,
+  );
+}
+
+function run(resource: string, settings: Settings, logger: Logger, clock: Clock): void {
+  const { config } = settings;
+  const api: RosterApi = createRosterApi({
+    baseUrl: settings.baseUrl,
+    apiKey: settings.apiKey,
+    timeoutMs: config.api.timeoutMs,
+    perMinute: config.rateLimit.perMinute,
+    perDay: config.rateLimit.perDay,
+    userAgent: rosterUserAgent(__ROSTER_VERSION__),
+    clock,
+    logger,
+  });
+  const cache = new MemberCache({
+    maxEntries: config.cache.maxEntries,
+    ttlMs: config.cache.ttlSeconds * 1000,
+    negativeTtlMs: config.cache.negativeTtlSeconds * 1000,
+    now: () => clock.now(),
+  });
+  const players = new PlayerRegistry();
+  const service = new RosterService({
+    source: api,
+    cache,
+    players,
+    events: fivemRosterEvents,
+    clock,
+    logger,
+  });
+  const queries = new RosterQueries(config.gate.requireStatus, config.ranks.order, () => service.catalog);
+  const schedule = new Schedule(clock);
+  let identity: KeyIdentity | null = null;
+
+  const resourcePath = fx.GetResourcePath(resource);
+  const snapshot = resourcePath ? snapshotFile(resourcePath) : null;
+  if (snapshot) {
+    const loaded = loadSnapshot(cache, snapshot, logger);
+    if (loaded > 0) logger.info(`loaded ${loaded} last-known member(s) from the snapshot.`);
+  }
+  const save = () => {
+    if (!snapshot) return;
+    try {
+      saveSnapshot(cache, snapshot, clock.now());
+    } catch (error) {
+      logger.warn(`could not save the member snapshot: ${(error as Error).message}`);
+    }
+  };
+
+  const lifecycle = { service: () => service, players, clock };
+  attachGate({
+    config,
+    service: () => service,
+    source: () => api,
+    players,
+    community: () => identity?.community.name ?? 'community',
+    clock,
+    logger,
+  });
+  attachLifecycle(lifecycle);
+  registerExports({ service: () => service, queries: () => queries, logger });
+  registerRosterCommand(
+    {
+      status: () =>
+        statusLines({
+          apiKey: settings.apiKey,
+          community: identity?.community.name ?? null,
+          cache,
+          limiter: api.limiterState(),
+          service,
+          players,
+          now: clock.now(),
+        }),
+      lookup: async (target) => {
+        const id = serverId(target);
+        if (id !== null) {
+          const entry = players.get(id);
+          if (!entry) return [`no player ${id} is online`];
+          return memberLines((await service.refreshPlayer(id)) ?? null, `player ${id}`);
+        }
+        const license = toLicense(target);
+        if (license === null) return ['expected a server id or license:<40 hex>'];
+        const resolution = await service.fetch(license, 'refresh');
+        if (resolution.kind === 'outage')
+          return [`the roster could not answer: ${(resolution.error as Error).message}`];
+        return memberLines(resolution.view?.member ?? null, license);
+      },
+      refresh: async (target) => {
+        if (target === 'all')
+          return [`refreshed online players; ${await service.refreshOnline('refresh')} changed`];
+        const id = serverId(target);
+        if (id === null || !players.get(id)) return [`no player ${target} is online`];
+        return memberLines(await service.refreshPlayer(id), `player ${id}`);
+      },
+      doctor: () =>
+        runDoctor(
+          {
+            whoami: () => api.whoami(),
+            openapi: () => api.getRaw('/api/v1/openapi.json'),
+            sampleLicense: async () => {
+              const data = await api.get('/api/v1/members', { limit: 1 }, 'background');
+              const first = Array.isArray(data)
+                ? (data[0] as { gameLicense?: unknown } | undefined)
+                : undefined;
+              return typeof first?.gameLicense === 'string' ? first.gameLicense : null;
+            },
+            lookup: (license) => api.lookup(license, 'background'),
+            catalog: () => api.catalog(),
+          },
+          config.ranks.order,
+        ),
+    },
+    logger,
+  );
+
+  const begin = async (): Promise<void> => {
+    let verified: KeyIdentity;
+    try {
+      verified = await api.whoami();
+      identity = verified;
+    } catch (error) {
+      logger.error(
+        `could not verify the key: ${(error as Error).message}. Retrying in ${START_RETRY_MS / 1000}s.`,
+      );
+      schedule.once(START_RETRY_MS, () => void begin());
+      return;
+    }
+    logger.info(`connected to the roster of "${verified.community.name}".`);
+    for (const warning of scopeWarnings(verified.scopes)) logger.warn(warning);
+    fx.emit('roster:ready', { community: verified.community.name, scopes: verified.scopes });
+    await service.loadCatalog();
+  };
+
+  fx.on('onResourceStart', (name: string) => {
+    if (name !== resource) return;
+    const online = loadOnlinePlayers(lifecycle);
+    if (online > 0) logger.info(`loading ${online} player(s) already online.`);
+    void begin();
+    schedule.every(config.refresh.intervalSeconds * 1000, () => service.refreshOnline('refresh'), 0.1);
+    schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(), 0.1);
+    schedule.every(SNAPSHOT_SAVE_MS, save);
+    schedule.every(SWEEP_MS, () => players.sweep(clock.now(), CONNECTING_MAX_AGE_MS));
+  });
+  fx.on('onResourceStop', (name: string) => {
+    if (name !== resource) return;
+    schedule.stop();
+    save();
+    void api.close();
+  });
+}

@@ -1,0 +1,46 @@
+import type { Logger } from '../core/ports';
+import { fx } from './natives';
+
+/** What each `roster` subcommand answers, as lines for the console. */
+export interface RosterCommands {
+  status(): string[];
+  lookup(target: string): Promise<string[]>;
+  refresh(target: string): Promise<string[]>;
+  doctor(): Promise<string[]>;
+}
+
+const USAGE = 'usage: roster <status | lookup <id|license:…> | refresh [id|all] | doctor>';
+
+/**
+ * The restricted `roster` command (console, or ACE `command.roster`). Answers are printed to the
+ * server console, where an owner reads them.
+ */
+export function registerRosterCommand(commands: RosterCommands, logger: Logger): void {
+  fx.RegisterCommand(
+    'roster',
+    (_src, args) => {
+      const [sub = '', target = ''] = Array.isArray(args) ? args.map(String) : [];
+      const print = (lines: string[]) => {
+        for (const line of lines) console.log(`[roster] ${line}`);
+      };
+      const run = async (): Promise<string[]> => {
+        switch (sub.toLowerCase()) {
+          case 'status':
+            return commands.status();
+          case 'lookup':
+            return target === '' ? [USAGE] : commands.lookup(target);
+          case 'refresh':
+            return commands.refresh(target === '' ? 'all' : target);
+          case 'doctor':
+            return commands.doctor();
+          default:
+            return [USAGE];
+        }
+      };
+      run().then(print, (error: unknown) =>
+        logger.error(`roster ${sub} failed: ${(error as Error)?.message}`),
+      );
+    },
+    true,
+  );
+}

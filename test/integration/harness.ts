@@ -1,0 +1,84 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { FxServer, type ScriptResource } from '../../dev/emulator';
+import { type MockRoster, startMockRoster } from '../../dev/mock-roster/server';
+
+const repo = resolve(import.meta.dirname, '../..');
+
+export interface Harness {
+  mock: MockRoster;
+  server: FxServer;
+  folder: string;
+  caller: ScriptResource;
+  /** Log lines of the roster resource, joined. */
+  logText(): string;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  config?: Record<string, unknown>;
+  members?: number;
+  keyName?: string;
+  /** Replaces the key convar (e.g. '' for a missing key). */
+  apiKey?: string;
+  baseUrl?: string;
+  aces?: readonly (readonly [string, string, ('allow' | 'deny')?])[];
+  /** Runs before the resource starts (e.g. to set faults or write a snapshot). */
+  beforeStart?: (mock: MockRoster, folder: string) => void | Promise<void>;
+  startResource?: boolean;
+}
+
+/** A resource folder as an owner installs it: manifest, bundle and config.json. */
+export function resourceFolder(config: Record<string, unknown> | undefined): string {
+  const folder = mkdtempSync(join(tmpdir(), 'roster-resource-'));
+  mkdirSync(join(folder, 'dist'));
+  copyFileSync(join(repo, 'fxmanifest.lua'), join(folder, 'fxmanifest.lua'));
+  copyFileSync(join(repo, 'dist/server.js'), join(folder, 'dist/server.js'));
+  if (config) writeFileSync(join(folder, 'config.json'), JSON.stringify(config));
+  return folder;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const mock = await startMockRoster({ port: 0, members: options.members ?? 200, seed: 7 });
+  const folder = resourceFolder(options.config);
+  const key = options.apiKey ?? mock.keys[options.keyName ?? 'full'];
+  const server = new FxServer({
+    convars: {
+      roster_api_key: String(key),
+      roster_base_url: options.baseUrl ?? mock.url,
+    },
+    aces: options.aces ?? [],
+    convarPermissions: [['roster', 'roster_api_key']],
+  });
+  await server.start();
+  await options.beforeStart?.(mock, folder);
+  if (options.startResource !== false) server.startResource('roster', folder);
+  const caller = server.createScriptResource('caller');
+  return {
+    mock,
+    server,
+    folder,
+    caller,
+    logText: () => server.log.lines.join('\n'),
+    async close() {
+      server.stop();
+      await mock.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until `check` passes, polling on real time (the emulator's tick loop runs meanwhile). */
+export async function eventually<T>(check: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** A license the mock service does not know. */
+export const strangerLicense = `license:${'f'.repeat(40)}`;
