@@ -123,7 +123,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     get: async (path, query, lane = 'background') =>
       (await executor.envelope({ method: 'GET', path: checkPath(path), query: toParams(query) }, { lane }))
         .data,
-    getRaw: (path, query, lane = 'background') =>
+    getRaw: async (path, query, lane = 'background') =>
       executor.json({ method: 'GET', path: checkPath(path), query: toParams(query) }, { lane }),
     patch: async (path, body, lane = 'refresh') =>
       (await executor.envelope({ method: 'PATCH', path: checkPath(path), body }, { lane })).data,
