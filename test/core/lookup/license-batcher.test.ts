@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { FakeClock, fakeRoster, license, outcome, testClient } from '../api/fake-roster';
+import { maxInAnyWindow } from '../limiter/fake-clock';
+import { rosterHandler, type SeedMember } from './roster-data';
+
+const seed = (count: number, extra: Partial<SeedMember> = {}): SeedMember[] =>
+  Array.from({ length: count }, (_, index) => ({ id: `m${index}`, gameLicense: license(index), ...extra }));
+
+describe('lookup by license', () => {
+  it('a lone lookup on an idle client goes out at once, with no batching window', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(3)));
+    const { api } = testClient(clock, agent);
+    const start = clock.now();
+    const found = await api.lookup(license(1));
+    expect(clock.now()).toBe(start); // no fake time had to pass
+    expect(found?.member).toEqual({ id: 'm1', status: 'ACTIVE', gameLicense: license(1), name: 'Member m1' });
+    expect(found?.assignments).toEqual([
+      {
+        id: 'as_m1',
+        memberId: 'm1',
+        departmentId: 'd_lspd',
+        rankId: 'r_sgt',
+        isPrimary: true,
+        callsign: '1-A-12',
+        rank: { id: 'r_sgt', departmentId: 'd_lspd', name: 'Sergeant', position: 3 },
+      },
+    ]);
+    expect(requests.map((request) => request.path)).toEqual([
+      '/api/v1/members',
+      '/api/v1/department-assignments',
+    ]);
+    expect(requests[0]!.query.getAll('gameLicense')).toEqual([license(1)]);
+    expect(requests[0]!.query.get('limit')).toBe('100');
+    expect(requests[1]!.query.getAll('memberId')).toEqual(['m1']);
+    expect(requests[1]!.query.get('include')).toBe('rank');
+    await api.close();
+  });
+
+  it('not on the roster is a successful null, and skips the assignments call', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(1)));
+    const { api } = testClient(clock, agent);
+    await expect(api.lookup(license(99))).resolves.toBeNull();
+    await expect(api.lookup('steam:110000100000000')).resolves.toBeNull();
+    expect(requests.length).toBe(1);
+    await api.close();
+  });
+
+  it('coalesces 10 concurrent lookups of one license into one request', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(2)));
+    const { api } = testClient(clock, agent);
+    const lookups = Array.from({ length: 10 }, (_, index) =>
+      api.lookup(index % 2 ? license(1) : license(1).toUpperCase().replace('LICENSE', 'license'), 'join'),
+    );
+    const answers = await Promise.all(lookups);
+    expect(new Set(answers.map((answer) => answer?.member.id))).toEqual(new Set(['m1']));
+    expect(requests.filter((request) => request.path === '/api/v1/members').length).toBe(1);
+    await api.close();
+  });
+
+  it('merges licenses waiting for the limiter into one request with repeated gameLicense', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(60)));
+    const { api } = testClient(clock, agent, { perMinute: 12 }); // burst of 1
+    const first = api.lookup(license(0));
+    await clock.advance(0);
+    const rest = Array.from({ length: 59 }, (_, index) => api.lookup(license(index + 1), 'refresh'));
+    const { value } = await outcome(clock, Promise.all(rest));
+    await expect(first).resolves.not.toBeNull();
+    expect(value?.every((answer, index) => answer?.member.id === `m${index + 1}`)).toBe(true);
+    const memberCalls = requests.filter((request) => request.path === '/api/v1/members');
+    expect(memberCalls.length).toBe(2);
+    expect(memberCalls[1]!.query.getAll('gameLicense')).toHaveLength(59);
+    await api.close();
+  });
+
+  it('matches licenses case-insensitively', async () => {
+    const clock = new FakeClock();
+    const stored = `license:${'ABCDEF0123'.repeat(4)}`;
+    const { agent } = fakeRoster(clock, rosterHandler([{ id: 'm1', gameLicense: stored }]));
+    const { api } = testClient(clock, agent);
+    expect((await api.lookup(stored.toLowerCase()))?.member.id).toBe('m1');
+    await api.close();
+  });
+
+  it('uses inline departmentAssignments and skips the second call', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(3, { inline: true })));
+    const { api } = testClient(clock, agent);
+    const found = await api.lookup(license(2));
+    expect(found?.assignments.map((each) => each.id)).toEqual(['as_m2']);
+    expect(found?.member.departmentAssignments?.map((each) => each.rank?.name)).toEqual(['Sergeant']);
+    expect(requests.map((request) => request.path)).toEqual(['/api/v1/members']);
+    await api.close();
+  });
+
+  it('follows pagination of members and assignments', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(30), { pageSize: 10 }));
+    const { api } = testClient(clock, agent);
+    const licenses = Array.from({ length: 30 }, (_, index) => license(index));
+    const { value } = await outcome(clock, api.lookupMany(licenses, 'refresh'));
+    expect([...(value?.values() ?? [])].every((answer) => answer !== null)).toBe(true);
+    expect(value?.get(license(29))?.assignments).toHaveLength(1);
+    const pages = requests.map((request) => `${request.path}#${request.query.get('page') ?? '1'}`);
+    expect(pages.filter((page) => page.startsWith('/api/v1/members'))).toEqual([
+      '/api/v1/members#1',
+      '/api/v1/members#2',
+      '/api/v1/members#3',
+    ]);
+    expect(pages.filter((page) => page.startsWith('/api/v1/department-assignments'))).toHaveLength(3);
+    await api.close();
+  });
+
+  it('skips a malformed member record with a warning naming its id', async () => {
+    const clock = new FakeClock();
+    const { agent } = fakeRoster(clock, (request) =>
+      request.path === '/api/v1/members'
+        ? {
+            body: {
+              success: true,
+              data: [
+                { id: 'bad1', status: 'ACTIVE', gameLicense: license(1) },
+                {
+                  id: 'm2',
+                  status: 'ACTIVE',
+                  gameLicense: license(2),
+                  name: 'Two',
+                  departmentAssignments: [],
+                },
+              ],
+              meta: { request_id: 'r1' },
+            },
+          }
+        : { body: { success: true, data: [] } },
+    );
+    const { api, lines } = testClient(clock, agent);
+    const answers = await api.lookupMany([license(1), license(2)], 'refresh');
+    expect(answers.get(license(1))).toBeNull();
+    expect(answers.get(license(2))?.member.name).toBe('Two');
+    expect(lines.some((line) => line.level === 'warn' && line.message.includes('id bad1'))).toBe(true);
+    await api.close();
+  });
+
+  it('a storm of 1,000 licenses in 10 s takes at most ~30 requests and stays under the limit', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(1000)));
+    const { api } = testClient(clock, agent);
+    const answers: Array<Promise<unknown>> = [];
+    for (let index = 0; index < 1000; index++) {
+      answers.push(api.lookup(license(index), 'join'));
+      if (index % 100 === 99) await clock.advance(1000);
+    }
+    const { value, error } = await outcome(clock, Promise.all(answers));
+    expect(error).toBeUndefined();
+    expect((value as unknown[]).every((answer) => answer !== null)).toBe(true);
+    expect(requests.length).toBeLessThanOrEqual(30);
+    expect(
+      maxInAnyWindow(
+        requests.map((request) => request.at),
+        60_000,
+      ),
+    ).toBeLessThanOrEqual(120);
+    await api.close();
+  });
+});
