@@ -166,3 +166,27 @@ describe('lookup by license', () => {
     await api.close();
   });
 });
+
+describe('lanes and waiting', () => {
+  it('a join lookup of a license waiting in the background lane moves it up', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(5, { inline: true })));
+    const { api } = testClient(clock, agent, { perMinute: 12 });
+    await api.lookup(license(0)); // spends the burst
+    let background = false;
+    void api.lookup(license(1), 'background').then(() => {
+      background = true;
+    });
+    void api.lookup(license(2), 'refresh');
+    expect(api.limiterState().queued).toEqual({ join: 0, refresh: 1, background: 1 });
+    const joined = api.lookup(license(1), 'join');
+    expect(api.limiterState().queued).toEqual({ join: 1, refresh: 1, background: 0 });
+    expect(api.estimateWaitMs('join')).toBeLessThanOrEqual(api.estimateWaitMs('background'));
+    const { value } = await outcome(clock, joined);
+    expect(value).not.toBeNull();
+    expect(background).toBe(true); // same promise: one request served both
+    // The join batch also took the refresh license waiting: one request for both.
+    expect(requests[1]!.query.getAll('gameLicense')).toEqual([license(1), license(2)]);
+    await api.close();
+  });
+});
