@@ -59,8 +59,11 @@ export class RosterService {
   /** Asks the service, bypassing the cache. */
   async fetch(license: string, lane: Lane): Promise<Resolution> {
     try {
-      if (!this.catalogLoaded) await this.loadCatalog();
-      const lookup = await this.deps.source.lookup(license, lane);
+      // Department names come from the catalog; load it alongside the first lookups, not before them.
+      const [lookup] = await Promise.all([
+        this.deps.source.lookup(license, lane),
+        this.catalogLoaded ? undefined : this.loadCatalog(),
+      ]);
       const view = lookup ? toMemberView(lookup, this.catalogIndex) : null;
       this.deps.cache.set(license, view);
       return { kind: 'answer', view };
