@@ -128,7 +128,10 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     patch: async (path, body, lane = 'refresh') =>
       (await executor.envelope({ method: 'PATCH', path: checkPath(path), body }, { lane })).data,
     limiterState: () => ({ ...limiter.state(), suspended: suspension.current?.message ?? null }),
-    estimateWaitMs: (lane) => limiter.estimateWaitMs(lane),
+    // Each further batch of 100 waiting licenses costs about two requests (members, assignments).
+    estimateWaitMs: (lane) =>
+      limiter.estimateWaitMs(lane) +
+      Math.floor(batcher.waitingAhead(lane) / 100) * 2 * (60_000 / limiter.state().perMinute),
     onStateChange: (listener) => suspension.onChange(listener),
     close: async () => {
       suspension.close();

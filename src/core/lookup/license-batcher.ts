@@ -72,9 +72,14 @@ export class LicenseBatcher {
     return new Map(licenses.map((license, index) => [license, answers[index] ?? null]));
   }
 
-  /** Licenses waiting for a permit, per lane. */
-  waitingCount(lane: Lane): number {
-    return this.waiting[lane].size;
+  /** Licenses waiting for a permit in `lane` and the lanes served before it. */
+  waitingAhead(lane: Lane): number {
+    let count = 0;
+    for (const each of LANES) {
+      count += this.waiting[each].size;
+      if (each === lane) break;
+    }
+    return count;
   }
 
   private move(key: string, pending: Pending, lane: Lane): void {

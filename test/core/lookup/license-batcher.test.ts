@@ -190,3 +190,18 @@ describe('lanes and waiting', () => {
     await api.close();
   });
 });
+
+describe('estimated wait', () => {
+  it('grows with the licenses waiting ahead, so a player in a storm is told a fair wait', async () => {
+    const clock = new FakeClock();
+    const { agent } = fakeRoster(clock, rosterHandler(seed(1)));
+    const { api } = testClient(clock, agent);
+    expect(api.estimateWaitMs('join')).toBe(0);
+    const pending = Array.from({ length: 1000 }, (_, index) => api.lookup(license(index), 'join'));
+    const early = api.estimateWaitMs('join');
+    expect(early).toBeGreaterThanOrEqual(8 * 2 * 500);
+    expect(early).toBeLessThanOrEqual(60_000);
+    await outcome(clock, Promise.all(pending));
+    await api.close();
+  });
+});
