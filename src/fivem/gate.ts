@@ -48,8 +48,11 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
     for (const timer of timers) fx.clearTimeout(timer);
     const refused = refusal !== undefined && gate.enabled;
     logger.info(`${name || tempId} ${refused ? 'refused' : 'admitted'} (${note})`);
-    if (refused) deferrals.done(refusal);
-    else deferrals.done();
+    if (refused) {
+      // A refused player never gets a final id, so no playerDropped will clear them.
+      deps.players.drop(tempId);
+      deferrals.done(refusal);
+    } else deferrals.done();
   };
 
   const service = deps.service();

@@ -32,6 +32,9 @@ describe('join gate', () => {
     expect(refused).toMatchObject({ admitted: false });
     expect(!refused.admitted && refused.reason).toMatch(/not on the San Andreas Roleplay roster/);
     expect(alice.updates[0]).toMatch(/Checking the San Andreas Roleplay roster/);
+    // The refused player is forgotten at once; the admitted one is online under a final id.
+    h.server.executeCommand('roster status');
+    await eventually(() => h!.logText().includes('players: 1/1 online loaded, 0 connecting'));
   });
 
   it('reads exactly the license: identifier, never license2:', async () => {
@@ -100,7 +103,7 @@ describe('join gate', () => {
     const joined = await h.server.connectPlayer({ name: 'M', identifiers: [member.gameLicense] }).decision;
     if (!joined.admitted) throw new Error('member refused');
     const got = await eventually(
-      () => h!.caller.exports.roster!.getMember!(joined.id) as { id: string } | null,
+      () => (h!.caller.exports.roster!.getMember!(joined.id) as { id: string } | null) ?? undefined,
     );
     expect(got.id).toBe(member.id);
   });

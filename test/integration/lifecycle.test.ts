@@ -22,11 +22,11 @@ function recordEvents(harness: Harness) {
     previous: unknown;
   }[] = [];
   const ready: unknown[] = [];
-  harness.caller.on('roster:playerLoaded', (src: unknown, member: Loaded['member']) =>
-    loaded.push({ src, member }),
+  harness.caller.on('roster:playerLoaded', (src: unknown, member: unknown) =>
+    loaded.push({ src, member: member as Loaded['member'] }),
   );
-  harness.caller.on('roster:playerUpdated', (src: unknown, member: never, previous: unknown) =>
-    updated.push({ src, member, previous }),
+  harness.caller.on('roster:playerUpdated', (src: unknown, member: unknown, previous: unknown) =>
+    updated.push({ src, member: member as (typeof updated)[number]['member'], previous }),
   );
   harness.caller.on('roster:ready', (info: unknown) => ready.push(info));
   return { loaded, updated, ready };
