@@ -1,40 +1,16 @@
 import type { Clock, TimerHandle } from '../ports';
 import { LANES, type Lane } from './lane';
+import { LaneQueues, type WaitOptions } from './lane-queues';
 import { LimiterClosedError } from './limiter-closed-error';
 import type { LimiterState } from './limiter-state';
 import type { RateLimitInfo } from './rate-limit-headers';
+import type { RateLimiterOptions } from './rate-limiter-options';
 import { ServerBudget } from './server-budget';
 import { SlidingWindow } from './sliding-window';
 import { TokenBucket } from './token-bucket';
 
-export interface RateLimiterOptions {
-  /** Never more than this many requests in any rolling 60 s. */
-  perMinute: number;
-  /** Never more than this many in any rolling 24 h; null or absent for no daily ceiling. */
-  perDay?: number | null;
-  clock: Clock;
-  /** Requests that may go back to back after a quiet spell. Default min(5, perMinute / 12), at least 1. */
-  burst?: number;
-  /**
-   * Fractions of the daily budget that only more urgent lanes may use, so that when the day runs
-   * low background work stops first and joins keep their share. Default refresh 0.1, background 0.25.
-   */
-  dayReserve?: { refresh: number; background: number };
-  /** Pause after a 429 that says neither Retry-After nor X-RateLimit-Reset. Default 30 s. */
-  defaultPauseMs?: number;
-}
-
-export interface AcquireOptions {
-  /** Go to the front of the lane: the second half of a job already started (a next page, assignments). */
-  front?: boolean;
-  signal?: AbortSignal;
-}
-
-interface Waiter {
-  resolve(): void;
-  reject(reason: unknown): void;
-  detach(): void;
-}
+export type AcquireOptions = WaitOptions;
+export type { RateLimiterOptions };
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -55,7 +31,7 @@ export class RateLimiter {
   private readonly server = new ServerBudget();
   private readonly dayFloor: Record<Lane, number>;
   private readonly defaultPauseMs: number;
-  private readonly queues: Record<Lane, Waiter[]> = { join: [], refresh: [], background: [] };
+  private readonly queues = new LaneQueues();
   private readonly burst: number | undefined;
   private pausedUntil = 0;
   private timer: TimerHandle | undefined;
@@ -85,26 +61,9 @@ export class RateLimiter {
   /** Resolves when a request in `lane` may be sent; each resolution counts as one request. */
   acquire(lane: Lane, options: AcquireOptions = {}): Promise<void> {
     if (this.closed) return Promise.reject(new LimiterClosedError());
-    const { signal } = options;
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<void>((resolve, reject) => {
-      const queue = this.queues[lane];
-      const onAbort = () => {
-        const index = queue.indexOf(waiter);
-        if (index >= 0) queue.splice(index, 1);
-        reject(signal?.reason);
-        this.pump();
-      };
-      const waiter: Waiter = {
-        resolve,
-        reject,
-        detach: () => signal?.removeEventListener('abort', onAbort),
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      if (options.front) queue.unshift(waiter);
-      else queue.push(waiter);
-      this.pump();
-    });
+    const waiting = this.queues.wait(lane, options, () => this.pump());
+    this.pump();
+    return waiting;
   }
 
   /** Follows what a response said about the key's limit (call after every response). */
@@ -146,9 +105,9 @@ export class RateLimiter {
       resetAt: this.server.resetAt(now) ?? null,
       pausedUntil: this.pausedUntil > now ? this.pausedUntil : null,
       queued: {
-        join: this.queues.join.length,
-        refresh: this.queues.refresh.length,
-        background: this.queues.background.length,
+        join: this.queues.size('join'),
+        refresh: this.queues.size('refresh'),
+        background: this.queues.size('background'),
       },
     };
   }
@@ -156,11 +115,7 @@ export class RateLimiter {
   /** A rough estimate of how long a request added to `lane` now would wait, in milliseconds. */
   estimateWaitMs(lane: Lane): number {
     const now = this.clock.now();
-    let ahead = 0;
-    for (const each of LANES) {
-      ahead += this.queues[each].length;
-      if (each === lane) break;
-    }
+    const ahead = this.queues.ahead(lane);
     let wait = Math.max(this.sharedWaitMs(now), this.dayWaitMs(lane, now));
     const serverRemaining = this.server.remainingAt(now);
     const resetAt = this.server.resetAt(now);
@@ -175,19 +130,14 @@ export class RateLimiter {
   close(): void {
     this.closed = true;
     this.clearTimer();
-    for (const lane of LANES) {
-      for (const waiter of this.queues[lane].splice(0)) {
-        waiter.detach();
-        waiter.reject(new LimiterClosedError());
-      }
-    }
+    this.queues.rejectAll(() => new LimiterClosedError());
   }
 
   private pump(): void {
     if (this.closed) return;
     this.clearTimer();
     for (;;) {
-      if (LANES.every((lane) => this.queues[lane].length === 0)) return;
+      if (this.queues.isEmpty()) return;
       const now = this.clock.now();
       const shared = this.sharedWaitMs(now);
       if (shared > 0) {
@@ -196,7 +146,7 @@ export class RateLimiter {
       }
       let dayWait = Number.POSITIVE_INFINITY;
       const lane = LANES.find((each) => {
-        if (this.queues[each].length === 0) return false;
+        if (this.queues.size(each) === 0) return false;
         const wait = this.dayWaitMs(each, now);
         dayWait = Math.min(dayWait, wait);
         return wait === 0;
@@ -210,14 +160,11 @@ export class RateLimiter {
   }
 
   private grant(lane: Lane, now: number): void {
-    const waiter = this.queues[lane].shift();
-    if (!waiter) return;
     this.bucket.take(now);
     this.minute.record(now);
     this.day.record(now);
     this.server.onSend(now);
-    waiter.detach();
-    waiter.resolve();
+    this.queues.release(lane);
   }
 
   private sharedWaitMs(now: number): number {

@@ -1,0 +1,18 @@
+import type { Clock } from '../ports';
+
+export interface RateLimiterOptions {
+  /** Never more than this many requests in any rolling 60 s. */
+  perMinute: number;
+  /** Never more than this many in any rolling 24 h; null or absent for no daily ceiling. */
+  perDay?: number | null;
+  clock: Clock;
+  /** Requests that may go back to back after a quiet spell. Default min(5, perMinute / 12), at least 1. */
+  burst?: number;
+  /**
+   * Fractions of the daily budget that only more urgent lanes may use, so that when the day runs
+   * low background work stops first and joins keep their share. Default refresh 0.1, background 0.25.
+   */
+  dayReserve?: { refresh: number; background: number };
+  /** Pause after a 429 that says neither Retry-After nor X-RateLimit-Reset. Default 30 s. */
+  defaultPauseMs?: number;
+}
