@@ -1,0 +1,98 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FxServer } from '../emulator';
+import type { MockRoster } from '../mock-roster/server';
+
+/** Both dev/bench/*.ts (tests) and dist/dev/bench.mjs sit two folders below the repository. */
+export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const naiveGateFolder = join(repoRoot, 'dev/bench/naive-gate');
+
+export type GateKind = 'roster' | 'naive';
+
+export interface GateServer {
+  kind: GateKind;
+  server: FxServer;
+  close(): void;
+}
+
+export interface GateServerOptions {
+  /** The mock key's token (default: the `full` key). */
+  apiKey?: string;
+  /** roster: config.json; naive: `naive_*` convars (cache_seconds, refresh_seconds). */
+  config?: Record<string, unknown>;
+  naive?: { cacheSeconds?: number; refreshSeconds?: number };
+  /** Start without the gate resource (e.g. to bring players online first). */
+  deferStart?: boolean;
+}
+
+/**
+ * An emulated FXServer with one gate resource in it, installed as an owner would: the roster
+ * bundle from a resource folder with config.json, or the naive gate's own folder.
+ */
+export async function startGateServer(
+  kind: GateKind,
+  mock: MockRoster,
+  options: GateServerOptions = {},
+): Promise<GateServer & { startGate(): void }> {
+  const apiKey = options.apiKey ?? mock.keys.full;
+  const server = new FxServer({
+    convars:
+      kind === 'roster'
+        ? { roster_api_key: apiKey, roster_base_url: mock.url }
+        : {
+            naive_api_key: apiKey,
+            naive_base_url: mock.url,
+            naive_cache_seconds: String(options.naive?.cacheSeconds ?? 300),
+            naive_refresh_seconds: String(options.naive?.refreshSeconds ?? 0),
+          },
+    convarPermissions: [['roster', 'roster_api_key']],
+  });
+  await server.start();
+  const folder = kind === 'roster' ? rosterFolder(options.config) : null;
+  const startGate = () => {
+    if (kind === 'roster') server.startResource('roster', folder!);
+    else server.startResource('naive-gate', naiveGateFolder);
+  };
+  if (!options.deferStart) startGate();
+  return {
+    kind,
+    server,
+    startGate,
+    close() {
+      server.stop();
+      if (folder) rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resolves once the roster resource verified its key and loaded departments and ranks. */
+export async function rosterReady(gate: GateServer, mock: MockRoster, timeoutMs = 10_000): Promise<void> {
+  if (gate.kind !== 'roster') return;
+  const started = Date.now();
+  const done = (endpoint: string) =>
+    mock.counters.log.some((e) => e.endpoint === endpoint && e.status !== null && e.time >= started - 60_000);
+  while (
+    !gate.server.log.lines.some((l) => l.includes('connected to the roster')) ||
+    !done('GET /api/v1/ranks')
+  ) {
+    if (Date.now() - started > timeoutMs) {
+      throw new Error(`the roster resource did not start:\n${gate.server.log.lines.join('\n')}`);
+    }
+    await sleep(10);
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function rosterFolder(config: Record<string, unknown> | undefined): string {
+  const folder = mkdtempSync(join(tmpdir(), 'roster-bench-'));
+  mkdirSync(join(folder, 'dist'));
+  copyFileSync(join(repoRoot, 'fxmanifest.lua'), join(folder, 'fxmanifest.lua'));
+  copyFileSync(join(repoRoot, 'dist/server.js'), join(folder, 'dist/server.js'));
+  if (config) writeFileSync(join(folder, 'config.json'), JSON.stringify(config));
+  return folder;
+}
