@@ -17,6 +17,7 @@ import { consoleLogger } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { fivemRosterEvents } from '../fivem/publish';
 import { snapshotFile } from '../fivem/snapshot-file';
+import { attachTraining } from '../training/attach-training';
 import { Schedule } from './schedule';
 import { memberLines, statusLines } from './status-report';
 
@@ -71,6 +72,7 @@ function failClosed(problems: string[], logger: Logger): void {
       lookup: notSetUp,
       refresh: notSetUp,
       doctor: notSetUp,
+      training: notSetUp,
     },
     logger,
   );
@@ -123,7 +125,9 @@ function run(resource: string, settings: Settings, logger: Logger, clock: Clock)
   };
 
   const lifecycle = { service: () => service, players, clock };
+  const training = attachTraining({ settings, logger, clock, roster: () => service });
   attachGate({
+    joinChecks: training.joinCheck ? [training.joinCheck] : [],
     config,
     service: () => service,
     source: () => api,
@@ -167,8 +171,9 @@ function run(resource: string, settings: Settings, logger: Logger, clock: Clock)
         if (id === null || !players.get(id)) return [`no player ${target} is online`];
         return memberLines(await service.refreshPlayer(id), `player ${id}`);
       },
-      doctor: () =>
-        runDoctor(
+      training: () => training.consoleLines(),
+      doctor: async () => [
+        ...(await runDoctor(
           {
             whoami: () => api.whoami(),
             openapi: () => api.getRaw('/api/v1/openapi.json'),
@@ -183,7 +188,9 @@ function run(resource: string, settings: Settings, logger: Logger, clock: Clock)
             catalog: () => api.catalog(),
           },
           config.ranks.order,
-        ),
+        )),
+        ...(await training.doctorLines()),
+      ],
     },
     logger,
   );
@@ -215,10 +222,12 @@ function run(resource: string, settings: Settings, logger: Logger, clock: Clock)
     schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(), 0.1);
     schedule.every(SNAPSHOT_SAVE_MS, save);
     schedule.every(SWEEP_MS, () => players.sweep(clock.now(), CONNECTING_MAX_AGE_MS));
+    training.start();
   });
   fx.on('onResourceStop', (name: string) => {
     if (name !== resource) return;
     schedule.stop();
+    training.stop();
     save();
     void api.close();
   });

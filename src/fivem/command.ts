@@ -7,9 +7,10 @@ export interface RosterCommands {
   lookup(target: string): Promise<string[]>;
   refresh(target: string): Promise<string[]>;
   doctor(): Promise<string[]>;
+  training(): Promise<string[]>;
 }
 
-const USAGE = 'usage: roster <status | lookup <id|license:…> | refresh [id|all] | doctor>';
+const USAGE = 'usage: roster <status | lookup <id|license:…> | refresh [id|all] | doctor | training>';
 
 /**
  * The restricted `roster` command (console, or ACE `command.roster`). Answers are printed to the
@@ -33,6 +34,8 @@ export function registerRosterCommand(commands: RosterCommands, logger: Logger):
             return commands.refresh(target === '' ? 'all' : target);
           case 'doctor':
             return commands.doctor();
+          case 'training':
+            return commands.training();
           default:
             return [USAGE];
         }

@@ -8,7 +8,15 @@ import type { RosterSource } from '../core/roster/roster-source';
 import { licenseOf } from './identifiers';
 import { type Deferrals, fx } from './natives';
 
+/**
+ * A further check a joining player must pass once the roster admits them (e.g. required training).
+ * Resolves to a refusal message, or `undefined` to admit. Runs inside the same deadline.
+ */
+export type JoinCheck = (player: { tempId: string; name: string }) => Promise<string | undefined>;
+
 export interface GateDeps {
+  /** Further checks, in order, after the roster admits. */
+  joinChecks?: readonly JoinCheck[];
   config: Config;
   /** `null` while the resource is not set up: every player is refused with the not-configured message. */
   service: () => RosterService | null;
@@ -98,10 +106,22 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
   const resolution = await service.resolve(license, 'join');
   entry.view = resolution.kind === 'answer' ? resolution.view : resolution.lastKnown;
   const admission = admissionFor(resolution, gate, messages, values);
-  finish(
-    admission.allow ? undefined : admission.message,
-    resolution.kind === 'answer' ? 'roster' : `service unavailable, ${admission.basis}`,
-  );
+  const basis = resolution.kind === 'answer' ? 'roster' : `service unavailable, ${admission.basis}`;
+  if (!admission.allow) {
+    finish(admission.message, basis);
+    return;
+  }
+  for (const check of deps.joinChecks ?? []) {
+    const refusal = await check({ tempId, name }).catch((error: unknown) => {
+      logger.warn(`a join check failed: ${(error as Error)?.message ?? String(error)}`);
+      return gate.onError === 'allow' ? undefined : formatMessage(messages.unavailable, values);
+    });
+    if (refusal !== undefined) {
+      finish(refusal, `${basis}; a further check refused`);
+      return;
+    }
+  }
+  finish(undefined, basis);
 }
 
 /** While the rate limiter makes the player wait, says so and for about how long. */
