@@ -86,3 +86,53 @@ describe('loadSettings', () => {
     }
   });
 });
+
+describe('every config key refuses a wrong value, naming the key', () => {
+  const cases: [string, unknown, RegExp][] = [
+    ['api.baseUrl', 42, /must be a string/],
+    ['api.timeoutMs', 0, /must be at least 1/],
+    ['api.timeoutMs', 1.5, /whole number/],
+    ['rateLimit.perMinute', '120', /must be a number/],
+    ['rateLimit.perMinute', -5, /at least 1/],
+    ['rateLimit.perDay', null, /must be a number/],
+    ['cache.ttlSeconds', 10_000_000, /at most/],
+    ['cache.negativeTtlSeconds', true, /must be a number/],
+    ['cache.maxEntries', 0, /at least 1/],
+    ['refresh.intervalSeconds', -1, /at least 0/],
+    ['gate.enabled', 'true', /must be a boolean/],
+    ['gate.requireStatus', 'ACTIVE', /must be a list/],
+    ['gate.requireStatus', [''], /at least 1 characters long/],
+    ['gate.departments', {}, /must be a list/],
+    ['gate.onError', 'retry', /one of "cached", "allow", "deny"/],
+    ['gate.timeoutSeconds', 0.5, /at least 1/],
+    ['gate.timeoutSeconds', 900, /at most 300/],
+    ['gate.bypassAce', false, /must be a string/],
+    ['gate.requireCourses', [1], /must be a string/],
+    ['gate.messages.notOnRoster', '', /at least 1 characters long/],
+    ['gate.messages.unknownMessage', 'x', /unknown key gate\.messages\.unknownMessage/],
+    ['ranks.order', 'ascending', /one of "top-down", "bottom-up"/],
+    ['training.enabled', 'yes', /must be a boolean/],
+    ['training.departmentCourses', [], /must be an object/],
+    ['training.perMinute', 0, /at least 1/],
+  ];
+
+  it.each(cases)('%s = %j', (key, value, expected) => {
+    const config: Record<string, unknown> = {};
+    const path = key.split('.');
+    let node = config;
+    for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    node[path.at(-1)!] = value;
+    const result = loadSettings(JSON.stringify(config), convars);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toHaveLength(1);
+    const [problem] = result.problems;
+    expect(problem).toContain(key);
+    expect(problem).toMatch(expected);
+  });
+
+  it('refuses a top-level value that is not an object', () => {
+    const result = loadSettings('[1,2]', convars);
+    expect(result.ok).toBe(false);
+  });
+});
