@@ -120,7 +120,10 @@ describe('every config key refuses a wrong value, naming the key', () => {
     const config: Record<string, unknown> = {};
     const path = key.split('.');
     let node = config;
-    for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    for (const part of path.slice(0, -1)) {
+      node[part] = node[part] ?? {};
+      node = node[part] as Record<string, unknown>;
+    }
     node[path.at(-1)!] = value;
     const result = loadSettings(JSON.stringify(config), convars);
     expect(result.ok).toBe(false);
