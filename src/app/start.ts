@@ -13,7 +13,7 @@ import { registerRosterCommand } from '../fivem/command';
 import { registerExports } from '../fivem/exports';
 import { attachGate } from '../fivem/gate';
 import { attachLifecycle, loadOnlinePlayers } from '../fivem/lifecycle';
-import { consoleLogger } from '../fivem/logger';
+import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { fivemRosterEvents } from '../fivem/publish';
 import { snapshotFile } from '../fivem/snapshot-file';
@@ -39,16 +39,17 @@ export function startRoster(): void {
   };
   const secrets = [convars.apiKey.trim(), convars.trainingApiKey.trim()].filter((s) => s !== '');
   const result = loadSettings(fx.LoadResourceFile(resource, 'config.json'), convars);
-  const logger = consoleLogger(result.ok ? result.settings.logLevel : 'info', () => secrets);
+  const output = consoleOutput(result.ok ? result.settings.logLevel : 'info', () => secrets);
   if (!result.ok) {
-    failClosed(result.problems, logger);
+    failClosed(result.problems, output);
     return;
   }
-  run(resource, result.settings, logger, systemClock);
+  run(resource, result.settings, output, systemClock);
 }
 
 /** Refuses every connecting player with a clear message, answers exports emptily, and says what to fix. */
-function failClosed(problems: string[], logger: Logger): void {
+function failClosed(problems: string[], output: ConsoleOutput): void {
+  const { logger } = output;
   logger.error(
     `not started: ${problems.length} problem(s) to fix. Connecting players are refused until then.`,
   );
@@ -74,11 +75,12 @@ function failClosed(problems: string[], logger: Logger): void {
       doctor: notSetUp,
       training: notSetUp,
     },
-    logger,
+    output,
   );
 }
 
-function run(resource: string, settings: Settings, logger: Logger, clock: Clock): void {
+function run(resource: string, settings: Settings, output: ConsoleOutput, clock: Clock): void {
+  const { logger } = output;
   const { config } = settings;
   const api: RosterApi = createRosterApi({
     baseUrl: settings.baseUrl,
@@ -192,7 +194,7 @@ function run(resource: string, settings: Settings, logger: Logger, clock: Clock)
         ...(await training.doctorLines()),
       ],
     },
-    logger,
+    output,
   );
 
   const begin = async (): Promise<void> => {

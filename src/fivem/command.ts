@@ -1,4 +1,4 @@
-import type { Logger } from '../core/ports';
+import type { ConsoleOutput } from './logger';
 import { fx } from './natives';
 
 /** What each `roster` subcommand answers, as lines for the console. */
@@ -16,13 +16,13 @@ const USAGE = 'usage: roster <status | lookup <id|license:…> | refresh [id|all
  * The restricted `roster` command (console, or ACE `command.roster`). Answers are printed to the
  * server console, where an owner reads them.
  */
-export function registerRosterCommand(commands: RosterCommands, logger: Logger): void {
+export function registerRosterCommand(commands: RosterCommands, output: ConsoleOutput): void {
   fx.RegisterCommand(
     'roster',
     (_src, args) => {
       const [sub = '', target = ''] = Array.isArray(args) ? args.map(String) : [];
       const print = (lines: string[]) => {
-        for (const line of lines) console.log(`[roster] ${line}`);
+        for (const line of lines) output.print(line);
       };
       const run = async (): Promise<string[]> => {
         switch (sub.toLowerCase()) {
@@ -41,7 +41,7 @@ export function registerRosterCommand(commands: RosterCommands, logger: Logger):
         }
       };
       run().then(print, (error: unknown) =>
-        logger.error(`roster ${sub} failed: ${(error as Error)?.message}`),
+        output.logger.error(`roster ${sub} failed: ${(error as Error)?.message}`),
       );
     },
     true,

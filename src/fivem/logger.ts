@@ -3,23 +3,33 @@ import type { Logger } from '../core/ports';
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 
+export interface ConsoleOutput {
+  logger: Logger;
+  /** Prints whatever the level (command answers), redacted like the log. */
+  print(line: string): void;
+}
+
 /**
- * Console logger for the server console. Every line passes through `redact`, so a secret that
- * slipped into an error message from a dependency is still never printed.
+ * Output to the server console, which already tags each line with `script:<resource>`. Every line
+ * passes through `redact`, so a secret that slipped into a dependency's error message is still never
+ * printed.
  */
-export function consoleLogger(level: LogLevel, secrets: () => readonly string[]): Logger {
+export function consoleOutput(level: LogLevel, secrets: () => readonly string[]): ConsoleOutput {
   const redact = (text: string): string => {
     let out = text;
     for (const secret of secrets()) if (secret.length >= 8) out = out.split(secret).join('[redacted]');
     return out;
   };
   const write = (at: LogLevel, label: string) => (message: string) => {
-    if (RANK[at] <= RANK[level]) console.log(`[roster] ${label}${redact(message)}`);
+    if (RANK[at] <= RANK[level]) console.log(`${label}${redact(message)}`);
   };
   return {
-    error: write('error', 'ERROR: '),
-    warn: write('warn', 'warning: '),
-    info: write('info', ''),
-    debug: write('debug', 'debug: '),
+    logger: {
+      error: write('error', 'ERROR: '),
+      warn: write('warn', 'warning: '),
+      info: write('info', ''),
+      debug: write('debug', 'debug: '),
+    },
+    print: (line) => console.log(redact(line)),
   };
 }

@@ -24,6 +24,6 @@ it('the sandbox runs its scripted session and shows every decision, export and u
   expect(text).toMatch(/^exports\.roster\.getMember\(\d+\) +-> .*\(mem_\d+\), ACTIVE/m);
   expect(text).toMatch(/^exports\.roster:hasMinRank\(\d+, 'LSPD', 'Sergeant'\) +-> (true|false)$/m);
   expect(text).toMatch(/^event roster:playerUpdated\(\d+\): LSPD \S+ -> \S+/m);
-  expect(text).toMatch(/^\[roster\] players: \d+\/\d+ online loaded/m);
+  expect(text).toMatch(/^players: \d+\/\d+ online loaded/m);
   expect(text).toMatch(/^sandbox finished in [\d.]+ s$/m);
 }, 30_000);
