@@ -1,6 +1,6 @@
 import { hexDigest } from '../mock-roster/random';
+import { type Gamification, gamificationOf } from './gamification';
 import type {
-  Badge,
   CertificateRecord,
   CourseRecord,
   EnrollmentRecord,
@@ -12,18 +12,10 @@ import { byCompletion, enrollment } from './seed-organisation';
 
 const LINK_CODE_TTL_MS = 10 * 60_000;
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-const XP_PER_COMPLETION = 150;
-const XP_PER_LEVEL = 200;
 
 export type ConfirmResult =
   | { ok: true; discord_id: string }
   | { ok: false; reason: 'unknown_code' | 'expired' | 'unknown_user' };
-
-export interface Gamification {
-  xp: number;
-  level: number;
-  badges: Badge[];
-}
 
 /** The organisation's data with the lookups handlers need and the mutations tests use. */
 export class LearningStore {
@@ -207,22 +199,7 @@ export class LearningStore {
     org.alias = alias;
   }
 
-  /** Experience, level and badges, all derived from completions and certificates. */
   gamificationOf(sub: string): Gamification {
-    const done = this.data.completions.filter((c) => c.user_sub === sub);
-    const xp = done.length * XP_PER_COMPLETION + (this.data.bonusXp.get(sub) ?? 0);
-    const badges: Badge[] = [];
-    const first = done[0];
-    if (first) badges.push({ id: 'first-course', name: 'First Course', awarded_at: first.completed_at });
-    const graduate = (title: string, id: string, name: string) => {
-      const course = this.course(title);
-      const hit = done.find((c) => c.course_id === course?.id);
-      if (hit) badges.push({ id, name, awarded_at: hit.completed_at });
-    };
-    graduate('Police Academy', 'police-graduate', 'Police Academy Graduate');
-    graduate('Fire Academy', 'fire-graduate', 'Fire Academy Graduate');
-    const cert = this.data.certificates.find((c) => c.user_sub === sub && !c.revoked);
-    if (cert) badges.push({ id: 'certified', name: 'Certified', awarded_at: cert.issued_at });
-    return { xp, level: Math.floor(xp / XP_PER_LEVEL) + 1, badges };
+    return gamificationOf(this, sub);
   }
 }

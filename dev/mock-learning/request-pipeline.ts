@@ -3,14 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockCounters } from '../mock-roster/counters';
 import { callerAddress, sendGatewayPage, sendJson, tokenOf } from '../mock-roster/http-io';
 import { matchPattern } from '../mock-roster/route';
-import { LearningApiError, validationError } from './api-error';
+import { LearningApiError } from './api-error';
 import { hasScope, keyPrefixOf, type LearningKey, verifyToken } from './api-keys';
 import type { LearningFaults } from './faults';
+import { readJsonBody } from './json-body';
 import type { LearningStore } from './learning-store';
 import type { MinuteLimiter } from './minute-limiter';
 import type { Route } from './route';
-
-const BODY_LIMIT = 100_000;
 
 export interface PipelineDeps {
   routes: readonly Route[];
@@ -188,22 +187,4 @@ async function serve(deps: PipelineDeps, ex: Exchange): Promise<{ status: number
     readJson: () => readJsonBody(ex.req),
   });
   return { status: result.status ?? 200, body: result.body };
-}
-
-/** Reads the body as JSON; validation_error naming `Content-Type` or `body` when it is not usable. */
-async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') throw validationError('Content-Type', 'must be application/json');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT) throw validationError('body', 'is too large');
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    throw validationError('body', 'is not valid JSON');
-  }
 }
