@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RosterStore } from '../mock-roster/roster-store';
@@ -5,11 +6,24 @@ import { seedCommunity } from '../mock-roster/seed-community';
 import { joinLatencyChart } from './chart';
 import { repoRoot } from './gate-servers';
 import { hotPathInProcess, hotPathThroughExports } from './hot-path';
+import { loneLookup } from './lone-lookup';
 import { describeMachine } from './machine';
+import { heapPerMember } from './memory';
 import { Progress } from './progress';
+import { reconnectStorm } from './reconnect-storm';
 import { type BenchResults, benchmarksMarkdown, CHART_FILE, resultRows } from './report';
+import { steadyStateNaive, steadyStateRoster } from './steady-state';
 import { joinStormScenario } from './storm-scenario';
 import { renderTable } from './table';
+import { twoServersOneKey } from './two-servers';
+
+// The memory scenario needs a full GC on demand: run again with --expose-gc.
+if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
+  const child = spawnSync(process.execPath, ['--expose-gc', ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+  });
+  process.exit(child.status ?? 1);
+}
 
 const progress = new Progress();
 const started = Date.now();
@@ -21,30 +35,54 @@ const step = async <T>(label: string, run: () => Promise<T> | T): Promise<T> => 
 };
 
 // In-process timings first, while the heap and the JIT are untouched by the emulator.
-const hotPathInProcessResult = await step('hot path, in process', () => {
+const inProcess = await step('hot path, in process', () => {
   const store = new RosterStore(seedCommunity({ seed: 1, members: 200 }), 1, Date.now);
   return { typical: hotPathInProcess(store, 'typical'), mixed: hotPathInProcess(store, 'mixed') };
 });
+const memory = await step('memory, 10,000 cached members', () => heapPerMember(10_000));
+const lone = await step('lone lookup', () => loneLookup());
+const exportsPerSecond = await step('hot path, through exports', () => hotPathThroughExports());
+
+const storm = {
+  roster: await step('join storm, roster', () =>
+    joinStormScenario('roster', { players: 1_000, spanMs: 10_000, progress, label: 'join storm, roster' }),
+  ),
+  naive: await step('join storm, naive gate', () =>
+    joinStormScenario('naive', { players: 1_000, spanMs: 10_000, progress, label: 'join storm, naive gate' }),
+  ),
+};
+const twoServers = {
+  roster: await step('two servers, one key, roster', () => twoServersOneKey('roster', progress)),
+  naive: await step('two servers, one key, naive gate', () => twoServersOneKey('naive', progress)),
+};
+// Request counts only from here on: these run side by side.
+const [reconnectRoster, reconnectNaive, steadyRoster, steadyNaive] = await step(
+  'reconnect storm and steady state (side by side)',
+  () =>
+    Promise.all([
+      reconnectStorm('roster', { players: 200, rounds: 5, roundMs: 6_000, progress }),
+      reconnectStorm('naive', { players: 200, rounds: 5, roundMs: 6_000, progress }),
+      steadyStateRoster({ players: 1_000, hours: 3 }),
+      steadyStateNaive({ players: 1_000, scale: 100, cycles: 2 }),
+    ]),
+);
 
 const results: BenchResults = {
   machine: describeMachine(),
-  storm: {
-    roster: await step('join storm, roster', () =>
-      joinStormScenario('roster', { players: 1_000, spanMs: 10_000, progress, label: 'join storm, roster' }),
-    ),
-    naive: await step('join storm, naive gate', () =>
-      joinStormScenario('naive', {
-        players: 1_000,
-        spanMs: 10_000,
-        progress,
-        label: 'join storm, naive gate',
-      }),
-    ),
+  storm,
+  reconnect: {
+    roster: reconnectRoster.requests,
+    naive: reconnectNaive.requests,
+    rosterWarmUp: reconnectRoster.warmUpRequests,
+    naiveWarmUp: reconnectNaive.warmUpRequests,
+    rosterWrong: reconnectRoster.wrong,
+    naiveWrong: reconnectNaive.wrong,
   },
-  hotPath: {
-    ...hotPathInProcessResult,
-    exports: await step('hot path, through exports', () => hotPathThroughExports()),
-  },
+  steady: { roster: steadyRoster, naive: steadyNaive },
+  twoServers,
+  hotPath: { ...inProcess, exports: exportsPerSecond },
+  memory,
+  loneLookup: lone,
 };
 
 const table = renderTable(resultRows(results));
@@ -54,8 +92,8 @@ writeFileSync(
   join(repoRoot, CHART_FILE),
   joinLatencyChart(
     [
-      { label: 'roster (this resource)', color: '#1f6feb', samples: results.storm.roster.samples },
-      { label: 'naive gate', color: '#d9730d', samples: results.storm.naive.samples },
+      { label: 'roster (this resource)', color: '#1f6feb', samples: storm.roster.samples },
+      { label: 'naive gate', color: '#d9730d', samples: storm.naive.samples },
     ],
     'Join storm: 1,000 players in 10 s, 120 requests/min, 50 ms service latency',
     2_000,

@@ -1,8 +1,8 @@
 // A roster gate built the way such gates are usually built, for the benchmark to compare against:
 // one request per joining player to the members endpoint, then one for their department
 // assignments; no batching, no coalescing, no rate limiter; a plain per-player TTL cache; any
-// answer other than 200 means "not on the roster". Optionally re-checks online players whose
-// cache entry has expired, one request per player, as such resources do to keep ranks current.
+// answer other than 200 means "not on the roster". Optionally re-checks every online player on an
+// interval, one lookup per player, as such resources do to keep ranks current.
 // Never shipped: it exists so the comparison in BENCHMARKS.md runs under the same FXServer rules.
 
 const baseUrl = GetConvar('naive_base_url', '');
@@ -22,9 +22,9 @@ async function getData(path) {
   return body.data;
 }
 
-async function lookup(license) {
+async function lookup(license, fresh) {
   const hit = cache.get(license);
-  if (hit && Date.now() - hit.at < cacheMs) return hit;
+  if (!fresh && hit && Date.now() - hit.at < cacheMs) return hit;
   const members = await getData(`/api/v1/members?gameLicense=${encodeURIComponent(license)}`);
   const member = Array.isArray(members) ? members[0] : undefined;
   if (!member) return null;
@@ -48,7 +48,7 @@ on('playerConnecting', (_name, _setKickReason, deferrals) => {
     const license = licenseOf(src);
     let entry = null;
     try {
-      entry = license ? await lookup(license) : null;
+      entry = license ? await lookup(license, false) : null;
     } catch (_error) {
       entry = null;
     }
@@ -61,7 +61,7 @@ if (refreshMs > 0) {
   setInterval(() => {
     for (const src of getPlayers()) {
       const license = licenseOf(src);
-      if (license) lookup(license).catch(() => null);
+      if (license) lookup(license, true).catch(() => null);
     }
   }, refreshMs);
 }

@@ -1,0 +1,149 @@
+import { Schedule } from '../../src/app/schedule';
+import { createRosterApi, rosterUserAgent } from '../../src/core/api';
+import { MemberCache } from '../../src/core/cache/member-cache';
+import { configSchema } from '../../src/core/config';
+import { PlayerRegistry } from '../../src/core/players/player-registry';
+import { silentLogger } from '../../src/core/ports';
+import { RosterService } from '../../src/core/roster/roster-service';
+import { startMockRoster } from '../mock-roster/server';
+import { CountingPool } from './counting-pool';
+import { sleep, startGateServer } from './gate-servers';
+import { choosePlayers, seededRandom } from './population';
+import type { SteadyResult } from './report';
+import { SERVICE_LATENCY_MS } from './storm-scenario';
+import { VirtualClock } from './virtual-clock';
+
+const HOUR_MS = 3_600_000;
+/** start.ts reloads departments and ranks this often. */
+const CATALOG_REFRESH_MS = 30 * 60_000;
+
+/**
+ * The resource's core (RosterService + roster client + cache, default config) with 1,000 players
+ * online, on a virtual clock: `hours` simulated hours of background refresh as start.ts schedules
+ * it, against the mock whose rate-limit windows follow the same clock. Counts what the mock saw, per hour.
+ */
+export async function steadyStateRoster(options: { players: number; hours: number }): Promise<SteadyResult> {
+  const config = configSchema.parse({});
+  let clock: VirtualClock | undefined;
+  const mock = await startMockRoster({ port: 0, members: 2_000, seed: 1, now: () => clock!.now() });
+  mock.faults.latency(SERVICE_LATENCY_MS);
+  const pool = new CountingPool(mock.url, { connections: 8 });
+  clock = new VirtualClock(Date.UTC(2025, 5, 2, 12), () => pool.inFlight > 0);
+  const api = createRosterApi({
+    baseUrl: mock.url,
+    apiKey: mock.keys.full,
+    timeoutMs: config.api.timeoutMs,
+    perMinute: config.rateLimit.perMinute,
+    perDay: config.rateLimit.perDay,
+    userAgent: rosterUserAgent('bench'),
+    clock,
+    logger: silentLogger,
+    dispatcher: pool,
+    random: seededRandom(3),
+  });
+  const cache = new MemberCache({
+    maxEntries: config.cache.maxEntries,
+    ttlMs: config.cache.ttlSeconds * 1000,
+    negativeTtlMs: config.cache.negativeTtlSeconds * 1000,
+    now: () => clock!.now(),
+  });
+  const players = new PlayerRegistry();
+  const service = new RosterService({
+    source: api,
+    cache,
+    players,
+    events: { playerLoaded() {}, playerUpdated() {} },
+    clock,
+    logger: silentLogger,
+  });
+  const schedule = new Schedule(clock, seededRandom(5));
+  try {
+    // Start-up and the players' joins, as on a server that filled up: not counted.
+    await service.loadCatalog();
+    choosePlayers(mock.data, options.players).forEach((player, index) => {
+      const entry = { license: player.license, name: player.name, view: undefined, since: clock!.now() };
+      players.add(String(index + 1), entry);
+      void service.loadPlayer(String(index + 1), entry);
+    });
+    await clock.run(120_000);
+    const mark = mock.counters.log.length;
+    schedule.every(config.refresh.intervalSeconds * 1000, () => service.refreshOnline('refresh'), 0.1);
+    schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(), 0.1);
+    let passes = 0;
+    const original = service.refreshOnline.bind(service);
+    service.refreshOnline = (lane) => {
+      passes++;
+      return original(lane);
+    };
+    await clock.run(options.hours * HOUR_MS);
+    const log = mock.counters.log.slice(mark);
+    const byEndpoint: Record<string, number> = {};
+    for (const entry of log)
+      byEndpoint[entry.endpoint] = (byEndpoint[entry.endpoint] ?? 0) + 1 / options.hours;
+    return {
+      requestsPerHour: log.length / options.hours,
+      onlinePlayers: players.onlineCount,
+      refreshPasses: passes / options.hours,
+      byEndpoint,
+      rateLimited: log.filter((e) => e.status === 429).length,
+    };
+  } finally {
+    schedule.stop();
+    await api.close();
+    await pool.close();
+    await mock.close();
+  }
+}
+
+/**
+ * The naive gate's steady state, time scaled: 1,000 players already online, its refresh every
+ * 300 s / `scale` with a cache of the same (scaled) TTL, against a mock whose clock runs `scale`
+ * times faster, so its per-minute limit applies per simulated minute. Counts `cycles` refreshes
+ * and reports them per simulated hour.
+ */
+export async function steadyStateNaive(options: {
+  players: number;
+  scale: number;
+  cycles: number;
+}): Promise<SteadyResult> {
+  const origin = Date.now();
+  const mock = await startMockRoster({
+    port: 0,
+    members: 2_000,
+    seed: 1,
+    now: () => origin + (Date.now() - origin) * options.scale,
+  });
+  mock.faults.latency(SERVICE_LATENCY_MS);
+  const intervalSeconds = 300 / options.scale;
+  const gate = await startGateServer('naive', mock, {
+    deferStart: true,
+    naive: { cacheSeconds: intervalSeconds, refreshSeconds: intervalSeconds },
+  });
+  try {
+    // Players online before the gate starts (nothing defers them); its refresh then re-checks them.
+    for (const player of choosePlayers(mock.data, options.players)) {
+      gate.server.connectPlayer({ name: player.name, identifiers: [player.license] });
+    }
+    await sleep(50);
+    const online = gate.server.playerList().length;
+    gate.startGate();
+    // The first pass starts one interval after the gate; count from just before it.
+    await sleep(intervalSeconds * 1000 - 300);
+    const mark = mock.counters.log.length;
+    await sleep(options.cycles * intervalSeconds * 1000);
+    const log = mock.counters.log.slice(mark);
+    const perHour = 3_600 / 300 / options.cycles;
+    const byEndpoint: Record<string, number> = {};
+    for (const entry of log) byEndpoint[entry.endpoint] = (byEndpoint[entry.endpoint] ?? 0) + perHour;
+    return {
+      requestsPerHour: log.length * perHour,
+      onlinePlayers: online,
+      refreshPasses: 3_600 / 300,
+      byEndpoint,
+      rateLimited: log.filter((e) => e.status === 429).length * perHour,
+    };
+  } finally {
+    gate.close();
+    await mock.close();
+  }
+}
