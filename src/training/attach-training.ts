@@ -1,7 +1,23 @@
-import type { Settings } from '../core/config';
+import { Schedule } from '../app/schedule';
+import { rosterUserAgent } from '../core/api';
+import { checkAddress, type Settings } from '../core/config';
 import type { Clock, Logger } from '../core/ports';
 import type { RosterService } from '../core/roster/roster-service';
 import type { JoinCheck } from '../fivem/gate';
+import { fx } from '../fivem/natives';
+import { LearningApi } from './api/learning-api';
+import { createLearningHttp } from './api/learning-http';
+import { aliasFile } from './fivem/alias-file';
+import { discordOf } from './fivem/discord-identifier';
+import { registerLinkCommand } from './fivem/link-command';
+import { registerTrainingExports, type TrainingParts } from './fivem/training-exports';
+import { attachTrainingLifecycle, loadOnlineTrainingPlayers } from './fivem/training-lifecycle';
+import { fivemTrainingEvents } from './fivem/training-publish';
+import { decideJoin } from './join-decision';
+import { previousAlias } from './org-alias';
+import { consoleLines, doctorLines } from './training-report';
+import { TrainingRequests } from './training-requests';
+import { TrainingService } from './training-service';
 
 export interface TrainingDeps {
   settings: Settings;
@@ -13,7 +29,7 @@ export interface TrainingDeps {
 
 /** What the rest of the resource needs from the training side. */
 export interface TrainingHandle {
-  /** Present when `gate.requireCourses` is set. */
+  /** Present when `gate.requireCourses` is set and training is on. */
   joinCheck: JoinCheck | null;
   /** `roster training` on the console. */
   consoleLines(): Promise<string[]>;
@@ -25,15 +41,124 @@ export interface TrainingHandle {
   stop(): void;
 }
 
-/** The learning partner side: off unless `training.enabled` and `roster_training_api_key` are set. */
+const COURSES_REFRESH_MS = 30 * 60_000;
+const KEY_RETRY_MS = 60_000;
+/** Completions older than this are re-read before a linked joining player is refused. */
+const JOIN_RECHECK_MS = 30_000;
+
+/** Why training is off, or `undefined` when it is on. */
+function offReason(settings: Settings): string | undefined {
+  if (!settings.config.training.enabled) return 'training.enabled is false';
+  if (settings.trainingApiKey === undefined) return 'roster_training_api_key is not set';
+  return undefined;
+}
+
+/**
+ * The learning partner side: off unless `training.enabled` and `roster_training_api_key` are set.
+ * Its exports exist either way; off, they give their empty answers and nothing else runs.
+ */
 export function attachTraining(deps: TrainingDeps): TrainingHandle {
-  const enabled = deps.settings.config.training.enabled && deps.settings.trainingApiKey !== undefined;
-  deps.logger.info(enabled ? 'training checks are not available in this build.' : 'training checks are off.');
+  const { settings, logger, clock } = deps;
+  const { config } = settings;
+  let parts: TrainingParts | null = null;
+  registerTrainingExports({ training: () => parts, roster: deps.roster, logger });
+
+  const off = offReason(settings);
+  if (off !== undefined || settings.trainingApiKey === undefined) {
+    const unenforced = config.gate.requireCourses.length > 0 ? '; gate.requireCourses is not enforced' : '';
+    const line = `training checks are off (${off}${unenforced}).`;
+    logger.info(line);
+    return {
+      joinCheck: null,
+      consoleLines: async () => [line],
+      doctorLines: async () => [`training: ${line}`],
+      start() {},
+      stop() {},
+    };
+  }
+
+  const baseUrl = checkAddress((config.training.baseUrl ?? '').trim(), 'training.baseUrl', []);
+  const api = new LearningApi(
+    createLearningHttp({
+      baseUrl,
+      apiKey: settings.trainingApiKey,
+      userAgent: rosterUserAgent(__ROSTER_VERSION__),
+      timeoutMs: config.api.timeoutMs,
+      perMinute: config.training.perMinute,
+      clock,
+      logger,
+    }),
+  );
+  const service = new TrainingService({ api, clock, logger, events: fivemTrainingEvents });
+  parts = { service, requests: new TrainingRequests(service, config.training.departmentCourses) };
+  const schedule = new Schedule(clock);
+  const resourcePath = fx.GetResourcePath(fx.GetCurrentResourceName());
+  const memory = resourcePath ? aliasFile(resourcePath) : undefined;
+  let previous: string | undefined;
+  attachTrainingLifecycle(service);
+  registerLinkCommand(service, logger);
+
+  const verify = async (): Promise<void> => {
+    const identity = await service.verifyKey();
+    if (!identity) {
+      logger.error(`training: ${service.identityProblem} Retrying in ${KEY_RETRY_MS / 1000}s.`);
+      schedule.once(KEY_RETRY_MS, () => void verify());
+      return;
+    }
+    previous = await previousAlias(service, identity, memory);
+    const org = identity.org.name ?? identity.org.alias ?? 'the organisation';
+    logger.info(`training: connected to the learning service of "${org}".`);
+    if (identity.flags.discord !== true)
+      logger.warn(
+        "training: the organisation's `discord` flag is off, so players cannot be matched; see `roster doctor`.",
+      );
+  };
+  const begin = async (): Promise<void> => {
+    await service.loadLayout();
+    await verify();
+    const loaded = await Promise.allSettled([service.loadCourses(), service.loadCompletions()]);
+    for (const result of loaded)
+      if (result.status === 'rejected') logger.warn(`training: ${(result.reason as Error).message}`);
+  };
+  const report = () => ({ service, config, baseUrl, previousAlias: previous, now: clock.now() });
+
+  const requireCourses = config.gate.requireCourses;
+  const joinCheck: JoinCheck | null =
+    requireCourses.length === 0
+      ? null
+      : ({ tempId, name }) =>
+          decideJoin(
+            {
+              service,
+              requireCourses,
+              onError: config.gate.onError,
+              // Half the gate's deadline: the roster lookup came first, and `done` must land in time.
+              budgetMs: Math.max(1000, config.gate.timeoutSeconds * 500),
+              recheckAfterMs: JOIN_RECHECK_MS,
+              clock,
+              logger,
+            },
+            { discordId: discordOf(tempId), name },
+          );
+
   return {
-    joinCheck: null,
-    consoleLines: async () => ['training checks are off.'],
-    doctorLines: async () => [],
-    start() {},
-    stop() {},
+    joinCheck,
+    consoleLines: async () => consoleLines(report()),
+    async doctorLines() {
+      await service.loadLayout();
+      await service.verifyKey();
+      await service.loadCourses().catch(() => {});
+      return doctorLines(report());
+    },
+    start() {
+      loadOnlineTrainingPlayers(service);
+      void begin();
+      schedule.every(config.refresh.intervalSeconds * 1000, () => service.refreshOnline(), 0.1);
+      schedule.every(COURSES_REFRESH_MS, () => service.loadCourses(), 0.1);
+    },
+    stop() {
+      schedule.stop();
+      void api.close();
+    },
   };
 }

@@ -1,0 +1,229 @@
+import { type Dispatcher, Pool } from 'undici';
+import { backoffDelayMs } from '../../core/api/retry-policy';
+import type { Lane } from '../../core/limiter/lane';
+import type { LimiterState } from '../../core/limiter/limiter-state';
+import { type HeaderBag, readRateLimitHeaders } from '../../core/limiter/rate-limit-headers';
+import { RateLimiter } from '../../core/limiter/rate-limiter';
+import type { Clock, Logger, TimerHandle } from '../../core/ports';
+import { failureError } from './failure-message';
+import { isTrainingOutage, TrainingApiError } from './training-api-error';
+
+/** Every partner path starts here. */
+export const PUBLIC_API = '/api/public/v1';
+
+export interface LearningRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path under the service's address, e.g. `/api/public/v1/courses`. */
+  path: string;
+  query?: Record<string, string> | undefined;
+  body?: unknown;
+  lane: Lane;
+  /** Safe to send again after an outage (reads; POST /enrollments is documented as safe to retry). */
+  idempotent?: boolean;
+  /** Retries after outages; default 2 (joins pass fewer to stay inside the gate's deadline). */
+  retries?: number;
+}
+
+export interface LearningAnswer {
+  status: number;
+  headers: HeaderBag;
+  /** The parsed body; `null` for an empty one. */
+  json: unknown;
+}
+
+export interface LearningHttpOptions {
+  baseUrl: string;
+  apiKey: string;
+  userAgent: string;
+  timeoutMs: number;
+  perMinute: number;
+  clock: Clock;
+  logger: Logger;
+  dispatcher?: Dispatcher | undefined;
+  random?: () => number;
+  /** First backoff after an outage, doubled each retry. */
+  retryBaseMs?: number;
+}
+
+export interface LearningHttp {
+  send(request: LearningRequest): Promise<LearningAnswer>;
+  limiterState(): LimiterState;
+  close(): Promise<void>;
+}
+
+/**
+ * The learning partner API over HTTP: a bearer key, one shared rate limiter, `Retry-After` and
+ * `X-RateLimit-*` honoured, a time limit per request, and retries of safe requests after outages.
+ * The key lives only in this closure and is cut out of every message built from an answer.
+ */
+export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
+  const base = new URL(options.baseUrl);
+  const origin = base.origin;
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const { apiKey, clock, logger, timeoutMs } = options;
+  const ownsDispatcher = options.dispatcher === undefined;
+  const dispatcher =
+    options.dispatcher ??
+    new Pool(origin, {
+      connections: 4,
+      keepAliveTimeout: 30_000,
+      connect: { timeout: Math.min(timeoutMs, 10_000) },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+  const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: null, clock });
+  const random = options.random ?? Math.random;
+  const policy = {
+    maxRetries: 2,
+    baseDelayMs: options.retryBaseMs ?? 500,
+    maxDelayMs: 8000,
+    maxRateLimitRetries: 5,
+  };
+  const redact = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
+  const sleeps = new Set<{ handle: TimerHandle; resolve: () => void }>();
+  let closed = false;
+
+  /** One attempt: the raw answer, or an outage error when none came. */
+  async function sendOnce(request: LearningRequest): Promise<RawAnswer> {
+    const query = new URLSearchParams(request.query ?? {}).toString();
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${apiKey}`,
+      'user-agent': options.userAgent,
+      accept: 'application/json',
+    };
+    let body: string | null = null;
+    if (request.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(request.body);
+    }
+    const label = `${request.method} ${request.path}`;
+    const controller = new AbortController();
+    let timedOut = false;
+    let expire: () => void = () => {};
+    const expired = new Promise<never>((_, reject) => {
+      expire = () => reject(new Error('timeout'));
+    });
+    expired.catch(() => {});
+    const timer = clock.setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+      expire();
+    }, timeoutMs);
+    let response: Dispatcher.ResponseData | undefined;
+    let text: string;
+    try {
+      response = await Promise.race([
+        dispatcher.request({
+          origin,
+          path: `${basePath}${request.path}${query ? `?${query}` : ''}`,
+          method: request.method,
+          headers,
+          body,
+          signal: controller.signal,
+        }),
+        expired,
+      ]);
+      text = await Promise.race([response.body.text(), expired]);
+    } catch (error) {
+      response?.body.destroy();
+      if (timedOut) {
+        throw new TrainingApiError(
+          `The learning service did not answer ${label} within ${timeoutMs} ms (api.timeoutMs).`,
+          { kind: 'outage', status: null },
+        );
+      }
+      const cause = error as { code?: unknown; message?: unknown };
+      const reason = typeof cause.code === 'string' ? cause.code : String(cause.message ?? error);
+      throw new TrainingApiError(
+        redact(
+          `Could not reach the learning service at ${origin} for ${label} (${reason}). Check training.baseUrl and the server's internet access.`,
+        ),
+        { kind: 'outage', status: null },
+      );
+    } finally {
+      clock.clearTimeout(timer);
+    }
+    return { status: response.statusCode, headers: response.headers, text };
+  }
+
+  /** A 2xx answer as JSON; anything else as a typed error. */
+  function read(request: LearningRequest, raw: RawAnswer): LearningAnswer {
+    const { status, headers, text } = raw;
+    if (status < 200 || status >= 300) {
+      throw failureError({ status, method: request.method, path: request.path, body: redact(text) });
+    }
+    if (text.trim() === '') return { status, headers, json: null };
+    try {
+      return { status, headers, json: JSON.parse(text) as unknown };
+    } catch {
+      throw new TrainingApiError(
+        `The learning service answered ${request.method} ${request.path} with HTTP ${status} but not JSON. Check that training.baseUrl is the learning service itself.`,
+        { kind: 'outage', status },
+      );
+    }
+  }
+
+  async function send(request: LearningRequest): Promise<LearningAnswer> {
+    const safe = request.idempotent ?? request.method === 'GET';
+    const maxRetries = safe ? (request.retries ?? policy.maxRetries) : 0;
+    let retries = 0;
+    let rateLimited = 0;
+    for (;;) {
+      await limiter.acquire(request.lane, { front: retries + rateLimited > 0 });
+      try {
+        const raw = await sendOnce(request);
+        const info = readRateLimitHeaders(raw.headers, clock.now());
+        limiter.observe(info);
+        if (raw.status === 429) {
+          const waitMs = limiter.pauseAfterRateLimited(info);
+          logger.warn(
+            `The learning service rate limited ${request.method} ${request.path} (429); every training request waits ${Math.ceil(waitMs / 1000)} s.`,
+          );
+          if (safe && rateLimited < policy.maxRateLimitRetries && !closed) {
+            rateLimited += 1;
+            continue;
+          }
+        }
+        return read(request, raw);
+      } catch (error) {
+        if (closed || !isTrainingOutage(error) || retries >= maxRetries) throw error;
+        const delay = backoffDelayMs(policy, retries, random);
+        retries += 1;
+        logger.debug(`${(error as Error).message} Retry ${retries} of ${maxRetries} in ${delay} ms.`);
+        await sleep(delay);
+      }
+    }
+  }
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const entry = { handle: clock.setTimeout(() => done(), ms), resolve };
+      const done = () => {
+        sleeps.delete(entry);
+        resolve();
+      };
+      sleeps.add(entry);
+    });
+  }
+
+  return {
+    send,
+    limiterState: () => limiter.state(),
+    async close() {
+      closed = true;
+      limiter.close();
+      for (const entry of sleeps) {
+        clock.clearTimeout(entry.handle);
+        entry.resolve();
+      }
+      sleeps.clear();
+      if (ownsDispatcher) await dispatcher.close();
+    },
+  };
+}
+
+interface RawAnswer {
+  status: number;
+  headers: HeaderBag;
+  text: string;
+}
