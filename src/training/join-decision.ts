@@ -49,6 +49,7 @@ export async function decideJoin(
 /** The decision with the service answering; throws when it cannot. */
 async function online(deps: JoinDecisionDeps, discordId: string, name: string): Promise<JoinVerdict> {
   const { service } = deps;
+  const wasLinked = service.knownLink(discordId, true)?.linked === true;
   let link = await service.lookupLink(discordId, 'join');
   if (!link.linked) {
     const reply = await service.api.requestLink(discordId, name || discordId, { lane: 'join' }).catch(() => {
@@ -61,7 +62,8 @@ async function online(deps: JoinDecisionDeps, discordId: string, name: string): 
     service.rememberLink(discordId, link);
   }
   if (service.courses === undefined) await service.loadCourses('join').catch(() => {});
-  const stale = (service.completionsAt ?? 0) < deps.clock.now() - deps.recheckAfterMs;
+  // A link new to us means the completion list read before it cannot hold this player's completions.
+  const stale = !wasLinked || (service.completionsAt ?? 0) < deps.clock.now() - deps.recheckAfterMs;
   if (!service.hasCompletions || (stale && missing(deps, discordId).length > 0)) {
     try {
       await service.loadCompletions('join');
