@@ -108,7 +108,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
     rows.push(
       {
         scenario: 'steady state',
-        metric: 'requests per hour',
+        metric: 'requests per simulated hour',
         roster: roster.requestsPerHour,
         naive: naive.requestsPerHour,
         format: integer,
@@ -343,8 +343,8 @@ function findings(r: BenchResults): string {
   hours; a pass starts 300 s ± 10 % after the previous one *ended*, and each takes ~10 s of limiter
   pacing), ${integer(roster.requestsPerHour)} requests per hour (${endpoints(roster.byEndpoint)}).
   A pass is ${fixed(1)((roster.byEndpoint['GET /api/v1/members'] ?? 0) / roster.refreshPasses)} members requests (100 licenses each) and
-  ${fixed(1)((roster.byEndpoint['GET /api/v1/department-assignments'] ?? 0) / roster.refreshPasses)} assignments requests: the assignments of 100 members (~120 records)
-  often exceed one page of 100, so a batch takes a second page. That is
+  ${fixed(1)((roster.byEndpoint['GET /api/v1/department-assignments'] ?? 0) / roster.refreshPasses)} assignments requests: the assignments of the members a batch finds (about 1.2 each) now and then
+  exceed one page of 100, and that batch takes a second page. That is
   ${(roster.requestsPerHour / roster.onlinePlayers).toFixed(3)} per player per hour against a target of 0.25: met, but with little
   room (at exactly 12 passes per hour it would be ${fixed(3)((((roster.requestsPerHour - (roster.byEndpoint['GET /api/v1/departments'] ?? 0) - (roster.byEndpoint['GET /api/v1/ranks'] ?? 0)) / roster.refreshPasses) * 12) / roster.onlinePlayers)}). Asking for
   assignments of 80 members per request instead of 100 (one page each), sending them only for members
