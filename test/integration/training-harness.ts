@@ -1,6 +1,11 @@
 import { rmSync } from 'node:fs';
 import { FxServer, type ScriptResource } from '../../dev/emulator';
-import { DISCORD_IDS, type MockLearning, type MockLearningOptions, startMockLearning } from '../../dev/mock-learning/server';
+import {
+  DISCORD_IDS,
+  type MockLearning,
+  type MockLearningOptions,
+  startMockLearning,
+} from '../../dev/mock-learning/server';
 import type { MockMember } from '../../dev/mock-roster/records';
 import { type MockRoster, startMockRoster } from '../../dev/mock-roster/server';
 import { eventually, resourceFolder } from './harness';
@@ -44,7 +49,8 @@ export async function startTrainingHarness(options: TrainingHarnessOptions = {})
   const learning = await startMockLearning({ port: 0, ...options.learning });
   const config = {
     ...options.config,
-    training: { enabled: true, baseUrl: learning.url, ...options.training },
+    // A generous rate so tests are not paced at one request a second (the limiter has its own tests).
+    training: { enabled: true, baseUrl: learning.url, perMinute: 1200, ...options.training },
     gate: { ...options.gate },
   };
   const folder = resourceFolder(config);
@@ -109,7 +115,9 @@ export async function trainingReady(h: TrainingHarness): Promise<void> {
   await eventually(() => h.logText().includes('connected to the roster'));
   await eventually(() => h.logText().includes('training: connected to the learning service'));
   await eventually(
-    () => (h.learning.counters.byEndpoint()['GET /api/public/v1/discord/completions'] ?? 0) > 0 && h.learning.counters.log.every((r) => r.status !== null),
+    () =>
+      (h.learning.counters.byEndpoint()['GET /api/public/v1/discord/completions'] ?? 0) > 0 &&
+      h.learning.counters.log.every((r) => r.status !== null),
   );
 }
 

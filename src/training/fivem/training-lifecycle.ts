@@ -7,7 +7,11 @@ export function attachTrainingLifecycle(service: TrainingService): void {
   fx.on('playerJoining', () => {
     // `source` is only valid during the synchronous part of the handler: copy it first.
     const src = String(fx.source);
-    void service.addPlayer(src, discordOf(src), fx.GetPlayerName(src) ?? '');
+    const discordId = discordOf(src);
+    const name = fx.GetPlayerName(src) ?? '';
+    // Not inside this handler: announcing emits an event, and a nested emit resets `source` for
+    // the handlers of other modules that run after this one.
+    void Promise.resolve().then(() => service.addPlayer(src, discordId, name));
   });
   fx.on('playerDropped', () => {
     service.dropPlayer(String(fx.source));
