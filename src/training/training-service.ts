@@ -101,7 +101,7 @@ export class TrainingService {
           own.push(completion);
           byDiscord.set(completion.discordId, own);
           // Only linked users appear in this list, so it also tells who is linked.
-          this.rememberLink(completion.discordId, { linked: true, userSub: completion.userSub });
+          this.rememberLink(completion.discordId, { linked: true, userSub: completion.userSub }, false);
         }
         this.completions = byDiscord;
         this.completionsAt = this.deps.clock.now();
@@ -137,10 +137,12 @@ export class TrainingService {
     return stale || this.deps.clock.now() - known.at < LINK_FRESH_MS ? known : undefined;
   }
 
-  rememberLink(discordId: string, status: LinkStatus): void {
+  /** Remembers a link answer and announces the players it concerns (unless the caller announces all). */
+  rememberLink(discordId: string, status: LinkStatus, announce = true): void {
     const previous = this.links.get(discordId);
     const userSub = status.userSub ?? (status.linked ? previous?.userSub : undefined);
     this.links.set(discordId, { linked: status.linked, userSub, at: this.deps.clock.now() });
+    if (!announce) return;
     for (const [src, player] of this.players) if (player.discordId === discordId) this.announce(src);
   }
 
