@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAULT_ROWS, type FaultRow } from './fault-matrix-rows';
+import { COLUMNS, type Column, type RowOutcome, runRow } from './fault-matrix-run';
+import { matrixMarkdown, writeMatrix } from './fault-matrix-table';
+
+/**
+ * Every fault of the roster service against the bundle in the emulator, in scaled-down time. Rows
+ * run concurrently (each has its own mock service, emulator and resource folder): the rows that
+ * wait out the once-a-minute key re-check or a calendar-minute 429 pause start first, the rest
+ * share a few slots beside them. Each `it` asserts on the row it awaits; the table is printed at the end.
+ * Unhandled rejections are process-wide, so one is charged to every row running when it happened.
+ */
+
+const SHORT_ROW_SLOTS = 6;
+const isLong = (row: FaultRow) => (row.recoveryBudgetMs ?? 0) > 10_000;
+
+const unhandled: { at: number; text: string }[] = [];
+const noteUnhandled = (kind: string) => (error: unknown) =>
+  unhandled.push({ at: Date.now(), text: `${kind}: ${(error as Error)?.stack ?? String(error)}` });
+const onRejection = noteUnhandled('unhandled rejection');
+const onException = noteUnhandled('uncaught exception');
+const unhandledSince = (t: number) => unhandled.filter((u) => u.at >= t).map((u) => u.text);
+
+const results = new Map<FaultRow, Promise<RowOutcome>>();
+const finished: (RowOutcome | { fault: string; onError: string; error: string })[] = [];
+
+function schedule(rows: readonly FaultRow[]): void {
+  const run = (row: FaultRow) => {
+    const outcome = runRow(row, unhandledSince);
+    outcome.then(
+      (o) => finished.push(o),
+      (error: unknown) => finished.push({ fault: row.fault, onError: row.onError, error: String(error) }),
+    );
+    return outcome;
+  };
+  // A row starts when a slot frees; its promise exists from the start so each `it` can await it.
+  const queue = rows.filter((row) => !isLong(row));
+  const opens: (() => void)[] = [];
+  const gates = queue.map(() => new Promise<void>((open) => opens.push(open)));
+  let next = 0;
+  const startNext = () => opens[next++]?.();
+  queue.forEach((row, index) => {
+    const outcome = gates[index]!.then(() => run(row));
+    outcome.catch(() => undefined).finally(startNext);
+    results.set(row, outcome);
+  });
+  for (const row of rows.filter(isLong)) results.set(row, run(row));
+  for (let slot = 0; slot < SHORT_ROW_SLOTS; slot++) startNext();
+}
+
+beforeAll(() => {
+  process.on('unhandledRejection', onRejection);
+  process.on('uncaughtException', onException);
+  schedule(FAULT_ROWS);
+});
+
+afterAll(async () => {
+  await Promise.allSettled(results.values());
+  process.off('unhandledRejection', onRejection);
+  process.off('uncaughtException', onException);
+  const order = (f: { fault: string; onError: string }) =>
+    FAULT_ROWS.findIndex((r) => r.fault === f.fault && r.onError === f.onError);
+  const markdown = matrixMarkdown([...finished].sort((x, y) => order(x) - order(y)));
+  const path = writeMatrix(markdown);
+  console.log(`${markdown}\n\nFault matrix written to ${path}`);
+});
+
+const ASSERTIONS: Record<Column, string> = {
+  deadline: 'every deferral ends within gate.timeoutSeconds + 1 s',
+  policy: 'decisions follow gate.onError',
+  limits: "the service never gets more than the key's limit",
+  crash: 'nothing is thrown unhandled',
+  recovery: 'a new player is decided from the roster again',
+  online: 'online players keep their data and are back in step',
+  key: 'the key appears nowhere',
+};
+
+const named = FAULT_ROWS.map((row) => [`${row.fault} (onError ${row.onError})`, row] as const);
+const knownBugs = named.flatMap(([name, row]) =>
+  Object.entries(row.knownBugs ?? {}).map(
+    ([column, reason]) => [name, column as Column, reason, row] as const,
+  ),
+);
+
+describe('fault matrix', () => {
+  it.each(named)(
+    '%s',
+    async (_name, row) => {
+      const outcome = await results.get(row)!;
+      for (const column of COLUMNS) {
+        if (row.knownBugs?.[column] === undefined)
+          expect.soft(outcome[column].problems, ASSERTIONS[column]).toEqual([]);
+      }
+    },
+    100_000,
+  );
+
+  // Each known bug keeps its failing assertion; `it.fails` turns red once the bug is fixed.
+  it.fails.each(knownBugs)(
+    '%s: %s (known bug: %s)',
+    async (_name, column, _reason, row) => {
+      const outcome = await results.get(row)!;
+      expect(outcome[column].problems, ASSERTIONS[column]).toEqual([]);
+    },
+    100_000,
+  );
+});
