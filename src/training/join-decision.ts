@@ -73,7 +73,9 @@ async function online(deps: JoinDecisionDeps, discordId: string, name: string): 
       if (deps.onError !== 'cached') throw error;
     }
   }
-  return verdictFor(deps, discordId);
+  const verdict = verdictFor(deps, discordId);
+  if (verdict === null) throw new Error('the course list could not be read');
+  return verdict;
 }
 
 function missing(deps: JoinDecisionDeps, discordId: string): string[] {
@@ -85,9 +87,11 @@ function missing(deps: JoinDecisionDeps, discordId: string): string[] {
   );
 }
 
-function verdictFor(deps: JoinDecisionDeps, discordId: string): JoinVerdict {
+/** The verdict from what is known; `null` when it cannot be told (titles but no course list). */
+function verdictFor(deps: JoinDecisionDeps, discordId: string): JoinVerdict | null {
   const lacking = missing(deps, discordId);
   if (lacking.length === 0) return undefined;
+  if (deps.service.courses === undefined) return null;
   return say.notTrained(courseNamesForPlayers(lacking, deps.service.courses ?? new CourseIndex([])));
 }
 
@@ -97,5 +101,6 @@ function onOutage(deps: JoinDecisionDeps, discordId: string): JoinVerdict {
   if (deps.onError === 'deny') return say.unavailable;
   const link = deps.service.knownLink(discordId, true);
   if (!link?.linked || !deps.service.hasCompletions) return say.unavailable;
-  return verdictFor(deps, discordId);
+  const verdict = verdictFor(deps, discordId);
+  return verdict === null ? say.unavailable : verdict;
 }

@@ -64,7 +64,9 @@ describe('isQualified', () => {
     await eventually(
       () => call(h!, 'getTraining', a) && call(h!, 'getTraining', b) && call(h!, 'getTraining', c),
     );
-    await eventually(() => call(h!, 'isQualified', a, 'LSPD') === true);
+    // Both sides loaded: the roster's member record and the training data.
+    await eventually(() => [a, b, c].every((id) => call(h!, 'getMember', id) !== null));
+    expect(call(h, 'isQualified', a, 'LSPD')).toBe(true);
     const department = h.roster.data.data.departments.find((d) => d.shortName === 'LSPD')!;
     expect(call(h, 'isQualified', a, department.name.toUpperCase())).toBe(true);
     expect(call(h, 'isQualified', a, department.id)).toBe(true);

@@ -8,7 +8,8 @@ afterEach(async () => {
   h = undefined;
 });
 
-const refusal = (decision: { admitted: boolean; reason?: string }) => (decision.admitted ? '' : (decision.reason ?? ''));
+const refusal = (decision: { admitted: boolean; reason?: string }) =>
+  decision.admitted ? '' : (decision.reason ?? '');
 const UNLINKED = 'discord:300000000000000042';
 
 describe('training join check', () => {
@@ -22,7 +23,9 @@ describe('training join check', () => {
     h = await startTrainingHarness({ gate: { requireCourses: ['Police Academy', 'Fire Academy'] } });
     await trainingReady(h);
     const decision = await h.connect('Bob', [discord(1)]).decision;
-    expect(refusal(decision)).toMatch(/have not completed the training this server requires: Police Academy\./);
+    expect(refusal(decision)).toMatch(
+      /have not completed the training this server requires: Police Academy\./,
+    );
     expect(refusal(decision)).not.toMatch(/Fire Academy/);
   });
 
@@ -35,7 +38,9 @@ describe('training join check', () => {
     expect(match, first).not.toBeNull();
     expect(match![1]).toBe(`${h.learning.url}/link/discord?code=${match![2]}`);
     // The member confirms in the learning app (user 4 has Fire Academy), then reconnects.
-    expect(h.learning.data.confirmLink(match![2]!, h.learning.data.users[4]!.user_sub)).toMatchObject({ ok: true });
+    expect(h.learning.data.confirmLink(match![2]!, h.learning.data.users[4]!.user_sub)).toMatchObject({
+      ok: true,
+    });
     expect(await h.connect('Carol', [UNLINKED], member).decision).toMatchObject({ admitted: true });
   });
 

@@ -5,7 +5,7 @@ const KEYS_PAGE = "the learning service's settings (API keys)";
 export interface FailureFacts {
   status: number;
   method: string;
-  /** Path under `/api/public/v1`, without the query. */
+  /** Path of the request (with or without the `/api/public/v1` prefix), without the query. */
   path: string;
   /** The body's text, already redacted. */
   body: string;
@@ -72,9 +72,10 @@ export function missingPermission(facts: Pick<FailureFacts, 'method' | 'path' | 
   if (/discord/.test(text)) return 'flag discord';
   if (/enroll:write/.test(text)) return 'scope enroll:write';
   if (/\bscope\b/.test(text) && /\bread\b/.test(text)) return 'scope read';
-  if (facts.path.includes('gamification')) return 'flag gamification';
-  if (facts.path.startsWith('/discord/')) return 'flag discord';
-  if (facts.method === 'POST' && facts.path === '/enrollments') return 'scope enroll:write';
+  const path = facts.path.replace(/^\/api\/public\/v1/, '');
+  if (path.includes('gamification')) return 'flag gamification';
+  if (path.startsWith('/discord/')) return 'flag discord';
+  if (facts.method === 'POST' && path === '/enrollments') return 'scope enroll:write';
   return 'scope read';
 }
 

@@ -35,7 +35,7 @@ export function discoverLayout(document: unknown): DiscoveredLayout {
     const props = [...doc.responseProperties(linkReply)];
     const code = props.find((p) => /^code$/i.test(p)) ?? props.find((p) => /code/i.test(p));
     const url = props.find((p) => /url/i.test(p));
-    const expires = props.find((p) => /expire/i.test(p));
+    const expires = props.find((p) => /expir/i.test(p));
     if (code && url) {
       layout.linkReply = { code, confirmUrl: url, expiresAt: expires ?? layout.linkReply.expiresAt };
       found.add('linkReply');

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { defaultLayout } from '../../../src/training/api/api-layout';
+import { discoverLayout } from '../../../src/training/api/openapi-discovery';
+
+const ok = (schema: object) => ({ responses: { '200': { content: { 'application/json': { schema } } } } });
+
+/** A small OpenAPI document with unusual names, to prove they are read rather than assumed. */
+const document = {
+  openapi: '3.1.0',
+  paths: {
+    '/api/public/v1/whoami': { get: ok({ $ref: '#/components/schemas/Identity' }) },
+    '/api/public/v1/public/{org_alias}': {
+      get: ok({ properties: { org: {}, requested_org: {}, courses: {} } }),
+    },
+    '/api/public/v1/discord/link-requests': {
+      post: {
+        responses: {
+          '201': {
+            content: {
+              'application/json': {
+                schema: {
+                  oneOf: [
+                    { properties: { link_code: {}, verify_url: {}, expiry: {} } },
+                    { properties: { already_linked: {} } },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    '/api/public/v1/discord/gamification/{id}': {
+      get: ok({ properties: { experience_points: {}, current_level: {}, badge_list: {} } }),
+    },
+    '/api/public/v1/discord/completions': {
+      get: {
+        parameters: [{ in: 'query', name: 'cursor' }, { $ref: '#/components/parameters/PerPage' }],
+        ...ok({}),
+      },
+    },
+  },
+  components: {
+    schemas: { Identity: { properties: { tenant_id: {}, scopes: {}, flags: {} } } },
+    parameters: { PerPage: { in: 'query', name: 'per_page' } },
+  },
+};
+
+describe('OpenAPI discovery', () => {
+  it('finds the unstated paths and field names, following $ref and oneOf', () => {
+    const found = discoverLayout(document);
+    expect(found.problem).toBeUndefined();
+    expect(found.layout).toEqual({
+      identityPath: '/whoami',
+      catalogPath: '/public/{alias}',
+      linkReply: { code: 'link_code', confirmUrl: 'verify_url', expiresAt: 'expiry' },
+      progress: { experience: 'experience_points', level: 'current_level', badges: 'badge_list' },
+      paging: { page: 'cursor', limit: 'per_page' },
+    });
+    expect(found.notes.every((n) => n.source === 'found')).toBe(true);
+  });
+
+  it('keeps defaults, marked assumed, for what the document does not describe', () => {
+    const found = discoverLayout({ openapi: '3.1.0', paths: { '/api/public/v1/courses': { get: ok({}) } } });
+    expect(found.layout).toEqual(defaultLayout);
+    expect(found.notes.map((n) => n.source)).toEqual(['assumed', 'assumed', 'assumed', 'assumed', 'assumed']);
+  });
+
+  it.each([null, 'text', [], { paths: 3 }, { openapi: '3.1.0' }])(
+    'tolerates a document of the wrong shape: %j',
+    (doc) => {
+      const found = discoverLayout(doc);
+      expect(found.layout).toEqual(defaultLayout);
+      expect(found.problem).toMatch(/no `paths`/);
+    },
+  );
+
+  it('does not loop on a self-referencing $ref', () => {
+    const loop = {
+      paths: { '/api/public/v1/me': { get: ok({ $ref: '#/components/schemas/A' }) } },
+      components: { schemas: { A: { $ref: '#/components/schemas/A' } } },
+    };
+    expect(discoverLayout(loop).layout.identityPath).toBe('/me');
+  });
+});
