@@ -103,8 +103,10 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
   );
   announceWait(deps, deferrals, values, () => finished, timers);
 
-  const resolution = await service.resolve(license, 'join');
-  entry.view = resolution.kind === 'answer' ? resolution.view : resolution.lastKnown;
+  // Without a department rule the member's status decides, so departments need not hold up the join.
+  const resolution = await service.resolve(license, 'join', { statusOnly: gate.departments.length === 0 });
+  if (resolution.kind === 'outage') entry.view = resolution.lastKnown;
+  else if (!resolution.partial) entry.view = resolution.view;
   const admission = admissionFor(resolution, gate, messages, values);
   const basis = resolution.kind === 'answer' ? 'roster' : `service unavailable, ${admission.basis}`;
   if (!admission.allow) {

@@ -24,7 +24,9 @@ describe('roster console command', () => {
     h = await startHarness({ config: fast, keyName: 'full' });
     await eventually(() => h!.logText().includes('connected to the roster'));
     const member = h.mock.data.members[0]!;
-    await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    const joined = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    if (!joined.admitted) throw new Error('refused');
+    await eventually(() => h!.caller.exports.roster!.getMember!(joined.id) !== null);
     const text = await run(h, 'roster status', /players:/);
     const [prefix, id, secret] = h.mock.keys.full!.split('_');
     expect(text).toContain(`key ${prefix}_${id}_…`);

@@ -27,12 +27,14 @@ describe('join gate', () => {
     const member = h.mock.data.members[0]!;
     const alice = h.server.connectPlayer({ name: 'Alice', identifiers: [member.gameLicense, 'ip:10.0.0.1'] });
     const bob = h.server.connectPlayer({ name: 'Bob', identifiers: [strangerLicense] });
-    expect(await alice.decision).toMatchObject({ admitted: true });
+    const a = await alice.decision;
+    expect(a).toMatchObject({ admitted: true });
     const refused = await bob.decision;
     expect(refused).toMatchObject({ admitted: false });
     expect(!refused.admitted && refused.reason).toMatch(/not on the San Andreas Roleplay roster/);
     expect(alice.updates[0]).toMatch(/Checking the San Andreas Roleplay roster/);
     // The refused player is forgotten at once; the admitted one is online under a final id.
+    await eventually(() => h!.caller.exports.roster!.getMember!((a as { id: number }).id) !== null);
     h.server.executeCommand('roster status');
     await eventually(() => h!.logText().includes('players: 1/1 online loaded, 0 connecting'));
   });

@@ -125,7 +125,8 @@ describe('player lifecycle', () => {
 describe('snapshot', () => {
   it('a server restarted during an outage still admits known members, and the file holds no key', async () => {
     h = await startHarness({ config: { gate: { timeoutSeconds: 2 }, api: { timeoutMs: 500 } } });
-    const { member } = await joinMember(h, 0);
+    const { member, id } = await joinMember(h, 0);
+    await eventually(() => h!.caller.exports.roster!.getMember!(id) !== null);
     h.server.stopResource('roster');
     const file = join(h.folder, 'roster-snapshot.json');
     expect(existsSync(file)).toBe(true);

@@ -2,9 +2,9 @@ import type { Dispatcher } from 'undici';
 import type { Lane } from '../limiter/lane';
 import type { LimiterState } from '../limiter/limiter-state';
 import { RateLimiter } from '../limiter/rate-limiter';
-import { fetchMemberLookups } from '../lookup/fetch-member-lookups';
-import { LicenseBatcher } from '../lookup/license-batcher';
-import type { Catalog, KeyIdentity, MemberLookup } from '../model';
+import type { MemberFound } from '../lookup/fetch-members';
+import { MemberLookups } from '../lookup/member-lookups';
+import type { ApiAssignment, Catalog, KeyIdentity, MemberLookup } from '../model';
 import type { Clock, Logger } from '../ports';
 import { CatalogLoader } from './catalog-loader';
 import { createHttpSender } from './http-sender';
@@ -47,6 +47,10 @@ export interface RosterApiOptions {
 export interface RosterApi {
   /** Checks the key: the community and the key's scopes (`GET /api/v1/whoami`). */
   whoami(): Promise<KeyIdentity>;
+  /** The member record alone (enough to decide on status), or null when not on the roster. */
+  member(license: string, lane?: Lane): Promise<MemberFound | null>;
+  /** A member's assignments with their ranks (batched across members). */
+  assignmentsOf(memberId: string, lane?: Lane): Promise<ApiAssignment[]>;
   /** The member holding `license` with their assignments, or null when not on the roster. */
   lookup(license: string, lane?: Lane): Promise<MemberLookup | null>;
   /** Many licenses at once (refresh of online players); keyed by the licenses as given. */
@@ -95,11 +99,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     logger,
     random: options.random ?? Math.random,
   });
-  const batcher = new LicenseBatcher({
-    acquire: (lane, signal) => executor.acquire(lane, signal),
-    fetchBatch: (licenses, lane) => fetchMemberLookups(executor, licenses, lane, logger, true),
-    logger,
-  });
+  const lookups = new MemberLookups(executor, logger, clock, (lane) => limiter.estimateWaitMs(lane) === 0);
   const catalog = new CatalogLoader({
     executor,
     clock,
@@ -117,8 +117,10 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
 
   return {
     whoami: () => fetchIdentity(false),
-    lookup: (license, lane = 'join') => batcher.lookup(license, lane),
-    lookupMany: (licenses, lane = 'refresh') => batcher.lookupMany(licenses, lane),
+    member: (license, lane = 'join') => lookups.member(license, lane),
+    assignmentsOf: (memberId, lane = 'join') => lookups.assignmentsOf(memberId, lane),
+    lookup: (license, lane = 'join') => lookups.lookup(license, lane),
+    lookupMany: (licenses, lane = 'refresh') => lookups.lookupMany(licenses, lane),
     catalog: (request) => catalog.get(request?.force === true),
     get: async (path, query, lane = 'background') =>
       (await executor.envelope({ method: 'GET', path: checkPath(path), query: toParams(query) }, { lane }))
@@ -131,9 +133,10 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     // Each further batch of 100 waiting licenses costs about two requests (members, assignments).
     estimateWaitMs: (lane) =>
       limiter.estimateWaitMs(lane) +
-      Math.floor(batcher.waitingAhead(lane) / 100) * 2 * (60_000 / limiter.state().perMinute),
+      Math.floor(lookups.waitingAhead(lane) / 100) * 2 * (60_000 / limiter.state().perMinute),
     onStateChange: (listener) => suspension.onChange(listener),
     close: async () => {
+      lookups.close();
       suspension.close();
       executor.close();
       limiter.close();

@@ -1,14 +1,17 @@
 import type { MemberCache } from '../cache/member-cache';
-import type { Member } from '../model';
+import type { ApiMember, Member } from '../model';
 import type { PlayerEntry, PlayerRegistry } from '../players/player-registry';
 import type { Clock, Logger } from '../ports';
 import { CatalogIndex } from './catalog-index';
 import { type MemberView, memberChanged, toMemberView } from './member-view';
 import type { Lane, RosterSource } from './roster-source';
 
-/** What the roster said about a license, or that it could not say. */
+/**
+ * What the roster said about a license, or that it could not say. A `partial` answer knows the
+ * member's status but not yet their departments (those follow in the background).
+ */
 export type Resolution =
-  | { kind: 'answer'; view: MemberView | null }
+  | { kind: 'answer'; view: MemberView | null; partial?: true }
   | { kind: 'outage'; error: unknown; lastKnown: MemberView | undefined };
 
 /** Where changes go: the FiveM side turns these into events and state bags. */
@@ -30,6 +33,8 @@ export interface RosterServiceDeps {
 export class RosterService {
   private catalogIndex = new CatalogIndex();
   private catalogLoaded = false;
+  /** Departments being fetched after a status-only answer, by license. */
+  private readonly completing = new Map<string, Promise<Resolution>>();
   lastError: { message: string; at: number } | null = null;
 
   constructor(private readonly deps: RosterServiceDeps) {}
@@ -49,11 +54,17 @@ export class RosterService {
     }
   }
 
-  /** Cache first; then the service. Never throws: an outage comes back with the last known record. */
-  async resolve(license: string, lane: Lane): Promise<Resolution> {
+  /**
+   * Cache first; then the service. Never throws: an outage comes back with the last known record.
+   * With `statusOnly`, a member's status is enough: the answer comes from the members request and
+   * the departments follow in the background, so a join costs one request on its path.
+   */
+  async resolve(license: string, lane: Lane, options: { statusOnly?: boolean } = {}): Promise<Resolution> {
     const fresh = this.deps.cache.fresh(license);
     if (fresh !== undefined) return { kind: 'answer', view: fresh };
-    return this.fetch(license, lane);
+    const completing = this.completing.get(license);
+    if (completing) return completing;
+    return options.statusOnly ? this.fetchStatus(license, lane) : this.fetch(license, lane);
   }
 
   /** Asks the service, bypassing the cache. */
@@ -71,6 +82,47 @@ export class RosterService {
       this.noteError(error, 'roster lookup failed');
       return { kind: 'outage', error, lastKnown: this.deps.cache.lastKnown(license) };
     }
+  }
+
+  private async fetchStatus(license: string, lane: Lane): Promise<Resolution> {
+    try {
+      const [found] = await Promise.all([
+        this.deps.source.member(license, lane),
+        this.catalogLoaded ? undefined : this.loadCatalog(),
+      ]);
+      if (found === null || found.assignments !== null) {
+        const view = found
+          ? toMemberView({ member: found.member, assignments: found.assignments! }, this.catalogIndex)
+          : null;
+        this.deps.cache.set(license, view);
+        return { kind: 'answer', view };
+      }
+      const partial = toMemberView({ member: found.member, assignments: [] }, this.catalogIndex);
+      // Until the departments arrive, the status is the last known record, should the service fail.
+      this.deps.cache.remember(license, partial, this.deps.clock.now());
+      this.complete(license, found.member);
+      return { kind: 'answer', view: partial, partial: true };
+    } catch (error) {
+      this.noteError(error, 'roster lookup failed');
+      return { kind: 'outage', error, lastKnown: this.deps.cache.lastKnown(license) };
+    }
+  }
+
+  /** Fetches a member's departments after a status-only answer; lookups meanwhile wait for it. */
+  private complete(license: string, member: ApiMember): void {
+    const job = this.deps.source
+      .assignmentsOf(member.id, 'refresh')
+      .then((assignments): Resolution => {
+        const view = toMemberView({ member, assignments }, this.catalogIndex);
+        this.deps.cache.set(license, view);
+        return { kind: 'answer', view };
+      })
+      .catch((error: unknown): Resolution => {
+        this.noteError(error, 'loading departments failed');
+        return { kind: 'outage', error, lastKnown: this.deps.cache.lastKnown(license) };
+      })
+      .finally(() => this.completing.delete(license));
+    this.completing.set(license, job);
   }
 
   /** The last member record the service gave for a license, however old. */

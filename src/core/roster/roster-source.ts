@@ -1,5 +1,6 @@
 import type { Lane } from '../limiter/lane';
-import type { Catalog, KeyIdentity, MemberLookup } from '../model';
+import type { MemberFound } from '../lookup/fetch-members';
+import type { ApiAssignment, Catalog, KeyIdentity, MemberLookup } from '../model';
 
 export type { Lane };
 
@@ -7,6 +8,9 @@ export type { Lane };
 export interface RosterSource {
   whoami(): Promise<KeyIdentity>;
   lookup(license: string, lane: Lane): Promise<MemberLookup | null>;
+  /** The member record alone: enough to decide a join on status. */
+  member(license: string, lane: Lane): Promise<MemberFound | null>;
+  assignmentsOf(memberId: string, lane: Lane): Promise<ApiAssignment[]>;
   lookupMany(licenses: readonly string[], lane: Lane): Promise<Map<string, MemberLookup | null>>;
   catalog(): Promise<Catalog>;
   /** About how long a new request in this lane would wait for the rate limiter, in ms. */

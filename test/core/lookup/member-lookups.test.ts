@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LOOKUP_HOLD_MS, MEMBERS_PER_ASSIGNMENTS_REQUEST } from '../../../src/core/lookup/member-lookups';
 import { FakeClock, fakeRoster, license, outcome, testClient } from '../api/fake-roster';
 import { maxInAnyWindow } from '../limiter/fake-clock';
 import { rosterHandler, type SeedMember } from './roster-data';
@@ -202,6 +203,67 @@ describe('estimated wait', () => {
     expect(early).toBeGreaterThanOrEqual(8 * 2 * 500);
     expect(early).toBeLessThanOrEqual(60_000);
     await outcome(clock, Promise.all(pending));
+    await api.close();
+  });
+});
+
+describe('batching under load', () => {
+  it('holds a small batch while the lane has just sent, then sends it whole', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(12)));
+    const { api } = testClient(clock, agent);
+    const first = api.member(license(0));
+    await clock.advance(10);
+    const rest = Array.from({ length: 10 }, (_, index) => api.member(license(index + 1)));
+    await clock.advance(LOOKUP_HOLD_MS - 100);
+    expect(requests.filter((r) => r.path === '/api/v1/members')).toHaveLength(1);
+    await clock.advance(200);
+    const { value } = await outcome(clock, Promise.all([first, ...rest]));
+    expect(value?.every((found) => found !== null)).toBe(true);
+    const calls = requests.filter((r) => r.path === '/api/v1/members');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.query.getAll('gameLicense')).toHaveLength(10);
+    await api.close();
+  });
+
+  it('a lookup after a quiet spell goes out at once', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(3)));
+    const { api } = testClient(clock, agent);
+    await api.member(license(0));
+    await clock.advance(LOOKUP_HOLD_MS + 1);
+    const start = clock.now();
+    await api.member(license(1));
+    expect(clock.now()).toBe(start);
+    expect(requests).toHaveLength(2);
+    await api.close();
+  });
+
+  it('member() answers from the members request alone; assignments of several members share one request', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(5)));
+    const { api } = testClient(clock, agent);
+    const found = await api.member(license(0));
+    expect(found).toMatchObject({ member: { id: 'm0', status: 'ACTIVE' }, assignments: null });
+    expect(requests.map((r) => r.path)).toEqual(['/api/v1/members']);
+    const lists = Array.from({ length: 4 }, (_, index) => api.assignmentsOf(`m${index + 1}`, 'refresh'));
+    const { value } = await outcome(clock, Promise.all(lists));
+    expect(value?.map((list) => list[0]?.memberId)).toEqual(['m1', 'm2', 'm3', 'm4']);
+    const assignmentCalls = requests.filter((r) => r.path === '/api/v1/department-assignments');
+    expect(assignmentCalls).toHaveLength(1);
+    expect(assignmentCalls[0]!.query.getAll('memberId')).toEqual(['m1', 'm2', 'm3', 'm4']);
+    await api.close();
+  });
+
+  it('asks for at most 75 members per assignments request, to stay within one page', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(200)));
+    const { api } = testClient(clock, agent);
+    const ids = Array.from({ length: 200 }, (_, index) => `m${index}`);
+    await outcome(clock, Promise.all(ids.map((id) => api.assignmentsOf(id, 'refresh'))));
+    const sizes = requests.map((r) => r.query.getAll('memberId').length);
+    expect(Math.max(...sizes)).toBe(MEMBERS_PER_ASSIGNMENTS_REQUEST);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(200);
     await api.close();
   });
 });

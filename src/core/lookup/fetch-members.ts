@@ -1,0 +1,71 @@
+import { listPages } from '../api/list-pages';
+import { parseRecords } from '../api/parse-records';
+import { assignmentSchema, type MemberRecord, memberSchema, toApiMember } from '../api/record-schemas';
+import type { RequestExecutor } from '../api/request-executor';
+import type { Lane } from '../limiter/lane';
+import type { ApiAssignment, ApiMember } from '../model';
+import type { Logger } from '../ports';
+
+/** A member record, with its assignments when the service sent them inline (else `null`). */
+export interface MemberFound {
+  member: ApiMember;
+  assignments: ApiAssignment[] | null;
+}
+
+/**
+ * Looks up to 100 licenses up in one members request (repeated `gameLicense`, pages followed).
+ * Keyed by lower-cased license; a license missing from the map is not on the roster.
+ */
+export async function fetchMembers(
+  executor: RequestExecutor,
+  licenses: readonly string[],
+  lane: Lane,
+  logger: Logger,
+): Promise<Map<string, MemberFound>> {
+  const wanted = new Set(licenses.map((license) => license.toLowerCase()));
+  const query = new URLSearchParams(licenses.map((license): [string, string] => ['gameLicense', license]));
+  const items = await listPages(executor, '/api/v1/members', query, { lane, permitHeld: true });
+  const found = new Map<string, MemberFound>();
+  for (const record of parseRecords(items, memberSchema, 'member', logger)) {
+    const key = record.gameLicense.toLowerCase();
+    if (wanted.has(key) && !found.has(key)) found.set(key, withInline(record, logger));
+  }
+  return found;
+}
+
+/**
+ * The assignments (rank expanded) of many members in one request (repeated `memberId`, pages
+ * followed). Every member asked for is in the map, with `[]` when they hold none.
+ */
+export async function fetchAssignments(
+  executor: RequestExecutor,
+  memberIds: readonly string[],
+  lane: Lane,
+  logger: Logger,
+): Promise<Map<string, ApiAssignment[]>> {
+  const params = new URLSearchParams(memberIds.map((id): [string, string] => ['memberId', id]));
+  params.set('include', 'rank');
+  const items = await listPages(executor, '/api/v1/department-assignments', params, {
+    lane,
+    permitHeld: true,
+  });
+  const byMember = new Map<string, ApiAssignment[]>(memberIds.map((id) => [id, []]));
+  for (const assignment of parseRecords(items, assignmentSchema, 'department assignment', logger)) {
+    byMember.get(assignment.memberId)?.push(assignment);
+  }
+  return byMember;
+}
+
+function withInline(record: MemberRecord, logger: Logger): MemberFound {
+  if (!Array.isArray(record.departmentAssignments))
+    return { member: toApiMember(record, undefined), assignments: null };
+  const inline = record.departmentAssignments.map((item) => withMemberId(item, record.id));
+  const assignments = parseRecords(inline, assignmentSchema, 'department assignment', logger);
+  return { member: toApiMember(record, assignments), assignments };
+}
+
+// Inline assignments may leave out the member they belong to.
+function withMemberId(item: unknown, memberId: string): unknown {
+  if (typeof item !== 'object' || item === null || 'memberId' in item) return item;
+  return { ...item, memberId };
+}
