@@ -1,4 +1,4 @@
-import { Schedule } from '../../src/app/schedule';
+import { Schedule } from '../../src/core/schedule';
 import { createRosterApi, rosterUserAgent } from '../../src/core/api';
 import { MemberCache } from '../../src/core/cache/member-cache';
 import { configSchema } from '../../src/core/config';

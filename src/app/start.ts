@@ -8,6 +8,7 @@ import { PlayerRegistry } from '../core/players/player-registry';
 import { type Clock, type Logger, systemClock } from '../core/ports';
 import { RosterQueries } from '../core/roster/queries';
 import { RosterService } from '../core/roster/roster-service';
+import { Schedule } from '../core/schedule';
 import { serverId, license as toLicense } from '../fivem/arguments';
 import { registerRosterCommand } from '../fivem/command';
 import { registerExports } from '../fivem/exports';
@@ -18,7 +19,7 @@ import { fx } from '../fivem/natives';
 import { fivemRosterEvents } from '../fivem/publish';
 import { snapshotFile } from '../fivem/snapshot-file';
 import { attachTraining } from '../training/attach-training';
-import { Schedule } from './schedule';
+import { registerTrainingExports } from '../training/fivem/training-exports';
 import { memberLines, statusLines } from './status-report';
 
 const CATALOG_REFRESH_MS = 30 * 60_000;
@@ -66,6 +67,7 @@ function failClosed(problems: string[], output: ConsoleOutput): void {
     logger,
   });
   registerExports({ service: () => null, queries: () => null, logger });
+  registerTrainingExports({ training: () => null, roster: () => null, logger });
   const notSetUp = async () => ['the resource is not set up:', ...problems.map((p) => `  ${p}`)];
   registerRosterCommand(
     {

@@ -86,9 +86,15 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
   const timeoutMs = gate.timeoutSeconds * 1000;
   const deadlineMs =
     timeoutMs - Math.min(DEADLINE_MARGIN_MS * 2, Math.max(DEADLINE_MARGIN_MS, timeoutMs * 0.1));
-  // The watchdog ends the deferral even if the lookup never settles.
+  // The watchdog ends the deferral even if the lookup or a further check never settles.
+  let checking = false;
   timers.push(
     fx.setTimeout(() => {
+      if (checking) {
+        const refusal = gate.onError === 'allow' ? undefined : formatMessage(messages.unavailable, values);
+        finish(refusal, `a further check gave no answer within ${gate.timeoutSeconds}s, ${gate.onError}`);
+        return;
+      }
       const admission = admissionFor(
         { kind: 'outage', error: new Error('deadline'), lastKnown: service.lastKnown(license) },
         gate,
@@ -113,6 +119,8 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
     finish(admission.message, basis);
     return;
   }
+  if (finished) return;
+  checking = true;
   for (const check of deps.joinChecks ?? []) {
     const refusal = await check({ tempId, name }).catch((error: unknown) => {
       logger.warn(`a join check failed: ${(error as Error)?.message ?? String(error)}`);

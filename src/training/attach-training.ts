@@ -1,8 +1,8 @@
-import { Schedule } from '../app/schedule';
 import { rosterUserAgent } from '../core/api';
 import { checkAddress, type Settings } from '../core/config';
 import type { Clock, Logger } from '../core/ports';
 import type { RosterService } from '../core/roster/roster-service';
+import { Schedule } from '../core/schedule';
 import type { JoinCheck } from '../fivem/gate';
 import { fx } from '../fivem/natives';
 import { LearningApi } from './api/learning-api';
@@ -134,7 +134,8 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
               onError: config.gate.onError,
               // Half the gate's deadline: the roster lookup came first, and `done` must land in time.
               budgetMs: Math.max(1000, config.gate.timeoutSeconds * 500),
-              recheckAfterMs: JOIN_RECHECK_MS,
+              // Never staler than the background refresh would leave them.
+              recheckAfterMs: Math.min(JOIN_RECHECK_MS, config.refresh.intervalSeconds * 1000 || JOIN_RECHECK_MS),
               clock,
               logger,
             },

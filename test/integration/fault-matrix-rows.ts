@@ -27,16 +27,6 @@ export interface FaultRow {
   end(rig: Rig): Promise<void> | void;
 }
 
-/**
- * A player online whose roster data was never loaded (admitted by `allow` during the outage, or
- * online across a restart without a snapshot) gets announced with `null`; when a later refresh
- * finds the member, `RosterService.apply` (src/core/roster/roster-service.ts:141) returns early
- * because the previous view is `undefined`, so no `roster:playerUpdated` fires and the state bag
- * stays `null` while `getMember` returns the member.
- */
-export const NEVER_ANNOUNCED =
-  'data that arrives after a null playerLoaded never reaches playerUpdated or the state bag (roster-service.ts:141)';
-
 /** The suspension re-check runs once a minute (not configurable): recovery can take that long. */
 const MINUTE_AND_MARGIN = 66_000;
 
@@ -167,20 +157,16 @@ const row = (name: keyof typeof faults, onError: OnError, knownBugs?: FaultRow['
   onError,
   ...(knownBugs ? { knownBugs } : {}),
 });
-const neverAnnounced = { online: NEVER_ANNOUNCED };
-
 /** `cached` for every fault; `allow` and `deny` on a few, among them one that suspends the key. */
 export const FAULT_ROWS: readonly FaultRow[] = [
-  ...(Object.keys(faults) as (keyof typeof faults)[]).map((name) =>
-    row(name, 'cached', name === 'unreachableBare' ? neverAnnounced : undefined),
-  ),
-  row('burst503', 'allow', neverAnnounced),
-  row('hang', 'allow', neverAnnounced),
-  row('teapot', 'allow', neverAnnounced),
-  row('revoked', 'allow', neverAnnounced),
+  ...(Object.keys(faults) as (keyof typeof faults)[]).map((name) => row(name, 'cached')),
+  row('burst503', 'allow'),
+  row('hang', 'allow'),
+  row('teapot', 'allow'),
+  row('revoked', 'allow'),
   row('internal', 'deny'),
   row('malformed', 'deny'),
   row('retryAfter', 'deny'),
-  row('unreachableBare', 'deny', neverAnnounced),
+  row('unreachableBare', 'deny'),
   row('planLost', 'deny'),
 ];

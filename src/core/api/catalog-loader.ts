@@ -41,9 +41,11 @@ export class CatalogLoader {
     const { executor, logger, clock } = this.options;
     try {
       const query = new URLSearchParams();
+      // The first load has lookups waiting on it; later reloads are background work.
+      const lane = this.current ? 'background' : 'join';
       const [departments, ranks] = await Promise.all([
-        listPages(executor, '/api/v1/departments', query, { lane: 'background' }),
-        listPages(executor, '/api/v1/ranks', query, { lane: 'background' }),
+        listPages(executor, '/api/v1/departments', query, { lane }),
+        listPages(executor, '/api/v1/ranks', query, { lane }),
       ]);
       const catalog: Catalog = {
         departments: parseRecords(departments, departmentSchema, 'department', logger),

@@ -6,6 +6,8 @@ export interface PlayerEntry {
   /** `undefined` until the roster has answered; `null`: not on the roster. */
   view: MemberView | null | undefined;
   since: number;
+  /** Set once `roster:playerLoaded` went out; later changes are announced as updates. */
+  announced?: boolean;
 }
 
 /**

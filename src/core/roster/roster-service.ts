@@ -142,6 +142,7 @@ export class RosterService {
       entry.view = resolution.kind === 'answer' ? resolution.view : (resolution.lastKnown ?? undefined);
     }
     if (!this.deps.players.isOnline(src)) return;
+    entry.announced = true;
     this.deps.events.playerLoaded(src, entry.view?.member ?? null);
   }
 
@@ -190,7 +191,8 @@ export class RosterService {
     if (!entry) return false;
     const previous = entry.view;
     entry.view = view;
-    if (previous === undefined || !this.deps.players.isOnline(src)) return false;
+    // Before playerLoaded went out there is nothing to update: loadPlayer announces this view.
+    if (!entry.announced || !this.deps.players.isOnline(src)) return false;
     const before = previous?.member ?? null;
     const after = view?.member ?? null;
     if (!memberChanged(before, after)) return false;

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../core/ports';
+import type { Clock, TimerHandle } from './ports';
 
 /** Repeating work with jitter that never overlaps itself; stopped as a whole on resource stop. */
 export class Schedule {
