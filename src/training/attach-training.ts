@@ -135,7 +135,10 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
               // Half the gate's deadline: the roster lookup came first, and `done` must land in time.
               budgetMs: Math.max(1000, config.gate.timeoutSeconds * 500),
               // Never staler than the background refresh would leave them.
-              recheckAfterMs: Math.min(JOIN_RECHECK_MS, config.refresh.intervalSeconds * 1000 || JOIN_RECHECK_MS),
+              recheckAfterMs: Math.min(
+                JOIN_RECHECK_MS,
+                config.refresh.intervalSeconds * 1000 || JOIN_RECHECK_MS,
+              ),
               clock,
               logger,
             },

@@ -99,7 +99,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     logger,
     random: options.random ?? Math.random,
   });
-  const lookups = new MemberLookups(executor, logger, clock, (lane) => limiter.estimateWaitMs(lane) === 0);
+  const lookups = new MemberLookups(executor, logger, clock, (lane) => limiter.isBusy(lane));
   const catalog = new CatalogLoader({
     executor,
     clock,

@@ -113,6 +113,14 @@ export class RateLimiter {
   }
 
   /** A rough estimate of how long a request added to `lane` now would wait, in milliseconds. */
+  /**
+   * True while recent requests have left the budget short of full but a request in `lane` would
+   * still go at once: the moment when merging small batches saves requests.
+   */
+  isBusy(lane: Lane): boolean {
+    return this.estimateWaitMs(lane) === 0 && !this.bucket.full(this.clock.now());
+  }
+
   estimateWaitMs(lane: Lane): number {
     const now = this.clock.now();
     const ahead = this.queues.ahead(lane);

@@ -29,6 +29,12 @@ export class TokenBucket {
     return Math.floor(this.tokens);
   }
 
+  /** True when no token has been spent that has not grown back: nothing was sent lately. */
+  full(now: number): boolean {
+    this.refill(now);
+    return this.tokens >= this.capacity;
+  }
+
   /** Milliseconds until one token is available (0 when one is). */
   msUntilToken(now: number): number {
     this.refill(now);

@@ -20,8 +20,11 @@ export interface KeyBatcherOptions<V> {
    * A lookup on a quiet lane still goes out at once.
    */
   holdMs?: number;
-  /** True when the limiter would grant a permit in `lane` at once; only then is holding worth it. */
-  limiterFree?(lane: Lane): boolean;
+  /**
+   * True when holding is worth it: recent requests have drawn on the budget, yet the limiter would
+   * grant a permit at once (were it to make the batch wait anyway, the batch grows meanwhile).
+   */
+  limiterBusy?(lane: Lane): boolean;
 }
 
 interface Pending<V> {
@@ -109,9 +112,8 @@ export class KeyBatcher<V> {
       this.options.clock.clearTimeout(held);
       this.holds.delete(lane);
     }
-    // While the limiter makes requests wait, the batch grows anyway: holding would only add delay.
     const wait = this.lastSent[lane] + (this.options.holdMs ?? 0) - this.options.clock.now();
-    if (wait > 0 && !full && (this.options.limiterFree?.(lane) ?? true)) {
+    if (wait > 0 && !full && (this.options.limiterBusy?.(lane) ?? true)) {
       const handle = this.options.clock.setTimeout(() => {
         this.holds.delete(lane);
         if (this.waiting[lane].size > 0) this.queueJob(lane);

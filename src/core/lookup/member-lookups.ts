@@ -31,7 +31,7 @@ export class MemberLookups {
     executor: RequestExecutor,
     private readonly logger: Logger,
     clock: Clock,
-    limiterFree: (lane: Lane) => boolean,
+    limiterBusy: (lane: Lane) => boolean,
   ) {
     const acquire = (lane: Lane, signal: AbortSignal) => executor.acquire(lane, signal);
     this.members = new KeyBatcher({
@@ -40,7 +40,7 @@ export class MemberLookups {
       param: 'gameLicense',
       clock,
       holdMs: LOOKUP_HOLD_MS,
-      limiterFree,
+      limiterBusy,
     });
     this.assignments = new KeyBatcher({
       acquire,
@@ -48,7 +48,7 @@ export class MemberLookups {
       param: 'memberId',
       clock,
       holdMs: LOOKUP_HOLD_MS,
-      limiterFree,
+      limiterBusy,
       maxPerRequest: MEMBERS_PER_ASSIGNMENTS_REQUEST,
     });
   }

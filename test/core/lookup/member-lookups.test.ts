@@ -239,6 +239,20 @@ describe('batching under load', () => {
     await api.close();
   });
 
+  it('does not hold while the budget is full again (lookups one after another, each at once)', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(3)));
+    const { api } = testClient(clock, agent, { perMinute: 6000 });
+    for (let index = 0; index < 3; index++) {
+      await clock.advance(100); // at 100 a second, the budget is full again within 50 ms
+      const start = clock.now();
+      await api.member(license(index));
+      expect(clock.now()).toBe(start);
+    }
+    expect(requests).toHaveLength(3);
+    await api.close();
+  });
+
   it('member() answers from the members request alone; assignments of several members share one request', async () => {
     const clock = new FakeClock();
     const { agent, requests } = fakeRoster(clock, rosterHandler(seed(5)));
