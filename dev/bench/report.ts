@@ -343,12 +343,12 @@ function findings(r: BenchResults): string {
   hours; a pass starts 300 s ± 10 % after the previous one *ended*, and each takes ~10 s of limiter
   pacing), ${integer(roster.requestsPerHour)} requests per hour (${endpoints(roster.byEndpoint)}).
   A pass is ${fixed(1)((roster.byEndpoint['GET /api/v1/members'] ?? 0) / roster.refreshPasses)} members requests (100 licenses each) and
-  ${fixed(1)((roster.byEndpoint['GET /api/v1/department-assignments'] ?? 0) / roster.refreshPasses)} assignments requests: the assignments of the members a batch finds (about 1.2 each) now and then
-  exceed one page of 100, and that batch takes a second page. That is
+  ${fixed(1)((roster.byEndpoint['GET /api/v1/department-assignments'] ?? 0) / roster.refreshPasses)} assignments requests (75 members each, about 1.2 assignments per member, so one page
+  of 100 each). That is
   ${(roster.requestsPerHour / roster.onlinePlayers).toFixed(3)} per player per hour against a target of 0.25: met, but with little
-  room (at exactly 12 passes per hour it would be ${fixed(3)((((roster.requestsPerHour - (roster.byEndpoint['GET /api/v1/departments'] ?? 0) - (roster.byEndpoint['GET /api/v1/ranks'] ?? 0)) / roster.refreshPasses) * 12) / roster.onlinePlayers)}). Asking for
-  assignments of 80 members per request instead of 100 (one page each), sending them only for members
-  whose record changed (\`updatedAt\`), or getting them inline would cut it. The naive gate: ${integer(naive.requestsPerHour)}
+  room (at exactly 12 passes per hour it would be ${fixed(3)((((roster.requestsPerHour - (roster.byEndpoint['GET /api/v1/departments'] ?? 0) - (roster.byEndpoint['GET /api/v1/ranks'] ?? 0)) / roster.refreshPasses) * 12) / roster.onlinePlayers)}). Sending
+  assignments requests only for members whose record changed (\`updatedAt\`, which the API document
+  does not promise), or getting them inline where the service offers it, would cut it. The naive gate: ${integer(naive.requestsPerHour)}
   requests per hour (${endpoints(naive.byEndpoint)}), ${integer(naive.rateLimited)} of them answered 429.`,
     );
   }
