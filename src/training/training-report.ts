@@ -60,30 +60,26 @@ export function doctorLines(facts: ReportFacts): string[] {
   const lines: string[] = [];
   const identity = service.identity;
   if (!identity) {
-    lines.push(
-      `training: PROBLEM the key could not be verified: ${service.identityProblem ?? 'not checked yet'}`,
-    );
+    lines.push(`✗ training: the key could not be verified: ${service.identityProblem ?? 'not checked yet'}`);
   } else {
-    lines.push(`training: ok key accepted; ${organisationLine(identity, facts.previousAlias)}`);
+    lines.push(`✓ training: key accepted; ${organisationLine(identity, facts.previousAlias)}`);
     const scopes = new Set(identity.scopes);
     const canRead = scopes.has('read') || scopes.has('enroll:write');
     lines.push(
       canRead
-        ? 'training: ok the key can read courses and completions'
-        : 'training: PROBLEM the key lacks the `read` scope: nothing can be read. Create a key with `read` (or `enroll:write`).',
+        ? '✓ training: the key can read courses and completions'
+        : '✗ training: the key lacks the `read` scope: nothing can be read. Create a key with `read` (or `enroll:write`).',
     );
     if (!scopes.has('enroll:write'))
-      lines.push('training: note the key lacks `enroll:write`: assignCourse answers { enrolled: false }.');
+      lines.push('! training: the key lacks `enroll:write`: assignCourse answers { enrolled: false }.');
     if (identity.flags.discord !== true)
       lines.push(
-        "training: PROBLEM the organisation's `discord` flag is off: links, completions and the gate's course check cannot work. Turn it on in the learning service.",
+        "✗ training: the organisation's `discord` flag is off: links, completions and the gate's course check cannot work. Turn it on in the learning service.",
       );
     if (identity.flags.gamification !== true)
-      lines.push('training: note the `gamification` flag is off: getTrainingProgress answers null.');
+      lines.push('! training: the `gamification` flag is off: getTrainingProgress answers null.');
     if (identity.flags.api_access === false)
-      lines.push(
-        "training: PROBLEM the organisation's `api_access` flag is off: the partner API refuses the key.",
-      );
+      lines.push("✗ training: the organisation's `api_access` flag is off: the partner API refuses the key.");
   }
   const layout = service.layout;
   lines.push(
@@ -103,10 +99,10 @@ export function doctorLines(facts: ReportFacts): string[] {
     const course = courses?.find(key);
     if (!courses) lines.push(`training: ${where} "${key}": not checked (courses not loaded)`);
     else if (!course)
-      lines.push(`training: PROBLEM ${where} "${key}" is not a published course: nobody can complete it.`);
+      lines.push(`✗ training: ${where} "${key}" is not a published course: nobody can complete it.`);
     else
       lines.push(
-        `training: ok ${where} "${key}" is ${course.title}${course.listed ? '' : ' (unlisted: never named to players)'}`,
+        `✓ training: ${where} "${key}" is ${course.title}${course.listed ? '' : ' (unlisted: never named to players)'}`,
       );
   }
   return lines;

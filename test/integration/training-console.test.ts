@@ -89,7 +89,7 @@ describe('roster doctor', () => {
     const out = await run(
       h,
       'roster doctor',
-      /training: ok gate.requireCourses "Police Academy"[\s\S]*Basket Weaving/,
+      /✓ training: gate.requireCourses "Police Academy"[\s\S]*Basket Weaving/,
     );
     expect(out).toMatch(/training: OpenAPI document \(\/api\/openapi.json\) read/);
     expect(out).toMatch(/key identity: GET \/me \(found\)/);
@@ -97,7 +97,7 @@ describe('roster doctor', () => {
     expect(out).toMatch(/experience\/level\/badges: xp, level, badges \(found\)/);
     expect(out).toMatch(/completion paging: \?page=, \?limit= \(found\)/);
     expect(out).toMatch(/"Advanced Driving" is Advanced Driving \(unlisted: never named to players\)/);
-    expect(out).toMatch(/PROBLEM gate.requireCourses "Basket Weaving" is not a published course/);
+    expect(out).toMatch(/✗ training: gate.requireCourses "Basket Weaving" is not a published course/);
   });
 
   it('falls back to defaults, marked assumed, when there is no OpenAPI document', async () => {
@@ -115,7 +115,7 @@ describe('roster doctor', () => {
     h.learning.faults.flagOff('discord');
     const out = await run(h, 'roster doctor', /completion paging/);
     expect(out).toMatch(/lacks `enroll:write`/);
-    expect(out).toMatch(/PROBLEM the organisation's `discord` flag is off/);
+    expect(out).toMatch(/✗ training: the organisation's `discord` flag is off/);
   });
 });
 

@@ -26,7 +26,7 @@ export function registerLinkCommand(service: TrainingService, logger: Logger): v
     (src) => {
       const id = String(src);
       if (!(Number(src) > 0)) {
-        console.log('[roster] /linktraining is for players in the game.');
+        console.log('/linktraining is for players in the game.');
         return;
       }
       linkAnswer(service, id, fx.GetPlayerName(id) ?? '').then(
