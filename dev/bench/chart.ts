@@ -26,6 +26,7 @@ export function joinLatencyChart(series: readonly ChartSeries[], title: string, 
   const y = (v: number) => (MARGIN.top + plotH - (Math.min(v, maxY) / maxY) * plotH).toFixed(1);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
+    `<title>${escapeXml(title)}</title>`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#fff"/>`,
     `<text x="${WIDTH / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">${escapeXml(title)}</text>`,
   ];

@@ -1,10 +1,10 @@
-import { Schedule } from '../../src/core/schedule';
 import { createRosterApi, rosterUserAgent } from '../../src/core/api';
 import { MemberCache } from '../../src/core/cache/member-cache';
 import { configSchema } from '../../src/core/config';
 import { PlayerRegistry } from '../../src/core/players/player-registry';
 import { silentLogger } from '../../src/core/ports';
 import { RosterService } from '../../src/core/roster/roster-service';
+import { Schedule } from '../../src/core/schedule';
 import { startMockRoster } from '../mock-roster/server';
 import { CountingPool } from './counting-pool';
 import { sleep, startGateServer } from './gate-servers';

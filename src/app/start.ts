@@ -5,7 +5,7 @@ import { type Config, configSchema, loadSettings, type Settings } from '../core/
 import { runDoctor } from '../core/doctor/doctor';
 import type { KeyIdentity } from '../core/model';
 import { PlayerRegistry } from '../core/players/player-registry';
-import { type Clock, type Logger, systemClock } from '../core/ports';
+import { type Clock, systemClock } from '../core/ports';
 import { RosterQueries } from '../core/roster/queries';
 import { RosterService } from '../core/roster/roster-service';
 import { Schedule } from '../core/schedule';

@@ -73,7 +73,6 @@ describe('training join check', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect(await h.connect('Eve', [discord(2)], member).decision).toMatchObject({ admitted: true });
   });
-
 });
 
 describe('learning service down: gate.onError', () => {
