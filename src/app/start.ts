@@ -2,14 +2,12 @@ import { createRosterApi, type RosterApi, rosterUserAgent, scopeWarnings } from 
 import { MemberCache } from '../core/cache/member-cache';
 import { loadSnapshot, saveSnapshot } from '../core/cache/snapshot';
 import { type Config, configSchema, loadSettings, type Settings } from '../core/config';
-import { runDoctor } from '../core/doctor/doctor';
 import type { KeyIdentity } from '../core/model';
 import { PlayerRegistry } from '../core/players/player-registry';
 import { type Clock, systemClock } from '../core/ports';
 import { RosterQueries } from '../core/roster/queries';
 import { RosterService } from '../core/roster/roster-service';
 import { Schedule } from '../core/schedule';
-import { serverId, license as toLicense } from '../fivem/arguments';
 import { registerRosterCommand } from '../fivem/command';
 import { registerExports } from '../fivem/exports';
 import { attachGate } from '../fivem/gate';
@@ -20,7 +18,7 @@ import { fivemRosterEvents } from '../fivem/publish';
 import { snapshotFile } from '../fivem/snapshot-file';
 import { attachTraining } from '../training/attach-training';
 import { registerTrainingExports } from '../training/fivem/training-exports';
-import { memberLines, statusLines } from './status-report';
+import { rosterCommands } from './roster-commands';
 
 const CATALOG_REFRESH_MS = 30 * 60_000;
 const SNAPSHOT_SAVE_MS = 5 * 60_000;
@@ -143,59 +141,17 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
   attachLifecycle(lifecycle);
   registerExports({ service: () => service, queries: () => queries, logger });
   registerRosterCommand(
-    {
-      status: () =>
-        statusLines({
-          apiKey: settings.apiKey,
-          community: identity?.community.name ?? null,
-          cache,
-          limiter: api.limiterState(),
-          service,
-          players,
-          now: clock.now(),
-        }),
-      lookup: async (target) => {
-        const id = serverId(target);
-        if (id !== null) {
-          const entry = players.get(id);
-          if (!entry) return [`no player ${id} is online`];
-          return memberLines((await service.refreshPlayer(id)) ?? null, `player ${id}`);
-        }
-        const license = toLicense(target);
-        if (license === null) return ['expected a server id or license:<40 hex>'];
-        const resolution = await service.fetch(license, 'refresh');
-        if (resolution.kind === 'outage')
-          return [`the roster could not answer: ${(resolution.error as Error).message}`];
-        return memberLines(resolution.view?.member ?? null, license);
-      },
-      refresh: async (target) => {
-        if (target === 'all')
-          return [`refreshed online players; ${await service.refreshOnline('refresh')} changed`];
-        const id = serverId(target);
-        if (id === null || !players.get(id)) return [`no player ${target} is online`];
-        return memberLines(await service.refreshPlayer(id), `player ${id}`);
-      },
-      training: () => training.consoleLines(),
-      doctor: async () => [
-        ...(await runDoctor(
-          {
-            whoami: () => api.whoami(),
-            openapi: () => api.getRaw('/api/v1/openapi.json'),
-            sampleLicense: async () => {
-              const data = await api.get('/api/v1/members', { limit: 1 }, 'background');
-              const first = Array.isArray(data)
-                ? (data[0] as { gameLicense?: unknown } | undefined)
-                : undefined;
-              return typeof first?.gameLicense === 'string' ? first.gameLicense : null;
-            },
-            lookup: (license) => api.lookup(license, 'background'),
-            catalog: () => api.catalog(),
-          },
-          config.ranks.order,
-        )),
-        ...(await training.doctorLines()),
-      ],
-    },
+    rosterCommands({
+      apiKey: settings.apiKey,
+      config,
+      api,
+      service,
+      cache,
+      players,
+      training,
+      community: () => identity?.community.name ?? null,
+      clock,
+    }),
     output,
   );
 

@@ -1,0 +1,81 @@
+import type { RosterApi } from '../core/api';
+import type { MemberCache } from '../core/cache/member-cache';
+import type { Config } from '../core/config';
+import { runDoctor } from '../core/doctor/doctor';
+import type { PlayerRegistry } from '../core/players/player-registry';
+import type { Clock } from '../core/ports';
+import type { RosterService } from '../core/roster/roster-service';
+import { serverId, license as toLicense } from '../fivem/arguments';
+import type { RosterCommands } from '../fivem/command';
+import type { TrainingHandle } from '../training/attach-training';
+import { memberLines, statusLines } from './status-report';
+
+export interface RosterCommandDeps {
+  apiKey: string;
+  config: Config;
+  api: RosterApi;
+  service: RosterService;
+  cache: MemberCache;
+  players: PlayerRegistry;
+  training: TrainingHandle;
+  community: () => string | null;
+  clock: Clock;
+}
+
+/** What `roster status|lookup|refresh|doctor|training` answer, as console lines. */
+export function rosterCommands(deps: RosterCommandDeps): RosterCommands {
+  const { api, service, players, config } = deps;
+  return {
+    status: () =>
+      statusLines({
+        apiKey: deps.apiKey,
+        community: deps.community(),
+        cache: deps.cache,
+        limiter: api.limiterState(),
+        service,
+        players,
+        now: deps.clock.now(),
+      }),
+    lookup: async (target) => {
+      const id = serverId(target);
+      if (id !== null) {
+        if (!players.get(id)) return [`no player ${id} is online`];
+        return memberLines(await service.refreshPlayer(id), `player ${id}`);
+      }
+      const license = toLicense(target);
+      if (license === null) return ['expected a server id or license:<40 hex>'];
+      const resolution = await service.fetch(license, 'refresh');
+      if (resolution.kind === 'outage') {
+        return [`the roster could not answer: ${(resolution.error as Error).message}`];
+      }
+      return memberLines(resolution.view?.member ?? null, license);
+    },
+    refresh: async (target) => {
+      if (target === 'all')
+        return [`refreshed online players; ${await service.refreshOnline('refresh')} changed`];
+      const id = serverId(target);
+      if (id === null || !players.get(id)) return [`no player ${target} is online`];
+      return memberLines(await service.refreshPlayer(id), `player ${id}`);
+    },
+    training: () => deps.training.consoleLines(),
+    doctor: async () => [
+      ...(await runDoctor(
+        {
+          whoami: () => api.whoami(),
+          openapi: () => api.getRaw('/api/v1/openapi.json'),
+          sampleLicense: async () => {
+            const data = await api.get('/api/v1/members', { limit: 1 }, 'background');
+            const first = Array.isArray(data)
+              ? (data[0] as { gameLicense?: unknown } | undefined)
+              : undefined;
+            return typeof first?.gameLicense === 'string' ? first.gameLicense : null;
+          },
+          lookup: (license) => api.lookup(license, 'background'),
+          catalog: () => api.catalog(),
+        },
+        config.ranks.order,
+      )),
+      ...(await deps.training.doctorLines()),
+    ],
+  };
+}
