@@ -19,8 +19,9 @@ export class CatalogIndex {
       if (rank.departmentId === null) continue;
       const keys = byDepartment.get(rank.departmentId) ?? new Map<string, ApiRank>();
       byDepartment.set(rank.departmentId, keys);
-      keys.set(matchKey(rank.id), rank);
-      if (!keys.has(matchKey(rank.name))) keys.set(matchKey(rank.name), rank);
+      for (const key of [rank.id, matchKey(rank.id), rank.name, matchKey(rank.name)]) {
+        if (!keys.has(key)) keys.set(key, rank);
+      }
     }
     this.ranksByDepartment = byDepartment;
   }
@@ -31,7 +32,8 @@ export class CatalogIndex {
 
   /** A rank of one department by id or name, case-insensitively. */
   rankIn(departmentId: string, rank: string): ApiRank | undefined {
-    return this.ranksByDepartment.get(departmentId)?.get(matchKey(rank));
+    const keys = this.ranksByDepartment.get(departmentId);
+    return keys?.get(rank) ?? keys?.get(matchKey(rank));
   }
 
   /** Ranks of a department, most senior first under the given order. */

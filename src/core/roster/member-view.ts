@@ -29,16 +29,19 @@ export function toMemberView(lookup: MemberLookup, catalog: CatalogIndex): Membe
 
 /** Indexes an already shaped member (e.g. one read back from a snapshot). */
 export function viewOf(member: Member): MemberView {
+  // Keys as written and normalised: the usual exact spelling is found without allocating.
   const byKey = new Map<string, Department>();
   for (const department of member.departments) {
     for (const key of [department.id, department.name, department.shortName]) {
-      if (key && !byKey.has(matchKey(key))) byKey.set(matchKey(key), department);
+      if (!key) continue;
+      if (!byKey.has(key)) byKey.set(key, department);
+      if (!byKey.has(matchKey(key))) byKey.set(matchKey(key), department);
     }
   }
   return {
     member,
     primary: member.departments.find((d) => d.primary) ?? null,
-    department: (key) => byKey.get(matchKey(key)),
+    department: (key) => byKey.get(key) ?? byKey.get(matchKey(key)),
   };
 }
 

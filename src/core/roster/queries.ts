@@ -31,6 +31,7 @@ export class RosterQueries {
   hasRank(view: MemberView | undefined, department: string, rank: string): boolean {
     const held = view?.department(department)?.rank;
     if (!held) return false;
+    if (held.id === rank || held.name === rank) return true;
     const key = matchKey(rank);
     return matchKey(held.id) === key || matchKey(held.name) === key;
   }
