@@ -1,0 +1,111 @@
+/** 500 answers with the mock's `internal` error; 502/503 come "from a proxy in front" as an HTML page. */
+export type FailureStatus = 500 | 502 | 503;
+
+/** How often a counted fault fires: a number of requests, or `Infinity` until cleared. */
+type Count = number;
+
+/**
+ * The faults every mock offers, switched on at run time by a test. Counted faults fire on the next
+ * N requests that reach them; the rest stay on until turned off or `clear()`. Each mock extends it
+ * with its own switches (keys, plan, flags…) and clears those in an override of `clear()`.
+ */
+export class FaultSwitches {
+  latencyMs = 0;
+  private failures: { remaining: Count; status: FailureStatus } = { remaining: 0, status: 503 };
+  private malformed: Count = 0;
+  private drops: Count = 0;
+  private forced429: { remaining: Count; retryAfter: number | null } = { remaining: 0, retryAfter: 1 };
+  private hung = false;
+  private readonly hungWaiters = new Set<() => void>();
+
+  /** Delays every response by `ms` (real time: it is meant for client timeouts). */
+  latency(ms: number): this {
+    this.latencyMs = Math.max(0, ms);
+    return this;
+  }
+
+  /** The next `count` requests fail: 500 = the `internal` error, 502/503 = a proxy's HTML page. */
+  failNext(count: Count, status: FailureStatus = 503): this {
+    this.failures = { remaining: count, status };
+    return this;
+  }
+
+  /** The next `count` JSON responses are cut in half (status and headers unchanged). */
+  malformedJson(count: Count = Number.POSITIVE_INFINITY): this {
+    this.malformed = count;
+    return this;
+  }
+
+  /** The next `count` connections are destroyed without any response. */
+  dropConnection(count: Count = 1): this {
+    this.drops = count;
+    return this;
+  }
+
+  /** Requests are accepted and never answered until `hang(false)`, `clear()` or `close()`. */
+  hang(on = true): this {
+    this.hung = on;
+    if (!on) {
+      for (const resolve of this.hungWaiters) resolve();
+      this.hungWaiters.clear();
+    }
+    return this;
+  }
+
+  /** The next `count` keyed requests get 429 rate_limited; `retryAfter: null` leaves Retry-After out. */
+  rateLimit(count: Count = 1, options: { retryAfter?: number | null } = {}): this {
+    this.forced429 = {
+      remaining: count,
+      retryAfter: options.retryAfter === undefined ? 1 : options.retryAfter,
+    };
+    return this;
+  }
+
+  /** Turns these faults off and releases hung requests (they are then answered normally). */
+  clear(): this {
+    this.latencyMs = 0;
+    this.failures = { remaining: 0, status: 503 };
+    this.malformed = 0;
+    this.drops = 0;
+    this.forced429 = { remaining: 0, retryAfter: 1 };
+    return this.hang(false);
+  }
+
+  // The pipeline consumes faults through the methods below.
+
+  takeDrop(): boolean {
+    if (this.drops <= 0) return false;
+    this.drops--;
+    return true;
+  }
+
+  /** The failure status for this request, if one is due at this stage (gateway or service). */
+  takeFailure(stage: 'gateway' | 'service'): FailureStatus | null {
+    const isGateway = this.failures.status !== 500;
+    if (this.failures.remaining <= 0 || isGateway !== (stage === 'gateway')) return null;
+    this.failures.remaining--;
+    return this.failures.status;
+  }
+
+  takeMalformed(): boolean {
+    if (this.malformed <= 0) return false;
+    this.malformed--;
+    return true;
+  }
+
+  takeForced429(): { retryAfter: number | null } | null {
+    if (this.forced429.remaining <= 0) return null;
+    this.forced429.remaining--;
+    return { retryAfter: this.forced429.retryAfter };
+  }
+
+  /** Null when not hanging, else a promise that resolves when the hang is lifted (never, if the server closes first). */
+  waitWhileHung(): Promise<void> | null {
+    if (!this.hung) return null;
+    return new Promise((resolve) => this.hungWaiters.add(resolve));
+  }
+
+  get hungCount(): number {
+    return this.hungWaiters.size;
+  }
+}
