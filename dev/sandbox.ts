@@ -1,12 +1,15 @@
 // `npm start`: the resource end to end on this machine — a seeded mock roster, the built bundle in
-// the FXServer emulator, scripted joins, export calls from JS and Lua, a rank change, `roster status`.
+// the FXServer emulator, scripted joins, export calls from JS and Lua, a rank change, `roster status`;
+// then the training side against a mock learning service: a linked and an unlinked player.
 import { rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { FxServer, type LuaResource } from './emulator';
+import { type MockLearning, startMockLearning } from './mock-learning/server';
 import { startMockRoster } from './mock-roster/server';
 import { connectBurst } from './sandbox/burst';
 import { expectThat, waitFor } from './sandbox/expectation';
 import { ensureBundle, repoRoot, resourceFolder } from './sandbox/resource-folder';
+import { runTrainingPart, trainingConfig } from './sandbox/training';
 
 export interface SandboxOptions {
   /** Where the narrative goes (default `console.log`). */
@@ -48,11 +51,30 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<void> {
   if (ensureBundle(root)) print('built dist/server.js (it was missing or older than src/)');
 
   const mock = await startMockRoster({ port: 0, members: 200, seed: 1 });
+  let learning: MockLearning;
+  try {
+    learning = await startMockLearning({ port: 0, seed: 1 });
+  } catch (error) {
+    await mock.close();
+    throw error;
+  }
   // A long refresh interval: the rank change below is picked up by `refreshPlayer`, on cue.
-  const folder = resourceFolder(root, { refresh: { intervalSeconds: 300 }, gate: { timeoutSeconds: 10 } });
+  // Training is on, but no join requires courses (`gate.requireCourses`): the roster decisions stand alone.
+  const folder = resourceFolder(root, {
+    refresh: { intervalSeconds: 300 },
+    gate: { timeoutSeconds: 10 },
+    training: trainingConfig(learning),
+  });
   const server = new FxServer({
-    convars: { roster_api_key: mock.keys.full, roster_base_url: mock.url },
-    convarPermissions: [['roster', 'roster_api_key']],
+    convars: {
+      roster_api_key: mock.keys.full,
+      roster_base_url: mock.url,
+      roster_training_api_key: learning.keys.read,
+    },
+    convarPermissions: [
+      ['roster', 'roster_api_key'],
+      ['roster', 'roster_training_api_key'],
+    ],
   });
   let lua: LuaResource | null = null;
   try {
@@ -203,6 +225,18 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<void> {
     });
     for (const line of status) print(line.text);
 
+    print('');
+    print('-- training --');
+    await runTrainingPart({
+      server,
+      caller,
+      roster: mock,
+      learning,
+      print,
+      join,
+      firstFreeMember: BURST_FIRST_MEMBER + BURST_SIZE,
+    });
+
     const errors = server.log.lines.filter((line) => /SCRIPT ERROR|ERROR:|warning:/.test(line));
     if (errors.length > 0) {
       print('');
@@ -218,7 +252,7 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<void> {
   } finally {
     lua?.close();
     server.stop();
-    await mock.close();
+    await Promise.all([mock.close(), learning.close()]);
     rmSync(folder, { recursive: true, force: true });
   }
 }

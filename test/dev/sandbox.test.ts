@@ -25,5 +25,22 @@ it('the sandbox runs its scripted session and shows every decision, export and u
   expect(text).toMatch(/^exports\.roster:hasMinRank\(\d+, 'LSPD', 'Sergeant'\) +-> (true|false)$/m);
   expect(text).toMatch(/^event roster:playerUpdated\(\d+\): LSPD \S+ -> \S+/m);
   expect(text).toMatch(/^players: \d+\/\d+ online loaded/m);
+
+  expect(text).toMatch(/^training: connected to the learning service of "LSRP Academy"\.$/m);
+  expect(text).toMatch(/^Erin \(member mem_\d+, Discord linked\) +-> admitted as player \d+/m);
+  expect(text).toMatch(
+    /^exports\.roster\.getTraining\(\d+\) +-> linked; completed: Police Academy \(\d{4}-\d\d-\d\d\)$/m,
+  );
+  expect(text).toMatch(/^exports\.roster\.hasCompletedCourse\(\d+, 'Police Academy'\) +-> true$/m);
+  expect(text).toMatch(/^exports\.roster\.isQualified\(\d+, 'LSPD'\) +-> true$/m);
+  expect(text).toMatch(/^Frank \(member mem_\d+, Discord not linked\) +-> admitted as player \d+/m);
+  expect(text).toMatch(/^exports\.roster\.getTraining\(\d+\) +-> not linked$/m);
+  expect(text).toMatch(
+    /^\/linktraining \(player \d+\) -> chat \[Training\] To link your academy account, open http:\/\/127\.0\.0\.1:\d+\/\S+ while signed in to the academy and enter the code [A-Z0-9]{6}\b/m,
+  );
+  expect(text).toMatch(
+    /^\/linktraining \(player \d+\) -> chat \[Training\] Your Discord account is already linked/m,
+  );
+  expect(text).toMatch(/^event roster:trainingUpdated\(\d+\) -> linked; completed: none/m);
   expect(text).toMatch(/^sandbox finished in [\d.]+ s$/m);
 }, 30_000);
