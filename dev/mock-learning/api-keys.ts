@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { hexDigest } from '../mock-roster/random';
+import { hexDigest } from '../mock-http/seeded-random';
 
 /** `<KEY_PREFIX>_<prefix>_<secret>`: the document names the form, not the literal prefix. */
 export const KEY_PREFIX = 'lms';

@@ -1,4 +1,4 @@
-import { hexDigest } from '../mock-roster/random';
+import { hexDigest } from '../mock-http/seeded-random';
 import { type Gamification, gamificationOf } from './gamification';
 import type {
   CertificateRecord,

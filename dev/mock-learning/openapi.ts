@@ -1,3 +1,4 @@
+import { openApiDocument as buildDocument, openApiPaths } from '../mock-http/openapi-document';
 import { ERROR_STATUS } from './api-error';
 import { KEY_PREFIX } from './api-keys';
 import { ref, SCHEMAS } from './openapi-schemas';
@@ -37,36 +38,18 @@ function operation(route: Route): object {
 
 /** The OpenAPI 3.1 description of exactly what this mock serves, built from its route table. */
 export function openApiDocument(routes: readonly Route[], baseUrl: string): object {
-  const paths: Record<string, Record<string, object>> = {};
-  for (const route of routes) {
-    const path = route.pattern.replace(/:(\w+)/g, '{$1}');
-    paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operation(route);
-  }
-  return {
-    openapi: '3.1.0',
-    info: { title: 'Learning partner API (mock)', version: 'v1' },
-    servers: [{ url: baseUrl }],
-    paths,
-    components: {
-      schemas: SCHEMAS,
-      securitySchemes: {
-        bearerAuth: {
-          type: 'http',
-          scheme: 'bearer',
-          description: `Authorization: Bearer ${KEY_PREFIX}_<prefix>_<secret>; enroll:write includes read`,
-        },
-        apiKeyHeader: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-API-Key',
-          description: 'Second way (assumption)',
-        },
-      },
+  return buildDocument({
+    title: 'Learning partner API (mock)',
+    baseUrl,
+    paths: openApiPaths(routes, operation),
+    schemas: SCHEMAS,
+    bearerDescription: `Authorization: Bearer ${KEY_PREFIX}_<prefix>_<secret>; enroll:write includes read`,
+    apiKeyDescription: 'Second way (assumption)',
+    extensions: {
+      'x-key-identity-path': `${API}/me`,
+      'x-public-catalog-path': `${API}/catalog/{alias}`,
+      'x-error-statuses': ERROR_STATUS,
+      'x-feature-flags': ['discord', 'gamification', 'api_access'],
     },
-    'x-key-identity-path': `${API}/me`,
-    'x-public-catalog-path': `${API}/catalog/{alias}`,
-    'x-error-statuses': ERROR_STATUS,
-    'x-feature-flags': ['discord', 'gamification', 'api_access'],
-  };
+  });
 }

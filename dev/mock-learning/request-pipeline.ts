@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { MockCounters } from '../mock-roster/counters';
-import { callerAddress, sendGatewayPage, sendJson, tokenOf } from '../mock-roster/http-io';
-import { matchPattern } from '../mock-roster/route';
+import { callerAddress } from '../mock-http/caller';
+import { sendJson } from '../mock-http/json-replies';
+import { type IntakeDeps, type IntakePolicy, receiveRequest } from '../mock-http/request-intake';
+import { findRoute, type RouteMatch } from '../mock-http/route-match';
 import { LearningApiError } from './api-error';
 import { hasScope, keyPrefixOf, type LearningKey, verifyToken } from './api-keys';
 import type { LearningFaults } from './faults';
@@ -11,33 +11,24 @@ import type { LearningStore } from './learning-store';
 import type { MinuteLimiter } from './minute-limiter';
 import type { Route } from './route';
 
-export interface PipelineDeps {
+export interface PipelineDeps extends IntakeDeps {
   routes: readonly Route[];
   keys: readonly LearningKey[];
   store: LearningStore;
   faults: LearningFaults;
-  counters: MockCounters;
   limiter: MinuteLimiter;
-  now: () => number;
   baseUrl: () => string;
-  /** Waits real time; never resolves once the server closes. */
-  sleep(ms: number): Promise<void>;
 }
 
-type RouteMatch =
-  | { kind: 'found'; route: Route; params: Record<string, string> }
-  | { kind: 'wrong-method'; allowed: string[] }
-  | { kind: 'none' };
-
-function findRoute(routes: readonly Route[], method: string, path: string): RouteMatch {
-  const allowed: string[] = [];
-  for (const route of routes) {
-    const params = matchPattern(route.pattern, path);
-    if (!params) continue;
-    if (route.method === method) return { kind: 'found', route, params };
-    allowed.push(route.method);
-  }
-  return allowed.length > 0 ? { kind: 'wrong-method', allowed } : { kind: 'none' };
+/** Unknown paths and wrong methods are both logged as `unmatched`; keys are named by their prefix. */
+function intakePolicy(routes: readonly Route[]): IntakePolicy<RouteMatch<Route>> {
+  return {
+    route: (method, path) => {
+      const match = findRoute(routes, method, path);
+      return { match, endpoint: match.kind === 'found' ? `${method} ${match.route.pattern}` : 'unmatched' };
+    },
+    keyOf: keyPrefixOf,
+  };
 }
 
 /** The transport first (drop, hang, latency, a proxy's 5xx page), then the service. */
@@ -46,39 +37,9 @@ export async function handleRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const { faults, counters } = deps;
-  const method = req.method ?? 'GET';
-  const url = new URL(req.url ?? '/', 'http://mock.invalid');
-  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-  const match = findRoute(deps.routes, method, path);
-  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
-  const entry = counters.begin({
-    time: deps.now(),
-    method,
-    path,
-    query: url.search,
-    endpoint: match.kind === 'found' ? `${method} ${match.route.pattern}` : 'unmatched',
-    keyId: null,
-    requestId,
-  });
-  const token = tokenOf(req);
-  const prefix = token === null ? null : keyPrefixOf(token);
-  if (prefix !== null) counters.attributeKey(entry, prefix);
-
-  if (faults.takeDrop()) {
-    counters.finish(entry, 0);
-    req.socket.destroy();
-    return;
-  }
-  const hung = faults.waitWhileHung();
-  if (hung) await hung;
-  if (faults.latencyMs > 0) await deps.sleep(faults.latencyMs);
-  const gateway = faults.takeFailure('gateway');
-  if (gateway === 502 || gateway === 503) {
-    counters.finish(entry, gateway);
-    sendGatewayPage(res, gateway);
-    return;
-  }
+  const intake = await receiveRequest(deps, intakePolicy(deps.routes), req, res);
+  if (!intake) return;
+  const { url, match, token, requestId, entry } = intake;
   const headers: Record<string, string> = { 'X-Request-Id': requestId };
   let status: number;
   let body: unknown;
@@ -98,20 +59,20 @@ export async function handleRequest(
       },
     };
   }
-  counters.finish(entry, status);
+  deps.counters.finish(entry, status);
   if (res.destroyed) return;
   if (body === undefined) {
     res.writeHead(status, headers);
     res.end();
     return;
   }
-  sendJson(res, status, body, headers, faults.takeMalformed());
+  sendJson(res, status, body, headers, deps.faults.takeMalformed());
 }
 
 interface Exchange {
   req: IncomingMessage;
   url: URL;
-  match: RouteMatch;
+  match: RouteMatch<Route>;
   token: string | null;
   headers: Record<string, string>;
 }

@@ -1,4 +1,4 @@
-import { hexDigest, seededRandom } from '../mock-roster/random';
+import { hexDigest, seededRandom } from '../mock-http/seeded-random';
 import type { CourseRecord, Difficulty, LearningData, OrgFlags } from './records';
 
 const DAY_MS = 86_400_000;

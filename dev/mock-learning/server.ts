@@ -1,6 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { MockCounters } from '../mock-roster/counters';
+import { CancellableSleeps } from '../mock-http/cancellable-sleeps';
+import { startLoopbackServer } from '../mock-http/loopback-server';
+import { MockCounters } from '../mock-http/mock-counters';
 import { buildKeys, DEFAULT_KEY_SPECS, type KeySpec, type LearningKey } from './api-keys';
 import { LearningFaults } from './faults';
 import { LearningStore } from './learning-store';
@@ -79,15 +79,7 @@ export async function startMockLearning(options: MockLearningOptions = {}): Prom
   const counters = new MockCounters();
   const limiter = new MinuteLimiter(now);
   let url = '';
-  const timers = new Set<NodeJS.Timeout>();
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve();
-      }, ms);
-      timers.add(timer);
-    });
+  const sleeps = new CancellableSleeps();
   const deps = {
     routes: buildRoutes(),
     keys: keyRecords,
@@ -96,24 +88,17 @@ export async function startMockLearning(options: MockLearningOptions = {}): Prom
     counters,
     limiter,
     now,
-    sleep,
+    sleep: sleeps.sleep,
     baseUrl: () => url,
   };
-
-  const server: Server = createServer((req, res) => {
-    handleRequest(deps, req, res).catch((error: unknown) => {
-      // A bug in the mock itself: answer rather than leave the client waiting.
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
-      res.end(`mock learning failure: ${(error as Error).message}`);
-    });
+  const server = await startLoopbackServer({
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    name: 'mock learning',
+    handle: (req, res) => handleRequest(deps, req, res),
+    beforeClose: () => sleeps.cancelAll(),
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  url = `http://${host}:${address.port}`;
+  url = server.url;
 
   return {
     url,
@@ -128,13 +113,6 @@ export async function startMockLearning(options: MockLearningOptions = {}): Prom
     data: store,
     faults,
     counters,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const timer of timers) clearTimeout(timer);
-        timers.clear();
-        server.close(() => resolve());
-        // Hung and keep-alive connections would hold close() open forever.
-        server.closeAllConnections();
-      }),
+    close: server.close,
   };
 }
