@@ -143,6 +143,14 @@ export class TrainingService {
     const userSub = status.userSub ?? (status.linked ? previous?.userSub : undefined);
     this.links.set(discordId, { linked: status.linked, userSub, at: this.deps.clock.now() });
     if (!announce) return;
+    if (status.linked && previous?.linked !== true && this.completions?.has(discordId) !== true) {
+      // A new link may bring completions made before it: read the list again (it announces all).
+      this.loadCompletions('refresh').catch((error: unknown) =>
+        this.deps.logger.debug(
+          `training: completions after a new link not read: ${(error as Error).message}`,
+        ),
+      );
+    }
     for (const [src, player] of this.players) if (player.discordId === discordId) this.announce(src);
   }
 

@@ -138,10 +138,20 @@ describe('/linktraining', () => {
     });
     expect(await eventually(() => chatTo(h!, alice)[0])).toMatch(/already linked/);
     expect(await eventually(() => chatTo(h!, nod)[0])).toMatch(/Link Discord to FiveM/);
-    // Confirming the code links the player; the next refresh shows it.
+    // Confirming the code links the player to an account that already completed a course.
     expect(h.learning.data.confirmLink(match![2]!, h.learning.data.users[4]!.user_sub)).toMatchObject({
       ok: true,
     });
+    h.server.executeCommand('linktraining', ned);
+    expect(await eventually(() => chatTo(h!, ned)[1])).toMatch(/already linked/);
+    // The new link brings its earlier completions at once, not at the next background refresh.
+    const training = await eventually(() => {
+      const value = h!.caller.exports.roster!.getTraining!(ned) as {
+        completions: { title: string }[];
+      } | null;
+      return value && value.completions.length > 0 ? value : undefined;
+    });
+    expect(training.completions.map((c) => c.title)).toContain('Fire Academy');
   });
 });
 
