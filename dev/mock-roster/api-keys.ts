@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { hexDigest } from './random';
+import { hexDigest } from '../mock-http/seeded-random';
 
 /** Scope groups of the API document; `audit` has only a read scope. */
 export const SCOPE_GROUPS = [

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import type { MockCounters } from './counters';
+import { sendJson } from '../mock-http/json-replies';
+import type { MockCounters } from '../mock-http/mock-counters';
 import type { MockFaults } from './faults';
-import { readJsonBody } from './http-io';
+import { readJsonBody } from './json-body';
 
 /** `POST /__mock/faults` body: each present field switches one fault (see README). */
 const FaultCommand = z
@@ -47,8 +48,7 @@ function apply(faults: MockFaults, command: z.infer<typeof FaultCommand>): void 
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body));
+  sendJson(res, status, body, {}, false);
 }
 
 /**

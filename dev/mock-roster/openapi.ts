@@ -1,9 +1,12 @@
+import {
+  openApiDocument as buildDocument,
+  openApiPaths,
+  schemaRef as ref,
+} from '../mock-http/openapi-document';
 import { ERROR_STATUS } from './api-error';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './list-query';
 import { SCHEMAS } from './openapi-schemas';
 import type { Route } from './route';
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 function envelope(schema: string | undefined, list: boolean): object {
   const item = schema ? ref(schema) : {};
@@ -57,60 +60,50 @@ function parameters(route: Route): object[] {
   ];
 }
 
-/** The OpenAPI 3.1 description of exactly what this mock serves, built from its route table. */
-export function openApiDocument(routes: readonly Route[], baseUrl: string): object {
-  const paths: Record<string, Record<string, object>> = {};
-  for (const route of routes) {
-    const path = route.pattern.replace(/:(\w+)/g, '{$1}');
-    const scopes = route.access.kind === 'scope' ? route.access.anyOf : [];
-    const operation: Record<string, unknown> = {
-      summary: route.summary,
-      parameters: parameters(route),
-      security: route.access.kind === 'public' ? [] : [{ bearerAuth: [] }, { apiKeyHeader: [] }],
-      'x-required-scopes': scopes,
-      responses: {
-        '200': {
-          description: 'Success',
-          content: { 'application/json': { schema: envelope(route.schema, !!route.list) } },
-        },
-        default: { description: 'Failure', content: { 'application/json': { schema: ref('Error') } } },
+/** The operation of one route: its scopes, list parameters and enveloped success. */
+function operation(route: Route): object {
+  const operation: Record<string, unknown> = {
+    summary: route.summary,
+    parameters: parameters(route),
+    security: route.access.kind === 'public' ? [] : [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+    'x-required-scopes': route.access.kind === 'scope' ? route.access.anyOf : [],
+    responses: {
+      '200': {
+        description: 'Success',
+        content: { 'application/json': { schema: envelope(route.schema, !!route.list) } },
       },
-    };
-    if (route.method === 'PATCH') {
-      operation.requestBody = {
-        required: true,
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              required: ['rankId'],
-              additionalProperties: false,
-              properties: { rankId: { type: 'string' } },
-            },
+      default: { description: 'Failure', content: { 'application/json': { schema: ref('Error') } } },
+    },
+  };
+  if (route.method === 'PATCH') {
+    operation.requestBody = {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['rankId'],
+            additionalProperties: false,
+            properties: { rankId: { type: 'string' } },
           },
         },
-      };
-    }
-    paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operation;
-  }
-  return {
-    openapi: '3.1.0',
-    info: { title: 'Roster service API (mock)', version: 'v1' },
-    servers: [{ url: baseUrl }],
-    paths,
-    components: {
-      schemas: SCHEMAS,
-      securitySchemes: {
-        bearerAuth: {
-          type: 'http',
-          scheme: 'bearer',
-          description: 'Authorization: Bearer <prefix>_<id>_<secret>',
-        },
-        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       },
+    };
+  }
+  return operation;
+}
+
+/** The OpenAPI 3.1 description of exactly what this mock serves, built from its route table. */
+export function openApiDocument(routes: readonly Route[], baseUrl: string): object {
+  return buildDocument({
+    title: 'Roster service API (mock)',
+    baseUrl,
+    paths: openApiPaths(routes, operation),
+    schemas: SCHEMAS,
+    bearerDescription: 'Authorization: Bearer <prefix>_<id>_<secret>',
+    extensions: {
+      'x-error-statuses': ERROR_STATUS,
+      'x-rate-limits': { perMinute: 120, perDay: 25_000, window: 'fixed (calendar minute, UTC day)' },
     },
-    'x-error-statuses': ERROR_STATUS,
-    'x-rate-limits': { perMinute: 120, perDay: 25_000, window: 'fixed (calendar minute, UTC day)' },
-  };
+  });
 }

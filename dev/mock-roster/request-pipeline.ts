@@ -1,5 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { callerAddress } from '../mock-http/caller';
+import { sendJson } from '../mock-http/json-replies';
+import { type Intake, type IntakeDeps, type IntakePolicy, receiveRequest } from '../mock-http/request-intake';
+import { findRoute, type RouteMatch } from '../mock-http/route-match';
 import { ApiError } from './api-error';
 import {
   type ApiKeyRecord,
@@ -9,31 +12,33 @@ import {
   keyIdOf,
   verifyToken,
 } from './api-keys';
-import type { MockCounters, RequestLogEntry } from './counters';
 import type { MockFaults } from './faults';
-import { callerAddress, rateHeaders, readJsonBody, sendGatewayPage, sendJson, tokenOf } from './http-io';
+import { readJsonBody } from './json-body';
+import { rateHeaders } from './rate-headers';
 import type { RateDecision, RateLimiter } from './rate-limiter';
 import type { RosterStore } from './roster-store';
 import type { Route } from './route';
-import { findRoute, type RouteMatch } from './routes';
 
-export interface PipelineDeps {
+export interface PipelineDeps extends IntakeDeps {
   routes: readonly Route[];
   keys: readonly ApiKeyRecord[];
   store: RosterStore;
   faults: MockFaults;
-  counters: MockCounters;
   limiter: RateLimiter;
-  now: () => number;
-  /** Waits real time; cancelled (never resolves) when the server closes. */
-  sleep(ms: number): Promise<void>;
 }
 
 const ANONYMOUS_BUDGET = { perMinute: DEFAULT_PER_MINUTE, perDay: DEFAULT_PER_DAY };
 
-function endpointName(method: string, path: string, match: RouteMatch): string {
-  if (match.kind === 'found') return `${method} ${match.route.pattern}`;
-  return match.kind === 'wrong-method' ? `${method} ${path}` : 'unmatched';
+/** Routes are logged by pattern, a wrong method by its path, unknown paths as `unmatched`; keys by id. */
+function intakePolicy(routes: readonly Route[]): IntakePolicy<RouteMatch<Route>> {
+  return {
+    route: (method, path) => {
+      const match = findRoute(routes, method, path);
+      if (match.kind === 'found') return { match, endpoint: `${method} ${match.route.pattern}` };
+      return { match, endpoint: match.kind === 'wrong-method' ? `${method} ${path}` : 'unmatched' };
+    },
+    keyOf: keyIdOf,
+  };
 }
 
 /**
@@ -45,50 +50,13 @@ export async function handleRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const { faults, counters, now } = deps;
-  const method = req.method ?? 'GET';
-  const url = new URL(req.url ?? '/', 'http://mock.invalid');
-  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-  const match = findRoute(deps.routes, method, path);
-  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
-  const entry = counters.begin({
-    time: now(),
-    method,
-    path,
-    query: url.search,
-    endpoint: endpointName(method, path, match),
-    keyId: null,
-    requestId,
-  });
-  const token = tokenOf(req);
-  const tokenKeyId = token === null ? null : keyIdOf(token);
-  if (tokenKeyId !== null) counters.attributeKey(entry, tokenKeyId);
-
-  if (faults.takeDrop()) {
-    counters.finish(entry, 0);
-    req.socket.destroy();
-    return;
-  }
-  const hung = faults.waitWhileHung();
-  if (hung) await hung;
-  if (faults.latencyMs > 0) await deps.sleep(faults.latencyMs);
-  const gateway = faults.takeFailure('gateway');
-  if (gateway === 502 || gateway === 503) {
-    counters.finish(entry, gateway);
-    sendGatewayPage(res, gateway);
-    return;
-  }
-  await answer(deps, { req, res, match, token, requestId, entry, url });
+  const intake = await receiveRequest(deps, intakePolicy(deps.routes), req, res);
+  if (intake) await answer(deps, { ...intake, req, res });
 }
 
-interface Exchange {
+interface Exchange extends Intake<RouteMatch<Route>> {
   req: IncomingMessage;
   res: ServerResponse;
-  match: RouteMatch;
-  token: string | null;
-  requestId: string;
-  entry: RequestLogEntry;
-  url: URL;
 }
 
 async function answer(deps: PipelineDeps, ex: Exchange): Promise<void> {

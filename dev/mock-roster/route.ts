@@ -40,21 +40,3 @@ export interface Route {
 }
 
 export const scope = (...anyOf: string[]): Access => ({ kind: 'scope', anyOf });
-
-/** Path parameters when `path` fits `pattern`, else null. */
-export function matchPattern(pattern: string, path: string): Record<string, string> | null {
-  const want = pattern.split('/');
-  const got = path.split('/');
-  if (want.length !== got.length) return null;
-  const params: Record<string, string> = {};
-  for (const [i, segment] of want.entries()) {
-    const actual = got[i] ?? '';
-    if (segment.startsWith(':')) {
-      if (actual === '') return null;
-      params[segment.slice(1)] = decodeURIComponent(actual);
-    } else if (segment !== actual) {
-      return null;
-    }
-  }
-  return params;
-}

@@ -1,6 +1,6 @@
+import { hexDigest, pick, seededRandom } from '../mock-http/seeded-random';
 import { DEPARTMENT_TEMPLATES } from './catalog';
 import { FIRST_NAMES, LAST_NAMES } from './names';
-import { hexDigest, pick, seededRandom } from './random';
 import type {
   MemberStatus,
   MockAssignment,

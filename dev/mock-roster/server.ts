@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { CancellableSleeps } from '../mock-http/cancellable-sleeps';
+import { startLoopbackServer } from '../mock-http/loopback-server';
+import { MockCounters } from '../mock-http/mock-counters';
 import { type ApiKeyRecord, buildKeys, DEFAULT_KEY_SPECS, type KeySpec } from './api-keys';
 import { handleControl } from './control-endpoint';
-import { MockCounters } from './counters';
 import { MockFaults } from './faults';
 import { RateLimiter } from './rate-limiter';
 import type { MockCommunity } from './records';
@@ -69,35 +69,21 @@ export async function startMockRoster(options: MockRosterOptions = {}): Promise<
   const limiter = new RateLimiter(now);
   let url = '';
   const routes = buildRoutes(() => url);
-  const timers = new Set<NodeJS.Timeout>();
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve();
-      }, ms);
-      timers.add(timer);
-    });
-  const deps = { routes, keys: keyRecords, store, faults, counters, limiter, now, sleep };
-
-  const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://mock.invalid').pathname;
-    const work = path.startsWith('/__mock/')
-      ? handleControl(req, res, path, { faults, counters })
-      : handleRequest(deps, req, res);
-    work.catch((error: unknown) => {
-      // A bug in the mock itself: answer rather than leave the client waiting.
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
-      res.end(`mock roster failure: ${(error as Error).message}`);
-    });
+  const sleeps = new CancellableSleeps();
+  const deps = { routes, keys: keyRecords, store, faults, counters, limiter, now, sleep: sleeps.sleep };
+  const server = await startLoopbackServer({
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    name: 'mock roster',
+    handle: (req, res) => {
+      const path = new URL(req.url ?? '/', 'http://mock.invalid').pathname;
+      return path.startsWith('/__mock/')
+        ? handleControl(req, res, path, { faults, counters })
+        : handleRequest(deps, req, res);
+    },
+    beforeClose: () => sleeps.cancelAll(),
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  url = `http://${host}:${address.port}`;
+  url = server.url;
 
   return {
     url,
@@ -113,13 +99,6 @@ export async function startMockRoster(options: MockRosterOptions = {}): Promise<
     counters,
     data: store,
     limiter,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const timer of timers) clearTimeout(timer);
-        timers.clear();
-        server.close(() => resolve());
-        // Hung and keep-alive connections would hold close() open forever.
-        server.closeAllConnections();
-      }),
+    close: server.close,
   };
 }
