@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { FaultSwitches } from '../../../dev/mock-http/fault-switches';
+
+describe('FaultSwitches', () => {
+  it('fires a counted fault on exactly the next N requests', () => {
+    const faults = new FaultSwitches().dropConnection(2).malformedJson(1);
+    expect([faults.takeDrop(), faults.takeDrop(), faults.takeDrop()]).toEqual([true, true, false]);
+    expect([faults.takeMalformed(), faults.takeMalformed()]).toEqual([true, false]);
+  });
+
+  it('gives a 500 at the service stage and a 502/503 at the gateway stage only', () => {
+    const faults = new FaultSwitches().failNext(1, 500);
+    expect(faults.takeFailure('gateway')).toBeNull();
+    expect(faults.takeFailure('service')).toBe(500);
+    faults.failNext(1, 502);
+    expect(faults.takeFailure('service')).toBeNull();
+    expect(faults.takeFailure('gateway')).toBe(502);
+    expect(faults.takeFailure('gateway')).toBeNull();
+  });
+
+  it('forces 429s with Retry-After 1 unless told otherwise', () => {
+    const faults = new FaultSwitches().rateLimit(2, { retryAfter: null });
+    expect(faults.takeForced429()).toEqual({ retryAfter: null });
+    faults.rateLimit();
+    expect(faults.takeForced429()).toEqual({ retryAfter: 1 });
+    expect(faults.takeForced429()).toBeNull();
+  });
+
+  it('holds requests while hung and releases them on clear()', async () => {
+    const faults = new FaultSwitches().hang().latency(-5);
+    expect(faults.latencyMs).toBe(0);
+    const waiting = faults.waitWhileHung();
+    expect(faults.hungCount).toBe(1);
+    faults.latency(50).failNext(Number.POSITIVE_INFINITY).clear();
+    await expect(waiting).resolves.toBeUndefined();
+    expect(faults.hungCount).toBe(0);
+    expect(faults.waitWhileHung()).toBeNull();
+    expect(faults.latencyMs).toBe(0);
+    expect(faults.takeFailure('gateway')).toBeNull();
+  });
+});
