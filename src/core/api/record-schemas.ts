@@ -47,16 +47,14 @@ export const assignmentSchema = z
   );
 
 /** A member record; `departmentAssignments`, when inlined, is checked record by record later. */
-export const memberSchema = z
-  .looseObject({
-    id,
-    status: z.string(),
-    gameLicense: z.string().min(1),
-    displayName: optionalText,
-    name: optionalText,
-    departmentAssignments: z.array(z.unknown()).nullish(),
-  })
-  .refine((raw) => Boolean(raw.displayName || raw.name), { message: 'needs displayName or name' });
+export const memberSchema = z.looseObject({
+  id,
+  status: z.string(),
+  gameLicense: z.string().min(1),
+  displayName: optionalText,
+  name: optionalText,
+  departmentAssignments: z.array(z.unknown()).nullish(),
+});
 
 export type MemberRecord = z.output<typeof memberSchema>;
 

@@ -28,6 +28,8 @@ export class MemberCache {
     this.lru = new LRUCache<string, Entry>({
       max: options.maxEntries,
       ttl: options.ttlMs,
+      // Stale entries stay (until evicted by size) as last-known answers, and iteration sees them.
+      allowStale: true,
       noDeleteOnStaleGet: true,
       perf: { now: options.now },
       // No cached clock reading: staleness follows the injected clock exactly, and no timer is started.
@@ -38,7 +40,7 @@ export class MemberCache {
   /** A fresh answer: the member, `null` for a fresh "not on the roster", `undefined` when unknown or stale. */
   fresh(license: string): MemberView | null | undefined {
     const entry = this.lru.get(license);
-    if (entry === undefined) {
+    if (entry === undefined || this.lru.getRemainingTTL(license) <= 0) {
       this.missCount++;
       return undefined;
     }
@@ -48,7 +50,7 @@ export class MemberCache {
 
   /** The last member record the service gave for this license, however old. */
   lastKnown(license: string): MemberView | undefined {
-    return this.lru.get(license, { allowStale: true })?.view ?? undefined;
+    return this.lru.get(license)?.view ?? undefined;
   }
 
   set(license: string, view: MemberView | null, fetchedAt = this.options.now()): void {
@@ -60,10 +62,6 @@ export class MemberCache {
   remember(license: string, view: MemberView, fetchedAt: number): void {
     // A start at the epoch's first millisecond makes the entry stale at once; fetchedAt stays truthful.
     this.lru.set(license, { view, fetchedAt }, { ttl: 1, start: 1 });
-  }
-
-  delete(license: string): void {
-    this.lru.delete(license);
   }
 
   get size(): number {
@@ -82,10 +80,7 @@ export class MemberCache {
 
   /** Known members, most recently used first, fresh or not (for the snapshot). */
   *knownMembers(): Generator<{ view: MemberView; fetchedAt: number }> {
-    // dump() lists the least recently used first.
-    const entries = this.lru.dump();
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const { value } = entries[i]![1];
+    for (const [, value] of this.lru.entries()) {
       if (value.view !== null) yield { view: value.view, fetchedAt: value.fetchedAt };
     }
   }

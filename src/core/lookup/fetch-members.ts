@@ -2,6 +2,7 @@ import { listPages } from '../api/list-pages';
 import { parseRecords } from '../api/parse-records';
 import { assignmentSchema, type MemberRecord, memberSchema, toApiMember } from '../api/record-schemas';
 import type { RequestExecutor } from '../api/request-executor';
+import { RosterResponseError } from '../api/roster-api-error';
 import type { Lane } from '../limiter/lane';
 import type { ApiAssignment, ApiMember } from '../model';
 import type { Logger } from '../ports';
@@ -21,16 +22,36 @@ export async function fetchMembers(
   licenses: readonly string[],
   lane: Lane,
   logger: Logger,
-): Promise<Map<string, MemberFound>> {
+): Promise<Map<string, MemberFound | Error>> {
   const wanted = new Set(licenses.map((license) => license.toLowerCase()));
   const query = new URLSearchParams(licenses.map((license): [string, string] => ['gameLicense', license]));
   const items = await listPages(executor, '/api/v1/members', query, { lane, permitHeld: true });
-  const found = new Map<string, MemberFound>();
+  const found = new Map<string, MemberFound | Error>();
   for (const record of parseRecords(items, memberSchema, 'member', logger)) {
     const key = record.gameLicense.toLowerCase();
     if (wanted.has(key) && !found.has(key)) found.set(key, withInline(record, logger));
   }
+  // A record the resource cannot read says nothing about whether the player is on the roster.
+  for (const item of items) {
+    const license = licenseOf(item);
+    if (license === null || !wanted.has(license) || found.has(license)) continue;
+    found.set(
+      license,
+      new RosterResponseError('The roster service sent a member record the resource cannot read.', {
+        code: 'malformed_response',
+        kind: 'outage',
+        status: 200,
+        requestId: null,
+      }),
+    );
+  }
   return found;
+}
+
+function licenseOf(item: unknown): string | null {
+  if (typeof item !== 'object' || item === null) return null;
+  const { gameLicense } = item as { gameLicense?: unknown };
+  return typeof gameLicense === 'string' ? gameLicense.toLowerCase() : null;
 }
 
 /**

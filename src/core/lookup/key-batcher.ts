@@ -2,8 +2,11 @@ import { LANES, type Lane } from '../limiter/lane';
 import type { Clock, TimerHandle } from '../ports';
 import { countThatFits, MAX_VALUES_PER_REQUEST } from './query-budget';
 
-/** Fetches one batch of keys; a key missing from the answer resolves to `null`. */
-export type FetchKeys<V> = (keys: readonly string[], lane: Lane) => Promise<Map<string, V>>;
+/**
+ * Fetches one batch of keys; a key missing from the answer resolves to `null`, a key answered
+ * with an Error rejects with it (the others still resolve).
+ */
+export type FetchKeys<V> = (keys: readonly string[], lane: Lane) => Promise<Map<string, V | Error>>;
 
 export interface KeyBatcherOptions<V> {
   /** Takes a limiter permit in `lane` (rejects at once while the key is suspended). */
@@ -126,6 +129,8 @@ export class KeyBatcher<V> {
     this.jobs.set(lane, controller);
     this.options.acquire(lane, controller.signal).then(
       () => {
+        // A job aborted after its permit was granted leaves the lane to the job that replaced it.
+        if (this.jobs.get(lane) !== controller) return;
         this.jobs.delete(lane);
         this.runJob(lane);
       },
@@ -152,7 +157,12 @@ export class KeyBatcher<V> {
     }
     this.options.fetchBatch(batch, lane).then(
       (found) => {
-        for (const key of batch) this.settle(key, (pending) => pending.resolve(found.get(key) ?? null));
+        for (const key of batch) {
+          const value = found.get(key);
+          this.settle(key, (pending) =>
+            value instanceof Error ? pending.reject(value) : pending.resolve(value ?? null),
+          );
+        }
       },
       (error: unknown) => {
         for (const key of batch) this.settle(key, (pending) => pending.reject(error));

@@ -76,10 +76,20 @@ export class MemberLookups {
     return { member: found.member, assignments };
   }
 
-  /** Many licenses at once (a refresh of online players); keyed by the licenses as given. */
+  /**
+   * Many licenses at once (a refresh of online players); keyed by the licenses as given. A license
+   * the service could not answer for is left out; when none could be answered, the first error is
+   * thrown.
+   */
   async lookupMany(licenses: readonly string[], lane: Lane): Promise<Map<string, MemberLookup | null>> {
-    const answers = await Promise.all(licenses.map((license) => this.lookup(license, lane)));
-    return new Map(licenses.map((license, index) => [license, answers[index] ?? null]));
+    const settled = await Promise.allSettled(licenses.map((license) => this.lookup(license, lane)));
+    const answers = new Map<string, MemberLookup | null>();
+    settled.forEach((result, index) => {
+      if (result.status === 'fulfilled') answers.set(licenses[index]!, result.value);
+    });
+    const failure = settled.find((result) => result.status === 'rejected');
+    if (answers.size === 0 && failure) throw failure.reason;
+    return answers;
   }
 
   /** Licenses waiting for a permit in `lane` and the lanes served before it. */

@@ -115,7 +115,7 @@ describe('lookup by license', () => {
     await api.close();
   });
 
-  it('skips a malformed member record with a warning naming its id', async () => {
+  it('an unreadable member record is an error for that license only, never "not on the roster"', async () => {
     const clock = new FakeClock();
     const { agent } = fakeRoster(clock, (request) =>
       request.path === '/api/v1/members'
@@ -123,7 +123,7 @@ describe('lookup by license', () => {
             body: {
               success: true,
               data: [
-                { id: 'bad1', status: 'ACTIVE', gameLicense: license(1) },
+                { id: 'bad1', status: null, gameLicense: license(1) },
                 {
                   id: 'm2',
                   status: 'ACTIVE',
@@ -131,6 +131,7 @@ describe('lookup by license', () => {
                   name: 'Two',
                   departmentAssignments: [],
                 },
+                { id: 'm3', status: 'ACTIVE', gameLicense: license(3), departmentAssignments: [] },
               ],
               meta: { request_id: 'r1' },
             },
@@ -138,9 +139,13 @@ describe('lookup by license', () => {
         : { body: { success: true, data: [] } },
     );
     const { api, lines } = testClient(clock, agent);
-    const answers = await api.lookupMany([license(1), license(2)], 'refresh');
-    expect(answers.get(license(1))).toBeNull();
+    const answers = await api.lookupMany([license(1), license(2), license(3)], 'refresh');
+    expect(answers.has(license(1))).toBe(false);
     expect(answers.get(license(2))?.member.name).toBe('Two');
+    // Without displayName or name, the member is still a member, shown by id.
+    expect(answers.get(license(3))?.member.name).toBe('m3');
+    const { error } = await outcome(clock, api.lookup(license(1), 'refresh'));
+    expect(error).toMatchObject({ code: 'malformed_response' });
     expect(lines.some((line) => line.level === 'warn' && line.message.includes('id bad1'))).toBe(true);
     await api.close();
   });
