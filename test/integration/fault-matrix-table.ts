@@ -43,7 +43,13 @@ export function matrixMarkdown(
     "key's per-minute limit; recovery: time from the fault's end to a new player decided from the roster; " +
     'online players: players online through the fault (and members admitted during it) keep their data ' +
     'and are back in step afterwards, export and state bag alike; no key: log, events, state bags, client ' +
-    'events and files searched for the key.';
+    'events and files searched for the key. Rows marked "learning:" are faults of the learning service ' +
+    'with `gate.requireCourses` set and the roster healthy: policy: a trained, an untrained and an ' +
+    'unlinked player joining twice during the fault (never refused as untrained because of it; ' +
+    '`cached` may refuse the untrained one on completions known before); limits: requests the learning ' +
+    'service saw against `training.perMinute` (and the most in any 10 s); recovery: time to a trained ' +
+    "player admitted on the service's answer, then the others decided by it too; online players: their " +
+    'training (export, state bag, `hasCompletedCourse`) kept through the fault; no key: both keys.';
   return [...lines, '', legend, ...(notes.length > 0 ? ['', 'Problems:', ...notes] : [])].join('\n');
 }
 

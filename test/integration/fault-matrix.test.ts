@@ -3,18 +3,29 @@ import { sleep } from './fault-matrix-rig';
 import { FAULT_ROWS, type FaultRow } from './fault-matrix-rows';
 import { COLUMNS, type Column, type RowOutcome, runRow } from './fault-matrix-run';
 import { matrixMarkdown, writeMatrix } from './fault-matrix-table';
+import { TRAINING_FAULT_ROWS, type TrainingFaultRow } from './fault-matrix-training-rows';
+import { runTrainingRow } from './fault-matrix-training-run';
 
 /**
  * Every fault of the roster service against the bundle in the emulator, in scaled-down time. Rows
  * run concurrently (each has its own mock service, emulator and resource folder): the rows that
  * wait out the once-a-minute key re-check or a calendar-minute 429 pause start first, the rest
- * share a few slots beside them. Each `it` asserts on the row it awaits; the table is printed at the end.
- * Unhandled rejections are process-wide, so one is charged to every row running when it happened.
+ * share a few slots beside them. The learning service's rows (`gate.requireCourses` set, the roster
+ * healthy) have slots of their own beside those. Each `it` asserts on the row it awaits; the table is
+ * printed at the end. Unhandled rejections are process-wide, so one is charged to every row running
+ * when it happened.
  */
 
 const SHORT_ROW_SLOTS = 6;
+const TRAINING_ROW_SLOTS = 4;
 const START_SPREAD_MS = 150;
 const isLong = (row: FaultRow) => (row.recoveryBudgetMs ?? 0) > 10_000;
+
+/** A row of either service, as the schedule, the table and the `it`s see it. */
+type MatrixRow = FaultRow | TrainingFaultRow;
+const isTrainingRow = (row: MatrixRow): row is TrainingFaultRow =>
+  TRAINING_FAULT_ROWS.includes(row as TrainingFaultRow);
+const ALL_ROWS: readonly MatrixRow[] = [...FAULT_ROWS, ...TRAINING_FAULT_ROWS];
 
 const unhandled: { at: number; text: string }[] = [];
 const noteUnhandled = (kind: string) => (error: unknown) =>
@@ -23,20 +34,20 @@ const onRejection = noteUnhandled('unhandled rejection');
 const onException = noteUnhandled('uncaught exception');
 const unhandledSince = (t: number) => unhandled.filter((u) => u.at >= t).map((u) => u.text);
 
-const results = new Map<FaultRow, Promise<RowOutcome>>();
+const results = new Map<MatrixRow, Promise<RowOutcome>>();
 const finished: (RowOutcome | { fault: string; onError: string; error: string })[] = [];
 
-function schedule(rows: readonly FaultRow[]): void {
-  const run = (row: FaultRow) => {
-    const outcome = runRow(row, unhandledSince);
-    outcome.then(
-      (o) => finished.push(o),
-      (error: unknown) => finished.push({ fault: row.fault, onError: row.onError, error: String(error) }),
-    );
-    return outcome;
-  };
-  // A row starts when a slot frees; its promise exists from the start so each `it` can await it.
-  const queue = rows.filter((row) => !isLong(row));
+function run(row: MatrixRow): Promise<RowOutcome> {
+  const outcome = isTrainingRow(row) ? runTrainingRow(row, unhandledSince) : runRow(row, unhandledSince);
+  outcome.then(
+    (o) => finished.push(o),
+    (error: unknown) => finished.push({ fault: row.fault, onError: row.onError, error: String(error) }),
+  );
+  return outcome;
+}
+
+/** Runs `queue` through `slots` slots: a row starts when a slot frees; its promise exists from the start. */
+function inSlots(queue: readonly MatrixRow[], slots: number, firstStartMs: number): void {
   const opens: (() => void)[] = [];
   const gates = queue.map(() => new Promise<void>((open) => opens.push(open)));
   let next = 0;
@@ -46,19 +57,30 @@ function schedule(rows: readonly FaultRow[]): void {
     outcome.catch(() => undefined).finally(startNext);
     results.set(row, outcome);
   });
+  for (let slot = 0; slot < slots; slot++) setTimeout(startNext, firstStartMs + slot * START_SPREAD_MS);
+}
+
+function schedule(rows: readonly FaultRow[], trainingRows: readonly TrainingFaultRow[]): void {
   // Starts are spread out: loading the bundle into a fresh context is the costly part of a row.
-  rows.filter(isLong).forEach((row, index) => {
+  const longRows = rows.filter(isLong);
+  longRows.forEach((row, index) => {
     const outcome = sleep(index * START_SPREAD_MS).then(() => run(row));
     outcome.catch(() => undefined); // the row's `it` reports it
     results.set(row, outcome);
   });
-  for (let slot = 0; slot < SHORT_ROW_SLOTS; slot++) setTimeout(startNext, slot * START_SPREAD_MS);
+  inSlots(
+    rows.filter((row) => !isLong(row)),
+    SHORT_ROW_SLOTS,
+    0,
+  );
+  // The learning rows are all short; they start after the others' first loads.
+  inSlots(trainingRows, TRAINING_ROW_SLOTS, Math.max(longRows.length, SHORT_ROW_SLOTS) * START_SPREAD_MS);
 }
 
 beforeAll(() => {
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
-  schedule(FAULT_ROWS);
+  schedule(FAULT_ROWS, TRAINING_FAULT_ROWS);
 });
 
 afterAll(async () => {
@@ -66,7 +88,7 @@ afterAll(async () => {
   process.off('unhandledRejection', onRejection);
   process.off('uncaughtException', onException);
   const order = (f: { fault: string; onError: string }) =>
-    FAULT_ROWS.findIndex((r) => r.fault === f.fault && r.onError === f.onError);
+    ALL_ROWS.findIndex((r) => r.fault === f.fault && r.onError === f.onError);
   const markdown = matrixMarkdown([...finished].sort((x, y) => order(x) - order(y)));
   const path = writeMatrix(markdown);
   console.log(`${markdown}\n\nFault matrix written to ${path}`);
@@ -77,12 +99,12 @@ const ASSERTIONS: Record<Column, string> = {
   policy: 'decisions follow gate.onError',
   limits: "the service never gets more than the key's limit",
   crash: 'nothing is thrown unhandled',
-  recovery: 'a new player is decided from the roster again',
-  online: 'online players keep their data and are back in step',
+  recovery: 'a new player is decided from the roster (learning rows: the learning service) again',
+  online: 'online players keep their data (learning rows: their training) and are back in step',
   key: 'the key appears nowhere',
 };
 
-const named = FAULT_ROWS.map((row) => [`${row.fault} (onError ${row.onError})`, row] as const);
+const named = ALL_ROWS.map((row) => [`${row.fault} (onError ${row.onError})`, row] as const);
 const knownBugs = named.flatMap(([name, row]) =>
   Object.entries(row.knownBugs ?? {}).map(
     ([column, reason]) => [name, column as Column, reason, row] as const,

@@ -1,0 +1,88 @@
+import type { OnError } from './fault-matrix-rows';
+import type { Column } from './fault-matrix-run';
+import type { TrainingRig } from './fault-matrix-training-rig';
+
+/** One fault of the learning service, with `gate.requireCourses` set and the roster healthy. */
+export interface TrainingFaultRow {
+  fault: string;
+  onError: OnError;
+  /** `gate.timeoutSeconds` when not the scaled-down 2 s (the deadline column then allows this + 1 s). */
+  gateTimeoutSeconds?: number;
+  /** How long after the fault ends a trained player may still not be decided by the service. */
+  recoveryBudgetMs?: number;
+  /** Columns a bug in the resource makes fail, with the reason (those run as `it.fails`). */
+  knownBugs?: Partial<Record<Column, string>>;
+  begin(rig: TrainingRig): void;
+  end(rig: TrainingRig): void;
+}
+
+const clear = (rig: TrainingRig) => void rig.learning.faults.clear();
+
+const faults = {
+  burst503: {
+    fault: 'learning: 503 burst (proxy page)',
+    begin: (r) => void r.learning.faults.failNext(1000, 503),
+    end: clear,
+  },
+  hang: { fault: 'learning: hang', begin: (r) => void r.learning.faults.hang(), end: clear },
+  drop: {
+    fault: 'learning: dropped connections',
+    begin: (r) => void r.learning.faults.dropConnection(1000),
+    end: clear,
+  },
+  malformed: {
+    fault: 'learning: malformed JSON',
+    begin: (r) => void r.learning.faults.malformedJson(),
+    end: clear,
+  },
+  retryAfter: {
+    fault: 'learning: 429, Retry-After 2',
+    // The last 429 before the fault ends still pauses every training request for its 2 s.
+    recoveryBudgetMs: 6000,
+    begin: (r) => void r.learning.faults.rateLimit(1000, { retryAfter: 2 }),
+    end: clear,
+  },
+  revoked: {
+    fault: 'learning: key revoked mid-run',
+    begin: (r) => void r.learning.faults.revokeKey('enroll'),
+    // The mock keeps a revoked key revoked; "the key works again" is the record turned back.
+    end: (r) => {
+      r.learning.keyRecords.find((k) => k.name === 'enroll')!.revoked = false;
+    },
+  },
+  hangShortGate: {
+    fault: 'learning: hang, gate.timeoutSeconds 1',
+    gateTimeoutSeconds: 1,
+    begin: (r) => void r.learning.faults.hang(),
+    end: clear,
+  },
+  discordOff: {
+    fault: 'learning: `discord` flag turned off',
+    begin: (r) => void r.learning.faults.flagOff('discord'),
+    end: clear,
+  },
+} satisfies Record<string, Omit<TrainingFaultRow, 'onError'>>;
+
+const row = (
+  name: keyof typeof faults,
+  onError: OnError,
+  knownBugs?: TrainingFaultRow['knownBugs'],
+): TrainingFaultRow => ({ ...faults[name], onError, ...(knownBugs ? { knownBugs } : {}) });
+
+/** `cached` for every fault of the learning service; `allow` and `deny` on a few. */
+export const TRAINING_FAULT_ROWS: readonly TrainingFaultRow[] = [
+  ...(Object.keys(faults) as (keyof typeof faults)[])
+    .filter((name) => name !== 'hangShortGate')
+    .map((name) => row(name, 'cached')),
+  // Known bug: src/training/attach-training.ts:136 gives the training check max(1000, timeoutSeconds
+  // × 500) ms, longer than the gate's watchdog (src/fivem/gate.ts:87–88: 500 ms at 1 s). The
+  // watchdog's further-check branch (gate.ts:93–95) then decides `cached` as "unavailable", with the
+  // roster's message, whatever the known completions say: a trained player is refused.
+  row('hangShortGate', 'cached', {
+    policy: 'the gate watchdog cuts the training check short and refuses a trained player under cached',
+  }),
+  row('burst503', 'allow'),
+  row('hang', 'allow'),
+  row('malformed', 'deny'),
+  row('discordOff', 'deny'),
+];

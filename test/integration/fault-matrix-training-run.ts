@@ -1,0 +1,296 @@
+import type { Decision } from '../../dev/emulator';
+import { holdsWithin, maxInRolling60s, sleep, type Timed } from './fault-matrix-rig';
+import type { OnError } from './fault-matrix-rows';
+import type { Check, RowOutcome } from './fault-matrix-run';
+import { type Person, REQUIRED_COURSE, TrainingRig } from './fault-matrix-training-rig';
+import type { TrainingFaultRow } from './fault-matrix-training-rows';
+
+/** The same scaled-down time as the roster rows: a 2 s gate, 0.5 s requests, a refresh every 2 s. */
+const TIMEOUT_SECONDS = 2;
+/**
+ * The learning service's request ceiling, scaled like the gate: the default 60 a minute against a
+ * 15 s deadline is 450 against this 2 s one. (At 60 the token bucket hands out one request a second,
+ * and a join's check, which has half the deadline, would wait out its whole budget in the queue.)
+ */
+const PER_MINUTE = 450;
+/** After a 429 with `Retry-After: 2`, no request may arrive for 2 s (less what was already on its way). */
+const RETRY_AFTER_MS = 2000;
+const ON_ITS_WAY_MS = 200;
+const BASE_CONFIG = {
+  api: { timeoutMs: 500 },
+  refresh: { intervalSeconds: 2 },
+  cache: { ttlSeconds: 1, negativeTtlSeconds: 1 },
+  training: { perMinute: PER_MINUTE },
+};
+/** As long as the roster rows' faults: past every retry chain, with background refreshes running into it. */
+const FAULT_MS = 8000;
+/** When the two waves of joining players start, after the fault began. */
+const WAVES_AT_MS = [1200, 4500];
+/** How long online players may take to show their training again after the fault. */
+const ONLINE_BACK_MS = 5000;
+
+type Expected = { admitted: true } | { admitted: false; reason: RegExp; says: string };
+const ADMIT: Expected = { admitted: true };
+const UNAVAILABLE: Expected = {
+  admitted: false,
+  reason: /training check is unavailable right now/,
+  says: 'unavailable',
+};
+const NOT_TRAINED = {
+  admitted: false,
+  reason: new RegExp(`have not completed the training this server requires: ${REQUIRED_COURSE}\\.`),
+  says: `not completed ${REQUIRED_COURSE}`,
+} satisfies Expected;
+const NOT_LINKED: Expected = {
+  admitted: false,
+  reason: /not linked to your academy account yet\. To link it, open \S+ .*enter the code [A-Z2-9]{6}/,
+  says: 'not linked, with a link code',
+};
+/** Never a refusal for training while the service cannot answer, unless the known completions say so. */
+const SAYS_UNTRAINED = /not completed|not trained|not linked/i;
+
+type Kind = 'trained' | 'untrained' | 'unlinked';
+const KINDS: readonly Kind[] = ['trained', 'untrained', 'unlinked'];
+const LETTER: Record<Kind, string> = { trained: 'T', untrained: 'U', unlinked: 'N' };
+
+/** What the learning service itself decides. */
+const TRUTH: Record<Kind, Expected> = { trained: ADMIT, untrained: NOT_TRAINED, unlinked: NOT_LINKED };
+
+/** What `gate.onError` may decide while the learning service cannot answer. */
+function underPolicy(kind: Kind, onError: OnError): readonly Expected[] {
+  if (onError === 'allow') return [ADMIT];
+  if (onError === 'deny') return [UNAVAILABLE];
+  if (kind === 'trained') return [ADMIT];
+  // An untrained linked player may be refused on the completions known before the fault.
+  return kind === 'untrained' ? [NOT_TRAINED, UNAVAILABLE] : [UNAVAILABLE];
+}
+
+const show = (d: Decision) => (d.admitted ? 'admitted' : `refused "${d.reason}"`);
+const says = (e: Expected) => (e.admitted ? 'admitted' : e.says);
+const matches = (d: Decision, e: Expected) =>
+  d.admitted === e.admitted && (d.admitted || (!e.admitted && e.reason.test(d.reason)));
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const check = (problems: string[], cell: string): Check => ({ ok: problems.length === 0, cell, problems });
+
+interface Online {
+  id: number;
+  member: string;
+  name: string;
+}
+
+/**
+ * Runs one learning row: two trained players online, the fault on, a trained, an untrained and an
+ * unlinked player joining twice through it, the fault off, a trained player decided by the service
+ * again; measures every column on the way. `unhandledSince(t)` as for the roster rows.
+ */
+export async function runTrainingRow(
+  row: TrainingFaultRow,
+  unhandledSince: (t: number) => string[],
+): Promise<RowOutcome> {
+  const startedAt = Date.now();
+  const rig = await TrainingRig.start({
+    ...BASE_CONFIG,
+    gate: {
+      timeoutSeconds: row.gateTimeoutSeconds ?? TIMEOUT_SECONDS,
+      onError: row.onError,
+      requireCourses: [REQUIRED_COURSE],
+    },
+  });
+  try {
+    const outcome = await measure(rig, row);
+    rig.server.stopResource('roster'); // writes the snapshot and the alias file: more files to search
+    const crashes = [
+      ...rig.server.log.lines.filter((l) => l.includes('SCRIPT ERROR')),
+      ...unhandledSince(startedAt),
+    ];
+    const leaks = rig.keyLeaks();
+    return {
+      fault: row.fault,
+      onError: row.onError,
+      ...outcome,
+      crash: check(crashes, crashes.length === 0 ? 'clean' : `${crashes.length} error(s)`),
+      key: check(
+        leaks.map((where) => `a key found in ${where}`),
+        leaks.length === 0 ? 'nowhere' : leaks.join(', '),
+      ),
+    };
+  } finally {
+    await rig.close();
+  }
+}
+
+async function measure(
+  rig: TrainingRig,
+  row: TrainingFaultRow,
+): Promise<Omit<RowOutcome, 'fault' | 'onError' | 'crash' | 'key'>> {
+  const timeoutSeconds = row.gateTimeoutSeconds ?? TIMEOUT_SECONDS;
+  /** Every deferral ends within gate.timeoutSeconds + 1 s. */
+  const deadlineMs = timeoutSeconds * 1000 + 1000;
+  /** A trained player is decided by the service again within two gate deadlines of the fault's end. */
+  const defaultRecoveryMs = 2 * timeoutSeconds * 1000;
+  const policyProblems: string[] = [];
+  const onlineProblems: string[] = [];
+  const waits: Timed[] = [];
+  const timed = async (person: Person, name: string) => {
+    const result = await rig.connect(person, name);
+    waits.push(result);
+    return result;
+  };
+  const judge = (result: Timed, allowed: readonly Expected[]) => {
+    if (allowed.some((e) => matches(result.decision, e))) return;
+    const { decision } = result;
+    const forTraining = !decision.admitted && SAYS_UNTRAINED.test(decision.reason);
+    policyProblems.push(
+      `${result.name}: ${show(decision)}, expected ${allowed.map(says).join(' or ')}${forTraining ? ' (refused for training because of the outage)' : ''}`,
+    );
+  };
+  const inStep = (p: Online) => {
+    const seen = rig.trainingOf(p.id);
+    const bag = seen.bag as { linked?: boolean; completions?: { title?: string }[] } | null;
+    return (
+      rig.memberOf(p.id) === p.member &&
+      seen.completed &&
+      bag?.linked === true &&
+      (bag.completions ?? []).some((c) => c.title === REQUIRED_COURSE) &&
+      JSON.stringify(seen.exported) === JSON.stringify(bag)
+    );
+  };
+  const describe = (p: Online) => {
+    const seen = rig.trainingOf(p.id);
+    return `${p.name}: member ${rig.memberOf(p.id) ?? 'null'}, hasCompletedCourse ${seen.completed}, state bag ${JSON.stringify(seen.bag)}`;
+  };
+
+  const ready = () =>
+    rig.rosterLog().some((l) => l.includes('connected to the roster')) &&
+    rig.rosterLog().some((l) => l.includes('training: connected to the learning service')) &&
+    rig.learning.counters.log.some(
+      (e) => e.endpoint === 'GET /api/public/v1/discord/completions' && e.status === 200,
+    );
+  if (!(await holdsWithin(ready, 10_000)))
+    throw new Error('the resource did not connect to both services before the fault');
+
+  // Before the fault: two trained players online, their training known. Setup, not measurement:
+  // a join the deadline caught (a loaded machine) is simply tried again.
+  const admitted = async (person: Person, name: string): Promise<Online> => {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const each = `${name}${attempt === 0 ? '' : `-${attempt}`}`;
+      const license = rig.freshLicense();
+      const { decision } = await rig.connect(person, each, license);
+      if (decision.admitted && rig.basisOf(each) === 'roster' && !rig.trainingFellBack(each)) {
+        const member = rig.roster.data.members.find((m) => m.gameLicense === license)!;
+        return { id: decision.id, member: member.id, name };
+      }
+      if (decision.admitted) rig.server.dropPlayer(decision.id);
+    }
+    throw new Error(`warm-up: ${name} was never admitted by both services`);
+  };
+  const online = await Promise.all([admitted('onlineA', 'A'), admitted('onlineB', 'B')]);
+  if (!(await holdsWithin(() => online.every(inStep), 5000)))
+    throw new Error(`warm-up: online players' training not loaded: ${online.map(describe).join('; ')}`);
+
+  // The fault, with the background refresh running into it, and two waves of players joining.
+  const faultAt = Date.now();
+  row.begin(rig);
+  const probes: Timed[] = [];
+  for (const [wave, at] of WAVES_AT_MS.entries()) {
+    await sleep(faultAt + at - Date.now());
+    const results = await Promise.all(KINDS.map((kind) => timed(kind, `${LETTER[kind]}${wave}`)));
+    for (const [i, result] of results.entries()) {
+      const kind = KINDS[i]!;
+      judge(result, underPolicy(kind, row.onError));
+      // Players admitted through the fault ask how to link (their answer goes to chat).
+      if (result.decision.admitted) rig.server.executeCommand('linktraining', result.decision.id);
+    }
+    probes.push(...results);
+    rig.server.executeCommand('roster training');
+    rig.server.executeCommand('roster status');
+  }
+  if (!online.every(inStep)) {
+    onlineProblems.push(
+      `during the fault: ${online
+        .filter((p) => !inStep(p))
+        .map(describe)
+        .join('; ')}`,
+    );
+  }
+  await sleep(faultAt + FAULT_MS - Date.now());
+
+  // The fault ends: a trained player must be admitted on the learning service's answer again, by
+  // itself; then an untrained and an unlinked one are decided by it too (not by the policy).
+  const endedAt = Date.now();
+  row.end(rig);
+  const budget = row.recoveryBudgetMs ?? defaultRecoveryMs;
+  const recoveryProblems: string[] = [];
+  const decidedByService = async (kind: Kind, prefix: string): Promise<number | null> => {
+    let last = '';
+    for (let attempt = 0; Date.now() - endedAt <= budget; attempt++) {
+      const name = `${prefix}${attempt}`;
+      const result = await timed(kind, name);
+      if (matches(result.decision, TRUTH[kind]) && !rig.trainingFellBack(name)) return Date.now() - endedAt;
+      last = `${name}: ${show(result.decision)}${rig.trainingFellBack(name) ? ' (the policy decided)' : ''}`;
+      await sleep(budget > defaultRecoveryMs ? 500 : 100);
+    }
+    recoveryProblems.push(
+      `no ${kind} player decided by the learning service (${says(TRUTH[kind])}) within ${seconds(budget)} of the fault's end; last ${last}`,
+    );
+    return null;
+  };
+  const recoveredAfter = await decidedByService('trained', 'R');
+  const othersAfter =
+    recoveredAfter === null
+      ? []
+      : await Promise.all([decidedByService('untrained', 'UR'), decidedByService('unlinked', 'NR')]);
+  const allAfter = othersAfter.every((t) => t !== null) ? Math.max(0, ...othersAfter.map(Number)) : null;
+
+  if (!(await holdsWithin(() => online.every(inStep), ONLINE_BACK_MS))) {
+    onlineProblems.push(
+      `${seconds(ONLINE_BACK_MS)} after the fault: ${online
+        .filter((p) => !inStep(p))
+        .map(describe)
+        .join('; ')}`,
+    );
+  }
+  rig.server.executeCommand('roster training');
+
+  const maxWait = Math.max(...waits.map((w) => w.waitedMs));
+  const late = waits.filter((w) => w.waitedMs > deadlineMs);
+  const times = rig.requestTimes();
+  const most = maxInRolling60s(times);
+  const limitProblems =
+    most > PER_MINUTE ? [`${most} requests within 60 s, over training.perMinute ${PER_MINUTE}`] : [];
+  // Every 429 carried Retry-After 2: the client must hold every request for that long.
+  const log = rig.learning.counters.log;
+  const limited = log.filter((e) => e.status === 429).map((e) => e.time);
+  const early = log.filter((e) =>
+    limited.some((t) => e.time >= t + ON_ITS_WAY_MS && e.time < t + RETRY_AFTER_MS - 100),
+  );
+  if (early.length > 0)
+    limitProblems.push(
+      `${early.length} request(s) sent inside a Retry-After pause, e.g. ${early[0]!.method} ${early[0]!.path}`,
+    );
+  const pauses =
+    limited.length > 0 ? `; ${limited.length}× 429, ${early.length} sent inside Retry-After` : '';
+  const peak10s = Math.max(0, ...times.map((t) => times.filter((u) => u >= t && u < t + 10_000).length));
+  const stillOut = online.filter((p) => !inStep(p)).length;
+  const refusedUntrained = probes.filter(
+    (p) => !p.decision.admitted && NOT_TRAINED.reason.test(p.decision.reason),
+  ).length;
+  return {
+    deadline: check(
+      late.map((w) => `${w.name} waited ${w.waitedMs} ms`),
+      `${seconds(maxWait)} max${timeoutSeconds === TIMEOUT_SECONDS ? '' : ` (≤ ${seconds(deadlineMs)})`}, ${waits.length} players`,
+    ),
+    policy: check(
+      policyProblems,
+      `${probes.length} players${refusedUntrained > 0 ? `, ${refusedUntrained} untrained refused on known completions` : ''}`,
+    ),
+    limits: check(limitProblems, `${most}/${PER_MINUTE} in 60 s, ${peak10s} in 10 s${pauses}`),
+    recovery: check(
+      recoveryProblems,
+      recoveredAfter === null
+        ? 'none'
+        : `after ${seconds(recoveredAfter)}${allAfter === null ? '' : `, all after ${seconds(allAfter)}`}`,
+    ),
+    online: check(onlineProblems, `${online.length - stillOut}/${online.length} in step`),
+  };
+}
