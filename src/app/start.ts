@@ -43,6 +43,7 @@ export function startRoster(): void {
     failClosed(result.problems, output);
     return;
   }
+  for (const warning of result.settings.warnings) output.logger.warn(warning);
   run(resource, result.settings, output, systemClock);
 }
 
@@ -179,7 +180,7 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
     if (online > 0) logger.info(`loading ${online} player(s) already online.`);
     void begin();
     schedule.every(config.refresh.intervalSeconds * 1000, () => service.refreshOnline('refresh'), 0.1);
-    schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(), 0.1);
+    schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(true), 0.1);
     schedule.every(SNAPSHOT_SAVE_MS, save);
     schedule.every(SWEEP_MS, () => players.sweep(clock.now(), CONNECTING_MAX_AGE_MS));
     training.start();

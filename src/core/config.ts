@@ -119,11 +119,16 @@ export interface Settings {
   apiKey: string;
   logLevel: LogLevel;
   trainingApiKey: string | undefined;
+  /** Mistakes that do not stop the resource, to print at start. */
+  warnings: string[];
 }
 
 export type SettingsResult = { ok: true; settings: Settings } | { ok: false; problems: string[] };
 
 const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
+/** A key's ceilings in the roster API document. */
+const DOCUMENTED_PER_MINUTE = 120;
+const DOCUMENTED_PER_DAY = 25_000;
 
 /** Turns config.json text and convars into settings, or one readable problem per mistake. */
 export function loadSettings(configText: string | null, convars: ConvarValues): SettingsResult {
@@ -161,19 +166,32 @@ export function loadSettings(configText: string | null, convars: ConvarValues): 
     trainingApiKey = convars.trainingApiKey.trim();
     checkAddress((config.training.baseUrl ?? '').trim(), 'training.baseUrl', problems);
   }
+  // Required courses that nothing checks would silently stop gating.
+  if (config.gate.requireCourses.length > 0 && trainingApiKey === undefined) {
+    problems.push(
+      'gate.requireCourses is set, but the training side is off: set training.enabled to true and roster_training_api_key, or empty gate.requireCourses.',
+    );
+  }
 
+  const warnings: string[] = [];
   const level = convars.logLevel.trim().toLowerCase();
   let logLevel: LogLevel = 'info';
   if (level !== '') {
     if ((LOG_LEVELS as readonly string[]).includes(level)) logLevel = level as LogLevel;
-    else
-      problems.push(
-        `roster_log_level is "${convars.logLevel}": accepted values are ${LOG_LEVELS.join(', ')}.`,
+    else {
+      warnings.push(
+        `roster_log_level is "${convars.logLevel}": accepted values are ${LOG_LEVELS.join(', ')}; using info.`,
       );
+    }
+  }
+  if (config.rateLimit.perMinute > DOCUMENTED_PER_MINUTE || config.rateLimit.perDay > DOCUMENTED_PER_DAY) {
+    warnings.push(
+      `rateLimit is above the service's documented ceiling (${DOCUMENTED_PER_MINUTE} a minute, ${DOCUMENTED_PER_DAY} a day per key): the service's headers hold the minute down, but a day above ${DOCUMENTED_PER_DAY} ends in 429s.`,
+    );
   }
 
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, settings: { config, baseUrl, apiKey, logLevel, trainingApiKey } };
+  return { ok: true, settings: { config, baseUrl, apiKey, logLevel, trainingApiKey, warnings } };
 }
 
 /** Validates a service address; plain HTTP is accepted only on loopback. */

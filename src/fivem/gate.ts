@@ -12,7 +12,12 @@ import { type Deferrals, fx } from './natives';
  * A further check a joining player must pass once the roster admits them (e.g. required training).
  * Resolves to a refusal message, or `undefined` to admit. Runs inside the same deadline.
  */
-export type JoinCheck = (player: { tempId: string; name: string }) => Promise<string | undefined>;
+export type JoinCheck = (player: {
+  tempId: string;
+  name: string;
+  /** When the gate decides without the check (epoch ms): answer before it, on what is known. */
+  deadlineAt: number;
+}) => Promise<string | undefined>;
 
 export interface GateDeps {
   /** Further checks, in order, after the roster admits. */
@@ -27,6 +32,9 @@ export interface GateDeps {
   logger: Logger;
 }
 
+/** How long before the watchdog a further check must have answered. */
+const CHECK_MARGIN_MS = 250;
+
 /** Shortest lead the deadline keeps before `gate.timeoutSeconds`, so `done` lands in time. */
 const DEADLINE_MARGIN_MS = 500;
 
@@ -38,7 +46,17 @@ export function attachGate(deps: GateDeps): void {
     deferrals.defer();
     // FXServer needs a tick between defer() and the first update/done.
     fx.setTimeout(() => {
-      void gatePlayer(deps, tempId, typeof name === 'string' ? name : '', deferrals);
+      const player = typeof name === 'string' ? name : '';
+      gatePlayer(deps, tempId, player, deferrals).catch((error: unknown) => {
+        // Never leave a deferral open: an unexpected failure is decided like an outage.
+        deps.logger.error(
+          `the join check of ${player || tempId} failed: ${(error as Error)?.message ?? error}`,
+        );
+        const { gate } = deps.config;
+        if (!gate.enabled || gate.onError === 'allow') deferrals.done();
+        else
+          deferrals.done(formatMessage(gate.messages.unavailable, { player, community: deps.community() }));
+      });
     }, 0);
   });
 }
@@ -86,6 +104,8 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
   const timeoutMs = gate.timeoutSeconds * 1000;
   const deadlineMs =
     timeoutMs - Math.min(DEADLINE_MARGIN_MS * 2, Math.max(DEADLINE_MARGIN_MS, timeoutMs * 0.1));
+  // Further checks answer a little before the watchdog, so their own outage rules can decide.
+  const deadlineAt = clock.now() + deadlineMs - CHECK_MARGIN_MS;
   // The watchdog ends the deferral even if the lookup or a further check never settles.
   let checking = false;
   timers.push(
@@ -110,7 +130,15 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
   announceWait(deps, deferrals, values, () => finished, timers);
 
   // Without a department rule the member's status decides, so departments need not hold up the join.
-  const resolution = await service.resolve(license, 'join', { statusOnly: gate.departments.length === 0 });
+  let resolution = await service.resolve(license, 'join', { statusOnly: gate.departments.length === 0 });
+  if (resolution.kind === 'answer' && resolution.unnamed && gate.departments.length > 0) {
+    // Departments known by id only cannot be matched by name: the service could not fully answer.
+    resolution = {
+      kind: 'outage',
+      error: new Error('departments not loaded'),
+      lastKnown: service.lastKnown(license),
+    };
+  }
   if (resolution.kind === 'outage') entry.view = resolution.lastKnown;
   else if (!resolution.partial) entry.view = resolution.view;
   const admission = admissionFor(resolution, gate, messages, values);
@@ -122,7 +150,7 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
   if (finished) return;
   checking = true;
   for (const check of deps.joinChecks ?? []) {
-    const refusal = await check({ tempId, name }).catch((error: unknown) => {
+    const refusal = await check({ tempId, name, deadlineAt }).catch((error: unknown) => {
       logger.warn(`a join check failed: ${(error as Error)?.message ?? String(error)}`);
       return gate.onError === 'allow' ? undefined : formatMessage(messages.unavailable, values);
     });

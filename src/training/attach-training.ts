@@ -65,8 +65,8 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
 
   const off = offReason(settings);
   if (off !== undefined || settings.trainingApiKey === undefined) {
-    const unenforced = config.gate.requireCourses.length > 0 ? '; gate.requireCourses is not enforced' : '';
-    const line = `training checks are off (${off}${unenforced}).`;
+    // Required courses with the training side off never get here: the settings refuse them.
+    const line = `training checks are off (${off}).`;
     logger.info(line);
     return {
       joinCheck: null,
@@ -126,14 +126,14 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
   const joinCheck: JoinCheck | null =
     requireCourses.length === 0
       ? null
-      : ({ tempId, name }) =>
+      : ({ tempId, name, deadlineAt }) =>
           decideJoin(
             {
               service,
               requireCourses,
               onError: config.gate.onError,
-              // Half the gate's deadline: the roster lookup came first, and `done` must land in time.
-              budgetMs: Math.max(1000, config.gate.timeoutSeconds * 500),
+              // What the roster lookup left of the gate's deadline.
+              budgetMs: Math.max(100, deadlineAt - clock.now()),
               // Never staler than the background refresh would leave them.
               recheckAfterMs: Math.min(
                 JOIN_RECHECK_MS,

@@ -78,12 +78,32 @@ describe('loadSettings', () => {
   });
 
   it('never repeats the key in a problem', () => {
-    const result = loadSettings(null, { ...convars, apiKey: 'not-a-key-shape', logLevel: 'loud' });
+    const result = loadSettings(null, { ...convars, apiKey: 'not-a-key-shape' });
     expect(result.ok).toBe(false);
-    if (!result.ok) {
-      expect(result.problems.join('\n')).not.toContain('not-a-key-shape');
-      expect(result.problems.some((p) => p.startsWith('roster_log_level'))).toBe(true);
+    if (!result.ok) expect(result.problems.join('\n')).not.toContain('not-a-key-shape');
+  });
+
+  it('a mistyped log level is a warning, not a reason to refuse players', () => {
+    const result = loadSettings(null, { ...convars, logLevel: 'loud' });
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      expect(result.settings.logLevel).toBe('info');
+      expect(result.settings.warnings[0]).toMatch(
+        /^roster_log_level is "loud": accepted values are error, warn, info, debug/,
+      );
     }
+  });
+
+  it('warns about limits above the documented ceiling of a key', () => {
+    const result = loadSettings(JSON.stringify({ rateLimit: { perDay: 30_000 } }), convars);
+    expect(result.ok && result.settings.warnings.join()).toMatch(/above the service's documented ceiling/);
+  });
+
+  it('refuses required courses with the training side off, rather than not checking them', () => {
+    const result = loadSettings(JSON.stringify({ gate: { requireCourses: ['Police Academy'] } }), convars);
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.problems[0]).toMatch(/^gate\.requireCourses is set, but the training side is off/);
   });
 });
 

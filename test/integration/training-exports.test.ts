@@ -215,7 +215,7 @@ describe('getTrainingProgress', () => {
 
 describe('training off', () => {
   it('without a training key the exports exist and give empty answers; one log line', async () => {
-    h = await startTrainingHarness({ keyName: null, gate: { requireCourses: ['Police Academy'] } });
+    h = await startTrainingHarness({ keyName: null });
     await eventually(() => h!.logText().includes('connected to the roster'));
     const id = await h.join('Alice', [discord(0)]);
     expect(call(h, 'getTraining', id)).toBeNull();
@@ -229,11 +229,17 @@ describe('training off', () => {
     expect(await call(h, 'getTrainingProgress', id)).toBeNull();
     const lines = h.server.log.of('roster').filter((l) => /training/i.test(l));
     expect(lines).toEqual([
-      expect.stringMatching(
-        /training checks are off \(roster_training_api_key is not set; gate.requireCourses is not enforced\)/,
-      ),
+      expect.stringMatching(/training checks are off \(roster_training_api_key is not set\)/),
     ]);
     expect(h.learning.counters.total).toBe(0);
+  });
+
+  it('required courses without a training key fail closed: players refused, the problem named', async () => {
+    h = await startTrainingHarness({ keyName: null, gate: { requireCourses: ['Police Academy'] } });
+    const decision = await h.connect('Alice', [discord(0)]).decision;
+    expect(!decision.admitted && decision.reason).toMatch(/roster check is not set up/);
+    expect(h.logText()).toMatch(/gate\.requireCourses is set, but the training side is off/);
+    expect(call(h, 'getTraining', 1)).toBeNull();
   });
 
   it('with training.enabled false nothing runs', async () => {

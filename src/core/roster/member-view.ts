@@ -68,7 +68,7 @@ function signature(member: Member): string {
   return member.departments
     .map(
       (d) =>
-        `${d.id}:${d.rank?.id ?? '-'}:${d.rank?.position ?? '-'}:${d.primary ? 'p' : ''}:${d.callsign ?? ''}`,
+        `${d.id}:${d.name}:${d.shortName ?? ''}:${d.rank?.id ?? '-'}:${d.rank?.name ?? ''}:${d.rank?.position ?? '-'}:${d.primary ? 'p' : ''}:${d.callsign ?? ''}`,
     )
     .sort()
     .join('|');

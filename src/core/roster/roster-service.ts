@@ -3,15 +3,16 @@ import type { ApiMember, Member } from '../model';
 import type { PlayerEntry, PlayerRegistry } from '../players/player-registry';
 import type { Clock, Logger } from '../ports';
 import { CatalogIndex } from './catalog-index';
-import { type MemberView, memberChanged, toMemberView } from './member-view';
+import { type MemberView, memberChanged, toMemberView, viewOf } from './member-view';
 import type { Lane, RosterSource } from './roster-source';
 
 /**
  * What the roster said about a license, or that it could not say. A `partial` answer knows the
- * member's status but not yet their departments (those follow in the background).
+ * member's status but not yet their departments (those follow in the background); an `unnamed`
+ * one knows the departments by id only, because the department list could not be loaded.
  */
 export type Resolution =
-  | { kind: 'answer'; view: MemberView | null; partial?: true }
+  | { kind: 'answer'; view: MemberView | null; partial?: true; unnamed?: true }
   | { kind: 'outage'; error: unknown; lastKnown: MemberView | undefined };
 
 /** Where changes go: the FiveM side turns these into events and state bags. */
@@ -29,10 +30,14 @@ export interface RosterServiceDeps {
   logger: Logger;
 }
 
+/** How long a failed first load of departments and ranks waits before it is tried again. */
+const CATALOG_RETRY_MS = 60_000;
+
 /** The core of the resource: resolves licenses through the cache and the API, and keeps players in step. */
 export class RosterService {
   private catalogIndex = new CatalogIndex();
   private catalogLoaded = false;
+  private catalogFailedAt = -Infinity;
   /** Departments being fetched after a status-only answer, by license. */
   private readonly completing = new Map<string, Promise<Resolution>>();
   lastError: { message: string; at: number } | null = null;
@@ -43,12 +48,27 @@ export class RosterService {
     return this.catalogIndex;
   }
 
-  async loadCatalog(): Promise<boolean> {
+  /** True once departments and ranks were loaded: department names and rank ladders are known. */
+  get catalogReady(): boolean {
+    return this.catalogLoaded;
+  }
+
+  /**
+   * Loads departments and ranks (`force`: reload even if recent). Until a first load succeeds it
+   * is tried at most once a minute, so an outage or a missing scope does not cost every lookup.
+   */
+  async loadCatalog(force = false): Promise<boolean> {
+    const now = this.deps.clock.now();
+    if (!force && !this.catalogLoaded && now - this.catalogFailedAt < CATALOG_RETRY_MS) return false;
     try {
-      this.catalogIndex = new CatalogIndex(await this.deps.source.catalog());
+      this.catalogIndex = new CatalogIndex(await this.deps.source.catalog(force ? { force } : undefined));
+      const first = !this.catalogLoaded;
       this.catalogLoaded = true;
+      // Members shaped before the list arrived know their departments by id only: shape them again.
+      if (first && this.deps.players.onlineCount > 0) void this.refreshOnline('refresh');
       return true;
     } catch (error) {
+      if (!this.catalogLoaded) this.catalogFailedAt = this.deps.clock.now();
       this.noteError(error, 'could not load departments and ranks');
       return false;
     }
@@ -75,30 +95,40 @@ export class RosterService {
         this.deps.source.lookup(license, lane),
         this.catalogLoaded ? undefined : this.loadCatalog(),
       ]);
-      const view = lookup ? toMemberView(lookup, this.catalogIndex) : null;
-      this.deps.cache.set(license, view);
-      return { kind: 'answer', view };
+      return this.answer(license, lookup ? toMemberView(lookup, this.catalogIndex) : null);
     } catch (error) {
       this.noteError(error, 'roster lookup failed');
       return { kind: 'outage', error, lastKnown: this.deps.cache.lastKnown(license) };
     }
   }
 
+  /** Caches an answer; one shaped without the department list is used, never kept. */
+  private answer(license: string, view: MemberView | null): Resolution {
+    if (view !== null && !this.catalogLoaded && view.member.departments.length > 0) {
+      return { kind: 'answer', view, unnamed: true };
+    }
+    this.deps.cache.set(license, view);
+    return { kind: 'answer', view };
+  }
+
   private async fetchStatus(license: string, lane: Lane): Promise<Resolution> {
     try {
-      const [found] = await Promise.all([
-        this.deps.source.member(license, lane),
-        this.catalogLoaded ? undefined : this.loadCatalog(),
-      ]);
-      if (found === null || found.assignments !== null) {
-        const view = found
-          ? toMemberView({ member: found.member, assignments: found.assignments! }, this.catalogIndex)
-          : null;
-        this.deps.cache.set(license, view);
-        return { kind: 'answer', view };
+      // The status decides: the department list is not waited for here.
+      if (!this.catalogLoaded) void this.loadCatalog();
+      const found = await this.deps.source.member(license, lane);
+      if (found === null) return this.answer(license, null);
+      if (found.assignments !== null) {
+        return this.answer(
+          license,
+          toMemberView({ member: found.member, assignments: found.assignments }, this.catalogIndex),
+        );
       }
-      const partial = toMemberView({ member: found.member, assignments: [] }, this.catalogIndex);
-      // Until the departments arrive, the status is the last known record, should the service fail.
+      // Until the departments arrive, the new status with the departments last known is the
+      // record to fall back on, should the service fail.
+      const previous = this.deps.cache.lastKnown(license);
+      const partial = previous
+        ? viewOf({ ...previous.member, status: found.member.status, name: found.member.name })
+        : toMemberView({ member: found.member, assignments: [] }, this.catalogIndex);
       this.deps.cache.remember(license, partial, this.deps.clock.now());
       this.complete(license, found.member);
       return { kind: 'answer', view: partial, partial: true };
@@ -112,11 +142,10 @@ export class RosterService {
   private complete(license: string, member: ApiMember): void {
     const job = this.deps.source
       .assignmentsOf(member.id, 'refresh')
-      .then((assignments): Resolution => {
-        const view = toMemberView({ member, assignments }, this.catalogIndex);
-        this.deps.cache.set(license, view);
-        return { kind: 'answer', view };
-      })
+      .then(
+        (assignments): Resolution =>
+          this.answer(license, toMemberView({ member, assignments }, this.catalogIndex)),
+      )
       .catch((error: unknown): Resolution => {
         this.noteError(error, 'loading departments failed');
         return { kind: 'outage', error, lastKnown: this.deps.cache.lastKnown(license) };
@@ -159,9 +188,8 @@ export class RosterService {
       const lookups = await this.deps.source.lookupMany([...byLicense.keys()], lane);
       results = new Map();
       for (const [license, lookup] of lookups) {
-        const view = lookup ? toMemberView(lookup, this.catalogIndex) : null;
-        this.deps.cache.set(license, view);
-        results.set(license, view);
+        const answer = this.answer(license, lookup ? toMemberView(lookup, this.catalogIndex) : null);
+        if (answer.kind === 'answer') results.set(license, answer.view);
       }
     } catch (error) {
       this.noteError(error, 'background refresh failed');
@@ -179,7 +207,7 @@ export class RosterService {
   async refreshPlayer(src: string): Promise<Member | null> {
     const entry = this.deps.players.get(src);
     if (!entry || entry.license === null) return null;
-    const resolution = await this.fetch(entry.license, 'join');
+    const resolution = await this.fetch(entry.license, 'refresh');
     if (resolution.kind === 'outage') return entry.view?.member ?? null;
     this.apply(src, resolution.view);
     return resolution.view?.member ?? null;

@@ -12,7 +12,7 @@ export interface RosterSource {
   member(license: string, lane: Lane): Promise<MemberFound | null>;
   assignmentsOf(memberId: string, lane: Lane): Promise<ApiAssignment[]>;
   lookupMany(licenses: readonly string[], lane: Lane): Promise<Map<string, MemberLookup | null>>;
-  catalog(): Promise<Catalog>;
+  catalog(options?: { force?: boolean }): Promise<Catalog>;
   /** About how long a new request in this lane would wait for the rate limiter, in ms. */
   estimateWaitMs(lane: Lane): number;
 }

@@ -21,6 +21,8 @@ export async function linkAnswer(service: TrainingService, src: string, name: st
 
 /** `/linktraining`: any player may use it; the answer goes to their chat. */
 export function registerLinkCommand(service: TrainingService, logger: Logger): void {
+  // One request per player at a time: asking again while it runs shares its answer.
+  const asking = new Map<string, Promise<string>>();
   fx.RegisterCommand(
     'linktraining',
     (src) => {
@@ -29,7 +31,12 @@ export function registerLinkCommand(service: TrainingService, logger: Logger): v
         console.log('/linktraining is for players in the game.');
         return;
       }
-      linkAnswer(service, id, fx.GetPlayerName(id) ?? '').then(
+      let answer = asking.get(id);
+      if (!answer) {
+        answer = linkAnswer(service, id, fx.GetPlayerName(id) ?? '').finally(() => asking.delete(id));
+        asking.set(id, answer);
+      }
+      answer.then(
         (text) => tellPlayer(id, text),
         (error: unknown) => {
           logger.warn(`training: /linktraining for player ${id} failed: ${(error as Error)?.message}`);
