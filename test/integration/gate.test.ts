@@ -217,3 +217,22 @@ describe('not set up', () => {
     expect(h.logText()).toMatch(/must use https/);
   });
 });
+
+describe('without the department list (key lacks departments:read)', () => {
+  it('a department rule cannot be checked: gate.onError decides, never "not in a department"', async () => {
+    h = await startHarness({ keyName: 'rosterOnly', config: { gate: { departments: ['LSPD'] } } });
+    await ready(h);
+    const police = activeMemberIn(h, 'LSPD');
+    const d = await h.server.connectPlayer({ name: 'Cop', identifiers: [police.gameLicense] }).decision;
+    expect(!d.admitted && d.reason).toMatch(/unavailable right now/);
+  });
+
+  it('with no department rule, members are still admitted on their status', async () => {
+    h = await startHarness({ keyName: 'rosterOnly' });
+    await ready(h);
+    const d = await h.server.connectPlayer({ name: 'M', identifiers: [h.mock.data.members[0]!.gameLicense] })
+      .decision;
+    expect(d).toMatchObject({ admitted: true });
+    expect(h.logText()).toMatch(/lacks the scope departments:read/);
+  });
+});

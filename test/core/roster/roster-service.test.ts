@@ -119,3 +119,23 @@ describe('RosterService', () => {
     expect(loaded[0]![1]?.status).toBe('ACTIVE');
   });
 });
+
+describe('RosterService, last known records', () => {
+  it('a new status keeps the departments last known until the new ones arrive', async () => {
+    let status = 'ACTIVE';
+    const source = fakeSource(() => lookupOf(status));
+    const { service, cache } = serviceWith(source);
+    await service.loadCatalog();
+    await service.resolve(license, 'join');
+    expect(cache.lastKnown(license)?.member.departments).toHaveLength(2);
+    // Stale now; the next answer is status-only while the departments are held up.
+    cache.remember(license, cache.lastKnown(license)!, 0);
+    status = 'SUSPENDED';
+    source.hold = true;
+    await service.resolve(license, 'join', { statusOnly: true });
+    const known = cache.lastKnown(license)!;
+    expect(known.member.status).toBe('SUSPENDED');
+    expect(known.member.departments.map((d) => d.shortName)).toEqual(['LSPD', 'SAFR']);
+    source.release();
+  });
+});
