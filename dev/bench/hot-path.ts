@@ -110,8 +110,14 @@ export async function hotPathThroughExports(budgetMs = 1_000): Promise<number> {
       identifiers: [member.gameLicense],
     }).decision;
     if (!decision.admitted) throw new Error(`the LSPD member was refused: ${decision.reason}`);
-    await sleep(50);
     const caller = gate.server.createScriptResource('bench-caller');
+    // The join is decided on the member's status; departments and ranks follow: wait for them.
+    for (let waited = 0; ; waited += 20) {
+      const loaded = caller.eval<boolean>(`exports.roster.hasMinRank(${decision.id}, 'LSPD', 'Sergeant')`);
+      if (loaded) break;
+      if (waited > 10_000) throw new Error('the member was never loaded with their departments');
+      await sleep(20);
+    }
     const run = (count: number) =>
       caller.eval<number>(`(() => {
         const start = performance.now();

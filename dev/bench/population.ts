@@ -1,3 +1,4 @@
+import { seededRandom } from '../mock-http/seeded-random';
 import type { RosterStore } from '../mock-roster/roster-store';
 
 /** A player the benchmark connects, with what the mock's data says the gate must decide. */
@@ -6,18 +7,6 @@ export interface BenchPlayer {
   license: string;
   /** The mock's truth: only ACTIVE members may join. */
   shouldAdmit: boolean;
-}
-
-/** A small deterministic PRNG (mulberry32), so every run connects the same players in the same order. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /**

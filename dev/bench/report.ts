@@ -378,10 +378,9 @@ function findings(r: BenchResults): string {
   notes.push(
     `- **Hot path with varied spellings.** Rotating the department between \`LSPD\`, \`dept_lspd\` and
   \`Los Santos Police Department\` and the rank between three names gives ${perSecond(r.hotPath.mixed)}
-  (the typical call: ${perSecond(r.hotPath.typical)}). Every call runs \`matchKey\` (\`trim().toLowerCase()\`)
-  on both arguments, allocating two strings, and \`hasMinRank\` looks the department up twice
-  (\`view.department\` then \`catalog.rankIn\`); caching the normalised key per argument string, or
-  trying the exact key before normalising, would remove the allocations.`,
+  (the typical call: ${perSecond(r.hotPath.typical)}). Departments and ranks are looked up by
+  their exact spelling first; only another spelling (other case, spaces) is normalised with
+  \`trim().toLowerCase()\`, which allocates.`,
   );
   return notes.join('\n');
 }

@@ -37,6 +37,9 @@ const MAX_LINKS = 20_000;
  * everyone, refreshed in the background), link status per Discord id, and the players online.
  * Plain Node: no FiveM globals.
  */
+/** Link re-checks of players the completion list does not show, per background refresh. */
+const LINK_RECHECKS_PER_REFRESH = 10;
+
 export class TrainingService {
   layout: DiscoveredLayout = assumedLayout('not read yet');
   identity: KeyIdentity | undefined;
@@ -191,7 +194,7 @@ export class TrainingService {
     return hasCompleted(course, completions, this.courses ?? new CourseIndex([]));
   }
 
-  /** Background refresh: the completion list, then the link of online players the list does not show. */
+  /** Background refresh: the completion list, then the link of a few online players the list does not show. */
   async refreshOnline(): Promise<void> {
     try {
       await this.loadCompletions('background');
@@ -199,9 +202,18 @@ export class TrainingService {
       this.deps.logger.warn(`training: could not refresh completions: ${(error as Error).message}`);
       return;
     }
-    for (const [src, player] of [...this.players]) {
+    // Players the list does not show may have linked meanwhile; ask for a few per pass, those
+    // asked longest ago first, so a full server costs a handful of requests, not one per player.
+    const unseen = [...this.players]
+      .filter(
+        ([, player]) => player.discordId !== null && !(this.completions?.get(player.discordId)?.length ?? 0),
+      )
+      .sort(
+        ([, a], [, b]) => (this.links.get(a.discordId!)?.at ?? 0) - (this.links.get(b.discordId!)?.at ?? 0),
+      )
+      .slice(0, LINK_RECHECKS_PER_REFRESH);
+    for (const [src, player] of unseen) {
       if (player.discordId === null || !this.players.has(src)) continue;
-      if ((this.completions?.get(player.discordId)?.length ?? 0) > 0) continue;
       try {
         await this.lookupLink(player.discordId, 'background');
       } catch (error) {

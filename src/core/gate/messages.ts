@@ -1,5 +1,3 @@
-import type { GateMessages } from '../config';
-
 export type MessageValues = Partial<
   Record<'player' | 'community' | 'seconds' | 'status' | 'requestId', string>
 >;
@@ -11,5 +9,3 @@ export function formatMessage(template: string, values: MessageValues): string {
     (whole, name: string) => values[name as keyof MessageValues] ?? whole,
   );
 }
-
-export type MessageKey = keyof GateMessages;

@@ -20,15 +20,3 @@ export function countThatFits(values: readonly string[], param: string, reserveB
   }
   return count;
 }
-
-/** Splits `values` into groups that each fit in one request. */
-export function chunkForQuery(values: readonly string[], param: string): string[][] {
-  const chunks: string[][] = [];
-  let rest = values;
-  while (rest.length > 0) {
-    const count = Math.max(1, countThatFits(rest, param));
-    chunks.push(rest.slice(0, count));
-    rest = rest.slice(count);
-  }
-  return chunks;
-}

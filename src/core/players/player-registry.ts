@@ -74,9 +74,4 @@ export class PlayerRegistry {
   get connectingCount(): number {
     return this.connecting.size;
   }
-
-  clear(): void {
-    this.online.clear();
-    this.connecting.clear();
-  }
 }
