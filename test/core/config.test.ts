@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/core/config';
+import { configSchema, loadSettings } from '../../src/core/config';
 
 const convars = {
   apiKey: 'rk_abc123_s3cr3tvalue',
@@ -157,5 +158,43 @@ describe('every config key refuses a wrong value, naming the key', () => {
   it('refuses a top-level value that is not an object', () => {
     const result = loadSettings('[1,2]', convars);
     expect(result.ok).toBe(false);
+  });
+});
+
+describe('config.example.json', () => {
+  const example = JSON.parse(readFileSync(new URL('../../config.example.json', import.meta.url), 'utf8'));
+
+  it('is a valid config holding every documented key with its default', () => {
+    const result = loadSettings(JSON.stringify(example), convars);
+    expect(result.ok).toBe(true);
+    const defaults = configSchema.parse({});
+    const { api, training, ...rest } = configSchema.parse(example);
+    const { api: defaultApi, training: defaultTraining, ...defaultRest } = defaults;
+    expect(rest).toEqual(defaultRest);
+    expect(api.timeoutMs).toBe(defaultApi.timeoutMs);
+    expect({ ...training, baseUrl: undefined }).toEqual({ ...defaultTraining, baseUrl: undefined });
+    for (const key of [
+      'api.baseUrl',
+      'api.timeoutMs',
+      'rateLimit.perMinute',
+      'rateLimit.perDay',
+      'cache.ttlSeconds',
+      'cache.negativeTtlSeconds',
+      'refresh.intervalSeconds',
+      'gate.enabled',
+      'gate.requireStatus',
+      'gate.departments',
+      'gate.onError',
+      'gate.timeoutSeconds',
+      'gate.bypassAce',
+      'gate.requireCourses',
+      'ranks.order',
+      'training.enabled',
+      'training.baseUrl',
+      'training.departmentCourses',
+    ]) {
+      const [section, name] = key.split('.') as [string, string];
+      expect(example[section], key).toHaveProperty(name);
+    }
   });
 });
