@@ -32,6 +32,13 @@ export interface GateDeps {
   logger: Logger;
 }
 
+/** Longest an admitted player waits for their departments before `done()`. */
+const DEPARTMENTS_WAIT_MS = 250;
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => fx.setTimeout(() => resolve(undefined), ms));
+}
+
 /** How long before the watchdog a further check must have answered. */
 const CHECK_MARGIN_MS = 250;
 
@@ -146,6 +153,12 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
   if (!admission.allow) {
     finish(admission.message, basis);
     return;
+  }
+  if (resolution.kind === 'answer' && resolution.partial) {
+    // On a quiet server the departments arrive within a round trip: a short wait means exports
+    // answer in full from the moment the player joins. In a storm the wait stays short.
+    const full = await Promise.race([service.resolve(license, 'refresh'), delay(DEPARTMENTS_WAIT_MS)]);
+    if (full?.kind === 'answer' && !full.partial) entry.view = full.view;
   }
   if (finished) return;
   checking = true;

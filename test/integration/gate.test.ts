@@ -39,6 +39,20 @@ describe('join gate', () => {
     await eventually(() => h!.logText().includes('players: 1/1 online loaded, 0 connecting'));
   });
 
+  it('on a quiet server, exports answer in full as soon as the player has joined', async () => {
+    h = await startHarness();
+    await ready(h);
+    const member = h.mock.data.members[0]!;
+    const joined = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    if (!joined.admitted) throw new Error('refused');
+    const got = h.caller.exports.roster!.getMember!(joined.id) as {
+      id: string;
+      departments: unknown[];
+    } | null;
+    expect(got?.id).toBe(member.id);
+    expect(got?.departments.length).toBe(h.mock.data.assignmentsOf(member.id).length);
+  });
+
   it('reads exactly the license: identifier, never license2:', async () => {
     h = await startHarness();
     await ready(h);
