@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { type Decision, FxServer, type ScriptResource } from '../../dev/emulator';
 import { type MockRoster, startMockRoster } from '../../dev/mock-roster/server';
+import { keyLeaks } from './fault-matrix-cells';
 import { resourceFolder } from './harness';
 
 /** Every row's service: same seed, so a second mock on the same port holds the same keys and members. */
@@ -161,18 +161,7 @@ export class Rig {
 
   /** Where the key (or its secret part) shows up: log lines, events, state bags, client events, files. */
   keyLeaks(): string[] {
-    const secret = this.token.split('_')[2]!;
-    const places: [string, string][] = [
-      ['log', this.server.log.lines.join('\n')],
-      ['events', this.events.join('\n')],
-      ['state bags', JSON.stringify(this.server.bags.writes)],
-      ['client events', JSON.stringify(this.server.clientEvents)],
-    ];
-    for (const file of readdirSync(this.folder, { recursive: true }) as string[]) {
-      const path = join(this.folder, file);
-      if (statSync(path).isFile()) places.push([`file ${file}`, readFileSync(path, 'utf8')]);
-    }
-    return places.filter(([, text]) => text.includes(secret) || text.includes(this.token)).map(([w]) => w);
+    return keyLeaks(this.server, this.events, this.folder, [this.token]);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,14 @@
-import type { Decision } from '../../dev/emulator';
+import {
+  ADMIT,
+  type Check,
+  check,
+  type Expected,
+  matches,
+  type Online,
+  says,
+  seconds,
+  show,
+} from './fault-matrix-cells';
 import { holdsWithin, maxInRolling60s, Rig, sleep, type Timed } from './fault-matrix-rig';
 import type { FaultRow, OnError } from './fault-matrix-rows';
 
@@ -25,16 +35,10 @@ export const COLUMNS = ['deadline', 'policy', 'limits', 'crash', 'recovery', 'on
 export type Column = (typeof COLUMNS)[number];
 
 /** What one column of the table saw: a short measured value and anything that went wrong. */
-export interface Check {
-  ok: boolean;
-  cell: string;
-  problems: string[];
-}
+export type { Check };
 
 export type RowOutcome = { fault: string; onError: OnError } & Record<Column, Check>;
 
-type Expected = { admitted: true } | { admitted: false; reason: RegExp; says: string };
-const ADMIT: Expected = { admitted: true };
 const UNAVAILABLE: Expected = { admitted: false, reason: /unavailable right now/, says: 'unavailable' };
 const SUSPENDED: Expected = { admitted: false, reason: /status is SUSPENDED/, says: 'status SUSPENDED' };
 const NOT_ON: Expected = { admitted: false, reason: /not on the .* roster/, says: 'not on the roster' };
@@ -55,20 +59,6 @@ function underPolicy(kind: Kind, onError: OnError, known: boolean): Expected {
   if (onError === 'deny' || !known) return UNAVAILABLE;
   if (kind === 'knownActive') return ADMIT;
   return kind === 'knownSuspended' ? SUSPENDED : UNAVAILABLE;
-}
-
-const show = (d: Decision) => (d.admitted ? 'admitted' : `refused "${d.reason}"`);
-const says = (e: Expected) => (e.admitted ? 'admitted' : e.says);
-const matches = (d: Decision, e: Expected) =>
-  d.admitted === e.admitted && (d.admitted || (!e.admitted && e.reason.test(d.reason)));
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const check = (problems: string[], cell: string): Check => ({ ok: problems.length === 0, cell, problems });
-
-/** An online player and the member other resources should see for them. */
-interface Online {
-  id: number;
-  member: string;
-  name: string;
 }
 
 /**

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { type Decision, FxServer, type ScriptResource } from '../../dev/emulator';
 import { DISCORD_IDS, type MockLearning, startMockLearning } from '../../dev/mock-learning/server';
 import type { MockMember } from '../../dev/mock-roster/records';
 import { type MockRoster, startMockRoster } from '../../dev/mock-roster/server';
+import { keyLeaks } from './fault-matrix-cells';
 import type { Timed } from './fault-matrix-rig';
 import { resourceFolder } from './harness';
 
@@ -156,25 +156,7 @@ export class TrainingRig {
 
   /** Where either key (or its secret part) shows up: log lines, events, state bags, client events, files. */
   keyLeaks(): string[] {
-    const needles = [
-      this.trainingKey,
-      this.trainingKey.split('_')[2]!,
-      this.rosterKey,
-      this.rosterKey.split('_')[2]!,
-    ];
-    const places: [string, string][] = [
-      ['log', this.server.log.lines.join('\n')],
-      ['events', this.events.join('\n')],
-      ['state bags', JSON.stringify(this.server.bags.writes)],
-      ['client events', JSON.stringify(this.server.clientEvents)],
-    ];
-    for (const file of readdirSync(this.folder, { recursive: true }) as string[]) {
-      const path = join(this.folder, file);
-      if (statSync(path).isFile()) places.push([`file ${file}`, readFileSync(path, 'utf8')]);
-    }
-    return places
-      .filter(([, text]) => needles.some((needle) => needle.length >= 8 && text.includes(needle)))
-      .map(([where]) => where);
+    return keyLeaks(this.server, this.events, this.folder, [this.trainingKey, this.rosterKey]);
   }
 
   async close(): Promise<void> {

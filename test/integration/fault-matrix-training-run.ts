@@ -1,7 +1,7 @@
-import type { Decision } from '../../dev/emulator';
+import { ADMIT, check, type Expected, matches, type Online, says, seconds, show } from './fault-matrix-cells';
 import { holdsWithin, maxInRolling60s, sleep, type Timed } from './fault-matrix-rig';
 import type { OnError } from './fault-matrix-rows';
-import type { Check, RowOutcome } from './fault-matrix-run';
+import type { RowOutcome } from './fault-matrix-run';
 import { type Person, REQUIRED_COURSE, TrainingRig } from './fault-matrix-training-rig';
 import type { TrainingFaultRow } from './fault-matrix-training-rows';
 
@@ -29,8 +29,6 @@ const WAVES_AT_MS = [1200, 4500];
 /** How long online players may take to show their training again after the fault. */
 const ONLINE_BACK_MS = 5000;
 
-type Expected = { admitted: true } | { admitted: false; reason: RegExp; says: string };
-const ADMIT: Expected = { admitted: true };
 const UNAVAILABLE: Expected = {
   admitted: false,
   reason: /training check is unavailable right now/,
@@ -63,19 +61,6 @@ function underPolicy(kind: Kind, onError: OnError): readonly Expected[] {
   if (kind === 'trained') return [ADMIT];
   // An untrained linked player may be refused on the completions known before the fault.
   return kind === 'untrained' ? [NOT_TRAINED, UNAVAILABLE] : [UNAVAILABLE];
-}
-
-const show = (d: Decision) => (d.admitted ? 'admitted' : `refused "${d.reason}"`);
-const says = (e: Expected) => (e.admitted ? 'admitted' : e.says);
-const matches = (d: Decision, e: Expected) =>
-  d.admitted === e.admitted && (d.admitted || (!e.admitted && e.reason.test(d.reason)));
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const check = (problems: string[], cell: string): Check => ({ ok: problems.length === 0, cell, problems });
-
-interface Online {
-  id: number;
-  member: string;
-  name: string;
 }
 
 /**

@@ -1,0 +1,55 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Decision, FxServer } from '../../dev/emulator';
+
+/** What one table cell found. */
+export interface Check {
+  ok: boolean;
+  cell: string;
+  problems: string[];
+}
+
+/** The decision a player should get: admitted, or refused with a message matching `reason`. */
+export type Expected = { admitted: true } | { admitted: false; reason: RegExp; says: string };
+export const ADMIT: Expected = { admitted: true };
+
+/** An online player and the member other resources should see for them. */
+export interface Online {
+  id: number;
+  member: string;
+  name: string;
+}
+
+export const show = (d: Decision) => (d.admitted ? 'admitted' : `refused "${d.reason}"`);
+export const says = (e: Expected) => (e.admitted ? 'admitted' : e.says);
+export const matches = (d: Decision, e: Expected) =>
+  d.admitted === e.admitted && (d.admitted || (!e.admitted && e.reason.test(d.reason)));
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+export const check = (problems: string[], cell: string): Check => ({
+  ok: problems.length === 0,
+  cell,
+  problems,
+});
+
+/** Where any of the keys (whole, or their secret part) shows up: log, events, state bags, client events, files. */
+export function keyLeaks(
+  server: FxServer,
+  events: readonly string[],
+  folder: string,
+  keys: readonly string[],
+): string[] {
+  const needles = keys
+    .flatMap((key) => [key, key.split('_')[2] ?? key])
+    .filter((needle) => needle.length >= 8);
+  const places: [string, string][] = [
+    ['log', server.log.lines.join('\n')],
+    ['events', events.join('\n')],
+    ['state bags', JSON.stringify(server.bags.writes)],
+    ['client events', JSON.stringify(server.clientEvents)],
+  ];
+  for (const file of readdirSync(folder, { recursive: true }) as string[]) {
+    const path = join(folder, file);
+    if (statSync(path).isFile()) places.push([`file ${file}`, readFileSync(path, 'utf8')]);
+  }
+  return places.filter(([, text]) => needles.some((needle) => text.includes(needle))).map(([where]) => where);
+}
