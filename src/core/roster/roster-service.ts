@@ -167,8 +167,11 @@ export class RosterService {
   /** Gives a joined player their roster data and announces it once. */
   async loadPlayer(src: string, entry: PlayerEntry): Promise<void> {
     if (entry.view === undefined && entry.license !== null) {
+      // Exports answer from the last known record (e.g. the snapshot after a restart) while the
+      // service is asked; a status-only record waiting for its departments is not used for that.
+      if (!this.completing.has(entry.license)) entry.view = this.deps.cache.lastKnown(entry.license);
       const resolution = await this.resolve(entry.license, 'join');
-      entry.view = resolution.kind === 'answer' ? resolution.view : (resolution.lastKnown ?? undefined);
+      entry.view = resolution.kind === 'answer' ? resolution.view : (resolution.lastKnown ?? entry.view);
     }
     if (!this.deps.players.isOnline(src)) return;
     entry.announced = true;
