@@ -114,10 +114,14 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
   // Further checks answer a little before the watchdog, so their own outage rules can decide.
   const deadlineAt = clock.now() + deadlineMs - CHECK_MARGIN_MS;
   // The watchdog ends the deferral even if the lookup or a further check never settles.
-  let checking = false;
+  let stage: 'roster' | 'checks' | 'admitted' = 'roster';
   timers.push(
     fx.setTimeout(() => {
-      if (checking) {
+      if (stage === 'admitted') {
+        finish(undefined, 'admitted; departments still loading');
+        return;
+      }
+      if (stage === 'checks') {
         const refusal = gate.onError === 'allow' ? undefined : formatMessage(messages.unavailable, values);
         finish(refusal, `a further check gave no answer within ${gate.timeoutSeconds}s, ${gate.onError}`);
         return;
@@ -154,14 +158,14 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
     finish(admission.message, basis);
     return;
   }
-  if (resolution.kind === 'answer' && resolution.partial) {
-    // On a quiet server the departments arrive within a round trip: a short wait means exports
-    // answer in full from the moment the player joins. In a storm the wait stays short.
-    const full = await Promise.race([service.resolve(license, 'refresh'), delay(DEPARTMENTS_WAIT_MS)]);
-    if (full?.kind === 'answer' && !full.partial) entry.view = full.view;
-  }
+  // On a quiet server the departments arrive within a round trip: a short wait, alongside any
+  // further checks, means exports answer in full from the moment the player joins.
+  const departments =
+    resolution.kind === 'answer' && resolution.partial
+      ? Promise.race([service.resolve(license, 'refresh'), delay(DEPARTMENTS_WAIT_MS)])
+      : undefined;
   if (finished) return;
-  checking = true;
+  stage = 'checks';
   for (const check of deps.joinChecks ?? []) {
     const refusal = await check({ tempId, name, deadlineAt }).catch((error: unknown) => {
       logger.warn(`a join check failed: ${(error as Error)?.message ?? String(error)}`);
@@ -172,6 +176,9 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
       return;
     }
   }
+  stage = 'admitted';
+  const full = await departments;
+  if (full?.kind === 'answer' && !full.partial) entry.view = full.view;
   finish(undefined, basis);
 }
 
