@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LuaResource } from '../../dev/emulator/lua-resource';
 import type { MockMember } from '../../dev/mock-roster/records';
-import { eventually, type Harness, startHarness, strangerLicense } from './harness';
+import { eventually, expectedMember, type Harness, startHarness, strangerLicense } from './harness';
 
 const plain = <T>(value: T): T =>
   value === undefined || value === null ? value : JSON.parse(JSON.stringify(value));
@@ -26,31 +26,6 @@ function guarded(expr: string): string {
   return `local ok, r = pcall(function() return ${expr} end)
 if not ok then return 'THREW: ' .. tostring(r) end
 return r`;
-}
-
-function expectedMember(h: Harness, member: MockMember) {
-  const { data } = h.mock.data;
-  return {
-    id: member.id,
-    name: member.displayName,
-    status: member.status,
-    license: member.gameLicense,
-    departments: h.mock.data
-      .assignmentsOf(member.id)
-      .map((a) => {
-        const department = data.departments.find((d) => d.id === a.departmentId)!;
-        const rank = a.rankId ? h.mock.data.rank(a.rankId)! : null;
-        return {
-          id: department.id,
-          name: department.name,
-          shortName: department.shortName,
-          primary: a.isPrimary,
-          callsign: a.callsign,
-          rank: rank ? { id: rank.id, name: rank.name, position: rank.position } : null,
-        };
-      })
-      .sort((a, b) => a.id.localeCompare(b.id)),
-  };
 }
 
 type Expected = ReturnType<typeof expectedMember>;

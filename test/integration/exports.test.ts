@@ -5,38 +5,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptResource } from '../../dev/emulator';
 import type { MockMember } from '../../dev/mock-roster/records';
-import { eventually, type Harness, startHarness, strangerLicense } from './harness';
+import { eventually, expectedMember, type Harness, startHarness, strangerLicense } from './harness';
 
 type Fn = (...args: unknown[]) => unknown;
 
 /** A copy made in this realm (export answers are built in the caller's realm). */
 const plain = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON.stringify(value)));
-
-/** The Member the resource should hand out for a mock member (CONTRACT section 3 shapes). */
-function expectedMember(h: Harness, member: MockMember) {
-  const { data } = h.mock.data;
-  return {
-    id: member.id,
-    name: member.displayName,
-    status: member.status,
-    license: member.gameLicense,
-    departments: h.mock.data
-      .assignmentsOf(member.id)
-      .map((a) => {
-        const department = data.departments.find((d) => d.id === a.departmentId)!;
-        const rank = a.rankId ? h.mock.data.rank(a.rankId)! : null;
-        return {
-          id: department.id,
-          name: department.name,
-          shortName: department.shortName,
-          primary: a.isPrimary,
-          callsign: a.callsign,
-          rank: rank ? { id: rank.id, name: rank.name, position: rank.position } : null,
-        };
-      })
-      .sort((a, b) => a.id.localeCompare(b.id)),
-  };
-}
 
 function sortedDepartments<T extends { departments: { id: string }[] }>(member: T): T {
   return { ...member, departments: [...member.departments].sort((a, b) => a.id.localeCompare(b.id)) };

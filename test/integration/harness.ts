@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FxServer, type ScriptResource } from '../../dev/emulator';
+import type { MockMember } from '../../dev/mock-roster/records';
 import { type MockRoster, startMockRoster } from '../../dev/mock-roster/server';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -82,3 +83,29 @@ export async function eventually<T>(check: () => T | undefined | false, timeoutM
 
 /** A license the mock service does not know. */
 export const strangerLicense = `license:${'f'.repeat(40)}`;
+
+/** The Member the resource should hand out for a mock member (CONTRACT section 3 shapes). */
+export function expectedMember(h: Harness, member: MockMember) {
+  const { data } = h.mock.data;
+  return {
+    id: member.id,
+    name: member.displayName,
+    status: member.status,
+    license: member.gameLicense,
+    departments: h.mock.data
+      .assignmentsOf(member.id)
+      .map((a) => {
+        const department = data.departments.find((d) => d.id === a.departmentId)!;
+        const rank = a.rankId ? h.mock.data.rank(a.rankId)! : null;
+        return {
+          id: department.id,
+          name: department.name,
+          shortName: department.shortName,
+          primary: a.isPrimary,
+          callsign: a.callsign,
+          rank: rank ? { id: rank.id, name: rank.name, position: rank.position } : null,
+        };
+      })
+      .sort((a, b) => a.id.localeCompare(b.id)),
+  };
+}
