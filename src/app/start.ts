@@ -1,4 +1,4 @@
-import { createRosterApi, type RosterApi, rosterUserAgent, scopeWarnings } from '../core/api';
+import { createRosterApi, joinHoldMs, type RosterApi, rosterUserAgent, scopeWarnings } from '../core/api';
 import { MemberCache } from '../core/cache/member-cache';
 import { loadSnapshot, saveSnapshot } from '../core/cache/snapshot';
 import { type Config, configSchema, loadSettings, type Settings } from '../core/config';
@@ -92,6 +92,7 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
     userAgent: rosterUserAgent(__ROSTER_VERSION__),
     clock,
     logger,
+    joinHoldMs: joinHoldMs(config.gate.timeoutSeconds * 1000),
   });
   const cache = new MemberCache({
     maxEntries: config.cache.maxEntries,

@@ -1,5 +1,6 @@
 import type { Config } from '../core/config';
 import { admissionFor } from '../core/gate/admission';
+import { checkMarginMs, watchdogAfterMs } from '../core/gate/deadline';
 import { formatMessage } from '../core/gate/messages';
 import type { PlayerEntry, PlayerRegistry } from '../core/players/player-registry';
 import type { Clock, Logger } from '../core/ports';
@@ -38,12 +39,6 @@ const DEPARTMENTS_WAIT_MS = 250;
 function delay(ms: number): Promise<undefined> {
   return new Promise((resolve) => fx.setTimeout(() => resolve(undefined), ms));
 }
-
-/** How long before the watchdog a further check must have answered. */
-const CHECK_MARGIN_MS = 250;
-
-/** Shortest lead the deadline keeps before `gate.timeoutSeconds`, so `done` lands in time. */
-const DEADLINE_MARGIN_MS = 500;
 
 /** Attaches the join gate: defers every connection and always ends it within `gate.timeoutSeconds`. */
 export function attachGate(deps: GateDeps): void {
@@ -109,10 +104,9 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
   }
 
   const timeoutMs = gate.timeoutSeconds * 1000;
-  const deadlineMs =
-    timeoutMs - Math.min(DEADLINE_MARGIN_MS * 2, Math.max(DEADLINE_MARGIN_MS, timeoutMs * 0.1));
+  const deadlineMs = watchdogAfterMs(timeoutMs);
   // Further checks answer a little before the watchdog, so their own outage rules can decide.
-  const deadlineAt = clock.now() + deadlineMs - CHECK_MARGIN_MS;
+  const deadlineAt = clock.now() + deadlineMs - checkMarginMs(deadlineMs);
   // The watchdog ends the deferral even if the lookup or a further check never settles.
   let stage: 'roster' | 'checks' | 'admitted' = 'roster';
   timers.push(

@@ -1,6 +1,7 @@
 /** The roster client's public surface. */
 export type { Lane } from '../limiter/lane';
 export type { LimiterState } from '../limiter/limiter-state';
+export { joinHoldMs } from '../lookup/member-lookups';
 export type { ClientStateChange } from './key-suspension';
 export {
   createRosterApi,

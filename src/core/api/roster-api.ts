@@ -41,6 +41,11 @@ export interface RosterApiOptions {
   retry?: Partial<RetryPolicy>;
   /** How long departments and ranks are reused before a reload. Default 30 minutes. */
   catalogMaxAgeMs?: number;
+  /**
+   * Under load, how long a small batch of join lookups may wait for more licenses (default
+   * `LOOKUP_HOLD_MS`); `joinHoldMs(gate deadline)` keeps it a small share of the gate's deadline.
+   */
+  joinHoldMs?: number;
 }
 
 /** The roster service client: rate limited, batched, typed errors. Every method may reject with a `RosterApiError`. */
@@ -99,7 +104,13 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     logger,
     random: options.random ?? Math.random,
   });
-  const lookups = new MemberLookups(executor, logger, clock, (lane) => limiter.isBusy(lane));
+  const lookups = new MemberLookups(
+    executor,
+    logger,
+    clock,
+    (lane) => limiter.isBusy(lane),
+    options.joinHoldMs,
+  );
   const catalog = new CatalogLoader({
     executor,
     clock,

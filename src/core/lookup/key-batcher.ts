@@ -20,9 +20,9 @@ export interface KeyBatcherOptions<V> {
   /**
    * Under load, a small batch waits until this long after the lane's previous request, so that
    * a storm is served in full batches instead of spending the rate limit on one key at a time.
-   * A lookup on a quiet lane still goes out at once.
+   * A lookup on a quiet lane still goes out at once. Per lane; a lane not named is never held.
    */
-  holdMs?: number;
+  holdMs?: Readonly<Partial<Record<Lane, number>>>;
   /**
    * True when holding is worth it: recent requests have drawn on the budget, yet the limiter would
    * grant a permit at once (were it to make the batch wait anyway, the batch grows meanwhile).
@@ -115,7 +115,7 @@ export class KeyBatcher<V> {
       this.options.clock.clearTimeout(held);
       this.holds.delete(lane);
     }
-    const wait = this.lastSent[lane] + (this.options.holdMs ?? 0) - this.options.clock.now();
+    const wait = this.lastSent[lane] + (this.options.holdMs?.[lane] ?? 0) - this.options.clock.now();
     if (wait > 0 && !full && (this.options.limiterBusy?.(lane) ?? true)) {
       const handle = this.options.clock.setTimeout(() => {
         this.holds.delete(lane);

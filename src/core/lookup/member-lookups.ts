@@ -14,6 +14,15 @@ const LICENSE = /^license:[0-9a-z]{1,128}$/;
 export const LOOKUP_HOLD_MS = 750;
 
 /**
+ * The hold of the join lane for a gate deadline: a twentieth of it, at most `LOOKUP_HOLD_MS`
+ * (reached at the default 15 s). A short deadline keeps its time for the request and the checks
+ * after it; a player is never held for most of it.
+ */
+export function joinHoldMs(gateTimeoutMs: number): number {
+  return Math.max(0, Math.min(LOOKUP_HOLD_MS, Math.floor(gateTimeoutMs / 20)));
+}
+
+/**
  * Members asked per assignments request: at ~1.2 assignments per member this keeps the answer
  * within one page of 100.
  */
@@ -32,14 +41,16 @@ export class MemberLookups {
     private readonly logger: Logger,
     clock: Clock,
     limiterBusy: (lane: Lane) => boolean,
+    joinHold = LOOKUP_HOLD_MS,
   ) {
     const acquire = (lane: Lane, signal: AbortSignal) => executor.acquire(lane, signal);
+    const holdMs = { join: joinHold, refresh: LOOKUP_HOLD_MS, background: LOOKUP_HOLD_MS };
     this.members = new KeyBatcher({
       acquire,
       fetchBatch: (licenses, lane) => fetchMembers(executor, licenses, lane, logger),
       param: 'gameLicense',
       clock,
-      holdMs: LOOKUP_HOLD_MS,
+      holdMs,
       limiterBusy,
     });
     this.assignments = new KeyBatcher({
@@ -47,7 +58,7 @@ export class MemberLookups {
       fetchBatch: (ids, lane) => fetchAssignments(executor, ids, lane, logger),
       param: 'memberId',
       clock,
-      holdMs: LOOKUP_HOLD_MS,
+      holdMs,
       limiterBusy,
       maxPerRequest: MEMBERS_PER_ASSIGNMENTS_REQUEST,
     });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { LOOKUP_HOLD_MS, MEMBERS_PER_ASSIGNMENTS_REQUEST } from '../../../src/core/lookup/member-lookups';
+import {
+  joinHoldMs,
+  LOOKUP_HOLD_MS,
+  MEMBERS_PER_ASSIGNMENTS_REQUEST,
+} from '../../../src/core/lookup/member-lookups';
 import { FakeClock, fakeRoster, license, outcome, testClient } from '../api/fake-roster';
 import { maxInAnyWindow } from '../limiter/fake-clock';
 import { rosterHandler, type SeedMember } from './roster-data';
@@ -228,6 +232,34 @@ describe('batching under load', () => {
     const calls = requests.filter((r) => r.path === '/api/v1/members');
     expect(calls).toHaveLength(2);
     expect(calls[1]!.query.getAll('gameLicense')).toHaveLength(10);
+    await api.close();
+  });
+
+  it('with a short gate, join lookups are held a twentieth of it; refreshes keep the full hold', async () => {
+    expect(joinHoldMs(15_000)).toBe(LOOKUP_HOLD_MS);
+    expect(joinHoldMs(60_000)).toBe(LOOKUP_HOLD_MS);
+    expect(joinHoldMs(2000)).toBe(100);
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(30)));
+    const { api } = testClient(clock, agent, { joinHoldMs: joinHoldMs(2000) });
+    const members = () => requests.filter((r) => r.path === '/api/v1/members');
+    const first = api.member(license(0), 'join');
+    await clock.advance(10);
+    const joins = Array.from({ length: 5 }, (_, index) => api.member(license(index + 1), 'join'));
+    await clock.advance(89);
+    expect(members()).toHaveLength(1); // still held
+    await clock.advance(2);
+    expect(members()).toHaveLength(2); // the join hold (100 ms) is over
+    await outcome(clock, Promise.all([first, ...joins]));
+
+    const refreshFirst = api.member(license(10), 'refresh');
+    await clock.advance(10);
+    const refreshes = Array.from({ length: 5 }, (_, index) => api.member(license(index + 11), 'refresh'));
+    await clock.advance(200);
+    expect(members()).toHaveLength(3); // the refresh lane keeps the full hold
+    await clock.advance(LOOKUP_HOLD_MS);
+    expect(members()).toHaveLength(4);
+    await outcome(clock, Promise.all([refreshFirst, ...refreshes]));
     await api.close();
   });
 
