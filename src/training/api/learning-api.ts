@@ -91,8 +91,13 @@ export class LearningApi {
         readLinkStatus(await this.get(path, {}, options)) ?? malformed('GET /discord/links/{discord_id}')
       );
     } catch (error) {
-      // Some services answer an unknown user with 404 rather than `linked: false`.
-      if (isNotFound(error)) return { linked: false, userSub: undefined };
+      // The service answers an unknown user with `linked: false`; a 404 means the address is wrong,
+      // and must never refuse a player as "not linked".
+      if (isNotFound(error))
+        throw new TrainingApiError(
+          `The learning service answered 404 to GET /discord/links/{discord_id}, which answers every Discord id: training.baseUrl does not point at the learning service (give its address without /api/public/v1).`,
+          { kind: 'outage', status: 404 },
+        );
       throw error;
     }
   }

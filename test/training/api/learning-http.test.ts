@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TrainingApiError } from '../../../src/training/api/training-api-error';
+import { isTrainingOutage, TrainingApiError } from '../../../src/training/api/training-api-error';
 import { outcome } from '../../core/api/fake-roster';
 import { error, json, KEY, testLearning } from '../fake-learning';
 
@@ -147,10 +147,15 @@ describe('learning client errors', () => {
     expect(failure.message).toMatch(text);
   });
 
-  it('404 on a link lookup or progress reads as "not linked"', async () => {
-    const { api } = testLearning(() => error(404, 'not_linked', 'not linked'));
-    expect(await api.link('1')).toEqual({ linked: false, userSub: undefined });
+  it('404 on progress reads as "not linked"; on a link lookup it is an outage naming training.baseUrl', async () => {
+    const { api } = testLearning(() => error(404, 'not_found', 'no such route'));
     expect(await api.progress('1')).toBeNull();
+    const failure = await api.link('1').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isTrainingOutage(failure)).toBe(true);
+    expect((failure as Error).message).toMatch(/404 to GET \/discord\/links\/\{discord_id\}.*training\.baseUrl does not point/);
   });
 
   it('a 2xx that is not JSON is an outage naming training.baseUrl', async () => {
