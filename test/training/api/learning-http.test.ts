@@ -155,7 +155,9 @@ describe('learning client errors', () => {
       (e: unknown) => e,
     );
     expect(isTrainingOutage(failure)).toBe(true);
-    expect((failure as Error).message).toMatch(/404 to GET \/discord\/links\/\{discord_id\}.*training\.baseUrl does not point/);
+    expect((failure as Error).message).toMatch(
+      /404 to GET \/discord\/links\/\{discord_id\}.*training\.baseUrl does not point/,
+    );
   });
 
   it('a 2xx that is not JSON is an outage naming training.baseUrl', async () => {
