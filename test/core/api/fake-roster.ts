@@ -27,14 +27,22 @@ export type Handler = (request: FakeRequest) => FakeReply;
 
 /** A MockAgent whose every request goes through `handler`; requests are recorded with fake time. */
 export function fakeRoster(clock: FakeClock, handler: Handler) {
+  return fakeOrigin(ORIGIN, clock, handler, 'null');
+}
+
+/**
+ * A MockAgent answering every request to `origin` through `handler`, recording requests with fake
+ * time; a reply with neither `text` nor `body` sends `emptyBody`.
+ */
+export function fakeOrigin(origin: string, clock: FakeClock, handler: Handler, emptyBody: string) {
   const agent = new MockAgent();
   agent.disableNetConnect();
   const requests: FakeRequest[] = [];
   agent
-    .get(ORIGIN)
+    .get(origin)
     .intercept({ path: () => true, method: () => true })
     .reply((options) => {
-      const url = new URL(options.path, ORIGIN);
+      const url = new URL(options.path, origin);
       const headers: Record<string, string> = {};
       const raw = options.headers;
       if (raw) for (const [name, value] of Object.entries(raw)) headers[name.toLowerCase()] = String(value);
@@ -48,7 +56,7 @@ export function fakeRoster(clock: FakeClock, handler: Handler) {
       };
       requests.push(request);
       const reply = handler(request);
-      const data = reply.text ?? JSON.stringify(reply.body ?? null);
+      const data = reply.text ?? (reply.body === undefined ? emptyBody : JSON.stringify(reply.body));
       return {
         statusCode: reply.status ?? 200,
         data,
