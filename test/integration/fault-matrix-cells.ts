@@ -31,6 +31,26 @@ export const check = (problems: string[], cell: string): Check => ({
   problems,
 });
 
+/**
+ * The last two columns of a row: no SCRIPT ERROR in the server's log and no unhandled rejection or
+ * exception since the row started; no key in any of the places `leaks` names.
+ */
+export function crashAndKeyCells(
+  server: FxServer,
+  unhandled: readonly string[],
+  leaks: readonly string[],
+  leakNoun: string,
+): { crash: Check; key: Check } {
+  const crashes = [...server.log.lines.filter((l) => l.includes('SCRIPT ERROR')), ...unhandled];
+  return {
+    crash: check(crashes, crashes.length === 0 ? 'clean' : `${crashes.length} error(s)`),
+    key: check(
+      leaks.map((where) => `${leakNoun} found in ${where}`),
+      leaks.length === 0 ? 'nowhere' : leaks.join(', '),
+    ),
+  };
+}
+
 /** Where any of the keys (whole, or their secret part) shows up: log, events, state bags, client events, files. */
 export function keyLeaks(
   server: FxServer,

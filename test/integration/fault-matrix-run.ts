@@ -2,6 +2,7 @@ import {
   ADMIT,
   type Check,
   check,
+  crashAndKeyCells,
   type Expected,
   matches,
   type Online,
@@ -77,20 +78,11 @@ export async function runRow(row: FaultRow, unhandledSince: (t: number) => strin
   try {
     const outcome = await measure(rig, row);
     rig.server.stopResource('roster'); // writes the snapshot: one more file to search for the key
-    const crashes = [
-      ...rig.server.log.lines.filter((l) => l.includes('SCRIPT ERROR')),
-      ...unhandledSince(startedAt),
-    ];
-    const leaks = rig.keyLeaks();
     return {
       fault: row.fault,
       onError: row.onError,
       ...outcome,
-      crash: check(crashes, crashes.length === 0 ? 'clean' : `${crashes.length} error(s)`),
-      key: check(
-        leaks.map((where) => `key found in ${where}`),
-        leaks.length === 0 ? 'nowhere' : leaks.join(', '),
-      ),
+      ...crashAndKeyCells(rig.server, unhandledSince(startedAt), rig.keyLeaks(), 'key'),
     };
   } finally {
     await rig.close();

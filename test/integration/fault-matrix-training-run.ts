@@ -1,4 +1,14 @@
-import { ADMIT, check, type Expected, matches, type Online, says, seconds, show } from './fault-matrix-cells';
+import {
+  ADMIT,
+  check,
+  crashAndKeyCells,
+  type Expected,
+  matches,
+  type Online,
+  says,
+  seconds,
+  show,
+} from './fault-matrix-cells';
 import { holdsWithin, maxInRolling60s, sleep, type Timed } from './fault-matrix-rig';
 import type { OnError } from './fault-matrix-rows';
 import type { RowOutcome } from './fault-matrix-run';
@@ -84,20 +94,11 @@ export async function runTrainingRow(
   try {
     const outcome = await measure(rig, row);
     rig.server.stopResource('roster'); // writes the snapshot and the alias file: more files to search
-    const crashes = [
-      ...rig.server.log.lines.filter((l) => l.includes('SCRIPT ERROR')),
-      ...unhandledSince(startedAt),
-    ];
-    const leaks = rig.keyLeaks();
     return {
       fault: row.fault,
       onError: row.onError,
       ...outcome,
-      crash: check(crashes, crashes.length === 0 ? 'clean' : `${crashes.length} error(s)`),
-      key: check(
-        leaks.map((where) => `a key found in ${where}`),
-        leaks.length === 0 ? 'nowhere' : leaks.join(', '),
-      ),
+      ...crashAndKeyCells(rig.server, unhandledSince(startedAt), rig.keyLeaks(), 'a key'),
     };
   } finally {
     await rig.close();
