@@ -15,6 +15,7 @@ import { installNotEmulated } from './not-emulated';
 import { type PlayerRecord, PlayerRegistry } from './players';
 import { ScriptResource } from './script-resource';
 import { StateBags } from './state-bags';
+import { claimUnhandledRejections, nodeRejectionWarning } from './unhandled-rejections';
 
 export type { Decision } from './connection';
 
@@ -80,6 +81,11 @@ export class FxServer implements Kernel, NativeHost {
   readonly clientEvents: ClientEvent[] = [];
   /** Host ms between two server frames (FRAME_MS unless `fastFrame` asked otherwise). */
   readonly frameMs: number;
+  /**
+   * Rejections no resource handled (FXServer only prints Node's warning for them, which the
+   * resource's log gets too). A test harness asserts this stays empty.
+   */
+  readonly unhandledRejections: { readonly resource: string; readonly reason: unknown }[] = [];
   private readonly resources = new Map<string, ResourceEntry>();
   private readonly connections = new Map<number, Connection>();
   private readonly joinQueue: Connection[] = [];
@@ -88,6 +94,10 @@ export class FxServer implements Kernel, NativeHost {
   private readonly queuedEvents: { event: string; args: unknown[] }[] = [];
   private readonly host: Packer;
   private loop: ReturnType<typeof setInterval> | null = null;
+  private releaseRejections: (() => void) | null = null;
+  // Marks each resource realm's Promise.prototype, so a rejection names its resource even after
+  // the resource stopped, without the server holding the realm.
+  private readonly realmTag = Symbol('fxserver resource realm');
 
   constructor(options: FxServerOptions = {}) {
     this.log = new LogSink(options.echo ?? false);
@@ -127,6 +137,9 @@ export class FxServer implements Kernel, NativeHost {
   async start(): Promise<void> {
     if (this.loop) return;
     this.loop = setInterval(() => this.tick(), this.frameMs);
+    this.releaseRejections = claimUnhandledRejections((reason, promise) =>
+      this.claimRejection(reason, promise),
+    );
   }
 
   /** Stops every resource and the tick loop. */
@@ -136,6 +149,8 @@ export class FxServer implements Kernel, NativeHost {
     }
     if (this.loop) clearInterval(this.loop);
     this.loop = null;
+    this.releaseRejections?.();
+    this.releaseRejections = null;
   }
 
   /** Resolves after the next server frame ran. */
@@ -222,6 +237,7 @@ export class FxServer implements Kernel, NativeHost {
 
   private boot(entry: ResourceEntry): JsRuntime {
     const runtime = new JsRuntime(entry.name, entry.root, this);
+    Object.defineProperty(runtime.realm.Promise.prototype, this.realmTag, { value: entry.name });
     installNatives(runtime, this);
     installNotEmulated(runtime.realm.global, (m) => new runtime.realm.Error(m));
     if (!this.emitFromServer('onResourceStarting', entry.name)) {
@@ -241,6 +257,15 @@ export class FxServer implements Kernel, NativeHost {
     // ResourceEventComponent.cpp: onServerResourceStart is queued (QueueEvent2) to the next frame.
     this.queueEvent('onServerResourceStart', entry.name);
     return runtime;
+  }
+
+  private claimRejection(reason: unknown, promise: Promise<unknown>): boolean {
+    const resource = (promise as unknown as Record<symbol, unknown>)[this.realmTag];
+    if (typeof resource !== 'string') return false;
+    for (const line of nodeRejectionWarning(reason)) this.log.write(resource, line);
+    this.unhandledRejections.push({ resource, reason });
+    if (this.unhandledRejections.length > 1000) this.unhandledRejections.splice(0, 500);
+    return true;
   }
 
   // ── events ───────────────────────────────────────────────────────────────

@@ -138,3 +138,12 @@ it('a throwing timer is logged as SCRIPT ERROR in timer', async () => {
   await vi.advanceTimersByTimeAsync(50);
   expect(server.log.of('a').join('\n')).toContain('SCRIPT ERROR in timer: Error: tick fail');
 });
+
+it("a resource's Date reads the server's clock, so fake time moves it with the timers", async () => {
+  const a = server.createScriptResource('a');
+  const before = a.eval<number>('Date.now()');
+  expect(before).toBe(Date.now());
+  await vi.advanceTimersByTimeAsync(60_000);
+  expect(a.eval<number>('Date.now()') - before).toBe(60_000);
+  expect(a.eval('new Date(0) instanceof Date && typeof Date.UTC')).toBe('function');
+});
