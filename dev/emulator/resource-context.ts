@@ -117,7 +117,9 @@ export function createResourceRealm(resource: string, root: string, write: (text
   // fake Date, installed or removed at any point, reaches every resource.
   Object.defineProperty(global, 'Date', {
     get: () => (globalThis as { Date: DateConstructor }).Date,
-    set: () => {},
+    // A script that assigns its own Date keeps it, as it would in FXServer.
+    set: (value: unknown) =>
+      Object.defineProperty(global, 'Date', { value, writable: true, configurable: true, enumerable: false }),
     configurable: true,
     enumerable: false,
   });
