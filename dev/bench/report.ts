@@ -225,7 +225,9 @@ such thing (it has no rank exports and no client of its own), or a ratio would d
 
 - **roster** is \`dist/server.js\` exactly as shipped, installed in a temporary resource folder with
   its \`fxmanifest.lua\` (default \`config.json\`), started in the FXServer emulator (\`dev/emulator\`)
-  with \`roster_api_key\` / \`roster_base_url\` convars.
+  with \`roster_api_key\` / \`roster_base_url\` convars. The emulator runs FXServer's 20 server frames
+  a second, so every resource timer, \`setImmediate\` and \`setTimeout(…, 0)\` waits for the next
+  frame (up to 50 ms), as on a real server; both gates pay it.
 - **naive gate** is [\`dev/bench/naive-gate/server.js\`](dev/bench/naive-gate/server.js), a ~70-line JS
   resource loaded into the emulator the same way (its own \`fxmanifest.lua\`). It is built the way
   such gates usually are: on \`playerConnecting\` it defers, sends one
