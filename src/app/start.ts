@@ -1,10 +1,20 @@
-import { createRosterApi, joinHoldMs, type RosterApi, rosterUserAgent, scopeWarnings } from '../core/api';
+import {
+  createRosterApi,
+  hasScope,
+  joinHoldMs,
+  type RosterApi,
+  rosterUserAgent,
+  scopeWarnings,
+} from '../core/api';
+import { AuditFeed } from '../core/audit/audit-feed';
+import { scheduleAuditFeed, scheduleRefresh } from '../core/audit/refresh-plan';
 import { MemberCache } from '../core/cache/member-cache';
 import { loadSnapshot, saveSnapshot } from '../core/cache/snapshot';
 import { type Config, configSchema, loadSettings, type Settings } from '../core/config';
 import type { KeyIdentity } from '../core/model';
 import { PlayerRegistry } from '../core/players/player-registry';
 import { type Clock, systemClock } from '../core/ports';
+import { RankChanges } from '../core/ranks/rank-changes';
 import { RosterQueries } from '../core/roster/queries';
 import { RosterService } from '../core/roster/roster-service';
 import { Schedule } from '../core/schedule';
@@ -15,6 +25,8 @@ import { attachLifecycle, loadOnlinePlayers } from '../fivem/lifecycle';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { fivemRosterEvents } from '../fivem/publish';
+import { registerRankCommand } from '../fivem/rank-command';
+import { rankChangeRecorder } from '../fivem/rank-record';
 import { snapshotFile } from '../fivem/snapshot-file';
 import { attachTraining } from '../training/attach-training';
 import { registerTrainingExports } from '../training/fivem/training-exports';
@@ -65,7 +77,8 @@ function failClosed(problems: string[], output: ConsoleOutput): void {
     clock: systemClock,
     logger,
   });
-  registerExports({ service: () => null, queries: () => null, logger });
+  registerExports({ service: () => null, queries: () => null, ranks: () => null, logger });
+  registerRankCommand(() => null, output, logger);
   registerTrainingExports({ training: () => null, roster: () => null, logger });
   const notSetUp = async () => ['the resource is not set up:', ...problems.map((p) => `  ${p}`)];
   registerRosterCommand(
@@ -114,6 +127,17 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
   let identity: KeyIdentity | null = null;
 
   const resourcePath = fx.GetResourcePath(resource);
+  const ranks = new RankChanges({
+    service,
+    players,
+    api,
+    order: config.ranks.order,
+    scopes: () => identity?.scopes ?? null,
+    canManage: (src) => fx.IsPlayerAceAllowed(src, 'roster.manage'),
+    changed: rankChangeRecorder(resourcePath, logger, () => clock.now()),
+    logger,
+  });
+  let feed: AuditFeed | null = null;
   const snapshot = resourcePath ? snapshotFile(resourcePath) : null;
   if (snapshot) {
     const loaded = loadSnapshot(cache, snapshot, logger);
@@ -141,7 +165,8 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
     logger,
   });
   attachLifecycle(lifecycle);
-  registerExports({ service: () => service, queries: () => queries, logger });
+  registerExports({ service: () => service, queries: () => queries, ranks: () => ranks, logger });
+  registerRankCommand(() => ranks, output, logger);
   registerRosterCommand(
     rosterCommands({
       apiKey: settings.apiKey,
@@ -172,7 +197,28 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
     logger.info(`connected to the roster of "${verified.community.name}".`);
     for (const warning of scopeWarnings(verified.scopes)) logger.warn(warning);
     fx.emit('roster:ready', { community: verified.community.name, scopes: verified.scopes });
+    startFeed(verified.scopes);
     await service.loadCatalog();
+  };
+
+  const startedAt = clock.now();
+  const startFeed = (scopes: readonly string[]): void => {
+    const auditMs = config.refresh.auditSeconds * 1000;
+    if (feed !== null || auditMs === 0) return;
+    if (!hasScope(scopes, 'audit:read')) {
+      logger.info('the key lacks audit:read: online players are kept current by the periodic refresh alone.');
+      return;
+    }
+    feed = new AuditFeed({
+      list: (query) => api.list('/api/v1/audit-logs', query, 'refresh', 20),
+      service,
+      players,
+      clock,
+      logger,
+      startedAt,
+      intervalMs: auditMs,
+    });
+    scheduleAuditFeed(schedule, feed, auditMs);
   };
 
   fx.on('onResourceStart', (name: string) => {
@@ -180,7 +226,13 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
     const online = loadOnlinePlayers(lifecycle);
     if (online > 0) logger.info(`loading ${online} player(s) already online.`);
     void begin();
-    schedule.every(config.refresh.intervalSeconds * 1000, () => service.refreshOnline('refresh'), 0.1);
+    scheduleRefresh({
+      schedule,
+      clock,
+      service,
+      intervalMs: config.refresh.intervalSeconds * 1000,
+      feed: () => feed,
+    });
     schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(true), 0.1);
     schedule.every(SNAPSHOT_SAVE_MS, save);
     schedule.every(SWEEP_MS, () => players.sweep(clock.now(), CONNECTING_MAX_AGE_MS));
