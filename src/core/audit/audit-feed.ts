@@ -96,7 +96,7 @@ export class AuditFeed {
       if (catalogId && !named) pass.catalog = true;
     }
     // Names first, so the members re-read below are shaped with the new department and rank names.
-    if (pass.catalog) await service.loadCatalog(true);
+    if (pass.catalog && (await service.loadCatalog(true))) service.reshapeOnline();
     this.owed.clear();
     pass.players = concerned.size;
     if (concerned.size > 0 && (await service.refreshPlayers(concerned)) === null) {

@@ -231,6 +231,33 @@ export class RosterService {
   }
 
   /**
+   * Re-shapes online players from the catalog just loaded (a renamed department or rank), without
+   * a request; `playerUpdated` fires for those whose names changed.
+   */
+  reshapeOnline(): number {
+    let changed = 0;
+    for (const [src, entry] of this.deps.players.onlinePlayers()) {
+      const view = entry.view;
+      if (!view) continue;
+      const departments = view.member.departments.map((d) => {
+        const known = this.catalogIndex.departments.get(d.id);
+        const rank = d.rank ? this.catalogIndex.rank(d.rank.id) : undefined;
+        return {
+          ...d,
+          name: known?.name ?? d.name,
+          shortName: known ? known.shortName : d.shortName,
+          rank: d.rank && rank ? { id: rank.id, name: rank.name, position: rank.position } : d.rank,
+        };
+      });
+      const next = viewOf({ ...view.member, departments }, view.assignments);
+      if (!memberChanged(view.member, next.member)) continue;
+      if (entry.license !== null) this.deps.cache.set(entry.license, next);
+      if (this.apply(src, next)) changed++;
+    }
+    return changed;
+  }
+
+  /**
    * Records a rank the service confirmed for a player's department: exports show it at once, the
    * cache keeps it, and `playerUpdated` fires as for a refresh. Null when the player is gone.
    */
