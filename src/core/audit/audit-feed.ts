@@ -22,6 +22,12 @@ export interface AuditFeedDeps {
 /** How far back each read starts before the latest entry seen (equal stamps, late commits, skew). */
 export const AUDIT_OVERLAP_MS = 120_000;
 
+/**
+ * Catalog reloads the feed asks for are at most this far apart: a rank change of a member who is
+ * not online names their rank too, and a busy dashboard must not cost two requests a minute.
+ */
+export const CATALOG_RELOAD_GAP_MS = 5 * 60_000;
+
 /** What one read of the audit log did. */
 export interface AuditPass {
   entries: number;
@@ -40,6 +46,8 @@ export class AuditFeed {
   private readonly cursor: AuditCursor;
   private lastSuccess = Number.NEGATIVE_INFINITY;
   private failing = false;
+  private catalogOwed = false;
+  private lastCatalogReload = Number.NEGATIVE_INFINITY;
   private stopped = false;
   /** Players whose re-read failed: tried again with the next read. */
   private readonly owed = new Set<string>();
@@ -75,7 +83,7 @@ export class AuditFeed {
     const fresh = entries.filter((entry) => this.cursor.accept(entry));
     this.cursor.prune();
     pass.entries = fresh.length;
-    if (fresh.length === 0 && this.owed.size === 0) return pass;
+    if (fresh.length === 0 && this.owed.size === 0 && !this.catalogOwed) return pass;
 
     const { service } = this.deps;
     const owners = this.ownersByValue();
@@ -93,10 +101,17 @@ export class AuditFeed {
         }
       }
       // A rank change of an online member names their new rank too: their re-read covers it.
-      if (catalogId && !named) pass.catalog = true;
+      if (catalogId && !named) this.catalogOwed = true;
     }
     // Names first, so the members re-read below are shaped with the new department and rank names.
-    if (pass.catalog && (await service.loadCatalog(true))) service.reshapeOnline();
+    const now = this.deps.clock.now();
+    if (this.catalogOwed && now - this.lastCatalogReload >= CATALOG_RELOAD_GAP_MS) {
+      pass.catalog = true;
+      this.lastCatalogReload = now;
+      this.catalogOwed = false;
+      if (await service.loadCatalog(true)) service.reshapeOnline();
+      else this.catalogOwed = true;
+    }
     this.owed.clear();
     pass.players = concerned.size;
     if (concerned.size > 0 && (await service.refreshPlayers(concerned)) === null) {
