@@ -1,13 +1,6 @@
-import {
-  createRosterApi,
-  hasScope,
-  joinHoldMs,
-  type RosterApi,
-  rosterUserAgent,
-  scopeWarnings,
-} from '../core/api';
-import { AuditFeed } from '../core/audit/audit-feed';
-import { scheduleAuditFeed, scheduleRefresh } from '../core/audit/refresh-plan';
+import { createRosterApi, joinHoldMs, type RosterApi, rosterUserAgent, scopeWarnings } from '../core/api';
+import type { AuditFeed } from '../core/audit/audit-feed';
+import { scheduleRefresh } from '../core/audit/refresh-plan';
 import { MemberCache } from '../core/cache/member-cache';
 import { loadSnapshot, saveSnapshot } from '../core/cache/snapshot';
 import { type Config, configSchema, loadSettings, type Settings } from '../core/config';
@@ -30,6 +23,7 @@ import { rankChangeRecorder } from '../fivem/rank-record';
 import { snapshotFile } from '../fivem/snapshot-file';
 import { attachTraining } from '../training/attach-training';
 import { registerTrainingExports } from '../training/fivem/training-exports';
+import { startAuditFeed } from './audit-start';
 import { rosterCommands } from './roster-commands';
 
 const CATALOG_REFRESH_MS = 30 * 60_000;
@@ -138,6 +132,7 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
     logger,
   });
   let feed: AuditFeed | null = null;
+  const startedAt = clock.now();
   const snapshot = resourcePath ? snapshotFile(resourcePath) : null;
   if (snapshot) {
     const loaded = loadSnapshot(cache, snapshot, logger);
@@ -197,28 +192,20 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
     logger.info(`connected to the roster of "${verified.community.name}".`);
     for (const warning of scopeWarnings(verified.scopes)) logger.warn(warning);
     fx.emit('roster:ready', { community: verified.community.name, scopes: verified.scopes });
-    startFeed(verified.scopes);
+    feed ??= startAuditFeed(
+      {
+        api,
+        service,
+        players,
+        schedule,
+        clock,
+        logger,
+        auditSeconds: config.refresh.auditSeconds,
+        startedAt,
+      },
+      verified.scopes,
+    );
     await service.loadCatalog();
-  };
-
-  const startedAt = clock.now();
-  const startFeed = (scopes: readonly string[]): void => {
-    const auditMs = config.refresh.auditSeconds * 1000;
-    if (feed !== null || auditMs === 0) return;
-    if (!hasScope(scopes, 'audit:read')) {
-      logger.info('the key lacks audit:read: online players are kept current by the periodic refresh alone.');
-      return;
-    }
-    feed = new AuditFeed({
-      list: (query) => api.list('/api/v1/audit-logs', query, 'refresh', 20),
-      service,
-      players,
-      clock,
-      logger,
-      startedAt,
-      intervalMs: auditMs,
-    });
-    scheduleAuditFeed(schedule, feed, auditMs);
   };
 
   fx.on('onResourceStart', (name: string) => {
