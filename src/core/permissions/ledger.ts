@@ -1,0 +1,31 @@
+import { isSafePrincipal, type PrincipalLink } from './principal-names';
+
+const HEADER = '# roster principal links v1: child parent';
+
+/** What the resource has granted, one `child parent` line each; no key, no member data beyond the license. */
+export function formatLedger(links: Iterable<PrincipalLink>): string {
+  const lines = [HEADER];
+  for (const link of links) lines.push(`${link.child} ${link.parent}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Reads a ledger back. Only lines of two safe principal names count: a ledger edited by hand (or
+ * cut short) can never make the resource run anything but remove_principal on its own names.
+ */
+export function parseLedger(text: string): { links: PrincipalLink[]; skipped: number } {
+  const links: PrincipalLink[] = [];
+  let skipped = 0;
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const parts = trimmed.split(' ');
+    const [child, parent] = parts;
+    if (parts.length !== 2 || !child || !parent || !isSafePrincipal(child) || !isSafePrincipal(parent)) {
+      skipped++;
+      continue;
+    }
+    links.push({ child, parent });
+  }
+  return { links, skipped };
+}

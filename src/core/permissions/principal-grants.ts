@@ -1,0 +1,235 @@
+import type { Member } from '../model';
+import type { Logger } from '../ports';
+import { CatalogIndex, matchKey, type RankOrder } from '../roster/catalog-index';
+import { buildLadders, type Ladders } from './ladders';
+import { formatLedger, parseLedger } from './ledger';
+import { diffLinks } from './link-diff';
+import { memberPrincipals } from './member-principals';
+import { isSafePrincipal, linkKey, type PrincipalLink, playerPrincipal } from './principal-names';
+
+/** The host's ACL: `add_principal` / `remove_principal`, and whether this resource may run them. */
+export interface PrincipalCommands {
+  permitted(): boolean;
+  add(link: PrincipalLink): void;
+  remove(link: PrincipalLink): void;
+}
+
+/** Where the ledger lives (a file in the resource folder); `write` replaces it atomically. */
+export interface LedgerStore {
+  read(): string | null;
+  write(text: string): void;
+}
+
+export interface PrincipalGrantsDeps {
+  commands: PrincipalCommands;
+  ledger: LedgerStore;
+  logger: Logger;
+  prefix: string;
+  order: RankOrder;
+  requireStatus: readonly string[];
+  /** Said once when the resource may not change principals: names the server.cfg lines to add. */
+  blockedMessage: string;
+}
+
+interface Holding {
+  license: string | null;
+  member: Member | null;
+  links: PrincipalLink[];
+}
+
+/** The holder of the ladder links, beside the players. */
+const LADDER: object = Object.freeze({ ladder: true });
+
+/**
+ * Keeps the ACL's principal links equal to what the roster says: the ladders of the catalog and one
+ * set of links per player holding (a connecting or joined client). Links are counted, so two
+ * clients of one license share them and each is added once (FXServer's inheritance is a multimap
+ * whose remove_principal removes every copy, se/Security.cpp). Every link added is in the ledger
+ * before the command runs, so a start after a crash can remove what this run left.
+ */
+export class PrincipalGrants {
+  private ladders: Ladders;
+  private readonly holdings = new Map<object, Holding>();
+  private readonly wanted = new Map<string, { link: PrincipalLink; count: number }>();
+  private readonly granted = new Map<string, PrincipalLink>();
+  private readonly statuses: ReadonlySet<string>;
+  private active = false;
+  private saidBlocked = false;
+  private saidLedger = false;
+
+  constructor(private readonly deps: PrincipalGrantsDeps) {
+    this.statuses = new Set(deps.requireStatus.map(matchKey));
+    this.ladders = buildLadders(new CatalogIndex(), deps.order, deps.prefix);
+  }
+
+  /** True while the resource may change principals and does. */
+  get granting(): boolean {
+    return this.active;
+  }
+
+  get currentLadders(): Ladders {
+    return this.ladders;
+  }
+
+  /** How many links are in the ACL now. */
+  get grantedCount(): number {
+    return this.granted.size;
+  }
+
+  /**
+   * At start, and again whenever the permission may have been added: while it is missing, says so
+   * once; when present, removes what the ledger lists (a previous run that never stopped cleanly),
+   * then grants what is wanted now. Returns the number of leftover links removed.
+   */
+  activate(): number {
+    if (this.active) return 0;
+    if (!this.deps.commands.permitted()) {
+      if (!this.saidBlocked) this.deps.logger.warn(this.deps.blockedMessage);
+      this.saidBlocked = true;
+      return 0;
+    }
+    this.active = true;
+    if (this.saidBlocked) this.deps.logger.info('may now change principals: granting roster principals.');
+    const leftover = this.readLedger();
+    for (const link of leftover) this.deps.commands.remove(link);
+    this.writeLedger();
+    this.sync(this.wanted.keys());
+    return leftover.length;
+  }
+
+  /** Rebuilds the ladders from a new catalog; old links no longer wanted are removed. */
+  setCatalog(catalog: CatalogIndex): void {
+    this.ladders = buildLadders(catalog, this.deps.order, this.deps.prefix);
+    for (const problem of this.ladders.problems) this.deps.logger.warn(`permissions: ${problem}`);
+    const touched = new Set<string>();
+    this.replace(LADDER, { license: null, member: null, links: this.ladders.links }, touched);
+    for (const [holder, holding] of this.holdings) {
+      if (holder === LADDER) continue;
+      this.replace(holder, { ...holding, links: this.playerLinks(holding.license, holding.member) }, touched);
+    }
+    this.sync(touched);
+  }
+
+  /** Sets one client's grants from their member record (`null`: not on the roster, none). */
+  hold(holder: object, license: string | null, member: Member | null): void {
+    const touched = new Set<string>();
+    this.replace(holder, { license, member, links: this.playerLinks(license, member) }, touched);
+    this.sync(touched);
+  }
+
+  /** The client left (or was never admitted): its grants go unless another client of the license holds them. */
+  release(holder: object): void {
+    if (!this.holdings.has(holder)) return;
+    const touched = new Set<string>();
+    this.replace(holder, null, touched);
+    this.sync(touched);
+  }
+
+  /** Releases every client not in `holders` (e.g. connecting players swept after they never joined). */
+  retain(holders: ReadonlySet<object>): number {
+    const touched = new Set<string>();
+    let released = 0;
+    for (const holder of [...this.holdings.keys()]) {
+      if (holder === LADDER || holders.has(holder)) continue;
+      this.replace(holder, null, touched);
+      released++;
+    }
+    this.sync(touched);
+    return released;
+  }
+
+  /** Resource stop: every link this run granted is removed and the ledger emptied. */
+  stop(): void {
+    const touched = new Set(this.wanted.keys());
+    this.holdings.clear();
+    this.wanted.clear();
+    this.sync(touched);
+  }
+
+  private playerLinks(license: string | null, member: Member | null): PrincipalLink[] {
+    const child = license === null ? null : playerPrincipal(license);
+    if (child === null) return [];
+    return memberPrincipals(member, this.ladders, (status) => this.statuses.has(matchKey(status))).map(
+      (parent) => ({ child, parent }),
+    );
+  }
+
+  private replace(holder: object, next: Holding | null, touched: Set<string>): void {
+    for (const link of this.holdings.get(holder)?.links ?? []) {
+      const key = linkKey(link);
+      const entry = this.wanted.get(key);
+      if (entry && --entry.count === 0) this.wanted.delete(key);
+      touched.add(key);
+    }
+    if (next === null) {
+      this.holdings.delete(holder);
+      return;
+    }
+    this.holdings.set(holder, next);
+    for (const link of next.links) {
+      const key = linkKey(link);
+      const entry = this.wanted.get(key);
+      if (entry) entry.count++;
+      else this.wanted.set(key, { link, count: 1 });
+      touched.add(key);
+    }
+  }
+
+  /** Brings the touched links of the ACL in line with what is wanted: removals first, so a change never briefly grants both. */
+  private sync(keys: Iterable<string>): void {
+    if (!this.active) return;
+    const desired = new Set<string>();
+    const current = new Set<string>();
+    for (const key of keys) {
+      if (this.wanted.has(key)) desired.add(key);
+      if (this.granted.has(key)) current.add(key);
+    }
+    const { add, remove } = diffLinks(desired, current);
+    if (add.length === 0 && remove.length === 0) return;
+    const adding = add.map((key) => this.wanted.get(key)?.link).filter((l) => l !== undefined);
+    // Write-ahead: the ledger names a link before the ACL holds it.
+    if (adding.length > 0) this.writeLedger(adding);
+    for (const key of remove) {
+      const link = this.granted.get(key);
+      if (link) this.deps.commands.remove(link);
+      this.granted.delete(key);
+    }
+    for (const link of adding) {
+      // The names were made by the slug rule; checking again costs nothing and guards the console.
+      if (!isSafePrincipal(link.child) || !isSafePrincipal(link.parent)) continue;
+      this.deps.commands.add(link);
+      this.granted.set(linkKey(link), link);
+    }
+    if (remove.length > 0 || adding.length !== add.length) this.writeLedger();
+  }
+
+  private readLedger(): PrincipalLink[] {
+    try {
+      const text = this.deps.ledger.read();
+      if (text === null) return [];
+      const { links, skipped } = parseLedger(text);
+      if (skipped > 0) this.deps.logger.warn(`permissions: ignored ${skipped} unreadable ledger line(s).`);
+      if (links.length > 0) {
+        this.deps.logger.info(`permissions: removing ${links.length} principal link(s) a previous run left.`);
+      }
+      return links;
+    } catch (error) {
+      this.deps.logger.warn(`permissions: could not read the ledger: ${(error as Error).message}`);
+      return [];
+    }
+  }
+
+  private writeLedger(extra: PrincipalLink[] = []): void {
+    try {
+      this.deps.ledger.write(formatLedger([...this.granted.values(), ...extra]));
+    } catch (error) {
+      // Granting goes on: the ledger only matters after a crash, and the owner is told once.
+      if (!this.saidLedger) {
+        this.deps.logger.warn(
+          `permissions: could not write the ledger (${(error as Error).message}); after a crash, grants may stay until the server restarts.`,
+        );
+      }
+      this.saidLedger = true;
+    }
+  }
+}
