@@ -20,6 +20,8 @@ export interface RosterCommandDeps {
   training: TrainingHandle;
   community: () => string | null;
   clock: Clock;
+  /** What `doctor` says about roster principals. */
+  permissionLines?: () => string[];
 }
 
 /** What `roster status|lookup|refresh|doctor|training` answer, as console lines. */
@@ -76,6 +78,7 @@ export function rosterCommands(deps: RosterCommandDeps): RosterCommands {
         config.ranks.order,
         { auditSeconds: config.refresh.auditSeconds, intervalSeconds: config.refresh.intervalSeconds },
       )),
+      ...(deps.permissionLines?.() ?? []),
       ...(await deps.training.doctorLines()),
     ],
   };

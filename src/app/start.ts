@@ -17,6 +17,7 @@ import { attachGate } from '../fivem/gate';
 import { attachLifecycle, loadOnlinePlayers } from '../fivem/lifecycle';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
+import { attachPermissions } from '../fivem/permissions';
 import { fivemRosterEvents } from '../fivem/publish';
 import { registerRankCommand } from '../fivem/rank-command';
 import { rankChangeRecorder } from '../fivem/rank-record';
@@ -108,19 +109,28 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
     now: () => clock.now(),
   });
   const players = new PlayerRegistry();
-  const service = new RosterService({
+  const resourcePath = fx.GetResourcePath(resource);
+  const permissions = attachPermissions({
+    resource,
+    resourcePath,
+    config,
+    players,
+    service: () => service,
+    logger,
+  });
+  const service: RosterService = new RosterService({
     source: api,
     cache,
     players,
-    events: fivemRosterEvents,
+    events: permissions.events(fivemRosterEvents),
     clock,
     logger,
+    catalogLoaded: (catalog) => permissions.catalogLoaded(catalog),
   });
   const queries = new RosterQueries(config.gate.requireStatus, config.ranks.order, () => service.catalog);
   const schedule = new Schedule(clock);
   let identity: KeyIdentity | null = null;
 
-  const resourcePath = fx.GetResourcePath(resource);
   const ranks = new RankChanges({
     service,
     players,
@@ -147,7 +157,7 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
     }
   };
 
-  const lifecycle = { service: () => service, players, clock };
+  const lifecycle = { service: () => service, players, clock, dropped: permissions.dropped };
   const training = attachTraining({ settings, logger, clock, roster: () => service });
   attachGate({
     joinChecks: training.joinCheck ? [training.joinCheck] : [],
@@ -158,6 +168,7 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
     community: () => identity?.community.name ?? 'community',
     clock,
     logger,
+    admitted: permissions.admitted,
   });
   attachLifecycle(lifecycle);
   registerExports({ service: () => service, queries: () => queries, ranks: () => ranks, logger });
@@ -173,6 +184,7 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
       training,
       community: () => identity?.community.name ?? null,
       clock,
+      permissionLines: permissions.doctorLines,
     }),
     output,
   );
@@ -210,6 +222,8 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
 
   fx.on('onResourceStart', (name: string) => {
     if (name !== resource) return;
+    // Before any grant: what a previous run left is removed first.
+    permissions.start();
     const online = loadOnlinePlayers(lifecycle);
     if (online > 0) logger.info(`loading ${online} player(s) already online.`);
     void begin();
@@ -222,12 +236,16 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
     });
     schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(true), 0.1);
     schedule.every(SNAPSHOT_SAVE_MS, save);
-    schedule.every(SWEEP_MS, () => players.sweep(clock.now(), CONNECTING_MAX_AGE_MS));
+    schedule.every(SWEEP_MS, () => {
+      players.sweep(clock.now(), CONNECTING_MAX_AGE_MS);
+      permissions.sweep();
+    });
     training.start();
   });
   fx.on('onResourceStop', (name: string) => {
     if (name !== resource) return;
     schedule.stop();
+    permissions.stop();
     training.stop();
     save();
     void api.close();

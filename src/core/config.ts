@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRINCIPAL_PATTERN } from './permissions/principal-names';
 
 /** Texts shown to refused or waiting players. Placeholders: {player}, {community}, {seconds}, {status}, {requestId}. */
 const messagesSchema = z
@@ -86,6 +87,20 @@ export const configSchema = z
     ranks: z
       .object({
         order: z.enum(['top-down', 'bottom-up']).default('top-down'),
+      })
+      .strict()
+      .prefault({}),
+    permissions: z
+      .object({
+        enabled: z.boolean().default(true),
+        // Goes into console commands: only slug parts joined by dots, nothing a console would split.
+        prefix: z
+          .string()
+          .regex(
+            PRINCIPAL_PATTERN,
+            'must be lowercase letters, digits and _, parts joined by dots (e.g. "roster")',
+          )
+          .default('roster'),
       })
       .strict()
       .prefault({}),

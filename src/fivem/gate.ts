@@ -31,6 +31,8 @@ export interface GateDeps {
   community: () => string;
   clock: Clock;
   logger: Logger;
+  /** Called just before an admitted player's `done()` (e.g. to grant their principals first). */
+  admitted?(tempId: string): void;
 }
 
 /** Longest an admitted player waits for their departments before `done()`. */
@@ -80,7 +82,10 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
       // A refused player never gets a final id, so no playerDropped will clear them.
       deps.players.drop(tempId);
       deferrals.done(refusal);
-    } else deferrals.done();
+    } else {
+      deps.admitted?.(tempId);
+      deferrals.done();
+    }
   };
 
   const service = deps.service();

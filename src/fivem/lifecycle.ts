@@ -8,6 +8,8 @@ export interface LifecycleDeps {
   service: () => RosterService | null;
   players: PlayerRegistry;
   clock: Clock;
+  /** A player left: whatever was held for them goes (e.g. their principals). */
+  dropped?(entry: PlayerEntry): void;
 }
 
 /** A player the resource has not seen connecting (bypassed another way, or online before a restart). */
@@ -23,7 +25,8 @@ export function attachLifecycle(deps: LifecycleDeps): void {
     void deps.service()?.loadPlayer(src, entry);
   });
   fx.on('playerDropped', () => {
-    deps.players.drop(String(fx.source));
+    const entry = deps.players.drop(String(fx.source));
+    if (entry) deps.dropped?.(entry);
   });
 }
 

@@ -36,6 +36,9 @@ export interface Fx {
   LoadResourceFile(resource: string, file: string): string | null;
   GetConvar(name: string, fallback: string): string;
   IsPlayerAceAllowed(src: number | string, ace: string): boolean;
+  IsPrincipalAceAllowed(principal: string, ace: string): boolean;
+  /** Runs one console command as the principal `resource.<this resource>`. */
+  ExecuteCommand(command: string): void;
   RegisterCommand(
     name: string,
     handler: (src: number, args: string[], raw: string) => void,

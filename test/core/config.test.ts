@@ -31,6 +31,19 @@ describe('loadSettings', () => {
     expect(result.settings.logLevel).toBe('info');
   });
 
+  it('grants roster principals under "roster" by default and refuses a prefix a console would split', () => {
+    const result = loadSettings(null, convars);
+    if (!result.ok) throw new Error(result.problems.join('\n'));
+    expect(result.settings.config.permissions).toEqual({ enabled: true, prefix: 'roster' });
+    const custom = loadSettings(JSON.stringify({ permissions: { prefix: 'rp.pd' } }), convars);
+    expect(custom.ok && custom.settings.config.permissions.prefix).toBe('rp.pd');
+    for (const prefix of ['roster x', 'roster;quit', 'Roster', 'roster.', '']) {
+      const bad = loadSettings(JSON.stringify({ permissions: { prefix } }), convars);
+      expect(bad.ok).toBe(false);
+      if (!bad.ok) expect(bad.problems[0]).toContain('permissions.prefix');
+    }
+  });
+
   it('lets roster_base_url override api.baseUrl and strips a trailing slash', () => {
     const result = loadSettings(JSON.stringify({ api: { baseUrl: 'https://other.example.com' } }), {
       ...convars,

@@ -63,6 +63,12 @@ export class PlayerRegistry {
     return swept;
   }
 
+  /** Every entry the registry holds, connecting and joined. */
+  *entries(): Generator<PlayerEntry> {
+    yield* this.connecting.values();
+    yield* this.online.values();
+  }
+
   *onlinePlayers(): Generator<[string, PlayerEntry]> {
     yield* this.online;
   }

@@ -28,6 +28,8 @@ export interface RosterServiceDeps {
   events: RosterEvents;
   clock: Clock;
   logger: Logger;
+  /** Told each time departments and ranks are (re)loaded, e.g. to rebuild the rank principals. */
+  catalogLoaded?(catalog: CatalogIndex): void;
 }
 
 /** How long a failed first load of departments and ranks waits before it is tried again. */
@@ -64,6 +66,7 @@ export class RosterService {
       this.catalogIndex = new CatalogIndex(await this.deps.source.catalog(force ? { force } : undefined));
       const first = !this.catalogLoaded;
       this.catalogLoaded = true;
+      this.deps.catalogLoaded?.(this.catalogIndex);
       // Members shaped before the list arrived know their departments by id only: shape them again.
       if (first && this.deps.players.onlineCount > 0) void this.refreshOnline('refresh');
       return true;

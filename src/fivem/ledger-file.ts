@@ -1,0 +1,28 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LedgerStore } from '../core/permissions/principal-grants';
+
+/**
+ * The principal ledger as a file in the resource folder, replaced by writing a temporary file and
+ * renaming it over the old one: a crash mid-write leaves the previous ledger whole. No fsync: the
+ * ledger guards against the resource dying while FXServer lives on; a machine crash takes
+ * FXServer's ACL (memory only) with it, so there is nothing left to clean after one.
+ */
+export function ledgerFile(resourcePath: string, name = 'roster-principals.txt'): LedgerStore {
+  const path = join(resourcePath, name);
+  return {
+    read() {
+      try {
+        return readFileSync(path, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    write(text) {
+      const temporary = `${path}.tmp`;
+      writeFileSync(temporary, text);
+      renameSync(temporary, path);
+    },
+  };
+}
