@@ -7,7 +7,7 @@ import { MemberLookups } from '../lookup/member-lookups';
 import type { ApiAssignment, Catalog, KeyIdentity, MemberLookup } from '../model';
 import type { Clock, Logger } from '../ports';
 import { CatalogLoader } from './catalog-loader';
-import { createHttpSender } from './http-sender';
+import { createHttpSender, type HttpSender } from './http-sender';
 import { readKeyIdentity } from './key-identity';
 import { type ClientStateChange, KeySuspension } from './key-suspension';
 import { RequestExecutor } from './request-executor';
@@ -46,6 +46,8 @@ export interface RosterApiOptions {
    * `LOOKUP_HOLD_MS`); `joinHoldMs(gate deadline)` keeps it a small share of the gate's deadline.
    */
   joinHoldMs?: number;
+  /** Told of every request sent: the answer's status, or null when none came (the owner's panel). */
+  onAnswer?: (status: number | null) => void;
 }
 
 /** The roster service client: rate limited, batched, typed errors. Every method may reject with a `RosterApiError`. */
@@ -86,14 +88,17 @@ export function rosterUserAgent(version: string): string {
 export function createRosterApi(options: RosterApiOptions): RosterApi {
   const { clock, logger } = options;
   const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: options.perDay, clock });
-  const sender = createHttpSender({
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    userAgent: options.userAgent,
-    timeoutMs: options.timeoutMs,
-    clock,
-    dispatcher: options.dispatcher,
-  });
+  const sender = observed(
+    createHttpSender({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      userAgent: options.userAgent,
+      timeoutMs: options.timeoutMs,
+      clock,
+      dispatcher: options.dispatcher,
+    }),
+    options.onAnswer,
+  );
   const suspension = new KeySuspension({ clock, logger, recheck: () => fetchIdentity(true) });
   const executor = new RequestExecutor({
     limiter,
@@ -152,6 +157,25 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
       executor.close();
       limiter.close();
       await sender.close();
+    },
+  };
+}
+
+/** Tells `onAnswer` of each request's outcome without changing it. */
+function observed(sender: HttpSender, onAnswer: ((status: number | null) => void) | undefined): HttpSender {
+  if (!onAnswer) return sender;
+  return {
+    ...sender,
+    send: async (request) => {
+      let answer: Awaited<ReturnType<HttpSender['send']>>;
+      try {
+        answer = await sender.send(request);
+      } catch (error) {
+        onAnswer(null);
+        throw error;
+      }
+      onAnswer(answer.status);
+      return answer;
     },
   };
 }
