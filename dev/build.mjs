@@ -47,6 +47,7 @@ const devEntries = {
   'mock-api': 'dev/mock-roster/cli.ts',
   bench: 'dev/bench/index.ts',
   package: 'dev/package.ts',
+  'panel-screenshot': 'dev/panel-screenshot.ts',
 };
 const present = Object.fromEntries(Object.entries(devEntries).filter(([, file]) => existsSync(file)));
 if (Object.keys(present).length > 0) {

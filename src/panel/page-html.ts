@@ -11,6 +11,7 @@ export function pageHtml(title: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="app.css">
 <script defer src="app.js"></script>
@@ -35,6 +36,7 @@ export function loginHtml(title: string, error: string | null): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title><style>${LOGIN_STYLE}</style></head>
 <body><form method="post" action="login">
 <h1>${escapeHtml(title)}</h1>

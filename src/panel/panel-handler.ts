@@ -180,11 +180,17 @@ function cookie(deps: PanelHandlerDeps, value: string, maxAgeSeconds: number): s
   return `${SESSION_COOKIE}=${value}; Path=${deps.basePath}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict`;
 }
 
-/** A POST whose `Origin` names another host is a cross-site form: refused (with SameSite, belt and braces). */
+/**
+ * A POST from another site is refused (belt and braces with the SameSite cookie): the browser's
+ * `Sec-Fetch-Site` says so, or an `Origin` that names another host. `Origin: null` (sent by some
+ * browsers for form posts) is not proof either way.
+ */
 function sameOrigin(request: FxHttpRequest): boolean {
+  const site = headerOf(request, 'sec-fetch-site');
+  if (site === 'cross-site' || site === 'same-site') return false;
   const origin = headerOf(request, 'origin');
   const host = headerOf(request, 'host');
-  if (!origin || origin === 'null' || !host) return origin !== 'null';
+  if (!origin || origin === 'null' || !host) return true;
   try {
     return new URL(origin).host.toLowerCase() === host.toLowerCase();
   } catch {
@@ -215,7 +221,7 @@ function send(response: FxHttpResponse, reply: Reply, secrets: readonly string[]
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
-    'Referrer-Policy': 'no-referrer',
+    'Referrer-Policy': 'same-origin',
     'Content-Security-Policy': PAGE_CSP,
     ...reply.headers,
   };

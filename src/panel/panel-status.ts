@@ -1,70 +1,15 @@
-import type { Lane } from '../core/limiter/lane';
 import type { DoctorResult } from './doctor-runs';
 import type { JoinReason } from './join-reason';
-import type { MinuteCount } from './minute-counts';
 import { DECISION_BUCKETS } from './panel-metrics';
 import type { PanelRecorder } from './panel-recorder';
 import type { PanelSources } from './panel-sources';
+import type { PanelStatus } from './panel-status-shape';
 import { partialLicense } from './partial-license';
+
+export type { PanelStatus };
 
 /** Players listed at most (the page searches within them). */
 export const MAX_LISTED_PLAYERS = 2048;
-
-export interface PanelStatus {
-  generatedAt: number;
-  version: string;
-  health: {
-    keyVerified: boolean;
-    community: string | null;
-    scopes: string[];
-    /** null until the service was asked anything. */
-    serviceReachable: boolean | null;
-    keySuspended: string | null;
-    lastError: { message: string; at: number } | null;
-  };
-  rateLimit: {
-    perMinute: number;
-    perDay: number | null;
-    remainingThisMinute: number;
-    remainingToday: number | null;
-    pausedUntil: number | null;
-    queued: Record<Lane, number>;
-    requestsTotal: number;
-    throttledTotal: number;
-    unansweredTotal: number;
-    perMinuteSeries: MinuteCount[];
-  };
-  joins: {
-    recent: {
-      at: number;
-      player: string;
-      license: string | null;
-      admitted: boolean;
-      reason: JoinReason;
-      note: string;
-      ms: number;
-    }[];
-    /** Counts of the recent decisions' times, by upper bound in seconds (last: above every bound). */
-    histogram: { bounds: number[]; counts: number[] };
-    byReason: { outcome: 'admitted' | 'refused'; reason: JoinReason; count: number }[];
-  };
-  players: {
-    onlineCount: number;
-    connectingCount: number;
-    online: {
-      id: string;
-      name: string;
-      license: string | null;
-      member: string | null;
-      status: string | null;
-      loaded: boolean;
-      departments: { name: string; rank: string | null; callsign: string | null; primary: boolean }[];
-    }[];
-  };
-  cache: { entries: number; hits: number; misses: number; hitRate: number };
-  training: { on: boolean; lines: string[] };
-  doctor: { running: boolean; last: DoctorResult | null };
-}
 
 /** Builds the page's data from the sources and the recorder, on request only. */
 export async function buildStatus(

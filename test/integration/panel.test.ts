@@ -103,7 +103,7 @@ describe('the owner panel over HTTP (SetHttpHandler)', () => {
   it('runs doctor on POST only', async () => {
     expect((await get('/doctor', bearer)).response.status).toBe(405);
     const run = await fetch(url('/doctor'), { method: 'POST', headers: bearer });
-    const result = await run.json();
+    const result = (await run.json()) as { lines: string[] };
     bodies.push(JSON.stringify(result));
     expect(run.status).toBe(200);
     expect(result.lines.join('\n')).toContain('key works');

@@ -183,3 +183,24 @@ describe('the panel handler (FXServer request/response shapes)', () => {
     expect(header(reply, 'content-security-policy')).toContain("connect-src 'self'");
   });
 });
+
+describe('cross-site posts', () => {
+  it('are told apart by Sec-Fetch-Site; Origin: null alone is no proof', async () => {
+    const clock = new FakeClock();
+    const panel = createPanel({
+      token: TOKEN,
+      sources: fakeSources(),
+      refusalTexts: () => texts,
+      clock,
+      logger: silentLogger,
+      basePath: '/roster/',
+      secrets: [API_KEY],
+      assets: { js: '', css: '' },
+    });
+    const login = (headers: Record<string, string>) =>
+      call(panel.handler, { method: 'POST', path: '/login', headers, body: `token=${TOKEN}` });
+    expect((await login({ Origin: 'null', 'Sec-Fetch-Site': 'same-origin' })).status).toBe(303);
+    expect((await login({ 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    expect((await login({ Origin: 'http://evil.example', Host: '127.0.0.1:30120' })).status).toBe(403);
+  });
+});

@@ -1,5 +1,4 @@
-/// <reference lib="dom" />
-import type { PanelStatus } from '../panel-status';
+import type { PanelStatus } from '../panel-status-shape';
 import { ago, clock, h, table } from './dom';
 import './panel.css';
 import { RateChart } from './rate-chart';
@@ -39,10 +38,10 @@ class PanelPage {
     const main = h('main');
     for (const [id, title, wide] of [
       ['health', 'Health', false],
+      ['cache', 'Cache', false],
       ['rate', 'Rate limits', true],
       ['joins', 'Joins', true],
       ['players', 'Online players', true],
-      ['cache', 'Cache', false],
       ['training', 'Training', false],
       ['doctor', 'Doctor', false],
     ] as const) {
@@ -125,7 +124,9 @@ class PanelPage {
       ),
     );
     const most = Math.max(1, ...joins.histogram.counts);
-    const bounds = joins.histogram.bounds.map((b) => `≤${b}s`).concat(`>${joins.histogram.bounds.at(-1)}s`);
+    const bounds = joins.histogram.bounds
+      .map((b) => `≤${b}s`)
+      .concat(`>${joins.histogram.bounds[joins.histogram.bounds.length - 1]}s`);
     this.fill(
       'joins',
       h(

@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-
 type Child = Node | string | number | null | undefined | false;
 
 /** A tiny element builder: text is always set as text, never parsed as HTML. */

@@ -1,7 +1,6 @@
-/// <reference lib="dom" />
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { PanelStatus } from '../panel-status';
+import type { PanelStatus } from '../panel-status-shape';
 
 /** Requests per minute over the last hour, against the key's per-minute limit. */
 export class RateChart {
@@ -35,9 +34,15 @@ export class RateChart {
         ],
         series: [
           {},
-          { label: 'requests / min', stroke: '#60a5fa', fill: 'rgba(96,165,250,0.25)', width: 2 },
-          { label: 'limit', stroke: '#f87171', dash: [6, 4], width: 1.5 },
-          { label: '429s', stroke: '#fbbf24', width: 2 },
+          {
+            label: 'requests / min',
+            stroke: '#60a5fa',
+            fill: 'rgba(96,165,250,0.25)',
+            width: 2,
+            points: { show: false },
+          },
+          { label: 'limit', stroke: '#f87171', dash: [6, 4], width: 1.5, points: { show: false } },
+          { label: '429s', stroke: '#fbbf24', width: 2, points: { show: false } },
         ],
       },
       data,
