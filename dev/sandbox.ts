@@ -323,4 +323,11 @@ async function main(): Promise<void> {
   }, 3000).unref();
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();
+// Run when this file (or its bundle, dist/dev/sandbox.mjs) is the entry; not when another dev
+// tool bundles it in (their import.meta.url is then the same file).
+if (
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(process.argv[1]).href &&
+  /sandbox\.[mt]?[jt]s$/.test(process.argv[1])
+)
+  void main();
