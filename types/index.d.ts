@@ -52,6 +52,18 @@ export interface Member {
   departments: Department[];
 }
 
+/** What `setRank` resolves to. */
+export type SetRankResult = { ok: true; member: Member } | { ok: false; reason: string };
+
+/** The second argument of `roster:rankChanged`. */
+export interface RankChange {
+  department: Department;
+  from: Rank | null;
+  to: Rank;
+  /** Server id of the player who made the change; 0 for the console or a resource. */
+  actor: number;
+}
+
 /** A member without the license: what the `roster` state bag holds, since state bags reach clients. */
 export type PublicMember = Omit<Member, 'license'>;
 
@@ -159,6 +171,14 @@ export interface RosterExports {
    */
   refreshPlayer(src: ServerId): Promise<Member | null>;
 
+  /**
+   * Sets `rank` (id or name) in `department` for the online player `target`. With `actor` (a player's
+   * server id) the rank rules apply: only a rank strictly below the actor's own, only for a member
+   * strictly below it, unless the actor is allowed `roster.manage`; omitted or 0 = trusted. Async;
+   * always resolves, never rejects.
+   */
+  setRank(target: ServerId, department: string, rank: string, actor?: ServerId): Promise<SetRankResult>;
+
   /** The player's training record, or `null` when unknown or training is off. Sync. */
   getTraining(src: ServerId): Training | null;
 
@@ -235,6 +255,8 @@ export interface RosterEvents {
   'roster:playerLoaded': [src: number, member: Member | null];
   /** A refresh found a change in status, departments or ranks. */
   'roster:playerUpdated': [src: number, member: Member | null, previous: Member | null];
+  /** A rank change from the game was confirmed by the service; `actor` 0 = console or a resource. */
+  'roster:rankChanged': [target: number, change: RankChange];
   /** A player's training record changed; the same value `getTraining` gives. */
   'roster:trainingUpdated': [src: number, training: Training | null];
 }

@@ -15,6 +15,7 @@
 --   'roster:playerLoaded'    (src: integer, member: RosterMember?)     a joined player has roster data
 --   'roster:playerUpdated'   (src: integer, member: RosterMember?, previous: RosterMember?)
 --                                                                      a refresh changed status, departments or ranks
+--   'roster:rankChanged'     (target: integer, change: RosterRankChange) a rank change from the game was confirmed
 --   'roster:trainingUpdated' (src: integer, training: RosterTraining?) the player's training record changed
 --
 -- State bags (replicated):
@@ -48,6 +49,12 @@
 ---@field license string `license:<hex>`
 
 ---Argument of the `roster:ready` event.
+---@class RosterRankChange
+---@field department RosterDepartment
+---@field from RosterRank?
+---@field to RosterRank
+---@field actor integer server id of the acting player; 0 for the console or a resource
+
 ---@class RosterReadyInfo
 ---@field community { id: string?, name: string }
 ---@field scopes string[] The roster API key's scopes.
@@ -143,6 +150,15 @@ function RosterExports:lookupLicense(license) end
 ---@param src integer|string server id
 ---@return RosterMember?
 function RosterExports:refreshPlayer(src) end
+
+---Sets a rank (id or name) in a department for an online player. With `actor` (a player's server id)
+---the rank rules apply; omitted or 0 = trusted. Async: call inside a thread; never errors.
+---@param target integer|string server id
+---@param department string id, name or short name
+---@param rank string id or name
+---@param actor? integer|string server id of the acting player, or 0
+---@return { ok: boolean, member: RosterMember?, reason: string? }
+function RosterExports:setRank(target, department, rank, actor) end
 
 ---The player's training record, or nil when unknown or training is off.
 ---@param src integer|string server id

@@ -56,16 +56,17 @@ const twoServers = {
   naive: await step('two servers, one key, naive gate', () => twoServersOneKey('naive', progress)),
 };
 // Request counts only from here on: these run side by side.
-const [reconnectRoster, reconnectNaive, steadyRoster, steadyNaive] = await step(
-  'reconnect storm and steady state (side by side)',
-  () =>
+const [reconnectRoster, reconnectNaive, steadyRoster, steadyNaive, steadyAudit, dashboardChanges] =
+  await step('reconnect storm and steady state (side by side)', () =>
     Promise.all([
       reconnectStorm('roster', { players: 200, rounds: 5, roundMs: 6_000, progress }),
       reconnectStorm('naive', { players: 200, rounds: 5, roundMs: 6_000, progress }),
       steadyStateRoster({ players: 1_000, hours: 3 }),
       steadyStateNaive({ players: 1_000, scale: 100, cycles: 2 }),
+      steadyStateRoster({ players: 1_000, hours: 3, auditFeed: true }),
+      steadyStateRoster({ players: 1_000, hours: 2, auditFeed: true, changesPerHour: 12 }),
     ]),
-);
+  );
 
 const results: BenchResults = {
   machine: describeMachine(),
@@ -78,7 +79,7 @@ const results: BenchResults = {
     rosterWrong: reconnectRoster.wrong,
     naiveWrong: reconnectNaive.wrong,
   },
-  steady: { roster: steadyRoster, naive: steadyNaive },
+  steady: { roster: steadyRoster, naive: steadyNaive, audit: steadyAudit, changes: dashboardChanges },
   twoServers,
   hotPath: { ...inProcess, exports: exportsPerSecond },
   memory,

@@ -14,6 +14,10 @@ export interface SteadyResult {
   byEndpoint: Record<string, number>;
   /** 429s per hour. */
   rateLimited: number;
+  /** Dashboard change → `roster:playerUpdated`, virtual ms, when changes were made. */
+  changeLatencyMs?: number[];
+  /** Changes that never reached the player within the run. */
+  changesMissed?: number;
 }
 
 export interface BenchResults {
@@ -27,11 +31,49 @@ export interface BenchResults {
     rosterWrong: number;
     naiveWrong: number;
   };
-  steady?: { roster: SteadyResult; naive: SteadyResult };
+  steady?: {
+    roster: SteadyResult;
+    naive: SteadyResult;
+    /** The resource with the audit feed on (the key has audit:read), no changes. */
+    audit?: SteadyResult;
+    /** The resource with the audit feed on and dashboard changes to time. */
+    changes?: SteadyResult;
+  };
   twoServers?: { roster: StormResult; naive: StormResult };
   hotPath: { typical: number; mixed: number; exports: number };
   memory?: { bytesPerMember: number; structureBytes: number; members: number };
   loneLookup?: { addedMs: number; lookupMs: number; rawMs: number; memberAddedMs: number };
+}
+
+/**
+ * The audit feed beside today's refresh: the resource with the feed on in the roster column, the
+ * resource without it (today's refresh alone) in the other.
+ */
+export function auditRows(steady: NonNullable<BenchResults['steady']>): ResultRow[] {
+  const rows: ResultRow[] = [];
+  const { audit, roster, changes } = steady;
+  if (audit) {
+    rows.push({
+      scenario: 'steady state, audit feed on (vs. off)',
+      metric: 'per online player per hour',
+      roster: audit.requestsPerHour / audit.onlinePlayers,
+      naive: roster.requestsPerHour / roster.onlinePlayers,
+      format: fixed(3),
+      target: { text: '≤ 0.10', met: (v) => v <= 0.1 },
+    });
+  }
+  const latencies = changes?.changeLatencyMs ?? [];
+  if (changes && latencies.length > 0) {
+    rows.push({
+      scenario: 'dashboard change, audit feed on',
+      metric: `→ roster:playerUpdated, worst of ${latencies.length} (${changes.changesMissed ?? 0} missed)`,
+      roster: Math.max(...latencies),
+      naive: null,
+      format: ms,
+      target: { text: '≤ 75 s', met: (v) => v <= 75_000 && (changes.changesMissed ?? 0) === 0 },
+    });
+  }
+  return rows;
 }
 
 /** The table's rows, with the targets the resource is held to. */
@@ -129,6 +171,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
         format: percent,
       },
     );
+    rows.push(...auditRows(r.steady));
   }
   if (r.twoServers) {
     rows.push({
@@ -225,7 +268,9 @@ such thing (it has no rank exports and no client of its own), or a ratio would d
 
 - **roster** is \`dist/server.js\` exactly as shipped, installed in a temporary resource folder with
   its \`fxmanifest.lua\` (default \`config.json\`), started in the FXServer emulator (\`dev/emulator\`)
-  with \`roster_api_key\` / \`roster_base_url\` convars.
+  with \`roster_api_key\` / \`roster_base_url\` convars. The emulator runs FXServer's 20 server frames
+  a second, so every resource timer, \`setImmediate\` and \`setTimeout(…, 0)\` waits for the next
+  frame (up to 50 ms), as on a real server; both gates pay it.
 - **naive gate** is [\`dev/bench/naive-gate/server.js\`](dev/bench/naive-gate/server.js), a ~70-line JS
   resource loaded into the emulator the same way (its own \`fxmanifest.lua\`). It is built the way
   such gates usually are: on \`playerConnecting\` it defers, sends one
@@ -334,6 +379,22 @@ function findings(r: BenchResults): string {
   members for 600 s and "not on the roster" for 60 s); the players' first connection cost
   ${integer(r.reconnect.rosterWarmUp)}. Wrong decisions over all rounds: ${integer(r.reconnect.rosterWrong)} (naive gate:
   ${integer(r.reconnect.naiveWrong)}, every 429 being a refusal of someone on the roster).`,
+    );
+  }
+  if (r.steady?.audit) {
+    const { audit, changes } = r.steady;
+    notes.push(
+      `- **Audit feed (side by side).** The same core and 1,000 players with the key's audit:read: the
+  audit log is read every \`refresh.auditSeconds\` = 60 s and the full refresh becomes a safety net
+  every 12 intervals (\`src/core/audit/refresh-plan.ts\`). The row "steady state, audit feed on (vs. off)"
+  puts the resource with the feed in the roster column and the resource without it (today's refresh)
+  in the other. ${integer(audit.requestsPerHour)} requests per hour (${endpoints(audit.byEndpoint)}).${
+    changes
+      ? ` With ${integer(changes.changeLatencyMs?.length ?? 0)} dashboard changes over two hours (the mock's audited dashboard;
+  rank or status of a random online player) it is ${integer(changes.requestsPerHour)} per hour, and a change reaches
+  \`roster:playerUpdated\` in at most ${ms(Math.max(0, ...(changes.changeLatencyMs ?? [])))} of simulated time.`
+      : ''
+  }`,
     );
   }
   if (r.steady) {

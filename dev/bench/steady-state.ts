@@ -1,4 +1,6 @@
 import { createRosterApi, rosterUserAgent } from '../../src/core/api';
+import { AuditFeed } from '../../src/core/audit/audit-feed';
+import { scheduleAuditFeed, scheduleRefresh } from '../../src/core/audit/refresh-plan';
 import { MemberCache } from '../../src/core/cache/member-cache';
 import { configSchema } from '../../src/core/config';
 import { PlayerRegistry } from '../../src/core/players/player-registry';
@@ -6,7 +8,7 @@ import { silentLogger } from '../../src/core/ports';
 import { RosterService } from '../../src/core/roster/roster-service';
 import { Schedule } from '../../src/core/schedule';
 import { seededRandom } from '../mock-http/seeded-random';
-import { startMockRoster } from '../mock-roster/server';
+import { type MockRoster, startMockRoster } from '../mock-roster/server';
 import { CountingPool } from './counting-pool';
 import { sleep, startGateServer } from './gate-servers';
 import { choosePlayers } from './population';
@@ -18,12 +20,21 @@ const HOUR_MS = 3_600_000;
 /** start.ts reloads departments and ranks this often. */
 const CATALOG_REFRESH_MS = 30 * 60_000;
 
+export interface SteadyOptions {
+  players: number;
+  hours: number;
+  /** Read the audit log every `refresh.auditSeconds` (the key has audit:read), as start.ts does. */
+  auditFeed?: boolean;
+  /** Dashboard changes (rank or status of an online player) per simulated hour; each is timed. */
+  changesPerHour?: number;
+}
+
 /**
  * The resource's core (RosterService + roster client + cache, default config) with 1,000 players
  * online, on a virtual clock: `hours` simulated hours of background refresh as start.ts schedules
  * it, against the mock whose rate-limit windows follow the same clock. Counts what the mock saw, per hour.
  */
-export async function steadyStateRoster(options: { players: number; hours: number }): Promise<SteadyResult> {
+export async function steadyStateRoster(options: SteadyOptions): Promise<SteadyResult> {
   const config = configSchema.parse({});
   let clock: VirtualClock | undefined;
   const mock = await startMockRoster({ port: 0, members: 2_000, seed: 1, now: () => clock!.now() });
@@ -49,11 +60,23 @@ export async function steadyStateRoster(options: { players: number; hours: numbe
     now: () => clock!.now(),
   });
   const players = new PlayerRegistry();
+  /** Member id → when a dashboard change to them was made (virtual ms), until playerUpdated. */
+  const changedAt = new Map<string, number>();
+  const changeLatencyMs: number[] = [];
   const service = new RosterService({
     source: api,
     cache,
     players,
-    events: { playerLoaded() {}, playerUpdated() {} },
+    events: {
+      playerLoaded() {},
+      playerUpdated(_src, member, previous) {
+        const id = member?.id ?? previous?.id ?? '';
+        const at = changedAt.get(id);
+        if (at === undefined) return;
+        changedAt.delete(id);
+        changeLatencyMs.push(clock!.now() - at);
+      },
+    },
     clock,
     logger: silentLogger,
   });
@@ -68,8 +91,30 @@ export async function steadyStateRoster(options: { players: number; hours: numbe
     });
     await clock.run(120_000);
     const mark = mock.counters.log.length;
-    schedule.every(config.refresh.intervalSeconds * 1000, () => service.refreshOnline('refresh'), 0.1);
+    let feed: AuditFeed | null = null;
+    if (options.auditFeed) {
+      const auditMs = config.refresh.auditSeconds * 1000;
+      feed = new AuditFeed({
+        list: (query) => api.list('/api/v1/audit-logs', query, 'refresh', 20),
+        service,
+        players,
+        clock,
+        logger: silentLogger,
+        startedAt: clock.now(),
+        intervalMs: auditMs,
+      });
+      scheduleAuditFeed(schedule, feed, auditMs);
+    }
+    scheduleRefresh({
+      schedule,
+      clock,
+      service,
+      intervalMs: config.refresh.intervalSeconds * 1000,
+      feed: () => feed,
+    });
     schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(), 0.1);
+    if (options.changesPerHour)
+      scheduleChanges(schedule, mock, players, changedAt, clock, options.changesPerHour);
     let passes = 0;
     const original = service.refreshOnline.bind(service);
     service.refreshOnline = (lane) => {
@@ -87,6 +132,8 @@ export async function steadyStateRoster(options: { players: number; hours: numbe
       refreshPasses: passes / options.hours,
       byEndpoint,
       rateLimited: log.filter((e) => e.status === 429).length,
+      changeLatencyMs,
+      changesMissed: changedAt.size,
     };
   } finally {
     schedule.stop();
@@ -94,6 +141,41 @@ export async function steadyStateRoster(options: { players: number; hours: numbe
     await pool.close();
     await mock.close();
   }
+}
+
+/**
+ * Dashboard changes at random moments: every other one a promotion, the rest a suspension of a
+ * random online player (through the mock's audited dashboard, as staff would make them).
+ */
+function scheduleChanges(
+  schedule: Schedule,
+  mock: MockRoster,
+  players: PlayerRegistry,
+  changedAt: Map<string, number>,
+  clock: VirtualClock,
+  perHour: number,
+): void {
+  const random = seededRandom(11);
+  let n = 0;
+  schedule.every(
+    HOUR_MS / perHour,
+    () => {
+      const online = [...players.onlinePlayers()].filter(
+        ([, e]) => e.view && e.view.member.status === 'ACTIVE',
+      );
+      const [, entry] = online[Math.floor(random() * online.length)] ?? [];
+      const member = entry?.view?.member;
+      if (!member || changedAt.has(member.id)) return;
+      const held = member.departments.find((d) => d.rank && d.rank.position > 1);
+      changedAt.set(member.id, clock.now());
+      if (n++ % 2 === 0 && held?.rank) {
+        mock.dashboard.setRank(member.id, `${held.rank.id.replace(/_\d+$/, '')}_${held.rank.position - 1}`);
+      } else {
+        mock.dashboard.setStatus(member.id, 'SUSPENDED');
+      }
+    },
+    0.5,
+  );
 }
 
 /**

@@ -27,8 +27,14 @@ export class Connection {
   /** Handover data, merged. */
   readonly handover: Record<string, unknown> = {};
   readonly decision: Promise<Decision>;
+  /**
+   * True once every deferral is done and the server let the client in; false if refused or
+   * given up. For a client that never loads this settles while `decision` never does.
+   */
+  readonly admission: Promise<boolean>;
   completed = false;
   private settle!: (d: Decision) => void;
+  private settleAdmission!: (admitted: boolean) => void;
   private readonly states = new Map<string, DeferralState>();
   private ranEvents = false;
   private pending = false;
@@ -42,6 +48,9 @@ export class Connection {
   ) {
     this.decision = new Promise((resolve) => {
       this.settle = resolve;
+    });
+    this.admission = new Promise((resolve) => {
+      this.settleAdmission = resolve;
     });
   }
 
@@ -114,6 +123,7 @@ export class Connection {
     if (this.completed) return;
     this.completed = true;
     this.onReject(this);
+    this.settleAdmission(false);
     this.settle({ admitted: false, reason: 'Connection abandoned', abandoned: true });
   }
 
@@ -121,6 +131,7 @@ export class Connection {
     if (this.completed) return;
     this.completed = true;
     this.onReject(this);
+    this.settleAdmission(false);
     this.settle({ admitted: false, reason });
   }
 
@@ -130,6 +141,7 @@ export class Connection {
 
   private admit(): void {
     this.completed = true;
+    this.settleAdmission(true);
     this.onAdmit(this);
   }
 

@@ -15,6 +15,7 @@ import { installNotEmulated } from './not-emulated';
 import { type PlayerRecord, PlayerRegistry } from './players';
 import { ScriptResource } from './script-resource';
 import { StateBags } from './state-bags';
+import { claimUnhandledRejections, nodeRejectionWarning } from './unhandled-rejections';
 
 export type { Decision } from './connection';
 
@@ -29,12 +30,26 @@ export interface FxServerOptions {
   readonly convarPermissions?: readonly (readonly [string, string])[];
   /** Echo log lines to stdout as they are written. */
   readonly echo?: boolean;
+  /**
+   * A faster server frame than FXServer's 20 a second. Only for a test or tool that says why
+   * (`because`): everything the resource does waits on frames, so a faster one hides latency.
+   */
+  readonly fastFrame?: { readonly everyMs: number; readonly because: string };
 }
+
+/** GameServer.cpp: the main thread's frame timer is `1000 / 20` ms; ServerResources.cpp ticks resources on it. */
+export const FRAME_MS = 1000 / 20;
 
 export interface ConnectOptions {
   readonly name: string;
   readonly identifiers: readonly string[];
   readonly endpoint?: string;
+  /**
+   * false: the client is admitted but never loads (game closed or crashed on the loading
+   * screen): it never gets a final id, so no playerJoining and no playerDropped (GameServer.cpp
+   * fires playerDropped only for clients that connected). Its temp id stays known to natives.
+   */
+  readonly loads?: boolean;
 }
 
 /** An event a resource sent to clients with emitNet/TriggerClientEvent. */
@@ -64,15 +79,33 @@ export class FxServer implements Kernel, NativeHost {
   readonly commands = new CommandRegistry();
   readonly bags = new StateBags();
   readonly clientEvents: ClientEvent[] = [];
+  /** Host ms between two server frames (FRAME_MS unless `fastFrame` asked otherwise). */
+  readonly frameMs: number;
+  /**
+   * Rejections no resource handled (FXServer only prints Node's warning for them, which the
+   * resource's log gets too). A test harness asserts this stays empty.
+   */
+  readonly unhandledRejections: { readonly resource: string; readonly reason: unknown }[] = [];
   private readonly resources = new Map<string, ResourceEntry>();
   private readonly connections = new Map<number, Connection>();
   private readonly joinQueue: Connection[] = [];
+  private readonly neverLoading = new Set<Connection>();
   private readonly tickWaiters: (() => void)[] = [];
+  private readonly queuedEvents: { event: string; args: unknown[] }[] = [];
   private readonly host: Packer;
-  private loop: ReturnType<typeof setTimeout> | null = null;
+  private loop: ReturnType<typeof setInterval> | null = null;
+  private releaseRejections: (() => void) | null = null;
+  // Marks each resource realm's Promise.prototype, so a rejection names its resource even after
+  // the resource stopped, without the server holding the realm.
+  private readonly realmTag = Symbol('fxserver resource realm');
 
   constructor(options: FxServerOptions = {}) {
     this.log = new LogSink(options.echo ?? false);
+    const fast = options.fastFrame;
+    if (fast && (!(fast.everyMs > 0) || !fast.because.trim())) {
+      throw new Error('fastFrame needs everyMs > 0 and a reason (because)');
+    }
+    this.frameMs = fast ? Math.min(fast.everyMs, FRAME_MS) : FRAME_MS;
     this.bus = new EventBus((resource, error) => this.log.write(resource, formatScriptError('event', error)));
     // The server's own functions (deferrals, setKickReason) are refs owned by 'server'; they get
     // the calling resource first, as ClientDeferral.cpp keys state by the current runtime.
@@ -97,16 +130,16 @@ export class FxServer implements Kernel, NativeHost {
     return Date.now();
   }
 
-  /** Starts the tick loop (host `setTimeout(…, 1)`; install vitest fake timers before this). */
+  /**
+   * Starts the frame loop: host `setInterval(…, frameMs)`, like GameServer.cpp's repeating uv
+   * timer. Install vitest fake timers before this; then each 50 faked ms run one frame.
+   */
   async start(): Promise<void> {
     if (this.loop) return;
-    const schedule = () => {
-      this.loop = setTimeout(() => {
-        this.tick();
-        if (this.loop) schedule();
-      }, 1);
-    };
-    schedule();
+    this.loop = setInterval(() => this.tick(), this.frameMs);
+    this.releaseRejections = claimUnhandledRejections((reason, promise) =>
+      this.claimRejection(reason, promise),
+    );
   }
 
   /** Stops every resource and the tick loop. */
@@ -114,17 +147,27 @@ export class FxServer implements Kernel, NativeHost {
     for (const name of [...this.resources.keys()].reverse()) {
       if (this.resources.get(name)?.state === 'started') this.stopResource(name);
     }
-    if (this.loop) clearTimeout(this.loop);
+    if (this.loop) clearInterval(this.loop);
     this.loop = null;
+    this.releaseRejections?.();
+    this.releaseRejections = null;
   }
 
-  /** Resolves after the next server tick ran. */
+  /** Resolves after the next server frame ran. */
   nextTick(): Promise<void> {
     return new Promise((resolve) => this.tickWaiters.push(resolve));
   }
 
-  /** One server frame: resource timers and ticks, then joins waiting for their final id. */
+  /**
+   * One server frame: queued events (ResourceEventComponent.cpp: the event manager's OnTick
+   * triggers what QueueEvent2 queued), resource timers and ticks (timer.js onTick), then joins
+   * waiting for their final id. Microtasks run once the host's frame callback returns: FXServer
+   * runs `process._tickCallback()` at the end of each resource's onTick (timer.js) with an
+   * explicit microtask queue (NodeScriptRuntime.cpp, MicrotasksPolicy::kExplicit), so none runs
+   * between two timers of a tick.
+   */
   tick(): void {
+    for (const { event, args } of this.queuedEvents.splice(0)) this.triggerQueued(event, args);
     const now = this.now();
     for (const entry of this.resources.values()) {
       const runtime = entry.runtime;
@@ -138,7 +181,7 @@ export class FxServer implements Kernel, NativeHost {
 
   /**
    * Loads a resource from `root` (scripts from its fxmanifest.lua unless given) in a fresh
-   * context and fires onResourceStart. Throws, with SCRIPT ERROR logged, when a script fails.
+   * context and fires onResourceStart. A script that throws is logged and the rest still load.
    */
   startResource(name: string, root: string, scripts?: readonly string[]): JsRuntime {
     const existing = this.resources.get(name);
@@ -151,10 +194,11 @@ export class FxServer implements Kernel, NativeHost {
   stopResource(name: string): void {
     const entry = this.resources.get(name);
     if (entry?.state !== 'started' || !entry.runtime) return;
-    // ResourceEventComponent.cpp: onResourceStop fires to every resource before teardown.
+    // ResourceEventComponent.cpp: onResourceStop fires to every resource before teardown;
+    // onServerResourceStop is queued (QueueEvent2) to the next frame, and main.js clears other
+    // resources' cached exports of this one only when it arrives.
     this.emitFromServer('onResourceStop', name);
-    this.emitFromServer('onServerResourceStop', name);
-    for (const other of this.resources.values()) other.runtime?.forgetExportsOf(name);
+    this.queueEvent('onServerResourceStop', name);
     this.bus.detach(name);
     entry.runtime.destroy();
     this.commands.unregisterOwner(name);
@@ -193,25 +237,35 @@ export class FxServer implements Kernel, NativeHost {
 
   private boot(entry: ResourceEntry): JsRuntime {
     const runtime = new JsRuntime(entry.name, entry.root, this);
+    Object.defineProperty(runtime.realm.Promise.prototype, this.realmTag, { value: entry.name });
     installNatives(runtime, this);
     installNotEmulated(runtime.realm.global, (m) => new runtime.realm.Error(m));
     if (!this.emitFromServer('onResourceStarting', entry.name)) {
       throw new Error(`resource ${entry.name} was prevented from starting`);
     }
     this.bus.attach(runtime);
-    try {
-      runtime.load(entry.scripts ?? manifestServerScripts(entry.root));
-    } catch (error) {
-      this.log.write(entry.name, formatScriptError(`loading ${entry.name}`, error));
-      this.bus.detach(entry.name);
-      runtime.destroy();
-      throw new Error(`Couldn't start resource ${entry.name}: ${String(error)}`);
-    }
+    // ResourceScriptingComponent.cpp: a file that fails to load is reported ("Failed to load
+    // script") and the next one loads; the resource is started all the same and onResourceStart
+    // fires (NodeScriptRuntime.cpp RunFileInternal prints "Error loading script …").
+    runtime.load(entry.scripts ?? manifestServerScripts(entry.root), (file, error) => {
+      this.log.write(entry.name, `Error loading script ${file} in resource ${entry.name}: ${String(error)}`);
+      this.log.write(entry.name, `Failed to load script ${file}.`);
+    });
     entry.runtime = runtime;
     entry.state = 'started';
     this.emitFromServer('onResourceStart', entry.name);
-    this.emitFromServer('onServerResourceStart', entry.name);
+    // ResourceEventComponent.cpp: onServerResourceStart is queued (QueueEvent2) to the next frame.
+    this.queueEvent('onServerResourceStart', entry.name);
     return runtime;
+  }
+
+  private claimRejection(reason: unknown, promise: Promise<unknown>): boolean {
+    const resource = (promise as unknown as Record<symbol, unknown>)[this.realmTag];
+    if (typeof resource !== 'string') return false;
+    for (const line of nodeRejectionWarning(reason)) this.log.write(resource, line);
+    this.unhandledRejections.push({ resource, reason });
+    if (this.unhandledRejections.length > 1000) this.unhandledRejections.splice(0, 500);
+    return true;
   }
 
   // ── events ───────────────────────────────────────────────────────────────
@@ -219,6 +273,20 @@ export class FxServer implements Kernel, NativeHost {
   /** Triggers an event from the server itself (no invoking resource); false if canceled. */
   emitFromServer(event: string, ...args: unknown[]): boolean {
     return this.bus.trigger(event, this.host.pack(args), '', null);
+  }
+
+  /** QueueEvent2: the event reaches resources on the next frame, before their timers run. */
+  queueEvent(event: string, ...args: unknown[]): void {
+    this.queuedEvents.push({ event, args });
+  }
+
+  private triggerQueued(event: string, args: unknown[]): void {
+    // main.js's own onServerResourceStop listener, registered before any script's: it empties
+    // the stopped resource's cached exports in every runtime.
+    if (event === 'onServerResourceStop' && typeof args[0] === 'string') {
+      for (const other of this.resources.values()) other.runtime?.forgetExportsOf(args[0]);
+    }
+    this.emitFromServer(event, ...args);
   }
 
   /** An event from a client: source `net:<id>`, reaches only net-safe handlers. */
@@ -249,6 +317,7 @@ export class FxServer implements Kernel, NativeHost {
       },
     );
     this.connections.set(record.tempId, connection);
+    if (options.loads === false) this.neverLoading.add(connection);
     const deferrals = {
       defer: (caller: string | null) => caller && connection.defer(caller),
       update: (caller: string | null, ...args: unknown[]) => caller && connection.update(caller, args),
@@ -289,22 +358,35 @@ export class FxServer implements Kernel, NativeHost {
 
   private drop(record: PlayerRecord, reason: string, resource: string): void {
     if (record.id === null) {
-      this.connections.get(record.tempId)?.reject(reason);
+      // PlayerScriptFunctions.cpp DROP_PLAYER: a client that has not connected (no final id)
+      // cannot be dropped by a resource; the player closing the game ends the connection.
+      if (resource) return;
+      const connection = this.connections.get(record.tempId);
+      if (connection?.completed) {
+        // Admitted and never loaded: the server forgets the temp client with no event.
+        this.connections.delete(record.tempId);
+        this.players.remove(record);
+      } else connection?.reject(reason);
       return;
     }
-    this.players.remove(record);
-    // GameServer.cpp: playerDropped only for final ids, with (reason, resourceName, dropReason).
+    // GameServer.cpp DropClientInternal: playerDropped only for final ids, with (reason,
+    // resourceName, dropReason), triggered before the client leaves the registry, so its name
+    // and identifiers are still readable in the handler.
     this.bus.trigger(
       'playerDropped',
       this.host.pack([reason, resource, resource ? 1 : 2]),
       `internal-net:${record.netId}`,
       null,
     );
+    this.players.remove(record);
     this.bags.remove(`player:${record.netId}`);
   }
 
   private join(connection: Connection): void {
     if (!this.connections.has(connection.tempId)) return;
+    // The client got its admission but never connected: it keeps its temp id, and nothing
+    // (playerJoining, playerDropped) ever tells a resource; `decision` never settles.
+    if (this.neverLoading.delete(connection)) return;
     this.connections.delete(connection.tempId);
     const id = this.players.assignFinalId(connection.record);
     this.bags.create(`player:${id}`);

@@ -49,11 +49,15 @@ export class JsRuntime implements EventTarget {
     this.installGlobals(api.exports);
   }
 
-  /** Runs the resource's files in order as classic scripts; a throw means the start failed. */
-  load(files: readonly string[]): void {
+  /** Runs the resource's files in order as classic scripts; a file that throws is reported and skipped. */
+  load(files: readonly string[], failed: (file: string, error: unknown) => void): void {
     for (const file of files) {
-      const code = readFileSync(path.join(this.root, file), 'utf8');
-      new vm.Script(code, { filename: `@${this.name}/${file}` }).runInContext(this.realm.context);
+      try {
+        const code = readFileSync(path.join(this.root, file), 'utf8');
+        new vm.Script(code, { filename: `@${this.name}/${file}` }).runInContext(this.realm.context);
+      } catch (error) {
+        failed(`@${this.name}/${file}`, error);
+      }
     }
   }
 

@@ -65,6 +65,12 @@ export function createPacker(msgpack: MsgpackLite, hooks: FuncRefHooks): Packer 
   const mutable = codec as Codec & { encode: EncodeFn; getExtPacker(value: unknown): unknown };
   const base = mutable.encode;
   mutable.encode = (encoder, value) => {
+    // FXServer's msgpack.js writes every number that `0 | n` changes as float64 (0xcb): integers
+    // from 2^31 up (and below -2^31) arrive in Lua as floats; this msgpack-lite writes uint32.
+    if (typeof value === 'number' && value !== (value | 0)) {
+      writeFloat64(encoder, value);
+      return;
+    }
     if (typeof value === 'function') {
       const packer = mutable.getExtPacker(value) as ((v: unknown) => unknown) | undefined;
       base(encoder, packer ? packer(value) : null);
@@ -77,4 +83,13 @@ export function createPacker(msgpack: MsgpackLite, hooks: FuncRefHooks): Packer 
     pack: (value) => msgpack.encode(value, { codec }) as unknown as Uint8Array,
     unpack: (bytes) => msgpack.decode(bytes as Buffer, { codec }),
   };
+}
+
+/** msgpack float 64: 0xcb and the IEEE 754 big-endian bytes, into msgpack-lite's encode buffer. */
+function writeFloat64(encoder: unknown, value: number): void {
+  const flex = encoder as { reserve(length: number): number; buffer: Uint8Array };
+  const offset = flex.reserve(9);
+  const buffer = flex.buffer;
+  buffer[offset] = 0xcb;
+  new DataView(buffer.buffer, buffer.byteOffset + offset + 1, 8).setFloat64(0, value);
 }

@@ -112,6 +112,17 @@ export function createResourceRealm(resource: string, root: string, write: (text
   const host = globalThis as unknown as Record<string, unknown>;
   for (const name of NODE_GLOBALS) if (name in host) global[name] = host[name];
   global.global = global;
+  // One clock for the whole server: timer.js runs on the server's game time (the host's
+  // Date.now()), so the resource's Date must read the same clock. Read at each use, so vitest's
+  // fake Date, installed or removed at any point, reaches every resource.
+  Object.defineProperty(global, 'Date', {
+    get: () => (globalThis as { Date: DateConstructor }).Date,
+    // A script that assigns its own Date keeps it, as it would in FXServer.
+    set: (value: unknown) =>
+      Object.defineProperty(global, 'Date', { value, writable: true, configurable: true, enumerable: false }),
+    configurable: true,
+    enumerable: false,
+  });
   global.process = resourceProcess(resource);
   global.require = createRequire(path.join(root, 'dummy.js'));
   global.console = makeConsole(write);

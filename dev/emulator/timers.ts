@@ -60,8 +60,17 @@ export class ResourceTimers {
     return this.timers.size + this.tickers.size;
   }
 
+  /**
+   * timer.js `onTick`: `for (const timerId in timers)` walks the live object, so a timer cleared
+   * earlier in this tick is skipped and one added during it waits for the next tick (the ids
+   * are taken first, then looked up again). No microtask runs between two timers: FXServer
+   * drains them with `process._tickCallback()` once the tick is over (here: when the host's
+   * frame callback returns).
+   */
   tick(now: number): void {
-    for (const [, timer] of [...this.timers]) {
+    for (const id of [...this.timers.keys()]) {
+      const timer = this.timers.get(id);
+      if (!timer) continue;
       if (now - timer.lastRun > timer.interval) {
         try {
           timer.callback();
@@ -71,8 +80,9 @@ export class ResourceTimers {
         timer.lastRun = now;
       }
     }
-    for (const [id, ticker] of [...this.tickers]) {
-      if (ticker.pending) continue;
+    for (const id of [...this.tickers.keys()]) {
+      const ticker = this.tickers.get(id);
+      if (!ticker || ticker.pending) continue;
       let result: unknown;
       try {
         result = ticker.callback();
@@ -136,6 +146,8 @@ export class ResourceTimers {
         return this;
       },
       hasRef: () => true,
+      // timer.js deletes a setTimeout's entry once it ran, so refreshing a fired timer does
+      // nothing: a library that keeps one timer alive with refresh() stops after the first run.
       refresh() {
         const timer = timers.get(id);
         if (timer) timer.lastRun = self.gameTime;

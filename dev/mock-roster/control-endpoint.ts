@@ -2,8 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { sendJson } from '../mock-http/json-replies';
 import type { MockCounters } from '../mock-http/mock-counters';
+import type { MockDashboard } from './dashboard';
 import type { MockFaults } from './faults';
 import { readJsonBody } from './json-body';
+import { MEMBER_STATUSES } from './records';
 
 /** `POST /__mock/faults` body: each present field switches one fault (see README). */
 const FaultCommand = z
@@ -27,6 +29,20 @@ const FaultCommand = z
   })
   .partial()
   .strict();
+
+/** `POST /__mock/dashboard` body: one change as staff make it in the dashboard (audited). */
+const DashboardCommand = z.union([
+  z.object({ setStatus: z.object({ memberId: z.string(), status: z.enum(MEMBER_STATUSES) }) }).strict(),
+  z.object({ setRank: z.object({ memberId: z.string(), rankId: z.string() }) }).strict(),
+  z.object({ renameRank: z.object({ rankId: z.string(), name: z.string().min(1) }) }).strict(),
+]);
+
+function change(dashboard: MockDashboard, command: z.infer<typeof DashboardCommand>): unknown {
+  if ('setStatus' in command)
+    return dashboard.setStatus(command.setStatus.memberId, command.setStatus.status);
+  if ('setRank' in command) return dashboard.setRank(command.setRank.memberId, command.setRank.rankId);
+  return dashboard.renameRank(command.renameRank.rankId, command.renameRank.name);
+}
 
 const forever = Number.POSITIVE_INFINITY;
 
@@ -59,8 +75,17 @@ export async function handleControl(
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
-  deps: { faults: MockFaults; counters: MockCounters },
+  deps: { faults: MockFaults; counters: MockCounters; dashboard: MockDashboard },
 ): Promise<void> {
+  if (path === '/__mock/dashboard' && req.method === 'POST') {
+    const parsed = DashboardCommand.safeParse(await readJsonBody(req).catch(() => undefined));
+    if (!parsed.success) return reply(res, 400, { ok: false, error: z.prettifyError(parsed.error) });
+    try {
+      return reply(res, 200, { ok: true, record: change(deps.dashboard, parsed.data) });
+    } catch (error) {
+      return reply(res, 400, { ok: false, error: (error as Error).message });
+    }
+  }
   if (path === '/__mock/faults' && req.method === 'POST') {
     const parsed = FaultCommand.safeParse(await readJsonBody(req).catch(() => undefined));
     if (!parsed.success) return reply(res, 400, { ok: false, error: z.prettifyError(parsed.error) });
@@ -83,5 +108,8 @@ export async function handleControl(
       recent: counters.log.slice(-50),
     });
   }
-  reply(res, 404, { ok: false, error: 'control endpoints: POST /__mock/faults, GET /__mock/counters' });
+  reply(res, 404, {
+    ok: false,
+    error: 'control endpoints: POST /__mock/faults, POST /__mock/dashboard, GET /__mock/counters',
+  });
 }

@@ -152,6 +152,16 @@ export class RosterStore {
     return member;
   }
 
+  /**
+   * Appends an entry of any shape, stamped now unless it brings its own `createdAt`: for tests of
+   * readers that must not depend on this mock's field names.
+   */
+  appendRawAudit(entry: Record<string, unknown>): Record<string, unknown> {
+    const record = { createdAt: this.stamp(), ...entry };
+    this.data.auditLogs.push(record as unknown as MockAuditEntry);
+    return record;
+  }
+
   appendAudit(entry: Omit<MockAuditEntry, 'id' | 'createdAt'>): MockAuditEntry {
     const record: MockAuditEntry = {
       id: `aud_${String(++this.nextAudit).padStart(6, '0')}`,

@@ -3,6 +3,7 @@ import { startLoopbackServer } from '../mock-http/loopback-server';
 import { MockCounters } from '../mock-http/mock-counters';
 import { type ApiKeyRecord, buildKeys, DEFAULT_KEY_SPECS, type KeySpec } from './api-keys';
 import { handleControl } from './control-endpoint';
+import { MockDashboard } from './dashboard';
 import { MockFaults } from './faults';
 import { RateLimiter } from './rate-limiter';
 import type { MockCommunity } from './records';
@@ -52,6 +53,8 @@ export interface MockRoster {
   counters: MockCounters;
   /** The data, fixtures and mutation helpers. */
   data: RosterStore;
+  /** Changes as staff make them in the dashboard, each with its audit entry. */
+  dashboard: MockDashboard;
   limiter: RateLimiter;
   close(): Promise<void>;
 }
@@ -64,6 +67,7 @@ export async function startMockRoster(options: MockRosterOptions = {}): Promise<
   const specs = [...DEFAULT_KEY_SPECS.filter((d) => !extra.some((k) => k.name === d.name)), ...extra];
   const { records: keyRecords, tokens } = buildKeys(seed, specs);
   const store = new RosterStore(seedCommunity({ seed, members: options.members ?? 500 }), seed, now);
+  const dashboard = new MockDashboard(store);
   const faults = new MockFaults(keyRecords, store.data.community, options.inlineAssignments ?? false);
   const counters = new MockCounters();
   const limiter = new RateLimiter(now);
@@ -78,7 +82,7 @@ export async function startMockRoster(options: MockRosterOptions = {}): Promise<
     handle: (req, res) => {
       const path = new URL(req.url ?? '/', 'http://mock.invalid').pathname;
       return path.startsWith('/__mock/')
-        ? handleControl(req, res, path, { faults, counters })
+        ? handleControl(req, res, path, { faults, counters, dashboard })
         : handleRequest(deps, req, res);
     },
     beforeClose: () => sleeps.cancelAll(),
@@ -98,6 +102,7 @@ export async function startMockRoster(options: MockRosterOptions = {}): Promise<
     faults,
     counters,
     data: store,
+    dashboard,
     limiter,
     close: server.close,
   };

@@ -74,6 +74,7 @@ export function rosterCommands(deps: RosterCommandDeps): RosterCommands {
           catalog: () => api.catalog(),
         },
         config.ranks.order,
+        { auditSeconds: config.refresh.auditSeconds, intervalSeconds: config.refresh.intervalSeconds },
       )),
       ...(await deps.training.doctorLines()),
     ],

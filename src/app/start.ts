@@ -1,10 +1,13 @@
 import { createRosterApi, joinHoldMs, type RosterApi, rosterUserAgent, scopeWarnings } from '../core/api';
+import type { AuditFeed } from '../core/audit/audit-feed';
+import { scheduleRefresh } from '../core/audit/refresh-plan';
 import { MemberCache } from '../core/cache/member-cache';
 import { loadSnapshot, saveSnapshot } from '../core/cache/snapshot';
 import { type Config, configSchema, loadSettings, type Settings } from '../core/config';
 import type { KeyIdentity } from '../core/model';
 import { PlayerRegistry } from '../core/players/player-registry';
 import { type Clock, systemClock } from '../core/ports';
+import { RankChanges } from '../core/ranks/rank-changes';
 import { RosterQueries } from '../core/roster/queries';
 import { RosterService } from '../core/roster/roster-service';
 import { Schedule } from '../core/schedule';
@@ -15,12 +18,15 @@ import { attachLifecycle, loadOnlinePlayers } from '../fivem/lifecycle';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { fivemRosterEvents } from '../fivem/publish';
+import { registerRankCommand } from '../fivem/rank-command';
+import { rankChangeRecorder } from '../fivem/rank-record';
 import { snapshotFile } from '../fivem/snapshot-file';
 import { serveWebPanel } from '../fivem/web-panel';
 import { createPanel, type Panel } from '../panel/panel';
 import { webTokenSetting } from '../panel/web-token';
 import { attachTraining } from '../training/attach-training';
 import { registerTrainingExports } from '../training/fivem/training-exports';
+import { startAuditFeed } from './audit-start';
 import { refusalTexts } from './refusal-texts';
 import { rosterCommands } from './roster-commands';
 
@@ -76,7 +82,8 @@ function failClosed(problems: string[], output: ConsoleOutput): void {
     clock: systemClock,
     logger,
   });
-  registerExports({ service: () => null, queries: () => null, logger });
+  registerExports({ service: () => null, queries: () => null, ranks: () => null, logger });
+  registerRankCommand(() => null, output, logger);
   registerTrainingExports({ training: () => null, roster: () => null, logger });
   const notSetUp = async () => ['the resource is not set up:', ...problems.map((p) => `  ${p}`)];
   registerRosterCommand(
@@ -133,6 +140,18 @@ function run(
   let panel: Panel | null = null;
 
   const resourcePath = fx.GetResourcePath(resource);
+  const ranks = new RankChanges({
+    service,
+    players,
+    api,
+    order: config.ranks.order,
+    scopes: () => identity?.scopes ?? null,
+    canManage: (src) => fx.IsPlayerAceAllowed(src, 'roster.manage'),
+    changed: rankChangeRecorder(resourcePath, logger, () => clock.now()),
+    logger,
+  });
+  let feed: AuditFeed | null = null;
+  const startedAt = clock.now();
   const snapshot = resourcePath ? snapshotFile(resourcePath) : null;
   if (snapshot) {
     const loaded = loadSnapshot(cache, snapshot, logger);
@@ -161,7 +180,8 @@ function run(
     onDecision: (decision) => panel?.decided(decision),
   });
   attachLifecycle(lifecycle);
-  registerExports({ service: () => service, queries: () => queries, logger });
+  registerExports({ service: () => service, queries: () => queries, ranks: () => ranks, logger });
+  registerRankCommand(() => ranks, output, logger);
   const commands = rosterCommands({
     apiKey: settings.apiKey,
     config,
@@ -215,6 +235,19 @@ function run(
     logger.info(`connected to the roster of "${verified.community.name}".`);
     for (const warning of scopeWarnings(verified.scopes)) logger.warn(warning);
     fx.emit('roster:ready', { community: verified.community.name, scopes: verified.scopes });
+    feed ??= startAuditFeed(
+      {
+        api,
+        service,
+        players,
+        schedule,
+        clock,
+        logger,
+        auditSeconds: config.refresh.auditSeconds,
+        startedAt,
+      },
+      verified.scopes,
+    );
     await service.loadCatalog();
   };
 
@@ -223,7 +256,13 @@ function run(
     const online = loadOnlinePlayers(lifecycle);
     if (online > 0) logger.info(`loading ${online} player(s) already online.`);
     void begin();
-    schedule.every(config.refresh.intervalSeconds * 1000, () => service.refreshOnline('refresh'), 0.1);
+    scheduleRefresh({
+      schedule,
+      clock,
+      service,
+      intervalMs: config.refresh.intervalSeconds * 1000,
+      feed: () => feed,
+    });
     schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(true), 0.1);
     schedule.every(SNAPSHOT_SAVE_MS, save);
     schedule.every(SWEEP_MS, () => players.sweep(clock.now(), CONNECTING_MAX_AGE_MS));

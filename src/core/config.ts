@@ -66,6 +66,7 @@ export const configSchema = z
     refresh: z
       .object({
         intervalSeconds: z.number().int().min(0).max(86_400).default(300),
+        auditSeconds: z.number().int().min(0).max(86_400).default(60),
       })
       .strict()
       .prefault({}),

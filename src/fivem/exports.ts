@@ -1,4 +1,5 @@
 import type { Logger } from '../core/ports';
+import type { RankChanges } from '../core/ranks/rank-changes';
 import type { RosterQueries } from '../core/roster/queries';
 import type { RosterService } from '../core/roster/roster-service';
 import { key, license, serverId } from './arguments';
@@ -7,8 +8,15 @@ import { fx } from './natives';
 export interface ExportDeps {
   service: () => RosterService | null;
   queries: () => RosterQueries | null;
+  /** Rank changes; null while the resource is not set up. */
+  ranks?: () => RankChanges | null;
   logger: Logger;
 }
+
+const RANK_FAILED = {
+  ok: false,
+  reason: 'The rank change failed inside the roster resource; see the server console.',
+};
 
 type Answer = (...args: unknown[]) => unknown;
 
@@ -16,7 +24,7 @@ type Answer = (...args: unknown[]) => unknown;
  * Every export of the resource, as one table: name → [handler, the answer for bad input].
  * Nothing throws across the boundary: one resource's mistake never breaks another.
  */
-function exportTable({ service, queries }: ExportDeps): Record<string, [Answer, unknown]> {
+function exportTable({ service, queries, ranks }: ExportDeps): Record<string, [Answer, unknown]> {
   const view = (src: unknown) => {
     const id = serverId(src);
     return id === null ? undefined : service()?.view(id);
@@ -74,6 +82,26 @@ function exportTable({ service, queries }: ExportDeps): Record<string, [Answer, 
         return id === null || roster === null ? null : roster.refreshPlayer(id);
       },
       null,
+    ],
+    setRank: [
+      async (target, department, rank, actor) => {
+        const changes = ranks?.() ?? null;
+        if (changes === null) return { ok: false, reason: 'The roster resource is not set up.' };
+        const src = serverId(target);
+        const d = key(department);
+        const r = key(rank);
+        // Omitted or 0: the calling resource (or the console) is trusted.
+        const trusted = actor === undefined || actor === null || actor === 0 || actor === '0';
+        const by = trusted ? null : serverId(actor);
+        if (src === null) return { ok: false, reason: 'target must be the server id of an online player.' };
+        if (d === null || r === null)
+          return { ok: false, reason: 'department and rank must be names or ids.' };
+        if (!trusted && by === null) return { ok: false, reason: 'actor must be a player server id, or 0.' };
+        const via = `resource ${fx.GetInvokingResource?.() ?? 'unknown'}`;
+        const result = await changes.setRank(src, d, r, by, via);
+        return result.ok ? { ok: true, member: result.member } : { ok: false, reason: result.reason };
+      },
+      RANK_FAILED,
     ],
   };
 }

@@ -32,6 +32,8 @@ export interface Fx {
   getPlayerIdentifiers(src: number | string): string[];
   GetPlayerName(src: number | string): string | null;
   GetCurrentResourceName(): string;
+  /** The resource that called into this one (an export's caller), or null for the server itself. */
+  GetInvokingResource(): string | null;
   GetResourcePath(resource: string): string | null;
   LoadResourceFile(resource: string, file: string): string | null;
   GetConvar(name: string, fallback: string): string;

@@ -19,6 +19,7 @@ describe('loadSettings', () => {
     expect(config.cache.ttlSeconds).toBe(600);
     expect(config.cache.negativeTtlSeconds).toBe(60);
     expect(config.refresh.intervalSeconds).toBe(300);
+    expect(config.refresh.auditSeconds).toBe(60);
     expect(config.gate.enabled).toBe(true);
     expect(config.gate.requireStatus).toEqual(['ACTIVE']);
     expect(config.gate.departments).toEqual([]);
@@ -120,6 +121,7 @@ describe('every config key refuses a wrong value, naming the key', () => {
     ['cache.negativeTtlSeconds', true, /must be a number/],
     ['cache.maxEntries', 0, /at least 1/],
     ['refresh.intervalSeconds', -1, /at least 0/],
+    ['refresh.auditSeconds', 1.5, /whole number/],
     ['gate.enabled', 'true', /must be a boolean/],
     ['gate.requireStatus', 'ACTIVE', /must be a list/],
     ['gate.requireStatus', [''], /at least 1 characters long/],
@@ -181,6 +183,7 @@ describe('config.example.json', () => {
       'cache.ttlSeconds',
       'cache.negativeTtlSeconds',
       'refresh.intervalSeconds',
+      'refresh.auditSeconds',
       'gate.enabled',
       'gate.requireStatus',
       'gate.departments',

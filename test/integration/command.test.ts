@@ -68,6 +68,8 @@ describe('roster console command', () => {
     expect(text).toMatch(/✓ scopes: .*roster:read/);
     expect(text).toMatch(/✓ API description confirms 6 of 6 assumptions/);
     expect(text).toMatch(/✓ members can be found by license/);
+    expect(text).toMatch(/✓ rank changes: the key has roster:write and departments:write/);
+    expect(text).toMatch(/✓ audit feed: the key has audit:read/);
     expect(text).toMatch(
       /LSPD — Los Santos Police Department: Chief \(1\) > Assistant Chief \(2\) > .* > Cadet \(8\)/,
     );
@@ -77,6 +79,8 @@ describe('roster console command', () => {
     h = await startHarness({ config: fast, keyName: 'rosterOnly' });
     const text = await run(h, 'roster doctor', /✗ departments|✓ departments/);
     expect(text).toMatch(/✗ scopes: The roster API key lacks the scope departments:read/);
+    expect(text).toMatch(/✗ rank changes: the key has no write scope \(roster:write or departments:write\)/);
+    expect(text).toMatch(/! audit feed: the key lacks audit:read/);
     expect(text).toContain('Settings, API Keys');
   });
 

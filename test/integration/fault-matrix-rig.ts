@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type Decision, FxServer, type ScriptResource } from '../../dev/emulator';
 import { type MockRoster, startMockRoster } from '../../dev/mock-roster/server';
 import { keyLeaks } from './fault-matrix-cells';
-import { resourceFolder } from './harness';
+import { expectNoUnhandledRejections, resourceFolder } from './harness';
 
 /** Every row's service: same seed, so a second mock on the same port holds the same keys and members. */
 const MOCK = { members: 200, seed: 7 } as const;
@@ -168,6 +168,7 @@ export class Rig {
     this.server.stop();
     await this.proxy?.close();
     await Promise.all(this.mocks.filter((m) => !this.down.has(m)).map((m) => m.close()));
+    expectNoUnhandledRejections(this.server);
     rmSync(this.folder, { recursive: true, force: true });
   }
 }

@@ -5,7 +5,7 @@ import type { MockMember } from '../../dev/mock-roster/records';
 import { type MockRoster, startMockRoster } from '../../dev/mock-roster/server';
 import { keyLeaks } from './fault-matrix-cells';
 import type { Timed } from './fault-matrix-rig';
-import { resourceFolder } from './harness';
+import { expectNoUnhandledRejections, resourceFolder } from './harness';
 
 /** The course every joining player must have completed. */
 export const REQUIRED_COURSE = 'Police Academy';
@@ -162,6 +162,7 @@ export class TrainingRig {
   async close(): Promise<void> {
     this.server.stop();
     await Promise.all([this.roster.close(), this.learning.close()]);
+    expectNoUnhandledRejections(this.server);
     rmSync(this.folder, { recursive: true, force: true });
   }
 }

@@ -66,8 +66,20 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       server.stop();
       await mock.close();
       rmSync(folder, { recursive: true, force: true });
+      expectNoUnhandledRejections(server);
     },
   };
+}
+
+/**
+ * FXServer only prints a warning for a rejection nobody handled (--unhandled-rejections=warn),
+ * so the emulator records them instead of failing the run; a test that caused one fails here.
+ */
+export function expectNoUnhandledRejections(server: FxServer): void {
+  const lost = server.unhandledRejections;
+  if (lost.length === 0) return;
+  const list = lost.map((r) => `[${r.resource}] ${String((r.reason as Error)?.stack ?? r.reason)}`);
+  throw new Error(`unhandled rejections in resources:\n${list.join('\n')}`);
 }
 
 /** Waits until `check` passes, polling on real time (the emulator's tick loop runs meanwhile). */

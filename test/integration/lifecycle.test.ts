@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eventually, type Harness, startHarness } from './harness';
 
 let h: Harness | undefined;
@@ -47,6 +47,46 @@ describe('player lifecycle', () => {
     await eventually(() => events.ready.length === 1);
     expect(events.ready[0]).toMatchObject({ community: 'San Andreas Roleplay' });
     expect((events.ready[0] as { scopes: string[] }).scopes).toContain('roster:read');
+  });
+
+  // FXServer can admit a client that then never loads (game closed on the loading screen): no
+  // playerJoining and no playerDropped ever come (GameServer.cpp fires playerDropped only for
+  // clients that connected), so only the registry's sweep (15 min, checked every minute) forgets it.
+  it('a client admitted that never loads is swept', async () => {
+    // Fake time that also follows real time, so the mock service's real I/O still gets answered.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      h = await startHarness();
+      const harness = h;
+      await eventually(() => harness.logText().includes('connected to the roster'));
+      const member = harness.mock.data.members[0]!;
+      const ghost = harness.server.connectPlayer({
+        name: 'Ghost',
+        identifiers: [member.gameLicense],
+        loads: false,
+      });
+      expect(await ghost.admission).toBe(true);
+      const getMember = (src: number) =>
+        harness.caller.exports.roster!.getMember!(src) as { id: string } | null;
+      expect(getMember(ghost.tempId)).toMatchObject({ id: member.id });
+      const status = async () => {
+        const before = harness.server.log.lines.length;
+        harness.server.executeCommand('roster status');
+        const lines = () => harness.server.log.lines.slice(before).join('\n');
+        return eventually(() => lines().includes('players:') && lines());
+      };
+      expect(await status()).toContain('0/0 online loaded, 1 connecting');
+      await vi.advanceTimersByTimeAsync(14 * 60_000);
+      expect(getMember(ghost.tempId)).toMatchObject({ id: member.id });
+      await vi.advanceTimersByTimeAsync(2 * 60_000 + 1000);
+      expect(getMember(ghost.tempId)).toBeNull();
+      expect(await status()).toContain('0/0 online loaded, 0 connecting');
+      expect(harness.server.playerList()).toEqual([]);
+      await harness.close();
+      h = undefined;
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('moves a connecting player to the final id, fires playerLoaded once and sets the state bag', async () => {

@@ -8,7 +8,7 @@ import {
 } from '../../dev/mock-learning/server';
 import type { MockMember } from '../../dev/mock-roster/records';
 import { type MockRoster, startMockRoster } from '../../dev/mock-roster/server';
-import { eventually, resourceFolder } from './harness';
+import { eventually, expectNoUnhandledRejections, resourceFolder } from './harness';
 
 export { DISCORD_IDS, eventually };
 
@@ -104,6 +104,7 @@ export async function startTrainingHarness(options: TrainingHarnessOptions = {})
     async close() {
       server.stop();
       await Promise.all([roster.close(), learning.close()]);
+      expectNoUnhandledRejections(server);
       rmSync(folder, { recursive: true, force: true });
     },
   };

@@ -40,6 +40,11 @@ describe('published types', () => {
   it('type the asynchronous exports as promises', () => {
     expectTypeOf<RosterExports['lookupLicense']>().returns.toEqualTypeOf<Promise<Member | null>>();
     expectTypeOf<RosterExports['refreshPlayer']>().returns.toEqualTypeOf<Promise<Member | null>>();
+    expectTypeOf<RosterExports['setRank']>().returns.toEqualTypeOf<
+      Promise<{ ok: true; member: Member } | { ok: false; reason: string }>
+    >();
+    expectTypeOf<RosterExports['setRank']>().toBeCallableWith(1, 'LSPD', 'Sergeant');
+    expectTypeOf<RosterExports['setRank']>().toBeCallableWith('1', 'LSPD', 'Sergeant', 2);
     expectTypeOf<RosterExports['assignCourse']>().returns.toEqualTypeOf<Promise<AssignCourseResult>>();
     expectTypeOf<RosterExports['getExpiringCertificates']>().toBeCallableWith();
     expectTypeOf<RosterExports['getExpiringCertificates']>().returns.toEqualTypeOf<

@@ -12,6 +12,8 @@ export interface ListPagesOptions {
   permitHeld?: boolean;
   /** Continue a job already started: every page at the front of the lane. */
   front?: boolean;
+  /** Pages followed at most (default `MAX_PAGES`). */
+  maxPages?: number;
 }
 
 /** Reads every page of a list endpoint (`limit=100`, `page=1…` while `has_more`). */
@@ -22,7 +24,7 @@ export async function listPages(
   options: ListPagesOptions,
 ): Promise<unknown[]> {
   const items: unknown[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
+  for (let page = 1; page <= (options.maxPages ?? MAX_PAGES); page++) {
     const pageQuery = new URLSearchParams(query);
     pageQuery.set('limit', '100');
     if (page > 1) pageQuery.set('page', String(page));

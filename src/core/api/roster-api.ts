@@ -10,6 +10,7 @@ import { CatalogLoader } from './catalog-loader';
 import { createHttpSender, type HttpSender } from './http-sender';
 import { readKeyIdentity } from './key-identity';
 import { type ClientStateChange, KeySuspension } from './key-suspension';
+import { listPages } from './list-pages';
 import { RequestExecutor } from './request-executor';
 import { defaultRetryPolicy, type RetryPolicy } from './retry-policy';
 
@@ -68,6 +69,8 @@ export interface RosterApi {
   get(path: string, query?: QueryValues, lane?: Lane): Promise<unknown>;
   /** Any GET whose body may be plain JSON rather than the envelope (e.g. `/api/v1/openapi.json`). */
   getRaw(path: string, query?: QueryValues, lane?: Lane): Promise<unknown>;
+  /** Every page of a list endpoint (`limit=100`, following `has_more`, at most `maxPages`). */
+  list(path: string, query?: QueryValues, lane?: Lane, maxPages?: number): Promise<unknown[]>;
   /** A write (JSON body); never retried automatically. Returns the envelope's `data`. */
   patch(path: string, body: unknown, lane?: Lane): Promise<unknown>;
   /** The rate limiter's state, plus the suspension error while the key is refused. */
@@ -143,6 +146,8 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
         .data,
     getRaw: async (path, query, lane = 'background') =>
       executor.json({ method: 'GET', path: checkPath(path), query: toParams(query) }, { lane }),
+    list: (path, query, lane = 'background', maxPages) =>
+      listPages(executor, checkPath(path), toParams(query), { lane, ...(maxPages ? { maxPages } : {}) }),
     patch: async (path, body, lane = 'refresh') =>
       (await executor.envelope({ method: 'PATCH', path: checkPath(path), body }, { lane })).data,
     limiterState: () => ({ ...limiter.state(), suspended: suspension.current?.message ?? null }),

@@ -2,6 +2,7 @@ import { scopeWarnings } from '../api/scope-warnings';
 import type { Catalog, KeyIdentity, MemberLookup } from '../model';
 import type { RankOrder } from '../roster/catalog-index';
 import { CatalogIndex } from '../roster/catalog-index';
+import { type ChangeSettings, changeLines } from './change-checks';
 import { checkAssumptions } from './openapi-check';
 
 /** The calls `roster doctor` makes; each may reject with an error whose message says what is wrong. */
@@ -15,7 +16,11 @@ export interface DoctorProbe {
 }
 
 /** Plain-words checks of the key, its scopes, the plan, the IP and what the resource relies on. */
-export async function runDoctor(probe: DoctorProbe, order: RankOrder): Promise<string[]> {
+export async function runDoctor(
+  probe: DoctorProbe,
+  order: RankOrder,
+  changes?: ChangeSettings,
+): Promise<string[]> {
   const lines: string[] = [];
   let identity: KeyIdentity;
   try {
@@ -31,6 +36,7 @@ export async function runDoctor(probe: DoctorProbe, order: RankOrder): Promise<s
   const warnings = scopeWarnings(identity.scopes);
   if (warnings.length === 0) lines.push(`✓ scopes: ${identity.scopes.join(', ')}.`);
   for (const warning of warnings) lines.push(`✗ scopes: ${warning}`);
+  if (changes) lines.push(...changeLines(identity.scopes, changes));
 
   try {
     const checks = checkAssumptions(await probe.openapi());

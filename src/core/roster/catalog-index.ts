@@ -9,11 +9,19 @@ export function matchKey(value: string): string {
 export class CatalogIndex {
   readonly departments: ReadonlyMap<string, ApiDepartment>;
   private readonly ranksById: ReadonlyMap<string, ApiRank>;
+  private readonly departmentsByKey: ReadonlyMap<string, ApiDepartment>;
   private readonly ranksByDepartment: ReadonlyMap<string, ReadonlyMap<string, ApiRank>>;
 
   constructor(readonly catalog: Catalog = { departments: [], ranks: [] }) {
     this.departments = new Map(catalog.departments.map((d) => [d.id, d]));
     this.ranksById = new Map(catalog.ranks.map((r) => [r.id, r]));
+    const byKey = new Map<string, ApiDepartment>();
+    for (const department of catalog.departments) {
+      for (const key of [department.id, department.name, department.shortName]) {
+        if (key && !byKey.has(matchKey(key))) byKey.set(matchKey(key), department);
+      }
+    }
+    this.departmentsByKey = byKey;
     const byDepartment = new Map<string, Map<string, ApiRank>>();
     for (const rank of catalog.ranks) {
       if (rank.departmentId === null) continue;
@@ -24,6 +32,11 @@ export class CatalogIndex {
       }
     }
     this.ranksByDepartment = byDepartment;
+  }
+
+  /** A department by id, name or short name, case-insensitively. */
+  department(key: string): ApiDepartment | undefined {
+    return this.departments.get(key) ?? this.departmentsByKey.get(matchKey(key));
   }
 
   rank(rankId: string): ApiRank | undefined {

@@ -9,13 +9,17 @@ export interface MemberView {
   readonly member: Member;
   readonly primary: Department | null;
   department(key: string): Department | undefined;
+  /**
+   * Assignment id by department id, as far as known (a record read back from the snapshot knows
+   * none): what a rank change is sent to, and what ties an audit entry to this member.
+   */
+  readonly assignments: ReadonlyMap<string, string>;
 }
 
 export function toMemberView(lookup: MemberLookup, catalog: CatalogIndex): MemberView {
   const { member: record } = lookup;
-  const departments = lookup.assignments
-    .filter((a) => a.memberId === record.id)
-    .map((a) => toDepartment(a, catalog));
+  const own = lookup.assignments.filter((a) => a.memberId === record.id);
+  const departments = own.map((a) => toDepartment(a, catalog));
   if (departments.length > 0 && !departments.some((d) => d.primary)) departments[0]!.primary = true;
   const member: Member = {
     id: record.id,
@@ -24,11 +28,11 @@ export function toMemberView(lookup: MemberLookup, catalog: CatalogIndex): Membe
     license: record.gameLicense,
     departments,
   };
-  return viewOf(member);
+  return viewOf(member, new Map(own.map((a) => [a.departmentId, a.id])));
 }
 
 /** Indexes an already shaped member (e.g. one read back from a snapshot). */
-export function viewOf(member: Member): MemberView {
+export function viewOf(member: Member, assignments: ReadonlyMap<string, string> = new Map()): MemberView {
   // Keys as written and normalised: the usual exact spelling is found without allocating.
   const byKey = new Map<string, Department>();
   for (const department of member.departments) {
@@ -42,6 +46,7 @@ export function viewOf(member: Member): MemberView {
     member,
     primary: member.departments.find((d) => d.primary) ?? null,
     department: (key) => byKey.get(key) ?? byKey.get(matchKey(key)),
+    assignments,
   };
 }
 

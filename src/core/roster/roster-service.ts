@@ -1,5 +1,5 @@
 import type { MemberCache } from '../cache/member-cache';
-import type { ApiMember, Member } from '../model';
+import type { ApiMember, ApiRank, Member } from '../model';
 import type { PlayerEntry, PlayerRegistry } from '../players/player-registry';
 import type { Clock, Logger } from '../ports';
 import { CatalogIndex } from './catalog-index';
@@ -127,7 +127,10 @@ export class RosterService {
       // record to fall back on, should the service fail.
       const previous = this.deps.cache.lastKnown(license);
       const partial = previous
-        ? viewOf({ ...previous.member, status: found.member.status, name: found.member.name })
+        ? viewOf(
+            { ...previous.member, status: found.member.status, name: found.member.name },
+            previous.assignments,
+          )
         : toMemberView({ member: found.member, assignments: [] }, this.catalogIndex);
       this.deps.cache.remember(license, partial, this.deps.clock.now());
       this.complete(license, found.member);
@@ -180,11 +183,32 @@ export class RosterService {
 
   /** Re-checks every online player in one batched pass; fires updates for changes. */
   async refreshOnline(lane: Lane = 'refresh'): Promise<number> {
+    return (await this.refreshLicenses(this.licensesOf(this.deps.players.onlinePlayers()), lane)) ?? 0;
+  }
+
+  /**
+   * Re-reads just these online players (e.g. those an audit entry concerns), batched. Returns how
+   * many changed, or null when the service could not answer.
+   */
+  async refreshPlayers(srcs: Iterable<string>, lane: Lane = 'refresh'): Promise<number | null> {
+    const entries: [string, PlayerEntry][] = [];
+    for (const src of srcs) {
+      const entry = this.deps.players.get(src);
+      if (entry && this.deps.players.isOnline(src)) entries.push([src, entry]);
+    }
+    return this.refreshLicenses(this.licensesOf(entries), lane);
+  }
+
+  private licensesOf(entries: Iterable<[string, PlayerEntry]>): Map<string, string[]> {
     const byLicense = new Map<string, string[]>();
-    for (const [src, entry] of this.deps.players.onlinePlayers()) {
+    for (const [src, entry] of entries) {
       if (entry.license === null) continue;
       byLicense.set(entry.license, [...(byLicense.get(entry.license) ?? []), src]);
     }
+    return byLicense;
+  }
+
+  private async refreshLicenses(byLicense: Map<string, string[]>, lane: Lane): Promise<number | null> {
     if (byLicense.size === 0) return 0;
     let results: Map<string, MemberView | null>;
     try {
@@ -196,7 +220,7 @@ export class RosterService {
       }
     } catch (error) {
       this.noteError(error, 'background refresh failed');
-      return 0;
+      return null;
     }
     let changed = 0;
     for (const [license, srcs] of byLicense) {
@@ -204,6 +228,58 @@ export class RosterService {
       for (const src of srcs) if (this.apply(src, results.get(license) ?? null)) changed++;
     }
     return changed;
+  }
+
+  /**
+   * Re-shapes online players from the catalog just loaded (a renamed department or rank), without
+   * a request; `playerUpdated` fires for those whose names changed.
+   */
+  reshapeOnline(): number {
+    let changed = 0;
+    for (const [src, entry] of this.deps.players.onlinePlayers()) {
+      const view = entry.view;
+      if (!view) continue;
+      const departments = view.member.departments.map((d) => {
+        const known = this.catalogIndex.departments.get(d.id);
+        const rank = d.rank ? this.catalogIndex.rank(d.rank.id) : undefined;
+        return {
+          ...d,
+          name: known?.name ?? d.name,
+          shortName: known ? known.shortName : d.shortName,
+          rank: d.rank && rank ? { id: rank.id, name: rank.name, position: rank.position } : d.rank,
+        };
+      });
+      const next = viewOf({ ...view.member, departments }, view.assignments);
+      if (!memberChanged(view.member, next.member)) continue;
+      if (entry.license !== null) this.deps.cache.set(entry.license, next);
+      if (this.apply(src, next)) changed++;
+    }
+    return changed;
+  }
+
+  /**
+   * Records a rank the service confirmed for a player's department: exports show it at once, the
+   * cache keeps it, and `playerUpdated` fires as for a refresh. Null when the player is gone.
+   */
+  recordRank(src: string, departmentId: string, rank: ApiRank): Member | null {
+    const entry = this.deps.players.get(src);
+    const view = entry?.view;
+    if (!entry || !view) return null;
+    const held = { id: rank.id, name: rank.name, position: rank.position };
+    const member: Member = {
+      ...view.member,
+      departments: view.member.departments.map((d) => (d.id === departmentId ? { ...d, rank: held } : d)),
+    };
+    const next = viewOf(member, view.assignments);
+    if (entry.license === null) {
+      this.apply(src, next);
+      return member;
+    }
+    this.deps.cache.set(entry.license, next);
+    // Every online player holding this license sees the change (one account, two clients).
+    const holders = this.licensesOf(this.deps.players.onlinePlayers()).get(entry.license) ?? [src];
+    for (const other of holders) this.apply(other, next);
+    return member;
   }
 
   /** Fetches one player fresh; change events fire as for a background refresh. */

@@ -83,3 +83,24 @@ it('console output goes to the log sink tagged with the resource', () => {
   a.eval(`console.log('hello', { n: 1 })`);
   expect(server.log.lines).toContain('[a] hello { n: 1 }');
 });
+
+// data/shared/citizen/scripting/v8/msgpack.js writes a number as float64 (0xcb) whenever
+// `0 | n !== n`, so integers from 2^31 up leave JS as floats (Lua then sees 2147483648.0).
+it('integers from 2^31 up travel as float64, as FXServer msgpack.js writes them', () => {
+  const a = server.createScriptResource('a');
+  const b = server.createScriptResource('b');
+  const typeByte = (n: number) => a.eval<Uint8Array>(`msgpack_pack(${n})`)[0];
+  expect(typeByte(2147483647)).toBe(0xce);
+  expect(typeByte(2147483648)).toBe(0xcb);
+  expect(typeByte(4294967295)).toBe(0xcb);
+  expect(typeByte(-2147483648)).toBe(0xd2);
+  expect(typeByte(-2147483649)).toBe(0xcb);
+  expect(typeByte(1.5)).toBe(0xcb);
+  expect(typeByte(5)).toBe(5);
+  const got: unknown[][] = [];
+  b.on('big', (...args: unknown[]) => got.push(args));
+  a.eval(`emit('big', 2147483648, [4294967296, 2 ** 53], { n: -2147483649 }, 7)`);
+  expect(got).toEqual([[2147483648, [4294967296, 2 ** 53], { n: -2147483649 }, 7]]);
+  const packed = a.eval<Uint8Array>(`msgpack_pack([2147483648])`);
+  expect([...packed]).toEqual([0x91, 0xcb, 0x41, 0xe0, 0, 0, 0, 0, 0, 0]);
+});

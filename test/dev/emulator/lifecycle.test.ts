@@ -25,18 +25,49 @@ it('loads scripts from fxmanifest.lua into one global scope and fires onResource
   ]);
 });
 
-it('a script using module.exports fails to load, as a classic script in FXServer does', () => {
-  expect(() => server.startResource('bad', path.join(FIXTURES, 'bad-module'))).toThrow(
-    /module is not defined/,
+// NodeScriptRuntime.cpp prints "Error loading script …" and ResourceScriptingComponent.cpp
+// carries on: the resource is started anyway and onResourceStart still fires.
+it('a script using module.exports fails to load, yet the resource is started and onResourceStart fires', () => {
+  const watcher = server.createScriptResource('watcher');
+  watcher.eval(`started = []; on('onResourceStart', (r) => started.push(r))`);
+  server.startResource('bad', path.join(FIXTURES, 'bad-module'), ['server.js', 'after.js']);
+  expect(server.resourceState('bad')).toBe('started');
+  expect(watcher.eval('started')).toEqual(['bad']);
+  const log = server.log.of('bad').join('\n');
+  expect(log).toContain(
+    'Error loading script @bad/server.js in resource bad: ReferenceError: module is not defined',
   );
-  expect(server.resourceState('bad')).toBe('stopped');
-  expect(server.log.of('bad').join('\n')).toContain('SCRIPT ERROR');
+  expect(log).toContain('Failed to load script @bad/server.js.');
+  // The next file still loads into the half-initialised resource.
+  expect(server.createScriptResource('c').exports.bad!.loaded!()).toBe(true);
   const a = server.createScriptResource('a');
   expect(a.eval(`[typeof module, typeof __dirname, typeof require, typeof exports]`)).toEqual([
     'undefined',
     'undefined',
     'function',
     'function',
+  ]);
+});
+
+it('onServerResourceStart and onServerResourceStop arrive on the next frame (QueueEvent2), onResourceStart/Stop at once', async () => {
+  const watcher = server.createScriptResource('watcher');
+  watcher.eval(`events = [];
+    for (const e of ['onResourceStart', 'onServerResourceStart', 'onResourceStop', 'onServerResourceStop']) on(e, (r) => events.push([e, r]));`);
+  await server.nextTick();
+  watcher.eval('events.length = 0');
+  server.startResource('echo', path.join(FIXTURES, 'echo'));
+  expect(watcher.eval('events')).toEqual([['onResourceStart', 'echo']]);
+  await server.nextTick();
+  expect(watcher.eval('events')).toEqual([
+    ['onResourceStart', 'echo'],
+    ['onServerResourceStart', 'echo'],
+  ]);
+  server.stopResource('echo');
+  expect(watcher.eval('events.length')).toBe(3);
+  await server.nextTick();
+  expect(watcher.eval<unknown[]>('events').slice(2)).toEqual([
+    ['onResourceStop', 'echo'],
+    ['onServerResourceStop', 'echo'],
   ]);
 });
 

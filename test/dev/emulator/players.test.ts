@@ -134,3 +134,59 @@ it('IsPlayerAceAllowed follows add_ace / add_principal', async () => {
   expect(a.eval(`IsPlayerAceAllowed(${id}, 'command.other')`)).toBe(false);
   s.stop();
 });
+
+// GameServer.cpp DropClientInternal triggers playerDropped before RemoveClient.
+it('playerDropped fires while the name and identifiers are still readable', async () => {
+  const a = server.createScriptResource('a');
+  a.eval(
+    `seen = []; on('playerDropped', (reason) => seen.push([reason, GetPlayerName(source), GetPlayerIdentifierByType(source, 'license:'), getPlayerIdentifiers(source).length]))`,
+  );
+  const { id } = (await server.connectPlayer({ name: 'Alice', identifiers: IDS }).decision) as { id: number };
+  server.dropPlayer(id, 'Exiting');
+  expect(a.eval('seen')).toEqual([['Exiting', 'Alice', LICENSE, IDS.length]]);
+  expect(a.eval(`GetPlayerName(${id})`)).toBeNull();
+  expect(server.playerList()).toEqual([]);
+});
+
+// PlayerScriptFunctions.cpp DROP_PLAYER: `if (!client->HasConnected()) return false;`
+it('DropPlayer on a client that has not connected does nothing', async () => {
+  const a = server.createScriptResource('a');
+  a.eval(`drops = 0; on('playerDropped', () => drops++);
+    on('playerConnecting', (n, k, d) => { d.defer(); dd = d; DropPlayer(source, 'kicked while connecting'); })`);
+  const c = server.connectPlayer({ name: 'A', identifiers: IDS });
+  a.eval(`DropPlayer(${c.tempId}, 'again')`);
+  await server.nextTick();
+  expect(c.completed).toBe(false);
+  expect(a.eval(`GetPlayerName(${c.tempId})`)).toBe('A');
+  a.eval('dd.done()');
+  expect(await c.decision).toEqual({ admitted: true, id: 1 });
+  expect(a.eval('drops')).toBe(0);
+});
+
+// GameServer.cpp fires playerDropped only for clients that connected (a final id); a client
+// admitted by the deferrals that never loads never gets playerJoining either.
+it('a client admitted that never loads gets no playerJoining and no playerDropped', async () => {
+  const a = server.createScriptResource('a');
+  a.eval(`events = []; on('playerJoining', () => events.push('joining')); on('playerDropped', () => events.push('dropped'));
+    on('playerConnecting', (n, k, d) => { d.defer(); dd = d; })`);
+  const ghost = server.connectPlayer({ name: 'Ghost', identifiers: IDS, loads: false });
+  a.eval('dd.done()');
+  expect(await ghost.admission).toBe(true);
+  for (let i = 0; i < 3; i++) await server.nextTick();
+  expect(a.eval('events')).toEqual([]);
+  expect(server.playerList()).toEqual([]);
+  expect(a.eval(`GetPlayerName(${ghost.tempId})`)).toBe('Ghost');
+  let settled = false;
+  void ghost.decision.then(() => (settled = true));
+  // The server forgets the temp client in silence.
+  server.dropPlayer(ghost.tempId, 'timed out');
+  await server.nextTick();
+  expect(a.eval('events')).toEqual([]);
+  expect(a.eval(`GetPlayerName(${ghost.tempId})`)).toBeNull();
+  expect(settled).toBe(false);
+  // A normal client after it still loads and takes id 1.
+  const next = server.connectPlayer({ name: 'B', identifiers: IDS });
+  a.eval('dd.done()');
+  expect(await next.decision).toEqual({ admitted: true, id: 1 });
+  expect(a.eval('events')).toEqual(['joining']);
+});

@@ -1,0 +1,45 @@
+import { hasScope, type RosterApi } from '../core/api';
+import { AuditFeed } from '../core/audit/audit-feed';
+import { scheduleAuditFeed } from '../core/audit/refresh-plan';
+import type { PlayerRegistry } from '../core/players/player-registry';
+import type { Clock, Logger } from '../core/ports';
+import type { RosterService } from '../core/roster/roster-service';
+import type { Schedule } from '../core/schedule';
+
+/** Pages of the audit log read at most per pass; the next pass goes on from the last entry seen. */
+const AUDIT_MAX_PAGES = 20;
+
+export interface AuditStart {
+  api: RosterApi;
+  service: RosterService;
+  players: PlayerRegistry;
+  schedule: Schedule;
+  clock: Clock;
+  logger: Logger;
+  /** `refresh.auditSeconds` (0: off). */
+  auditSeconds: number;
+  startedAt: number;
+}
+
+/** Starts reading the audit log when the key may (`audit:read`) and the owner wants it; else null. */
+export function startAuditFeed(deps: AuditStart, scopes: readonly string[]): AuditFeed | null {
+  const auditMs = deps.auditSeconds * 1000;
+  if (auditMs === 0) return null;
+  if (!hasScope(scopes, 'audit:read')) {
+    deps.logger.info(
+      'the key lacks audit:read: online players are kept current by the periodic refresh alone.',
+    );
+    return null;
+  }
+  const feed = new AuditFeed({
+    list: (query) => deps.api.list('/api/v1/audit-logs', query, 'refresh', AUDIT_MAX_PAGES),
+    service: deps.service,
+    players: deps.players,
+    clock: deps.clock,
+    logger: deps.logger,
+    startedAt: deps.startedAt,
+    intervalMs: auditMs,
+  });
+  scheduleAuditFeed(deps.schedule, feed, auditMs);
+  return feed;
+}

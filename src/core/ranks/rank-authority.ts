@@ -1,0 +1,35 @@
+import type { ApiRank, Rank } from '../model';
+import type { RankOrder } from '../roster/catalog-index';
+
+/** True when `rank` is strictly more senior than `than` under the rank order. */
+export function isAbove(rank: number, than: number, order: RankOrder): boolean {
+  return order === 'top-down' ? rank < than : rank > than;
+}
+
+export interface AuthorityCase {
+  /** The acting player's rank in the department; null when they hold none there. */
+  actor: Rank | null;
+  /** The target's rank there now; null (no rank) counts as below every rank. */
+  current: Rank | null;
+  /** The rank to be set. */
+  wanted: Rank;
+  /** The department's ranks, most senior first. */
+  ladder: readonly ApiRank[];
+  order: RankOrder;
+}
+
+export type Authority = { ok: true } | { ok: false; needed: ApiRank | null };
+
+/**
+ * A player may set only a rank strictly below their own, and only for a member whose current
+ * rank is strictly below their own. When refused, `needed` is the least rank that would do
+ * (null: no rank in the department is enough, only `roster.manage`).
+ */
+export function checkAuthority(c: AuthorityCase): Authority {
+  // The more senior of the current and the wanted rank is the bar the actor must be above.
+  const bar =
+    c.current !== null && isAbove(c.current.position, c.wanted.position, c.order) ? c.current : c.wanted;
+  if (c.actor !== null && isAbove(c.actor.position, bar.position, c.order)) return { ok: true };
+  const above = c.ladder.filter((r) => isAbove(r.position, bar.position, c.order));
+  return { ok: false, needed: above.at(-1) ?? null };
+}

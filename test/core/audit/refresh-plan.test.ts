@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditFeed } from '../../../src/core/audit/audit-feed';
+import { SAFETY_NET_INTERVALS, scheduleRefresh } from '../../../src/core/audit/refresh-plan';
+import type { RosterService } from '../../../src/core/roster/roster-service';
+import { Schedule } from '../../../src/core/schedule';
+import { FakeClock } from '../limiter/fake-clock';
+
+const HOUR = 3_600_000;
+
+function plan(feedHealthy: () => boolean | null) {
+  const clock = new FakeClock();
+  let passes = 0;
+  const service = { refreshOnline: async () => ++passes } as unknown as RosterService;
+  const schedule = new Schedule(clock, () => 0.5);
+  scheduleRefresh({
+    schedule,
+    clock,
+    service,
+    intervalMs: 300_000,
+    feed: () => {
+      const healthy = feedHealthy();
+      return healthy === null ? null : ({ healthy } as AuditFeed);
+    },
+  });
+  return { clock, passes: () => passes, schedule };
+}
+
+describe('scheduleRefresh', () => {
+  it('without the feed, refreshes every interval as before', async () => {
+    const p = plan(() => null);
+    await p.clock.advance(HOUR);
+    expect(p.passes()).toBe(12);
+  });
+
+  it('with the feed working, the full refresh is a safety net every twelve intervals', async () => {
+    const p = plan(() => true);
+    await p.clock.advance(3 * HOUR);
+    expect(p.passes()).toBe(3);
+    expect(SAFETY_NET_INTERVALS).toBe(12);
+  });
+
+  it('while the feed fails, the refresh runs every interval again', async () => {
+    let healthy = true;
+    const p = plan(() => healthy);
+    await p.clock.advance(HOUR / 2);
+    expect(p.passes()).toBe(0);
+    healthy = false;
+    await p.clock.advance(HOUR / 2);
+    expect(p.passes()).toBe(6);
+  });
+});
