@@ -1,4 +1,12 @@
-import { type Dispatcher, Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  ExchangeFailure,
+  exchange,
+  type RawAnswer,
+} from '../../core/api/http-exchange';
+import { megabytes } from '../../core/api/http-sender';
+import { keepAlivePool } from '../../core/api/keep-alive-pool';
 import { backoffDelayMs } from '../../core/api/retry-policy';
 import type { Lane } from '../../core/limiter/lane';
 import type { LimiterState } from '../../core/limiter/limiter-state';
@@ -6,7 +14,7 @@ import { type HeaderBag, readRateLimitHeaders } from '../../core/limiter/rate-li
 import { RateLimiter } from '../../core/limiter/rate-limiter';
 import type { Clock, Logger, TimerHandle } from '../../core/ports';
 import { failureError } from './failure-message';
-import { isTrainingOutage, TrainingApiError } from './training-api-error';
+import { isTrainingOutage, isUnreadable, TrainingApiError } from './training-api-error';
 
 /** Every partner path starts here. */
 export const PUBLIC_API = '/api/public/v1';
@@ -40,6 +48,8 @@ export interface LearningHttpOptions {
   clock: Clock;
   logger: Logger;
   dispatcher?: Dispatcher | undefined;
+  /** An answer larger than this is not read (`training.maxBodyMB`; default 4 MB). */
+  maxBodyBytes?: number | undefined;
   random?: () => number;
   /** First backoff after an outage, doubled each retry. */
   retryBaseMs?: number;
@@ -62,15 +72,8 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   const basePath = base.pathname.replace(/\/+$/, '');
   const { apiKey, clock, logger, timeoutMs } = options;
   const ownsDispatcher = options.dispatcher === undefined;
-  const dispatcher =
-    options.dispatcher ??
-    new Pool(origin, {
-      connections: 4,
-      keepAliveTimeout: 30_000,
-      connect: { timeout: Math.min(timeoutMs, 10_000) },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
+  const dispatcher = options.dispatcher ?? keepAlivePool(origin, 4);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: null, clock });
   const random = options.random ?? Math.random;
   const policy = {
@@ -97,53 +100,44 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
       body = JSON.stringify(request.body);
     }
     const label = `${request.method} ${request.path}`;
-    const controller = new AbortController();
-    let timedOut = false;
-    let expire: () => void = () => {};
-    const expired = new Promise<never>((_, reject) => {
-      expire = () => reject(new Error('timeout'));
-    });
-    expired.catch(() => {});
-    const timer = clock.setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-      expire();
-    }, timeoutMs);
-    let response: Dispatcher.ResponseData | undefined;
-    let text: string;
     try {
-      response = await Promise.race([
-        dispatcher.request({
+      return await exchange(
+        dispatcher,
+        {
           origin,
           path: `${basePath}${request.path}${query ? `?${query}` : ''}`,
           method: request.method,
           headers,
           body,
-          signal: controller.signal,
-        }),
-        expired,
-      ]);
-      text = await Promise.race([response.body.text(), expired]);
+          resendable: request.idempotent ?? request.method === 'GET',
+        },
+        { clock, timeoutMs, maxBodyBytes },
+      );
     } catch (error) {
-      response?.body.destroy();
-      if (timedOut) {
-        throw new TrainingApiError(
-          `The learning service did not answer ${label} within ${timeoutMs} ms (api.timeoutMs).`,
-          { kind: 'outage', status: null },
-        );
-      }
-      const cause = error as { code?: unknown; message?: unknown };
-      const reason = typeof cause.code === 'string' ? cause.code : String(cause.message ?? error);
-      throw new TrainingApiError(
-        redact(
-          `Could not reach the learning service at ${origin} for ${label} (${reason}). Check training.baseUrl and the server's internet access.`,
-        ),
+      throw failure(label, error);
+    }
+  }
+
+  function failure(label: string, error: unknown): TrainingApiError {
+    if (error instanceof ExchangeFailure && error.reason === 'too_large') {
+      return new TrainingApiError(
+        `The learning service answered ${label} with more than ${megabytes(maxBodyBytes)}; the resource stopped reading it (training.maxBodyMB).`,
+        { kind: 'outage', status: error.status, unreadable: true },
+      );
+    }
+    if (error instanceof ExchangeFailure && error.reason === 'timeout') {
+      return new TrainingApiError(
+        `The learning service did not answer ${label} within ${timeoutMs} ms (api.timeoutMs).`,
         { kind: 'outage', status: null },
       );
-    } finally {
-      clock.clearTimeout(timer);
     }
-    return { status: response.statusCode, headers: response.headers, text };
+    const detail = error instanceof ExchangeFailure ? error.detail : String((error as Error)?.message);
+    return new TrainingApiError(
+      redact(
+        `Could not reach the learning service at ${origin} for ${label} (${detail}). Check training.baseUrl and the server's internet access.`,
+      ),
+      { kind: 'outage', status: null },
+    );
   }
 
   /** A 2xx answer as JSON; anything else as a typed error. */
@@ -186,7 +180,7 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
         }
         return read(request, raw);
       } catch (error) {
-        if (closed || !isTrainingOutage(error) || retries >= maxRetries) throw error;
+        if (closed || !isTrainingOutage(error) || isUnreadable(error) || retries >= maxRetries) throw error;
         const delay = backoffDelayMs(policy, retries, random);
         retries += 1;
         logger.debug(`${(error as Error).message} Retry ${retries} of ${maxRetries} in ${delay} ms.`);
@@ -220,10 +214,4 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
       if (ownsDispatcher) await dispatcher.close();
     },
   };
-}
-
-interface RawAnswer {
-  status: number;
-  headers: HeaderBag;
-  text: string;
 }

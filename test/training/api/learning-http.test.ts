@@ -180,3 +180,17 @@ describe('learning client errors', () => {
     expect((failure.error as Error).message).not.toContain(KEY);
   });
 });
+
+describe('learning answer size', () => {
+  it('an answer over training.maxBodyMB is unreadable: an outage read no further and never retried', async () => {
+    const { api, clock, requests } = testLearning(
+      () => ({ status: 200, text: `{"data":[${'1,'.repeat(600_000)}1]}` }),
+      { maxBodyBytes: 1024 * 1024 },
+    );
+    const result = await outcome(clock, api.courses(), 500);
+    expect(result.error).toBeInstanceOf(TrainingApiError);
+    expect(isTrainingOutage(result.error)).toBe(true);
+    expect((result.error as Error).message).toMatch(/more than 1 MB; the resource stopped reading it/);
+    expect(requests).toHaveLength(1);
+  });
+});
