@@ -112,6 +112,7 @@ function run(
     apiKey: settings.apiKey,
     timeoutMs: config.api.timeoutMs,
     perMinute: config.rateLimit.perMinute,
+    maxWaitMs: config.rateLimit.maxWaitSeconds * 1000,
     perDay: config.rateLimit.perDay,
     userAgent: rosterUserAgent(__ROSTER_VERSION__),
     clock,

@@ -29,6 +29,8 @@ export interface RequestExecutorOptions {
   clock: Clock;
   logger: Logger;
   random: () => number;
+  /** The longest wait the service may impose (`rateLimit.maxWaitSeconds`). */
+  maxWaitMs?: number | undefined;
 }
 
 /**
@@ -84,7 +86,7 @@ export class RequestExecutor {
       permitHeld = false;
       try {
         const answer = await sender.send(request);
-        const info = readRateLimitHeaders(answer.headers, clock.now());
+        const info = readRateLimitHeaders(answer.headers, clock.now(), this.options.maxWaitMs);
         limiter.observe(info);
         if (answer.status === 429) {
           const waitMs = limiter.pauseAfterRateLimited(info);

@@ -40,6 +40,8 @@ export interface RosterApiOptions {
   /** The transport; by default a keep-alive undici Pool on `baseUrl` that `close()` closes. */
   dispatcher?: Dispatcher;
   retry?: Partial<RetryPolicy>;
+  /** The longest wait `Retry-After` or `X-RateLimit-Reset` may impose (default 5 minutes). */
+  maxWaitMs?: number;
   /** How long departments and ranks are reused before a reload. Default 30 minutes. */
   catalogMaxAgeMs?: number;
   /**
@@ -111,6 +113,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     clock,
     logger,
     random: options.random ?? Math.random,
+    maxWaitMs: options.maxWaitMs,
   });
   const lookups = new MemberLookups(
     executor,

@@ -50,6 +50,8 @@ export interface LearningHttpOptions {
   dispatcher?: Dispatcher | undefined;
   /** An answer larger than this is not read (`training.maxBodyMB`; default 4 MB). */
   maxBodyBytes?: number | undefined;
+  /** The longest wait `Retry-After` or `X-RateLimit-Reset` may impose (default 5 minutes). */
+  maxWaitMs?: number | undefined;
   random?: () => number;
   /** First backoff after an outage, doubled each retry. */
   retryBaseMs?: number;
@@ -166,7 +168,7 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
       await limiter.acquire(request.lane, { front: retries + rateLimited > 0 });
       try {
         const raw = await sendOnce(request);
-        const info = readRateLimitHeaders(raw.headers, clock.now());
+        const info = readRateLimitHeaders(raw.headers, clock.now(), options.maxWaitMs);
         limiter.observe(info);
         if (raw.status === 429) {
           const waitMs = limiter.pauseAfterRateLimited(info);
