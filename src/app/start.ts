@@ -181,7 +181,13 @@ function run(
     onDecision: (decision) => panel?.decided(decision),
   });
   attachLifecycle(lifecycle);
-  registerExports({ service: () => service, queries: () => queries, ranks: () => ranks, logger });
+  registerExports({
+    service: () => service,
+    queries: () => queries,
+    ranks: () => ranks,
+    logger,
+    deadline: { ms: config.gate.timeoutSeconds * 1000, clock },
+  });
   registerRankCommand(() => ranks, output, logger);
   const commands = rosterCommands({
     apiKey: settings.apiKey,
