@@ -5,7 +5,7 @@ export function sendCredentialEcho(req: IncomingMessage, res: ServerResponse): v
   const lines = Object.entries(req.headers).map(([name, value]) => `${name}: ${String(value)}`);
   res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' });
   res.end(
-    `Bad request. authorization=${req.headers.authorization ?? ''}\n${req.method} ${req.url}\n${lines.join('\n')}\n`,
+    `authorization: ${req.headers.authorization ?? ''}\n${req.method} ${req.url}\n${lines.join('\n')}\n`,
   );
 }
 

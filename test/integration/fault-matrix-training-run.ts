@@ -85,6 +85,8 @@ export async function runTrainingRow(
   const startedAt = Date.now();
   const rig = await TrainingRig.start({
     ...BASE_CONFIG,
+    ...(row.config?.rateLimit ? { rateLimit: row.config.rateLimit } : {}),
+    training: { ...BASE_CONFIG.training, ...row.config?.training },
     gate: {
       timeoutSeconds: row.gateTimeoutSeconds ?? TIMEOUT_SECONDS,
       onError: row.onError,
@@ -185,7 +187,7 @@ async function measure(
     const results = await Promise.all(KINDS.map((kind) => timed(kind, `${LETTER[kind]}${wave}`)));
     for (const [i, result] of results.entries()) {
       const kind = KINDS[i]!;
-      judge(result, underPolicy(kind, row.onError));
+      judge(result, row.answers ? [TRUTH[kind]] : underPolicy(kind, row.onError));
       // Players admitted through the fault ask how to link (their answer goes to chat).
       if (result.decision.admitted) rig.server.executeCommand('linktraining', result.decision.id);
     }

@@ -3,8 +3,9 @@ import { hasMorePages } from './envelope';
 import { listData } from './parse-records';
 import type { RequestExecutor } from './request-executor';
 
-/** Pages followed at most, so a service that always says `has_more` cannot loop us forever. */
+/** Pages followed at most by default, so a service that always says `has_more` cannot loop us forever. */
 export const MAX_PAGES = 100;
+const PAGE_SIZE = 100;
 
 export interface ListPagesOptions {
   lane: Lane;
@@ -12,8 +13,15 @@ export interface ListPagesOptions {
   permitHeld?: boolean;
   /** Continue a job already started: every page at the front of the lane. */
   front?: boolean;
-  /** Pages followed at most (default `MAX_PAGES`). */
+  /**
+   * The most records the list can hold for this query (e.g. the licenses asked for): no page past
+   * the ones they fill is asked for, whatever `has_more` says.
+   */
+  atMost?: number;
+  /** Pages followed at most (default {@link MAX_PAGES}); the cut is reported once per list. */
   maxPages?: number;
+  /** The caller reads the rest later (e.g. a feed after a cursor): reaching `maxPages` is no fault. */
+  quietCut?: boolean;
 }
 
 /** Reads every page of a list endpoint (`limit=100`, `page=1…` while `has_more`). */
@@ -24,9 +32,12 @@ export async function listPages(
   options: ListPagesOptions,
 ): Promise<unknown[]> {
   const items: unknown[] = [];
-  for (let page = 1; page <= (options.maxPages ?? MAX_PAGES); page++) {
+  const needed =
+    options.atMost === undefined ? Number.POSITIVE_INFINITY : Math.ceil(options.atMost / PAGE_SIZE);
+  const maxPages = Math.max(1, Math.min(needed, options.maxPages ?? MAX_PAGES));
+  for (let page = 1; ; page++) {
     const pageQuery = new URLSearchParams(query);
-    pageQuery.set('limit', '100');
+    pageQuery.set('limit', String(PAGE_SIZE));
     if (page > 1) pageQuery.set('page', String(page));
     const envelope = await executor.envelope(
       { method: 'GET', path, query: pageQuery },
@@ -36,8 +47,18 @@ export async function listPages(
         permitHeld: page === 1 && options.permitHeld === true,
       },
     );
-    items.push(...listData(envelope.data, `GET ${path}`, envelope.meta?.request_id ?? null));
-    if (!hasMorePages(envelope.meta?.pagination)) break;
+    const data = listData(envelope.data, `GET ${path}`, envelope.meta?.request_id ?? null);
+    items.push(...data);
+    // An empty page ends a list whatever it claims: nothing can follow it.
+    if (!hasMorePages(envelope.meta?.pagination) || data.length === 0) break;
+    if (page >= maxPages) {
+      if (page < needed && options.quietCut !== true)
+        executor.warnOnce(
+          `pages ${path}`,
+          `The roster service keeps saying more pages of GET ${path} follow; the resource stopped after ${page} pages (${items.length} records). The service's paging may be broken.`,
+        );
+      break;
+    }
   }
   return items;
 }

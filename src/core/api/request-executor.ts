@@ -40,6 +40,7 @@ export interface RequestExecutorOptions {
  */
 export class RequestExecutor {
   private readonly sleeps = new Map<TimerHandle, (error: Error) => void>();
+  private readonly warned = new Set<string>();
 
   constructor(private readonly options: RequestExecutorOptions) {}
 
@@ -55,6 +56,13 @@ export class RequestExecutor {
 
   json(request: HttpRequest, options: ExecuteOptions): Promise<unknown> {
     return this.run(request, options, readJsonAnswer);
+  }
+
+  /** Logs `message` the first time `topic` comes up, and never again (a bounded set of topics). */
+  warnOnce(topic: string, message: string): void {
+    if (this.warned.has(topic)) return;
+    this.warned.add(topic);
+    this.options.logger.warn(message);
   }
 
   /** Stops pending backoff waits. */

@@ -150,7 +150,10 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     getRaw: async (path, query, lane = 'background') =>
       executor.json({ method: 'GET', path: checkPath(path), query: toParams(query) }, { lane }),
     list: (path, query, lane = 'background', maxPages) =>
-      listPages(executor, checkPath(path), toParams(query), { lane, ...(maxPages ? { maxPages } : {}) }),
+      listPages(executor, checkPath(path), toParams(query), {
+        lane,
+        ...(maxPages ? { maxPages, quietCut: true } : {}),
+      }),
     patch: async (path, body, lane = 'refresh') =>
       (await executor.envelope({ method: 'PATCH', path: checkPath(path), body }, { lane })).data,
     limiterState: () => ({ ...limiter.state(), suspended: suspension.current?.message ?? null }),

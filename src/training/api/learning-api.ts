@@ -23,7 +23,10 @@ import {
 } from './records';
 import { isNotFound, TrainingApiError } from './training-api-error';
 
-/** Pages followed at most, so a service that always says "more" cannot keep us looping. */
+/**
+ * Pages followed at most, so a service that always says "more" cannot keep us looping: 100 pages
+ * of a completion list hold every completion of thousands of linked players.
+ */
 const MAX_PAGES = 100;
 
 export interface CallOptions {
@@ -73,13 +76,22 @@ export class LearningApi {
     const all: LinkedCompletion[] = [];
     let query: Record<string, string> | undefined = {};
     const seen = new Set<string>();
-    for (let page = 0; query !== undefined && page < MAX_PAGES; page++) {
+    for (let page = 0; query !== undefined; page++) {
+      if (page >= MAX_PAGES) {
+        this.http.warnOnce(
+          'pages /discord/completions',
+          `The learning service keeps saying more pages of GET /discord/completions follow; the resource stopped after ${MAX_PAGES} pages (${all.length} completions). The service's paging may be broken.`,
+        );
+        break;
+      }
       const key = JSON.stringify(query);
       if (seen.has(key)) break;
       seen.add(key);
       const body = await this.get('/discord/completions', query, options);
-      all.push(...readLinkedCompletions(body));
-      query = nextPageQuery(body, query, this.layout.paging);
+      const completions = readLinkedCompletions(body);
+      all.push(...completions);
+      // An empty page ends the list whatever it claims: nothing can follow it.
+      query = completions.length === 0 ? undefined : nextPageQuery(body, query, this.layout.paging);
     }
     return all;
   }

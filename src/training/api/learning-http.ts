@@ -60,6 +60,8 @@ export interface LearningHttpOptions {
 export interface LearningHttp {
   send(request: LearningRequest): Promise<LearningAnswer>;
   limiterState(): LimiterState;
+  /** Logs `message` the first time `topic` comes up, and never again. */
+  warnOnce(topic: string, message: string): void;
   close(): Promise<void>;
 }
 
@@ -87,6 +89,7 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   const redact = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
   const sleeps = new Set<{ handle: TimerHandle; resolve: () => void }>();
   let closed = false;
+  const warned = new Set<string>();
 
   /** One attempt: the raw answer, or an outage error when none came. */
   async function sendOnce(request: LearningRequest): Promise<RawAnswer> {
@@ -205,6 +208,11 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   return {
     send,
     limiterState: () => limiter.state(),
+    warnOnce(topic, message) {
+      if (warned.has(topic)) return;
+      warned.add(topic);
+      logger.warn(message);
+    },
     async close() {
       closed = true;
       limiter.close();

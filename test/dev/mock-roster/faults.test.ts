@@ -16,7 +16,7 @@ describe('mock roster hostile answers', () => {
     mock.faults.echoCredentials(1);
     const reply = await call(mock, '/api/v1/members');
     expect(reply.status).toBe(400);
-    expect(reply.text).toContain(`authorization=Bearer ${mock.keys.full}`);
+    expect(reply.text).toContain(`authorization: Bearer ${mock.keys.full}`);
     expect((await call(mock, '/api/v1/members')).status).toBe(200);
   });
 
