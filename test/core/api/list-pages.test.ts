@@ -47,3 +47,21 @@ describe('endless pagination', () => {
     await api.close();
   });
 });
+
+describe('unreadable records', () => {
+  it('many unreadable records in one answer are one warning with a count', async () => {
+    const clock = new FakeClock();
+    const broken = Array.from({ length: 250 }, (_, i) => ({ id: `r${i}`, name: `Rank ${i}` }));
+    const { agent } = fakeRoster(clock, (request) =>
+      request.path === '/api/v1/ranks'
+        ? ok(broken.slice(0, 100), { pagination: { page: 1, limit: 100, has_more: false } })
+        : ok([{ id: 'd1', name: 'D1' }], { pagination: { page: 1, limit: 100, has_more: false } }),
+    );
+    const { api, lines } = testClient(clock, agent);
+    await outcome(clock, api.catalog(), 100);
+    const skipped = lines.filter((l) => /Skipped/.test(l.message));
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]!.message).toMatch(/Skipped 100 rank records .*first: id r0/);
+    await api.close();
+  });
+});
