@@ -12,6 +12,8 @@ export interface TrainingFaultRow {
   config?: { rateLimit?: { maxWaitSeconds: number }; training?: { maxBodyMB: number } };
   /** The service still answers everything: every player is decided by it (the fault only costs requests). */
   answers?: boolean;
+  /** The key is refused: once the client has seen it, nothing may be sent until its re-check. */
+  suspends?: boolean;
   /** How long after the fault ends a trained player may still not be decided by the service. */
   recoveryBudgetMs?: number;
   /** Columns a bug in the resource makes fail, with the reason (those run as `it.fails`). */
@@ -50,6 +52,9 @@ const faults = {
   },
   revoked: {
     fault: 'learning: key revoked mid-run',
+    // The refused key stops every training request; its first re-check comes 15 s after the 401.
+    recoveryBudgetMs: 15_000,
+    suspends: true,
     begin: (r) => void r.learning.faults.revokeKey('enroll'),
     // The mock keeps a revoked key revoked; "the key works again" is the record turned back.
     end: (r) => {

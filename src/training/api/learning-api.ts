@@ -32,13 +32,16 @@ const MAX_PAGES = 100;
 export interface CallOptions {
   lane?: Lane;
   retries?: number;
+  bypassSuspension?: boolean;
 }
 
 /** The learning partner endpoints the resource uses, as typed calls. */
 export class LearningApi {
   private layout: ApiLayout = defaultLayout;
 
-  constructor(private readonly http: LearningHttp) {}
+  constructor(private readonly http: LearningHttp) {
+    http.useKeyCheck(() => this.identity(true));
+  }
 
   useLayout(layout: ApiLayout): void {
     this.layout = layout;
@@ -51,8 +54,13 @@ export class LearningApi {
     ).json;
   }
 
-  async identity(): Promise<KeyIdentity> {
-    const body = await this.get(this.layout.identityPath, {}, { lane: 'background' });
+  /** The key's identity; `recheck` is the suspended key's re-check, sent while nothing else is. */
+  async identity(recheck = false): Promise<KeyIdentity> {
+    const body = await this.get(
+      this.layout.identityPath,
+      {},
+      { lane: 'background', bypassSuspension: recheck },
+    );
     return readIdentity(body) ?? malformed(`GET ${this.layout.identityPath}`);
   }
 
@@ -175,6 +183,7 @@ export class LearningApi {
       query,
       lane: options.lane ?? 'background',
       ...(options.retries === undefined ? {} : { retries: options.retries }),
+      ...(options.bypassSuspension ? { bypassSuspension: true } : {}),
     });
     return answer.json;
   }

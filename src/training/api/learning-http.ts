@@ -7,6 +7,7 @@ import {
 } from '../../core/api/http-exchange';
 import { megabytes } from '../../core/api/http-sender';
 import { keepAlivePool } from '../../core/api/keep-alive-pool';
+import { KeySuspension } from '../../core/api/key-suspension';
 import { backoffDelayMs } from '../../core/api/retry-policy';
 import type { Lane } from '../../core/limiter/lane';
 import type { LimiterState } from '../../core/limiter/limiter-state';
@@ -15,6 +16,9 @@ import { RateLimiter } from '../../core/limiter/rate-limiter';
 import type { Clock, Logger, TimerHandle } from '../../core/ports';
 import { failureError } from './failure-message';
 import { isTrainingOutage, isUnreadable, TrainingApiError } from './training-api-error';
+
+/** The first re-check of a refused training key; each failed one doubles the wait, up to 30 minutes. */
+export const KEY_RECHECK_MS = 15_000;
 
 /** Every partner path starts here. */
 export const PUBLIC_API = '/api/public/v1';
@@ -30,6 +34,8 @@ export interface LearningRequest {
   idempotent?: boolean;
   /** Retries after outages; default 2 (joins pass fewer to stay inside the gate's deadline). */
   retries?: number;
+  /** The key re-check itself, sent while the key is suspended. */
+  bypassSuspension?: boolean;
 }
 
 export interface LearningAnswer {
@@ -55,11 +61,20 @@ export interface LearningHttpOptions {
   random?: () => number;
   /** First backoff after an outage, doubled each retry. */
   retryBaseMs?: number;
+  /** First re-check of a refused key (default 15 s), doubled after each failure up to 30 minutes. */
+  recheckAfterMs?: number;
 }
 
 export interface LearningHttp {
   send(request: LearningRequest): Promise<LearningAnswer>;
   limiterState(): LimiterState;
+  /**
+   * How to check the key while it is suspended (the identity request, sent with
+   * `bypassSuspension`); until set, a refused key is re-checked with the next request.
+   */
+  useKeyCheck(check: () => Promise<unknown>): void;
+  /** The refusal every request meets while the key is suspended, if it is. */
+  suspended(): TrainingApiError | undefined;
   /** Logs `message` the first time `topic` comes up, and never again. */
   warnOnce(topic: string, message: string): void;
   close(): Promise<void>;
@@ -89,6 +104,17 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   const redact = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
   const sleeps = new Set<{ handle: TimerHandle; resolve: () => void }>();
   let closed = false;
+  let keyCheck: (() => Promise<unknown>) | undefined;
+  // A refused key (401: revoked, wrong) stops every request, as on the roster side: nothing is
+  // sent until a re-check on a backing-off schedule finds the key working again.
+  const suspension = new KeySuspension<TrainingApiError>({
+    clock,
+    logger,
+    service: 'training',
+    recheck: () => (keyCheck ? keyCheck() : Promise.reject(new Error('no key check'))),
+    recheckEveryMs: options.recheckAfterMs ?? KEY_RECHECK_MS,
+    maxRecheckMs: 30 * 60_000,
+  });
   const warned = new Set<string>();
 
   /** One attempt: the raw answer, or an outage error when none came. */
@@ -168,7 +194,9 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
     let retries = 0;
     let rateLimited = 0;
     for (;;) {
+      if (!request.bypassSuspension) suspension.check();
       await limiter.acquire(request.lane, { front: retries + rateLimited > 0 });
+      if (!request.bypassSuspension) suspension.check();
       try {
         const raw = await sendOnce(request);
         const info = readRateLimitHeaders(raw.headers, clock.now(), options.maxWaitMs);
@@ -185,6 +213,8 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
         }
         return read(request, raw);
       } catch (error) {
+        if (error instanceof TrainingApiError && error.status === 401 && keyCheck && !closed)
+          suspension.suspend(error);
         if (closed || !isTrainingOutage(error) || isUnreadable(error) || retries >= maxRetries) throw error;
         const delay = backoffDelayMs(policy, retries, random);
         retries += 1;
@@ -208,6 +238,10 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   return {
     send,
     limiterState: () => limiter.state(),
+    useKeyCheck(check) {
+      keyCheck = check;
+    },
+    suspended: () => suspension.current,
     warnOnce(topic, message) {
       if (warned.has(topic)) return;
       warned.add(topic);
@@ -215,6 +249,7 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
     },
     async close() {
       closed = true;
+      suspension.close();
       limiter.close();
       for (const entry of sleeps) {
         clock.clearTimeout(entry.handle);
