@@ -15,7 +15,8 @@ export interface ListPagesOptions {
   front?: boolean;
   /**
    * The most records the list can hold for this query (e.g. the licenses asked for): no page past
-   * the ones they fill is asked for, whatever `has_more` says.
+   * the ones they fill (at the page size the service reports) is asked for, whatever `has_more`
+   * says; 100 licenses take one page.
    */
   atMost?: number;
   /** Pages followed at most (default {@link MAX_PAGES}); the cut is reported once per list. */
@@ -32,9 +33,8 @@ export async function listPages(
   options: ListPagesOptions,
 ): Promise<unknown[]> {
   const items: unknown[] = [];
-  const needed =
-    options.atMost === undefined ? Number.POSITIVE_INFINITY : Math.ceil(options.atMost / PAGE_SIZE);
-  const maxPages = Math.max(1, Math.min(needed, options.maxPages ?? MAX_PAGES));
+  const { atMost } = options;
+  let needed = atMost === undefined ? Number.POSITIVE_INFINITY : Math.ceil(atMost / PAGE_SIZE);
   for (let page = 1; ; page++) {
     const pageQuery = new URLSearchParams(query);
     pageQuery.set('limit', String(PAGE_SIZE));
@@ -51,6 +51,13 @@ export async function listPages(
     items.push(...data);
     // An empty page ends a list whatever it claims: nothing can follow it.
     if (!hasMorePages(envelope.meta?.pagination) || data.length === 0) break;
+    if (atMost !== undefined) {
+      if (items.length >= atMost) break;
+      // A service that pages smaller than asked needs more pages for the same records.
+      const size = envelope.meta?.pagination?.limit ?? (page === 1 ? data.length : PAGE_SIZE);
+      needed = Math.ceil(atMost / Math.max(1, Math.min(PAGE_SIZE, size)));
+    }
+    const maxPages = Math.max(1, Math.min(needed, options.maxPages ?? MAX_PAGES));
     if (page >= maxPages) {
       if (page < needed && options.quietCut !== true)
         executor.warnOnce(
