@@ -206,6 +206,7 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
       verified.scopes,
     );
     await service.loadCatalog();
+    training.departmentsLoaded(service.catalog);
   };
 
   fx.on('onResourceStart', (name: string) => {
@@ -220,7 +221,14 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
       intervalMs: config.refresh.intervalSeconds * 1000,
       feed: () => feed,
     });
-    schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(true), 0.1);
+    schedule.every(
+      CATALOG_REFRESH_MS,
+      async () => {
+        await service.loadCatalog(true);
+        training.departmentsLoaded(service.catalog);
+      },
+      0.1,
+    );
     schedule.every(SNAPSHOT_SAVE_MS, save);
     schedule.every(SWEEP_MS, () => players.sweep(clock.now(), CONNECTING_MAX_AGE_MS));
     training.start();
