@@ -103,7 +103,7 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
   const memory = resourcePath ? aliasFile(resourcePath) : undefined;
   let previous: string | undefined;
   attachTrainingLifecycle(service);
-  registerLinkCommand(service, logger);
+  registerLinkCommand(service, logger, clock);
 
   const verify = async (): Promise<void> => {
     const identity = await service.verifyKey();
