@@ -61,6 +61,7 @@ export async function handleRequest(
   }
   deps.counters.finish(entry, status);
   if (res.destroyed) return;
+  if (deps.faults.endlessPages) body = endless(body);
   if (body === undefined) {
     res.writeHead(status, headers);
     res.end();
@@ -148,4 +149,11 @@ async function serve(deps: PipelineDeps, ex: Exchange): Promise<{ status: number
     readJson: () => readJsonBody(ex.req),
   });
   return { status: result.status ?? 200, body: result.body };
+}
+
+/** The endless-pages fault: a paged list always says another page follows. */
+function endless(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('has_more' in body)) return body;
+  const page = Number((body as { page?: unknown }).page ?? 1);
+  return { ...body, has_more: true, next_page: page + 1 };
 }

@@ -52,6 +52,7 @@ export const configSchema = z
       .object({
         perMinute: positiveInt(100_000).default(120),
         perDay: positiveInt(10_000_000).default(25_000),
+        maxWaitSeconds: positiveInt(3600).default(300),
       })
       .strict()
       .prefault({}),
@@ -95,6 +96,7 @@ export const configSchema = z
         baseUrl: z.string().optional(),
         departmentCourses: z.record(z.string(), z.array(z.string().min(1))).default({}),
         perMinute: positiveInt(100_000).default(60),
+        maxBodyMB: positiveInt(256).default(16),
       })
       .strict()
       .prefault({}),

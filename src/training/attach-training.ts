@@ -90,6 +90,8 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
       userAgent: rosterUserAgent(__ROSTER_VERSION__),
       timeoutMs: config.api.timeoutMs,
       perMinute: config.training.perMinute,
+      maxWaitMs: config.rateLimit.maxWaitSeconds * 1000,
+      maxBodyBytes: config.training.maxBodyMB * 1024 * 1024,
       clock,
       logger,
     }),

@@ -25,7 +25,12 @@ export async function fetchMembers(
 ): Promise<Map<string, MemberFound | Error>> {
   const wanted = new Set(licenses.map((license) => license.toLowerCase()));
   const query = new URLSearchParams(licenses.map((license): [string, string] => ['gameLicense', license]));
-  const items = await listPages(executor, '/api/v1/members', query, { lane, permitHeld: true });
+  // One member holds one license: the licenses asked for fill at most their own pages.
+  const items = await listPages(executor, '/api/v1/members', query, {
+    lane,
+    permitHeld: true,
+    atMost: wanted.size,
+  });
   const found = new Map<string, MemberFound | Error>();
   for (const record of parseRecords(items, memberSchema, 'member', logger)) {
     const key = record.gameLicense.toLowerCase();
@@ -62,6 +67,9 @@ function licenseOf(item: unknown): string | null {
   return typeof gameLicense === 'string' && gameLicense.trim() !== '' ? gameLicense.toLowerCase() : null;
 }
 
+/** Ten assignments for each of 100 members: more pages than that means the paging is broken. */
+const ASSIGNMENT_PAGES = 10;
+
 /**
  * The assignments (rank expanded) of many members in one request (repeated `memberId`, pages
  * followed). Every member asked for is in the map, with `[]` when they hold none.
@@ -77,6 +85,7 @@ export async function fetchAssignments(
   const items = await listPages(executor, '/api/v1/department-assignments', params, {
     lane,
     permitHeld: true,
+    maxPages: ASSIGNMENT_PAGES,
   });
   const byMember = new Map<string, ApiAssignment[]>(memberIds.map((id) => [id, []]));
   for (const assignment of parseRecords(items, assignmentSchema, 'department assignment', logger)) {
