@@ -90,3 +90,54 @@ describe('player names in the console', () => {
     for (const line of lines) expect(line).not.toMatch(/\p{Cc}/u);
   });
 });
+
+describe('an unreadable member record', () => {
+  const scaled = (onError: string) => ({
+    gate: { onError, timeoutSeconds: 2 },
+    api: { timeoutMs: 500 },
+    cache: { ttlSeconds: 1 },
+  });
+
+  for (const how of ['missing', 'null', 'empty', 'renamed'] as const) {
+    it(`gameLicense ${how}: allow admits, never "not on the roster"`, async () => {
+      h = await startHarness({ config: scaled('allow') });
+      await ready(h);
+      h.mock.faults.unreadableMembers(how);
+      const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+      const d = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+      expect(d.admitted).toBe(true);
+      expect(h.logText()).not.toMatch(/A refused \(not on the roster\)/);
+    });
+  }
+
+  it('cached: the last known record survives it, and a later outage still admits the member', async () => {
+    h = await startHarness({ config: scaled('cached') });
+    await ready(h);
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    const first = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    if (!first.admitted) throw new Error(first.reason);
+    h.server.dropPlayer(first.id);
+    await new Promise((r) => setTimeout(r, 1100));
+    h.mock.faults.unreadableMembers('missing');
+    const during = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    expect(during).toMatchObject({ admitted: true });
+    if (during.admitted) h.server.dropPlayer(during.id);
+    h.mock.faults.clear();
+    h.mock.faults.internal();
+    await new Promise((r) => setTimeout(r, 1100));
+    const later = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    expect(later).toMatchObject({ admitted: true });
+    expect(await h.caller.exports.roster!.lookupLicense!(member.gameLicense)).toMatchObject({
+      id: member.id,
+    });
+  });
+
+  it('cached: a player never seen before is refused as unavailable, not as "not on the roster"', async () => {
+    h = await startHarness({ config: scaled('cached') });
+    await ready(h);
+    h.mock.faults.unreadableMembers('empty');
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    const d = await h.server.connectPlayer({ name: 'N', identifiers: [member.gameLicense] }).decision;
+    expect(!d.admitted && d.reason).toMatch(/unavailable right now/);
+  });
+});
