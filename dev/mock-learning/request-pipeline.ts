@@ -9,7 +9,7 @@ import type { LearningFaults } from './faults';
 import { readJsonBody } from './json-body';
 import type { LearningStore } from './learning-store';
 import type { MinuteLimiter } from './minute-limiter';
-import type { Route } from './route';
+import type { LinkReplyNames, Route } from './route';
 
 export interface PipelineDeps extends IntakeDeps {
   routes: readonly Route[];
@@ -18,6 +18,7 @@ export interface PipelineDeps extends IntakeDeps {
   faults: LearningFaults;
   limiter: MinuteLimiter;
   baseUrl: () => string;
+  linkReplyNames: LinkReplyNames;
 }
 
 /** Unknown paths and wrong methods are both logged as `unmatched`; keys are named by their prefix. */
@@ -145,6 +146,7 @@ async function serve(deps: PipelineDeps, ex: Exchange): Promise<{ status: number
     store,
     baseUrl: deps.baseUrl(),
     pageSize: faults.pageSize,
+    linkReplyNames: deps.linkReplyNames,
     now: deps.now,
     readJson: () => readJsonBody(ex.req),
   });

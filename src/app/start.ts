@@ -256,6 +256,7 @@ function run(
       verified.scopes,
     );
     await service.loadCatalog();
+    training.departmentsLoaded(service.catalog);
   };
 
   fx.on('onResourceStart', (name: string) => {
@@ -270,7 +271,14 @@ function run(
       intervalMs: config.refresh.intervalSeconds * 1000,
       feed: () => feed,
     });
-    schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(true), 0.1);
+    schedule.every(
+      CATALOG_REFRESH_MS,
+      async () => {
+        await service.loadCatalog(true);
+        training.departmentsLoaded(service.catalog);
+      },
+      0.1,
+    );
     schedule.every(SNAPSHOT_SAVE_MS, save);
     schedule.every(SWEEP_MS, () => players.sweep(clock.now(), CONNECTING_MAX_AGE_MS));
     training.start();
