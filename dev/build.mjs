@@ -4,6 +4,24 @@ import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
+// The owner's panel page: one small script and one style sheet (uPlot's and ours), inlined into
+// the resource bundle below, so the resource serves them itself and the page fetches nothing else.
+const page = await build({
+  entryPoints: ['src/panel/page/app.ts'],
+  outdir: 'dist/panel',
+  bundle: true,
+  minify: true,
+  write: false,
+  platform: 'browser',
+  target: 'es2020',
+  format: 'iife',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+const pageFile = (ext) => page.outputFiles.find((file) => file.path.endsWith(ext))?.text ?? '';
+const panelJs = pageFile('.js');
+const panelCss = pageFile('.css');
+
 // FXServer runs the bundle as a classic script on Node 22 with a global `require`
 // resolving from the resource root, so every dependency goes inside the file.
 await build({
@@ -16,7 +34,11 @@ await build({
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
-  define: { __ROSTER_VERSION__: JSON.stringify(pkg.version) },
+  define: {
+    __ROSTER_VERSION__: JSON.stringify(pkg.version),
+    __PANEL_JS__: JSON.stringify(panelJs),
+    __PANEL_CSS__: JSON.stringify(panelCss),
+  },
 });
 
 // Dev tools run on the host Node; their npm dependencies stay external.
@@ -25,6 +47,7 @@ const devEntries = {
   'mock-api': 'dev/mock-roster/cli.ts',
   bench: 'dev/bench/index.ts',
   package: 'dev/package.ts',
+  'panel-screenshot': 'dev/panel-screenshot.ts',
 };
 const present = Object.fromEntries(Object.entries(devEntries).filter(([, file]) => existsSync(file)));
 if (Object.keys(present).length > 0) {

@@ -1,11 +1,13 @@
 // `npm start`: the resource end to end on this machine — a seeded mock roster, the built bundle in
 // the FXServer emulator, scripted joins, export calls from JS and Lua, a rank change, `roster status`;
 // then the training side against a mock learning service: a linked and an unlinked player.
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { FxServer, type LuaResource } from './emulator';
 import { type MockLearning, startMockLearning } from './mock-learning/server';
 import { startMockRoster } from './mock-roster/server';
+import { type ResourceHttp, serveResourceHttp, withHttpShim } from './panel-http/resource-http';
 import { connectBurst } from './sandbox/burst';
 import { expectThat, waitFor } from './sandbox/expectation';
 import { ensureBundle, repoRoot, resourceFolder } from './sandbox/resource-folder';
@@ -14,6 +16,17 @@ import { runTrainingPart, trainingConfig } from './sandbox/training';
 export interface SandboxOptions {
   /** Where the narrative goes (default `console.log`). */
   print?: (line: string) => void;
+  /**
+   * Called with the owner's panel once the scripted session is done, before everything closes
+   * (`npm start -- --panel` waits here until Ctrl+C; the browser test drives the page here).
+   */
+  panel?: (panel: PanelAccess) => Promise<void>;
+}
+
+/** Where the sandbox's owner's panel answers, and the token that opens it. */
+export interface PanelAccess {
+  url: string;
+  token: string;
 }
 
 /** A member as the resource hands it across exports (the fields the sandbox prints). */
@@ -65,11 +78,13 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<void> {
     gate: { timeoutSeconds: 10 },
     training: trainingConfig(learning),
   });
+  const webToken = randomBytes(18).toString('base64url');
   const server = new FxServer({
     convars: {
       roster_api_key: mock.keys.full,
       roster_base_url: mock.url,
       roster_training_api_key: learning.keys.read,
+      roster_web_token: webToken,
     },
     convarPermissions: [
       ['roster', 'roster_api_key'],
@@ -77,11 +92,15 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<void> {
     ],
   });
   let lua: LuaResource | null = null;
+  let http: ResourceHttp | null = null;
   try {
     const community = mock.community.name;
     print(`mock roster: "${community}", ${mock.data.members.length} members, at ${mock.url}`);
     await server.start();
-    server.startResource('roster', folder);
+    server.startResource('roster', folder, withHttpShim(folder));
+    http = await serveResourceHttp(server, 'roster');
+    const panel: PanelAccess = { url: `${http.origin}/roster/`, token: webToken };
+    print(`owner's panel: ${panel.url} (token ${panel.token})`);
     const caller = server.createScriptResource('caller');
     const roster = caller.exports.roster as unknown as RosterExports;
     const loaded = new Map<number, unknown>();
@@ -249,8 +268,13 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<void> {
     );
     print('');
     print(`sandbox finished in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+    if (options.panel) {
+      print(`owner's panel: ${panel.url} (token ${panel.token})`);
+      await options.panel(panel);
+    }
   } finally {
     lua?.close();
+    await http?.close();
     server.stop();
     await Promise.all([mock.close(), learning.close()]);
     rmSync(folder, { recursive: true, force: true });
@@ -276,9 +300,18 @@ function describe(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** `--panel`: keep the sandbox (and its panel) running until Ctrl+C. */
+function untilInterrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    console.log('the sandbox keeps running with the panel open; press Ctrl+C to stop.');
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
 async function main(): Promise<void> {
   try {
-    await runSandbox();
+    await runSandbox(process.argv.includes('--panel') ? { panel: untilInterrupted } : {});
   } catch (error) {
     console.error(`sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
@@ -290,4 +323,11 @@ async function main(): Promise<void> {
   }, 3000).unref();
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();
+// Run when this file (or its bundle, dist/dev/sandbox.mjs) is the entry; not when another dev
+// tool bundles it in (their import.meta.url is then the same file).
+if (
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(process.argv[1]).href &&
+  /sandbox\.[mt]?[jt]s$/.test(process.argv[1])
+)
+  void main();

@@ -16,6 +16,12 @@ export class FaultSwitches {
   private drops: Count = 0;
   private forced429: { remaining: Count; retryAfter: number | null } = { remaining: 0, retryAfter: 1 };
   private hung = false;
+  private echoes: Count = 0;
+  private huge: { remaining: Count; bytes: number } = { remaining: 0, bytes: 0 };
+  /** While set, every answer's `X-RateLimit-Reset` is this text (e.g. `9999999999`). */
+  resetOverride: string | null = null;
+  /** While true, every list says there is another page (`has_more`, `next_page`). */
+  endlessPages = false;
   private readonly hungWaiters = new Set<() => void>();
 
   /** Delays every response by `ms` (real time: it is meant for client timeouts). */
@@ -61,8 +67,39 @@ export class FaultSwitches {
     return this;
   }
 
+  /**
+   * The next `count` requests get a proxy's plain-text 400 page quoting the request's headers,
+   * credentials included, as a misconfigured proxy or debug page would.
+   */
+  echoCredentials(count: Count = Number.POSITIVE_INFINITY): this {
+    this.echoes = count;
+    return this;
+  }
+
+  /** The next `count` requests get a 200 JSON body of `bytes` bytes, streamed (e.g. 400 MB). */
+  hugeBody(count: Count = Number.POSITIVE_INFINITY, bytes = 400 * 1024 * 1024): this {
+    this.huge = { remaining: count, bytes };
+    return this;
+  }
+
+  /** Every answer's `X-RateLimit-Reset` reads `value` (`9999999999`: the year 2286; `999999999`: a 31-year delta). */
+  farReset(value: string | null = '9999999999'): this {
+    this.resetOverride = value;
+    return this;
+  }
+
+  /** Every list says another page follows, forever. */
+  endless(on = true): this {
+    this.endlessPages = on;
+    return this;
+  }
+
   /** Turns these faults off and releases hung requests (they are then answered normally). */
   clear(): this {
+    this.echoes = 0;
+    this.huge = { remaining: 0, bytes: 0 };
+    this.resetOverride = null;
+    this.endlessPages = false;
     this.latencyMs = 0;
     this.failures = { remaining: 0, status: 503 };
     this.malformed = 0;
@@ -85,6 +122,19 @@ export class FaultSwitches {
     if (this.failures.remaining <= 0 || isGateway !== (stage === 'gateway')) return null;
     this.failures.remaining--;
     return this.failures.status;
+  }
+
+  takeEcho(): boolean {
+    if (this.echoes <= 0) return false;
+    this.echoes--;
+    return true;
+  }
+
+  /** The size of a huge body due now, if one is. */
+  takeHugeBody(): number | null {
+    if (this.huge.remaining <= 0) return null;
+    this.huge.remaining--;
+    return this.huge.bytes;
   }
 
   takeMalformed(): boolean {

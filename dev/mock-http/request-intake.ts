@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tokenOf } from './caller';
 import type { FaultSwitches } from './fault-switches';
+import { overrideReset, sendCredentialEcho, sendHugeBody } from './hostile-replies';
 import { sendGatewayPage } from './json-replies';
 import type { MockCounters, RequestLogEntry } from './mock-counters';
 
@@ -74,5 +75,17 @@ export async function receiveRequest<M>(
     sendGatewayPage(res, gateway);
     return null;
   }
+  if (faults.takeEcho()) {
+    counters.finish(entry, 400);
+    sendCredentialEcho(req, res);
+    return null;
+  }
+  const huge = faults.takeHugeBody();
+  if (huge !== null) {
+    counters.finish(entry, 200);
+    sendHugeBody(res, huge);
+    return null;
+  }
+  if (faults.resetOverride !== null) overrideReset(res, faults.resetOverride);
   return { method, url, match, token, requestId, entry };
 }

@@ -1,4 +1,5 @@
 import { PAGING_PROPERTIES } from './paging';
+import { DEFAULT_LINK_REPLY_NAMES, type LinkReplyNames } from './route';
 
 const str = { type: 'string' };
 const dateTime = { type: 'string', format: 'date-time' };
@@ -63,17 +64,7 @@ export const SCHEMAS: Record<string, object> = {
       }),
     },
   }),
-  LinkRequestReply: {
-    oneOf: [
-      obj({
-        already_linked: { const: false },
-        code: { type: 'string', pattern: '^[A-Z2-9]{6}$', description: 'Short code the member confirms' },
-        confirm_url: { type: 'string', format: 'uri', description: 'Where the member confirms, signed in' },
-        expires_at: dateTime,
-      }),
-      obj({ already_linked: { const: true }, user_sub: str }),
-    ],
-  },
+  LinkRequestReply: linkRequestReplySchema(DEFAULT_LINK_REPLY_NAMES),
   LinkLookup: obj({ linked: { type: 'boolean' }, user_sub: str }, ['linked']),
   DiscordEnrollments: obj({
     discord_id: str,
@@ -130,4 +121,30 @@ export function pagedList(field: string, item: string): object {
 
 export function listOf(field: string, item: string, extra: Record<string, object> = {}): object {
   return obj({ ...extra, [field]: { type: 'array', items: ref(item) } });
+}
+
+/**
+ * The link reply's schema under the given field names. Descriptions stay neutral (no "code", no
+ * "url") so a client can only find the fields from types and formats.
+ */
+export function linkRequestReplySchema(names: LinkReplyNames): object {
+  return {
+    oneOf: [
+      obj({
+        already_linked: { const: false },
+        [names.code]: {
+          type: 'string',
+          pattern: '^[A-Z2-9]{6}$',
+          description: 'What the member types to confirm',
+        },
+        [names.confirmUrl]: {
+          type: 'string',
+          format: 'uri',
+          description: 'Where the member confirms, signed in',
+        },
+        [names.expiresAt]: dateTime,
+      }),
+      obj({ already_linked: { const: true }, user_sub: str }),
+    ],
+  };
 }

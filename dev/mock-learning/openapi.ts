@@ -1,8 +1,8 @@
 import { openApiDocument as buildDocument, openApiPaths } from '../mock-http/openapi-document';
 import { ERROR_STATUS } from './api-error';
 import { KEY_PREFIX } from './api-keys';
-import { ref, SCHEMAS } from './openapi-schemas';
-import { API, type Route } from './route';
+import { linkRequestReplySchema, ref, SCHEMAS } from './openapi-schemas';
+import { API, DEFAULT_LINK_REPLY_NAMES, type LinkReplyNames, type Route } from './route';
 
 function security(route: Route): object {
   const { access } = route;
@@ -37,12 +37,16 @@ function operation(route: Route): object {
 }
 
 /** The OpenAPI 3.1 description of exactly what this mock serves, built from its route table. */
-export function openApiDocument(routes: readonly Route[], baseUrl: string): object {
+export function openApiDocument(
+  routes: readonly Route[],
+  baseUrl: string,
+  linkReplyNames: LinkReplyNames = DEFAULT_LINK_REPLY_NAMES,
+): object {
   return buildDocument({
     title: 'Learning partner API (mock)',
     baseUrl,
     paths: openApiPaths(routes, operation),
-    schemas: SCHEMAS,
+    schemas: { ...SCHEMAS, LinkRequestReply: linkRequestReplySchema(linkReplyNames) },
     bearerDescription: `Authorization: Bearer ${KEY_PREFIX}_<prefix>_<secret>; enroll:write includes read`,
     apiKeyDescription: 'Second way (assumption)',
     extensions: {

@@ -9,7 +9,7 @@ import type { LearningFaults } from './faults';
 import { readJsonBody } from './json-body';
 import type { LearningStore } from './learning-store';
 import type { MinuteLimiter } from './minute-limiter';
-import type { Route } from './route';
+import type { LinkReplyNames, Route } from './route';
 
 export interface PipelineDeps extends IntakeDeps {
   routes: readonly Route[];
@@ -18,6 +18,7 @@ export interface PipelineDeps extends IntakeDeps {
   faults: LearningFaults;
   limiter: MinuteLimiter;
   baseUrl: () => string;
+  linkReplyNames: LinkReplyNames;
 }
 
 /** Unknown paths and wrong methods are both logged as `unmatched`; keys are named by their prefix. */
@@ -61,6 +62,7 @@ export async function handleRequest(
   }
   deps.counters.finish(entry, status);
   if (res.destroyed) return;
+  if (deps.faults.endlessPages) body = endless(body);
   if (body === undefined) {
     res.writeHead(status, headers);
     res.end();
@@ -144,8 +146,16 @@ async function serve(deps: PipelineDeps, ex: Exchange): Promise<{ status: number
     store,
     baseUrl: deps.baseUrl(),
     pageSize: faults.pageSize,
+    linkReplyNames: deps.linkReplyNames,
     now: deps.now,
     readJson: () => readJsonBody(ex.req),
   });
   return { status: result.status ?? 200, body: result.body };
+}
+
+/** The endless-pages fault: a paged list always says another page follows. */
+function endless(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('has_more' in body)) return body;
+  const page = Number((body as { page?: unknown }).page ?? 1);
+  return { ...body, has_more: true, next_page: page + 1 };
 }

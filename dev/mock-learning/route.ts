@@ -24,6 +24,8 @@ export interface RouteContext {
   baseUrl: string;
   /** Default page size of completion lists; null = everything in one page. */
   pageSize: number | null;
+  /** Names of the pending link reply's fields (in replies and in the OpenAPI document). */
+  linkReplyNames: LinkReplyNames;
   now: () => number;
   /** The JSON body; rejects with validation_error when the Content-Type or the JSON is wrong. */
   readJson(): Promise<unknown>;
@@ -54,3 +56,16 @@ export interface Route {
 }
 
 export const API = '/api/public/v1';
+
+/** The pending link reply's field names: the partner document does not state them. */
+export interface LinkReplyNames {
+  code: string;
+  confirmUrl: string;
+  expiresAt: string;
+}
+
+export const DEFAULT_LINK_REPLY_NAMES: LinkReplyNames = {
+  code: 'code',
+  confirmUrl: 'confirm_url',
+  expiresAt: 'expires_at',
+};

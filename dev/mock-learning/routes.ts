@@ -14,7 +14,7 @@ export function buildRoutes(): Route[] {
     access: { kind: 'public' },
     summary: 'This OpenAPI 3.1 document',
     doc: { responses: { '200': ['OpenAPI 3.1', { type: 'object' }] } },
-    handle: ({ baseUrl }) => ({ body: openApiDocument(routes, baseUrl) }),
+    handle: ({ baseUrl, linkReplyNames }) => ({ body: openApiDocument(routes, baseUrl, linkReplyNames) }),
   });
   return routes;
 }

@@ -7,6 +7,7 @@ import { LearningStore } from './learning-store';
 import { MinuteLimiter } from './minute-limiter';
 import type { LearningOrg, OrgFlags } from './records';
 import { handleRequest } from './request-pipeline';
+import { DEFAULT_LINK_REPLY_NAMES, type LinkReplyNames } from './route';
 import { buildRoutes } from './routes';
 import { DISCORD_IDS, seedOrganisation } from './seed-organisation';
 
@@ -33,6 +34,8 @@ export interface MockLearningOptions {
   pageSize?: number | null;
   /** Requests per key per calendar minute; null (default) = no limit. */
   perMinute?: number | null;
+  /** Other names for the pending link reply's fields (code, confirm URL, expiry), in replies and schema. */
+  linkReplyNames?: Partial<LinkReplyNames>;
 }
 
 export type DefaultKeyName = 'enroll' | 'read' | 'none' | 'revoked';
@@ -90,6 +93,7 @@ export async function startMockLearning(options: MockLearningOptions = {}): Prom
     now,
     sleep: sleeps.sleep,
     baseUrl: () => url,
+    linkReplyNames: { ...DEFAULT_LINK_REPLY_NAMES, ...options.linkReplyNames },
   };
   const server = await startLoopbackServer({
     port: options.port ?? 0,

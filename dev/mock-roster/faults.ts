@@ -4,6 +4,17 @@ import type { MockCommunity } from './records';
 
 export type { FailureStatus } from '../mock-http/fault-switches';
 
+/** How a member record's license is made unreadable. */
+export type UnreadableLicense = 'missing' | 'null' | 'empty' | 'renamed';
+
+/** The record as the fault sends it. */
+export function withUnreadableLicense(record: Record<string, unknown>, how: UnreadableLicense) {
+  const { gameLicense, ...rest } = record;
+  if (how === 'missing') return rest;
+  if (how === 'renamed') return { ...rest, game_license: gameLicense };
+  return { ...rest, gameLicense: how === 'null' ? null : '' };
+}
+
 /**
  * Faults a test (or `POST /__mock/faults`) switches on at run time: the shared ones (latency,
  * failNext, malformedJson, dropConnection, hang, rateLimit) plus this service's keys, plan,
@@ -14,6 +25,8 @@ export class MockFaults extends FaultSwitches {
   ipRefused = false;
   /** While true member records carry `departmentAssignments` (with `rank`) inline. */
   inline: boolean;
+  /** While set, member records carry no readable `gameLicense`: left out, null, empty or renamed. */
+  unreadableLicense: UnreadableLicense | null = null;
 
   constructor(
     private readonly keys: readonly ApiKeyRecord[],
@@ -50,6 +63,11 @@ export class MockFaults extends FaultSwitches {
     return this;
   }
 
+  unreadableMembers(how: UnreadableLicense | null = 'missing'): this {
+    this.unreadableLicense = how;
+    return this;
+  }
+
   inlineAssignments(on = true): this {
     this.inline = on;
     return this;
@@ -58,6 +76,7 @@ export class MockFaults extends FaultSwitches {
   /** Turns every fault off and releases hung requests. Revoked/expired keys stay so; the plan comes back. */
   override clear(): this {
     this.ipRefused = false;
+    this.unreadableLicense = null;
     this.community.planActive = true;
     return super.clear();
   }

@@ -11,7 +11,11 @@ export function listRoute<T extends object>(
   return (ctx) => {
     const query = parseListQuery(ctx.url.searchParams, spec);
     const { items, pagination } = applyListQuery(records(ctx), query, spec);
-    return { data: items.map((item) => view(item, ctx, query)), pagination };
+    // The endless-pages fault: every page claims another follows.
+    const paging = ctx.faults.endlessPages
+      ? { ...pagination, has_more: true, total_pages: pagination.page + 1 }
+      : pagination;
+    return { data: items.map((item) => view(item, ctx, query)), pagination: paging };
   };
 }
 

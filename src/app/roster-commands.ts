@@ -1,3 +1,4 @@
+import { answerWithin, withinOrFail } from '../core/answer-within';
 import type { RosterApi } from '../core/api';
 import type { MemberCache } from '../core/cache/member-cache';
 import type { Config } from '../core/config';
@@ -60,26 +61,36 @@ export function rosterCommands(deps: RosterCommandDeps): RosterCommands {
       return memberLines(await service.refreshPlayer(id), `player ${id}`);
     },
     training: () => deps.training.consoleLines(),
-    doctor: async () => [
-      ...(await runDoctor(
-        {
-          whoami: () => api.whoami(),
-          openapi: () => api.getRaw('/api/v1/openapi.json'),
-          sampleLicense: async () => {
-            const data = await api.get('/api/v1/members', { limit: 1 }, 'background');
-            const first = Array.isArray(data)
-              ? (data[0] as { gameLicense?: unknown } | undefined)
-              : undefined;
-            return typeof first?.gameLicense === 'string' ? first.gameLicense : null;
+    // Every check answers within gate.timeoutSeconds, whatever wait the service imposes.
+    doctor: async () => {
+      const ms = config.gate.timeoutSeconds * 1000;
+      const within = <T>(work: Promise<T>, what: string) => withinOrFail(work, ms, deps.clock, what);
+      return [
+        ...(await runDoctor(
+          {
+            whoami: () => within(api.whoami(), 'The roster service (GET /api/v1/whoami)'),
+            openapi: () => within(api.getRaw('/api/v1/openapi.json'), 'The roster service'),
+            sampleLicense: async () => {
+              const data = await within(
+                api.get('/api/v1/members', { limit: 1 }, 'background'),
+                'The roster service (GET /api/v1/members)',
+              );
+              const first = Array.isArray(data)
+                ? (data[0] as { gameLicense?: unknown } | undefined)
+                : undefined;
+              return typeof first?.gameLicense === 'string' ? first.gameLicense : null;
+            },
+            lookup: (license) => within(api.lookup(license, 'background'), 'The roster service'),
+            catalog: () => within(api.catalog(), 'The roster service (departments and ranks)'),
           },
-          lookup: (license) => api.lookup(license, 'background'),
-          catalog: () => api.catalog(),
-        },
-        config.ranks.order,
-        { auditSeconds: config.refresh.auditSeconds, intervalSeconds: config.refresh.intervalSeconds },
-      )),
-      ...(deps.permissionLines?.() ?? []),
-      ...(await deps.training.doctorLines()),
-    ],
+          config.ranks.order,
+          { auditSeconds: config.refresh.auditSeconds, intervalSeconds: config.refresh.intervalSeconds },
+        )),
+        ...(deps.permissionLines?.() ?? []),
+        ...(await answerWithin(deps.training.doctorLines(), ms, deps.clock, () => [
+          `training: ✗ the learning service did not answer within ${config.gate.timeoutSeconds} s.`,
+        ])),
+      ];
+    },
   };
 }

@@ -22,9 +22,13 @@ import { fivemRosterEvents } from '../fivem/publish';
 import { registerRankCommand } from '../fivem/rank-command';
 import { rankChangeRecorder } from '../fivem/rank-record';
 import { snapshotFile } from '../fivem/snapshot-file';
+import { serveWebPanel } from '../fivem/web-panel';
+import { createPanel, type Panel } from '../panel/panel';
+import { webTokenSetting } from '../panel/web-token';
 import { attachTraining } from '../training/attach-training';
 import { registerTrainingExports } from '../training/fivem/training-exports';
 import { startAuditFeed } from './audit-start';
+import { refusalTexts } from './refusal-texts';
 import { rosterCommands } from './roster-commands';
 
 const CATALOG_REFRESH_MS = 30 * 60_000;
@@ -43,7 +47,13 @@ export function startRoster(): void {
     logLevel: fx.GetConvar('roster_log_level', ''),
     trainingApiKey: fx.GetConvar('roster_training_api_key', ''),
   };
-  const secrets = [convars.apiKey.trim(), convars.trainingApiKey.trim()].filter((s) => s !== '');
+  // Read once: changing the convar later takes a restart, like the key.
+  const web = webTokenSetting(fx.GetConvar('roster_web_token', ''));
+  const secrets = [
+    convars.apiKey.trim(),
+    convars.trainingApiKey.trim(),
+    web.state === 'on' ? web.token : '',
+  ].filter((s) => s !== '');
   const result = loadSettings(fx.LoadResourceFile(resource, 'config.json'), convars);
   const output = consoleOutput(result.ok ? result.settings.logLevel : 'info', () => secrets);
   if (!result.ok) {
@@ -51,7 +61,8 @@ export function startRoster(): void {
     return;
   }
   for (const warning of result.settings.warnings) output.logger.warn(warning);
-  run(resource, result.settings, output, systemClock);
+  if (web.state === 'invalid') output.logger.warn(web.problem);
+  run(resource, result.settings, output, systemClock, web.state === 'on' ? web.token : null);
 }
 
 /** Refuses every connecting player with a clear message, answers exports emptily, and says what to fix. */
@@ -88,7 +99,13 @@ function failClosed(problems: string[], output: ConsoleOutput): void {
   );
 }
 
-function run(resource: string, settings: Settings, output: ConsoleOutput, clock: Clock): void {
+function run(
+  resource: string,
+  settings: Settings,
+  output: ConsoleOutput,
+  clock: Clock,
+  webToken: string | null,
+): void {
   const { logger } = output;
   const { config } = settings;
   const api: RosterApi = createRosterApi({
@@ -96,11 +113,13 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
     apiKey: settings.apiKey,
     timeoutMs: config.api.timeoutMs,
     perMinute: config.rateLimit.perMinute,
+    maxWaitMs: config.rateLimit.maxWaitSeconds * 1000,
     perDay: config.rateLimit.perDay,
     userAgent: rosterUserAgent(__ROSTER_VERSION__),
     clock,
     logger,
     joinHoldMs: joinHoldMs(config.gate.timeoutSeconds * 1000),
+    onAnswer: (status) => panel?.answered(status),
   });
   const cache = new MemberCache({
     maxEntries: config.cache.maxEntries,
@@ -130,6 +149,7 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
   const queries = new RosterQueries(config.gate.requireStatus, config.ranks.order, () => service.catalog);
   const schedule = new Schedule(clock);
   let identity: KeyIdentity | null = null;
+  let panel: Panel | null = null;
 
   const ranks = new RankChanges({
     service,
@@ -169,25 +189,55 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
     clock,
     logger,
     admitted: permissions.admitted,
+    onDecision: (decision) => panel?.decided(decision),
   });
   attachLifecycle(lifecycle);
-  registerExports({ service: () => service, queries: () => queries, ranks: () => ranks, logger });
+  registerExports({
+    service: () => service,
+    queries: () => queries,
+    ranks: () => ranks,
+    logger,
+    deadline: { ms: config.gate.timeoutSeconds * 1000, clock },
+  });
   registerRankCommand(() => ranks, output, logger);
-  registerRosterCommand(
-    rosterCommands({
-      apiKey: settings.apiKey,
-      config,
-      api,
-      service,
-      cache,
-      players,
-      training,
-      community: () => identity?.community.name ?? null,
+  const commands = rosterCommands({
+    apiKey: settings.apiKey,
+    config,
+    api,
+    service,
+    cache,
+    players,
+    training,
+    community: () => identity?.community.name ?? null,
+    clock,
+    permissionLines: permissions.doctorLines,
+  });
+  registerRosterCommand(commands, output);
+  if (webToken !== null) {
+    const trainingOn = config.training.enabled && settings.trainingApiKey !== undefined;
+    panel = createPanel({
+      token: webToken,
+      sources: {
+        version: __ROSTER_VERSION__,
+        identity: () => (identity ? { community: identity.community.name, scopes: identity.scopes } : null),
+        limiter: () => api.limiterState(),
+        lastError: () => service.lastError,
+        cache: () => cache.stats(),
+        onlinePlayers: () => players.onlinePlayers(),
+        onlineCount: () => players.onlineCount,
+        connectingCount: () => players.connectingCount,
+        training: () => (trainingOn ? commands.training() : null),
+        doctor: () => commands.doctor(),
+      },
+      refusalTexts: (decision) =>
+        refusalTexts(config, decision.name, identity?.community.name ?? 'community'),
       clock,
-      permissionLines: permissions.doctorLines,
-    }),
-    output,
-  );
+      logger,
+      basePath: `/${resource}/`,
+      secrets: [settings.apiKey, settings.trainingApiKey ?? ''],
+    });
+    serveWebPanel(resource, panel.handler, logger);
+  }
 
   const begin = async (): Promise<void> => {
     let verified: KeyIdentity;
@@ -218,6 +268,7 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
       verified.scopes,
     );
     await service.loadCatalog();
+    training.departmentsLoaded(service.catalog);
   };
 
   fx.on('onResourceStart', (name: string) => {
@@ -234,7 +285,14 @@ function run(resource: string, settings: Settings, output: ConsoleOutput, clock:
       intervalMs: config.refresh.intervalSeconds * 1000,
       feed: () => feed,
     });
-    schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(true), 0.1);
+    schedule.every(
+      CATALOG_REFRESH_MS,
+      async () => {
+        await service.loadCatalog(true);
+        training.departmentsLoaded(service.catalog);
+      },
+      0.1,
+    );
     schedule.every(SNAPSHOT_SAVE_MS, save);
     schedule.every(SWEEP_MS, () => {
       players.sweep(clock.now(), CONNECTING_MAX_AGE_MS);

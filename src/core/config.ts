@@ -53,6 +53,7 @@ export const configSchema = z
       .object({
         perMinute: positiveInt(100_000).default(120),
         perDay: positiveInt(10_000_000).default(25_000),
+        maxWaitSeconds: positiveInt(3600).default(300),
       })
       .strict()
       .prefault({}),
@@ -110,6 +111,7 @@ export const configSchema = z
         baseUrl: z.string().optional(),
         departmentCourses: z.record(z.string(), z.array(z.string().min(1))).default({}),
         perMinute: positiveInt(100_000).default(60),
+        maxBodyMB: positiveInt(256).default(16),
       })
       .strict()
       .prefault({}),
@@ -150,16 +152,31 @@ const DOCUMENTED_PER_DAY = 25_000;
 export function loadSettings(configText: string | null, convars: ConvarValues): SettingsResult {
   const problems: string[] = [];
   let raw: unknown = {};
-  if (configText !== null && configText.trim() !== '') {
+  // Editors on Windows often save with a byte-order mark, which JSON.parse rejects invisibly.
+  const text = configText?.replace(/^\uFEFF/, '') ?? null;
+  if (text !== null && text.trim() !== '') {
     try {
-      raw = JSON.parse(configText);
+      raw = JSON.parse(text);
     } catch (error) {
       return { ok: false, problems: [`config.json is not valid JSON: ${(error as Error).message}`] };
     }
   }
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(describeIssue(issue));
+    // One line per key: zod can report a key twice (a number past both the safe-integer limit and
+    // the key's own ceiling); two ceilings for one value read as a contradiction, so keep the lower.
+    const byKey = new Map<string, z.core.$ZodIssue>();
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.map(String).join('.');
+      const kept = byKey.get(key);
+      if (
+        kept === undefined ||
+        (kept.code === 'too_big' && issue.code === 'too_big' && issue.maximum < kept.maximum)
+      ) {
+        byKey.set(key, issue);
+      }
+    }
+    for (const issue of byKey.values()) problems.push(describeIssue(issue));
     return { ok: false, problems };
   }
   const config = parsed.data;
@@ -200,6 +217,11 @@ export function loadSettings(configText: string | null, convars: ConvarValues): 
       );
     }
   }
+  if (config.gate.requireStatus.length === 0) {
+    warnings.push(
+      'gate.requireStatus is empty, so no member status may join and every member is refused: list the statuses that may join, e.g. ["ACTIVE"].',
+    );
+  }
   if (config.rateLimit.perMinute > DOCUMENTED_PER_MINUTE || config.rateLimit.perDay > DOCUMENTED_PER_DAY) {
     warnings.push(
       `rateLimit is above the service's documented ceiling (${DOCUMENTED_PER_MINUTE} a minute, ${DOCUMENTED_PER_DAY} a day per key): the service's headers hold the minute down, but a day above ${DOCUMENTED_PER_DAY} ends in 429s.`,
@@ -221,15 +243,7 @@ export function checkAddress(address: string, key: string, problems: string[]): 
     url = new URL(address);
   } catch {
     problems.push(
-      `${key} is "${address}", which is not an address: expected e.g. https://roster.example.com.`,
-    );
-    return '';
-  }
-  const loopback =
-    ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    problems.push(
-      `${key} must use https:// (plain http:// is accepted only for localhost); got "${address}".`,
+      `${key} is "${withoutCredentials(address)}", which is not an address: expected e.g. https://roster.example.com.`,
     );
     return '';
   }
@@ -237,7 +251,29 @@ export function checkAddress(address: string, key: string, problems: string[]): 
     problems.push(`${key} must be a plain address without credentials, query or fragment.`);
     return '';
   }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    problems.push(
+      `${key} must use https:// (plain http:// is accepted only for localhost, 127.x.x.x and [::1]); got "${address}".`,
+    );
+    return '';
+  }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * Only names that cannot resolve elsewhere: `localhost`, an IPv4 literal in 127.0.0.0/8 and `[::1]`.
+ * `127.attacker.example` or `127.0.0.1.nip.io` look local but are DNS names, so the key would leave
+ * the machine in the clear. WHATWG URL parsing turns every IPv4 form (`2130706433`, `127.1`) into a
+ * valid dotted quad and leaves names as names, so a dotted-quad test on the parsed host is enough.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/** An address as it may be printed: userinfo (`user:secret@`) never reaches a log line. */
+function withoutCredentials(address: string): string {
+  return address.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1');
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

@@ -1,4 +1,5 @@
-import type { Logger } from '../core/ports';
+import { answerWithin } from '../core/answer-within';
+import type { Clock, Logger } from '../core/ports';
 import type { RankChanges } from '../core/ranks/rank-changes';
 import type { RosterQueries } from '../core/roster/queries';
 import type { RosterService } from '../core/roster/roster-service';
@@ -11,6 +12,8 @@ export interface ExportDeps {
   /** Rank changes; null while the resource is not set up. */
   ranks?: () => RankChanges | null;
   logger: Logger;
+  /** `lookupLicense` and `refreshPlayer` answer within this (`gate.timeoutSeconds`) whatever the service does. */
+  deadline?: { ms: number; clock: Clock };
 }
 
 const RANK_FAILED = {
@@ -24,11 +27,13 @@ type Answer = (...args: unknown[]) => unknown;
  * Every export of the resource, as one table: name → [handler, the answer for bad input].
  * Nothing throws across the boundary: one resource's mistake never breaks another.
  */
-function exportTable({ service, queries, ranks }: ExportDeps): Record<string, [Answer, unknown]> {
+function exportTable({ service, queries, ranks, deadline }: ExportDeps): Record<string, [Answer, unknown]> {
   const view = (src: unknown) => {
     const id = serverId(src);
     return id === null ? undefined : service()?.view(id);
   };
+  const inTime = <T>(work: Promise<T>, late: () => T): Promise<T> =>
+    deadline ? answerWithin(work, deadline.ms, deadline.clock, late) : work;
   return {
     getMember: [(src) => view(src)?.member ?? null, null],
     isOnRoster: [(src) => queries()?.isOnRoster(view(src)) ?? false, false],
@@ -69,7 +74,9 @@ function exportTable({ service, queries, ranks }: ExportDeps): Record<string, [A
         const wanted = license(value);
         const roster = service();
         if (wanted === null || roster === null) return null;
-        const resolution = await roster.resolve(wanted, 'refresh');
+        const lastKnown = () => roster.lastKnown(wanted)?.member ?? null;
+        const resolution = await inTime(roster.resolve(wanted, 'refresh'), () => undefined);
+        if (resolution === undefined) return lastKnown();
         if (resolution.kind === 'answer') return resolution.view?.member ?? null;
         return resolution.lastKnown?.member ?? null;
       },
@@ -79,7 +86,8 @@ function exportTable({ service, queries, ranks }: ExportDeps): Record<string, [A
       async (src) => {
         const id = serverId(src);
         const roster = service();
-        return id === null || roster === null ? null : roster.refreshPlayer(id);
+        if (id === null || roster === null) return null;
+        return inTime(roster.refreshPlayer(id), () => roster.view(id)?.member ?? null);
       },
       null,
     ],

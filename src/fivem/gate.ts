@@ -6,6 +6,7 @@ import type { PlayerEntry, PlayerRegistry } from '../core/players/player-registr
 import type { Clock, Logger } from '../core/ports';
 import type { RosterService } from '../core/roster/roster-service';
 import type { RosterSource } from '../core/roster/roster-source';
+import type { JoinDecisionListener } from '../panel/join-decision';
 import { licenseOf } from './identifiers';
 import { type Deferrals, fx } from './natives';
 
@@ -31,6 +32,8 @@ export interface GateDeps {
   community: () => string;
   clock: Clock;
   logger: Logger;
+  /** Told of every decision (the owner's panel); called synchronously, so it must be cheap. */
+  onDecision?: JoinDecisionListener;
   /** Called just before an admitted player's `done()` (e.g. to grant their principals first). */
   admitted?(tempId: string): void;
 }
@@ -72,12 +75,18 @@ async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferral
   const values = { player: name, community: deps.community() };
   let finished = false;
   const timers: unknown[] = [];
+  const startedAt = clock.now();
   const finish = (refusal: string | undefined, note: string) => {
     if (finished) return;
     finished = true;
     for (const timer of timers) fx.clearTimeout(timer);
     const refused = refusal !== undefined && gate.enabled;
     logger.info(`${name || tempId} ${refused ? 'refused' : 'admitted'} (${note})`);
+    if (deps.onDecision) {
+      const at = clock.now();
+      const license = deps.players.get(tempId)?.license ?? null;
+      deps.onDecision({ at, ms: at - startedAt, name, license, admitted: !refused, note, message: refusal });
+    }
     if (refused) {
       // A refused player never gets a final id, so no playerDropped will clear them.
       deps.players.drop(tempId);

@@ -1,3 +1,5 @@
+import type { FxHttpHandler } from '../panel/fx-http';
+
 /**
  * The FXServer globals this resource uses, typed in one place. They are read from `globalThis`
  * (the resource's own script scope in FXServer), never through module bindings.
@@ -44,6 +46,8 @@ export interface Fx {
     handler: (src: number, args: string[], raw: string) => void,
     restricted: boolean,
   ): void;
+  /** Serves `http://<server>:<port>/<resource>/…` (ext/native-decls/SetHttpHandler.md). */
+  SetHttpHandler(handler: FxHttpHandler): void;
 }
 
 export const fx = globalThis as unknown as Fx;

@@ -1,12 +1,14 @@
 import { rosterUserAgent } from '../core/api';
 import { checkAddress, type Settings } from '../core/config';
 import type { Clock, Logger } from '../core/ports';
+import type { CatalogIndex } from '../core/roster/catalog-index';
 import type { RosterService } from '../core/roster/roster-service';
 import { Schedule } from '../core/schedule';
 import type { JoinCheck } from '../fivem/gate';
 import { fx } from '../fivem/natives';
 import { LearningApi } from './api/learning-api';
 import { createLearningHttp } from './api/learning-http';
+import { DepartmentRequirements, unmatchedDepartmentLine } from './department-requirements';
 import { aliasFile } from './fivem/alias-file';
 import { discordOf } from './fivem/discord-identifier';
 import { registerLinkCommand } from './fivem/link-command';
@@ -35,6 +37,8 @@ export interface TrainingHandle {
   consoleLines(): Promise<string[]>;
   /** Extra lines for `roster doctor`. */
   doctorLines(): Promise<string[]>;
+  /** Called when the roster's departments are (re)loaded: names `departmentCourses` keys matching none. */
+  departmentsLoaded(catalog: CatalogIndex): void;
   /** Called on `onResourceStart` (after the roster side started). */
   start(): void;
   /** Called on `onResourceStop`. */
@@ -72,6 +76,7 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
       joinCheck: null,
       consoleLines: async () => [line],
       doctorLines: async () => [`training: ${line}`],
+      departmentsLoaded() {},
       start() {},
       stop() {},
     };
@@ -85,18 +90,22 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
       userAgent: rosterUserAgent(__ROSTER_VERSION__),
       timeoutMs: config.api.timeoutMs,
       perMinute: config.training.perMinute,
+      maxWaitMs: config.rateLimit.maxWaitSeconds * 1000,
+      maxBodyBytes: config.training.maxBodyMB * 1024 * 1024,
       clock,
       logger,
     }),
   );
   const service = new TrainingService({ api, clock, logger, events: fivemTrainingEvents });
-  parts = { service, requests: new TrainingRequests(service, config.training.departmentCourses) };
+  const requirements = new DepartmentRequirements(config.training.departmentCourses);
+  parts = { service, requests: new TrainingRequests(service, requirements) };
+  const warnedUnmatched = new Set<string>();
   const schedule = new Schedule(clock);
   const resourcePath = fx.GetResourcePath(fx.GetCurrentResourceName());
   const memory = resourcePath ? aliasFile(resourcePath) : undefined;
   let previous: string | undefined;
   attachTrainingLifecycle(service);
-  registerLinkCommand(service, logger);
+  registerLinkCommand(service, logger, clock);
 
   const verify = async (): Promise<void> => {
     const identity = await service.verifyKey();
@@ -120,7 +129,18 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
     for (const result of loaded)
       if (result.status === 'rejected') logger.warn(`training: ${(result.reason as Error).message}`);
   };
-  const report = () => ({ service, config, baseUrl, previousAlias: previous, now: clock.now() });
+  const report = () => {
+    const catalog = deps.roster()?.catalog;
+    return {
+      service,
+      config,
+      baseUrl,
+      previousAlias: previous,
+      now: clock.now(),
+      unmatchedDepartments:
+        catalog && catalog.departments.size > 0 ? requirements.resolve(catalog).unmatched : undefined,
+    };
+  };
 
   const requireCourses = config.gate.requireCourses;
   const joinCheck: JoinCheck | null =
@@ -153,6 +173,14 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
       await service.verifyKey();
       await service.loadCourses().catch(() => {});
       return doctorLines(report());
+    },
+    departmentsLoaded(catalog) {
+      if (!requirements.configured || catalog.departments.size === 0) return;
+      for (const key of requirements.resolve(catalog).unmatched) {
+        if (warnedUnmatched.has(key)) continue;
+        warnedUnmatched.add(key);
+        logger.error(unmatchedDepartmentLine(key));
+      }
     },
     start() {
       loadOnlineTrainingPlayers(service);

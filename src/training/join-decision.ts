@@ -52,9 +52,7 @@ async function online(deps: JoinDecisionDeps, discordId: string, name: string): 
   const wasLinked = service.knownLink(discordId, true)?.linked === true;
   let link = await service.lookupLink(discordId, 'join');
   if (!link.linked) {
-    const reply = await service.api.requestLink(discordId, name || discordId, { lane: 'join' }).catch(() => {
-      return undefined;
-    });
+    const reply = await service.linkCodes.request(discordId, name, 'join').catch(() => undefined);
     if (reply === undefined) return say.notLinkedNoCode;
     if (!reply.alreadyLinked)
       return say.notLinked(say.linkCode(reply.code, reply.confirmUrl, reply.expiresAt));

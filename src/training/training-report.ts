@@ -1,5 +1,6 @@
 import type { Config } from '../core/config';
 import type { KeyIdentity } from './api/records';
+import { unmatchedDepartmentLine } from './department-requirements';
 import type { TrainingService } from './training-service';
 
 export interface ReportFacts {
@@ -8,6 +9,8 @@ export interface ReportFacts {
   baseUrl: string;
   previousAlias: string | undefined;
   now: number;
+  /** `training.departmentCourses` keys matching no roster department; undefined before departments load. */
+  unmatchedDepartments?: readonly string[] | undefined;
 }
 
 const onOff = (flags: Record<string, boolean>) =>
@@ -95,6 +98,14 @@ export function doctorLines(facts: ReportFacts): string[] {
       list.map((c) => [`training.departmentCourses.${department}`, c] as const),
     ),
   ];
+  if (Object.keys(config.training.departmentCourses).length > 0) {
+    const unmatched = facts.unmatchedDepartments;
+    if (unmatched === undefined)
+      lines.push('training: training.departmentCourses: not checked (departments not loaded)');
+    else if (unmatched.length === 0)
+      lines.push('✓ training: every training.departmentCourses key is a roster department');
+    else for (const key of unmatched) lines.push(`✗ ${unmatchedDepartmentLine(key)}`);
+  }
   for (const [where, key] of wanted) {
     const course = courses?.find(key);
     if (!courses) lines.push(`training: ${where} "${key}": not checked (courses not loaded)`);

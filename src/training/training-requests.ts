@@ -1,7 +1,8 @@
-import { matchKey } from '../core/roster/catalog-index';
+import type { CatalogIndex } from '../core/roster/catalog-index';
 import type { MemberView } from '../core/roster/member-view';
 import type { Certificate, Progress } from './api/records';
 import { isNotFound, TrainingApiError } from './api/training-api-error';
+import type { DepartmentRequirements } from './department-requirements';
 import type { Enrollment } from './training-model';
 import type { TrainingService } from './training-service';
 
@@ -21,17 +22,23 @@ export interface ExpiringCertificate extends Certificate {
 export class TrainingRequests {
   constructor(
     private readonly service: TrainingService,
-    private readonly departmentCourses: Readonly<Record<string, readonly string[]>>,
+    private readonly requirements: DepartmentRequirements,
   ) {}
 
-  /** In the department (roster) and every course `training.departmentCourses` lists for it completed. */
-  isQualified(src: string, department: string, view: MemberView | undefined): boolean {
+  /**
+   * In the department (roster) and every course `training.departmentCourses` lists for it completed;
+   * false while those requirements cannot be resolved against the roster's departments.
+   */
+  isQualified(
+    src: string,
+    department: string,
+    view: MemberView | undefined,
+    catalog: CatalogIndex | undefined,
+  ): boolean {
     const held = view?.department(department);
     if (!held) return false;
-    const keys = new Set([held.id, held.name, held.shortName].filter((k): k is string => !!k).map(matchKey));
-    const required = Object.entries(this.departmentCourses)
-      .filter(([name]) => keys.has(matchKey(name)))
-      .flatMap(([, courses]) => courses);
+    const required = this.requirements.coursesFor(catalog, held.id);
+    if (required === null) return false;
     return required.every((course) => this.service.hasCompletedCourse(src, course));
   }
 

@@ -5,6 +5,7 @@ import type { LearningApi } from './api/learning-api';
 import { discoverLayout } from './api/openapi-discovery';
 import type { KeyIdentity, LinkedCompletion, LinkStatus } from './api/records';
 import { CourseIndex } from './course-index';
+import { LinkCodes } from './link-codes';
 import type { Training } from './training-model';
 import { hasCompleted, trainingOf } from './training-of';
 
@@ -53,7 +54,12 @@ export class TrainingService {
   private readonly links = new LRUCache<string, LinkStatus & { at: number }>({ max: MAX_LINKS });
   readonly players = new Map<string, OnlinePlayer>();
 
-  constructor(private readonly deps: TrainingServiceDeps) {}
+  /** Pending link codes, one request per code lifetime per user. */
+  readonly linkCodes: LinkCodes;
+
+  constructor(private readonly deps: TrainingServiceDeps) {
+    this.linkCodes = new LinkCodes(deps.api, deps.clock);
+  }
 
   get api(): LearningApi {
     return this.deps.api;
@@ -145,6 +151,7 @@ export class TrainingService {
     const previous = this.links.get(discordId);
     const userSub = status.userSub ?? (status.linked ? previous?.userSub : undefined);
     this.links.set(discordId, { linked: status.linked, userSub, at: this.deps.clock.now() });
+    if (status.linked) this.linkCodes.forget(discordId);
     if (!announce) return;
     if (status.linked && previous?.linked !== true && this.completions?.has(discordId) !== true) {
       // A new link may bring completions made before it: read the list again (it announces all).

@@ -15,7 +15,8 @@ describe('loadSettings', () => {
     if (!result.ok) throw new Error(result.problems.join('\n'));
     const { config } = result.settings;
     expect(config.api.timeoutMs).toBe(5000);
-    expect(config.rateLimit).toEqual({ perMinute: 120, perDay: 25_000 });
+    expect(config.rateLimit).toEqual({ perMinute: 120, perDay: 25_000, maxWaitSeconds: 300 });
+    expect(config.training.maxBodyMB).toBe(16);
     expect(config.cache.ttlSeconds).toBe(600);
     expect(config.cache.negativeTtlSeconds).toBe(60);
     expect(config.refresh.intervalSeconds).toBe(300);

@@ -51,16 +51,26 @@ export function crashAndKeyCells(
   };
 }
 
-/** Where any of the keys (whole, or their secret part) shows up: log, events, state bags, client events, files. */
+/** A piece of a secret this long is a leak (shorter ones could be chance among hex ids). */
+const FRAGMENT = 12;
+
+/**
+ * Where any of the keys (whole, their secret part, or any 12 characters of the secret in a row)
+ * shows up: log, events, state bags, client events, files.
+ */
 export function keyLeaks(
   server: FxServer,
   events: readonly string[],
   folder: string,
   keys: readonly string[],
 ): string[] {
-  const needles = keys
-    .flatMap((key) => [key, key.split('_')[2] ?? key])
-    .filter((needle) => needle.length >= 8);
+  const secrets = keys.map((key) => key.split('_')[2] ?? key);
+  const fragments = secrets.flatMap((secret) =>
+    Array.from({ length: Math.max(0, secret.length - FRAGMENT + 1) }, (_, i) =>
+      secret.slice(i, i + FRAGMENT),
+    ),
+  );
+  const needles = [...keys, ...secrets, ...fragments].filter((needle) => needle.length >= 8);
   const places: [string, string][] = [
     ['log', server.log.lines.join('\n')],
     ['events', events.join('\n')],

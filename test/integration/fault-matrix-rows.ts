@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { UnreadableLicense } from '../../dev/mock-roster/faults';
 import type { Rig } from './fault-matrix-rig';
 import type { Column } from './fault-matrix-run';
 
@@ -10,22 +11,39 @@ export interface FaultRow {
   fault: string;
   onError: OnError;
   /** Config merged over the scaled-down base (e.g. a longer `api.timeoutMs`). */
-  config?: { api?: { timeoutMs: number } };
+  config?: { api?: { timeoutMs: number }; rateLimit?: { maxWaitSeconds: number } };
   /** Serve the row through the teapot proxy. */
   proxy?: boolean;
   /** The key is refused for good: the client must stop sending and re-check it once a minute. */
   suspends?: boolean;
   /** A short burst that retries may absorb: the roster's own answer is as good as the policy's. */
   mayAnswer?: boolean;
+  /**
+   * The service still answers what it can: `all`, every player is decided from the roster (the
+   * fault only costs requests); `stranger`, a license with no record is "not on the roster" (no
+   * record came to misread) while the others follow the policy.
+   */
+  answers?: 'all' | 'stranger';
   /** Whether members seen before the fault are still known during it (false: restarted without a snapshot). */
   knownDuringFault?: boolean;
   /** How long after the fault ends a new player may still not be decided from the roster. */
   recoveryBudgetMs?: number;
   /** Columns a bug in the resource makes fail, with the reason (those run as `it.fails`). */
   knownBugs?: Partial<Record<Column, string>>;
+  /**
+   * Columns a known bug makes fail only when its timing lines up (e.g. a background refresh inside
+   * the fault): not asserted either way until the bug is fixed, with the reason.
+   */
+  unsettled?: Partial<Record<Column, string>>;
   begin(rig: Rig): Promise<void> | void;
   end(rig: Rig): Promise<void> | void;
 }
+
+/** Issue 12, finding 2: a member record without a readable license is read as "not on the roster". */
+/** `rateLimit.maxWaitSeconds` of the hostile-wait rows: the longest wait the service can impose. */
+const HOSTILE_WAIT_S = 3;
+/** As in fault-matrix-run: two gate deadlines. */
+const DEFAULT_RECOVERY_MS = 4000;
 
 /** The suspension re-check runs once a minute (not configurable): recovery can take that long. */
 const MINUTE_AND_MARGIN = 66_000;
@@ -129,7 +147,61 @@ const faults = {
     begin: (r) => void r.mock.faults.latency(2500),
     end: clear,
   },
+  // Hostile answers: each must cost a bounded wait, a bounded read, and never the key.
+  farReset: {
+    fault: '429, X-RateLimit-Reset 9999999999 (year 2286)',
+    config: { rateLimit: { maxWaitSeconds: HOSTILE_WAIT_S } },
+    recoveryBudgetMs: HOSTILE_WAIT_S * 1000 + DEFAULT_RECOVERY_MS,
+    begin: (r) => void r.mock.faults.rateLimit(1000, { retryAfter: null }).farReset('9999999999'),
+    end: clear,
+  },
+  farResetDelta: {
+    fault: '429, X-RateLimit-Reset 999999999 (31-year delta)',
+    config: { rateLimit: { maxWaitSeconds: HOSTILE_WAIT_S } },
+    recoveryBudgetMs: HOSTILE_WAIT_S * 1000 + DEFAULT_RECOVERY_MS,
+    begin: (r) => void r.mock.faults.rateLimit(1000, { retryAfter: null }).farReset('999999999'),
+    end: clear,
+  },
+  hugeRetryAfter: {
+    fault: '429, Retry-After 99999999',
+    config: { rateLimit: { maxWaitSeconds: HOSTILE_WAIT_S } },
+    recoveryBudgetMs: HOSTILE_WAIT_S * 1000 + DEFAULT_RECOVERY_MS,
+    begin: (r) => void r.mock.faults.rateLimit(1000, { retryAfter: 99_999_999 }),
+    end: clear,
+  },
+  unreadableMissing: unreadable('missing'),
+  unreadableNull: unreadable('null'),
+  unreadableEmpty: unreadable('empty'),
+  unreadableRenamed: unreadable('renamed'),
+  hugeBody: {
+    fault: 'huge body (400 MB)',
+    begin: (r) => void r.mock.faults.hugeBody(),
+    end: clear,
+  },
+  endlessPages: {
+    fault: 'endless pages (has_more always true)',
+    answers: 'all',
+    begin: (r) => void r.mock.faults.endless(),
+    end: clear,
+  },
+  keyEcho: {
+    fault: 'error page echoing the credentials',
+    begin: (r) => void r.mock.faults.echoCredentials(),
+    end: clear,
+  },
 } satisfies Record<string, Omit<FaultRow, 'onError'>>;
+
+/** Member records whose `gameLicense` cannot be read: an outage for the licenses asked. */
+function unreadable(how: UnreadableLicense): Omit<FaultRow, 'onError'> {
+  return {
+    fault: `unreadable member record (gameLicense ${how === 'empty' ? '""' : how})`,
+    // A license asked for in the same request as an unreadable record may be its owner: it follows
+    // the policy, or is "not on the roster" when it was asked for alone.
+    mayAnswer: true,
+    begin: (r) => void r.mock.faults.unreadableMembers(how),
+    end: clear,
+  };
+}
 
 /**
  * The service is down when the resource starts: it is stopped (saving its snapshot), the service's
@@ -155,7 +227,7 @@ function unreachable(withSnapshot: boolean): Omit<FaultRow, 'onError'> {
 const row = (name: keyof typeof faults, onError: OnError, knownBugs?: FaultRow['knownBugs']): FaultRow => ({
   ...faults[name],
   onError,
-  ...(knownBugs ? { knownBugs } : {}),
+  ...(knownBugs ? { knownBugs: { ...(faults[name] as Partial<FaultRow>).knownBugs, ...knownBugs } } : {}),
 });
 /** `cached` for every fault; `allow` and `deny` on a few, among them one that suspends the key. */
 export const FAULT_ROWS: readonly FaultRow[] = [
@@ -169,4 +241,9 @@ export const FAULT_ROWS: readonly FaultRow[] = [
   row('retryAfter', 'deny'),
   row('unreachableBare', 'deny'),
   row('planLost', 'deny'),
+  row('hugeRetryAfter', 'allow'),
+  row('unreadableMissing', 'allow'),
+  row('unreadableRenamed', 'deny'),
+  row('hugeBody', 'deny'),
+  row('keyEcho', 'deny'),
 ];

@@ -72,6 +72,7 @@ export async function runRow(row: FaultRow, unhandledSince: (t: number) => strin
   const config = {
     ...BASE_CONFIG,
     api: { ...BASE_CONFIG.api, ...row.config?.api },
+    ...(row.config?.rateLimit ? { rateLimit: row.config.rateLimit } : {}),
     gate: { ...BASE_CONFIG.gate, onError: row.onError },
   };
   const rig = await Rig.start(config, row.proxy === true);
@@ -164,7 +165,9 @@ async function measure(
   ]);
   probes.forEach((probe, i) => {
     const kind = kinds[i]!;
-    judge(probe, underPolicy(kind, row.onError, knownDuring), row.mayAnswer ? TRUTH[kind] : undefined);
+    if (row.answers === 'all' || (row.answers === 'stranger' && kind === 'stranger'))
+      judge(probe, TRUTH[kind]);
+    else judge(probe, underPolicy(kind, row.onError, knownDuring), row.mayAnswer ? TRUTH[kind] : undefined);
   });
   rig.server.executeCommand('roster status');
   // Online players keep their data (after a restart: get it back from the snapshot, retries included).

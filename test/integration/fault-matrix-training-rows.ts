@@ -8,6 +8,12 @@ export interface TrainingFaultRow {
   onError: OnError;
   /** `gate.timeoutSeconds` when not the scaled-down 2 s (the deadline column then allows this + 1 s). */
   gateTimeoutSeconds?: number;
+  /** Config merged over the scaled-down base (e.g. `rateLimit.maxWaitSeconds`). */
+  config?: { rateLimit?: { maxWaitSeconds: number }; training?: { maxBodyMB: number } };
+  /** The service still answers everything: every player is decided by it (the fault only costs requests). */
+  answers?: boolean;
+  /** The key is refused: once the client has seen it, nothing may be sent until its re-check. */
+  suspends?: boolean;
   /** How long after the fault ends a trained player may still not be decided by the service. */
   recoveryBudgetMs?: number;
   /** Columns a bug in the resource makes fail, with the reason (those run as `it.fails`). */
@@ -17,6 +23,8 @@ export interface TrainingFaultRow {
 }
 
 const clear = (rig: TrainingRig) => void rig.learning.faults.clear();
+/** `rateLimit.maxWaitSeconds` of the hostile-wait rows. */
+const HOSTILE_WAIT_S = 3;
 
 const faults = {
   burst503: {
@@ -44,6 +52,9 @@ const faults = {
   },
   revoked: {
     fault: 'learning: key revoked mid-run',
+    // The refused key stops every training request; its first re-check comes 15 s after the 401.
+    recoveryBudgetMs: 15_000,
+    suspends: true,
     begin: (r) => void r.learning.faults.revokeKey('enroll'),
     // The mock keeps a revoked key revoked; "the key works again" is the record turned back.
     end: (r) => {
@@ -59,6 +70,37 @@ const faults = {
   discordOff: {
     fault: 'learning: `discord` flag turned off',
     begin: (r) => void r.learning.faults.flagOff('discord'),
+    end: clear,
+  },
+  // Hostile answers, as on the roster side.
+  farReset: {
+    fault: 'learning: 429, X-RateLimit-Reset 9999999999',
+    config: { rateLimit: { maxWaitSeconds: HOSTILE_WAIT_S } },
+    recoveryBudgetMs: HOSTILE_WAIT_S * 1000 + 4000,
+    begin: (r) => void r.learning.faults.rateLimit(1000, { retryAfter: null }).farReset('9999999999'),
+    end: clear,
+  },
+  hugeRetryAfter: {
+    fault: 'learning: 429, Retry-After 99999999',
+    config: { rateLimit: { maxWaitSeconds: HOSTILE_WAIT_S } },
+    recoveryBudgetMs: HOSTILE_WAIT_S * 1000 + 4000,
+    begin: (r) => void r.learning.faults.rateLimit(1000, { retryAfter: 99_999_999 }),
+    end: clear,
+  },
+  hugeBody: {
+    fault: 'learning: huge body (400 MB)',
+    begin: (r) => void r.learning.faults.hugeBody(),
+    end: clear,
+  },
+  endlessPages: {
+    fault: 'learning: endless pages (has_more always true)',
+    answers: true,
+    begin: (r) => void r.learning.faults.endless(),
+    end: clear,
+  },
+  keyEcho: {
+    fault: 'learning: error page echoing the credentials',
+    begin: (r) => void r.learning.faults.echoCredentials(),
     end: clear,
   },
 } satisfies Record<string, Omit<TrainingFaultRow, 'onError'>>;

@@ -85,6 +85,8 @@ export async function runTrainingRow(
   const startedAt = Date.now();
   const rig = await TrainingRig.start({
     ...BASE_CONFIG,
+    ...(row.config?.rateLimit ? { rateLimit: row.config.rateLimit } : {}),
+    training: { ...BASE_CONFIG.training, ...row.config?.training },
     gate: {
       timeoutSeconds: row.gateTimeoutSeconds ?? TIMEOUT_SECONDS,
       onError: row.onError,
@@ -185,7 +187,7 @@ async function measure(
     const results = await Promise.all(KINDS.map((kind) => timed(kind, `${LETTER[kind]}${wave}`)));
     for (const [i, result] of results.entries()) {
       const kind = KINDS[i]!;
-      judge(result, underPolicy(kind, row.onError));
+      judge(result, row.answers ? [TRUTH[kind]] : underPolicy(kind, row.onError));
       // Players admitted through the fault ask how to link (their answer goes to chat).
       if (result.decision.admitted) rig.server.executeCommand('linktraining', result.decision.id);
     }
@@ -256,6 +258,13 @@ async function measure(
     limitProblems.push(
       `${early.length} request(s) sent inside a Retry-After pause, e.g. ${early[0]!.method} ${early[0]!.path}`,
     );
+  // A refused key: from 2.5 s into the fault (the 401 long seen) to its end, before the first
+  // re-check (15 s after the 401), nothing may be sent: not the second wave's joins, not refreshes.
+  const whileRefused = row.suspends
+    ? times.filter((t) => t >= faultAt + 2500 && t < faultAt + FAULT_MS).length
+    : null;
+  if (whileRefused) limitProblems.push(`${whileRefused} request(s) sent while the key was refused`);
+  const quiet = whileRefused === null ? '' : `; ${whileRefused} sent while refused`;
   const pauses =
     limited.length > 0 ? `; ${limited.length}× 429, ${early.length} sent inside Retry-After` : '';
   const peak10s = Math.max(0, ...times.map((t) => times.filter((u) => u >= t && u < t + 10_000).length));
@@ -272,7 +281,7 @@ async function measure(
       policyProblems,
       `${probes.length} players${refusedUntrained > 0 ? `, ${refusedUntrained} untrained refused on known completions` : ''}`,
     ),
-    limits: check(limitProblems, `${most}/${PER_MINUTE} in 60 s, ${peak10s} in 10 s${pauses}`),
+    limits: check(limitProblems, `${most}/${PER_MINUTE} in 60 s, ${peak10s} in 10 s${pauses}${quiet}`),
     recovery: check(
       recoveryProblems,
       recoveredAfter === null

@@ -25,7 +25,12 @@ const isLong = (row: FaultRow) => (row.recoveryBudgetMs ?? 0) > 10_000;
 type MatrixRow = FaultRow | TrainingFaultRow;
 const isTrainingRow = (row: MatrixRow): row is TrainingFaultRow =>
   TRAINING_FAULT_ROWS.includes(row as TrainingFaultRow);
-const ALL_ROWS: readonly MatrixRow[] = [...FAULT_ROWS, ...TRAINING_FAULT_ROWS];
+/** `FAULT_MATRIX_ONLY=<regex>` runs only the rows whose fault matches (while working on a few). */
+const only = process.env.FAULT_MATRIX_ONLY ? new RegExp(process.env.FAULT_MATRIX_ONLY) : null;
+const pick = <R extends MatrixRow>(rows: readonly R[]) => rows.filter((r) => !only || only.test(r.fault));
+const ROSTER_ROWS = pick(FAULT_ROWS);
+const TRAINING_ROWS = pick(TRAINING_FAULT_ROWS);
+const ALL_ROWS: readonly MatrixRow[] = [...ROSTER_ROWS, ...TRAINING_ROWS];
 
 const unhandled: { at: number; text: string }[] = [];
 const noteUnhandled = (kind: string) => (error: unknown) =>
@@ -80,7 +85,7 @@ function schedule(rows: readonly FaultRow[], trainingRows: readonly TrainingFaul
 beforeAll(() => {
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
-  schedule(FAULT_ROWS, TRAINING_FAULT_ROWS);
+  schedule(ROSTER_ROWS, TRAINING_ROWS);
 });
 
 afterAll(async () => {
@@ -117,7 +122,8 @@ describe('fault matrix', () => {
     async (_name, row) => {
       const outcome = await results.get(row)!;
       for (const column of COLUMNS) {
-        if (row.knownBugs?.[column] === undefined)
+        const unsettled = 'unsettled' in row ? row.unsettled?.[column] : undefined;
+        if (row.knownBugs?.[column] === undefined && unsettled === undefined)
           expect.soft(outcome[column].problems, ASSERTIONS[column]).toEqual([]);
       }
     },

@@ -155,6 +155,39 @@ describe('/linktraining', () => {
   });
 });
 
+describe('/linktraining from a macro', () => {
+  it('one link request per code lifetime and one chat line, however often a player runs it', async () => {
+    h = await startTrainingHarness();
+    await trainingReady(h);
+    const ned = await h.join('Ned', ['discord:300000000000000066']);
+    const linkRequests = () =>
+      h!.learning.counters.byEndpoint()['POST /api/public/v1/discord/link-requests'] ?? 0;
+    const before = linkRequests();
+    // A macro: the command every 50 ms for two seconds.
+    for (let i = 0; i < 40; i += 1) {
+      h.server.executeCommand('linktraining', ned);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await eventually(() => chatTo(h!, ned).length > 0);
+    expect(linkRequests() - before).toBe(1);
+    expect(chatTo(h, ned)).toHaveLength(1);
+    expect(h.learning.data.linkRequests.size).toBe(1);
+  });
+
+  it('a player refused at join again and again is shown the same code, for one link request', async () => {
+    h = await startTrainingHarness({ gate: { requireCourses: ['Police Academy'] } });
+    await trainingReady(h);
+    const codes: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const decision = await h.connect('Ned', ['discord:300000000000000066']).decision;
+      codes.push(/code ([A-Z2-9]{6})/.exec(decision.admitted ? '' : decision.reason)?.[1] ?? 'none');
+    }
+    expect(codes[0]).toMatch(/^[A-Z2-9]{6}$/);
+    expect(new Set(codes)).toEqual(new Set([codes[0]]));
+    expect(h.learning.counters.byEndpoint()['POST /api/public/v1/discord/link-requests']).toBe(1);
+  });
+});
+
 describe('limits and secrecy', () => {
   it('waits out a 429 with Retry-After and carries on', async () => {
     h = await startTrainingHarness({

@@ -86,6 +86,24 @@ describe('isQualified', () => {
     ])
       expect(call(h, 'isQualified', ...bad)).toBe(false);
   });
+  it('a departmentCourses key that is no department fails closed, is named at start and in doctor', async () => {
+    // "LSPDD" was meant to be LSPD: an officer without the course must not pass.
+    h = await startTrainingHarness({ training: { departmentCourses: { LSPDD: ['Fire Academy'] } } });
+    await trainingReady(h);
+    const officer = h.memberIn('LSPD');
+    const decision = await h.connect('A', [discord(0)], officer).decision;
+    if (!decision.admitted) throw new Error(decision.reason);
+    const a = decision.id;
+    await eventually(() => call(h!, 'getTraining', a) && call(h!, 'getMember', a) !== null);
+    expect(call(h, 'isInDepartment', a, 'LSPD')).toBe(true);
+    expect(call(h, 'hasCompletedCourse', a, 'Fire Academy')).toBe(false);
+    expect(call(h, 'isQualified', a, 'LSPD')).toBe(false);
+    await eventually(() =>
+      /training\.departmentCourses has "LSPDD", which is no department/.test(h!.logText()),
+    );
+    h.server.executeCommand('roster doctor');
+    await eventually(() => /✗ training\.departmentCourses has "LSPDD"/.test(h!.logText()));
+  });
 });
 
 describe('players who cannot be matched', () => {

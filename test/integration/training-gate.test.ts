@@ -1,6 +1,12 @@
 /** gate.requireCourses: the training join check after the roster admits, in the emulator. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { discord, startTrainingHarness, type TrainingHarness, trainingReady } from './training-harness';
+import {
+  discord,
+  eventually,
+  startTrainingHarness,
+  type TrainingHarness,
+  trainingReady,
+} from './training-harness';
 
 let h: TrainingHarness | undefined;
 afterEach(async () => {
@@ -42,6 +48,26 @@ describe('training join check', () => {
       ok: true,
     });
     expect(await h.connect('Carol', [UNLINKED], member).decision).toMatchObject({ admitted: true });
+  });
+
+  it("finds the link reply's fields from the OpenAPI schema, whatever they are called", async () => {
+    // Names that share nothing with "code" or "url": only types and formats tell them apart.
+    h = await startTrainingHarness({
+      gate: { requireCourses: ['Fire Academy'] },
+      learning: { linkReplyNames: { code: 'ticket', confirmUrl: 'destination', expiresAt: 'valid_through' } },
+    });
+    await trainingReady(h);
+    const first = refusal(await h.connect('Carol', [UNLINKED], h.member()).decision);
+    const match =
+      /open (\S+) while signed in to the academy and enter the code ([A-Z2-9]{6}) \(valid until (\S+)\)/.exec(
+        first,
+      );
+    expect(match, first).not.toBeNull();
+    expect(match![1]).toBe(`${h.learning.url}/link/discord?code=${match![2]}`);
+    h.server.executeCommand('roster doctor');
+    await eventually(() =>
+      /link-request reply: ticket, destination, valid_through \(found\)/.test(h!.logText()),
+    );
   });
 
   it('tells a player without a discord identifier to link Discord to FiveM', async () => {

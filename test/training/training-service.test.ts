@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { CatalogIndex } from '../../src/core/roster/catalog-index';
 import { viewOf } from '../../src/core/roster/member-view';
+import { DepartmentRequirements } from '../../src/training/department-requirements';
 import { certificateDays } from '../../src/training/fivem/training-exports';
 import type { Training } from '../../src/training/training-model';
 import { TrainingRequests } from '../../src/training/training-requests';
@@ -106,9 +108,17 @@ describe('isQualified', () => {
     await settle(service.loadCourses());
     await settle(service.loadCompletions());
     await settle(service.addPlayer('1', '111111', 'A'));
-    const requests = new TrainingRequests(service, {
+    const requirements = new DepartmentRequirements({
       lspd: ['Police Academy'],
       'Fire Department': ['Fire Academy'],
+    });
+    const requests = new TrainingRequests(service, requirements);
+    const catalog = new CatalogIndex({
+      departments: [
+        { id: 'd1', name: 'Los Santos Police', shortName: 'LSPD' },
+        { id: 'd2', name: 'Fire Department', shortName: 'SAFD' },
+      ],
+      ranks: [],
     });
     const department = (id: string, name: string, shortName: string) => ({
       id,
@@ -128,10 +138,41 @@ describe('isQualified', () => {
         department('d2', 'Fire Department', 'SAFD'),
       ],
     });
-    expect(requests.isQualified('1', 'Los Santos Police', view)).toBe(true);
-    expect(requests.isQualified('1', 'safd', view)).toBe(false);
-    expect(requests.isQualified('1', 'EMS', view)).toBe(false);
-    expect(requests.isQualified('1', 'LSPD', undefined)).toBe(false);
+    expect(requests.isQualified('1', 'Los Santos Police', view, catalog)).toBe(true);
+    expect(requests.isQualified('1', 'safd', view, catalog)).toBe(false);
+    expect(requests.isQualified('1', 'EMS', view, catalog)).toBe(false);
+    expect(requests.isQualified('1', 'LSPD', undefined, catalog)).toBe(false);
+    // Without the roster's departments the requirements cannot be known: closed.
+    expect(requests.isQualified('1', 'LSPD', view, undefined)).toBe(false);
+  });
+
+  it('fails closed while a department key matches no department (a typo)', async () => {
+    const { service, settle } = setup();
+    await settle(service.loadCourses());
+    await settle(service.loadCompletions());
+    await settle(service.addPlayer('1', '111111', 'A'));
+    const catalog = new CatalogIndex({
+      departments: [
+        { id: 'd1', name: 'Los Santos Police', shortName: 'LSPD' },
+        { id: 'd2', name: 'Fire Department', shortName: 'SAFD' },
+      ],
+      ranks: [],
+    });
+    const requirements = new DepartmentRequirements({ LSPDD: ['Fire Academy'] });
+    expect(requirements.resolve(catalog).unmatched).toEqual(['LSPDD']);
+    const view = viewOf({
+      id: 'm',
+      name: 'M',
+      status: 'ACTIVE',
+      license: 'l',
+      departments: [
+        { id: 'd1', name: 'Los Santos Police', shortName: 'LSPD', primary: true, callsign: null, rank: null },
+      ],
+    });
+    expect(new TrainingRequests(service, requirements).isQualified('1', 'LSPD', view, catalog)).toBe(false);
+    expect(
+      new TrainingRequests(service, new DepartmentRequirements({})).isQualified('1', 'LSPD', view, catalog),
+    ).toBe(true);
   });
 });
 

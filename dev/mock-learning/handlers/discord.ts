@@ -52,7 +52,7 @@ export const discordRoutes: Route[] = [
         '422': ['validation_error', ref('Error')],
       },
     },
-    handle: async ({ store, readJson, baseUrl }) => {
+    handle: async ({ store, readJson, baseUrl, linkReplyNames: names }) => {
       const body = await readJson();
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw validationError('body', 'must be a JSON object');
@@ -71,9 +71,9 @@ export const discordRoutes: Route[] = [
         status: 201,
         body: {
           already_linked: false,
-          code: request.code,
-          confirm_url: `${baseUrl}/link/discord?code=${request.code}`,
-          expires_at: new Date(request.expiresAt).toISOString(),
+          [names.code]: request.code,
+          [names.confirmUrl]: `${baseUrl}/link/discord?code=${request.code}`,
+          [names.expiresAt]: new Date(request.expiresAt).toISOString(),
         },
       };
     },

@@ -1,3 +1,4 @@
+import { withUnreadableLicense } from '../faults';
 import type { ListSpec } from '../list-query';
 import { listRoute, recordRoute } from '../list-route';
 import { type Route, scope } from '../route';
@@ -22,8 +23,15 @@ export const memberRoutes: Route[] = [
     handle: listRoute(
       (ctx) => ctx.store.data.members,
       MEMBER_LIST,
-      (m, ctx, query) =>
-        memberView(m, ctx.store, ctx.faults.inline || query.include.has('departmentAssignments')),
+      (m, ctx, query) => {
+        const view = memberView(
+          m,
+          ctx.store,
+          ctx.faults.inline || query.include.has('departmentAssignments'),
+        );
+        const how = ctx.faults.unreadableLicense;
+        return how ? withUnreadableLicense(view as Record<string, unknown>, how) : view;
+      },
     ),
   },
   {

@@ -13,6 +13,8 @@ export interface CatalogLoaderOptions {
   maxAgeMs?: number;
 }
 
+/** 2,000 departments or ranks: far more than any community; past that the paging is broken. */
+const CATALOG_PAGES = 20;
 /**
  * Departments and ranks, loaded once and reloaded rarely in the background lane. Concurrent
  * callers share one load; when a reload fails the last catalog is kept.
@@ -44,8 +46,8 @@ export class CatalogLoader {
       // The first load has lookups waiting on it; later reloads are background work.
       const lane = this.current ? 'background' : 'join';
       const [departments, ranks] = await Promise.all([
-        listPages(executor, '/api/v1/departments', query, { lane }),
-        listPages(executor, '/api/v1/ranks', query, { lane }),
+        listPages(executor, '/api/v1/departments', query, { lane, maxPages: CATALOG_PAGES }),
+        listPages(executor, '/api/v1/ranks', query, { lane, maxPages: CATALOG_PAGES }),
       ]);
       const catalog: Catalog = {
         departments: parseRecords(departments, departmentSchema, 'department', logger),

@@ -58,8 +58,17 @@ export function readJson(text: string): JsonReading {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
-    return { ok: false, problem: `not JSON (it starts with ${JSON.stringify(text.trim().slice(0, 60))})` };
+    return { ok: false, problem: `not JSON (it starts with ${quoteStart(text)})` };
   }
+}
+
+/**
+ * The first words of a body that is not JSON, enough to tell an HTML page from a proxy's text:
+ * 32 characters, as a JSON string (control characters escaped). The caller has already taken any
+ * secret out.
+ */
+export function quoteStart(text: string): string {
+  return JSON.stringify(text.trim().slice(0, 32));
 }
 
 /** Whether more pages follow this one. */

@@ -1,7 +1,9 @@
-import { type Dispatcher, Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Clock } from '../ports';
+import { DEFAULT_MAX_BODY_BYTES, ExchangeFailure, exchange } from './http-exchange';
+import { keepAlivePool } from './keep-alive-pool';
 import type { HttpAnswer } from './read-response';
-import { RosterNetworkError } from './roster-api-error';
+import { type RosterApiError, RosterNetworkError, RosterResponseError } from './roster-api-error';
 
 export interface HttpRequest {
   method: 'GET' | 'PATCH';
@@ -18,6 +20,8 @@ export interface HttpSenderOptions {
   /** The whole request's time limit: connect, headers and body together. */
   timeoutMs: number;
   clock: Clock;
+  /** An answer larger than this is not read (default 4 MB). */
+  maxBodyBytes?: number | undefined;
   /** Defaults to a keep-alive Pool on the base address. */
   dispatcher?: Dispatcher | undefined;
 }
@@ -39,15 +43,8 @@ export function createHttpSender(options: HttpSenderOptions): HttpSender {
   const origin = base.origin;
   const basePath = base.pathname.replace(/\/+$/, '');
   const ownsDispatcher = options.dispatcher === undefined;
-  const dispatcher =
-    options.dispatcher ??
-    new Pool(origin, {
-      connections: 8,
-      keepAliveTimeout: 30_000,
-      connect: { timeout: Math.min(options.timeoutMs, 10_000) },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    });
+  const dispatcher = options.dispatcher ?? keepAlivePool(origin, 8);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const { apiKey, clock, timeoutMs } = options;
   const authorization = `Bearer ${apiKey}`;
   const redact = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
@@ -65,54 +62,43 @@ export function createHttpSender(options: HttpSenderOptions): HttpSender {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body);
     }
-    const controller = new AbortController();
-    let timedOut = false;
-    let onTimeout: () => void = () => {};
-    const expired = new Promise<never>((_, reject) => {
-      onTimeout = () => reject(new Error('timeout'));
-    });
-    expired.catch(() => {});
-    const timer = clock.setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-      onTimeout();
-    }, timeoutMs);
-    let response: Dispatcher.ResponseData | undefined;
     try {
-      response = await Promise.race([
-        dispatcher.request({
+      return await exchange(
+        dispatcher,
+        {
           origin,
           path,
           method: request.method,
           headers,
           body: body ?? null,
-          signal: controller.signal,
-        }),
-        expired,
-      ]);
-      const text = await Promise.race([response.body.text(), expired]);
-      return { status: response.statusCode, headers: response.headers, text };
+          resendable: request.method === 'GET',
+        },
+        { clock, timeoutMs, maxBodyBytes },
+      );
     } catch (error) {
-      response?.body.destroy();
-      throw failure(request, timedOut, error);
-    } finally {
-      clock.clearTimeout(timer);
+      throw failure(request, error);
     }
   }
 
-  function failure(request: HttpRequest, timedOut: boolean, error: unknown): RosterNetworkError {
+  function failure(request: HttpRequest, error: unknown): RosterApiError {
     const what = `${request.method} ${request.path}`;
-    if (timedOut) {
+    const reason = error instanceof ExchangeFailure ? error.reason : 'network';
+    if (error instanceof ExchangeFailure && error.reason === 'too_large') {
+      return new RosterResponseError(
+        `The roster service answered ${what} with more than ${megabytes(maxBodyBytes)}; the resource stopped reading it. A proxy in front of the service may be sending something else.`,
+        { code: 'malformed_response', kind: 'outage', status: error.status, requestId: null },
+      );
+    }
+    if (reason === 'timeout') {
       return new RosterNetworkError(
         `The roster service did not answer ${what} within ${timeoutMs} ms (api.timeoutMs). It may be overloaded or unreachable.`,
         { code: 'timeout', kind: 'outage', status: null, requestId: null },
       );
     }
-    const cause = error as { code?: unknown; message?: unknown };
-    const reason = typeof cause.code === 'string' ? cause.code : String(cause.message ?? error);
+    const detail = error instanceof ExchangeFailure ? error.detail : String((error as Error)?.message);
     return new RosterNetworkError(
       redact(
-        `Could not reach the roster service at ${origin} for ${what} (${reason}). Check the server's internet access and api.baseUrl.`,
+        `Could not reach the roster service at ${origin} for ${what} (${detail}). Check the server's internet access and api.baseUrl.`,
       ),
       { code: 'network', kind: 'outage', status: null, requestId: null },
     );
@@ -125,4 +111,9 @@ export function createHttpSender(options: HttpSenderOptions): HttpSender {
       if (ownsDispatcher) await dispatcher.close();
     },
   };
+}
+
+/** `4 MB`, `512 kB`: a size for messages. */
+export function megabytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.ceil(bytes / 1024)} kB`;
 }

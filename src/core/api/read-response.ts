@@ -22,7 +22,10 @@ export interface ReadContext {
 }
 
 /** The envelope of a successful answer; every other answer becomes a typed error. */
-export function readEnvelopeAnswer(answer: HttpAnswer, context: ReadContext): Envelope {
+export function readEnvelopeAnswer(raw: HttpAnswer, context: ReadContext): Envelope {
+  // The key comes out before any part of the body is read or quoted: a cut made first could keep
+  // most of an echoed key out of reach of the redaction.
+  const answer = redacted(raw, context);
   const reading = readEnvelope(answer.text);
   const headerId = headerValue(answer.headers, 'x-request-id') ?? null;
   if (!reading.ok) throw notTheApi(answer, context, reading.problem, headerId);
@@ -32,13 +35,14 @@ export function readEnvelopeAnswer(answer: HttpAnswer, context: ReadContext): En
   if (envelope.success && ok) return envelope;
   const code = envelope.error?.code ?? (answer.status === 429 ? 'rate_limited' : 'internal');
   const serviceMessage = context.redact(envelope.error?.message ?? '');
-  const details = envelope.error?.details;
+  const details = redactDetails(envelope.error?.details, context);
   const facts = { code, serviceMessage, details, status: answer.status, request: context.request };
   return throwServiceError(facts, requestId, context);
 }
 
 /** A plain JSON answer (e.g. openapi.json); an error envelope or a non-2xx answer still throws. */
-export function readJsonAnswer(answer: HttpAnswer, context: ReadContext): unknown {
+export function readJsonAnswer(raw: HttpAnswer, context: ReadContext): unknown {
+  const answer = redacted(raw, context);
   const ok = answer.status >= 200 && answer.status < 300;
   const headerId = headerValue(answer.headers, 'x-request-id') ?? null;
   const envelope = readEnvelope(answer.text);
@@ -47,6 +51,17 @@ export function readJsonAnswer(answer: HttpAnswer, context: ReadContext): unknow
   const json = readJson(answer.text);
   if (!json.ok) throw notTheApi(answer, context, json.problem, headerId);
   return json.value;
+}
+
+function redacted(answer: HttpAnswer, context: ReadContext): HttpAnswer {
+  return { ...answer, text: context.redact(answer.text) };
+}
+
+function redactDetails(details: unknown, context: ReadContext): unknown {
+  if (details === undefined) return undefined;
+  const text = JSON.stringify(details);
+  const clean = context.redact(text);
+  return clean === text ? details : (JSON.parse(clean) as unknown);
 }
 
 function throwServiceError(

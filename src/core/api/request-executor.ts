@@ -29,6 +29,8 @@ export interface RequestExecutorOptions {
   clock: Clock;
   logger: Logger;
   random: () => number;
+  /** The longest wait the service may impose (`rateLimit.maxWaitSeconds`). */
+  maxWaitMs?: number | undefined;
 }
 
 /**
@@ -38,6 +40,7 @@ export interface RequestExecutorOptions {
  */
 export class RequestExecutor {
   private readonly sleeps = new Map<TimerHandle, (error: Error) => void>();
+  private readonly warned = new Set<string>();
 
   constructor(private readonly options: RequestExecutorOptions) {}
 
@@ -53,6 +56,13 @@ export class RequestExecutor {
 
   json(request: HttpRequest, options: ExecuteOptions): Promise<unknown> {
     return this.run(request, options, readJsonAnswer);
+  }
+
+  /** Logs `message` the first time `topic` comes up, and never again (a bounded set of topics). */
+  warnOnce(topic: string, message: string): void {
+    if (this.warned.has(topic)) return;
+    this.warned.add(topic);
+    this.options.logger.warn(message);
   }
 
   /** Stops pending backoff waits. */
@@ -84,7 +94,7 @@ export class RequestExecutor {
       permitHeld = false;
       try {
         const answer = await sender.send(request);
-        const info = readRateLimitHeaders(answer.headers, clock.now());
+        const info = readRateLimitHeaders(answer.headers, clock.now(), this.options.maxWaitMs);
         limiter.observe(info);
         if (answer.status === 429) {
           const waitMs = limiter.pauseAfterRateLimited(info);

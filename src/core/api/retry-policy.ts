@@ -21,6 +21,9 @@ export const defaultRetryPolicy: RetryPolicy = {
 /** Only reads are retried: a write that may have happened is never sent twice. */
 export function isRetryable(error: unknown, method: string): boolean {
   if (method !== 'GET' || !(error instanceof RosterApiError)) return false;
+  // An answer that came but cannot be read (too large, not the API's JSON with a 2xx) would only
+  // come again; a 5xx page is a failure of the service and is retried.
+  if (error.code === 'malformed_response') return false;
   if (error.code === 'network' || error.code === 'timeout' || error.code === 'internal') return true;
   return error.status !== null && error.status >= 500;
 }

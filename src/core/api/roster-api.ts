@@ -7,7 +7,7 @@ import { MemberLookups } from '../lookup/member-lookups';
 import type { ApiAssignment, Catalog, KeyIdentity, MemberLookup } from '../model';
 import type { Clock, Logger } from '../ports';
 import { CatalogLoader } from './catalog-loader';
-import { createHttpSender } from './http-sender';
+import { createHttpSender, type HttpSender } from './http-sender';
 import { readKeyIdentity } from './key-identity';
 import { type ClientStateChange, KeySuspension } from './key-suspension';
 import { listPages } from './list-pages';
@@ -40,6 +40,8 @@ export interface RosterApiOptions {
   /** The transport; by default a keep-alive undici Pool on `baseUrl` that `close()` closes. */
   dispatcher?: Dispatcher;
   retry?: Partial<RetryPolicy>;
+  /** The longest wait `Retry-After` or `X-RateLimit-Reset` may impose (default 5 minutes). */
+  maxWaitMs?: number;
   /** How long departments and ranks are reused before a reload. Default 30 minutes. */
   catalogMaxAgeMs?: number;
   /**
@@ -47,6 +49,8 @@ export interface RosterApiOptions {
    * `LOOKUP_HOLD_MS`); `joinHoldMs(gate deadline)` keeps it a small share of the gate's deadline.
    */
   joinHoldMs?: number;
+  /** Told of every request sent: the answer's status, or null when none came (the owner's panel). */
+  onAnswer?: (status: number | null) => void;
 }
 
 /** The roster service client: rate limited, batched, typed errors. Every method may reject with a `RosterApiError`. */
@@ -89,14 +93,17 @@ export function rosterUserAgent(version: string): string {
 export function createRosterApi(options: RosterApiOptions): RosterApi {
   const { clock, logger } = options;
   const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: options.perDay, clock });
-  const sender = createHttpSender({
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    userAgent: options.userAgent,
-    timeoutMs: options.timeoutMs,
-    clock,
-    dispatcher: options.dispatcher,
-  });
+  const sender = observed(
+    createHttpSender({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      userAgent: options.userAgent,
+      timeoutMs: options.timeoutMs,
+      clock,
+      dispatcher: options.dispatcher,
+    }),
+    options.onAnswer,
+  );
   const suspension = new KeySuspension({ clock, logger, recheck: () => fetchIdentity(true) });
   const executor = new RequestExecutor({
     limiter,
@@ -106,6 +113,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     clock,
     logger,
     random: options.random ?? Math.random,
+    maxWaitMs: options.maxWaitMs,
   });
   const lookups = new MemberLookups(
     executor,
@@ -142,7 +150,10 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     getRaw: async (path, query, lane = 'background') =>
       executor.json({ method: 'GET', path: checkPath(path), query: toParams(query) }, { lane }),
     list: (path, query, lane = 'background', maxPages) =>
-      listPages(executor, checkPath(path), toParams(query), { lane, ...(maxPages ? { maxPages } : {}) }),
+      listPages(executor, checkPath(path), toParams(query), {
+        lane,
+        ...(maxPages ? { maxPages, quietCut: true } : {}),
+      }),
     patch: async (path, body, lane = 'refresh') =>
       (await executor.envelope({ method: 'PATCH', path: checkPath(path), body }, { lane })).data,
     limiterState: () => ({ ...limiter.state(), suspended: suspension.current?.message ?? null }),
@@ -157,6 +168,25 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
       executor.close();
       limiter.close();
       await sender.close();
+    },
+  };
+}
+
+/** Tells `onAnswer` of each request's outcome without changing it. */
+function observed(sender: HttpSender, onAnswer: ((status: number | null) => void) | undefined): HttpSender {
+  if (!onAnswer) return sender;
+  return {
+    ...sender,
+    send: async (request) => {
+      let answer: Awaited<ReturnType<HttpSender['send']>>;
+      try {
+        answer = await sender.send(request);
+      } catch (error) {
+        onAnswer(null);
+        throw error;
+      }
+      onAnswer(answer.status);
+      return answer;
     },
   };
 }

@@ -10,19 +10,35 @@ export interface RateLimitInfo {
   retryAfterMs?: number;
 }
 
+/**
+ * The longest wait a service may impose through `Retry-After` or `X-RateLimit-Reset` (README:
+ * `rateLimit.maxWaitSeconds`). A hostile or broken answer (`Retry-After: 99999999`, a reset in
+ * 2286) would otherwise stop every request for good; past the ceiling the request is simply tried
+ * again, and a service that still refuses says so again.
+ */
+export const DEFAULT_MAX_WAIT_MS = 5 * 60_000;
+
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
-/** Reads `X-RateLimit-*` and `Retry-After` from response headers (names in any case). */
-export function readRateLimitHeaders(headers: HeaderBag, now: number): RateLimitInfo {
+/**
+ * Reads `X-RateLimit-*` and `Retry-After` from response headers (names in any case), every wait
+ * bounded by `maxWaitMs`.
+ */
+export function readRateLimitHeaders(
+  headers: HeaderBag,
+  now: number,
+  maxWaitMs = DEFAULT_MAX_WAIT_MS,
+): RateLimitInfo {
   const info: RateLimitInfo = {};
   const limit = readNumber(headers, 'x-ratelimit-limit');
   if (limit !== undefined && limit >= 1) info.limit = Math.floor(limit);
   const remaining = readNumber(headers, 'x-ratelimit-remaining');
   if (remaining !== undefined && remaining >= 0) info.remaining = Math.floor(remaining);
   const reset = readNumber(headers, 'x-ratelimit-reset');
-  if (reset !== undefined && reset >= 0) info.resetAtMs = resetToEpochMs(reset, now);
+  if (reset !== undefined && reset >= 0)
+    info.resetAtMs = Math.min(resetToEpochMs(reset, now), now + maxWaitMs);
   const retryAfter = readRetryAfter(headers, now);
-  if (retryAfter !== undefined) info.retryAfterMs = retryAfter;
+  if (retryAfter !== undefined) info.retryAfterMs = Math.min(retryAfter, maxWaitMs);
   return info;
 }
 

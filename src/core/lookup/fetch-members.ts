@@ -25,34 +25,50 @@ export async function fetchMembers(
 ): Promise<Map<string, MemberFound | Error>> {
   const wanted = new Set(licenses.map((license) => license.toLowerCase()));
   const query = new URLSearchParams(licenses.map((license): [string, string] => ['gameLicense', license]));
-  const items = await listPages(executor, '/api/v1/members', query, { lane, permitHeld: true });
+  // One member holds one license: the licenses asked for fill at most their own pages.
+  const items = await listPages(executor, '/api/v1/members', query, {
+    lane,
+    permitHeld: true,
+    atMost: wanted.size,
+  });
   const found = new Map<string, MemberFound | Error>();
   for (const record of parseRecords(items, memberSchema, 'member', logger)) {
     const key = record.gameLicense.toLowerCase();
     if (wanted.has(key) && !found.has(key)) found.set(key, withInline(record, logger));
   }
   // A record the resource cannot read says nothing about whether the player is on the roster.
+  // When its license cannot be read either (missing, null, "", a renamed field), it may belong to
+  // any license asked for: every license left without a record is then unknown, not "not on the roster".
+  let unplaceable = 0;
   for (const item of items) {
     const license = licenseOf(item);
-    if (license === null || !wanted.has(license) || found.has(license)) continue;
-    found.set(
-      license,
-      new RosterResponseError('The roster service sent a member record the resource cannot read.', {
-        code: 'malformed_response',
-        kind: 'outage',
-        status: 200,
-        requestId: null,
-      }),
-    );
+    if (license !== null && (!wanted.has(license) || found.has(license))) continue;
+    if (license === null) unplaceable += 1;
+    else found.set(license, unreadableRecord());
+  }
+  if (unplaceable > 0) {
+    for (const license of wanted) if (!found.has(license)) found.set(license, unreadableRecord());
   }
   return found;
+}
+
+function unreadableRecord(): RosterResponseError {
+  return new RosterResponseError('The roster service sent a member record the resource cannot read.', {
+    code: 'malformed_response',
+    kind: 'outage',
+    status: 200,
+    requestId: null,
+  });
 }
 
 function licenseOf(item: unknown): string | null {
   if (typeof item !== 'object' || item === null) return null;
   const { gameLicense } = item as { gameLicense?: unknown };
-  return typeof gameLicense === 'string' ? gameLicense.toLowerCase() : null;
+  return typeof gameLicense === 'string' && gameLicense.trim() !== '' ? gameLicense.toLowerCase() : null;
 }
+
+/** Ten assignments for each of 100 members: more pages than that means the paging is broken. */
+const ASSIGNMENT_PAGES = 10;
 
 /**
  * The assignments (rank expanded) of many members in one request (repeated `memberId`, pages
@@ -69,6 +85,7 @@ export async function fetchAssignments(
   const items = await listPages(executor, '/api/v1/department-assignments', params, {
     lane,
     permitHeld: true,
+    maxPages: ASSIGNMENT_PAGES,
   });
   const byMember = new Map<string, ApiAssignment[]>(memberIds.map((id) => [id, []]));
   for (const assignment of parseRecords(items, assignmentSchema, 'department assignment', logger)) {

@@ -23,19 +23,25 @@ import {
 } from './records';
 import { isNotFound, TrainingApiError } from './training-api-error';
 
-/** Pages followed at most, so a service that always says "more" cannot keep us looping. */
+/**
+ * Pages followed at most, so a service that always says "more" cannot keep us looping: 100 pages
+ * of a completion list hold every completion of thousands of linked players.
+ */
 const MAX_PAGES = 100;
 
 export interface CallOptions {
   lane?: Lane;
   retries?: number;
+  bypassSuspension?: boolean;
 }
 
 /** The learning partner endpoints the resource uses, as typed calls. */
 export class LearningApi {
   private layout: ApiLayout = defaultLayout;
 
-  constructor(private readonly http: LearningHttp) {}
+  constructor(private readonly http: LearningHttp) {
+    http.useKeyCheck(() => this.identity(true));
+  }
 
   useLayout(layout: ApiLayout): void {
     this.layout = layout;
@@ -48,8 +54,13 @@ export class LearningApi {
     ).json;
   }
 
-  async identity(): Promise<KeyIdentity> {
-    const body = await this.get(this.layout.identityPath, {}, { lane: 'background' });
+  /** The key's identity; `recheck` is the suspended key's re-check, sent while nothing else is. */
+  async identity(recheck = false): Promise<KeyIdentity> {
+    const body = await this.get(
+      this.layout.identityPath,
+      {},
+      { lane: 'background', bypassSuspension: recheck },
+    );
     return readIdentity(body) ?? malformed(`GET ${this.layout.identityPath}`);
   }
 
@@ -73,13 +84,22 @@ export class LearningApi {
     const all: LinkedCompletion[] = [];
     let query: Record<string, string> | undefined = {};
     const seen = new Set<string>();
-    for (let page = 0; query !== undefined && page < MAX_PAGES; page++) {
+    for (let page = 0; query !== undefined; page++) {
+      if (page >= MAX_PAGES) {
+        this.http.warnOnce(
+          'pages /discord/completions',
+          `The learning service keeps saying more pages of GET /discord/completions follow; the resource stopped after ${MAX_PAGES} pages (${all.length} completions). The service's paging may be broken.`,
+        );
+        break;
+      }
       const key = JSON.stringify(query);
       if (seen.has(key)) break;
       seen.add(key);
       const body = await this.get('/discord/completions', query, options);
-      all.push(...readLinkedCompletions(body));
-      query = nextPageQuery(body, query, this.layout.paging);
+      const completions = readLinkedCompletions(body);
+      all.push(...completions);
+      // An empty page ends the list whatever it claims: nothing can follow it.
+      query = completions.length === 0 ? undefined : nextPageQuery(body, query, this.layout.paging);
     }
     return all;
   }
@@ -163,6 +183,7 @@ export class LearningApi {
       query,
       lane: options.lane ?? 'background',
       ...(options.retries === undefined ? {} : { retries: options.retries }),
+      ...(options.bypassSuspension ? { bypassSuspension: true } : {}),
     });
     return answer.json;
   }

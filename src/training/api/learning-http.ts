@@ -1,4 +1,13 @@
-import { type Dispatcher, Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  ExchangeFailure,
+  exchange,
+  type RawAnswer,
+} from '../../core/api/http-exchange';
+import { megabytes } from '../../core/api/http-sender';
+import { keepAlivePool } from '../../core/api/keep-alive-pool';
+import { KeySuspension } from '../../core/api/key-suspension';
 import { backoffDelayMs } from '../../core/api/retry-policy';
 import type { Lane } from '../../core/limiter/lane';
 import type { LimiterState } from '../../core/limiter/limiter-state';
@@ -6,7 +15,10 @@ import { type HeaderBag, readRateLimitHeaders } from '../../core/limiter/rate-li
 import { RateLimiter } from '../../core/limiter/rate-limiter';
 import type { Clock, Logger, TimerHandle } from '../../core/ports';
 import { failureError } from './failure-message';
-import { isTrainingOutage, TrainingApiError } from './training-api-error';
+import { isTrainingOutage, isUnreadable, TrainingApiError } from './training-api-error';
+
+/** The first re-check of a refused training key; each failed one doubles the wait, up to 30 minutes. */
+export const KEY_RECHECK_MS = 15_000;
 
 /** Every partner path starts here. */
 export const PUBLIC_API = '/api/public/v1';
@@ -22,6 +34,8 @@ export interface LearningRequest {
   idempotent?: boolean;
   /** Retries after outages; default 2 (joins pass fewer to stay inside the gate's deadline). */
   retries?: number;
+  /** The key re-check itself, sent while the key is suspended. */
+  bypassSuspension?: boolean;
 }
 
 export interface LearningAnswer {
@@ -40,14 +54,29 @@ export interface LearningHttpOptions {
   clock: Clock;
   logger: Logger;
   dispatcher?: Dispatcher | undefined;
+  /** An answer larger than this is not read (`training.maxBodyMB`; default 4 MB). */
+  maxBodyBytes?: number | undefined;
+  /** The longest wait `Retry-After` or `X-RateLimit-Reset` may impose (default 5 minutes). */
+  maxWaitMs?: number | undefined;
   random?: () => number;
   /** First backoff after an outage, doubled each retry. */
   retryBaseMs?: number;
+  /** First re-check of a refused key (default 15 s), doubled after each failure up to 30 minutes. */
+  recheckAfterMs?: number;
 }
 
 export interface LearningHttp {
   send(request: LearningRequest): Promise<LearningAnswer>;
   limiterState(): LimiterState;
+  /**
+   * How to check the key while it is suspended (the identity request, sent with
+   * `bypassSuspension`); until set, a refused key is re-checked with the next request.
+   */
+  useKeyCheck(check: () => Promise<unknown>): void;
+  /** The refusal every request meets while the key is suspended, if it is. */
+  suspended(): TrainingApiError | undefined;
+  /** Logs `message` the first time `topic` comes up, and never again. */
+  warnOnce(topic: string, message: string): void;
   close(): Promise<void>;
 }
 
@@ -62,15 +91,8 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   const basePath = base.pathname.replace(/\/+$/, '');
   const { apiKey, clock, logger, timeoutMs } = options;
   const ownsDispatcher = options.dispatcher === undefined;
-  const dispatcher =
-    options.dispatcher ??
-    new Pool(origin, {
-      connections: 4,
-      keepAliveTimeout: 30_000,
-      connect: { timeout: Math.min(timeoutMs, 10_000) },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
+  const dispatcher = options.dispatcher ?? keepAlivePool(origin, 4);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: null, clock });
   const random = options.random ?? Math.random;
   const policy = {
@@ -82,6 +104,18 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   const redact = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
   const sleeps = new Set<{ handle: TimerHandle; resolve: () => void }>();
   let closed = false;
+  let keyCheck: (() => Promise<unknown>) | undefined;
+  // A refused key (401: revoked, wrong) stops every request, as on the roster side: nothing is
+  // sent until a re-check on a backing-off schedule finds the key working again.
+  const suspension = new KeySuspension<TrainingApiError>({
+    clock,
+    logger,
+    service: 'training',
+    recheck: () => (keyCheck ? keyCheck() : Promise.reject(new Error('no key check'))),
+    recheckEveryMs: options.recheckAfterMs ?? KEY_RECHECK_MS,
+    maxRecheckMs: 30 * 60_000,
+  });
+  const warned = new Set<string>();
 
   /** One attempt: the raw answer, or an outage error when none came. */
   async function sendOnce(request: LearningRequest): Promise<RawAnswer> {
@@ -97,53 +131,44 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
       body = JSON.stringify(request.body);
     }
     const label = `${request.method} ${request.path}`;
-    const controller = new AbortController();
-    let timedOut = false;
-    let expire: () => void = () => {};
-    const expired = new Promise<never>((_, reject) => {
-      expire = () => reject(new Error('timeout'));
-    });
-    expired.catch(() => {});
-    const timer = clock.setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-      expire();
-    }, timeoutMs);
-    let response: Dispatcher.ResponseData | undefined;
-    let text: string;
     try {
-      response = await Promise.race([
-        dispatcher.request({
+      return await exchange(
+        dispatcher,
+        {
           origin,
           path: `${basePath}${request.path}${query ? `?${query}` : ''}`,
           method: request.method,
           headers,
           body,
-          signal: controller.signal,
-        }),
-        expired,
-      ]);
-      text = await Promise.race([response.body.text(), expired]);
+          resendable: request.idempotent ?? request.method === 'GET',
+        },
+        { clock, timeoutMs, maxBodyBytes },
+      );
     } catch (error) {
-      response?.body.destroy();
-      if (timedOut) {
-        throw new TrainingApiError(
-          `The learning service did not answer ${label} within ${timeoutMs} ms (api.timeoutMs).`,
-          { kind: 'outage', status: null },
-        );
-      }
-      const cause = error as { code?: unknown; message?: unknown };
-      const reason = typeof cause.code === 'string' ? cause.code : String(cause.message ?? error);
-      throw new TrainingApiError(
-        redact(
-          `Could not reach the learning service at ${origin} for ${label} (${reason}). Check training.baseUrl and the server's internet access.`,
-        ),
+      throw failure(label, error);
+    }
+  }
+
+  function failure(label: string, error: unknown): TrainingApiError {
+    if (error instanceof ExchangeFailure && error.reason === 'too_large') {
+      return new TrainingApiError(
+        `The learning service answered ${label} with more than ${megabytes(maxBodyBytes)}; the resource stopped reading it (training.maxBodyMB).`,
+        { kind: 'outage', status: error.status, unreadable: true },
+      );
+    }
+    if (error instanceof ExchangeFailure && error.reason === 'timeout') {
+      return new TrainingApiError(
+        `The learning service did not answer ${label} within ${timeoutMs} ms (api.timeoutMs).`,
         { kind: 'outage', status: null },
       );
-    } finally {
-      clock.clearTimeout(timer);
     }
-    return { status: response.statusCode, headers: response.headers, text };
+    const detail = error instanceof ExchangeFailure ? error.detail : String((error as Error)?.message);
+    return new TrainingApiError(
+      redact(
+        `Could not reach the learning service at ${origin} for ${label} (${detail}). Check training.baseUrl and the server's internet access.`,
+      ),
+      { kind: 'outage', status: null },
+    );
   }
 
   /** A 2xx answer as JSON; anything else as a typed error. */
@@ -169,10 +194,12 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
     let retries = 0;
     let rateLimited = 0;
     for (;;) {
+      if (!request.bypassSuspension) suspension.check();
       await limiter.acquire(request.lane, { front: retries + rateLimited > 0 });
+      if (!request.bypassSuspension) suspension.check();
       try {
         const raw = await sendOnce(request);
-        const info = readRateLimitHeaders(raw.headers, clock.now());
+        const info = readRateLimitHeaders(raw.headers, clock.now(), options.maxWaitMs);
         limiter.observe(info);
         if (raw.status === 429) {
           const waitMs = limiter.pauseAfterRateLimited(info);
@@ -186,7 +213,9 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
         }
         return read(request, raw);
       } catch (error) {
-        if (closed || !isTrainingOutage(error) || retries >= maxRetries) throw error;
+        if (error instanceof TrainingApiError && error.status === 401 && keyCheck && !closed)
+          suspension.suspend(error);
+        if (closed || !isTrainingOutage(error) || isUnreadable(error) || retries >= maxRetries) throw error;
         const delay = backoffDelayMs(policy, retries, random);
         retries += 1;
         logger.debug(`${(error as Error).message} Retry ${retries} of ${maxRetries} in ${delay} ms.`);
@@ -209,8 +238,18 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   return {
     send,
     limiterState: () => limiter.state(),
+    useKeyCheck(check) {
+      keyCheck = check;
+    },
+    suspended: () => suspension.current,
+    warnOnce(topic, message) {
+      if (warned.has(topic)) return;
+      warned.add(topic);
+      logger.warn(message);
+    },
     async close() {
       closed = true;
+      suspension.close();
       limiter.close();
       for (const entry of sleeps) {
         clock.clearTimeout(entry.handle);
@@ -220,10 +259,4 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
       if (ownsDispatcher) await dispatcher.close();
     },
   };
-}
-
-interface RawAnswer {
-  status: number;
-  headers: HeaderBag;
-  text: string;
 }

@@ -1,5 +1,6 @@
 import { type ApiLayout, assumedLayout, type DiscoveredLayout, defaultLayout, describe } from './api-layout';
 import { isObject, type JsonObject } from './json-fields';
+import { linkReplyFields, type Shape, shapesOf } from './link-reply-fields';
 
 const PREFIX = '/api/public/v1';
 
@@ -31,15 +32,10 @@ export function discoverLayout(document: unknown): DiscoveredLayout {
     found.add('catalog');
   }
   const linkReply = doc.operation('post', '/discord/link-requests');
-  if (linkReply) {
-    const props = [...doc.responseProperties(linkReply)];
-    const code = props.find((p) => /^code$/i.test(p)) ?? props.find((p) => /code/i.test(p));
-    const url = props.find((p) => /url/i.test(p));
-    const expires = props.find((p) => /expir/i.test(p));
-    if (code && url) {
-      layout.linkReply = { code, confirmUrl: url, expiresAt: expires ?? layout.linkReply.expiresAt };
-      found.add('linkReply');
-    }
+  const linkFields = linkReply && linkReplyFields(doc.responseShapes(linkReply), layout.linkReply);
+  if (linkFields) {
+    layout.linkReply = linkFields;
+    found.add('linkReply');
   }
   const progress = doc.operation('get', '/discord/gamification/{discord_id}');
   if (progress) {
@@ -120,6 +116,19 @@ class OpenApiDocument {
       }
     }
     return names;
+  }
+
+  /** Object shapes of every 2xx JSON response of the operation, with their property schemas. */
+  responseShapes(op: JsonObject): Shape[] {
+    const responses = isObject(op.responses) ? op.responses : {};
+    const shapes: Shape[] = [];
+    for (const [status, raw] of Object.entries(responses)) {
+      if (!/^2/.test(status)) continue;
+      const content = isObject(this.resolve(raw)?.content) ? (this.resolve(raw)?.content as JsonObject) : {};
+      for (const media of Object.values(content))
+        if (isObject(media)) shapes.push(...shapesOf(media.schema, (r) => this.resolve(r)));
+    }
+    return shapes;
   }
 
   queryParameters(op: JsonObject): string[] {

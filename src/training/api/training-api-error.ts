@@ -12,6 +12,8 @@ export interface TrainingApiErrorInit {
   status: number | null;
   /** For 403: the scope or feature flag the answer names or the endpoint needs. */
   missing?: string | undefined;
+  /** An answer came but cannot be read (too large, not JSON): asking again would not help. */
+  unreadable?: boolean;
 }
 
 /** Every error the learning client raises; the message says what an owner can do about it. */
@@ -20,12 +22,14 @@ export class TrainingApiError extends Error {
   readonly kind: TrainingErrorKind;
   readonly status: number | null;
   readonly missing: string | undefined;
+  readonly unreadable: boolean;
 
   constructor(message: string, init: TrainingApiErrorInit) {
     super(message);
     this.kind = init.kind;
     this.status = init.status;
     this.missing = init.missing;
+    this.unreadable = init.unreadable ?? false;
   }
 }
 
@@ -37,4 +41,9 @@ export function isTrainingOutage(error: unknown): boolean {
 /** True for the answer "no such record" (404). */
 export function isNotFound(error: unknown): boolean {
   return error instanceof TrainingApiError && error.status === 404;
+}
+
+/** True for an answer that came but could not be read: an outage, never retried. */
+export function isUnreadable(error: unknown): boolean {
+  return error instanceof TrainingApiError && error.unreadable;
 }

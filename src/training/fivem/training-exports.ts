@@ -57,7 +57,8 @@ function trainingExportTable({ training, roster }: TrainingExportDeps): Record<s
         const d = key(department);
         const parts = training();
         if (id === null || d === null || parts === null) return false;
-        return parts.requests.isQualified(id, d, roster()?.view(id));
+        const service = roster();
+        return parts.requests.isQualified(id, d, service?.view(id), service?.catalog);
       },
       false,
     ],

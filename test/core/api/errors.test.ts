@@ -6,7 +6,7 @@ import {
   RosterServiceError,
 } from '../../../src/core/api/roster-api-error';
 import { SERVICE_ERROR_CODES } from '../../../src/core/api/service-error-codes';
-import { FakeClock, fail, fakeRoster, outcome, testClient } from './fake-roster';
+import { API_KEY, FakeClock, fail, fakeRoster, outcome, testClient } from './fake-roster';
 
 const STATUS: Record<string, number> = {
   invalid_api_key: 401,
@@ -135,6 +135,40 @@ describe('bodies that are not the envelope', () => {
     expect(error).toBeInstanceOf(RosterNetworkError);
     expect((error as RosterApiError).code).toBe('network');
     expect((error as RosterApiError).kind).toBe('outage');
+    await api.close();
+  });
+});
+
+describe('an answer echoing the key', () => {
+  const fragments = (key: string) =>
+    Array.from({ length: key.length - 7 }, (_, i) => key.slice(i, i + 8)).filter((f) => f.length === 8);
+
+  it.each([
+    [
+      'a text page',
+      (key: string) => ({
+        status: 400,
+        text: `Rejected request; header authorization: Bearer ${key}\nGET /api/v1/members`,
+      }),
+    ],
+    [
+      'an error envelope whose message and details quote it',
+      (key: string) => ({
+        status: 400,
+        body: {
+          success: false,
+          error: { code: 'validation_error', message: `bad header Bearer ${key}`, details: { header: key } },
+        },
+      }),
+    ],
+  ])('%s: no eight characters of the key reach the error', async (_name, reply) => {
+    const clock = new FakeClock();
+    const { agent } = fakeRoster(clock, () => reply(API_KEY));
+    const { api } = testClient(clock, agent);
+    const result = await outcome(clock, api.get('/api/v1/members'), 500);
+    const error = result.error as Error & { details?: unknown };
+    const seen = `${error.message} ${JSON.stringify(error.details ?? null)}`;
+    for (const fragment of fragments(API_KEY)) expect(seen).not.toContain(fragment);
     await api.close();
   });
 });

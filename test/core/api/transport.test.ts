@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import type { Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { RosterNetworkError } from '../../../src/core/api/roster-api-error';
+import { RosterNetworkError, RosterResponseError } from '../../../src/core/api/roster-api-error';
 import { settle } from '../limiter/fake-clock';
 import { API_KEY, FakeClock, fail, fakeRoster, ok, outcome, testClient } from './fake-roster';
 
@@ -15,7 +15,7 @@ function hangingDispatcher(hangIn: 'headers' | 'body') {
       return Promise.resolve({
         statusCode: 200,
         headers: {},
-        body: { text: () => new Promise(() => {}), destroy() {} },
+        body: { [Symbol.asyncIterator]: () => ({ next: () => new Promise(() => {}) }), destroy() {} },
       });
     },
     close: async () => {},
@@ -117,5 +117,20 @@ describe('the API key stays secret', () => {
     await api.close();
     await settle();
     expect(clock.pendingTimers).toBe(0);
+  });
+});
+
+describe('answer size', () => {
+  it('an answer over the cap is an unreadable answer, read no further and never retried', async () => {
+    const clock = new FakeClock();
+    const huge = 'x'.repeat(5 * 1024 * 1024);
+    const { agent, requests } = fakeRoster(clock, () => ({ status: 200, text: huge }));
+    const { api } = testClient(clock, agent);
+    const result = await outcome(clock, api.get('/api/v1/members'), 500);
+    expect(result.error).toBeInstanceOf(RosterResponseError);
+    expect((result.error as RosterResponseError).code).toBe('malformed_response');
+    expect((result.error as Error).message).toMatch(/more than 4 MB; the resource stopped reading it/);
+    expect(requests).toHaveLength(1);
+    await api.close();
   });
 });

@@ -26,3 +26,26 @@ describe('readRateLimitHeaders', () => {
     );
   });
 });
+
+describe('waits the service imposes are bounded', () => {
+  const ceiling = 300_000;
+  it.each([
+    ['an epoch reset in the year 2286', { 'x-ratelimit-reset': '9999999999' }],
+    ['a 31-year reset delta', { 'x-ratelimit-reset': '999999999' }],
+    ['a reset in epoch milliseconds far ahead', { 'x-ratelimit-reset': String(now + 1e12) }],
+  ])('%s is read as the ceiling', (_name, headers) => {
+    expect(readRateLimitHeaders(headers, now, ceiling)).toEqual({ resetAtMs: now + ceiling });
+  });
+
+  it('a huge Retry-After (seconds or date) is read as the ceiling', () => {
+    expect(readRateLimitHeaders({ 'retry-after': '99999999' }, now, ceiling)).toEqual({
+      retryAfterMs: ceiling,
+    });
+    const date = new Date(now + 86_400_000).toUTCString();
+    expect(readRateLimitHeaders({ 'retry-after': date }, now, ceiling)).toEqual({ retryAfterMs: ceiling });
+  });
+
+  it('by default the ceiling is five minutes', () => {
+    expect(readRateLimitHeaders({ 'retry-after': '99999999' }, now)).toEqual({ retryAfterMs: 300_000 });
+  });
+});

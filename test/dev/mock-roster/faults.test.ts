@@ -11,6 +11,49 @@ afterEach(() => {
 });
 afterAll(() => mock.close());
 
+describe('mock roster hostile answers', () => {
+  it('echoes the credentials on a plain-text page', async () => {
+    mock.faults.echoCredentials(1);
+    const reply = await call(mock, '/api/v1/members');
+    expect(reply.status).toBe(400);
+    expect(reply.text).toContain(`authorization: Bearer ${mock.keys.full}`);
+    expect((await call(mock, '/api/v1/members')).status).toBe(200);
+  });
+
+  it('sends a huge body, streamed', async () => {
+    mock.faults.hugeBody(1, 3 * 1024 * 1024);
+    const reply = await call(mock, '/api/v1/members');
+    expect(reply.status).toBe(200);
+    expect(reply.text.length).toBeGreaterThanOrEqual(3 * 1024 * 1024);
+  });
+
+  it('sets a far X-RateLimit-Reset on every answer while on', async () => {
+    mock.faults.farReset('9999999999');
+    expect((await call(mock, '/api/v1/whoami')).headers.get('x-ratelimit-reset')).toBe('9999999999');
+    mock.faults.farReset(null);
+    expect(Number((await call(mock, '/api/v1/whoami')).headers.get('x-ratelimit-reset'))).toBeLessThan(1e10);
+  });
+
+  it('says every list has another page while endless', async () => {
+    mock.faults.endless();
+    const reply = await call(mock, '/api/v1/members?page=50');
+    expect(reply.json.data).toEqual([]);
+    expect(reply.json.meta.pagination.has_more).toBe(true);
+  });
+
+  it.each(['missing', 'null', 'empty', 'renamed'] as const)(
+    'sends members whose license is %s',
+    async (how) => {
+      mock.faults.unreadableMembers(how);
+      const member = (await call(mock, '/api/v1/members?limit=1')).json.data[0];
+      expect(
+        member.gameLicense === undefined || member.gameLicense === null || member.gameLicense === '',
+      ).toBe(true);
+      if (how === 'renamed') expect(member.game_license).toMatch(/^license:/);
+    },
+  );
+});
+
 describe('mock roster faults', () => {
   it('adds latency to every response', async () => {
     mock.faults.latency(150);

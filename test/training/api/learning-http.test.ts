@@ -180,3 +180,47 @@ describe('learning client errors', () => {
     expect((failure.error as Error).message).not.toContain(KEY);
   });
 });
+
+describe('learning answer size', () => {
+  it('an answer over training.maxBodyMB is unreadable: an outage read no further and never retried', async () => {
+    const { api, clock, requests } = testLearning(
+      () => ({ status: 200, text: `{"data":[${'1,'.repeat(600_000)}1]}` }),
+      { maxBodyBytes: 1024 * 1024 },
+    );
+    const result = await outcome(clock, api.courses(), 500);
+    expect(result.error).toBeInstanceOf(TrainingApiError);
+    expect(isTrainingOutage(result.error)).toBe(true);
+    expect((result.error as Error).message).toMatch(/more than 1 MB; the resource stopped reading it/);
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe('a refused training key', () => {
+  it('stops every request, is re-checked on a backing-off schedule and resumes by itself', async () => {
+    let revoked = true;
+    const { api, clock, requests, lines } = testLearning((request) => {
+      if (revoked) return error(401, 'unauthorized', 'The API key is invalid or revoked');
+      return request.path.endsWith('/me')
+        ? json({ org: { id: 'o1', name: 'Academy', alias: 'acad' }, scopes: ['read'], flags: {} })
+        : json({ courses: [] });
+    });
+    const first = await outcome(clock, api.courses(), 100);
+    expect((first.error as TrainingApiError).status).toBe(401);
+    expect(lines.some((l) => l.level === 'error' && /Requests are stopped/.test(l.message))).toBe(true);
+    // While suspended: refused at once, nothing sent.
+    const during = await outcome(clock, api.courses(), 100);
+    expect((during.error as TrainingApiError).status).toBe(401);
+    expect(requests).toHaveLength(1);
+    // Re-checks after 15 s, then 30 s: the schedule backs off.
+    await clock.advance(15_000);
+    expect(requests.map((r) => r.path)).toEqual(['/api/public/v1/courses', '/api/public/v1/me']);
+    await clock.advance(29_000);
+    expect(requests).toHaveLength(2);
+    revoked = false;
+    await clock.advance(1_000);
+    expect(requests).toHaveLength(3);
+    expect(lines.some((l) => /training API key works again/.test(l.message))).toBe(true);
+    expect((await outcome(clock, api.courses(), 100)).value).toEqual([]);
+    await api.close();
+  });
+});

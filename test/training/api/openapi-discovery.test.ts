@@ -47,6 +47,41 @@ const document = {
 };
 
 describe('OpenAPI discovery', () => {
+  it('finds the link reply fields by type and format when their names say nothing', () => {
+    const neutral = structuredClone(document) as typeof document;
+    (neutral.paths as Record<string, unknown>)['/api/public/v1/discord/link-requests'] = {
+      post: {
+        responses: {
+          '201': {
+            content: {
+              'application/json': {
+                schema: {
+                  oneOf: [
+                    {
+                      properties: {
+                        already_linked: { const: false },
+                        valid_through: { type: 'string', format: 'date-time' },
+                        destination: { type: 'string', format: 'uri' },
+                        created: { type: 'string', format: 'date-time', description: 'When it was made' },
+                        ticket: { type: 'string', pattern: '^[A-Z2-9]{6}$' },
+                      },
+                    },
+                    { properties: { already_linked: { const: true }, user_sub: { type: 'string' } } },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    expect(discoverLayout(neutral).layout.linkReply).toEqual({
+      code: 'ticket',
+      confirmUrl: 'destination',
+      expiresAt: 'valid_through',
+    });
+  });
+
   it('finds the unstated paths and field names, following $ref and oneOf', () => {
     const found = discoverLayout(document);
     expect(found.problem).toBeUndefined();

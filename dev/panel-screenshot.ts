@@ -1,0 +1,20 @@
+// `npm run panel-screenshot`: the README's picture of the owner's panel, taken by the browser
+// test's own code (sandbox, Debian's chromium, sign in, doctor) and written to docs/panel.png.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { launchChromium } from './panel-browser/chromium';
+import { drivePanel } from './panel-browser/drive-panel';
+import { runSandbox } from './sandbox';
+
+const target = path.resolve('docs/panel.png');
+mkdirSync(path.dirname(target), { recursive: true });
+const browser = await launchChromium();
+try {
+  await runSandbox({
+    print: () => {},
+    panel: (access) => drivePanel(browser, access, target).then(() => {}),
+  });
+  console.log(`wrote ${target}`);
+} finally {
+  await browser.close();
+}

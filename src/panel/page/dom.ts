@@ -1,0 +1,33 @@
+type Child = Node | string | number | null | undefined | false;
+
+/** A tiny element builder: text is always set as text, never parsed as HTML. */
+export function h(tag: string, attrs: Record<string, string> = {}, ...children: Child[]): HTMLElement {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) element.setAttribute(name, value);
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(typeof child === 'object' ? child : String(child));
+  }
+  return element;
+}
+
+export function ago(at: number, now: number): string {
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86400)}d ago`;
+}
+
+export function clock(at: number): string {
+  return new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+export function table(head: string[], rows: Child[][]): HTMLElement {
+  return h(
+    'table',
+    {},
+    h('thead', {}, h('tr', {}, ...head.map((name) => h('th', {}, name)))),
+    h('tbody', {}, ...rows.map((row) => h('tr', {}, ...row.map((cell) => h('td', {}, cell))))),
+  );
+}

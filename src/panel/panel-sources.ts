@@ -1,0 +1,21 @@
+import type { LimiterState } from '../core/limiter/limiter-state';
+import type { PlayerEntry } from '../core/players/player-registry';
+
+/**
+ * Where the panel reads the resource's state, only when a page, `status.json` or `/metrics` is
+ * asked for: nothing here runs on the join or export paths.
+ */
+export interface PanelSources {
+  version: string;
+  identity(): { community: string; scopes: readonly string[] } | null;
+  limiter(): LimiterState & { suspended: string | null };
+  lastError(): { message: string; at: number } | null;
+  cache(): { size: number; hits: number; misses: number; hitRate: number };
+  onlinePlayers(): Iterable<[string, PlayerEntry]>;
+  onlineCount(): number;
+  connectingCount(): number;
+  /** `roster training` lines, or null when the training side is off. */
+  training(): Promise<string[]> | null;
+  /** `roster doctor`: the checks, as lines. */
+  doctor(): Promise<string[]>;
+}

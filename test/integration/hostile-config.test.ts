@@ -1,0 +1,143 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually, type Harness, startHarness } from './harness';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const ready = (harness: Harness) => eventually(() => harness.logText().includes('connected to the roster'));
+
+describe('service addresses', () => {
+  for (const address of ['http://127.attacker.example:8080', 'http://127.0.0.1.nip.io:8080']) {
+    it(`refuses plain http to ${address}, a name that only looks local`, async () => {
+      h = await startHarness({ baseUrl: address });
+      expect(h.logText()).toMatch(/roster_base_url must use https:\/\//);
+      expect(h.mock.counters.total).toBe(0);
+    });
+  }
+
+  it('accepts plain http to a literal loopback address', async () => {
+    h = await startHarness();
+    await ready(h);
+    expect(h.logText()).not.toMatch(/must use https/);
+  });
+
+  it('refuses a non-loopback training.baseUrl over plain http', async () => {
+    h = await startHarness({
+      config: { training: { enabled: true, baseUrl: 'http://127.attacker.example/' } },
+    });
+    h.server.executeCommand('set roster_training_api_key lp_abc_0123456789abcdef');
+    h.server.restartResource('roster');
+    await eventually(() => /training\.baseUrl must use https/.test(h!.logText()));
+  });
+
+  it('never prints the credentials of an address with userinfo', async () => {
+    h = await startHarness({ baseUrl: 'http://owner:hunter2hunter2@roster.example.com' });
+    const text = h.logText();
+    expect(text).toMatch(/roster_base_url must be a plain address without credentials/);
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('owner:');
+  });
+
+  it('never prints the credentials of an unreadable address either', async () => {
+    h = await startHarness({ baseUrl: 'ftp://owner:hunter2hunter2@exa mple.com' });
+    const text = h.logText();
+    expect(text).toMatch(/roster_base_url is .*which is not an address/);
+    expect(text).not.toContain('hunter2');
+  });
+});
+
+describe('surprising config', () => {
+  it('accepts a config.json saved with a UTF-8 byte-order mark', async () => {
+    h = await startHarness({
+      startResource: false,
+    });
+    writeFileSync(join(h.folder, 'config.json'), `\uFEFF${JSON.stringify({ gate: { timeoutSeconds: 12 } })}`);
+    h.server.startResource('roster', h.folder);
+    await ready(h);
+    expect(h.logText()).not.toMatch(/not valid JSON/);
+  });
+
+  it('warns that an empty gate.requireStatus refuses every member', async () => {
+    h = await startHarness({ config: { gate: { requireStatus: [] } } });
+    await ready(h);
+    expect(h.logText()).toMatch(/gate\.requireStatus is empty.*every member is refused/);
+  });
+
+  it('names one ceiling, once, for a rate limit of 1e300', async () => {
+    h = await startHarness({ config: { rateLimit: { perMinute: 1e300 } } });
+    const lines = h.server.log.of('roster').filter((l) => l.includes('rateLimit.perMinute'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/rateLimit\.perMinute must be at most 100000/);
+  });
+});
+
+describe('player names in the console', () => {
+  it('a name with a newline cannot forge a console line', async () => {
+    h = await startHarness();
+    await ready(h);
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    const forged = 'Mallory\n[roster] Admin admitted (roster)\r\u001b[2J';
+    const d = await h.server.connectPlayer({ name: forged, identifiers: [member.gameLicense] }).decision;
+    expect(d.admitted).toBe(true);
+    const lines = h.server.log.of('roster');
+    expect(lines.some((l) => l.includes('Mallory?[roster] Admin admitted (roster)??'))).toBe(true);
+    expect(lines.some((l) => /^(\[roster\] )?Admin admitted/.test(l))).toBe(false);
+    for (const line of lines) expect(line).not.toMatch(/\p{Cc}/u);
+  });
+});
+
+describe('an unreadable member record', () => {
+  const scaled = (onError: string) => ({
+    gate: { onError, timeoutSeconds: 2 },
+    api: { timeoutMs: 500 },
+    cache: { ttlSeconds: 1 },
+  });
+
+  for (const how of ['missing', 'null', 'empty', 'renamed'] as const) {
+    it(`gameLicense ${how}: allow admits, never "not on the roster"`, async () => {
+      h = await startHarness({ config: scaled('allow') });
+      await ready(h);
+      h.mock.faults.unreadableMembers(how);
+      const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+      const d = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+      expect(d.admitted).toBe(true);
+      expect(h.logText()).not.toMatch(/A refused \(not on the roster\)/);
+    });
+  }
+
+  it('cached: the last known record survives it, and a later outage still admits the member', async () => {
+    h = await startHarness({ config: scaled('cached') });
+    await ready(h);
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    const first = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    if (!first.admitted) throw new Error(first.reason);
+    h.server.dropPlayer(first.id);
+    await new Promise((r) => setTimeout(r, 1100));
+    h.mock.faults.unreadableMembers('missing');
+    const during = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    expect(during).toMatchObject({ admitted: true });
+    if (during.admitted) h.server.dropPlayer(during.id);
+    h.mock.faults.clear();
+    h.mock.faults.internal();
+    await new Promise((r) => setTimeout(r, 1100));
+    const later = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    expect(later).toMatchObject({ admitted: true });
+    expect(await h.caller.exports.roster!.lookupLicense!(member.gameLicense)).toMatchObject({
+      id: member.id,
+    });
+  });
+
+  it('cached: a player never seen before is refused as unavailable, not as "not on the roster"', async () => {
+    h = await startHarness({ config: scaled('cached') });
+    await ready(h);
+    h.mock.faults.unreadableMembers('empty');
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    const d = await h.server.connectPlayer({ name: 'N', identifiers: [member.gameLicense] }).decision;
+    expect(!d.admitted && d.reason).toMatch(/unavailable right now/);
+  });
+});

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ResourceHttp, serveResourceHttp, withHttpShim } from '../../dev/panel-http/resource-http';
+import { eventually, type Harness, startHarness } from './harness';
+
+const TOKEN = 'integration-panel-token-0123';
+
+async function startPanel(token: string | null): Promise<{ h: Harness; http: ResourceHttp }> {
+  const h = await startHarness({ startResource: false });
+  if (token !== null) h.server.executeCommand(`set roster_web_token "${token}"`);
+  h.server.startResource('roster', h.folder, withHttpShim(h.folder));
+  const http = await serveResourceHttp(h.server, 'roster');
+  await eventually(() => h.logText().includes('connected to the roster'));
+  return { h, http };
+}
+
+describe('the owner panel over HTTP (SetHttpHandler)', () => {
+  let h: Harness;
+  let http: ResourceHttp;
+  const url = (path: string) => `${http.origin}/roster${path}`;
+  const bearer = { authorization: `Bearer ${TOKEN}` };
+  const bodies: string[] = [];
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(url(path), { headers, redirect: 'manual' });
+    const body = await response.text();
+    bodies.push(body, JSON.stringify([...response.headers]));
+    return { response, body };
+  };
+
+  beforeAll(async () => {
+    ({ h, http } = await startPanel(TOKEN));
+    const member = h.mock.data.members[0]!;
+    const admitted = await h.server.connectPlayer({ name: 'Alice', identifiers: [member.gameLicense] })
+      .decision;
+    expect(admitted.admitted).toBe(true);
+    const refused = await h.server.connectPlayer({
+      name: 'Bob',
+      identifiers: [h.mock.data.nonMemberLicense()],
+    }).decision;
+    expect(refused.admitted).toBe(false);
+  });
+  afterAll(async () => {
+    await http?.close();
+    await h?.close();
+  });
+
+  it('asks for the token on every path (401) and shows the login form on the page', async () => {
+    for (const path of ['/', '/status.json', '/metrics', '/app.js']) {
+      expect((await get(path)).response.status, path).toBe(401);
+    }
+    const { body } = await get('/');
+    expect(body).toContain('action="login"');
+  });
+
+  it('serves the page, its bundle, status.json and metrics to the right Bearer token', async () => {
+    const page = await get('/', bearer);
+    expect(page.response.status).toBe(200);
+    expect(page.body).toContain('src="app.js"');
+    const js = await get('/app.js', bearer);
+    expect(js.response.headers.get('content-type')).toContain('javascript');
+    expect(js.body.length).toBeGreaterThan(20_000);
+    const css = await get('/app.css', bearer);
+    expect(css.body).toContain('.uplot');
+
+    const status = await get('/status.json', bearer);
+    const data = JSON.parse(status.body);
+    expect(data.health.keyVerified).toBe(true);
+    expect(data.health.community).toBe(h.mock.community.name);
+    expect(data.players.online).toHaveLength(1);
+    expect(data.players.online[0].name).toBe('Alice');
+    expect(
+      data.joins.recent.map((d: { admitted: boolean; reason: string }) => [d.admitted, d.reason]),
+    ).toEqual([
+      [false, 'not-on-roster'],
+      [true, 'member'],
+    ]);
+    expect(data.rateLimit.requestsTotal).toBeGreaterThan(0);
+
+    const metrics = await get('/metrics', bearer);
+    expect(metrics.body).toContain('roster_join_decisions_total{outcome="admitted",reason="member"} 1');
+    expect(metrics.body).toContain('roster_join_decisions_total{outcome="refused",reason="not-on-roster"} 1');
+    expect(metrics.body).toContain('roster_online_players 1');
+    expect(metrics.body).toMatch(/roster_requests_total [1-9]/);
+    for (const [, name] of metrics.body.matchAll(/^# TYPE (\S+)/gm)) expect(name).toMatch(/^roster_/);
+  });
+
+  it('trades the token for a session cookie through the login form', async () => {
+    const login = await fetch(url('/login'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${encodeURIComponent(TOKEN)}`,
+      redirect: 'manual',
+    });
+    expect(login.status).toBe(303);
+    const setCookie = login.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Strict/);
+    expect(setCookie).toMatch(/Path=\/roster\//);
+    bodies.push(setCookie);
+    const cookie = setCookie.split(';')[0]!;
+    expect((await get('/status.json', { cookie })).response.status).toBe(200);
+  });
+
+  it('runs doctor on POST only', async () => {
+    expect((await get('/doctor', bearer)).response.status).toBe(405);
+    const run = await fetch(url('/doctor'), { method: 'POST', headers: bearer });
+    const result = (await run.json()) as { lines: string[] };
+    bodies.push(JSON.stringify(result));
+    expect(run.status).toBe(200);
+    expect(result.lines.join('\n')).toContain('key works');
+    const status = JSON.parse((await get('/status.json', bearer)).body);
+    expect(status.doctor.last.lines).toEqual(result.lines);
+  });
+
+  it('locks an address out after five wrong tokens (429), whatever token comes next', async () => {
+    const wrong = { authorization: 'Bearer wrong-token-wrong-token' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await get('/status.json', wrong)).response.status);
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+    const locked = await get('/status.json', bearer);
+    expect(locked.response.status).toBe(429);
+    expect(Number(locked.response.headers.get('retry-after'))).toBeGreaterThan(590);
+  });
+
+  it('never puts the key or the token in any response', () => {
+    const key = String(h.mock.keys.full);
+    expect(bodies.length).toBeGreaterThan(10);
+    for (const body of bodies) {
+      expect(body).not.toContain(key);
+      expect(body).not.toContain(TOKEN);
+    }
+  });
+});
+
+describe('the owner panel when roster_web_token is not set', () => {
+  it('is off: no handler, FXServer answers 404', async () => {
+    const { h, http } = await startPanel(null);
+    try {
+      const response = await fetch(`${http.origin}/roster/`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(response.status).toBe(404);
+      expect(h.logText()).not.toContain("owner's panel is on");
+    } finally {
+      await http.close();
+      await h.close();
+    }
+  });
+
+  it('stays off with a token shorter than 16 characters, and says why', async () => {
+    const { h, http } = await startPanel('too-short');
+    try {
+      expect((await fetch(`${http.origin}/roster/`)).status).toBe(404);
+      expect(h.logText()).toContain('roster_web_token must be at least 16 characters');
+      expect(h.logText()).not.toContain('too-short');
+    } finally {
+      await http.close();
+      await h.close();
+    }
+  });
+});

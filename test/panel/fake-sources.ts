@@ -1,0 +1,63 @@
+import type { PlayerEntry } from '../../src/core/players/player-registry';
+import { viewOf } from '../../src/core/roster/member-view';
+import type { PanelSources } from '../../src/panel/panel-sources';
+
+export const API_KEY = 'rk_live_abcd1234_SECRETSECRETSECRET';
+export const TOKEN = 'panel-token-0123456789';
+
+export function fakeSources(overrides: Partial<PanelSources> = {}): PanelSources & { doctorRuns: number } {
+  const online = new Map<string, PlayerEntry>([
+    [
+      '1',
+      {
+        license: 'license:0123456789abcdef0123456789abcdef01234567',
+        name: 'Alice',
+        since: 0,
+        view: viewOf({
+          id: 'mem_1',
+          name: 'Alice Example',
+          status: 'ACTIVE',
+          license: 'license:0123456789abcdef0123456789abcdef01234567',
+          departments: [
+            {
+              id: 'dept_lspd',
+              name: 'Los Santos Police',
+              shortName: 'LSPD',
+              primary: true,
+              callsign: '1-A-12',
+              rank: { id: 'r1', name: 'Sergeant', position: 3 },
+            },
+          ],
+        }),
+      },
+    ],
+    ['2', { license: null, name: 'Bob', since: 0, view: undefined }],
+  ]);
+  const sources = {
+    doctorRuns: 0,
+    version: '1.2.3',
+    identity: () => ({ community: 'Test Community', scopes: ['members:read'] }),
+    limiter: () => ({
+      perMinute: 120,
+      perDay: 25000,
+      remainingThisMinute: 117,
+      remainingToday: 24990,
+      resetAt: null,
+      pausedUntil: null,
+      queued: { join: 1, refresh: 2, background: 0 },
+      suspended: null,
+    }),
+    lastError: () => ({ message: 'lookup: the service answered 503', at: 1000 }),
+    cache: () => ({ size: 42, hits: 30, misses: 10, hitRate: 0.75 }),
+    onlinePlayers: () => online,
+    onlineCount: () => online.size,
+    connectingCount: () => 3,
+    training: () => null,
+    async doctor() {
+      sources.doctorRuns++;
+      return ['✓ key works', `key was ${API_KEY}`];
+    },
+    ...overrides,
+  };
+  return sources;
+}

@@ -1,0 +1,206 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/core/ports';
+import { createPanel, type Panel } from '../../src/panel/panel';
+import { FakeClock } from '../core/limiter/fake-clock';
+import { API_KEY, fakeSources, TOKEN } from './fake-sources';
+import { call, header } from './fx-http-fake';
+
+const texts = { notOnRoster: 'not on roster', notInDepartment: 'no dept', unavailable: 'unavailable' };
+
+describe('the panel handler (FXServer request/response shapes)', () => {
+  let clock: FakeClock;
+  let panel: Panel;
+  let sources: ReturnType<typeof fakeSources>;
+  const bearer = { Authorization: `Bearer ${TOKEN}` };
+
+  beforeEach(() => {
+    clock = new FakeClock();
+    sources = fakeSources();
+    panel = createPanel({
+      token: TOKEN,
+      sources,
+      refusalTexts: () => texts,
+      clock,
+      logger: silentLogger,
+      basePath: '/roster/',
+      secrets: [API_KEY],
+      assets: { js: 'console.log(1)', css: 'body{}' },
+    });
+  });
+
+  it('refuses every path without a token (401), with the login form for the page', async () => {
+    for (const path of ['/', '/status.json', '/metrics', '/app.js', '/app.css']) {
+      const reply = await call(panel.handler, { path });
+      expect(reply.status, path).toBe(401);
+    }
+    const page = await call(panel.handler, { path: '/' });
+    expect(page.body).toContain('<form method="post" action="login">');
+    expect(header(page, 'content-type')).toContain('text/html');
+  });
+
+  it('answers every path with the right Bearer token', async () => {
+    const page = await call(panel.handler, { path: '/', headers: bearer });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('src="app.js"');
+    expect(page.body).not.toMatch(/(src|href)="(\/|https?:)/);
+    expect((await call(panel.handler, { path: '/app.js', headers: bearer })).body).toBe('console.log(1)');
+    expect((await call(panel.handler, { path: '/app.css', headers: bearer })).body).toBe('body{}');
+    const status = await call(panel.handler, { path: '/status.json?x=1', headers: bearer });
+    expect(status.status).toBe(200);
+    const data = JSON.parse(status.body);
+    expect(data.health).toMatchObject({ keyVerified: true, community: 'Test Community' });
+    expect(data.players.online[0]).toMatchObject({
+      name: 'Alice',
+      license: 'license:0123…4567',
+      departments: [{ name: 'LSPD', rank: 'Sergeant', callsign: '1-A-12', primary: true }],
+    });
+    const metrics = await call(panel.handler, { path: '/metrics', headers: bearer });
+    expect(metrics.status).toBe(200);
+    expect(header(metrics, 'content-type')).toContain('text/plain');
+    expect(metrics.body).toContain('roster_cache_entries 42');
+  });
+
+  it('gives 401 to a wrong token and 429 for ten minutes after five from one address', async () => {
+    const wrong = { Authorization: 'Bearer not-the-token-at-all' };
+    for (let i = 0; i < 4; i++) {
+      const reply = await call(panel.handler, {
+        path: '/status.json',
+        headers: wrong,
+        address: `10.1.1.1:${4000 + i}`,
+      });
+      expect(reply.status).toBe(401);
+    }
+    const fifth = await call(panel.handler, {
+      path: '/status.json',
+      headers: wrong,
+      address: '10.1.1.1:5000',
+    });
+    expect(fifth.status).toBe(429);
+    // Locked: even the right token is refused from that address, on any port; others are not.
+    const right = await call(panel.handler, {
+      path: '/status.json',
+      headers: bearer,
+      address: '10.1.1.1:6000',
+    });
+    expect(right.status).toBe(429);
+    expect(Number(header(right, 'retry-after'))).toBe(600);
+    expect(
+      (await call(panel.handler, { path: '/status.json', headers: bearer, address: '10.1.1.2:1' })).status,
+    ).toBe(200);
+    await clock.advance(10 * 60_000);
+    expect(
+      (await call(panel.handler, { path: '/status.json', headers: bearer, address: '10.1.1.1:7' })).status,
+    ).toBe(200);
+  });
+
+  it('trades the token for an HttpOnly SameSite=Strict cookie through the login form', async () => {
+    const login = await call(panel.handler, {
+      method: 'POST',
+      path: '/login',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `token=${encodeURIComponent(TOKEN)}`,
+    });
+    expect(login.status).toBe(303);
+    expect(header(login, 'location')).toBe('./');
+    const setCookie = header(login, 'set-cookie')!;
+    expect(setCookie).toMatch(/^roster_session=[A-Za-z0-9_-]{43}; Path=\/roster\/;/);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Strict');
+    expect(setCookie).not.toContain(TOKEN);
+    const cookie = setCookie.split(';')[0]!;
+    expect(
+      (await call(panel.handler, { path: '/status.json', headers: { Cookie: `a=b; ${cookie}` } })).status,
+    ).toBe(200);
+    // Logging out ends the session.
+    await call(panel.handler, { method: 'POST', path: '/logout', headers: { Cookie: cookie } });
+    expect((await call(panel.handler, { path: '/status.json', headers: { Cookie: cookie } })).status).toBe(
+      401,
+    );
+  });
+
+  it('counts wrong tokens from the login form towards the lock-out, but not stale cookies', async () => {
+    for (let i = 0; i < 10; i++) {
+      const reply = await call(panel.handler, {
+        path: '/status.json',
+        headers: { Cookie: 'roster_session=old' },
+      });
+      expect(reply.status).toBe(401);
+    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const reply = await call(panel.handler, { method: 'POST', path: '/login', body: 'token=guess' });
+      statuses.push(reply.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+  });
+
+  it('changes nothing on GET: doctor, login and logout need POST', async () => {
+    for (const path of ['/doctor', '/login', '/logout']) {
+      const reply = await call(panel.handler, { path, headers: bearer });
+      expect(reply.status, path).toBe(405);
+      expect(header(reply, 'allow')).toBe('POST');
+    }
+    expect(sources.doctorRuns).toBe(0);
+    const run = await call(panel.handler, { method: 'POST', path: '/doctor', headers: bearer });
+    expect(run.status).toBe(200);
+    expect(JSON.parse(run.body).lines[0]).toBe('✓ key works');
+    expect(sources.doctorRuns).toBe(1);
+  });
+
+  it('refuses a cross-site POST', async () => {
+    const reply = await call(panel.handler, {
+      method: 'POST',
+      path: '/doctor',
+      headers: { ...bearer, Origin: 'https://evil.example', Host: '127.0.0.1:30120' },
+    });
+    expect(reply.status).toBe(403);
+    expect(sources.doctorRuns).toBe(0);
+  });
+
+  it('never sends the key or the token, even when a source carries them', async () => {
+    const run = await call(panel.handler, { method: 'POST', path: '/doctor', headers: bearer });
+    const status = await call(panel.handler, { path: '/status.json', headers: bearer });
+    for (const reply of [run, status]) {
+      expect(reply.body).not.toContain(API_KEY);
+      expect(reply.body).not.toContain(TOKEN);
+    }
+    expect(run.body).toContain('[redacted]');
+  });
+
+  it('refuses a body larger than a token needs', async () => {
+    const reply = await call(panel.handler, {
+      method: 'POST',
+      path: '/login',
+      body: `token=${'x'.repeat(5000)}`,
+    });
+    expect(reply.status).toBe(413);
+  });
+
+  it('sends no-store, nosniff and a CSP that allows nothing but the resource', async () => {
+    const reply = await call(panel.handler, { path: '/', headers: bearer });
+    expect(header(reply, 'cache-control')).toBe('no-store');
+    expect(header(reply, 'content-security-policy')).toContain("default-src 'none'");
+    expect(header(reply, 'content-security-policy')).toContain("connect-src 'self'");
+  });
+});
+
+describe('cross-site posts', () => {
+  it('are told apart by Sec-Fetch-Site; Origin: null alone is no proof', async () => {
+    const clock = new FakeClock();
+    const panel = createPanel({
+      token: TOKEN,
+      sources: fakeSources(),
+      refusalTexts: () => texts,
+      clock,
+      logger: silentLogger,
+      basePath: '/roster/',
+      secrets: [API_KEY],
+      assets: { js: '', css: '' },
+    });
+    const login = (headers: Record<string, string>) =>
+      call(panel.handler, { method: 'POST', path: '/login', headers, body: `token=${TOKEN}` });
+    expect((await login({ Origin: 'null', 'Sec-Fetch-Site': 'same-origin' })).status).toBe(303);
+    expect((await login({ 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    expect((await login({ Origin: 'http://evil.example', Host: '127.0.0.1:30120' })).status).toBe(403);
+  });
+});
