@@ -21,6 +21,11 @@ export class AceStore {
     set.add(parent);
   }
 
+  /** Removes the link, every copy of it (se/Security.cpp, RemovePrincipalInheritance). */
+  removePrincipal(child: string, parent: string): void {
+    this.parents.get(child)?.delete(parent);
+  }
+
   allowed(principals: readonly string[], object: string): boolean {
     const all = this.expand([...principals, 'builtin.everyone']);
     let allow = false;

@@ -436,6 +436,9 @@ export class FxServer implements Kernel, NativeHost {
       case 'add_principal':
         this.aces.addPrincipal(a, b);
         return true;
+      case 'remove_principal':
+        this.aces.removePrincipal(a, b);
+        return true;
       case 'add_convar_permission':
         // add_convar_permission <resource> read <convar>
         if (b === 'read') this.convars.addReadPermission(a, c);
