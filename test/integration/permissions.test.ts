@@ -1,0 +1,228 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually, type Harness, type HarnessOptions, startHarness, strangerLicense } from './harness';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const ACL = [
+  ['resource.roster', 'command.add_principal', 'allow'],
+  ['resource.roster', 'command.remove_principal', 'allow'],
+] as const;
+
+/** ACEs an owner maps onto roster principals in server.cfg. */
+const OWNER_ACES = [
+  ['roster.member', 'test.member', 'allow'],
+  ['roster.lspd', 'test.lspd', 'allow'],
+  ['roster.lspd.chief', 'test.chief', 'allow'],
+  ['roster.lspd.lieutenant', 'test.lieutenant', 'allow'],
+  ['roster.lspd.sergeant', 'test.sergeant', 'allow'],
+] as const;
+const OBJECTS = OWNER_ACES.map(([, object]) => object);
+
+async function start(options: HarnessOptions & { acl?: boolean } = {}): Promise<Harness> {
+  const harness = await startHarness({
+    ...options,
+    aces: [...(options.acl === false ? [] : ACL), ...OWNER_ACES, ...(options.aces ?? [])],
+  });
+  h = harness;
+  await eventually(() => harness.logText().includes('connected to the roster'));
+  return harness;
+}
+
+function addLspdMember(harness: Harness, rank: string, status: 'ACTIVE' | 'SUSPENDED' = 'ACTIVE') {
+  const lspd = harness.mock.data.rankByName('LSPD', rank);
+  return harness.mock.data.addMember({ departmentId: lspd.departmentId, rankId: lspd.id, status });
+}
+
+/** What another resource sees, synchronously, inside its own playerJoining handler. */
+function watchJoining(harness: Harness): Record<string, Record<string, boolean>> {
+  harness.caller.eval(`
+    globalThis.seenAtJoin = {};
+    on('playerJoining', () => {
+      const src = source;
+      const seen = {};
+      for (const object of ${JSON.stringify(OBJECTS)}) seen[object] = IsPlayerAceAllowed(src, object);
+      globalThis.seenAtJoin[GetPlayerName(src)] = seen;
+    });
+  `);
+  return new Proxy({}, { get: (_, name) => harness.caller.eval('globalThis.seenAtJoin')[name as string] });
+}
+
+function allowed(harness: Harness, id: number): string[] {
+  return OBJECTS.filter((object) => harness.caller.eval<boolean>(`IsPlayerAceAllowed(${id}, '${object}')`));
+}
+
+function principalAllowed(harness: Harness, principal: string, object: string): boolean {
+  return harness.caller.eval<boolean>(`IsPrincipalAceAllowed(${JSON.stringify(principal)}, '${object}')`);
+}
+
+async function joinAs(harness: Harness, name: string, license: string) {
+  const decision = await harness.server.connectPlayer({ name, identifiers: [license] }).decision;
+  return decision;
+}
+
+describe('roster ranks as ACE principals', () => {
+  it('at join, another resource sees a Captain allowed a Lieutenant ACE and not the Chief one', async () => {
+    // The watching resource starts before roster, so its playerJoining handler runs first: the
+    // grants must already be in force when the gate admits, not only when roster sees the join.
+    const harness = await startHarness({ aces: [...ACL, ...OWNER_ACES], startResource: false });
+    h = harness;
+    const seen = watchJoining(harness);
+    harness.server.startResource('roster', harness.folder);
+    await eventually(() => harness.logText().includes('connected to the roster'));
+    const captain = addLspdMember(harness, 'Captain');
+    const decision = await joinAs(harness, 'Cap', captain.gameLicense);
+    expect(decision.admitted).toBe(true);
+    expect(seen.Cap).toEqual({
+      'test.member': true,
+      'test.lspd': true,
+      'test.chief': false,
+      'test.lieutenant': true,
+      'test.sergeant': true,
+    });
+  });
+
+  it('an Officer promoted on the roster gains the Sergeant ACE after a refresh', async () => {
+    const harness = await start();
+    const officer = addLspdMember(harness, 'Officer');
+    const decision = await joinAs(harness, 'Off', officer.gameLicense);
+    if (!decision.admitted) throw new Error(decision.reason);
+    await eventually(() => allowed(harness, decision.id).includes('test.member'));
+    expect(allowed(harness, decision.id)).toEqual(['test.member', 'test.lspd']);
+    harness.mock.dashboard.setRank(officer.id, harness.mock.data.rankByName('LSPD', 'Sergeant').id);
+    harness.server.executeCommand(`roster refresh ${decision.id}`);
+    await eventually(() => allowed(harness, decision.id).includes('test.sergeant'));
+    expect(allowed(harness, decision.id)).toEqual(['test.member', 'test.lspd', 'test.sergeant']);
+  });
+
+  it('a suspended member and a stranger get nothing, even when the gate lets them in', async () => {
+    const harness = await start({ config: { gate: { enabled: false } } });
+    const seen = watchJoining(harness);
+    const suspended = addLspdMember(harness, 'Chief', 'SUSPENDED');
+    const a = await joinAs(harness, 'Sus', suspended.gameLicense);
+    const b = await joinAs(harness, 'Str', strangerLicense);
+    if (!a.admitted || !b.admitted) throw new Error('the open gate refused');
+    await eventually(() => harness.logText().includes('Str admitted'));
+    expect(Object.values(seen.Sus ?? {}).some(Boolean)).toBe(false);
+    expect(Object.values(seen.Str ?? {}).some(Boolean)).toBe(false);
+    expect(allowed(harness, a.id)).toEqual([]);
+    expect(allowed(harness, b.id)).toEqual([]);
+  });
+
+  it('a member suspended while online loses every principal at the next refresh', async () => {
+    const harness = await start();
+    const chief = addLspdMember(harness, 'Chief');
+    const decision = await joinAs(harness, 'Boss', chief.gameLicense);
+    if (!decision.admitted) throw new Error(decision.reason);
+    await eventually(() => allowed(harness, decision.id).includes('test.chief'));
+    harness.mock.dashboard.setStatus(chief.id, 'SUSPENDED');
+    harness.server.executeCommand(`roster refresh ${decision.id}`);
+    await eventually(() => allowed(harness, decision.id).length === 0);
+  });
+
+  it('leaving removes the player principals; stopping removes everything and empties the ledger', async () => {
+    const harness = await start();
+    const a = addLspdMember(harness, 'Lieutenant');
+    const b = addLspdMember(harness, 'Chief');
+    const da = await joinAs(harness, 'A', a.gameLicense);
+    const db = await joinAs(harness, 'B', b.gameLicense);
+    if (!da.admitted || !db.admitted) throw new Error('refused');
+    const principalOf = (license: string) => `identifier.${license}`;
+    await eventually(() => principalAllowed(harness, principalOf(b.gameLicense), 'test.chief'));
+    harness.server.dropPlayer(da.id, 'Exiting');
+    await eventually(() => !principalAllowed(harness, principalOf(a.gameLicense), 'test.member'));
+    expect(principalAllowed(harness, principalOf(b.gameLicense), 'test.chief')).toBe(true);
+    const ledger = join(harness.folder, 'roster-principals.txt');
+    expect(readFileSync(ledger, 'utf8')).toContain(principalOf(b.gameLicense));
+    expect(readFileSync(ledger, 'utf8')).not.toContain(principalOf(a.gameLicense));
+
+    harness.server.stopResource('roster');
+    await eventually(() => harness.server.resourceState('roster') === 'stopped');
+    for (const object of OBJECTS) {
+      expect(principalAllowed(harness, principalOf(b.gameLicense), object)).toBe(false);
+    }
+    // The ladder goes too: a Chief principal no longer reaches the Lieutenant's ACE.
+    expect(principalAllowed(harness, 'roster.lspd.chief', 'test.lieutenant')).toBe(false);
+    expect(readFileSync(ledger, 'utf8')).not.toMatch(/^[^#]/m);
+  });
+
+  it('a start after a crash removes what the previous run left', async () => {
+    const leftover = `identifier.license:${'9'.repeat(40)}`;
+    const harness = await startHarness({ aces: [...ACL, ...OWNER_ACES], startResource: false });
+    h = harness;
+    // A run that never stopped left its ledger and its links in the ACL.
+    writeFileSync(
+      join(harness.folder, 'roster-principals.txt'),
+      `# roster principal links v1: child parent\n${leftover} roster.lspd.chief\nroster.lspd.cadet roster.lspd.chief\n`,
+    );
+    harness.server.executeCommand(`add_principal ${leftover} roster.lspd.chief`);
+    harness.server.executeCommand('add_principal roster.lspd.cadet roster.lspd.chief');
+    expect(principalAllowed(harness, leftover, 'test.chief')).toBe(true);
+    harness.server.startResource('roster', harness.folder);
+    await eventually(() => harness.logText().includes('connected to the roster'));
+    expect(principalAllowed(harness, leftover, 'test.chief')).toBe(false);
+    expect(principalAllowed(harness, 'roster.lspd.cadet', 'test.chief')).toBe(false);
+    expect(harness.logText()).toContain('2 principal link(s) a previous run left');
+    expect(readFileSync(join(harness.folder, 'roster-principals.txt'), 'utf8')).not.toContain(leftover);
+  });
+
+  it('without the ACL lines: one clear line naming both, players still gated, doctor shows the fix', async () => {
+    const harness = await start({ acl: false });
+    const lines = harness.server.log.of('roster').filter((l) => l.includes('command.add_principal'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('add_ace resource.roster command.add_principal allow');
+    expect(lines[0]).toContain('add_ace resource.roster command.remove_principal allow');
+    const captain = addLspdMember(harness, 'Captain');
+    const member = await joinAs(harness, 'Cap', captain.gameLicense);
+    const stranger = await joinAs(harness, 'Str', strangerLicense);
+    expect(member.admitted).toBe(true);
+    expect(stranger.admitted).toBe(false);
+    if (member.admitted) expect(allowed(harness, member.id)).toEqual([]);
+    const before = harness.server.log.lines.length;
+    harness.server.executeCommand('roster doctor');
+    const doctor = await eventually(() => {
+      const text = harness.server.log.lines.slice(before).join('\n');
+      return text.includes('✗ permissions') && text;
+    }, 10_000);
+    expect(doctor).toContain('add_ace resource.roster command.remove_principal allow');
+  });
+
+  it('doctor lists each department principals top to bottom', async () => {
+    const harness = await start();
+    await eventually(() => harness.server.log.lines.length > 0);
+    const before = harness.server.log.lines.length;
+    harness.server.executeCommand('roster doctor');
+    const doctor = await eventually(() => {
+      const text = harness.server.log.lines.slice(before).join('\n');
+      return text.includes('✓ permissions') && text.includes('LSPD —') && text;
+    }, 10_000);
+    expect(doctor).toContain(
+      'roster.lspd.chief > roster.lspd.assistant_chief > roster.lspd.captain > roster.lspd.lieutenant > roster.lspd.sergeant > roster.lspd.senior_officer > roster.lspd.officer > roster.lspd.cadet > roster.lspd',
+    );
+    expect(doctor).toContain('roster.member');
+  });
+
+  it('a hostile rank name becomes a harmless principal: nothing reaches the console', async () => {
+    const hostile = 'Cap"tain; add_ace builtin.everyone command allow\nquit';
+    const harness = await start({
+      beforeStart: (mock) => {
+        mock.dashboard.renameRank(mock.data.rankByName('LSPD', 'Captain').id, hostile);
+      },
+      aces: [['roster.lspd.cap_tain_add_ace_builtin_everyone_command_allow_quit', 'test.odd', 'allow']],
+    });
+    const lspd = harness.mock.data.data.departments.find((d) => d.shortName === 'LSPD')!;
+    const rank = harness.mock.data.data.ranks.find((r) => r.name === hostile)!;
+    const member = harness.mock.data.addMember({ departmentId: lspd.id, rankId: rank.id });
+    const decision = await joinAs(harness, 'Odd', member.gameLicense);
+    if (!decision.admitted) throw new Error(decision.reason);
+    await eventually(() => harness.caller.eval<boolean>(`IsPlayerAceAllowed(${decision.id}, 'test.odd')`));
+    expect(harness.caller.eval<boolean>(`IsPlayerAceAllowed(${decision.id}, 'test.lieutenant')`)).toBe(true);
+    expect(principalAllowed(harness, 'builtin.everyone', 'command')).toBe(false);
+    expect(harness.server.resourceState('roster')).toBe('started');
+  });
+});
