@@ -50,7 +50,13 @@ function watchJoining(harness: Harness): Record<string, Record<string, boolean>>
       globalThis.seenAtJoin[GetPlayerName(src)] = seen;
     });
   `);
-  return new Proxy({}, { get: (_, name) => harness.caller.eval('globalThis.seenAtJoin')[name as string] });
+  return new Proxy(
+    {},
+    {
+      get: (_, name) =>
+        harness.caller.eval<Record<string, Record<string, boolean>>>('globalThis.seenAtJoin')[name as string],
+    },
+  );
 }
 
 function allowed(harness: Harness, id: number): string[] {
