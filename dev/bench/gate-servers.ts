@@ -23,6 +23,8 @@ export interface GateServerOptions {
   /** roster: config.json; naive: `naive_*` convars (cache_seconds, refresh_seconds). */
   config?: Record<string, unknown>;
   naive?: { cacheSeconds?: number; refreshSeconds?: number };
+  /** server.cfg `add_ace` lines (e.g. the two that let roster change principals). */
+  aces?: readonly (readonly [string, string, ('allow' | 'deny')?])[];
   /** Start without the gate resource (e.g. to bring players online first). */
   deferStart?: boolean;
 }
@@ -48,6 +50,7 @@ export async function startGateServer(
             naive_refresh_seconds: String(options.naive?.refreshSeconds ?? 0),
           },
     convarPermissions: [['roster', 'roster_api_key']],
+    aces: options.aces ?? [],
   });
   await server.start();
   const folder = kind === 'roster' ? rosterFolder(options.config) : null;

@@ -13,6 +13,25 @@ export interface StormScenarioOptions {
   servers?: number;
   progress?: Progress;
   label?: string;
+  /**
+   * roster only: 'on' grants roster principals (permissions.enabled with the two ACL lines and an
+   * owner's ACE on a rank), 'off' sets permissions.enabled false; unset keeps the defaults.
+   */
+  permissions?: 'on' | 'off';
+}
+
+/** What the storm's roster server gets for `permissions`. */
+function permissionSetup(mode: 'on' | 'off' | undefined) {
+  if (mode === undefined) return {};
+  if (mode === 'off') return { config: { permissions: { enabled: false } } };
+  return {
+    config: { permissions: { enabled: true } },
+    aces: [
+      ['resource.roster', 'command.add_principal', 'allow'],
+      ['resource.roster', 'command.remove_principal', 'allow'],
+      ['roster.lspd.sergeant', 'command.spikestrip', 'allow'],
+    ] as const,
+  };
 }
 
 export interface StormResult {
@@ -34,7 +53,9 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
   const mock = await startMockRoster({ port: 0, members: 2_000, seed: 1, now: () => Date.now() + shift });
   mock.faults.latency(SERVICE_LATENCY_MS);
   const gates = await Promise.all(
-    Array.from({ length: options.servers ?? 1 }, () => startGateServer(kind, mock)),
+    Array.from({ length: options.servers ?? 1 }, () =>
+      startGateServer(kind, mock, kind === 'roster' ? permissionSetup(options.permissions) : {}),
+    ),
   );
   try {
     for (const gate of gates) await rosterReady(gate, mock);
