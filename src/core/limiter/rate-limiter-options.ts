@@ -6,7 +6,10 @@ export interface RateLimiterOptions {
   /** Never more than this many in any rolling 24 h; null or absent for no daily ceiling. */
   perDay?: number | null;
   clock: Clock;
-  /** Requests that may go back to back after a quiet spell. Default min(5, perMinute / 12), at least 1. */
+  /**
+   * Requests that may go at once while the recent minute is quiet. Default a quarter of perMinute
+   * (at least 1); the rest of the minute is paced evenly once the burst is spent.
+   */
   burst?: number;
   /**
    * Fractions of the daily budget that only more urgent lanes may use, so that when the day runs

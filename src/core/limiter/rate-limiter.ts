@@ -16,9 +16,12 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 /**
- * A proactive limiter shared by every request of one API key: a token bucket spends the minute
- * evenly, rolling windows make the minute and day ceilings hard, the service's own
- * `X-RateLimit-*` view is followed after every response, and a 429 stops every lane.
+ * A proactive limiter shared by every request of one API key. While the recent minute is quiet a
+ * request goes at once (a burst of up to a quarter of the minute); only when that burst is spent,
+ * i.e. under a queue or when the minute's budget runs low, are requests paced, at a rate that
+ * with the burst never adds up to more than the minute allows. Rolling windows keep the minute
+ * and day ceilings hard, the service's own `X-RateLimit-*` view is followed after every response,
+ * and a 429 stops every lane.
  */
 export class RateLimiter {
   private readonly clock: Clock;
@@ -43,11 +46,8 @@ export class RateLimiter {
     this.perMinute = this.configuredPerMinute;
     this.perDay = options.perDay ? Math.max(1, Math.floor(options.perDay)) : null;
     this.burst = options.burst;
-    this.bucket = new TokenBucket(
-      this.perMinute / MINUTE_MS,
-      this.burstFor(this.perMinute),
-      this.clock.now(),
-    );
+    const burst = this.burstFor(this.perMinute);
+    this.bucket = new TokenBucket(this.refillPerMs(this.perMinute, burst), burst, this.clock.now());
     const reserve = options.dayReserve ?? { refresh: 0.1, background: 0.25 };
     const perDay = this.perDay ?? 0;
     this.dayFloor = {
@@ -74,7 +74,8 @@ export class RateLimiter {
     const perMinute = Math.min(this.configuredPerMinute, announced ?? Number.POSITIVE_INFINITY);
     if (perMinute !== this.perMinute) {
       this.perMinute = perMinute;
-      this.bucket.reconfigure(perMinute / MINUTE_MS, this.burstFor(perMinute), now);
+      const burst = this.burstFor(perMinute);
+      this.bucket.reconfigure(this.refillPerMs(perMinute, burst), burst, now);
     }
     this.pump();
   }
@@ -112,15 +113,16 @@ export class RateLimiter {
     };
   }
 
-  /** A rough estimate of how long a request added to `lane` now would wait, in milliseconds. */
   /**
-   * True while recent requests have left the budget short of full but a request in `lane` would
-   * still go at once: the moment when merging small batches saves requests.
+   * True while a request in `lane` would go at once but the burst is more than half spent: the
+   * budget is running low, and merging small batches saves requests.
    */
   isBusy(lane: Lane): boolean {
-    return this.estimateWaitMs(lane) === 0 && !this.bucket.full(this.clock.now());
+    const now = this.clock.now();
+    return this.estimateWaitMs(lane) === 0 && this.bucket.available(now) * 2 < this.burstFor(this.perMinute);
   }
 
+  /** A rough estimate of how long a request added to `lane` now would wait, in milliseconds. */
   estimateWaitMs(lane: Lane): number {
     const now = this.clock.now();
     const ahead = this.queues.ahead(lane);
@@ -131,7 +133,7 @@ export class RateLimiter {
       wait = Math.max(wait, resetAt - now);
     }
     const spare = wait === 0 ? Math.max(0, this.bucket.available(now) - 1) : 0;
-    return Math.ceil(wait + Math.max(0, ahead - spare) * (MINUTE_MS / this.perMinute));
+    return Math.ceil(wait + Math.max(0, ahead - spare) * this.bucket.intervalMs);
   }
 
   /** Rejects every waiting request and stops the timer. */
@@ -193,7 +195,13 @@ export class RateLimiter {
   }
 
   private burstFor(perMinute: number): number {
-    return Math.max(1, this.burst ?? Math.min(5, Math.floor(perMinute / 12)));
+    return Math.max(1, Math.min(perMinute, this.burst ?? Math.floor(perMinute / 4)));
+  }
+
+  // The burst plus a minute of refill is the minute's ceiling, so pacing after a burst is steady:
+  // it never runs into the rolling window and stalls there.
+  private refillPerMs(perMinute: number, burst: number): number {
+    return Math.max(1, perMinute - burst) / MINUTE_MS;
   }
 
   private schedule(ms: number): void {

@@ -1,6 +1,6 @@
 /**
- * Spends a per-minute budget evenly: tokens refill continuously, and only a small burst can be
- * saved up, so the first second of a storm cannot use the whole minute.
+ * The burst allowance: up to `capacity` requests go at once after a quiet spell; once spent,
+ * tokens refill continuously, so requests are paced evenly.
  */
 export class TokenBucket {
   private tokens: number;
@@ -27,12 +27,6 @@ export class TokenBucket {
   available(now: number): number {
     this.refill(now);
     return Math.floor(this.tokens);
-  }
-
-  /** True when no token has been spent that has not grown back: nothing was sent lately. */
-  full(now: number): boolean {
-    this.refill(now);
-    return this.tokens >= this.capacity;
   }
 
   /** Milliseconds until one token is available (0 when one is). */

@@ -23,8 +23,62 @@ describe('RateLimiter', () => {
     const times = log.map((entry) => entry.at);
     expect(times.length).toBe(1000);
     expect(maxInAnyWindow(times, 60_000)).toBeLessThanOrEqual(120);
-    // Spent evenly: the first second of the storm gets only the small burst.
-    expect(times.filter((at) => at < times[0]! + 1000).length).toBeLessThanOrEqual(7);
+    // The quiet minute gives a burst of a quarter of it; the queue behind it is paced.
+    expect(times.filter((at) => at === times[0]).length).toBe(30);
+    expect(times.filter((at) => at < times[0]! + 1000).length).toBeLessThanOrEqual(32);
+  });
+
+  it('grants a burst at once while the recent minute is quiet', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 120, clock });
+    const times: number[] = [];
+    // Ten joins one after another, 0.2 s apart, two requests each: nothing waits.
+    for (let join = 0; join < 10; join++) {
+      await limiter.acquire('join');
+      await limiter.acquire('join');
+      times.push(clock.now());
+      await clock.advance(200);
+    }
+    expect(times.map((at) => at - times[0]!)).toEqual([0, 200, 400, 600, 800, 1000, 1200, 1400, 1600, 1800]);
+    expect(clock.pendingTimers).toBe(0);
+    // After a quiet spell the burst is whole again.
+    await clock.advance(60_000);
+    const burst: number[] = [];
+    for (let i = 0; i < 30; i++) void limiter.acquire('refresh').then(() => burst.push(clock.now()), ignore);
+    await clock.advance(0);
+    expect(burst.length).toBe(30);
+    limiter.close();
+  });
+
+  it('paces a queue evenly once the burst is spent, and never stalls on the window', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 120, clock });
+    const times: number[] = [];
+    for (let i = 0; i < 400; i++) void limiter.acquire('join').then(() => times.push(clock.now()), ignore);
+    await clock.advance(0);
+    expect(times.length).toBe(30);
+    await clock.advance(300_000);
+    expect(times.length).toBe(400);
+    const gaps = times.slice(30).map((at, index) => at - times[29 + index]!);
+    // (120 - 30) per minute: one every 667 ms, never a gap much longer.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(660);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(700);
+    expect(maxInAnyWindow(times, 60_000)).toBeLessThanOrEqual(120);
+  });
+
+  it('keeps the minute and day ceilings under bursts, queues and quiet spells alike', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 60, perDay: 200, clock });
+    const times: number[] = [];
+    for (let round = 0; round < 8; round++) {
+      for (let i = 0; i < 50; i++) void limiter.acquire('join').then(() => times.push(clock.now()), ignore);
+      await clock.advance(round % 2 === 0 ? 5_000 : 90_000);
+    }
+    await clock.advance(3_600_000);
+    expect(maxInAnyWindow(times, 60_000)).toBeLessThanOrEqual(60);
+    expect(times.length).toBe(200);
+    expect(limiter.state().remainingToday).toBe(0);
+    limiter.close();
   });
 
   it('holds the rolling-window ceiling for any arrival pattern (property)', async () => {
@@ -169,7 +223,8 @@ describe('RateLimiter', () => {
     expect(state.queued).toEqual({ join: 1, refresh: 0, background: 4 });
     expect(state.remainingThisMinute).toBe(59);
     expect(state.remainingToday).toBe(999);
-    expect(limiter.estimateWaitMs('join')).toBeLessThanOrEqual(2_000);
+    // One token to wait for and one join ahead, at (60 - 1) per minute.
+    expect(limiter.estimateWaitMs('join')).toBeLessThanOrEqual(2_100);
     expect(limiter.estimateWaitMs('background')).toBeGreaterThanOrEqual(5_000);
     limiter.close();
   });
