@@ -4,10 +4,11 @@ import { scheduleRefresh } from '../core/audit/refresh-plan';
 import { MemberCache } from '../core/cache/member-cache';
 import { loadSnapshot, saveSnapshot } from '../core/cache/snapshot';
 import { type Config, configSchema, loadSettings, type Settings } from '../core/config';
-import type { KeyIdentity } from '../core/model';
+import type { ApiMember, KeyIdentity } from '../core/model';
 import { PlayerRegistry } from '../core/players/player-registry';
 import { type Clock, systemClock } from '../core/ports';
 import { RankChanges } from '../core/ranks/rank-changes';
+import { matchKey } from '../core/roster/catalog-index';
 import { RosterQueries } from '../core/roster/queries';
 import { RosterService } from '../core/roster/roster-service';
 import { Schedule } from '../core/schedule';
@@ -74,7 +75,7 @@ function failClosed(problems: string[], output: ConsoleOutput): void {
   for (const problem of problems) logger.error(problem);
   const config: Config = configSchema.parse({});
   const players = new PlayerRegistry();
-  attachGate({
+  const gate = attachGate({
     config,
     service: () => null,
     source: () => null,
@@ -86,6 +87,10 @@ function failClosed(problems: string[], output: ConsoleOutput): void {
   registerExports({ service: () => null, queries: () => null, ranks: () => null, logger });
   registerRankCommand(() => null, output, logger);
   registerTrainingExports({ training: () => null, roster: () => null, logger });
+  const resource = fx.GetCurrentResourceName();
+  fx.on('onResourceStop', (name: string) => {
+    if (name === resource) gate.stop();
+  });
   const notSetUp = async () => ['the resource is not set up:', ...problems.map((p) => `  ${p}`)];
   registerRosterCommand(
     {
@@ -108,6 +113,10 @@ function run(
 ): void {
   const { logger } = output;
   const { config } = settings;
+  // A status the gate refuses needs no departments to decide; with the gate off, every join does.
+  const admittable = new Set(config.gate.requireStatus.map(matchKey));
+  const joinNeedsDepartments = (member: ApiMember) =>
+    !config.gate.enabled || admittable.has(matchKey(member.status));
   const api: RosterApi = createRosterApi({
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey,
@@ -120,6 +129,7 @@ function run(
     logger,
     joinHoldMs: joinHoldMs(config.gate.timeoutSeconds * 1000),
     onAnswer: (status) => panel?.answered(status),
+    joinNeedsDepartments,
   });
   const cache = new MemberCache({
     maxEntries: config.cache.maxEntries,
@@ -145,6 +155,7 @@ function run(
     clock,
     logger,
     catalogLoaded: (catalog) => permissions.catalogLoaded(catalog),
+    joinNeedsDepartments,
   });
   const queries = new RosterQueries(config.gate.requireStatus, config.ranks.order, () => service.catalog);
   const schedule = new Schedule(clock);
@@ -179,7 +190,7 @@ function run(
 
   const lifecycle = { service: () => service, players, clock, dropped: permissions.dropped };
   const training = attachTraining({ settings, logger, clock, roster: () => service });
-  attachGate({
+  const gate = attachGate({
     joinChecks: training.joinCheck ? [training.joinCheck] : [],
     config,
     service: () => service,
@@ -241,6 +252,8 @@ function run(
 
   const begin = async (): Promise<void> => {
     let verified: KeyIdentity;
+    // Departments and ranks load alongside the key check, so the first player waits for neither.
+    const catalog = service.catalogReady ? undefined : service.loadCatalog();
     try {
       verified = await api.whoami();
       identity = verified;
@@ -267,7 +280,7 @@ function run(
       },
       verified.scopes,
     );
-    await service.loadCatalog();
+    await catalog;
     training.departmentsLoaded(service.catalog);
   };
 
@@ -302,6 +315,8 @@ function run(
   });
   fx.on('onResourceStop', (name: string) => {
     if (name !== resource) return;
+    // Players still in the gate are decided now, on what is known: nobody waits forever.
+    gate.stop();
     schedule.stop();
     permissions.stop();
     training.stop();

@@ -38,156 +38,223 @@ export interface GateDeps {
   admitted?(tempId: string): void;
 }
 
-/** Longest an admitted player waits for their departments before `done()`. */
-const DEPARTMENTS_WAIT_MS = 250;
-
-function delay(ms: number): Promise<undefined> {
-  return new Promise((resolve) => fx.setTimeout(() => resolve(undefined), ms));
+/** The join gate once attached. */
+export interface Gate {
+  /**
+   * Ends every open deferral now, by the outage policy (the resource is stopping): FXServer never
+   * clears a deferral itself, so a player left in it would wait forever.
+   */
+  stop(): void;
 }
 
+/** Decides an open join at once, on what is known, by the outage policy. */
+type DecideNow = (why: string) => void;
+
 /** Attaches the join gate: defers every connection and always ends it within `gate.timeoutSeconds`. */
-export function attachGate(deps: GateDeps): void {
+export function attachGate(deps: GateDeps): Gate {
+  const open = new Set<DecideNow>();
+  let stopped = false;
   fx.on('playerConnecting', (name: string, _setKickReason: unknown, deferrals: Deferrals) => {
     // `source` is only valid during the synchronous part of the handler: copy it first.
     const tempId = String(fx.source);
     deferrals.defer();
     // FXServer needs a tick between defer() and the first update/done.
+    const player = typeof name === 'string' ? name : '';
+    const join = new Join(deps, tempId, player, deferrals);
+    const decideNow: DecideNow = (why) => join.decideByPolicy(why);
+    if (stopped) {
+      decideNow('the resource is stopping');
+      return;
+    }
+    open.add(decideNow);
+    join.onFinish = () => open.delete(decideNow);
+    // FXServer needs a tick between defer() and the first update/done.
     fx.setTimeout(() => {
-      const player = typeof name === 'string' ? name : '';
-      gatePlayer(deps, tempId, player, deferrals).catch((error: unknown) => {
+      join.run().catch((error: unknown) => {
         // Never leave a deferral open: an unexpected failure is decided like an outage.
         deps.logger.error(
           `the join check of ${player || tempId} failed: ${(error as Error)?.message ?? error}`,
         );
         const { gate } = deps.config;
-        if (!gate.enabled || gate.onError === 'allow') deferrals.done();
-        else
-          deferrals.done(formatMessage(gate.messages.unavailable, { player, community: deps.community() }));
+        join.finish(
+          !gate.enabled || gate.onError === 'allow'
+            ? undefined
+            : formatMessage(gate.messages.unavailable, { player, community: deps.community() }),
+          'the join check failed',
+        );
       });
     }, 0);
   });
+  return {
+    stop() {
+      stopped = true;
+      for (const decideNow of [...open]) decideNow('the resource stopped');
+      open.clear();
+    },
+  };
 }
 
-async function gatePlayer(deps: GateDeps, tempId: string, name: string, deferrals: Deferrals): Promise<void> {
-  const { config, clock, logger } = deps;
-  const { gate } = config;
-  const messages = gate.messages;
-  const values = { player: name, community: deps.community() };
-  let finished = false;
-  const timers: unknown[] = [];
-  const startedAt = clock.now();
-  const finish = (refusal: string | undefined, note: string) => {
-    if (finished) return;
-    finished = true;
-    for (const timer of timers) fx.clearTimeout(timer);
-    const refused = refusal !== undefined && gate.enabled;
-    logger.info(`${name || tempId} ${refused ? 'refused' : 'admitted'} (${note})`);
-    if (deps.onDecision) {
-      const at = clock.now();
-      const license = deps.players.get(tempId)?.license ?? null;
-      deps.onDecision({ at, ms: at - startedAt, name, license, admitted: !refused, note, message: refusal });
-    }
-    if (refused) {
-      // A refused player never gets a final id, so no playerDropped will clear them.
-      deps.players.drop(tempId);
-      deferrals.done(refusal);
-    } else {
-      deps.admitted?.(tempId);
-      deferrals.done();
-    }
-  };
+/** One connecting player's way through the gate, always ending in exactly one `done`. */
+class Join {
+  private finished = false;
+  private readonly timers: unknown[] = [];
+  private readonly values: Record<string, string>;
+  private license: string | null = null;
+  private entry: PlayerEntry | undefined;
+  /** 'roster' until the roster admits, then 'checks' while further checks run. */
+  private stage: 'roster' | 'checks' = 'roster';
+  private readonly startedAt: number;
+  onFinish: () => void = () => {};
 
-  const service = deps.service();
-  if (service === null) {
-    finish(formatMessage(messages.notConfigured, values), 'roster check not set up');
-    return;
-  }
-  deferrals.update(formatMessage(messages.checking, values));
-
-  const license = licenseOf(tempId);
-  const entry: PlayerEntry = { license, name, view: undefined, since: clock.now() };
-  deps.players.connect(tempId, entry);
-
-  if (gate.bypassAce !== '' && fx.IsPlayerAceAllowed(tempId, gate.bypassAce)) {
-    finish(undefined, `bypass ACE ${gate.bypassAce}`);
-    return;
-  }
-  if (license === null) {
-    finish(formatMessage(messages.noLicense, values), 'no license identifier');
-    return;
+  constructor(
+    private readonly deps: GateDeps,
+    private readonly tempId: string,
+    private readonly name: string,
+    private readonly deferrals: Deferrals,
+  ) {
+    this.values = { player: name, community: deps.community() };
+    this.startedAt = deps.clock.now();
   }
 
-  const timeoutMs = gate.timeoutSeconds * 1000;
-  const deadlineMs = watchdogAfterMs(timeoutMs);
-  // Further checks answer a little before the watchdog, so their own outage rules can decide.
-  const deadlineAt = clock.now() + deadlineMs - checkMarginMs(deadlineMs);
-  // The watchdog ends the deferral even if the lookup or a further check never settles.
-  let stage: 'roster' | 'checks' | 'admitted' = 'roster';
-  timers.push(
-    fx.setTimeout(() => {
-      if (stage === 'admitted') {
-        finish(undefined, 'admitted; departments still loading');
-        return;
-      }
-      if (stage === 'checks') {
-        const refusal = gate.onError === 'allow' ? undefined : formatMessage(messages.unavailable, values);
-        finish(refusal, `a further check gave no answer within ${gate.timeoutSeconds}s, ${gate.onError}`);
-        return;
-      }
-      const admission = admissionFor(
-        { kind: 'outage', error: new Error('deadline'), lastKnown: service.lastKnown(license) },
-        gate,
-        messages,
-        values,
-      );
-      finish(
-        admission.allow ? undefined : admission.message,
-        `no answer within ${gate.timeoutSeconds}s, ${admission.basis}`,
-      );
-    }, deadlineMs),
-  );
-  announceWait(deps, deferrals, values, () => finished, timers);
-
-  // Without a department rule the member's status decides, so departments need not hold up the join.
-  let resolution = await service.resolve(license, 'join', { statusOnly: gate.departments.length === 0 });
-  if (resolution.kind === 'answer' && resolution.unnamed && gate.departments.length > 0) {
-    // Departments known by id only cannot be matched by name: the service could not fully answer.
-    resolution = {
-      kind: 'outage',
-      error: new Error('departments not loaded'),
-      lastKnown: service.lastKnown(license),
-    };
-  }
-  if (resolution.kind === 'outage') entry.view = resolution.lastKnown;
-  else if (!resolution.partial) entry.view = resolution.view;
-  const admission = admissionFor(resolution, gate, messages, values);
-  const basis = resolution.kind === 'answer' ? 'roster' : `service unavailable, ${admission.basis}`;
-  if (!admission.allow) {
-    finish(admission.message, basis);
-    return;
-  }
-  // On a quiet server the departments arrive within a round trip: a short wait, alongside any
-  // further checks, means exports answer in full from the moment the player joins.
-  const departments =
-    resolution.kind === 'answer' && resolution.partial
-      ? Promise.race([service.resolve(license, 'refresh'), delay(DEPARTMENTS_WAIT_MS)])
-      : undefined;
-  if (finished) return;
-  stage = 'checks';
-  for (const check of deps.joinChecks ?? []) {
-    const refusal = await check({ tempId, name, deadlineAt }).catch((error: unknown) => {
-      logger.warn(`a join check failed: ${(error as Error)?.message ?? String(error)}`);
-      return gate.onError === 'allow' ? undefined : formatMessage(messages.unavailable, values);
-    });
-    if (refusal !== undefined) {
-      finish(refusal, `${basis}; a further check refused`);
+  async run(): Promise<void> {
+    const { deps, values, tempId, name } = this;
+    const { config, clock } = deps;
+    const { gate } = config;
+    const messages = gate.messages;
+    if (this.finished) return;
+    const service = deps.service();
+    if (service === null) {
+      this.finish(formatMessage(messages.notConfigured, values), 'roster check not set up');
       return;
     }
+    this.deferrals.update(formatMessage(messages.checking, values));
+
+    const license = licenseOf(tempId);
+    this.license = license;
+    const entry: PlayerEntry = { license, name, view: undefined, since: clock.now() };
+    this.entry = entry;
+    deps.players.connect(tempId, entry);
+
+    if (gate.bypassAce !== '' && fx.IsPlayerAceAllowed(tempId, gate.bypassAce)) {
+      this.admit(`bypass ACE ${gate.bypassAce}`);
+      return;
+    }
+    if (license === null) {
+      this.finish(formatMessage(messages.noLicense, values), 'no license identifier');
+      return;
+    }
+
+    const timeoutMs = gate.timeoutSeconds * 1000;
+    const deadlineMs = watchdogAfterMs(timeoutMs);
+    // Further checks answer a little before the watchdog, so their own outage rules can decide.
+    const deadlineAt = clock.now() + deadlineMs - checkMarginMs(deadlineMs);
+    // The watchdog ends the deferral even if the lookup or a further check never settles.
+    this.timers.push(
+      fx.setTimeout(() => this.decideByPolicy(`no answer within ${gate.timeoutSeconds}s`), deadlineMs),
+    );
+    announceWait(deps, this.deferrals, values, () => this.finished, this.timers);
+
+    // The member's full record (status, departments, ranks), or the status alone when it refuses.
+    let resolution = await service.resolve(license, 'join', { decideOnly: true });
+    if (resolution.kind === 'answer' && resolution.unnamed && gate.departments.length > 0) {
+      // Departments known by id only cannot be matched by name: the service could not fully answer.
+      resolution = {
+        kind: 'outage',
+        error: new Error('departments not loaded'),
+        lastKnown: service.lastKnown(license),
+      };
+    }
+    if (this.finished) return;
+    if (resolution.kind === 'outage') entry.view = resolution.lastKnown;
+    else if (!resolution.partial) entry.view = resolution.view;
+    const admission = admissionFor(resolution, gate, messages, values);
+    const basis = resolution.kind === 'answer' ? 'roster' : `service unavailable, ${admission.basis}`;
+    if (!admission.allow) {
+      this.finish(admission.message, basis);
+      return;
+    }
+    this.stage = 'checks';
+    for (const check of deps.joinChecks ?? []) {
+      const refusal = await check({ tempId, name, deadlineAt }).catch((error: unknown) => {
+        deps.logger.warn(`a join check failed: ${(error as Error)?.message ?? String(error)}`);
+        return gate.onError === 'allow' ? undefined : formatMessage(messages.unavailable, values);
+      });
+      if (this.finished) return;
+      if (refusal !== undefined) {
+        this.finish(refusal, `${basis}; a further check refused`);
+        return;
+      }
+    }
+    this.admit(basis);
   }
-  stage = 'admitted';
-  const full = await departments;
-  if (full?.kind === 'answer' && !full.partial) entry.view = full.view;
-  finish(undefined, basis);
+
+  /**
+   * Decides now, without waiting for the service any longer (the watchdog, or the resource
+   * stopping): by `gate.onError` on the last known record, or for further checks by the policy.
+   */
+  decideByPolicy(why: string): void {
+    if (this.finished) return;
+    const { gate } = this.deps.config;
+    const messages = gate.messages;
+    if (this.stage === 'checks') {
+      const refusal = gate.onError === 'allow' ? undefined : formatMessage(messages.unavailable, this.values);
+      if (refusal === undefined) this.admit(`${why} during a further check, allow`);
+      else this.finish(refusal, `${why} during a further check, ${gate.onError}`);
+      return;
+    }
+    const lastKnown = this.license === null ? undefined : this.deps.service()?.lastKnown(this.license);
+    const admission = admissionFor(
+      { kind: 'outage', error: new Error(why), lastKnown },
+      gate,
+      messages,
+      this.values,
+    );
+    if (this.entry && admission.allow && admission.basis === 'last-known') this.entry.view = lastKnown;
+    if (admission.allow) this.admit(`${why}, ${admission.basis}`);
+    else this.finish(admission.message, `${why}, ${admission.basis}`);
+  }
+
+  /** Ends the join: refused with `refusal` (only while the gate is enabled), else admitted. */
+  finish(refusal: string | undefined, note: string): void {
+    if (this.finished) return;
+    if (refusal === undefined || !this.deps.config.gate.enabled) {
+      this.admit(note);
+      return;
+    }
+    this.end();
+    this.deps.logger.info(`${this.name || this.tempId} refused (${note})`);
+    this.tell(false, note, refusal);
+    // A refused player never gets a final id, so no playerDropped will clear them.
+    this.deps.players.drop(this.tempId);
+    this.deferrals.done(refusal);
+  }
+
+  /**
+   * The one place a player is let in. Their entry holds the member's full record by now (from the
+   * roster, or the last known one under the outage policy), so at `playerJoining` every export,
+   * the state bag and `roster:playerLoaded` have it.
+   */
+  private admit(note: string): void {
+    if (this.finished) return;
+    this.end();
+    this.deps.logger.info(`${this.name || this.tempId} admitted (${note})`);
+    this.tell(true, note, undefined);
+    this.deps.admitted?.(this.tempId);
+    this.deferrals.done();
+  }
+
+  private tell(admitted: boolean, note: string, message: string | undefined): void {
+    if (!this.deps.onDecision) return;
+    const at = this.deps.clock.now();
+    const license = this.deps.players.get(this.tempId)?.license ?? null;
+    this.deps.onDecision({ at, ms: at - this.startedAt, name: this.name, license, admitted, note, message });
+  }
+
+  private end(): void {
+    this.finished = true;
+    this.onFinish();
+    for (const timer of this.timers) fx.clearTimeout(timer);
+  }
 }
 
 /** While the rate limiter makes the player wait, says so and for about how long. */

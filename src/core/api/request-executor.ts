@@ -44,10 +44,13 @@ export class RequestExecutor {
 
   constructor(private readonly options: RequestExecutorOptions) {}
 
-  /** Takes a limiter permit in `lane`, unless the key is suspended (then throws at once). */
-  async acquire(lane: Lane, signal?: AbortSignal): Promise<void> {
+  /**
+   * Takes a limiter permit in `lane`, unless the key is suspended (then throws at once); `front`
+   * for the rest of a job already started.
+   */
+  async acquire(lane: Lane, signal?: AbortSignal, front = false): Promise<void> {
     this.options.suspension.check();
-    await this.options.limiter.acquire(lane, signal ? { signal } : {});
+    await this.options.limiter.acquire(lane, { ...(signal ? { signal } : {}), ...(front ? { front } : {}) });
   }
 
   envelope(request: HttpRequest, options: ExecuteOptions): Promise<Envelope> {

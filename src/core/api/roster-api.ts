@@ -4,7 +4,7 @@ import type { LimiterState } from '../limiter/limiter-state';
 import { RateLimiter } from '../limiter/rate-limiter';
 import type { MemberFound } from '../lookup/fetch-members';
 import { MemberLookups } from '../lookup/member-lookups';
-import type { ApiAssignment, Catalog, KeyIdentity, MemberLookup } from '../model';
+import type { ApiAssignment, ApiMember, Catalog, KeyIdentity, MemberLookup } from '../model';
 import type { Clock, Logger } from '../ports';
 import { CatalogLoader } from './catalog-loader';
 import { createHttpSender, type HttpSender } from './http-sender';
@@ -51,6 +51,11 @@ export interface RosterApiOptions {
   joinHoldMs?: number;
   /** Told of every request sent: the answer's status, or null when none came (the owner's panel). */
   onAnswer?: (status: number | null) => void;
+  /**
+   * Whether a joining member's departments are needed (default: always); those are asked for as
+   * soon as the member's batch answers. E.g. not for a status the gate refuses anyway.
+   */
+  joinNeedsDepartments?: (member: ApiMember) => boolean;
 }
 
 /** The roster service client: rate limited, batched, typed errors. Every method may reject with a `RosterApiError`. */
@@ -115,13 +120,14 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     random: options.random ?? Math.random,
     maxWaitMs: options.maxWaitMs,
   });
-  const lookups = new MemberLookups(
+  const lookups = new MemberLookups({
     executor,
     logger,
     clock,
-    (lane) => limiter.isBusy(lane),
-    options.joinHoldMs,
-  );
+    limiterBusy: (lane) => limiter.isBusy(lane),
+    ...(options.joinHoldMs !== undefined ? { joinHoldMs: options.joinHoldMs } : {}),
+    ...(options.joinNeedsDepartments ? { joinNeedsDepartments: options.joinNeedsDepartments } : {}),
+  });
   const catalog = new CatalogLoader({
     executor,
     clock,

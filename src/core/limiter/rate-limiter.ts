@@ -114,12 +114,12 @@ export class RateLimiter {
   }
 
   /**
-   * True while a request in `lane` would go at once but the burst is more than half spent: the
-   * budget is running low, and merging small batches saves requests.
+   * True while a request in `lane` would go at once but less than a quarter of the burst is left:
+   * the budget is running low, and merging small batches saves requests.
    */
   isBusy(lane: Lane): boolean {
     const now = this.clock.now();
-    return this.estimateWaitMs(lane) === 0 && this.bucket.available(now) * 2 < this.burstFor(this.perMinute);
+    return this.estimateWaitMs(lane) === 0 && this.bucket.available(now) * 4 < this.burstFor(this.perMinute);
   }
 
   /** A rough estimate of how long a request added to `lane` now would wait, in milliseconds. */

@@ -11,6 +11,8 @@ import type { Logger } from '../ports';
 export interface MemberFound {
   member: ApiMember;
   assignments: ApiAssignment[] | null;
+  /** In the join lane: the assignments, already asked for the moment the member's batch answered. */
+  assignmentsAsked?: Promise<ApiAssignment[]>;
 }
 
 /**

@@ -9,8 +9,11 @@ import { countThatFits, MAX_VALUES_PER_REQUEST } from './query-budget';
 export type FetchKeys<V> = (keys: readonly string[], lane: Lane) => Promise<Map<string, V | Error>>;
 
 export interface KeyBatcherOptions<V> {
-  /** Takes a limiter permit in `lane` (rejects at once while the key is suspended). */
-  acquire(lane: Lane, signal: AbortSignal): Promise<void>;
+  /**
+   * Takes a limiter permit in `lane` (rejects at once while the key is suspended); `front` for the
+   * second half of a job already started.
+   */
+  acquire(lane: Lane, signal: AbortSignal, front: boolean): Promise<void>;
   fetchBatch: FetchKeys<V>;
   /** The query parameter the keys are sent in, for the URL length budget. */
   param: string;
@@ -24,10 +27,20 @@ export interface KeyBatcherOptions<V> {
    */
   holdMs?: Readonly<Partial<Record<Lane, number>>>;
   /**
-   * True when holding is worth it: recent requests have drawn on the budget, yet the limiter would
-   * grant a permit at once (were it to make the batch wait anyway, the batch grows meanwhile).
+   * Keys arriving closer together than this are a storm, and are held (default 100 ms). Players
+   * joining one after another on a quiet server are further apart: each of them goes at once.
+   */
+  denseGapMs?: number;
+  /**
+   * True when the limiter's budget is running low though it would still grant a permit at once:
+   * merging small batches then saves requests, whatever the keys' spacing.
    */
   limiterBusy?(lane: Lane): boolean;
+}
+
+export interface GetOptions {
+  /** The second half of a job already started (a batch's assignments): no hold, front of the lane. */
+  urgent?: boolean;
 }
 
 interface Pending<V> {
@@ -50,6 +63,18 @@ export class KeyBatcher<V> {
     refresh: new Set(),
     background: new Set(),
   };
+  private readonly urgent = new Set<string>();
+  /** Until when a lane counts as in a storm: a hold after the last key that came close behind another. */
+  private readonly denseUntil: Record<Lane, number> = {
+    join: -Infinity,
+    refresh: -Infinity,
+    background: -Infinity,
+  };
+  private readonly lastArrival: Record<Lane, number> = {
+    join: -Infinity,
+    refresh: -Infinity,
+    background: -Infinity,
+  };
   private readonly jobs = new Map<Lane, AbortController>();
   private readonly holds = new Map<Lane, TimerHandle>();
   private readonly lastSent: Record<Lane, number> = {
@@ -64,12 +89,16 @@ export class KeyBatcher<V> {
   }
 
   /** The value for `key` (already normalised by the caller), or null when the service has none. */
-  get(key: string, lane: Lane): Promise<V | null> {
+  get(key: string, lane: Lane, options: GetOptions = {}): Promise<V | null> {
     const known = this.pending.get(key);
     if (known) {
-      if (!known.sent && LANES.indexOf(lane) < LANES.indexOf(known.lane)) this.move(key, known, lane);
+      if (known.sent) return known.promise;
+      if (options.urgent) this.urgent.add(key);
+      if (LANES.indexOf(lane) < LANES.indexOf(known.lane)) this.move(key, known, lane);
+      else if (options.urgent) this.queueJob(known.lane);
       return known.promise;
     }
+    if (!options.urgent) this.noteArrival(lane);
     let resolve!: Pending<V>['resolve'];
     let reject!: Pending<V>['reject'];
     const promise = new Promise<V | null>((res, rej) => {
@@ -77,9 +106,19 @@ export class KeyBatcher<V> {
       reject = rej;
     });
     this.pending.set(key, { promise, resolve, reject, lane, sent: false });
+    if (options.urgent) this.urgent.add(key);
     this.waiting[lane].add(key);
     this.queueJob(lane);
     return promise;
+  }
+
+  // A key close behind the one before marks the lane as in a storm for one hold.
+  private noteArrival(lane: Lane): void {
+    const now = this.options.clock.now();
+    if (now - this.lastArrival[lane] < (this.options.denseGapMs ?? 100)) {
+      this.denseUntil[lane] = now + (this.options.holdMs?.[lane] ?? 0);
+    }
+    this.lastArrival[lane] = now;
   }
 
   /** Keys waiting for a permit in `lane` and the lanes served before it. */
@@ -108,16 +147,20 @@ export class KeyBatcher<V> {
 
   private queueJob(lane: Lane): void {
     if (this.jobs.has(lane)) return;
+    const { clock } = this.options;
     const held = this.holds.get(lane);
+    const urgent = this.hasUrgent(lane);
     const full = this.waiting[lane].size >= this.max;
     if (held !== undefined) {
-      if (!full) return;
-      this.options.clock.clearTimeout(held);
+      if (!full && !urgent) return;
+      clock.clearTimeout(held);
       this.holds.delete(lane);
     }
-    const wait = this.lastSent[lane] + (this.options.holdMs?.[lane] ?? 0) - this.options.clock.now();
-    if (wait > 0 && !full && (this.options.limiterBusy?.(lane) ?? true)) {
-      const handle = this.options.clock.setTimeout(() => {
+    const now = clock.now();
+    const wait = this.lastSent[lane] + (this.options.holdMs?.[lane] ?? 0) - now;
+    const storm = now < this.denseUntil[lane] || (this.options.limiterBusy?.(lane) ?? false);
+    if (wait > 0 && !full && !urgent && storm) {
+      const handle = clock.setTimeout(() => {
         this.holds.delete(lane);
         if (this.waiting[lane].size > 0) this.queueJob(lane);
       }, wait);
@@ -127,7 +170,7 @@ export class KeyBatcher<V> {
     }
     const controller = new AbortController();
     this.jobs.set(lane, controller);
-    this.options.acquire(lane, controller.signal).then(
+    this.options.acquire(lane, controller.signal, urgent).then(
       () => {
         // A job aborted after its permit was granted leaves the lane to the job that replaced it.
         if (this.jobs.get(lane) !== controller) return;
@@ -141,6 +184,12 @@ export class KeyBatcher<V> {
         this.waiting[lane].clear();
       },
     );
+  }
+
+  private hasUrgent(lane: Lane): boolean {
+    if (this.urgent.size === 0) return false;
+    for (const key of this.urgent) if (this.pending.get(key)?.lane === lane) return true;
+    return false;
   }
 
   private runJob(lane: Lane): void {
@@ -170,14 +219,24 @@ export class KeyBatcher<V> {
     );
   }
 
-  // The permit's own lane first, then the room left filled from the other lanes.
+  // Urgent keys of the permit's lane first, then its others, then the room left filled from the
+  // other lanes.
   private takeBatch(lane: Lane): string[] {
     const order = [lane, ...LANES.filter((each) => each !== lane)];
-    const candidates = order.flatMap((each) => [...this.waiting[each]]).slice(0, this.max);
+    const own = [...this.waiting[lane]];
+    const urgentFirst = [
+      ...own.filter((key) => this.urgent.has(key)),
+      ...own.filter((key) => !this.urgent.has(key)),
+    ];
+    const candidates = [...urgentFirst, ...order.slice(1).flatMap((each) => [...this.waiting[each]])].slice(
+      0,
+      this.max,
+    );
     const batch = candidates.slice(0, countThatFits(candidates, this.options.param));
     for (const key of batch) {
       const pending = this.pending.get(key);
       if (pending) this.waiting[pending.lane].delete(key);
+      this.urgent.delete(key);
     }
     return batch;
   }
@@ -199,6 +258,7 @@ export class KeyBatcher<V> {
     const pending = this.pending.get(key);
     if (!pending) return;
     this.pending.delete(key);
+    this.urgent.delete(key);
     action(pending);
   }
 }

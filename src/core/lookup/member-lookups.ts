@@ -1,6 +1,6 @@
 import type { RequestExecutor } from '../api/request-executor';
 import type { Lane } from '../limiter/lane';
-import type { ApiAssignment, MemberLookup } from '../model';
+import type { ApiAssignment, ApiMember, MemberLookup } from '../model';
 import type { Clock, Logger } from '../ports';
 import { fetchAssignments, fetchMembers, type MemberFound } from './fetch-members';
 import { KeyBatcher } from './key-batcher';
@@ -8,18 +8,34 @@ import { KeyBatcher } from './key-batcher';
 const LICENSE = /^license:[0-9a-z]{1,128}$/;
 
 /**
- * Under load, small batches wait this long after their lane's previous request: a storm is then
- * served in batches of ~75 licenses per request while the p99 wait stays under a second.
+ * In a storm, small batches wait this long after their lane's previous request: a storm of 100
+ * joins a second is then served in full batches of 100 licenses while the p99 wait stays well
+ * under two seconds.
  */
-export const LOOKUP_HOLD_MS = 750;
+export const LOOKUP_HOLD_MS = 1000;
 
 /**
- * The hold of the join lane for a gate deadline: a twentieth of it, at most `LOOKUP_HOLD_MS`
+ * The hold of the join lane for a gate deadline: a fifteenth of it, at most `LOOKUP_HOLD_MS`
  * (reached at the default 15 s). A short deadline keeps its time for the request and the checks
  * after it; a player is never held for most of it.
  */
 export function joinHoldMs(gateTimeoutMs: number): number {
-  return Math.max(0, Math.min(LOOKUP_HOLD_MS, Math.floor(gateTimeoutMs / 20)));
+  return Math.max(0, Math.min(LOOKUP_HOLD_MS, Math.floor(gateTimeoutMs / 15)));
+}
+
+export interface MemberLookupsOptions {
+  executor: RequestExecutor;
+  logger: Logger;
+  clock: Clock;
+  /** True while the limiter's budget runs low: small batches are then held whatever their spacing. */
+  limiterBusy(lane: Lane): boolean;
+  /** The join lane's hold (default `LOOKUP_HOLD_MS`). */
+  joinHoldMs?: number;
+  /**
+   * Whether a joining member's departments are needed to decide (e.g. only when their status can
+   * be admitted). Those members' assignments are asked for the moment their batch answers.
+   */
+  joinNeedsDepartments?(member: ApiMember): boolean;
 }
 
 /**
@@ -35,19 +51,28 @@ export const MEMBERS_PER_ASSIGNMENTS_REQUEST = 75;
 export class MemberLookups {
   private readonly members: KeyBatcher<MemberFound>;
   private readonly assignments: KeyBatcher<ApiAssignment[]>;
+  private readonly logger: Logger;
 
-  constructor(
-    executor: RequestExecutor,
-    private readonly logger: Logger,
-    clock: Clock,
-    limiterBusy: (lane: Lane) => boolean,
-    joinHold = LOOKUP_HOLD_MS,
-  ) {
-    const acquire = (lane: Lane, signal: AbortSignal) => executor.acquire(lane, signal);
-    const holdMs = { join: joinHold, refresh: LOOKUP_HOLD_MS, background: LOOKUP_HOLD_MS };
+  private readonly joinNeedsDepartments: (member: ApiMember) => boolean;
+
+  constructor(options: MemberLookupsOptions) {
+    const { executor, logger, clock, limiterBusy } = options;
+    this.logger = logger;
+    this.joinNeedsDepartments = options.joinNeedsDepartments ?? (() => true);
+    const acquire = (lane: Lane, signal: AbortSignal, front: boolean) =>
+      executor.acquire(lane, signal, front);
+    const holdMs = {
+      join: options.joinHoldMs ?? LOOKUP_HOLD_MS,
+      refresh: LOOKUP_HOLD_MS,
+      background: LOOKUP_HOLD_MS,
+    };
     this.members = new KeyBatcher({
       acquire,
-      fetchBatch: (licenses, lane) => fetchMembers(executor, licenses, lane, logger),
+      fetchBatch: async (licenses, lane) => {
+        const found = await fetchMembers(executor, licenses, lane, logger);
+        if (lane === 'join') this.askAssignmentsNow(found);
+        return found;
+      },
       param: 'gameLicense',
       clock,
       holdMs,
@@ -62,6 +87,23 @@ export class MemberLookups {
       limiterBusy,
       maxPerRequest: MEMBERS_PER_ASSIGNMENTS_REQUEST,
     });
+  }
+
+  /**
+   * A join batch's assignments go out the moment its members answer, at the front of the join
+   * lane and in one request (merged with any other waiting), never held for a later batch.
+   */
+  private askAssignmentsNow(found: Map<string, MemberFound | Error>): void {
+    for (const value of found.values()) {
+      if (value instanceof Error || value.assignments !== null) continue;
+      if (!this.joinNeedsDepartments(value.member)) continue;
+      const asked = this.assignments
+        .get(value.member.id, 'join', { urgent: true })
+        .then((list) => list ?? []);
+      // Whoever completes the record awaits this and hears of a failure; nobody else needs to.
+      asked.catch(() => undefined);
+      value.assignmentsAsked = asked;
+    }
   }
 
   /** The member record holding `license` (assignments only if the service inlined them), or null. */
@@ -83,7 +125,8 @@ export class MemberLookups {
   async lookup(license: string, lane: Lane): Promise<MemberLookup | null> {
     const found = await this.member(license, lane);
     if (found === null) return null;
-    const assignments = found.assignments ?? (await this.assignmentsOf(found.member.id, lane));
+    const assignments =
+      found.assignments ?? (await (found.assignmentsAsked ?? this.assignmentsOf(found.member.id, lane)));
     return { member: found.member, assignments };
   }
 

@@ -1,5 +1,5 @@
 import type { MemberCache } from '../cache/member-cache';
-import type { ApiMember, ApiRank, Member } from '../model';
+import type { ApiMember, ApiRank, Member, MemberLookup } from '../model';
 import type { PlayerEntry, PlayerRegistry } from '../players/player-registry';
 import type { Clock, Logger } from '../ports';
 import { CatalogIndex } from './catalog-index';
@@ -8,7 +8,7 @@ import type { Lane, RosterSource } from './roster-source';
 
 /**
  * What the roster said about a license, or that it could not say. A `partial` answer knows the
- * member's status but not yet their departments (those follow in the background); an `unnamed`
+ * member's status only: enough to refuse a join, never used as the member's record; an `unnamed`
  * one knows the departments by id only, because the department list could not be loaded.
  */
 export type Resolution =
@@ -30,6 +30,11 @@ export interface RosterServiceDeps {
   logger: Logger;
   /** Told each time departments and ranks are (re)loaded, e.g. to rebuild the rank principals. */
   catalogLoaded?(catalog: CatalogIndex): void;
+  /**
+   * Whether deciding a join needs the member's departments (default: always). A status the gate
+   * refuses anyway does not: that member's join is decided on the members request alone.
+   */
+  joinNeedsDepartments?: (member: ApiMember) => boolean;
 }
 
 /** How long a failed first load of departments and ranks waits before it is tried again. */
@@ -40,8 +45,8 @@ export class RosterService {
   private catalogIndex = new CatalogIndex();
   private catalogLoaded = false;
   private catalogFailedAt = -Infinity;
-  /** Departments being fetched after a status-only answer, by license. */
-  private readonly completing = new Map<string, Promise<Resolution>>();
+  /** Views that know a status only (a join refused on it): cached for the gate, never a record. */
+  private readonly statusOnly = new WeakSet<MemberView>();
   lastError: { message: string; at: number } | null = null;
 
   constructor(private readonly deps: RosterServiceDeps) {}
@@ -79,30 +84,57 @@ export class RosterService {
 
   /**
    * Cache first; then the service. Never throws: an outage comes back with the last known record.
-   * With `statusOnly`, a member's status is enough: the answer comes from the members request and
-   * the departments follow in the background, so a join costs one request on its path.
+   * An answer is the member's full record (status, departments, ranks). With `decideOnly` (the
+   * gate), a member whose status is refused anyway is answered from the members request alone.
    */
-  async resolve(license: string, lane: Lane, options: { statusOnly?: boolean } = {}): Promise<Resolution> {
+  async resolve(license: string, lane: Lane, options: { decideOnly?: boolean } = {}): Promise<Resolution> {
     const fresh = this.deps.cache.fresh(license);
-    if (fresh !== undefined) return { kind: 'answer', view: fresh };
-    const completing = this.completing.get(license);
-    if (completing) return completing;
-    return options.statusOnly ? this.fetchStatus(license, lane) : this.fetch(license, lane);
+    if (fresh === null) return { kind: 'answer', view: null };
+    if (fresh !== undefined) {
+      if (!this.statusOnly.has(fresh)) return { kind: 'answer', view: fresh };
+      if (options.decideOnly) return { kind: 'answer', view: fresh, partial: true };
+    }
+    return this.fetch(license, lane, options.decideOnly === true);
   }
 
   /** Asks the service, bypassing the cache. */
-  async fetch(license: string, lane: Lane): Promise<Resolution> {
+  async fetch(license: string, lane: Lane, decideOnly = false): Promise<Resolution> {
     try {
       // Department names come from the catalog; load it alongside the first lookups, not before them.
-      const [lookup] = await Promise.all([
-        this.deps.source.lookup(license, lane),
+      const [record] = await Promise.all([
+        lane === 'join' ? this.joinRecord(license, decideOnly) : this.deps.source.lookup(license, lane),
         this.catalogLoaded ? undefined : this.loadCatalog(),
       ]);
-      return this.answer(license, lookup ? toMemberView(lookup, this.catalogIndex) : null);
+      if (record === null) return this.answer(license, null);
+      if (record.assignments === null) return this.statusAnswer(license, record.member);
+      const view = toMemberView(
+        { member: record.member, assignments: record.assignments },
+        this.catalogIndex,
+      );
+      return this.answer(license, view);
     } catch (error) {
       this.noteError(error, 'roster lookup failed');
       return { kind: 'outage', error, lastKnown: this.deps.cache.lastKnown(license) };
     }
+  }
+
+  /**
+   * A joining member's record: the members request, then at once (in the join lane) their
+   * assignments. `assignments: null` when a refused status makes them unnecessary.
+   */
+  private async joinRecord(
+    license: string,
+    decideOnly: boolean,
+  ): Promise<{ member: ApiMember; assignments: MemberLookup['assignments'] | null } | null> {
+    const found = await this.deps.source.member(license, 'join');
+    if (found === null) return null;
+    if (found.assignments !== null) return found;
+    if (decideOnly && !(this.deps.joinNeedsDepartments?.(found.member) ?? true)) {
+      return { member: found.member, assignments: null };
+    }
+    const assignments = await (found.assignmentsAsked ??
+      this.deps.source.assignmentsOf(found.member.id, 'join'));
+    return { member: found.member, assignments };
   }
 
   /** Caches an answer; one shaped without the department list is used, never kept. */
@@ -114,50 +146,18 @@ export class RosterService {
     return { kind: 'answer', view };
   }
 
-  private async fetchStatus(license: string, lane: Lane): Promise<Resolution> {
-    try {
-      // The status decides: the department list is not waited for here.
-      if (!this.catalogLoaded) void this.loadCatalog();
-      const found = await this.deps.source.member(license, lane);
-      if (found === null) return this.answer(license, null);
-      if (found.assignments !== null) {
-        return this.answer(
-          license,
-          toMemberView({ member: found.member, assignments: found.assignments }, this.catalogIndex),
-        );
-      }
-      // Until the departments arrive, the new status with the departments last known is the
-      // record to fall back on, should the service fail.
-      const previous = this.deps.cache.lastKnown(license);
-      const partial = previous
-        ? viewOf(
-            { ...previous.member, status: found.member.status, name: found.member.name },
-            previous.assignments,
-          )
-        : toMemberView({ member: found.member, assignments: [] }, this.catalogIndex);
-      this.deps.cache.remember(license, partial, this.deps.clock.now());
-      this.complete(license, found.member);
-      return { kind: 'answer', view: partial, partial: true };
-    } catch (error) {
-      this.noteError(error, 'roster lookup failed');
-      return { kind: 'outage', error, lastKnown: this.deps.cache.lastKnown(license) };
-    }
-  }
-
-  /** Fetches a member's departments after a status-only answer; lookups meanwhile wait for it. */
-  private complete(license: string, member: ApiMember): void {
-    const job = this.deps.source
-      .assignmentsOf(member.id, 'refresh')
-      .then(
-        (assignments): Resolution =>
-          this.answer(license, toMemberView({ member, assignments }, this.catalogIndex)),
-      )
-      .catch((error: unknown): Resolution => {
-        this.noteError(error, 'loading departments failed');
-        return { kind: 'outage', error, lastKnown: this.deps.cache.lastKnown(license) };
-      })
-      .finally(() => this.completing.delete(license));
-    this.completing.set(license, job);
+  /**
+   * A status the gate refuses: cached (a reconnect costs nothing) but marked, so only the gate
+   * uses it. The departments last known are kept with the new status, for an outage later.
+   */
+  private statusAnswer(license: string, member: ApiMember): Resolution {
+    const previous = this.deps.cache.lastKnown(license);
+    const view = previous
+      ? viewOf({ ...previous.member, status: member.status, name: member.name }, previous.assignments)
+      : toMemberView({ member, assignments: [] }, this.catalogIndex);
+    this.statusOnly.add(view);
+    this.deps.cache.set(license, view);
+    return { kind: 'answer', view, partial: true };
   }
 
   /** The last member record the service gave for a license, however old. */
@@ -174,8 +174,8 @@ export class RosterService {
   async loadPlayer(src: string, entry: PlayerEntry): Promise<void> {
     if (entry.view === undefined && entry.license !== null) {
       // Exports answer from the last known record (e.g. the snapshot after a restart) while the
-      // service is asked; a status-only record waiting for its departments is not used for that.
-      if (!this.completing.has(entry.license)) entry.view = this.deps.cache.lastKnown(entry.license);
+      // service is asked.
+      entry.view = this.deps.cache.lastKnown(entry.license);
       const resolution = await this.resolve(entry.license, 'join');
       entry.view = resolution.kind === 'answer' ? resolution.view : (resolution.lastKnown ?? entry.view);
     }

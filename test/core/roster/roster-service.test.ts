@@ -16,9 +16,15 @@ function fakeSource(answer: () => MemberLookup | null) {
     new Promise<void>((resolve) => {
       release = resolve;
     });
-  const source: RosterSource & { calls: typeof calls; hold: boolean; release(): void } = {
+  const source: RosterSource & {
+    calls: typeof calls;
+    hold: boolean;
+    failAssignments: boolean;
+    release(): void;
+  } = {
     calls,
     hold: false,
+    failAssignments: false,
     release: () => release?.(),
     whoami: async (): Promise<KeyIdentity> => ({ community: { id: 'c', name: 'C' }, scopes: [] }),
     catalog: async (): Promise<Catalog> => catalog,
@@ -36,11 +42,14 @@ function fakeSource(answer: () => MemberLookup | null) {
     assignmentsOf: async (): Promise<ApiAssignment[]> => {
       calls.assignments++;
       if (source.hold) await gate();
+      if (source.failAssignments) throw new Error('assignments request failed');
       return answer()?.assignments ?? [];
     },
   };
   return source;
 }
+
+const onlyActive = (member: { status: string }) => member.status === 'ACTIVE';
 
 function serviceWith(source: RosterSource) {
   const players = new PlayerRegistry();
@@ -58,6 +67,7 @@ function serviceWith(source: RosterSource) {
     players,
     clock: systemClock,
     logger: silentLogger,
+    joinNeedsDepartments: onlyActive,
     events: {
       playerLoaded: (src, member) => loaded.push([src, member]),
       playerUpdated: (src, member, previous) => updated.push([src, member, previous]),
@@ -67,30 +77,52 @@ function serviceWith(source: RosterSource) {
 }
 
 describe('RosterService', () => {
-  it('a status-only answer costs the members request; the departments follow once and are shared', async () => {
+  it('a join is answered with the full record: the members request, then its assignments', async () => {
     const source = fakeSource(() => lookupOf());
-    source.hold = true;
     const { service } = serviceWith(source);
-    const first = await service.resolve(license, 'join', { statusOnly: true });
-    expect(first).toMatchObject({ kind: 'answer', partial: true });
-    expect(first.kind === 'answer' && first.view?.member.status).toBe('ACTIVE');
-    const full = service.resolve(license, 'join');
-    source.release();
-    const resolved = await full;
-    expect(resolved.kind === 'answer' && resolved.view?.member.departments.map((d) => d.shortName)).toEqual([
+    const answer = await service.resolve(license, 'join', { decideOnly: true });
+    expect(answer).toMatchObject({ kind: 'answer' });
+    expect(answer.kind === 'answer' && answer.partial).toBeFalsy();
+    expect(answer.kind === 'answer' && answer.view?.member.departments.map((d) => d.shortName)).toEqual([
       'LSPD',
       'SAFR',
     ]);
     expect(source.calls).toEqual({ member: 1, assignments: 1, lookup: 0 });
+    // Cached in full: the next join costs nothing.
+    await service.resolve(license, 'join', { decideOnly: true });
+    expect(source.calls).toEqual({ member: 1, assignments: 1, lookup: 0 });
   });
 
-  it('keeps the status as the last known record until the departments arrive', async () => {
+  it('a status the gate refuses is decided on the members request alone, and is no record for anyone else', async () => {
     const source = fakeSource(() => lookupOf('SUSPENDED'));
-    source.hold = true;
     const { service } = serviceWith(source);
-    await service.resolve(license, 'join', { statusOnly: true });
-    expect(service.lastKnown(license)?.member.status).toBe('SUSPENDED');
-    source.release();
+    const refused = await service.resolve(license, 'join', { decideOnly: true });
+    expect(refused).toMatchObject({ kind: 'answer', partial: true });
+    expect(refused.kind === 'answer' && refused.view?.member.status).toBe('SUSPENDED');
+    expect(source.calls).toEqual({ member: 1, assignments: 0, lookup: 0 });
+    // A reconnect is refused from the cache.
+    await service.resolve(license, 'join', { decideOnly: true });
+    expect(source.calls.member).toBe(1);
+    // Anyone wanting the record (a bypassed player loading) gets it in full.
+    const full = await service.resolve(license, 'join');
+    expect(full.kind === 'answer' && full.partial).toBeFalsy();
+    expect(full.kind === 'answer' && full.view?.member.departments).toHaveLength(2);
+    expect(source.calls).toEqual({ member: 2, assignments: 1, lookup: 0 });
+  });
+
+  it('when the departments cannot be had, a join is an outage with the last known record, never "no departments"', async () => {
+    const source = fakeSource(() => lookupOf());
+    const { service, cache } = serviceWith(source);
+    source.failAssignments = true;
+    const first = await service.resolve(license, 'join', { decideOnly: true });
+    expect(first).toMatchObject({ kind: 'outage', lastKnown: undefined });
+    source.failAssignments = false;
+    await service.resolve(license, 'join');
+    cache.remember(license, cache.lastKnown(license)!, 0);
+    source.failAssignments = true;
+    const again = await service.resolve(license, 'join', { decideOnly: true });
+    expect(again.kind).toBe('outage');
+    expect(again.kind === 'outage' && again.lastKnown?.member.departments).toHaveLength(2);
   });
 
   it('announces a change after a player was loaded as not on the roster', async () => {
@@ -121,21 +153,18 @@ describe('RosterService', () => {
 });
 
 describe('RosterService, last known records', () => {
-  it('a new status keeps the departments last known until the new ones arrive', async () => {
+  it('a new status the gate refuses keeps the departments last known', async () => {
     let status = 'ACTIVE';
     const source = fakeSource(() => lookupOf(status));
     const { service, cache } = serviceWith(source);
     await service.loadCatalog();
     await service.resolve(license, 'join');
     expect(cache.lastKnown(license)?.member.departments).toHaveLength(2);
-    // Stale now; the next answer is status-only while the departments are held up.
     cache.remember(license, cache.lastKnown(license)!, 0);
     status = 'SUSPENDED';
-    source.hold = true;
-    await service.resolve(license, 'join', { statusOnly: true });
+    await service.resolve(license, 'join', { decideOnly: true });
     const known = cache.lastKnown(license)!;
     expect(known.member.status).toBe('SUSPENDED');
     expect(known.member.departments.map((d) => d.shortName)).toEqual(['LSPD', 'SAFR']);
-    source.release();
   });
 });
