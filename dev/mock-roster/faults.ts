@@ -27,6 +27,9 @@ export class MockFaults extends FaultSwitches {
   inline: boolean;
   /** While set, member records carry no readable `gameLicense`: left out, null, empty or renamed. */
   unreadableLicense: UnreadableLicense | null = null;
+  /** Paths (e.g. `/api/v1/department-assignments`) whose every request fails (500) or hangs. */
+  private readonly pathFaults = new Map<string, 'internal' | 'hang'>();
+  private readonly pathWaiters = new Set<() => void>();
 
   constructor(
     private readonly keys: readonly ApiKeyRecord[],
@@ -35,6 +38,22 @@ export class MockFaults extends FaultSwitches {
   ) {
     super();
     this.inline = inlineAssignments;
+  }
+
+  /**
+   * Every request to `path` fails with 500 `internal`, or hangs, until `clear()` (hung requests
+   * are then answered); other paths answer as usual.
+   */
+  failPath(path: string, how: 'internal' | 'hang' = 'internal'): this {
+    this.pathFaults.set(path, how);
+    return this;
+  }
+
+  /** What the pipeline does for `path`: resolves at once, rejects (internal), or waits for `clear()`. */
+  async takePathFault(path: string): Promise<void> {
+    const how = this.pathFaults.get(path);
+    if (how === 'internal') throw new Error('injected internal fault');
+    if (how === 'hang') await new Promise<void>((resolve) => this.pathWaiters.add(resolve));
   }
 
   /** Every request (or the next `count`) fails with 500 `internal`. */
@@ -75,6 +94,9 @@ export class MockFaults extends FaultSwitches {
 
   /** Turns every fault off and releases hung requests. Revoked/expired keys stay so; the plan comes back. */
   override clear(): this {
+    this.pathFaults.clear();
+    for (const resolve of this.pathWaiters) resolve();
+    this.pathWaiters.clear();
     this.ipRefused = false;
     this.unreadableLicense = null;
     this.community.planActive = true;

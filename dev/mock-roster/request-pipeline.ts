@@ -115,6 +115,7 @@ async function answer(deps: PipelineDeps, ex: Exchange): Promise<void> {
       }
     }
     if (faults.takeFailure('service') === 500) throw new Error('injected internal fault');
+    await faults.takePathFault(ex.url.pathname);
     const result = await route.handle({
       url: ex.url,
       params,
