@@ -7,6 +7,9 @@ export interface JoinSample {
   player: BenchPlayer;
   server: number;
   connectAtMs: number;
+  /** Host `performance.now()` at connect and at the decision (null: none). */
+  connectAt: number;
+  decidedAt: number | null;
   /** Connect to decision; null when no decision came before the storm gave up. */
   latencyMs: number | null;
   admitted: boolean;
@@ -54,6 +57,8 @@ export async function runJoinStorm(
             player,
             server: serverIndex,
             connectAtMs: connectAt - begin,
+            connectAt,
+            decidedAt: null,
             latencyMs: null,
             admitted: false,
             id: null,
@@ -62,7 +67,8 @@ export async function runJoinStorm(
           const giveUp = setTimeout(resolve, giveUpMs);
           void connection.decision.then((decision) => {
             clearTimeout(giveUp);
-            sample.latencyMs = performance.now() - connectAt;
+            sample.decidedAt = performance.now();
+            sample.latencyMs = sample.decidedAt - connectAt;
             sample.admitted = decision.admitted;
             sample.id = decision.admitted ? decision.id : null;
             decided++;

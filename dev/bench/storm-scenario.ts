@@ -1,6 +1,7 @@
 import { startMockRoster } from '../mock-roster/server';
+import { FullDataProbe } from './full-data-probe';
 import { type GateKind, rosterReady, sleep, startGateServer } from './gate-servers';
-import { type JoinSample, runJoinStorm, type StormSummary, summarizeStorm } from './join-storm';
+import { type JoinSample, percentile, runJoinStorm, type StormSummary, summarizeStorm } from './join-storm';
 import { choosePlayers } from './population';
 import type { Progress } from './progress';
 
@@ -38,6 +39,21 @@ export interface StormResult {
   summary: StormSummary;
   samples: JoinSample[];
   maxInRolling60s: number;
+  /** The resource only: when admitted players' data (every department) was complete. */
+  fullData?: FullDataSummary;
+}
+
+export interface FullDataSummary {
+  admitted: number;
+  /** Admitted players whose data was complete in a second resource's playerJoining handler. */
+  completeAtJoining: number;
+  /** Admitted players still without complete data 1 s after the storm's last decision. */
+  incompleteAfterLastDecision1s: number;
+  /** Requests from the storm's first connection until every admitted player's data was complete. */
+  requestsUntilComplete: number;
+  /** Connect → complete data, p99 and max over admitted players (never complete: Infinity). */
+  p99ToCompleteMs: number;
+  maxToCompleteMs: number;
 }
 
 /**
@@ -61,6 +77,13 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
     for (const gate of gates) await rosterReady(gate, mock);
     // A server that has been up a little while: the start-up requests are behind it.
     if (kind === 'roster') await sleep(3_000);
+    const probe =
+      kind === 'roster'
+        ? new FullDataProbe(
+            gates.map((g) => g.server),
+            mock,
+          )
+        : null;
     const players = choosePlayers(mock.data, options.players);
     if (kind === 'naive') shift += 60_000 - ((Date.now() + shift) % 60_000);
     const mark = mock.counters.log.length;
@@ -73,12 +96,55 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
         onProgress: (decided, total) => options.progress?.update(`${label}: ${decided}/${total} decided`),
       },
     );
+    const fullData = probe ? await fullDataOf(probe, samples, mock, mark) : undefined;
     // Let requests still in flight land in the log before counting.
     await sleep(SERVICE_LATENCY_MS * 4);
     const summary = summarizeStorm(samples, mock, mark, beganAt + shift);
-    return { summary, samples, maxInRolling60s: mock.counters.maxInRolling60s(mock.keyId('full')) };
+    return {
+      summary,
+      samples,
+      maxInRolling60s: mock.counters.maxInRolling60s(mock.keyId('full')),
+      ...(fullData ? { fullData } : {}),
+    };
   } finally {
     for (const gate of gates) gate.close();
     await mock.close();
   }
+}
+
+/** Waits (up to 20 s) until every admitted player's data is complete, then sums it up. */
+async function fullDataOf(
+  probe: FullDataProbe,
+  samples: readonly JoinSample[],
+  mock: Awaited<ReturnType<typeof startMockRoster>>,
+  mark: number,
+): Promise<FullDataSummary> {
+  const admitted = samples.filter((s) => s.admitted && s.id !== null);
+  await probe.waitForAll(
+    admitted.map((s) => ({ server: s.server, id: s.id!, license: s.player.license })),
+    20_000,
+  );
+  const perfToEpoch = Date.now() - performance.now();
+  const lastDecision = Math.max(...samples.map((s) => s.decidedAt ?? 0));
+  const toComplete: number[] = [];
+  let incomplete1s = 0;
+  let lastComplete = 0;
+  for (const sample of admitted) {
+    const at = probe.completeAt(sample.player.license);
+    if (at === null || at > lastDecision + 1000) incomplete1s++;
+    toComplete.push(at === null ? Number.POSITIVE_INFINITY : at - sample.connectAt);
+    lastComplete = Math.max(lastComplete, at ?? Number.POSITIVE_INFINITY);
+  }
+  toComplete.sort((a, b) => a - b);
+  const untilEpoch = perfToEpoch + lastComplete;
+  return {
+    admitted: admitted.length,
+    completeAtJoining: admitted.filter((s) => probe.completeAtJoining(s.player.license)).length,
+    incompleteAfterLastDecision1s: incomplete1s,
+    requestsUntilComplete: Number.isFinite(untilEpoch)
+      ? mock.counters.log.slice(mark).filter((e) => e.time <= untilEpoch).length
+      : Number.POSITIVE_INFINITY,
+    p99ToCompleteMs: percentile(toComplete, 0.99),
+    maxToCompleteMs: toComplete.at(-1) ?? 0,
+  };
 }

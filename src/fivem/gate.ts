@@ -9,6 +9,7 @@ import type { RosterSource } from '../core/roster/roster-source';
 import type { JoinDecisionListener } from '../panel/join-decision';
 import { licenseOf } from './identifiers';
 import { type Deferrals, fx } from './natives';
+import { TickedDeferrals } from './ticked-deferrals';
 
 /**
  * A further check a joining player must pass once the roster admits them (e.g. required training).
@@ -57,33 +58,32 @@ export function attachGate(deps: GateDeps): Gate {
   fx.on('playerConnecting', (name: string, _setKickReason: unknown, deferrals: Deferrals) => {
     // `source` is only valid during the synchronous part of the handler: copy it first.
     const tempId = String(fx.source);
-    deferrals.defer();
-    // FXServer needs a tick between defer() and the first update/done.
+    const ticked = new TickedDeferrals(deferrals);
     const player = typeof name === 'string' ? name : '';
-    const join = new Join(deps, tempId, player, deferrals);
-    const decideNow: DecideNow = (why) => join.decideByPolicy(why);
+    const join = new Join(deps, tempId, player, ticked);
+    const decideNow: DecideNow = (why) => {
+      join.decideByPolicy(why);
+      ticked.flush();
+    };
     if (stopped) {
       decideNow('the resource is stopping');
       return;
     }
     open.add(decideNow);
     join.onFinish = () => open.delete(decideNow);
-    // FXServer needs a tick between defer() and the first update/done.
-    fx.setTimeout(() => {
-      join.run().catch((error: unknown) => {
-        // Never leave a deferral open: an unexpected failure is decided like an outage.
-        deps.logger.error(
-          `the join check of ${player || tempId} failed: ${(error as Error)?.message ?? error}`,
-        );
-        const { gate } = deps.config;
-        join.finish(
-          !gate.enabled || gate.onError === 'allow'
-            ? undefined
-            : formatMessage(gate.messages.unavailable, { player, community: deps.community() }),
-          'the join check failed',
-        );
-      });
-    }, 0);
+    join.run().catch((error: unknown) => {
+      // Never leave a deferral open: an unexpected failure is decided like an outage.
+      deps.logger.error(
+        `the join check of ${player || tempId} failed: ${(error as Error)?.message ?? error}`,
+      );
+      const { gate } = deps.config;
+      join.finish(
+        !gate.enabled || gate.onError === 'allow'
+          ? undefined
+          : formatMessage(gate.messages.unavailable, { player, community: deps.community() }),
+        'the join check failed',
+      );
+    });
   });
   return {
     stop() {
