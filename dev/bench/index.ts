@@ -10,12 +10,13 @@ import { loneLookup } from './lone-lookup';
 import { describeMachine } from './machine';
 import { heapPerMember } from './memory';
 import { Progress } from './progress';
+import { quietServer } from './quiet-server';
 import { reconnectStorm } from './reconnect-storm';
 import { type BenchResults, benchmarksMarkdown, CHART_FILE, resultRows } from './report';
 import { steadyStateNaive, steadyStateRoster } from './steady-state';
 import { joinStormScenario } from './storm-scenario';
 import { renderTable } from './table';
-import { twoServersOneKey } from './two-servers';
+import { twoServersLong, twoServersOneKey } from './two-servers';
 
 // The memory scenario needs a full GC on demand: run again with --expose-gc.
 if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
@@ -51,6 +52,10 @@ const storm = {
     joinStormScenario('naive', { players: 1_000, spanMs: 10_000, progress, label: 'join storm, naive gate' }),
   ),
 };
+const quiet = await step('quiet server, roster', () => quietServer());
+const twoServersLongResult = await step('two servers, 2 × 2,000 in 60 s, roster', () =>
+  twoServersLong(progress),
+);
 const twoServers = {
   roster: await step('two servers, one key, roster', () => twoServersOneKey('roster', progress)),
   naive: await step('two servers, one key, naive gate', () => twoServersOneKey('naive', progress)),
@@ -81,6 +86,8 @@ const results: BenchResults = {
   },
   steady: { roster: steadyRoster, naive: steadyNaive, audit: steadyAudit, changes: dashboardChanges },
   twoServers,
+  twoServersLong: twoServersLongResult,
+  quiet,
   hotPath: { ...inProcess, exports: exportsPerSecond },
   memory,
   loneLookup: lone,

@@ -12,6 +12,8 @@ export interface StormScenarioOptions {
   spanMs: number;
   /** Emulated servers sharing one key; players are split round-robin. */
   servers?: number;
+  /** Members the mock is seeded with (default 2,000). */
+  members?: number;
   progress?: Progress;
   label?: string;
   /**
@@ -66,7 +68,12 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
   // the storm) so the storm starts a window, every run alike. The resource keeps to a rolling window
   // of its own and reads the service's reset times, so its mock keeps the true time.
   let shift = 0;
-  const mock = await startMockRoster({ port: 0, members: 2_000, seed: 1, now: () => Date.now() + shift });
+  const mock = await startMockRoster({
+    port: 0,
+    members: options.members ?? 2_000,
+    seed: 1,
+    now: () => Date.now() + shift,
+  });
   mock.faults.latency(SERVICE_LATENCY_MS);
   const gates = await Promise.all(
     Array.from({ length: options.servers ?? 1 }, () =>

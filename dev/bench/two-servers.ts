@@ -12,3 +12,15 @@ export function twoServersOneKey(kind: GateKind, progress?: Progress): Promise<S
     label: `two servers, one key, ${kind}`,
   });
 }
+
+/** The hard case: 2 × 2,000 joins in 60 s on one key (4,000 members seeded), the resource only. */
+export function twoServersLong(progress?: Progress): Promise<StormResult> {
+  return joinStormScenario('roster', {
+    players: 4_000,
+    spanMs: 60_000,
+    servers: 2,
+    members: 4_000,
+    ...(progress ? { progress } : {}),
+    label: 'two servers, 2 × 2,000 in 60 s',
+  });
+}
