@@ -1,5 +1,10 @@
 import type { RateLimitInfo } from './rate-limit-headers';
 
+/** How far back our sends and the service's counts are compared to see other servers. */
+const RATE_WINDOW_MS = 10_000;
+/** Sends within `RATE_WINDOW_MS` that never wait on a shared key's pacing. */
+const QUIET_SENDS = 5;
+
 /**
  * What the service says is left for the key in its current window. Several game servers may
  * share one key, so this can be far less than our own bucket allows; when it is, the remaining
@@ -9,6 +14,10 @@ export class ServerBudget {
   private remaining: number | undefined;
   private resetAtMs: number | undefined;
   private lastSendAt = Number.NEGATIVE_INFINITY;
+  /** Our own sends of the last `RATE_WINDOW_MS`, oldest first. */
+  private readonly sends: number[] = [];
+  /** What the service said was left, and when, in the current window (a few, oldest first). */
+  private readonly heard: { at: number; remaining: number }[] = [];
   /** The lowest ceiling the service has announced, if any. */
   announcedLimit: number | undefined;
 
@@ -21,11 +30,36 @@ export class ServerBudget {
       // A new window (or the first we hear of).
       this.remaining = info.remaining;
       this.resetAtMs = resetAt;
+      this.heard.length = 0;
     } else if (resetAt >= current - 1000) {
       // Same window: answers can arrive out of order, and within a window the count only falls.
       this.remaining = Math.min(this.remaining ?? info.remaining, info.remaining);
     }
+    this.heard.push({ at: now, remaining: info.remaining });
+    while (this.heard.length > 2 && now - this.heard[1]!.at >= RATE_WINDOW_MS) this.heard.shift();
   }
+
+  /**
+   * How many servers seem to share the key: 1 while the service's count falls only by our own
+   * sends, else an estimate from how fast the others spend (at least 2, at most 8).
+   */
+  private sharers(now: number): number {
+    const first = this.heard[0];
+    const last = this.heard.at(-1);
+    if (!first || !last || last.at - first.at < 1000) return this.othersSeen ? 2 : 1;
+    const own = this.sends.filter((at) => at > first.at && at <= last.at).length;
+    const others = first.remaining - last.remaining - own;
+    if (others <= 1) return this.othersSeen ? 2 : 1;
+    this.othersSeenAt = now;
+    return Math.min(8, Math.max(2, Math.round(1 + others / Math.max(1, own))));
+  }
+
+  /** Others spent from the key within the last minute. */
+  private get othersSeen(): boolean {
+    return this.lastSendAt - this.othersSeenAt < 60_000;
+  }
+
+  private othersSeenAt = Number.NEGATIVE_INFINITY;
 
   /** Counts a send we are about to make against what the service said is left. */
   onSend(now: number): void {
@@ -33,6 +67,8 @@ export class ServerBudget {
       this.remaining = Math.max(0, this.remaining - 1);
     }
     this.lastSendAt = now;
+    this.sends.push(now);
+    while (this.sends.length > 0 && now - this.sends[0]! > RATE_WINDOW_MS) this.sends.shift();
   }
 
   /** Sets the budget to nothing until `untilMs` (after a 429). */
@@ -49,10 +85,19 @@ export class ServerBudget {
     const { remaining, resetAtMs } = this;
     if (remaining === undefined || resetAtMs === undefined || now >= resetAtMs) return 0;
     if (remaining <= 0) return resetAtMs - now;
-    if (remaining >= ownCapacity(resetAtMs - now)) return 0;
+    const sharers = this.sharers(now);
+    if (sharers === 1 && remaining >= ownCapacity(resetAtMs - now)) return 0;
+    // Others on the key send too, seen only in the headers of our answers: leave the last two
+    // requests of the window alone (two servers taking the last one is a 429), and spend only
+    // our share of the rest, spread evenly until the reset.
+    const reserve = sharers > 1 ? 2 : 0;
+    const ours = (remaining - reserve) / sharers;
+    if (ours < 1) return resetAtMs - now;
+    // A join or two on a quiet shared key still go at once; only a run of sends is paced.
+    if (ours >= QUIET_SENDS * 2 && this.sends.length < QUIET_SENDS) return 0;
     if (this.lastSendAt === Number.NEGATIVE_INFINITY) return 0;
     const from = this.lastSendAt;
-    const next = from + (resetAtMs - from) / (remaining + 1);
+    const next = from + (resetAtMs - from) / (ours + 1);
     return Math.max(0, Math.ceil(next - now));
   }
 

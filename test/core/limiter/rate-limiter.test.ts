@@ -244,3 +244,44 @@ describe('RateLimiter', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 });
+
+describe('two servers on one key', () => {
+  it('share the service window by its headers: never over the limit, and both keep sending', async () => {
+    const clock = new FakeClock();
+    // The service counts fixed 60 s windows of 120 and says what is left in every answer.
+    const windowOf = (at: number) => Math.floor(at / 60_000);
+    const counts = new Map<number, number>();
+    let refused = 0;
+    const servers = [0, 1].map(() => new RateLimiter({ perMinute: 120, clock }));
+    const sent = [0, 0];
+    const send = async (index: number) => {
+      await servers[index]!.acquire('join');
+      const window = windowOf(clock.now());
+      const used = (counts.get(window) ?? 0) + 1;
+      counts.set(window, used);
+      if (used > 120) refused++;
+      sent[index]!++;
+      clock.setTimeout(() => {
+        servers[index]!.observe({
+          limit: 120,
+          remaining: Math.max(0, 120 - (counts.get(window) ?? 0)),
+          resetAtMs: (window + 1) * 60_000,
+        });
+        // Answers take a while: the other server's sends meanwhile are not yet in this count.
+      }, 400);
+    };
+    // A storm on both: far more than the key's minute allows, arriving over 60 s.
+    for (let second = 0; second < 60; second++) {
+      for (const index of [0, 1]) for (let i = 0; i < 2; i++) void send(index).catch(ignore);
+      await clock.advance(1000);
+    }
+    await clock.advance(120_000);
+    expect(refused).toBe(0);
+    expect(Math.min(...sent)).toBeGreaterThan(60);
+    // Seeing the other server in the headers, each leaves the window's last two alone: two
+    // servers taking the last one at once is a 429.
+    expect(Math.max(...counts.values())).toBeLessThanOrEqual(118);
+    expect(Math.abs(sent[0]! - sent[1]!)).toBeLessThanOrEqual(10);
+    for (const limiter of servers) limiter.close();
+  });
+});
