@@ -93,7 +93,10 @@ export class ServerBudget {
     const reserve = sharers > 1 ? 2 : 0;
     const ours = (remaining - reserve) / sharers;
     if (ours < 1) return resetAtMs - now;
-    // A join or two on a quiet shared key still go at once; only a run of sends is paced.
+    // While half the window is left a shared key is not paced (a short storm goes at its own
+    // speed), and a join or two on a quiet one still go at once; only a run of sends into the
+    // window's second half is spread.
+    if (this.announcedLimit !== undefined && remaining * 2 >= this.announcedLimit) return 0;
     if (ours >= QUIET_SENDS * 2 && this.sends.length < QUIET_SENDS) return 0;
     if (this.lastSendAt === Number.NEGATIVE_INFINITY) return 0;
     const from = this.lastSendAt;
