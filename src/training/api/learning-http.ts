@@ -93,7 +93,9 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   const ownsDispatcher = options.dispatcher === undefined;
   const dispatcher = options.dispatcher ?? keepAlivePool(origin, 4);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: null, clock });
+  // A small burst: the learning partner's limits and 429s are tested with requests spread out.
+  const burst = Math.max(1, Math.min(5, Math.floor(options.perMinute / 12)));
+  const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: null, clock, burst });
   const random = options.random ?? Math.random;
   const policy = {
     maxRetries: 2,
