@@ -15,6 +15,7 @@ import { Schedule } from '../core/schedule';
 import { registerRosterCommand } from '../fivem/command';
 import { registerExports } from '../fivem/exports';
 import { attachGate } from '../fivem/gate';
+import { licenseOf } from '../fivem/identifiers';
 import { attachLifecycle, loadOnlinePlayers } from '../fivem/lifecycle';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
@@ -137,7 +138,7 @@ function run(
     negativeTtlMs: config.cache.negativeTtlSeconds * 1000,
     now: () => clock.now(),
   });
-  const players = new PlayerRegistry();
+  const players = new PlayerRegistry(licenseOf);
   const resourcePath = fx.GetResourcePath(resource);
   const permissions = attachPermissions({
     resource,

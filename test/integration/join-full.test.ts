@@ -210,3 +210,29 @@ describe('a stop or restart with players in the gate', () => {
     expect(await anyone.decision).toMatchObject({ admitted: true });
   });
 });
+
+describe('whatever order FXServer runs playerJoining handlers in', () => {
+  it('a resource whose handler runs before roster moves the player still reads the full member', async () => {
+    // FXServer keeps event handlers per resource in an unordered multimap: a resource started
+    // earlier (here: before roster) may well run first.
+    h = await startHarness({ startResource: false });
+    const early = h.server.createScriptResource('early');
+    h.server.startResource('roster', h.folder);
+    await ready(h);
+    const { member, department } = sergeant(h);
+    const seen: unknown[] = [];
+    early.on('playerJoining', () => {
+      const src = Number(early.global.source);
+      const roster = early.exports.roster!;
+      seen.push([roster.getMember!(src), roster.hasMinRank!(src, department.shortName, 'Sergeant')]);
+    });
+    const joined = await h.server.connectPlayer({ name: 'Sgt', identifiers: [member.gameLicense] }).decision;
+    expect(joined).toMatchObject({ admitted: true });
+    await eventually(() => seen.length === 1);
+    expect(seen[0]).toEqual([expectedMember(h, member), true]);
+    // Still a stranger's id answers null, and the final id answers once roster has moved the player.
+    expect(h.caller.exports.roster!.getMember!(4242)).toBeNull();
+    if (joined.admitted)
+      expect(h.caller.exports.roster!.getMember!(joined.id)).toEqual(expectedMember(h, member));
+  });
+});

@@ -39,4 +39,26 @@ describe('PlayerRegistry', () => {
     players.drop('65536');
     expect(players.onlineCount + players.connectingCount).toBe(0);
   });
+
+  it('finds a player by license under a final id it has not seen yet, and forgets them on join, drop or sweep', () => {
+    const licenses: Record<string, string> = { '7': 'license:a', '8': 'license:b' };
+    let asked = 0;
+    const players = new PlayerRegistry((id) => {
+      asked += 1;
+      return licenses[id] ?? null;
+    });
+    expect(players.get('7')).toBeUndefined();
+    expect(asked).toBe(0); // nobody connecting: a miss costs nothing
+    const a = { ...entry(0), license: 'license:a' };
+    players.connect('65536', a);
+    expect(players.get('7')).toBe(a);
+    expect(players.get('8')).toBeUndefined();
+    expect(players.join('7', '65536', () => entry(1))).toBe(a);
+    players.connect('65537', { ...entry(0), license: 'license:b' });
+    players.drop('65537');
+    expect(players.get('8')).toBeUndefined();
+    players.connect('65538', { ...entry(0), license: 'license:b' });
+    players.sweep(10_000, 5_000);
+    expect(players.get('8')).toBeUndefined();
+  });
 });
