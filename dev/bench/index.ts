@@ -52,6 +52,15 @@ const storm = {
     joinStormScenario('naive', { players: 1_000, spanMs: 10_000, progress, label: 'join storm, naive gate' }),
   ),
 };
+const stormPermissions = await step('join storm, roster with permissions on', () =>
+  joinStormScenario('roster', {
+    players: 1_000,
+    spanMs: 10_000,
+    progress,
+    label: 'join storm, permissions on',
+    permissions: 'on',
+  }),
+);
 const quiet = await step('quiet server, roster', () => quietServer());
 const twoServersLongResult = await step('two servers, 2 × 2,000 in 60 s, roster', () =>
   twoServersLong(progress),
@@ -87,6 +96,7 @@ const results: BenchResults = {
   steady: { roster: steadyRoster, naive: steadyNaive, audit: steadyAudit, changes: dashboardChanges },
   twoServers,
   twoServersLong: twoServersLongResult,
+  stormPermissions,
   quiet,
   hotPath: { ...inProcess, exports: exportsPerSecond },
   memory,
