@@ -4,6 +4,7 @@ import { Connection } from './connection';
 import { ConvarStore } from './convars';
 import { EventBus } from './event-bus';
 import { FuncRefRegistry } from './funcrefs';
+import { ResourceHttpServer } from './http-server';
 import { JsRuntime } from './js-runtime';
 import { formatScriptError, type Kernel } from './kernel';
 import { LogSink } from './log-sink';
@@ -79,6 +80,8 @@ export class FxServer implements Kernel, NativeHost {
   readonly commands = new CommandRegistry();
   readonly bags = new StateBags();
   readonly clientEvents: ClientEvent[] = [];
+  /** The game port's HTTP server (SetHttpHandler), listening on loopback once `start()` ran. */
+  readonly http = new ResourceHttpServer(this.refs);
   /** Host ms between two server frames (FRAME_MS unless `fastFrame` asked otherwise). */
   readonly frameMs: number;
   /**
@@ -126,6 +129,20 @@ export class FxServer implements Kernel, NativeHost {
     for (const [r, c] of options.convarPermissions ?? []) this.convars.addReadPermission(r, c);
   }
 
+  /**
+   * `http://127.0.0.1:<port>`: where FXServer's game port would answer HTTP; a resource's
+   * `SetHttpHandler` function serves `${httpUrl}/<resource>/…`. Set once `start()` resolved.
+   */
+  get httpUrl(): string {
+    const url = this.http.url;
+    if (!url) throw new Error('the HTTP server listens once start() resolved');
+    return url;
+  }
+
+  setHttpHandler(resource: string, packedRef: Uint8Array): void {
+    this.http.setHandler(resource, packedRef);
+  }
+
   now(): number {
     return Date.now();
   }
@@ -137,6 +154,7 @@ export class FxServer implements Kernel, NativeHost {
   async start(): Promise<void> {
     if (this.loop) return;
     this.loop = setInterval(() => this.tick(), this.frameMs);
+    await this.http.listen();
     this.releaseRejections = claimUnhandledRejections((reason, promise) =>
       this.claimRejection(reason, promise),
     );
@@ -149,6 +167,7 @@ export class FxServer implements Kernel, NativeHost {
     }
     if (this.loop) clearInterval(this.loop);
     this.loop = null;
+    this.http.close();
     this.releaseRejections?.();
     this.releaseRejections = null;
   }
@@ -200,6 +219,7 @@ export class FxServer implements Kernel, NativeHost {
     this.emitFromServer('onResourceStop', name);
     this.queueEvent('onServerResourceStop', name);
     this.bus.detach(name);
+    this.http.resourceStopped(name);
     entry.runtime.destroy();
     this.commands.unregisterOwner(name);
     entry.runtime = null;
@@ -253,6 +273,7 @@ export class FxServer implements Kernel, NativeHost {
     });
     entry.runtime = runtime;
     entry.state = 'started';
+    this.http.resourceStarted(entry.name);
     this.emitFromServer('onResourceStart', entry.name);
     // ResourceEventComponent.cpp: onServerResourceStart is queued (QueueEvent2) to the next frame.
     this.queueEvent('onServerResourceStart', entry.name);

@@ -23,6 +23,7 @@ export interface NativeHost {
   executeCommand(raw: string, source: number): void;
   principalsOf(record: PlayerRecord): string[];
   sendToClients(from: string, event: string, target: unknown, payload: Uint8Array): void;
+  setHttpHandler(resource: string, packedRef: Uint8Array): void;
 }
 
 /** Resolves `file` inside `root`, or null when it escapes it (MetadataScriptFunctions.cpp). */
@@ -134,6 +135,11 @@ export function installNatives(runtime: JsRuntime, host: NativeHost): void {
     },
     StateBagHasKey: (bag, key) => host.bags.get(String(bag), String(key)) !== undefined,
     GetStateBagKeys: (bag) => realmArray(runtime, host.bags.keys(String(bag))),
+  };
+  // ResourceHttpHandler.cpp SET_HTTP_HANDLER: the function crosses as a funcref (`_mfr`); a
+  // non-function becomes a null ref there, which the emulator ignores.
+  natives.SetHttpHandler = (handler) => {
+    if (typeof handler === 'function') host.setHttpHandler(name, runtime.packer.pack(handler));
   };
   natives.TriggerClientEvent = natives.emitNet!;
   natives.TriggerLatentClientEvent = (event, target, _bps, ...args) =>
