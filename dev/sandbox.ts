@@ -7,7 +7,6 @@ import { pathToFileURL } from 'node:url';
 import { FxServer, type LuaResource } from './emulator';
 import { type MockLearning, startMockLearning } from './mock-learning/server';
 import { startMockRoster } from './mock-roster/server';
-import { type ResourceHttp, serveResourceHttp, withHttpShim } from './panel-http/resource-http';
 import { connectBurst } from './sandbox/burst';
 import { expectThat, waitFor } from './sandbox/expectation';
 import { ensureBundle, repoRoot, resourceFolder } from './sandbox/resource-folder';
@@ -92,14 +91,13 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<void> {
     ],
   });
   let lua: LuaResource | null = null;
-  let http: ResourceHttp | null = null;
   try {
     const community = mock.community.name;
     print(`mock roster: "${community}", ${mock.data.members.length} members, at ${mock.url}`);
     await server.start();
-    server.startResource('roster', folder, withHttpShim(folder));
-    http = await serveResourceHttp(server, 'roster');
-    const panel: PanelAccess = { url: `${http.origin}/roster/`, token: webToken };
+    server.startResource('roster', folder);
+    // The emulator's own HTTP server: FXServer's game port, where SetHttpHandler answers.
+    const panel: PanelAccess = { url: `${server.httpUrl}/roster/`, token: webToken };
     print(`owner's panel: ${panel.url} (token ${panel.token})`);
     const caller = server.createScriptResource('caller');
     const roster = caller.exports.roster as unknown as RosterExports;
@@ -274,7 +272,6 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<void> {
     }
   } finally {
     lua?.close();
-    await http?.close();
     server.stop();
     await Promise.all([mock.close(), learning.close()]);
     rmSync(folder, { recursive: true, force: true });

@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ResourceHttp, serveResourceHttp, withHttpShim } from '../../dev/panel-http/resource-http';
 import { eventually, type Harness, startHarness } from './harness';
 
 const TOKEN = 'integration-panel-token-0123';
 
-async function startPanel(token: string | null): Promise<{ h: Harness; http: ResourceHttp }> {
+/** Starts roster; `origin` is the emulator's HTTP server (FXServer's game port, SetHttpHandler). */
+async function startPanel(token: string | null): Promise<{ h: Harness; origin: string }> {
   const h = await startHarness({ startResource: false });
   if (token !== null) h.server.executeCommand(`set roster_web_token "${token}"`);
-  h.server.startResource('roster', h.folder, withHttpShim(h.folder));
-  const http = await serveResourceHttp(h.server, 'roster');
+  h.server.startResource('roster', h.folder);
   await eventually(() => h.logText().includes('connected to the roster'));
-  return { h, http };
+  return { h, origin: h.server.httpUrl };
 }
 
 describe('the owner panel over HTTP (SetHttpHandler)', () => {
   let h: Harness;
-  let http: ResourceHttp;
-  const url = (path: string) => `${http.origin}/roster${path}`;
+  let origin: string;
+  const url = (path: string) => `${origin}/roster${path}`;
   const bearer = { authorization: `Bearer ${TOKEN}` };
   const bodies: string[] = [];
   const get = async (path: string, headers: Record<string, string> = {}) => {
@@ -27,7 +26,7 @@ describe('the owner panel over HTTP (SetHttpHandler)', () => {
   };
 
   beforeAll(async () => {
-    ({ h, http } = await startPanel(TOKEN));
+    ({ h, origin } = await startPanel(TOKEN));
     const member = h.mock.data.members[0]!;
     const admitted = await h.server.connectPlayer({ name: 'Alice', identifiers: [member.gameLicense] })
       .decision;
@@ -39,7 +38,6 @@ describe('the owner panel over HTTP (SetHttpHandler)', () => {
     expect(refused.admitted).toBe(false);
   });
   afterAll(async () => {
-    await http?.close();
     await h?.close();
   });
 
@@ -133,27 +131,25 @@ describe('the owner panel over HTTP (SetHttpHandler)', () => {
 
 describe('the owner panel when roster_web_token is not set', () => {
   it('is off: no handler, FXServer answers 404', async () => {
-    const { h, http } = await startPanel(null);
+    const { h, origin } = await startPanel(null);
     try {
-      const response = await fetch(`${http.origin}/roster/`, {
+      const response = await fetch(`${origin}/roster/`, {
         headers: { authorization: `Bearer ${TOKEN}` },
       });
       expect(response.status).toBe(404);
       expect(h.logText()).not.toContain("owner's panel is on");
     } finally {
-      await http.close();
       await h.close();
     }
   });
 
   it('stays off with a token shorter than 16 characters, and says why', async () => {
-    const { h, http } = await startPanel('too-short');
+    const { h, origin } = await startPanel('too-short');
     try {
-      expect((await fetch(`${http.origin}/roster/`)).status).toBe(404);
+      expect((await fetch(`${origin}/roster/`)).status).toBe(404);
       expect(h.logText()).toContain('roster_web_token must be at least 16 characters');
       expect(h.logText()).not.toContain('too-short');
     } finally {
-      await http.close();
       await h.close();
     }
   });
