@@ -423,12 +423,23 @@ export class FxServer implements Kernel, NativeHost {
 
   // ── console ──────────────────────────────────────────────────────────────
 
-  /** Runs a console line (source 0) or a player's command (source = their id). */
-  executeCommand(raw: string, source = 0): void {
+  /**
+   * Runs a console line (source 0) or a player's command (source = their id). With `principal`
+   * (a resource's `ExecuteCommand` runs as `resource.<name>`, ResourceScriptFunctions.cpp
+   * EXECUTE_COMMAND), every command, built-in or registered, first needs the ACE
+   * `command.<name>` (console/Console.Commands.cpp: "Access denied for command …").
+   */
+  executeCommand(raw: string, source = 0, principal?: string): void {
     const [name, ...args] = splitCommandLine(raw);
     if (!name) return;
-    if (this.runBuiltin(name, args)) return;
     const command = this.commands.find(name);
+    if (principal !== undefined && (command || BUILTINS.has(name))) {
+      if (!this.aces.allowed([principal], `command.${command?.name ?? name}`)) {
+        this.log.write('server', `Access denied for command ${name}.`);
+        return;
+      }
+    }
+    if (this.runBuiltin(name, args)) return;
     if (!command) {
       this.log.write('server', `No such command ${name}.`);
       return;
@@ -476,6 +487,20 @@ export class FxServer implements Kernel, NativeHost {
     }
   }
 }
+
+/** The console commands `runBuiltin` knows. */
+const BUILTINS: ReadonlySet<string> = new Set([
+  'set',
+  'setr',
+  'sets',
+  'add_ace',
+  'add_principal',
+  'remove_principal',
+  'add_convar_permission',
+  'stop',
+  'restart',
+  'ensure',
+]);
 
 function identifierValue(identifiers: readonly string[], prefix: string): string | undefined {
   return identifiers.find((i) => i.startsWith(prefix))?.slice(prefix.length);

@@ -20,7 +20,7 @@ export interface NativeHost {
   resourcePath(name: string): string | null;
   resourceState(name: string): string;
   dropRecord(record: PlayerRecord, reason: string, resource: string): void;
-  executeCommand(raw: string, source: number): void;
+  executeCommand(raw: string, source: number, principal?: string): void;
   principalsOf(record: PlayerRecord): string[];
   sendToClients(from: string, event: string, target: unknown, payload: Uint8Array): void;
   setHttpHandler(resource: string, packedRef: Uint8Array): void;
@@ -105,7 +105,8 @@ export function installNatives(runtime: JsRuntime, host: NativeHost): void {
       return p ? host.aces.allowed(host.principalsOf(p), String(object)) : false;
     },
     IsPrincipalAceAllowed: (principal, object) => host.aces.allowed([String(principal)], String(object)),
-    ExecuteCommand: (raw) => host.executeCommand(String(raw), 0),
+    // Runs as `resource.<name>` (ResourceScriptFunctions.cpp, EXECUTE_COMMAND).
+    ExecuteCommand: (raw) => host.executeCommand(String(raw), 0, `resource.${name}`),
     RegisterCommand: (command, handler, restricted) => {
       if (typeof handler !== 'function') return;
       // The handler crosses as a funcref: arguments are packed, as for any ref call.
@@ -116,7 +117,10 @@ export function installNatives(runtime: JsRuntime, host: NativeHost): void {
         restricted: Boolean(restricted),
         run: (source, args, raw) => ref(source, args, raw),
       });
-      if (restricted) host.aces.addAce(`resource.${name}`, `command.${String(command)}`, 'allow');
+      // The registering resource may always run its own command; an unrestricted one is
+      // everyone's (ResourceScriptFunctions.cpp, REGISTER_COMMAND).
+      host.aces.addAce(`resource.${name}`, `command.${String(command)}`, 'allow');
+      if (!restricted) host.aces.addAce('builtin.everyone', `command.${String(command)}`, 'allow');
     },
     emitNet: (event, target, ...args) =>
       host.sendToClients(name, String(event), target, runtime.packer.pack(args)),

@@ -189,6 +189,9 @@ describe('roster ranks as ACE principals', () => {
     expect(member.admitted).toBe(true);
     expect(stranger.admitted).toBe(false);
     if (member.admitted) expect(allowed(harness, member.id)).toEqual([]);
+    // The resource never tries a command FXServer would refuse (the emulator runs ExecuteCommand as
+    // resource.roster and refuses it like FXServer does).
+    expect(harness.logText()).not.toContain('Access denied');
     const before = harness.server.log.lines.length;
     harness.server.executeCommand('roster doctor');
     const doctor = await eventually(() => {
@@ -196,6 +199,18 @@ describe('roster ranks as ACE principals', () => {
       return text.includes('✗ permissions') && text;
     }, 10_000);
     expect(doctor).toContain('add_ace resource.roster command.remove_principal allow');
+  });
+
+  it('with only add_principal allowed nothing is granted: a grant it could not remove would outlive the player', async () => {
+    const harness = await start({ acl: false, aces: [ACL[0]] });
+    expect(harness.logText()).toContain('add_ace resource.roster command.remove_principal allow');
+    const captain = addLspdMember(harness, 'Captain');
+    const member = await joinAs(harness, 'Cap', captain.gameLicense);
+    if (!member.admitted) throw new Error(member.reason);
+    await eventually(() => harness.logText().includes('Cap admitted'));
+    expect(allowed(harness, member.id)).toEqual([]);
+    expect(principalAllowed(harness, 'roster.lspd.captain', 'test.lieutenant')).toBe(false);
+    expect(harness.logText()).not.toContain('Access denied');
   });
 
   it('doctor lists each department principals top to bottom', async () => {

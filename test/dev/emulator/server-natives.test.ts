@@ -69,6 +69,32 @@ it('RegisterCommand: (source, args, raw), console is 0, restricted needs ACE com
   expect(a.eval('calls[2]')).toEqual([0, ['doctor'], 'roster doctor']);
 });
 
+it('ExecuteCommand runs as resource.<name>: add_principal and remove_principal need their ACEs', () => {
+  const a = server.createScriptResource('a');
+  a.eval(`ExecuteCommand('add_principal identifier.license:x group.admin')`);
+  expect(server.log.of('server')).toContain('Access denied for command add_principal.');
+  expect(a.eval(`IsPrincipalAceAllowed('identifier.license:x', 'group.admin')`)).toBe(false);
+  server.executeCommand('add_ace group.admin command.kick allow');
+  server.executeCommand('add_ace resource.a command.add_principal allow');
+  a.eval(`ExecuteCommand('add_principal identifier.license:x group.admin')`);
+  expect(a.eval(`IsPrincipalAceAllowed('identifier.license:x', 'command.kick')`)).toBe(true);
+  // Only add_principal was allowed: the removal is refused and the link stays.
+  a.eval(`ExecuteCommand('remove_principal identifier.license:x group.admin')`);
+  expect(server.log.of('server').filter((l) => l.includes('remove_principal'))).toHaveLength(1);
+  expect(a.eval(`IsPrincipalAceAllowed('identifier.license:x', 'command.kick')`)).toBe(true);
+  server.executeCommand('add_ace resource.a command.remove_principal allow');
+  a.eval(`ExecuteCommand('remove_principal identifier.license:x group.admin')`);
+  expect(a.eval(`IsPrincipalAceAllowed('identifier.license:x', 'command.kick')`)).toBe(false);
+  // Another resource's unrestricted command is everyone's; its restricted one is not.
+  const b = server.createScriptResource('b');
+  b.eval(
+    `calls = []; RegisterCommand('open', () => calls.push(1), false); RegisterCommand('shut', () => calls.push(2), true)`,
+  );
+  a.eval(`ExecuteCommand('open'); ExecuteCommand('shut')`);
+  expect(b.eval('calls')).toEqual([1]);
+  expect(server.log.of('server')).toContain('Access denied for command shut.');
+});
+
 it('state bags: values copied through msgpack, null deletes, temp-id bags lose writes', async () => {
   const a = server.createScriptResource('a');
   const b = server.createScriptResource('b');
