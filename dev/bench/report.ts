@@ -191,6 +191,17 @@ export function resultRows(r: BenchResults): ResultRow[] {
         target: { text: '0', met: (v) => v === 0 },
       },
     );
+    const held = r.stormPermissions.principals;
+    if (held) {
+      rows.push({
+        scenario: 'join storm, permissions on',
+        metric: `admitted players holding roster.member (of ${integer(held.admitted)})`,
+        roster: held.holding,
+        naive: null,
+        format: integer,
+        target: { text: 'all', met: (v) => v === held.admitted },
+      });
+    }
   }
   if (r.quiet) {
     const q = r.quiet;

@@ -33,6 +33,7 @@ function permissionSetup(mode: 'on' | 'off' | undefined) {
       ['resource.roster', 'command.add_principal', 'allow'],
       ['resource.roster', 'command.remove_principal', 'allow'],
       ['roster.lspd.sergeant', 'command.spikestrip', 'allow'],
+      ['roster.member', 'bench.member', 'allow'],
     ] as const,
   };
 }
@@ -43,6 +44,8 @@ export interface StormResult {
   maxInRolling60s: number;
   /** The resource only: when admitted players' data (every department) was complete. */
   fullData?: FullDataSummary;
+  /** With permissions 'on': admitted players, and how many hold roster.member once the storm is over. */
+  principals?: { admitted: number; holding: number };
 }
 
 export interface FullDataSummary {
@@ -104,6 +107,13 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
       },
     );
     const fullData = probe ? await fullDataOf(probe, samples, mock, mark) : undefined;
+    const principals =
+      options.permissions === 'on'
+        ? principalsHeld(
+            gates.map((g) => g.server),
+            samples,
+          )
+        : undefined;
     // Let requests still in flight land in the log before counting.
     await sleep(SERVICE_LATENCY_MS * 4);
     const summary = summarizeStorm(samples, mock, mark, beganAt + shift);
@@ -112,6 +122,7 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
       samples,
       maxInRolling60s: mock.counters.maxInRolling60s(mock.keyId('full')),
       ...(fullData ? { fullData } : {}),
+      ...(principals ? { principals } : {}),
     };
   } finally {
     for (const gate of gates) gate.close();
@@ -154,4 +165,16 @@ async function fullDataOf(
     p99ToCompleteMs: percentile(toComplete, 0.99),
     maxToCompleteMs: toComplete.at(-1) ?? 0,
   };
+}
+
+/** Admitted players who hold roster.member (seen as an owner's ACE on it) in their server's ACL. */
+function principalsHeld(
+  servers: readonly { aces: { allowed(principals: readonly string[], object: string): boolean } }[],
+  samples: readonly JoinSample[],
+): { admitted: number; holding: number } {
+  const admitted = samples.filter((s) => s.admitted && s.id !== null);
+  const holding = admitted.filter((s) =>
+    servers[s.server]?.aces.allowed([`identifier.${s.player.license}`], 'bench.member'),
+  ).length;
+  return { admitted: admitted.length, holding };
 }
