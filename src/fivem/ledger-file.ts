@@ -1,10 +1,11 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LedgerStore } from '../core/permissions/principal-grants';
 
 /**
  * The principal ledger as a file in the resource folder, replaced by writing a temporary file and
- * renaming it over the old one: a crash mid-write leaves the previous ledger whole. No fsync: the
+ * renaming it over the old one (a crash mid-write leaves the previous ledger whole), and appended
+ * to as links are granted (a line a crash cut short is skipped when read back). No fsync: the
  * ledger guards against the resource dying while FXServer lives on; a machine crash takes
  * FXServer's ACL (memory only) with it, so there is nothing left to clean after one.
  */
@@ -23,6 +24,9 @@ export function ledgerFile(resourcePath: string, name = 'roster-principals.txt')
       const temporary = `${path}.tmp`;
       writeFileSync(temporary, text);
       renameSync(temporary, path);
+    },
+    append(text) {
+      appendFileSync(path, text);
     },
   };
 }

@@ -144,8 +144,9 @@ describe('roster ranks as ACE principals', () => {
     await eventually(() => !principalAllowed(harness, principalOf(a.gameLicense), 'test.member'));
     expect(principalAllowed(harness, principalOf(b.gameLicense), 'test.chief')).toBe(true);
     const ledger = join(harness.folder, 'roster-principals.txt');
+    // Every link still granted is listed; a's lines may stay until the ledger is next rewritten
+    // (removing a link that is gone does nothing, so a stale line costs nothing after a crash).
     expect(readFileSync(ledger, 'utf8')).toContain(principalOf(b.gameLicense));
-    expect(readFileSync(ledger, 'utf8')).not.toContain(principalOf(a.gameLicense));
 
     harness.server.stopResource('roster');
     await eventually(() => harness.server.resourceState('roster') === 'stopped');

@@ -4,9 +4,14 @@ const HEADER = '# roster principal links v1: child parent';
 
 /** What the resource has granted, one `child parent` line each; no key, no member data beyond the license. */
 export function formatLedger(links: Iterable<PrincipalLink>): string {
-  const lines = [HEADER];
-  for (const link of links) lines.push(`${link.child} ${link.parent}`);
-  return `${lines.join('\n')}\n`;
+  return `${HEADER}\n${formatLedgerLines(links)}`;
+}
+
+/** Lines to append to a ledger, each ending in a newline. */
+export function formatLedgerLines(links: Iterable<PrincipalLink>): string {
+  let text = '';
+  for (const link of links) text += `${link.child} ${link.parent}\n`;
+  return text;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Member } from '../model';
 import type { Logger } from '../ports';
 import { CatalogIndex, matchKey, type RankOrder } from '../roster/catalog-index';
 import { buildLadders, type Ladders } from './ladders';
-import { formatLedger, parseLedger } from './ledger';
+import { formatLedger, formatLedgerLines, parseLedger } from './ledger';
 import { diffLinks } from './link-diff';
 import { memberPrincipals } from './member-principals';
 import { isSafePrincipal, linkKey, type PrincipalLink, playerPrincipal } from './principal-names';
@@ -18,7 +18,12 @@ export interface PrincipalCommands {
 export interface LedgerStore {
   read(): string | null;
   write(text: string): void;
+  /** Adds lines at the end (a line cut short by a crash is skipped when read back). */
+  append(text: string): void;
 }
+
+/** The ledger is rewritten without links no longer held once it lists this many more than held. */
+const LEDGER_SLACK = 256;
 
 export interface PrincipalGrantsDeps {
   commands: PrincipalCommands;
@@ -52,6 +57,8 @@ export class PrincipalGrants {
   private readonly holdings = new Map<object, Holding>();
   private readonly wanted = new Map<string, { link: PrincipalLink; count: number }>();
   private readonly granted = new Map<string, PrincipalLink>();
+  /** Links the ledger file lists: what is granted, and links since removed until the next rewrite. */
+  private ledgered = new Set<string>();
   private readonly statuses: ReadonlySet<string>;
   private active = false;
   private saidBlocked = false;
@@ -144,6 +151,8 @@ export class PrincipalGrants {
     this.holdings.clear();
     this.wanted.clear();
     this.sync(touched);
+    // Everything granted is removed: the ledger is left empty, not merely stale.
+    if (this.active && this.ledgered.size > 0) this.writeLedger();
   }
 
   private playerLinks(license: string | null, member: Member | null): PrincipalLink[] {
@@ -187,8 +196,11 @@ export class PrincipalGrants {
     const { add, remove } = diffLinks(desired, current);
     if (add.length === 0 && remove.length === 0) return;
     const adding = add.map((key) => this.wanted.get(key)?.link).filter((l) => l !== undefined);
-    // Write-ahead: the ledger names a link before the ACL holds it.
-    if (adding.length > 0) this.writeLedger(adding);
+    // Write-ahead: the ledger names a link before the ACL holds it. New links are appended (a
+    // storm grants hundreds, one at a time: rewriting the whole file each time would be quadratic);
+    // links removed stay listed, harmlessly, until the file is rewritten.
+    const unlisted = adding.filter((link) => !this.ledgered.has(linkKey(link)));
+    if (unlisted.length > 0) this.appendLedger(unlisted);
     for (const key of remove) {
       const link = this.granted.get(key);
       if (link) this.deps.commands.remove(link);
@@ -200,7 +212,7 @@ export class PrincipalGrants {
       this.deps.commands.add(link);
       this.granted.set(linkKey(link), link);
     }
-    if (remove.length > 0 || adding.length !== add.length) this.writeLedger();
+    if (this.ledgered.size > 2 * this.granted.size + LEDGER_SLACK) this.writeLedger();
   }
 
   private readLedger(): PrincipalLink[] {
@@ -219,17 +231,31 @@ export class PrincipalGrants {
     }
   }
 
-  private writeLedger(extra: PrincipalLink[] = []): void {
+  private writeLedger(): void {
     try {
-      this.deps.ledger.write(formatLedger([...this.granted.values(), ...extra]));
+      this.deps.ledger.write(formatLedger(this.granted.values()));
+      this.ledgered = new Set(this.granted.keys());
     } catch (error) {
-      // Granting goes on: the ledger only matters after a crash, and the owner is told once.
-      if (!this.saidLedger) {
-        this.deps.logger.warn(
-          `permissions: could not write the ledger (${(error as Error).message}); after a crash, grants may stay until the server restarts.`,
-        );
-      }
-      this.saidLedger = true;
+      this.ledgerFailed(error);
     }
+  }
+
+  private appendLedger(links: readonly PrincipalLink[]): void {
+    try {
+      this.deps.ledger.append(formatLedgerLines(links));
+      for (const link of links) this.ledgered.add(linkKey(link));
+    } catch (error) {
+      this.ledgerFailed(error);
+    }
+  }
+
+  private ledgerFailed(error: unknown): void {
+    // Granting goes on: the ledger only matters after a crash, and the owner is told once.
+    if (!this.saidLedger) {
+      this.deps.logger.warn(
+        `permissions: could not write the ledger (${(error as Error).message}); after a crash, grants may stay until the server restarts.`,
+      );
+    }
+    this.saidLedger = true;
   }
 }

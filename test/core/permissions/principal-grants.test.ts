@@ -38,6 +38,10 @@ function memoryLedger(text: string | null = null): LedgerStore & { text: string 
       store.text = next;
       store.writes++;
     },
+    append(more: string) {
+      store.text = (store.text ?? '') + more;
+      store.writes++;
+    },
   };
   return store;
 }
@@ -209,6 +213,9 @@ describe('principal grants', () => {
         write() {
           throw new Error('read-only folder');
         },
+        append() {
+          throw new Error('read-only folder');
+        },
       },
     });
     grants.activate();
@@ -216,5 +223,27 @@ describe('principal grants', () => {
     grants.hold({}, license, member('ACTIVE', 'r-off'));
     expect(acl.links).toContain(`${me} roster.member`);
     expect(warnings.filter((w) => w.includes('read-only folder'))).toHaveLength(1);
+  });
+
+  it('a storm of grants appends to the ledger rather than rewriting it, and compacts once most of it is stale', () => {
+    const ledger = memoryLedger();
+    const { grants } = setup({ ledger });
+    grants.activate();
+    grants.setCatalog(new CatalogIndex(catalog));
+    const rewrites = () => ledger.text?.split('\n').filter((l) => l.startsWith('#')).length ?? 0;
+    const holders: object[] = [];
+    for (let i = 0; i < 300; i += 1) {
+      const holder = {};
+      holders.push(holder);
+      const lic = `license:${i.toString(16).padStart(40, '0')}`;
+      grants.hold(holder, lic, { ...member('ACTIVE', 'r-off'), license: lic });
+    }
+    // One header: every player's links were appended, none rewrote the file.
+    expect(rewrites()).toBe(1);
+    expect(ledger.text).toContain(`license:${(299).toString(16).padStart(40, '0')}`);
+    // Everyone leaves: the stale lines are dropped by a rewrite before the file grows past its slack.
+    grants.retain(new Set());
+    const lines = (ledger.text ?? '').split('\n').filter((l) => l && !l.startsWith('#'));
+    expect(lines.length).toBeLessThanOrEqual(2 * grants.grantedCount + 256);
   });
 });
