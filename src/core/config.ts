@@ -243,7 +243,7 @@ export function checkAddress(address: string, key: string, problems: string[]): 
     url = new URL(address);
   } catch {
     problems.push(
-      `${key} is "${withoutCredentials(address)}", which is not an address: expected e.g. https://roster.example.com.`,
+      `${key} is "${printableAddress(address)}", which is not an address: expected e.g. https://roster.example.com.`,
     );
     return '';
   }
@@ -253,7 +253,7 @@ export function checkAddress(address: string, key: string, problems: string[]): 
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
     problems.push(
-      `${key} must use https:// (plain http:// is accepted only for localhost, 127.x.x.x and [::1]); got "${address}".`,
+      `${key} must use https:// (plain http:// is accepted only for localhost, 127.x.x.x and [::1]); got "${printableAddress(address)}".`,
     );
     return '';
   }
@@ -271,9 +271,16 @@ export function isLoopbackHost(hostname: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
-/** An address as it may be printed: userinfo (`user:secret@`) never reaches a log line. */
-function withoutCredentials(address: string): string {
-  return address.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1');
+/**
+ * An address as it may be printed: nothing that may hold a secret. Everything up to the last `@`
+ * goes, scheme or not (`owner:pw@host` parses as a scheme `owner:`, and a `/` in a password ends
+ * the authority early), and so do a query and a fragment (`?token=…`).
+ */
+export function printableAddress(address: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(address)?.[0] ?? (address.startsWith('//') ? '//' : '');
+  const at = address.lastIndexOf('@');
+  const rest = at >= 0 ? address.slice(at + 1) : address.slice(scheme.length);
+  return `${scheme}${rest.replace(/[?#].*$/s, '')}`;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
