@@ -43,6 +43,23 @@ describe('service addresses', () => {
     expect(text).not.toContain('owner:');
   });
 
+  it('never prints credentials an owner typed without a scheme or with a slash in the password', async () => {
+    for (const address of [
+      'owner:hunter2hunter2@roster.example.com',
+      '//owner:hunter2hunter2@roster.example.com',
+      'https://owner:pa/hunter2hunter2@roster.example.com',
+      'https://roster.example.com/?token=hunter2hunter2 x',
+    ]) {
+      h = await startHarness({ baseUrl: address });
+      const text = h.logText();
+      expect(text).toMatch(/roster_base_url/);
+      expect(text).not.toContain('hunter2');
+      expect(text).not.toContain('owner:');
+      await h.close();
+      h = undefined;
+    }
+  });
+
   it('never prints the credentials of an unreadable address either', async () => {
     h = await startHarness({ baseUrl: 'ftp://owner:hunter2hunter2@exa mple.com' });
     const text = h.logText();
@@ -98,7 +115,7 @@ describe('an unreadable member record', () => {
     cache: { ttlSeconds: 1 },
   });
 
-  for (const how of ['missing', 'null', 'empty', 'renamed'] as const) {
+  for (const how of ['missing', 'null', 'empty', 'renamed', 'bare'] as const) {
     it(`gameLicense ${how}: allow admits, never "not on the roster"`, async () => {
       h = await startHarness({ config: scaled('allow') });
       await ready(h);
