@@ -83,6 +83,13 @@ describe('surprising config', () => {
     h = await startHarness({ config: { gate: { requireStatus: [] } } });
     await ready(h);
     expect(h.logText()).toMatch(/gate\.requireStatus is empty.*every member is refused/);
+    const before = h.server.log.lines.length;
+    h.server.executeCommand('roster doctor');
+    const doctor = await eventually(() => {
+      const text = h!.server.log.lines.slice(before).join('\n');
+      return /Rank ladders|✗ departments/.test(text) && text;
+    }, 8000);
+    expect(doctor).toMatch(/! config: gate\.requireStatus is empty.*every member is refused/);
   });
 
   it('names one ceiling, once, for a rate limit of 1e300', async () => {
