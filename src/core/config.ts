@@ -164,17 +164,13 @@ export function loadSettings(configText: string | null, convars: ConvarValues): 
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     // One line per key: zod can report a key twice (a number past both the safe-integer limit and
-    // the key's own ceiling); two ceilings for one value read as a contradiction, so keep the lower.
+    // the key's own bound); two bounds for one value read as a contradiction, so keep the key's own:
+    // the lower ceiling, the higher floor.
     const byKey = new Map<string, z.core.$ZodIssue>();
     for (const issue of parsed.error.issues) {
       const key = issue.path.map(String).join('.');
       const kept = byKey.get(key);
-      if (
-        kept === undefined ||
-        (kept.code === 'too_big' && issue.code === 'too_big' && issue.maximum < kept.maximum)
-      ) {
-        byKey.set(key, issue);
-      }
+      if (kept === undefined || tighter(issue, kept)) byKey.set(key, issue);
     }
     for (const issue of byKey.values()) problems.push(describeIssue(issue));
     return { ok: false, problems };
@@ -281,6 +277,15 @@ export function printableAddress(address: string): string {
   const at = address.lastIndexOf('@');
   const rest = at >= 0 ? address.slice(at + 1) : address.slice(scheme.length);
   return `${scheme}${rest.replace(/[?#].*$/s, '')}`;
+}
+
+/** True when `issue` is a bound of the same kind as `kept` that says more (closer to the key's range). */
+function tighter(issue: z.core.$ZodIssue, kept: z.core.$ZodIssue): boolean {
+  if (issue.code === 'too_big' && kept.code === 'too_big')
+    return Number(issue.maximum) < Number(kept.maximum);
+  if (issue.code === 'too_small' && kept.code === 'too_small')
+    return Number(issue.minimum) > Number(kept.minimum);
+  return false;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

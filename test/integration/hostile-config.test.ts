@@ -92,6 +92,19 @@ describe('surprising config', () => {
     expect(doctor).toMatch(/! config: gate\.requireStatus is empty.*every member is refused/);
   });
 
+  it('names the real floor, once, for a rate limit of -1e300 and a refresh interval of -1e300', async () => {
+    h = await startHarness({
+      config: { rateLimit: { perMinute: -1e300 }, refresh: { intervalSeconds: -1e300 } },
+    });
+    const lines = h.server.log.of('roster');
+    expect(lines.filter((l) => l.includes('rateLimit.perMinute'))).toEqual([
+      'ERROR: config.json: rateLimit.perMinute must be at least 1.',
+    ]);
+    expect(lines.filter((l) => l.includes('refresh.intervalSeconds'))).toEqual([
+      'ERROR: config.json: refresh.intervalSeconds must be at least 0.',
+    ]);
+  });
+
   it('names one ceiling, once, for a rate limit of 1e300', async () => {
     h = await startHarness({ config: { rateLimit: { perMinute: 1e300 } } });
     const lines = h.server.log.of('roster').filter((l) => l.includes('rateLimit.perMinute'));
