@@ -169,6 +169,25 @@ describe('an unreadable member record', () => {
     });
   });
 
+  it('an online player keeps their record through refreshes that read it unreadable', async () => {
+    h = await startHarness({ config: scaled('cached') });
+    await ready(h);
+    const updated: unknown[] = [];
+    h.caller.on('roster:playerUpdated', (_src: unknown, member: unknown) => updated.push(member));
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    const joined = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    if (!joined.admitted) throw new Error(joined.reason);
+    await eventually(() => h!.caller.exports.roster!.getMember!(joined.id) !== null);
+    h.mock.faults.unreadableMembers('renamed');
+    const before = h.mock.counters.byEndpoint()['GET /api/v1/members'] ?? 0;
+    h.server.executeCommand('roster refresh all');
+    await eventually(() => (h!.mock.counters.byEndpoint()['GET /api/v1/members'] ?? 0) > before);
+    expect(await h.caller.exports.roster!.refreshPlayer!(joined.id)).toMatchObject({ id: member.id });
+    expect(h.caller.exports.roster!.getMember!(joined.id)).toMatchObject({ id: member.id });
+    expect(h.caller.exports.roster!.isOnRoster!(joined.id)).toBe(true);
+    expect(updated).toEqual([]);
+  });
+
   it('cached: a player never seen before is refused as unavailable, not as "not on the roster"', async () => {
     h = await startHarness({ config: scaled('cached') });
     await ready(h);
