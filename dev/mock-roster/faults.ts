@@ -4,14 +4,18 @@ import type { MockCommunity } from './records';
 
 export type { FailureStatus } from '../mock-http/fault-switches';
 
-/** How a member record's license is made unreadable. */
-export type UnreadableLicense = 'missing' | 'null' | 'empty' | 'renamed';
+/**
+ * How a member record's license is made unreadable: left out, null, empty, under another name, or
+ * `bare` (the hex without its `license:` prefix, so it matches no license asked for).
+ */
+export type UnreadableLicense = 'missing' | 'null' | 'empty' | 'renamed' | 'bare';
 
 /** The record as the fault sends it. */
 export function withUnreadableLicense(record: Record<string, unknown>, how: UnreadableLicense) {
   const { gameLicense, ...rest } = record;
   if (how === 'missing') return rest;
   if (how === 'renamed') return { ...rest, game_license: gameLicense };
+  if (how === 'bare') return { ...rest, gameLicense: String(gameLicense).replace(/^license:/, '') };
   return { ...rest, gameLicense: how === 'null' ? null : '' };
 }
 
@@ -25,7 +29,7 @@ export class MockFaults extends FaultSwitches {
   ipRefused = false;
   /** While true member records carry `departmentAssignments` (with `rank`) inline. */
   inline: boolean;
-  /** While set, member records carry no readable `gameLicense`: left out, null, empty or renamed. */
+  /** While set, member records carry no readable `gameLicense`: left out, null, empty, renamed or bare. */
   unreadableLicense: UnreadableLicense | null = null;
   /** Paths (e.g. `/api/v1/department-assignments`) whose every request fails (500) or hangs. */
   private readonly pathFaults = new Map<string, 'internal' | 'hang'>();

@@ -23,6 +23,8 @@ export interface RosterCommandDeps {
   clock: Clock;
   /** What `doctor` says about roster principals. */
   permissionLines?: () => string[];
+  /** Config mistakes that did not stop the resource (said at start); `doctor` repeats them. */
+  configWarnings?: readonly string[];
 }
 
 /** What `roster status|lookup|refresh|doctor|training` answer, as console lines. */
@@ -86,6 +88,7 @@ export function rosterCommands(deps: RosterCommandDeps): RosterCommands {
           config.ranks.order,
           { auditSeconds: config.refresh.auditSeconds, intervalSeconds: config.refresh.intervalSeconds },
         )),
+        ...(deps.configWarnings ?? []).map((warning) => `! config: ${warning}`),
         ...(deps.permissionLines?.() ?? []),
         ...(await answerWithin(deps.training.doctorLines(), ms, deps.clock, () => [
           `training: ✗ the learning service did not answer within ${config.gate.timeoutSeconds} s.`,

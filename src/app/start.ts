@@ -223,6 +223,7 @@ function run(
     community: () => identity?.community.name ?? null,
     clock,
     permissionLines: permissions.doctorLines,
+    configWarnings: settings.warnings,
   });
   registerRosterCommand(commands, output);
   if (webToken !== null) {

@@ -164,17 +164,13 @@ export function loadSettings(configText: string | null, convars: ConvarValues): 
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     // One line per key: zod can report a key twice (a number past both the safe-integer limit and
-    // the key's own ceiling); two ceilings for one value read as a contradiction, so keep the lower.
+    // the key's own bound); two bounds for one value read as a contradiction, so keep the key's own:
+    // the lower ceiling, the higher floor.
     const byKey = new Map<string, z.core.$ZodIssue>();
     for (const issue of parsed.error.issues) {
       const key = issue.path.map(String).join('.');
       const kept = byKey.get(key);
-      if (
-        kept === undefined ||
-        (kept.code === 'too_big' && issue.code === 'too_big' && issue.maximum < kept.maximum)
-      ) {
-        byKey.set(key, issue);
-      }
+      if (kept === undefined || tighter(issue, kept)) byKey.set(key, issue);
     }
     for (const issue of byKey.values()) problems.push(describeIssue(issue));
     return { ok: false, problems };
@@ -243,7 +239,7 @@ export function checkAddress(address: string, key: string, problems: string[]): 
     url = new URL(address);
   } catch {
     problems.push(
-      `${key} is "${withoutCredentials(address)}", which is not an address: expected e.g. https://roster.example.com.`,
+      `${key} is "${printableAddress(address)}", which is not an address: expected e.g. https://roster.example.com.`,
     );
     return '';
   }
@@ -253,7 +249,7 @@ export function checkAddress(address: string, key: string, problems: string[]): 
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
     problems.push(
-      `${key} must use https:// (plain http:// is accepted only for localhost, 127.x.x.x and [::1]); got "${address}".`,
+      `${key} must use https:// (plain http:// is accepted only for localhost, 127.x.x.x and [::1]); got "${printableAddress(address)}".`,
     );
     return '';
   }
@@ -271,9 +267,25 @@ export function isLoopbackHost(hostname: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
-/** An address as it may be printed: userinfo (`user:secret@`) never reaches a log line. */
-function withoutCredentials(address: string): string {
-  return address.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1');
+/**
+ * An address as it may be printed: nothing that may hold a secret. Everything up to the last `@`
+ * goes, scheme or not (`owner:pw@host` parses as a scheme `owner:`, and a `/` in a password ends
+ * the authority early), and so do a query and a fragment (`?token=…`).
+ */
+export function printableAddress(address: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(address)?.[0] ?? (address.startsWith('//') ? '//' : '');
+  const at = address.lastIndexOf('@');
+  const rest = at >= 0 ? address.slice(at + 1) : address.slice(scheme.length);
+  return `${scheme}${rest.replace(/[?#].*$/s, '')}`;
+}
+
+/** True when `issue` is a bound of the same kind as `kept` that says more (closer to the key's range). */
+function tighter(issue: z.core.$ZodIssue, kept: z.core.$ZodIssue): boolean {
+  if (issue.code === 'too_big' && kept.code === 'too_big')
+    return Number(issue.maximum) < Number(kept.maximum);
+  if (issue.code === 'too_small' && kept.code === 'too_small')
+    return Number(issue.minimum) > Number(kept.minimum);
+  return false;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

@@ -47,6 +47,7 @@ export interface TrainingHandle {
 
 const COURSES_REFRESH_MS = 30 * 60_000;
 const KEY_RETRY_MS = 60_000;
+const DEPARTMENTS_CHECK_MS = 60_000;
 /** Completions older than this are re-read before a linked joining player is refused. */
 const JOIN_RECHECK_MS = 30_000;
 
@@ -97,9 +98,13 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
     }),
   );
   const service = new TrainingService({ api, clock, logger, events: fivemTrainingEvents });
-  const requirements = new DepartmentRequirements(config.training.departmentCourses);
+  const requirements = new DepartmentRequirements(config.training.departmentCourses, (key) =>
+    logger.error(unmatchedDepartmentLine(key)),
+  );
   parts = { service, requests: new TrainingRequests(service, requirements) };
-  const warnedUnmatched = new Set<string>();
+  const readDepartments = (catalog: CatalogIndex | undefined) => {
+    if (catalog && requirements.configured && catalog.departments.size > 0) requirements.resolve(catalog);
+  };
   const schedule = new Schedule(clock);
   const resourcePath = fx.GetResourcePath(fx.GetCurrentResourceName());
   const memory = resourcePath ? aliasFile(resourcePath) : undefined;
@@ -174,17 +179,12 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
       await service.loadCourses().catch(() => {});
       return doctorLines(report());
     },
-    departmentsLoaded(catalog) {
-      if (!requirements.configured || catalog.departments.size === 0) return;
-      for (const key of requirements.resolve(catalog).unmatched) {
-        if (warnedUnmatched.has(key)) continue;
-        warnedUnmatched.add(key);
-        logger.error(unmatchedDepartmentLine(key));
-      }
-    },
+    departmentsLoaded: readDepartments,
     start() {
       loadOnlineTrainingPlayers(service);
       void begin();
+      // Departments that first load late (through a join) are read here too, without a request.
+      schedule.every(DEPARTMENTS_CHECK_MS, () => readDepartments(deps.roster()?.catalog));
       schedule.every(config.refresh.intervalSeconds * 1000, () => service.refreshOnline(), 0.1);
       schedule.every(COURSES_REFRESH_MS, () => service.loadCourses(), 0.1);
     },

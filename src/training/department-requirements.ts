@@ -17,7 +17,16 @@ export interface ResolvedRequirements {
 export class DepartmentRequirements {
   private memo: { catalog: CatalogIndex; resolved: ResolvedRequirements } | undefined;
 
-  constructor(private readonly departmentCourses: Readonly<Record<string, readonly string[]>>) {}
+  private readonly named = new Set<string>();
+
+  /**
+   * `onUnmatched` hears each unmatched key once, from whichever use first reads the departments
+   * (start, a catalog reload, `isQualified` after departments loaded late), so a typo is always said.
+   */
+  constructor(
+    private readonly departmentCourses: Readonly<Record<string, readonly string[]>>,
+    private readonly onUnmatched: (key: string) => void = () => {},
+  ) {}
 
   get configured(): boolean {
     return Object.keys(this.departmentCourses).length > 0;
@@ -37,6 +46,12 @@ export class DepartmentRequirements {
     }
     const resolved = { byDepartmentId, unmatched };
     this.memo = { catalog, resolved };
+    if (catalog.departments.size > 0)
+      for (const key of unmatched) {
+        if (this.named.has(key)) continue;
+        this.named.add(key);
+        this.onUnmatched(key);
+      }
     return resolved;
   }
 

@@ -10,6 +10,11 @@ type PendingCode = Extract<LinkRequestReply, { alreadyLinked: false }> & { check
 const DEFAULT_CODE_LIFETIME_MS = 5 * 60_000;
 /** A code is not handed out in its last moments: the player needs time to type it. */
 const EXPIRY_MARGIN_MS = 30_000;
+/**
+ * A code is kept at least this long even when this server's clock already sees it as expired (the
+ * two clocks apart, or a service that says so): otherwise every ask would be a new link request.
+ */
+const MIN_CODE_LIFETIME_MS = 60_000;
 const MAX_CODES = 5_000;
 /** While a code is pending, whether it was confirmed is asked at most this often per user. */
 const CONFIRMATION_CHECK_MS = 10_000;
@@ -41,8 +46,7 @@ export class LinkCodes {
       .then((reply) => {
         if (reply.alreadyLinked) this.codes.delete(discordId);
         else {
-          const ttl = this.lifetime(reply.expiresAt);
-          if (ttl > 0) this.codes.set(discordId, { ...reply }, { ttl });
+          this.codes.set(discordId, { ...reply }, { ttl: this.lifetime(reply.expiresAt) });
         }
         return reply;
       })
@@ -72,6 +76,7 @@ export class LinkCodes {
   private lifetime(expiresAt: string | undefined): number {
     const at = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
     if (Number.isNaN(at)) return DEFAULT_CODE_LIFETIME_MS;
-    return Math.min(at - this.clock.now() - EXPIRY_MARGIN_MS, 24 * 3_600_000);
+    const left = at - this.clock.now() - EXPIRY_MARGIN_MS;
+    return Math.min(Math.max(left, MIN_CODE_LIFETIME_MS), 24 * 3_600_000);
   }
 }

@@ -43,6 +43,23 @@ describe('service addresses', () => {
     expect(text).not.toContain('owner:');
   });
 
+  it('never prints credentials an owner typed without a scheme or with a slash in the password', async () => {
+    for (const address of [
+      'owner:hunter2hunter2@roster.example.com',
+      '//owner:hunter2hunter2@roster.example.com',
+      'https://owner:pa/hunter2hunter2@roster.example.com',
+      'https://roster.example.com/?token=hunter2hunter2 x',
+    ]) {
+      h = await startHarness({ baseUrl: address });
+      const text = h.logText();
+      expect(text).toMatch(/roster_base_url/);
+      expect(text).not.toContain('hunter2');
+      expect(text).not.toContain('owner:');
+      await h.close();
+      h = undefined;
+    }
+  });
+
   it('never prints the credentials of an unreadable address either', async () => {
     h = await startHarness({ baseUrl: 'ftp://owner:hunter2hunter2@exa mple.com' });
     const text = h.logText();
@@ -66,6 +83,26 @@ describe('surprising config', () => {
     h = await startHarness({ config: { gate: { requireStatus: [] } } });
     await ready(h);
     expect(h.logText()).toMatch(/gate\.requireStatus is empty.*every member is refused/);
+    const before = h.server.log.lines.length;
+    h.server.executeCommand('roster doctor');
+    const doctor = await eventually(() => {
+      const text = h!.server.log.lines.slice(before).join('\n');
+      return /Rank ladders|✗ departments/.test(text) && text;
+    }, 8000);
+    expect(doctor).toMatch(/! config: gate\.requireStatus is empty.*every member is refused/);
+  });
+
+  it('names the real floor, once, for a rate limit of -1e300 and a refresh interval of -1e300', async () => {
+    h = await startHarness({
+      config: { rateLimit: { perMinute: -1e300 }, refresh: { intervalSeconds: -1e300 } },
+    });
+    const lines = h.server.log.of('roster');
+    expect(lines.filter((l) => l.includes('rateLimit.perMinute'))).toEqual([
+      'ERROR: config.json: rateLimit.perMinute must be at least 1.',
+    ]);
+    expect(lines.filter((l) => l.includes('refresh.intervalSeconds'))).toEqual([
+      'ERROR: config.json: refresh.intervalSeconds must be at least 0.',
+    ]);
   });
 
   it('names one ceiling, once, for a rate limit of 1e300', async () => {
@@ -98,7 +135,7 @@ describe('an unreadable member record', () => {
     cache: { ttlSeconds: 1 },
   });
 
-  for (const how of ['missing', 'null', 'empty', 'renamed'] as const) {
+  for (const how of ['missing', 'null', 'empty', 'renamed', 'bare'] as const) {
     it(`gameLicense ${how}: allow admits, never "not on the roster"`, async () => {
       h = await startHarness({ config: scaled('allow') });
       await ready(h);
@@ -130,6 +167,25 @@ describe('an unreadable member record', () => {
     expect(await h.caller.exports.roster!.lookupLicense!(member.gameLicense)).toMatchObject({
       id: member.id,
     });
+  });
+
+  it('an online player keeps their record through refreshes that read it unreadable', async () => {
+    h = await startHarness({ config: scaled('cached') });
+    await ready(h);
+    const updated: unknown[] = [];
+    h.caller.on('roster:playerUpdated', (_src: unknown, member: unknown) => updated.push(member));
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    const joined = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    if (!joined.admitted) throw new Error(joined.reason);
+    await eventually(() => h!.caller.exports.roster!.getMember!(joined.id) !== null);
+    h.mock.faults.unreadableMembers('renamed');
+    const before = h.mock.counters.byEndpoint()['GET /api/v1/members'] ?? 0;
+    h.server.executeCommand('roster refresh all');
+    await eventually(() => (h!.mock.counters.byEndpoint()['GET /api/v1/members'] ?? 0) > before);
+    expect(await h.caller.exports.roster!.refreshPlayer!(joined.id)).toMatchObject({ id: member.id });
+    expect(h.caller.exports.roster!.getMember!(joined.id)).toMatchObject({ id: member.id });
+    expect(h.caller.exports.roster!.isOnRoster!(joined.id)).toBe(true);
+    expect(updated).toEqual([]);
   });
 
   it('cached: a player never seen before is refused as unavailable, not as "not on the roster"', async () => {

@@ -174,6 +174,23 @@ describe('/linktraining from a macro', () => {
     expect(h.learning.data.linkRequests.size).toBe(1);
   });
 
+  it('a code the server clock already sees as expired (clocks apart) is still reused, not re-requested', async () => {
+    // The learning service's clock runs 11 minutes behind: its 10-minute codes "expired" a minute ago.
+    h = await startTrainingHarness({ learning: { now: () => Date.now() - 11 * 60_000 } });
+    await trainingReady(h);
+    const ned = await h.join('Ned', ['discord:300000000000000066']);
+    const linkRequests = () =>
+      h!.learning.counters.byEndpoint()['POST /api/public/v1/discord/link-requests'] ?? 0;
+    const before = linkRequests();
+    for (let i = 0; i < 40; i += 1) {
+      h.server.executeCommand('linktraining', ned);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await eventually(() => chatTo(h!, ned).length > 0);
+    expect(linkRequests() - before).toBe(1);
+    expect(chatTo(h, ned)).toHaveLength(1);
+  });
+
   it('a player refused at join again and again is shown the same code, for one link request', async () => {
     h = await startTrainingHarness({ gate: { requireCourses: ['Police Academy'] } });
     await trainingReady(h);

@@ -158,8 +158,16 @@ describe('isQualified', () => {
       ],
       ranks: [],
     });
-    const requirements = new DepartmentRequirements({ LSPDD: ['Fire Academy'] });
+    const named: string[] = [];
+    const requirements = new DepartmentRequirements({ LSPDD: ['Fire Academy'] }, (key) => named.push(key));
+    // Before departments load nothing can be named, and isQualified already fails closed.
+    expect(requirements.coursesFor(new CatalogIndex(), 'd1')).toBeNull();
+    expect(named).toEqual([]);
     expect(requirements.resolve(catalog).unmatched).toEqual(['LSPDD']);
+    // Named once, by whichever use reads the departments first (here a later isQualified would).
+    expect(requirements.coursesFor(catalog, 'd1')).toBeNull();
+    expect(requirements.resolve(new CatalogIndex(catalog.catalog)).unmatched).toEqual(['LSPDD']);
+    expect(named).toEqual(['LSPDD']);
     const view = viewOf({
       id: 'm',
       name: 'M',

@@ -35,27 +35,31 @@ export async function fetchMembers(
   });
   const found = new Map<string, MemberFound | Error>();
   for (const record of parseRecords(items, memberSchema, 'member', logger)) {
-    const key = record.gameLicense.toLowerCase();
+    const key = record.gameLicense.trim().toLowerCase();
     if (wanted.has(key) && !found.has(key)) found.set(key, withInline(record, logger));
   }
   // A record the resource cannot read says nothing about whether the player is on the roster.
-  // When its license cannot be read either (missing, null, "", a renamed field), it may belong to
-  // any license asked for: every license left without a record is then unknown, not "not on the roster".
+  // When its license cannot be read either (missing, null, "", a renamed field) or matches none
+  // asked for (another form, a filter the service ignored), it may belong to any license asked for:
+  // every license left without a record is then unknown, not "not on the roster".
   let unplaceable = 0;
   for (const item of items) {
     const license = licenseOf(item);
-    if (license !== null && (!wanted.has(license) || found.has(license))) continue;
-    if (license === null) unplaceable += 1;
+    if (license !== null && found.has(license)) continue;
+    if (license === null || !wanted.has(license)) unplaceable += 1;
     else found.set(license, unreadableRecord());
   }
   if (unplaceable > 0) {
-    for (const license of wanted) if (!found.has(license)) found.set(license, unreadableRecord());
+    const error = unreadableRecord(
+      `${unplaceable} member record(s) whose gameLicense is missing or matches no license asked for`,
+    );
+    for (const license of wanted) if (!found.has(license)) found.set(license, error);
   }
   return found;
 }
 
-function unreadableRecord(): RosterResponseError {
-  return new RosterResponseError('The roster service sent a member record the resource cannot read.', {
+function unreadableRecord(what = 'a member record the resource cannot read'): RosterResponseError {
+  return new RosterResponseError(`The roster service sent ${what}.`, {
     code: 'malformed_response',
     kind: 'outage',
     status: 200,
@@ -66,7 +70,8 @@ function unreadableRecord(): RosterResponseError {
 function licenseOf(item: unknown): string | null {
   if (typeof item !== 'object' || item === null) return null;
   const { gameLicense } = item as { gameLicense?: unknown };
-  return typeof gameLicense === 'string' && gameLicense.trim() !== '' ? gameLicense.toLowerCase() : null;
+  const key = typeof gameLicense === 'string' ? gameLicense.trim().toLowerCase() : '';
+  return key === '' ? null : key;
 }
 
 /** Ten assignments for each of 100 members: more pages than that means the paging is broken. */

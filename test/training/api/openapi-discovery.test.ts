@@ -82,6 +82,28 @@ describe('OpenAPI discovery', () => {
     });
   });
 
+  it('believes the schema over names that mislead, beside other strings the reply echoes', () => {
+    const misleading = structuredClone(document) as typeof document;
+    const pending = {
+      type: 'object',
+      properties: {
+        discord_id: { type: 'string', pattern: '^\\d+$', description: 'The Discord user asked for' },
+        state: { type: 'string', enum: ['pending'] },
+        code: { type: 'string', format: 'uri', description: 'Page where the member confirms, signed in' },
+        url: { type: 'string', maxLength: 8, description: 'What the member enters on that page' },
+        lapse: { type: 'string', format: 'date-time' },
+      },
+    };
+    (misleading.paths as Record<string, unknown>)['/api/public/v1/discord/link-requests'] = {
+      post: { responses: { '201': { content: { 'application/json': { schema: pending } } } } },
+    };
+    expect(discoverLayout(misleading).layout.linkReply).toEqual({
+      code: 'url',
+      confirmUrl: 'code',
+      expiresAt: 'lapse',
+    });
+  });
+
   it('finds the unstated paths and field names, following $ref and oneOf', () => {
     const found = discoverLayout(document);
     expect(found.problem).toBeUndefined();
