@@ -1,5 +1,5 @@
 import { AceStore } from './aces';
-import { CommandRegistry, splitCommandLine } from './commands';
+import { CommandRegistry } from './commands';
 import { Connection } from './connection';
 import { ConvarStore } from './convars';
 import { EventBus } from './event-bus';
@@ -15,6 +15,7 @@ import { installNatives, type NativeHost } from './natives';
 import { installNotEmulated } from './not-emulated';
 import { type PlayerRecord, PlayerRegistry } from './players';
 import { ScriptResource } from './script-resource';
+import { cfgLines, ServerConsole } from './server-console';
 import { StateBags } from './state-bags';
 import { claimUnhandledRejections, nodeRejectionWarning } from './unhandled-rejections';
 
@@ -27,6 +28,11 @@ export interface FxServerOptions {
   readonly aces?: readonly (readonly [string, string, ('allow' | 'deny')?])[];
   /** `add_principal child parent`. */
   readonly principals?: readonly (readonly [string, string])[];
+  /**
+   * server.cfg text: each line runs as a console command (`system.console`) when the server is
+   * made, after `convars`, `aces` and `principals`; e.g. `add_ace resource.roster command.add_principal allow`.
+   */
+  readonly serverCfg?: string;
   /** `add_convar_permission resource read convar`, as [resource, convar]. */
   readonly convarPermissions?: readonly (readonly [string, string])[];
   /** Echo log lines to stdout as they are written. */
@@ -79,6 +85,7 @@ export class FxServer implements Kernel, NativeHost {
   readonly aces = new AceStore();
   readonly commands = new CommandRegistry();
   readonly bags = new StateBags();
+  private readonly console = new ServerConsole(this);
   readonly clientEvents: ClientEvent[] = [];
   /** The game port's HTTP server (SetHttpHandler), listening on loopback once `start()` ran. */
   readonly http = new ResourceHttpServer(this.refs);
@@ -127,6 +134,7 @@ export class FxServer implements Kernel, NativeHost {
     for (const [p, o, m] of options.aces ?? []) this.aces.addAce(p, o, m ?? 'allow');
     for (const [c, p] of options.principals ?? []) this.aces.addPrincipal(c, p);
     for (const [r, c] of options.convarPermissions ?? []) this.convars.addReadPermission(r, c);
+    for (const line of cfgLines(options.serverCfg ?? '')) this.executeCommand(line);
   }
 
   /**
@@ -221,7 +229,7 @@ export class FxServer implements Kernel, NativeHost {
     this.bus.detach(name);
     this.http.resourceStopped(name);
     entry.runtime.destroy();
-    this.commands.unregisterOwner(name);
+    this.console.resourceStopped(name);
     entry.runtime = null;
     entry.state = 'stopped';
   }
@@ -368,8 +376,12 @@ export class FxServer implements Kernel, NativeHost {
       .map((p) => ({ id: p.netId, name: p.info.name, identifiers: p.info.identifiers }));
   }
 
+  /**
+   * Client.h UpdateCachedPrincipalValues: `identifier.<each identifier>` then `player.<net id>`
+   * (the temp id while connecting, InitConnectMethod.cpp SetNetId; the final id once joined).
+   */
   principalsOf(record: PlayerRecord): string[] {
-    return [`player.${record.netId}`, ...record.info.identifiers.map((id) => `identifier.${id}`)];
+    return [...record.info.identifiers.map((id) => `identifier.${id}`), `player.${record.netId}`];
   }
 
   /** DropPlayer from a resource. */
@@ -424,83 +436,22 @@ export class FxServer implements Kernel, NativeHost {
   // ── console ──────────────────────────────────────────────────────────────
 
   /**
-   * Runs a console line (source 0) or a player's command (source = their id). With `principal`
-   * (a resource's `ExecuteCommand` runs as `resource.<name>`, ResourceScriptFunctions.cpp
-   * EXECUTE_COMMAND), every command, built-in or registered, first needs the ACE
-   * `command.<name>` (console/Console.Commands.cpp: "Access denied for command …").
+   * Runs a console line as `system.console` (source 0), a player's command (source = their id),
+   * or, with `principal`, a resource's ExecuteCommand. See server-console.ts for the ACL rules.
    */
   executeCommand(raw: string, source = 0, principal?: string): void {
-    const [name, ...args] = splitCommandLine(raw);
-    if (!name) return;
-    const command = this.commands.find(name);
-    if (principal !== undefined && (command || BUILTINS.has(name))) {
-      if (!this.aces.allowed([principal], `command.${command?.name ?? name}`)) {
-        this.log.write('server', `Access denied for command ${name}.`);
-        return;
-      }
-    }
-    if (this.runBuiltin(name, args)) return;
-    if (!command) {
-      this.log.write('server', `No such command ${name}.`);
-      return;
-    }
-    if (command.restricted && source !== 0) {
-      const record = this.players.find(source);
-      if (!record || !this.aces.allowed(this.principalsOf(record), `command.${command.name}`)) {
-        this.log.write('server', `Access denied for command ${name}.`);
-        return;
-      }
-    }
-    command.run(source, args, raw);
+    this.console.execute(raw, source, principal);
   }
 
-  private runBuiltin(name: string, args: string[]): boolean {
-    const [a = '', b = '', c = ''] = args;
-    switch (name) {
-      case 'set':
-      case 'setr':
-      case 'sets':
-        this.convars.set(a, b);
-        return true;
-      case 'add_ace':
-        this.aces.addAce(a, b, c === 'deny' ? 'deny' : 'allow');
-        return true;
-      case 'add_principal':
-        this.aces.addPrincipal(a, b);
-        return true;
-      case 'remove_principal':
-        this.aces.removePrincipal(a, b);
-        return true;
-      case 'add_convar_permission':
-        // add_convar_permission <resource> read <convar>
-        if (b === 'read') this.convars.addReadPermission(a, c);
-        return true;
-      case 'stop':
-        this.stopResource(a);
-        return true;
-      case 'restart':
-      case 'ensure':
-        if (this.resources.has(a)) this.restartResource(a);
-        return true;
-      default:
-        return false;
-    }
+  hasResource(name: string): boolean {
+    return this.resources.has(name);
+  }
+
+  playerPrincipals(source: number): string[] | null {
+    const record = this.players.find(source);
+    return record ? this.principalsOf(record) : null;
   }
 }
-
-/** The console commands `runBuiltin` knows. */
-const BUILTINS: ReadonlySet<string> = new Set([
-  'set',
-  'setr',
-  'sets',
-  'add_ace',
-  'add_principal',
-  'remove_principal',
-  'add_convar_permission',
-  'stop',
-  'restart',
-  'ensure',
-]);
 
 function identifierValue(identifiers: readonly string[], prefix: string): string | undefined {
   return identifiers.find((i) => i.startsWith(prefix))?.slice(prefix.length);

@@ -100,25 +100,35 @@ export function installNatives(runtime: JsRuntime, host: NativeHost): void {
       const p = player(src);
       if (p) host.dropRecord(p, String(reason ?? ''), name);
     },
+    // PlayerScriptFunctions.cpp IS_PLAYER_ACE_ALLOWED: the stack reset, the client's principals
+    // pushed (ScopedPrincipalReset + EnterPrincipalScope); no such player answers false.
     IsPlayerAceAllowed: (src, object) => {
       const p = player(src);
-      return p ? host.aces.allowed(host.principalsOf(p), String(object)) : false;
+      return p
+        ? host.aces.runAlone(host.principalsOf(p), () => host.aces.checkCurrent(String(object)))
+        : false;
     },
-    IsPrincipalAceAllowed: (principal, object) => host.aces.allowed([String(principal)], String(object)),
+    // ResourceScriptFunctions.cpp IS_PRINCIPAL_ACE_ALLOWED: the stack reset, then only `principal`.
+    IsPrincipalAceAllowed: (principal, object) =>
+      host.aces.runAlone([String(principal)], () => host.aces.checkCurrent(String(object))),
+    // ResourceScriptFunctions.cpp IS_ACE_ALLOWED: whoever is on the principal stack now; outside a
+    // command or ExecuteCommand that is nobody, so `builtin.everyone` (se/Security.cpp).
+    IsAceAllowed: (object) => host.aces.checkCurrent(String(object)),
     // Runs as `resource.<name>` (ResourceScriptFunctions.cpp, EXECUTE_COMMAND).
     ExecuteCommand: (raw) => host.executeCommand(String(raw), 0, `resource.${name}`),
     RegisterCommand: (command, handler, restricted) => {
       if (typeof handler !== 'function') return;
       // The handler crosses as a funcref: arguments are packed, as for any ref call.
       const ref = runtime.packer.unpack(runtime.packer.pack(handler)) as Fn;
-      host.commands.register({
+      const fresh = host.commands.register({
         name: String(command),
         owner: name,
         restricted: Boolean(restricted),
         run: (source, args, raw) => ref(source, args, raw),
       });
-      // The registering resource may always run its own command; an unrestricted one is
-      // everyone's (ResourceScriptFunctions.cpp, REGISTER_COMMAND).
+      // ResourceScriptFunctions.cpp REGISTER_COMMAND: a taken name only swaps the handler. A new
+      // one: the registering resource may always run it, and an unrestricted one is everyone's.
+      if (!fresh) return;
       host.aces.addAce(`resource.${name}`, `command.${String(command)}`, 'allow');
       if (!restricted) host.aces.addAce('builtin.everyone', `command.${String(command)}`, 'allow');
     },
