@@ -320,7 +320,10 @@ export class FxServer implements Kernel, NativeHost {
 
   /** An event from a client: source `net:<id>`, reaches only net-safe handlers. */
   emitNet(event: string, playerId: number, ...args: unknown[]): void {
-    this.bus.trigger(event, this.host.pack(args), `net:${playerId}`, null);
+    // GameServer.cpp ProcessPacket and WithPacketHandler.h: a client's packets (its net events
+    // too) are handled inside `client->EnterPrincipalScope()`, so IsAceAllowed there is the player's.
+    const principals = this.playerPrincipals(playerId) ?? [];
+    this.aces.runAs(principals, () => this.bus.trigger(event, this.host.pack(args), `net:${playerId}`, null));
   }
 
   sendToClients(from: string, event: string, target: unknown, payload: Uint8Array): void {

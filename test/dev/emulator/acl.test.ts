@@ -196,3 +196,23 @@ it('server.cfg lines given to the emulator run as console commands at start, com
   expect(s.log.of('server')).toEqual([]);
   s.stop();
 });
+
+it("a client's net event runs in that client's principal scope (GameServer.cpp ProcessPacket, WithPacketHandler.h)", async () => {
+  const r = server.createScriptResource('r');
+  console(`add_ace identifier.${LICENSE} roster.manage allow`);
+  const { id } = (await server.connectPlayer({ name: 'P', identifiers: [LICENSE] }).decision) as {
+    id: number;
+  };
+  const other = (await server.connectPlayer({ name: 'Q', identifiers: [DISCORD] }).decision) as {
+    id: number;
+  };
+  r.eval(`seen = []; onNet('ask', () => seen.push([source, IsAceAllowed('roster.manage')]))`);
+  server.emitNet('ask', id);
+  server.emitNet('ask', other.id);
+  expect(r.eval('seen')).toEqual([
+    [id, true],
+    [other.id, false],
+  ]);
+  // Once the event is over the scope is gone: a resource's own code is builtin.everyone again.
+  expect(r.eval(`IsAceAllowed('roster.manage')`)).toBe(false);
+});
