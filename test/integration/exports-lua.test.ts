@@ -124,6 +124,20 @@ describe('exports from a Lua caller (colon calls through the Lua VM)', () => {
     );
   });
 
+  // Issue 10: a missing member is Lua nil itself (no null userdata), and an async export's
+  // value comes back directly in the coroutine a chunk runs in (scheduler.lua).
+  it('no member is nil inside Lua, for a sync and an awaited async export', async () => {
+    const checks = await vm.run(`
+      local m = exports.roster:getMember(99)
+      local l = exports.roster:lookupLicense(${lua(strangerLicense)})
+      local known = exports.roster:lookupLicense(${lua(member.gameLicense)})
+      return table.concat({ type(m), tostring(m == nil), tostring(not m), type(l), tostring(l == nil),
+        type(known), type(known.departments), known.license }, '|')`);
+    expect(checks).toBe(
+      ['nil', 'true', 'true', 'nil', 'true', 'table', 'table', member.gameLicense].join('|'),
+    );
+  });
+
   it('isOnRoster and getDepartments', async () => {
     expect(await run(`exports.roster:isOnRoster(${id})`)).toBe(true);
     expect(await run(`exports.roster:isOnRoster('${id}')`)).toBe(true);
