@@ -103,10 +103,13 @@ export class AceStore {
     }
   }
 
-  /** `add_ace`/`remove_ace` refuse to change a principal that is on the stack ("ones own access"). */
+  /**
+   * `add_ace`/`remove_ace` refuse to change a principal that is on the stack ("ones own access").
+   * Security.cpp compares the argument as typed with the stack's lower-cased principals, so a
+   * differently cased spelling slips through (and then changes that principal after all).
+   */
   onStack(principal: string): boolean {
-    const p = lower(principal);
-    return this.stack.some((entry) => entry.some((e) => lower(e) === p));
+    return this.stack.some((entry) => entry.some((e) => lower(e) === principal));
   }
 
   /** `list_aces` / `list_principals` lines. */

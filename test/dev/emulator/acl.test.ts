@@ -216,3 +216,19 @@ it("a client's net event runs in that client's principal scope (GameServer.cpp P
   // Once the event is over the scope is gone: a resource's own code is builtin.everyone again.
   expect(r.eval(`IsAceAllowed('roster.manage')`)).toBe(false);
 });
+
+it('own-access refusal compares the argument as typed; builtin.everyone parents reach only an empty stack (Security.cpp)', () => {
+  server.createScriptResource('probe');
+  console('add_ace system.console thing allow');
+  expect(server.log.of('server')).toContain('Changing ones own access is not permitted.');
+  expect(allowed('system.console', 'thing')).toBe(false);
+  // `principal == principalRef.GetIdentifier()`: the stack is lower-cased, the argument is not.
+  console('add_ace SYSTEM.CONSOLE thing allow');
+  expect(allowed('system.console', 'thing')).toBe(true);
+  // AddPrincipals starts from the principal checked: builtin.everyone's own parents count only
+  // when builtin.everyone itself is checked (an empty stack), not for another principal.
+  console('add_principal builtin.everyone group.open', 'add_ace group.open door allow');
+  const r = server.resource('probe')!;
+  expect(r.evaluate(`IsAceAllowed('door')`)).toBe(true);
+  expect(allowed('player.7', 'door')).toBe(false);
+});
