@@ -1,6 +1,7 @@
-import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LedgerStore } from '../core/permissions/principal-grants';
+import { readIfPresent } from './read-if-present';
 
 /**
  * The principal ledger as a file in the resource folder, replaced by writing a temporary file and
@@ -12,14 +13,7 @@ import type { LedgerStore } from '../core/permissions/principal-grants';
 export function ledgerFile(resourcePath: string, name = 'roster-principals.txt'): LedgerStore {
   const path = join(resourcePath, name);
   return {
-    read() {
-      try {
-        return readFileSync(path, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw error;
-      }
-    },
+    read: () => readIfPresent(path),
     write(text) {
       const temporary = `${path}.tmp`;
       writeFileSync(temporary, text);

@@ -1,6 +1,7 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SnapshotStore } from '../core/cache/snapshot';
+import { readIfPresent } from './read-if-present';
 
 /**
  * The member snapshot as a file in the resource folder (the only place FXServer lets a resource
@@ -10,14 +11,7 @@ import type { SnapshotStore } from '../core/cache/snapshot';
 export function snapshotFile(resourcePath: string, name = 'roster-snapshot.json'): SnapshotStore {
   const path = join(resourcePath, name);
   return {
-    read() {
-      try {
-        return readFileSync(path, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw error;
-      }
-    },
+    read: () => readIfPresent(path),
     write(text) {
       const temporary = `${path}.tmp`;
       const fd = openSync(temporary, 'w');
