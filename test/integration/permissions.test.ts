@@ -200,6 +200,14 @@ describe('roster ranks as ACE principals', () => {
       return text.includes('✗ permissions') && text;
     }, 10_000);
     expect(doctor).toContain('add_ace resource.roster command.remove_principal allow');
+    // Had it tried, FXServer would have refused: roster's own ExecuteCommand runs as
+    // resource.roster, which lacks command.add_principal (Console.Commands.cpp InvokeDirect).
+    if (!member.admitted) throw new Error(member.reason);
+    harness.server
+      .resource('roster')!
+      .evaluate(`ExecuteCommand('add_principal player.${member.id} roster.lspd')`);
+    expect(harness.server.log.of('server')).toContain('Access denied for command add_principal.');
+    expect(allowed(harness, member.id)).toEqual([]);
   });
 
   it('with only add_principal allowed nothing is granted: a grant it could not remove would outlive the player', async () => {

@@ -232,3 +232,22 @@ it('own-access refusal compares the argument as typed; builtin.everyone parents 
   expect(r.evaluate(`IsAceAllowed('door')`)).toBe(true);
   expect(allowed('player.7', 'door')).toBe(false);
 });
+
+it("ExecuteCommand inside a client's net event adds resource.<name> on top of the client's scope, so the player's rights count too (ResourceScriptFunctions.cpp ScopedPrincipal, no reset)", async () => {
+  server.createScriptResource('probe');
+  const r = server.createScriptResource('r');
+  console(`add_ace identifier.${LICENSE} command.add_principal allow`, 'add_ace group.admin door allow');
+  const admin = (await server.connectPlayer({ name: 'A', identifiers: [LICENSE] }).decision) as {
+    id: number;
+  };
+  const user = (await server.connectPlayer({ name: 'U', identifiers: [DISCORD] }).decision) as { id: number };
+  r.eval(`onNet('promote', (who) => ExecuteCommand('add_principal ' + who + ' group.admin'))`);
+  server.emitNet('promote', user.id, 'group.user');
+  expect(server.log.of('server')).toContain('Access denied for command add_principal.');
+  expect(allowed('group.user', 'door')).toBe(false);
+  server.emitNet('promote', admin.id, 'group.user');
+  expect(allowed('group.user', 'door')).toBe(true);
+  // Outside the event the resource is alone on the stack again and refused.
+  r.eval(`ExecuteCommand('add_principal group.other group.admin')`);
+  expect(allowed('group.other', 'door')).toBe(false);
+});
