@@ -91,7 +91,9 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   const basePath = base.pathname.replace(/\/+$/, '');
   const { apiKey, clock, logger, timeoutMs } = options;
   const ownsDispatcher = options.dispatcher === undefined;
-  const dispatcher = options.dispatcher ?? keepAlivePool(origin, 4);
+  // More sockets than the burst: a request the limiter let go never queues for a socket, where it
+  // could still be waiting when a 429 pauses everything.
+  const dispatcher = options.dispatcher ?? keepAlivePool(origin, 8);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // A small burst: the learning partner's limits and 429s are tested with requests spread out.
   const burst = Math.max(1, Math.min(5, Math.floor(options.perMinute / 12)));
@@ -198,6 +200,7 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
     for (;;) {
       if (!request.bypassSuspension) suspension.check();
       await limiter.acquire(request.lane, { front: retries + rateLimited > 0 });
+      await pauseAfterGrant();
       if (!request.bypassSuspension) suspension.check();
       try {
         const raw = await sendOnce(request);
@@ -224,6 +227,19 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
         await sleep(delay);
       }
     }
+  }
+
+  /**
+   * A 429 answered between this request's turn and its sending pauses every request: it waits out
+   * the pause too rather than reach the service inside it.
+   */
+  async function pauseAfterGrant(): Promise<void> {
+    for (
+      let until = limiter.state().pausedUntil;
+      until !== null && !closed;
+      until = limiter.state().pausedUntil
+    )
+      await sleep(Math.max(1, until - clock.now()));
   }
 
   function sleep(ms: number): Promise<void> {
