@@ -158,6 +158,12 @@ function run(
     catalogLoaded: (catalog) => permissions.catalogLoaded(catalog),
     joinNeedsDepartments,
   });
+  // While the key was refused nothing was sent: players admitted meanwhile by gate.onError have no
+  // roster data, and everyone online may have changed. Read them all again the moment it resumes,
+  // not at the next background refresh.
+  api.onStateChange((change) => {
+    if (change.state === 'resumed') service.refreshOnline('refresh').catch(() => {});
+  });
   const queries = new RosterQueries(config.gate.requireStatus, config.ranks.order, () => service.catalog);
   const schedule = new Schedule(clock);
   let identity: KeyIdentity | null = null;
