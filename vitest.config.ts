@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Most files wait on real sockets and the emulator's 50 ms frames, not on the CPU: on a 2-core
+    // machine vitest's default (cores - 1) would run them one at a time.
+    maxWorkers: 4,
   },
 });

@@ -1,5 +1,5 @@
 // `npm run panel-screenshot`: the README's picture of the owner's panel, taken by the browser
-// test's own code (sandbox, Debian's chromium, sign in, doctor) and written to docs/panel.png.
+// test's own code (sandbox, Chromium, sign in, doctor) and written to docs/panel.png.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { launchChromium } from './panel-browser/chromium';
@@ -8,7 +8,7 @@ import { runSandbox } from './sandbox';
 
 const target = path.resolve('docs/panel.png');
 mkdirSync(path.dirname(target), { recursive: true });
-const browser = await launchChromium();
+const { browser } = await launchChromium();
 try {
   await runSandbox({
     print: () => {},

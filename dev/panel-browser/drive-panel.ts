@@ -13,8 +13,8 @@ export interface PanelVisit {
   requests: string[];
   /** Console errors and CSP violations. */
   errors: string[];
-  /** True when, at phone width, nothing is wider than the screen. */
-  fitsPhone: boolean;
+  /** At phone width, the outermost elements wider than the screen (none when the page fits). */
+  widerThanPhone: string[];
 }
 
 /** Logs in with the token, waits for the data, searches players, runs doctor, takes a screenshot. */
@@ -23,7 +23,12 @@ export async function drivePanel(
   access: PanelAccess,
   screenshotPath: string,
 ): Promise<PanelVisit> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  // A locale as an owner's browser has one (this machine's C locale reaches Chromium as `en-US@posix`).
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    deviceScaleFactor: 1,
+    locale: 'en-US',
+  });
   const page = await context.newPage();
   const requests: string[] = [];
   const errors: string[] = [];
@@ -61,8 +66,19 @@ export async function drivePanel(
 
     await page.setViewportSize({ width: 390, height: 844 });
     // Evaluated in the page (as text: this file is compiled without the DOM's types).
-    const fitsPhone =
-      (await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth + 1')) === true;
+    // The chart follows its container's width on the next resize callback, not at once: give the
+    // page a moment to lay out at the new width before judging.
+    const fits = 'document.documentElement.scrollWidth <= window.innerWidth + 1';
+    await page.waitForFunction(fits, undefined, { timeout: 5_000 }).catch(() => {});
+    const wider = await page.evaluate(`(() => {
+      if (${fits}) return [];
+      const all = [...document.querySelectorAll('body *')];
+      return all
+        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+        .filter((e) => !all.some((p) => p !== e && p.contains(e) && p.getBoundingClientRect().right > window.innerWidth + 1 && getComputedStyle(p).overflowX !== 'visible'))
+        .slice(0, 5)
+        .map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' ' + Math.round(e.getBoundingClientRect().right) + 'px');
+    })()`);
     return {
       playerRows,
       searched: { query, rows: searchedRows },
@@ -70,7 +86,7 @@ export async function drivePanel(
       doctorLines,
       requests,
       errors,
-      fitsPhone,
+      widerThanPhone: wider as string[],
     };
   } finally {
     await context.close();

@@ -20,7 +20,14 @@ export function ago(at: number, now: number): string {
 }
 
 export function clock(at: number): string {
-  return new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const parts = { hour: '2-digit', minute: '2-digit', second: '2-digit' } as const;
+  try {
+    return new Date(at).toLocaleTimeString([], parts);
+  } catch {
+    // A browser whose default locale is no valid tag (POSIX-style `en-US@posix`) throws RangeError
+    // here; the page still shows the time rather than stopping.
+    return new Date(at).toLocaleTimeString('en-GB', parts);
+  }
 }
 
 export function table(head: string[], rows: Child[][]): HTMLElement {
