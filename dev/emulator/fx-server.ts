@@ -92,6 +92,11 @@ export class FxServer implements Kernel, NativeHost {
   /** Host ms between two server frames (FRAME_MS unless `fastFrame` asked otherwise). */
   readonly frameMs: number;
   /**
+   * Server frames run so far: the emulator's own clock for tests. A busy machine runs frames late
+   * rather than stretching what a resource does in them, so a bound in frames holds under load.
+   */
+  frames = 0;
+  /**
    * Rejections no resource handled (FXServer only prints Node's warning for them, which the
    * resource's log gets too). A test harness asserts this stays empty.
    */
@@ -194,6 +199,7 @@ export class FxServer implements Kernel, NativeHost {
    * between two timers of a tick.
    */
   tick(): void {
+    this.frames++;
     for (const { event, args } of this.queuedEvents.splice(0)) this.triggerQueued(event, args);
     const now = this.now();
     for (const entry of this.resources.values()) {

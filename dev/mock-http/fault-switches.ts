@@ -11,7 +11,11 @@ type Count = number;
  */
 export class FaultSwitches {
   latencyMs = 0;
-  private failures: { remaining: Count; status: FailureStatus } = { remaining: 0, status: 503 };
+  private failures: { remaining: Count; status: FailureStatus; path: string | null } = {
+    remaining: 0,
+    status: 503,
+    path: null,
+  };
   private malformed: Count = 0;
   private drops: Count = 0;
   private forced429: { remaining: Count; retryAfter: number | null } = { remaining: 0, retryAfter: 1 };
@@ -30,9 +34,12 @@ export class FaultSwitches {
     return this;
   }
 
-  /** The next `count` requests fail: 500 = the `internal` error, 502/503 = a proxy's HTML page. */
-  failNext(count: Count, status: FailureStatus = 503): this {
-    this.failures = { remaining: count, status };
+  /**
+   * The next `count` requests fail: 500 = the `internal` error, 502/503 = a proxy's HTML page.
+   * With `path`, only requests to that path count, so other requests in flight cannot use them up.
+   */
+  failNext(count: Count, status: FailureStatus = 503, path: string | null = null): this {
+    this.failures = { remaining: count, status, path };
     return this;
   }
 
@@ -101,7 +108,7 @@ export class FaultSwitches {
     this.resetOverride = null;
     this.endlessPages = false;
     this.latencyMs = 0;
-    this.failures = { remaining: 0, status: 503 };
+    this.failures = { remaining: 0, status: 503, path: null };
     this.malformed = 0;
     this.drops = 0;
     this.forced429 = { remaining: 0, retryAfter: 1 };
@@ -117,9 +124,10 @@ export class FaultSwitches {
   }
 
   /** The failure status for this request, if one is due at this stage (gateway or service). */
-  takeFailure(stage: 'gateway' | 'service'): FailureStatus | null {
+  takeFailure(stage: 'gateway' | 'service', path: string): FailureStatus | null {
     const isGateway = this.failures.status !== 500;
     if (this.failures.remaining <= 0 || isGateway !== (stage === 'gateway')) return null;
+    if (this.failures.path !== null && this.failures.path !== path) return null;
     this.failures.remaining--;
     return this.failures.status;
   }

@@ -69,7 +69,7 @@ export async function receiveRequest<M>(
   const hung = faults.waitWhileHung();
   if (hung) await hung;
   if (faults.latencyMs > 0) await deps.sleep(faults.latencyMs);
-  const gateway = faults.takeFailure('gateway');
+  const gateway = faults.takeFailure('gateway', path);
   if (gateway === 502 || gateway === 503) {
     counters.finish(entry, gateway);
     sendGatewayPage(res, gateway);

@@ -138,7 +138,7 @@ async function serve(deps: PipelineDeps, ex: Exchange): Promise<{ status: number
       }
     }
   }
-  if (faults.takeFailure('service') === 500) throw new Error('injected internal fault');
+  if (faults.takeFailure('service', ex.url.pathname) === 500) throw new Error('injected internal fault');
   const result = await route.handle({
     url: ex.url,
     params,

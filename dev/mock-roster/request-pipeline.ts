@@ -114,7 +114,7 @@ async function answer(deps: PipelineDeps, ex: Exchange): Promise<void> {
         throw new ApiError('insufficient_scope', `This endpoint requires the ${first} scope${also}`);
       }
     }
-    if (faults.takeFailure('service') === 500) throw new Error('injected internal fault');
+    if (faults.takeFailure('service', ex.url.pathname) === 500) throw new Error('injected internal fault');
     await faults.takePathFault(ex.url.pathname);
     const result = await route.handle({
       url: ex.url,

@@ -93,6 +93,19 @@ export async function eventually<T>(check: () => T | undefined | false, timeoutM
   }
 }
 
+/**
+ * How many server frames `work` took to settle. Time judged on the emulator's own clock: a machine
+ * busy with other work runs frames late instead of failing a bound on the host's wall clock.
+ */
+export async function inFrames<T>(server: FxServer, work: Promise<T>): Promise<{ value: T; frames: number }> {
+  const from = server.frames;
+  const value = await work;
+  return { value, frames: server.frames - from };
+}
+
+/** Server frames in `seconds` of game time (FXServer runs 20 a second). */
+export const framesIn = (seconds: number): number => Math.round(seconds * 20);
+
 /** A license the mock service does not know. */
 export const strangerLicense = `license:${'f'.repeat(40)}`;
 

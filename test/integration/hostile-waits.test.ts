@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, type Harness, startHarness } from './harness';
+import { eventually, framesIn, type Harness, inFrames, startHarness } from './harness';
 
 /**
  * A service that asks for an endless wait (`Retry-After: 99999999`): the exports and `roster doctor`
@@ -12,12 +12,6 @@ afterEach(async () => {
 });
 
 const config = { api: { timeoutMs: 500 }, gate: { timeoutSeconds: 2 } };
-
-async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = Date.now();
-  const value = await work;
-  return { value, ms: Date.now() - started };
-}
 
 describe('a service that asks for an endless wait', () => {
   it('lookupLicense, refreshPlayer and roster doctor still answer within gate.timeoutSeconds', async () => {
@@ -33,23 +27,28 @@ describe('a service that asks for an endless wait', () => {
 
     harness.mock.faults.rateLimit(Number.POSITIVE_INFINITY, { retryAfter: 99_999_999 });
     // The first 429 sets the endless pause; every call after it meets the pause.
-    await timed(exports.lookupLicense!(unseen!.gameLicense) as Promise<unknown>);
-    const lookup = await timed(exports.lookupLicense!(unseen!.gameLicense) as Promise<unknown>);
-    expect(lookup.ms).toBeLessThan(3000);
+    // Timed in server frames (20 a second): gate.timeoutSeconds is 2, so 40 frames and one to act.
+    const { server } = harness;
+    await inFrames(server, exports.lookupLicense!(unseen!.gameLicense) as Promise<unknown>);
+    const lookup = await inFrames(server, exports.lookupLicense!(unseen!.gameLicense) as Promise<unknown>);
+    expect(lookup.frames).toBeLessThanOrEqual(framesIn(2) + 1);
     expect(lookup.value).toBeNull();
-    const refresh = await timed(exports.refreshPlayer!(joined.id) as Promise<{ id: string } | null>);
-    expect(refresh.ms).toBeLessThan(3000);
+    const refresh = await inFrames(
+      server,
+      exports.refreshPlayer!(joined.id) as Promise<{ id: string } | null>,
+    );
+    expect(refresh.frames).toBeLessThanOrEqual(framesIn(2) + 1);
     expect(refresh.value?.id).toBe(online!.id);
 
-    const before = harness.server.log.lines.length;
-    const started = Date.now();
-    harness.server.executeCommand('roster doctor');
+    const before = server.log.lines.length;
+    const doctorAsked = server.frames;
+    server.executeCommand('roster doctor');
     const doctor = await eventually(() => {
-      const text = harness.server.log.lines.slice(before).join('\n');
+      const text = server.log.lines.slice(before).join('\n');
       return /Nothing else can be checked|departments/.test(text) ? text : undefined;
     }, 20_000);
     expect(doctor).toMatch(/✗ key: .*did not answer within 2 s/);
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(server.frames - doctorAsked).toBeLessThanOrEqual(framesIn(2) + 1);
   }, 30_000);
 
   it('the wait ends at rateLimit.maxWaitSeconds: joins are decided from the roster again by themselves', async () => {

@@ -30,14 +30,13 @@ describe('keep-alive sockets', () => {
     expect(a.admitted).toBe(true);
 
     proxy.closeOnReuse = 1;
-    const started = Date.now();
     const b = await harness.server.connectPlayer({ name: 'B', identifiers: [second!.gameLicense] }).decision;
     expect(proxy.dropped).toBe(1);
     expect(b.admitted).toBe(true);
     expect(harness.logText()).toMatch(/B admitted \(roster\)/);
-    // No outage: no retry after a backoff, no warning; the resend costs a connect, not a backoff.
+    // No outage: no retry after a backoff (each would print `Retry N of M in D ms` at this debug
+    // level), no warning; the resend costs a connect, not a backoff.
     expect(harness.logText()).not.toMatch(/Retry \d of|Could not reach/);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('the client closes an idle socket itself before a server that never says its keep-alive (5 s) does', async () => {

@@ -103,7 +103,7 @@ describe('roster doctor', () => {
   it('falls back to defaults, marked assumed, when there is no OpenAPI document', async () => {
     h = await startTrainingHarness();
     await trainingReady(h);
-    h.learning.faults.failNext(2, 502);
+    h.learning.faults.failNext(2, 502, '/api/openapi.json');
     const out = await run(h, 'roster doctor', /completion paging/);
     expect(out).toMatch(/OpenAPI document \(\/api\/openapi.json\) not used \(could not read it: .*HTTP 502/);
     expect(out).toMatch(/key identity: GET \/me \(assumed\)/);

@@ -115,11 +115,15 @@ export async function startTrainingHarness(options: TrainingHarnessOptions = {})
 export async function trainingReady(h: TrainingHarness): Promise<void> {
   await eventually(() => h.logText().includes('connected to the roster'));
   await eventually(() => h.logText().includes('training: connected to the learning service'));
-  await eventually(
-    () =>
-      (h.learning.counters.byEndpoint()['GET /api/public/v1/discord/completions'] ?? 0) > 0 &&
-      h.learning.counters.log.every((r) => r.status !== null),
-  );
+  // Ready once the resource itself says it holds the completions (`roster training`), not when the
+  // mock has answered: on a busy machine the answer can still be on its way into the resource.
+  const said = () => h.server.log.of('roster').some((line) => line.includes('completions refreshed'));
+  for (let asked = 0; !said(); asked++) {
+    if (asked === 100) throw new Error('the resource never said it holds the completions');
+    h.server.executeCommand('roster training');
+    await h.server.nextTick();
+    await h.server.nextTick();
+  }
 }
 
 /** A copy made in this realm. */

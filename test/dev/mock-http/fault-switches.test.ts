@@ -10,12 +10,20 @@ describe('FaultSwitches', () => {
 
   it('gives a 500 at the service stage and a 502/503 at the gateway stage only', () => {
     const faults = new FaultSwitches().failNext(1, 500);
-    expect(faults.takeFailure('gateway')).toBeNull();
-    expect(faults.takeFailure('service')).toBe(500);
+    expect(faults.takeFailure('gateway', '/x')).toBeNull();
+    expect(faults.takeFailure('service', '/x')).toBe(500);
     faults.failNext(1, 502);
-    expect(faults.takeFailure('service')).toBeNull();
-    expect(faults.takeFailure('gateway')).toBe(502);
-    expect(faults.takeFailure('gateway')).toBeNull();
+    expect(faults.takeFailure('service', '/x')).toBeNull();
+    expect(faults.takeFailure('gateway', '/x')).toBe(502);
+    expect(faults.takeFailure('gateway', '/x')).toBeNull();
+  });
+
+  it('with a path, fails only requests to that path, however many others come first', () => {
+    const faults = new FaultSwitches().failNext(1, 502, '/api/openapi.json');
+    expect(faults.takeFailure('gateway', '/api/public/v1/me')).toBeNull();
+    expect(faults.takeFailure('gateway', '/api/public/v1/me')).toBeNull();
+    expect(faults.takeFailure('gateway', '/api/openapi.json')).toBe(502);
+    expect(faults.takeFailure('gateway', '/api/openapi.json')).toBeNull();
   });
 
   it('forces 429s with Retry-After 1 unless told otherwise', () => {
@@ -36,6 +44,6 @@ describe('FaultSwitches', () => {
     expect(faults.hungCount).toBe(0);
     expect(faults.waitWhileHung()).toBeNull();
     expect(faults.latencyMs).toBe(0);
-    expect(faults.takeFailure('gateway')).toBeNull();
+    expect(faults.takeFailure('gateway', '/x')).toBeNull();
   });
 });
