@@ -1,6 +1,7 @@
 // `npm start`: the resource end to end on this machine — a seeded mock roster, the owner's
 // server.cfg, the built bundle in the FXServer emulator, scripted joins, export calls from JS and
-// Lua, a rank change on the roster and its principal, `roster status`; then the training side against a mock learning service (a linked and an
+// Lua, a rank change on the roster and its principal, rank changes from the game (the `rank`
+// command), `roster status`; then the training side against a mock learning service (a linked and an
 // unlinked player).
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import type { RosterExports } from './sandbox/answers';
 import { runBurstPart } from './sandbox/burst';
 import { expectThat, waitFor } from './sandbox/expectation';
 import { runExportCalls } from './sandbox/export-calls';
+import { runGameRankChanges } from './sandbox/game-rank';
 import { joiner, runJoins, scriptedMembers } from './sandbox/joins';
 import { problemLines } from './sandbox/log-problems';
 import type { PanelAccess } from './sandbox/panel';
@@ -101,9 +103,9 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<SandboxR
     print('');
     print('-- joins --');
     const join = joiner(server, print);
-    const { alice } = await runJoins(mock, join);
+    const { alice, grace } = await runJoins(mock, join);
     print('');
-    await runBurstPart(server, mock, BURST_FIRST_MEMBER, BURST_SIZE, print);
+    const burst = await runBurstPart(server, mock, BURST_FIRST_MEMBER, BURST_SIZE, print);
 
     await waitFor(`roster:playerLoaded for player ${alice}`, () => events.loaded.has(alice));
     print('');
@@ -122,6 +124,19 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<SandboxR
       print,
       src: alice,
       memberId: member.id,
+    });
+
+    print('');
+    print('-- rank changes from the game: the `rank` command --');
+    await runGameRankChanges({
+      server,
+      caller,
+      mock,
+      events,
+      print,
+      sergeant: alice,
+      admin: grace,
+      online: burst.players,
     });
 
     print('');

@@ -59,6 +59,38 @@ it('the sandbox runs its scripted session and shows every decision, export and c
   expect(links?.[1]?.split(', ')).toEqual(expect.arrayContaining(['roster.member', 'roster.lspd.sergeant']));
   expect(links?.[1]).not.toContain('roster.lspd.cadet');
 
+  // Rank changes from the game: a Sergeant promotes, is refused the next step, the admin sets it.
+  const promoted = text.match(
+    /^\/rank promote (\d+) \(player \d+, LSPD Sergeant\) -> chat \[Roster\] .+ \(player \1\) is now Senior Officer in LSPD \(was Officer\)\.$/m,
+  )?.[1];
+  expect(promoted).toBeDefined();
+  expect(text).toContain(
+    `event roster:rankChanged(${promoted}): LSPD Officer -> Senior Officer, actor ${alice}`,
+  );
+  expect(text).toContain(`event roster:playerUpdated(${promoted}): LSPD Officer -> Senior Officer`);
+  expect(text).toMatch(
+    /^\/rank promote \d+ \(player \d+, LSPD Sergeant\) -> chat \[Roster\] You may not set Sergeant for .+ \(now Senior Officer\): it takes Lieutenant or above in LSPD; you are Sergeant\.$/m,
+  );
+  expect(text).toMatch(
+    new RegExp(
+      `^/rank set ${promoted} LSPD Sergeant \\(player \\d+, group\\.admin: roster\\.manage\\) -> chat \\[Roster\\] .+ is now Sergeant in LSPD \\(was Senior Officer\\)\\.$`,
+      'm',
+    ),
+  );
+  expect(text).toMatch(
+    new RegExp(
+      `^event roster:rankChanged\\(${promoted}\\): LSPD Senior Officer -> Sergeant, actor \\d+$`,
+      'm',
+    ),
+  );
+  expect(text).toMatch(/^the resource's own record \(console and rank-changes\.log\): \S+ actor="Grace"/m);
+  expect(text).toMatch(
+    new RegExp(`^IsPlayerAceAllowed\\(${promoted}, 'command\\.spikestrip'\\) +-> false$`, 'm'),
+  );
+  expect(text).toMatch(
+    new RegExp(`^IsPlayerAceAllowed\\(${promoted}, 'command\\.spikestrip'\\) now +-> true$`, 'm'),
+  );
+
   expect(text).toMatch(/^players: \d+\/\d+ online loaded/m);
 
   expect(text).toMatch(/^training: connected to the learning service of "LSRP Academy"\.$/m);
