@@ -1,7 +1,8 @@
 // `npm start`: the resource end to end on this machine — a seeded mock roster, the owner's
 // server.cfg, the built bundle in the FXServer emulator, scripted joins, export calls from JS and
 // Lua, a rank change on the roster and its principal, rank changes from the game (the `rank`
-// command), `roster status`; then the training side against a mock learning service (a linked and an
+// command), a suspension in the roster's dashboard reaching the server through the audit feed,
+// `roster status`; then the training side against a mock learning service (a linked and an
 // unlinked player).
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { FxServer, type LuaResource } from './emulator';
 import { type MockLearning, startMockLearning } from './mock-learning/server';
 import { startMockRoster } from './mock-roster/server';
 import type { RosterExports } from './sandbox/answers';
+import { AUDIT_SECONDS, runDashboardChange } from './sandbox/audit-feed';
 import { runBurstPart } from './sandbox/burst';
 import { expectThat, waitFor } from './sandbox/expectation';
 import { runExportCalls } from './sandbox/export-calls';
@@ -60,10 +62,11 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<SandboxR
     await mock.close();
     throw error;
   }
-  // A long refresh interval: the rank change on the roster is read by `refreshPlayer`, on cue.
-  // Training is on, but no join requires courses (`gate.requireCourses`): the roster decisions stand alone.
+  // A long refresh interval: the rank change on the roster is read by `refreshPlayer`, on cue, and
+  // the dashboard's change by the audit feed, read every AUDIT_SECONDS. Training is on, but no join
+  // requires courses (`gate.requireCourses`): the roster decisions stand alone.
   const folder = resourceFolder(root, {
-    refresh: { intervalSeconds: 300 },
+    refresh: { intervalSeconds: 300, auditSeconds: AUDIT_SECONDS },
     gate: { timeoutSeconds: 10 },
     training: trainingConfig(learning),
   });
@@ -128,7 +131,7 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<SandboxR
 
     print('');
     print('-- rank changes from the game: the `rank` command --');
-    await runGameRankChanges({
+    const promoted = await runGameRankChanges({
       server,
       caller,
       mock,
@@ -138,6 +141,12 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<SandboxR
       admin: grace,
       online: burst.players,
     });
+
+    print('');
+    print("-- a change in the roster's dashboard, read from the audit feed --");
+    const suspended = burst.players.find((p) => p.src !== promoted);
+    expectThat(suspended !== undefined, 'the burst admitted nobody to suspend');
+    await runDashboardChange({ caller, roster, mock, events, print, player: suspended });
 
     print('');
     print('-- console: roster status --');

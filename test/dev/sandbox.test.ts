@@ -91,6 +91,24 @@ it('the sandbox runs its scripted session and shows every decision, export and c
     new RegExp(`^IsPlayerAceAllowed\\(${promoted}, 'command\\.spikestrip'\\) now +-> true$`, 'm'),
   );
 
+  // A suspension made in the roster's dashboard, read by the audit feed (no refreshPlayer asked).
+  const suspended = text.match(
+    /^dashboard: staff suspend mem_\d+ \(player (\d+)\): POST \/__mock\/dashboard \{"setStatus":.*"SUSPENDED"\}\} -> 200$/m,
+  )?.[1];
+  expect(suspended).toBeDefined();
+  expect(text).toMatch(
+    /^the resource's requests since the change: .*GET \/api\/v1\/audit-logs \(\+\d+ ms\), .*GET \/api\/v1\/members \(\+\d+ ms\)/m,
+  );
+  expect(text).toMatch(
+    new RegExp(
+      `^event roster:playerUpdated\\(${suspended}\\): status ACTIVE -> SUSPENDED \\(\\d+ ms after the dashboard change, through the audit feed\\)$`,
+      'm',
+    ),
+  );
+  expect(text).toMatch(new RegExp(`^exports\\.roster\\.isOnRoster\\(${suspended}\\) now +-> false$`, 'm'));
+  expect(text).toMatch(
+    new RegExp(`^IsPlayerAceAllowed\\(${suspended}, 'vMenu\\.OnlinePlayers\\.Menu'\\) now +-> false$`, 'm'),
+  );
   expect(text).toMatch(/^players: \d+\/\d+ online loaded/m);
 
   expect(text).toMatch(/^training: connected to the learning service of "LSRP Academy"\.$/m);
