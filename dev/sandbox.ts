@@ -3,7 +3,7 @@
 // Lua, a rank change on the roster and its principal, rank changes from the game (the `rank`
 // command), a suspension in the roster's dashboard reaching the server through the audit feed,
 // `roster status`; then the training side against a mock learning service (a linked and an
-// unlinked player).
+// unlinked player), and one request to the owner's panel.
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -18,7 +18,7 @@ import { runExportCalls } from './sandbox/export-calls';
 import { runGameRankChanges } from './sandbox/game-rank';
 import { joiner, runJoins, scriptedMembers } from './sandbox/joins';
 import { problemLines } from './sandbox/log-problems';
-import type { PanelAccess } from './sandbox/panel';
+import { type PanelAccess, runPanelRequest } from './sandbox/panel';
 import { ensureBundle, repoRoot, resourceFolder } from './sandbox/resource-folder';
 import { runRosterChange } from './sandbox/roster-change';
 import { listenToRoster } from './sandbox/roster-events';
@@ -169,6 +169,10 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<SandboxR
       join,
       firstFreeMember: BURST_FIRST_MEMBER + BURST_SIZE,
     });
+
+    print('');
+    print("-- the owner's panel --");
+    await runPanelRequest(panel, print);
 
     const problems = problemLines(server.log.entries);
     if (problems.length > 0) {

@@ -14,7 +14,7 @@ const PROBLEM = new RegExp(
   ].join('|'),
 );
 
-it('the sandbox runs its scripted session and shows every decision, export and change', async () => {
+it('the sandbox runs its scripted session and shows every decision, export, change and the panel', async () => {
   const lines: string[] = [];
   const { log } = await runSandbox({ print: (line) => lines.push(line) });
   const text = lines.join('\n');
@@ -127,6 +127,12 @@ it('the sandbox runs its scripted session and shows every decision, export and c
     /^\/linktraining \(player \d+\) -> chat \[Training\] Your Discord account is already linked/m,
   );
   expect(text).toMatch(/^event roster:trainingUpdated\(\d+\) -> linked; completed: none/m);
+
+  // The owner's panel: its address and token, and status.json answering with the token.
+  expect(text).toMatch(/^owner's panel: http:\/\/127\.0\.0\.1:\d+\/roster\/ \(token \S{16,}\)$/m);
+  expect(text).toMatch(
+    /^GET \/roster\/status\.json \(Authorization: Bearer <token>\) -> 200: key verified for "San Andreas Roleplay", [1-9]\d* players online, [1-9]\d* join decisions/m,
+  );
 
   // Nothing a newcomer must decode: no warning or error anywhere in the server console.
   expect(log.filter((line) => PROBLEM.test(line))).toEqual([]);
