@@ -1,18 +1,40 @@
 import { expect, it } from 'vitest';
 import { runSandbox } from '../../dev/sandbox';
 
-it('the sandbox runs its scripted session and shows every decision, export and update', async () => {
+/**
+ * Lines of the server console a newcomer would have to decode: the resource's `warning:` and
+ * `ERROR:` lines (src/fivem/logger.ts), SCRIPT ERRORs, Node's warnings, the console refusing a command.
+ */
+const PROBLEM = new RegExp(
+  [
+    String.raw`^\[roster\] (warning|ERROR): `,
+    'SCRIPT ERROR',
+    String.raw`^\[\w+\] \(node:\d+\) \w*Warning`,
+    String.raw`^\[server\] (Access denied for command|No such command|Access type needs to be|Changing ones own access|Argument count mismatch)\b`,
+  ].join('|'),
+);
+
+it('the sandbox runs its scripted session and shows every decision, export, change and the panel', async () => {
   const lines: string[] = [];
-  await runSandbox({ print: (line) => lines.push(line) });
+  const { log } = await runSandbox({ print: (line) => lines.push(line) });
   const text = lines.join('\n');
 
+  // The owner's server.cfg, printed as run: the resource may grant principals; an admin; two ACEs.
+  expect(text).toMatch(/^add_ace resource\.roster command\.add_principal allow\b/m);
+  expect(text).toMatch(/^add_ace resource\.roster command\.remove_principal allow\b/m);
+  expect(text).toMatch(/^add_principal identifier\.license:[0-9a-f]{40} group\.admin\b/m);
+  expect(text).toMatch(/^add_ace group\.admin roster\.manage allow\b/m);
+  expect(text).toMatch(/^add_ace roster\.lspd\.sergeant command\.spikestrip allow\b/m);
+  expect(text).toMatch(/^set roster_api_key "rstr_\w+_…"/m);
   expect(text).toContain('connected to the roster of "San Andreas Roleplay"');
+
   expect(text).toMatch(/^Alice \(member mem_\d+, ACTIVE\) +-> admitted as player \d+/m);
   expect(text).toMatch(
     /^Bob \(not on the roster\) +-> refused: "You are not on the San Andreas Roleplay roster/m,
   );
   expect(text).toMatch(/^Carol .*SUSPENDED\) +-> refused: ".*status is SUSPENDED/m);
   expect(text).toMatch(/^Dave \(no license: identifier\) +-> refused: "No Rockstar license/m);
+  expect(text).toMatch(/^Grace \(member mem_\d+, ACTIVE, admin\) +-> admitted as player \d+/m);
 
   const burst = text.match(/^burst: (\d+)\/50 admitted, (\d+) refused \(expected (\d+) admitted/m);
   expect(burst).not.toBeNull();
@@ -23,7 +45,70 @@ it('the sandbox runs its scripted session and shows every decision, export and u
 
   expect(text).toMatch(/^exports\.roster\.getMember\(\d+\) +-> .*\(mem_\d+\), ACTIVE/m);
   expect(text).toMatch(/^exports\.roster:hasMinRank\(\d+, 'LSPD', 'Sergeant'\) +-> (true|false)$/m);
-  expect(text).toMatch(/^event roster:playerUpdated\(\d+\): LSPD \S+ -> \S+/m);
+
+  // A rank change on the roster: the event, and the principal roster.lspd.sergeant in the ACL.
+  expect(text).toMatch(/^event roster:playerUpdated\(\d+\): LSPD \S+ -> Sergeant/m);
+  const alice = text.match(/^IsPlayerAceAllowed\((\d+), 'command\.spikestrip'\) +-> false$/m)?.[1];
+  expect(alice).toBeDefined();
+  expect(text).toMatch(
+    new RegExp(`^IsPlayerAceAllowed\\(${alice}, 'command\\.spikestrip'\\) now +-> true$`, 'm'),
+  );
+  const links = text.match(
+    new RegExp(`^list_principals, player ${alice}'s links: identifier\\.license:\\w+… <- (.*)$`, 'm'),
+  );
+  expect(links?.[1]?.split(', ')).toEqual(expect.arrayContaining(['roster.member', 'roster.lspd.sergeant']));
+  expect(links?.[1]).not.toContain('roster.lspd.cadet');
+
+  // Rank changes from the game: a Sergeant promotes, is refused the next step, the admin sets it.
+  const promoted = text.match(
+    /^\/rank promote (\d+) \(player \d+, LSPD Sergeant\) -> chat \[Roster\] .+ \(player \1\) is now Senior Officer in LSPD \(was Officer\)\.$/m,
+  )?.[1];
+  expect(promoted).toBeDefined();
+  expect(text).toContain(
+    `event roster:rankChanged(${promoted}): LSPD Officer -> Senior Officer, actor ${alice}`,
+  );
+  expect(text).toContain(`event roster:playerUpdated(${promoted}): LSPD Officer -> Senior Officer`);
+  expect(text).toMatch(
+    /^\/rank promote \d+ \(player \d+, LSPD Sergeant\) -> chat \[Roster\] You may not set Sergeant for .+ \(now Senior Officer\): it takes Lieutenant or above in LSPD; you are Sergeant\.$/m,
+  );
+  expect(text).toMatch(
+    new RegExp(
+      `^/rank set ${promoted} LSPD Sergeant \\(player \\d+, group\\.admin: roster\\.manage\\) -> chat \\[Roster\\] .+ is now Sergeant in LSPD \\(was Senior Officer\\)\\.$`,
+      'm',
+    ),
+  );
+  expect(text).toMatch(
+    new RegExp(
+      `^event roster:rankChanged\\(${promoted}\\): LSPD Senior Officer -> Sergeant, actor \\d+$`,
+      'm',
+    ),
+  );
+  expect(text).toMatch(/^the resource's own record \(console and rank-changes\.log\): \S+ actor="Grace"/m);
+  expect(text).toMatch(
+    new RegExp(`^IsPlayerAceAllowed\\(${promoted}, 'command\\.spikestrip'\\) +-> false$`, 'm'),
+  );
+  expect(text).toMatch(
+    new RegExp(`^IsPlayerAceAllowed\\(${promoted}, 'command\\.spikestrip'\\) now +-> true$`, 'm'),
+  );
+
+  // A suspension made in the roster's dashboard, read by the audit feed (no refreshPlayer asked).
+  const suspended = text.match(
+    /^dashboard: staff suspend mem_\d+ \(player (\d+)\): POST \/__mock\/dashboard \{"setStatus":.*"SUSPENDED"\}\} -> 200$/m,
+  )?.[1];
+  expect(suspended).toBeDefined();
+  expect(text).toMatch(
+    /^the resource's requests since the change: .*GET \/api\/v1\/audit-logs \(\+\d+ ms\), .*GET \/api\/v1\/members \(\+\d+ ms\)/m,
+  );
+  expect(text).toMatch(
+    new RegExp(
+      `^event roster:playerUpdated\\(${suspended}\\): status ACTIVE -> SUSPENDED \\(\\d+ ms after the dashboard change, through the audit feed\\)$`,
+      'm',
+    ),
+  );
+  expect(text).toMatch(new RegExp(`^exports\\.roster\\.isOnRoster\\(${suspended}\\) now +-> false$`, 'm'));
+  expect(text).toMatch(
+    new RegExp(`^IsPlayerAceAllowed\\(${suspended}, 'vMenu\\.OnlinePlayers\\.Menu'\\) now +-> false$`, 'm'),
+  );
   expect(text).toMatch(/^players: \d+\/\d+ online loaded/m);
 
   expect(text).toMatch(/^training: connected to the learning service of "LSRP Academy"\.$/m);
@@ -42,5 +127,16 @@ it('the sandbox runs its scripted session and shows every decision, export and u
     /^\/linktraining \(player \d+\) -> chat \[Training\] Your Discord account is already linked/m,
   );
   expect(text).toMatch(/^event roster:trainingUpdated\(\d+\) -> linked; completed: none/m);
+
+  // The owner's panel: its address and token, and status.json answering with the token.
+  expect(text).toMatch(/^owner's panel: http:\/\/127\.0\.0\.1:\d+\/roster\/ \(token \S{16,}\)$/m);
+  expect(text).toMatch(
+    /^GET \/roster\/status\.json \(Authorization: Bearer <token>\) -> 200: key verified for "San Andreas Roleplay", [1-9]\d* players online, [1-9]\d* join decisions/m,
+  );
+
+  // Nothing a newcomer must decode: no warning or error anywhere in the server console.
+  expect(log.filter((line) => PROBLEM.test(line))).toEqual([]);
+  expect(log.some((line) => line.startsWith('[roster] '))).toBe(true);
+  expect(text).not.toMatch(/warnings and errors/);
   expect(text).toMatch(/^sandbox finished in [\d.]+ s$/m);
 }, 30_000);
