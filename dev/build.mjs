@@ -1,5 +1,5 @@
 // Builds the resource bundle (dist/server.js) and the dev tools (dist/dev/*.mjs).
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -63,4 +63,6 @@ if (Object.keys(present).length > 0) {
     logLevel: 'warning',
     define: { __ROSTER_VERSION__: JSON.stringify(pkg.version) },
   });
+  // The emulator's Lua scheduler is read beside the code that loads it (dev/emulator/lua-resource.ts).
+  copyFileSync('dev/emulator/lua-scheduler.lua', 'dist/dev/lua-scheduler.lua');
 }

@@ -8,6 +8,8 @@ export type RefHandler = (args: Uint8Array, caller: string | null) => Uint8Array
 interface RefEntry {
   readonly owner: string;
   readonly handler: RefHandler;
+  /** The owner forgets its side (scheduler.lua's SetDeleteRefRoutine drops `funcRefs[id]`). */
+  readonly deleted: (() => void) | undefined;
   refCount: number;
 }
 
@@ -15,9 +17,9 @@ export class FuncRefRegistry {
   private next = 0;
   private readonly refs = new Map<string, RefEntry>();
 
-  create(owner: string, handler: RefHandler): string {
+  create(owner: string, handler: RefHandler, deleted?: () => void): string {
     const ref = `${owner}:${this.next++}`;
-    this.refs.set(ref, { owner, handler, refCount: 0 });
+    this.refs.set(ref, { owner, handler, deleted, refCount: 0 });
     return ref;
   }
 
@@ -37,7 +39,10 @@ export class FuncRefRegistry {
   /** A proxy was collected; the ref goes with the last one (main.js `setDeleteRefFunction`). */
   release(ref: string): void {
     const entry = this.refs.get(ref);
-    if (entry && --entry.refCount <= 0 && entry.owner !== 'server') this.refs.delete(ref);
+    if (entry && --entry.refCount <= 0 && entry.owner !== 'server') {
+      this.refs.delete(ref);
+      entry.deleted?.();
+    }
   }
 
   releaseOwner(owner: string): void {

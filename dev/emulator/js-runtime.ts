@@ -180,9 +180,10 @@ export class JsRuntime implements EventTarget {
           message += `${name} tried to call a function reference in ${invoker} but the reference wasn't valid. `;
         throw new realm.Error(message);
       }
+      // main.js switches on `retvals.length`: a map from a Lua callee (no length) is returned whole.
       const values = ret as unknown[];
       if (values.length === 0) return undefined;
-      if (values.length > 1) return values;
+      if (values.length !== 1) return values;
       const rv = values[0] as { __cfx_async_retval?: Fn } | null;
       if (rv?.__cfx_async_retval) {
         const start = rv.__cfx_async_retval;

@@ -1,163 +1,60 @@
-import { LUA_REGISTRYINDEX, type LuaEngine, LuaFactory } from 'wasmoon';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { LUA_REGISTRYINDEX, type LuaEngine, LuaFactory, LuaReturn, type LuaWasm } from 'wasmoon';
 import type { JsRuntime } from './js-runtime';
 import { formatScriptError } from './kernel';
-import { luaEventSource, toLuaValue } from './lua-values';
+import { pushLuaBytes } from './lua-bytes';
+import { LuaCoroutines } from './lua-coroutines';
+import { type LuaRoutines, luaHostFunctions } from './lua-host';
+import { LuaPacker } from './lua-pack';
 
-type Fn = (...args: unknown[]) => unknown;
-
-// The Lua side of scheduler.lua that resources need: `exports.res:fn(...)` (a function(self, ...),
-// so the colon call's first argument is dropped), async results awaited inside the coroutine
-// every piece of Lua runs in, Citizen.CreateThread, and the event handler table
-// (AddEventHandler/RemoveEventHandler/RegisterNetEvent with scheduler.lua's keys from 11 up).
-const PRELUDE = `
-local call_export, last_async, register_event = __cfx_call_export, __cfx_last_async, __cfx_register_event
-local find_export = __cfx_find_export
-__cfx_call_export, __cfx_last_async, __cfx_register_event, __cfx_find_export = nil, nil, nil, nil
-local pending_threads = {}
-__cfx_pending_threads = pending_threads
-
-Citizen = Citizen or {}
-function Citizen.CreateThread(fn) pending_threads[#pending_threads + 1] = fn end
-CreateThread = Citizen.CreateThread
-function Citizen.Await(p) return p:await() end
-
-local event_handlers = {}
-local event_key = 10
-
-function AddEventHandler(name, fn)
-  local entry = event_handlers[name]
-  if not entry then entry = {}; event_handlers[name] = entry end
-  entry.handlers = entry.handlers or {}
-  event_key = event_key + 1
-  entry.handlers[event_key] = fn
-  register_event(name)
-  return { key = event_key, name = name }
-end
-
-function RemoveEventHandler(data)
-  if not data or not data.key or not data.name then
-    error('Invalid event data passed to RemoveEventHandler()', 2)
-  end
-  event_handlers[data.name].handlers[data.key] = nil
-end
-
-function RegisterNetEvent(name, cb)
-  local entry = event_handlers[name]
-  if not entry then entry = {}; event_handlers[name] = entry end
-  entry.safeForNet = true
-  if cb then return AddEventHandler(name, cb) end
-end
-RegisterServerEvent = RegisterNetEvent
-
--- The host asks which handlers an event reaches (nil: none, or a net event not safe for net).
-function __cfx_event_keys(name, source)
-  local entry = event_handlers[name]
-  if not entry or not entry.handlers then return nil end
-  if source:sub(1, 3) == 'net' and not entry.safeForNet then
-    print('event ' .. name .. ' was not safe for net')
-    return nil
-  end
-  local keys = {}
-  for key in pairs(entry.handlers) do keys[#keys + 1] = key end
-  table.sort(keys)
-  return keys
-end
-
-function __cfx_run_handler(name, key, args, n)
-  local handler = event_handlers[name].handlers[key]
-  if handler then handler(table.unpack(args, 1, n)) end
-end
-
-exports = setmetatable({}, {
-  __index = function(_, resource)
-    return setmetatable({}, {
-      __index = function(_, name)
-        -- scheduler.lua: an unknown export is an error at the caller, before any call.
-        local missing = find_export(resource, name)
-        if missing then error(missing, 2) end
-        return function(self, ...)
-          local ok, result = pcall(call_export, resource, name, table.pack(...))
-          local is_async = ok and last_async()
-          if not ok then
-            error(('\\n^5 An error occurred while calling export \`%s\` in resource \`%s\`:\\n  %s\\n^5 ---'):format(name, resource, tostring(result)), 2)
-          end
-          if is_async then
-            if coroutine.isyieldable() then return result:await() end
-            return { __cfx_async_retval = result }
-          end
-          return result
-        end
-      end,
-    })
-  end,
-})
-`;
+const SCHEDULER_NAME = '@citizen:/scripting/lua/scheduler.lua';
+let scheduler: Buffer | undefined;
+/** Beside this file, in dev/emulator or (copied by dev/build.mjs) in dist/dev; read once, when first needed. */
+const schedulerSource = () =>
+  (scheduler ??= readFileSync(path.join(import.meta.dirname, 'lua-scheduler.lua')));
 
 /**
- * A Lua resource in a real Lua 5.4 VM (wasmoon). Its exports calls go through a JS runtime of
- * the same name, so arguments and results cross as msgpack exactly like a JS caller's do, and
- * it receives events through that runtime's place in the event bus.
+ * A Lua resource in a real Lua 5.4 VM (wasmoon) with scheduler.lua's rules (lua-scheduler.lua).
+ * Every value it exchanges with other resources crosses as msgpack bytes, packed and unpacked as
+ * lua-cmsgpack does (lua-pack.ts, lua-unpack.ts): event payloads both ways, export calls both
+ * ways and their answers, and function references go through the server's event bus and funcref
+ * registry like a JS resource's.
  */
 export class LuaResource {
   private readonly events = new Set<string>();
+  private readonly lua: LuaWasm;
+  private readonly packer: LuaPacker;
+  private readonly coroutines: LuaCoroutines;
+  private routines: LuaRoutines | undefined;
+  /** Registry slots of the functions Citizen.CreateThread was given, in order. */
+  private readonly pendingThreads: number[] = [];
+  private closed = false;
 
   private constructor(
     readonly runtime: JsRuntime,
     private readonly engine: LuaEngine,
-  ) {}
+  ) {
+    this.lua = engine.global.lua;
+    this.packer = new LuaPacker(this.lua, { refFor: (L, index) => this.refFor(L, index) });
+    this.coroutines = new LuaCoroutines(engine.global, (where, error) =>
+      this.log(formatScriptError(where, error)),
+    );
+  }
 
   static async create(runtime: JsRuntime): Promise<LuaResource> {
-    // No proxies, no null userdata: JS values reach Lua as tables and nil (lua-values.ts).
+    // No proxies, no null userdata: values reach Lua only through lua-unpack.ts.
     const engine = await new LuaFactory().createEngine({ injectObjects: false, enableProxy: false });
-    const lua = new LuaResource(runtime, engine);
-    const log = (...args: unknown[]) =>
-      runtime.kernel.log.write(runtime.name, args.map(luaToString).join('\t'));
-    engine.global.set('print', log);
-    engine.global.set('GetCurrentResourceName', () => runtime.name);
-    let lastAsync = false;
-    engine.global.set('__cfx_last_async', () => lastAsync);
-    engine.global.set('__cfx_register_event', (name: string) => void lua.events.add(name));
-    const exportsOf = (resource: string) =>
-      (runtime.realm.global.exports as Record<string, Record<string, Fn>>)[resource]!;
-    engine.global.set('__cfx_find_export', (resource: string, name: string) => {
-      try {
-        exportsOf(resource)[name];
-        return undefined;
-      } catch (error) {
-        return errorText(error);
-      }
-    });
-    engine.global.set(
-      '__cfx_call_export',
-      (resource: string, name: string, packed: Record<string, unknown>) => {
-        lastAsync = false;
-        const n = Number(packed.n ?? 0);
-        const args = Array.from({ length: n }, (_, i) => packed[String(i + 1)] ?? null);
-        let result: unknown;
-        try {
-          result = exportsOf(resource)[name]!(...args);
-        } catch (error) {
-          // A host Error, so wasmoon hands Lua its message (the resource realm's is just a table).
-          throw new Error(errorText(error));
-        }
-        const thenable = result as { then?: unknown } | null;
-        if (thenable && typeof thenable.then === 'function') {
-          // A host Promise, so wasmoon recognises it and offers :await().
-          lastAsync = true;
-          return Promise.resolve(result).then(toLuaValue);
-        }
-        return toLuaValue(result);
-      },
-    );
-    engine.doStringSync(PRELUDE);
+    const resource = new LuaResource(runtime, engine);
+    resource.loadScheduler();
     // The runtime is this resource's place in the event bus: after its JS listeners (none unless
     // a test adds some), the event goes to the Lua handlers.
     const jsDispatch = runtime.dispatch.bind(runtime);
     runtime.dispatch = (event, payload, source) => {
       jsDispatch(event, payload, source);
-      lua.dispatch(event, payload, source);
+      resource.dispatch(event, payload, source);
     };
-    return lua;
+    return resource;
   }
 
   get name(): string {
@@ -166,10 +63,15 @@ export class LuaResource {
 
   /**
    * Runs a chunk as FXServer loads a file (scheduler.lua: inside CreateThreadNow, a coroutine, so
-   * an async export's value comes back directly), then the threads it created; its result.
+   * an async export's value comes back directly), then the threads it created; its result, as
+   * wasmoon reads Lua values back (a table with keys 1..n is an array, any other an object).
    */
   async run(code: string): Promise<unknown> {
-    const result = await this.spawn(code, [], 'chunk');
+    const { done } = this.coroutines.spawn((thread) => {
+      thread.loadString(code);
+      return 0;
+    }, 'chunk');
+    const result = await done;
     await this.runThreads();
     return result;
   }
@@ -180,76 +82,109 @@ export class LuaResource {
   }
 
   close(): void {
+    this.closed = true;
     this.engine.global.close();
   }
 
-  /**
-   * scheduler.lua's event routine: `source` set from the event's source for the synchronous part
-   * of the handlers, each handler in its own coroutine started at once (CreateThreadNow), then
-   * `source` put back.
-   */
-  private dispatch(event: string, payload: Uint8Array, source: string): void {
-    if (!this.events.has(event)) return;
+  private get kernel() {
+    return this.runtime.kernel;
+  }
+
+  /** Loads lua-scheduler.lua under FXServer's chunk name, handing it the host functions. */
+  private loadScheduler(): void {
     const g = this.engine.global;
-    const keys = (g.get('__cfx_event_keys') as Fn)(event, source) as number[] | undefined;
-    if (!keys || keys.length === 0) return;
-    const data = this.runtime.packer.unpack(payload) ?? [];
-    if (typeof data !== 'object') return;
-    const list = Array.isArray(data) ? data : [];
-    const args = toLuaValue(list);
-    const last = g.get('source');
-    g.set('source', luaEventSource(source));
-    try {
-      for (const key of keys) {
-        // Printed as a SCRIPT ERROR in spawn; the event itself goes on.
-        this.spawn('return __cfx_run_handler(...)', [event, key, args, list.length], `event ${event}`).catch(
-          () => {},
-        );
-      }
-    } finally {
-      g.set('source', last ?? undefined);
+    const { lua } = this;
+    g.set('print', (...args: unknown[]) => this.log(args.map(luaToString).join('\t')));
+    g.set('GetCurrentResourceName', () => this.name);
+    const source = schedulerSource();
+    const at = lua.module._malloc(source.length);
+    lua.module.HEAPU8.set(source, at);
+    const loaded = lua.luaL_loadbufferx(g.address, at, source.length, SCHEDULER_NAME, null);
+    lua.module._free(at);
+    if (loaded === LuaReturn.Ok) {
+      g.pushValue(
+        luaHostFunctions({
+          name: this.name,
+          kernel: this.kernel,
+          lua,
+          packer: this.packer,
+          coroutines: this.coroutines,
+          pushFuncRef: (L, ref) => this.pushFuncRef(L, ref),
+          log: (text) => this.log(text),
+          registerEvent: (name) => void this.events.add(name),
+          setup: (routines) => {
+            this.routines = routines;
+          },
+          createThread: (slot) => void this.pendingThreads.push(slot),
+        }),
+      );
+      if (lua.lua_pcallk(g.address, 1, 0, 0, 0, null) === LuaReturn.Ok) return;
     }
+    throw new Error(lua.lua_tolstring(g.address, -1, null));
+  }
+
+  /** scheduler.lua's event routine, when this resource has a handler for the event. */
+  private dispatch(event: string, payload: Uint8Array, source: string): void {
+    if (this.closed || !this.events.has(event)) return;
+    const { lua } = this;
+    this.coroutines.call(this.routines!.onEvent, (L) => {
+      lua.lua_pushstring(L, event);
+      pushLuaBytes(lua, L, payload);
+      lua.lua_pushstring(L, source);
+      return 3;
+    });
   }
 
   /**
-   * A coroutine running `code` with `args`: its first part runs now, awaits resume it later. The
-   * thread is anchored in the registry while it lives (not on the main stack, so threads can end
-   * in any order). A Lua error is printed as a SCRIPT ERROR and rejects.
+   * MakeFunctionReference: a ref other resources can call (through scheduler.lua's call-ref
+   * routine, with the caller as the invoking resource); forgotten when the last holder lets go.
    */
-  private spawn(code: string, args: readonly unknown[], where: string): Promise<unknown> {
-    const g = this.engine.global;
-    const thread = g.newThread();
-    const ref = g.lua.luaL_ref(g.address, LUA_REGISTRYINDEX);
-    const release = () => g.lua.luaL_unref(g.address, LUA_REGISTRYINDEX, ref);
-    try {
-      thread.loadString(code);
-      for (const arg of args) thread.pushValue(arg);
-    } catch (error) {
-      release();
-      return Promise.reject(error);
-    }
-    return thread.run(args.length).then(
-      (values) => {
-        release();
-        return values[0];
-      },
-      (error: unknown) => {
-        release();
-        this.runtime.kernel.log.write(this.name, formatScriptError(where, error));
-        throw error;
-      },
+  private refFor(L: number, index: number): string {
+    const { lua } = this;
+    lua.lua_pushvalue(L, index);
+    const slot = lua.luaL_ref(L, LUA_REGISTRYINDEX);
+    const call = (args: Uint8Array) => {
+      if (this.closed) throw new Error(`${this.name} is closed`);
+      return this.coroutines.call(this.routines!.callRef, (C) => {
+        lua.lua_rawgeti(C, LUA_REGISTRYINDEX, BigInt(slot));
+        pushLuaBytes(lua, C, args);
+        return 2;
+      });
+    };
+    return this.kernel.refs.create(
+      this.name,
+      (args, caller) => this.kernel.bus.enter(caller, this.name, () => call(args)),
+      () => this.closed || lua.luaL_unref(this.engine.global.address, LUA_REGISTRYINDEX, slot),
     );
   }
 
+  /** funcref_mt.__unpack: `{ __cfx_functionReference = ref }` with the funcref metatable. */
+  private pushFuncRef(L: number, ref: string): void {
+    const { lua } = this;
+    lua.lua_createtable(L, 0, 1);
+    lua.lua_pushstring(L, ref);
+    lua.lua_setfield(L, -2, '__cfx_functionReference');
+    lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(this.routines!.funcrefMt));
+    lua.lua_setmetatable(L, -2);
+    this.kernel.refs.retain(ref);
+  }
+
   private async runThreads(): Promise<void> {
-    while (this.engine.doStringSync('return #__cfx_pending_threads') > 0) {
-      await this.spawn('local fn = table.remove(__cfx_pending_threads, 1); fn()', [], 'thread');
+    const { lua } = this;
+    for (let slot = this.pendingThreads.shift(); slot !== undefined; slot = this.pendingThreads.shift()) {
+      const fn = slot;
+      const { done } = this.coroutines.spawn((thread) => {
+        lua.lua_rawgeti(thread.address, LUA_REGISTRYINDEX, BigInt(fn));
+        lua.luaL_unref(thread.address, LUA_REGISTRYINDEX, fn);
+        return 0;
+      }, 'thread');
+      await done;
     }
   }
-}
 
-function errorText(error: unknown): string {
-  return error instanceof Object && 'message' in error ? String(error.message) : String(error);
+  private log(text: string): void {
+    this.kernel.log.write(this.name, text);
+  }
 }
 
 function luaToString(value: unknown): string {

@@ -98,7 +98,8 @@ export class ServerConsole {
 
   private createBuiltins(): Record<string, Builtin> {
     const { aces, convars } = this.host;
-    const set: Builtin = { run: ([a = '', b = '']) => convars.set(a, b) };
+    // Console.Variables.cpp: set/setr/sets take (variable, value), case-insensitive names (convars.ts).
+    const set: Builtin = { arity: 2, run: ([a = '', b = '']) => convars.set(a, b) };
     // se/Security.cpp add_ace / remove_ace: the type must be spelled allow or deny, and no caller
     // may change the access of a principal it runs as.
     const aceChange =
@@ -128,8 +129,10 @@ export class ServerConsole {
       },
       list_aces: { arity: 0, run: () => this.printAll(aces.listAces()) },
       list_principals: { arity: 0, run: () => this.printAll(aces.listPrincipals()) },
-      // add_convar_permission <resource> read <convar>
+      // add_convar_permission <resource> read <convar> (ConsoleScriptFunctions.cpp): three
+      // arguments, the operation spelled exactly `read`, names kept exactly as typed.
       add_convar_permission: {
+        arity: 3,
         run: ([a = '', b = '', c = '']) => b === 'read' && convars.addReadPermission(a, c),
       },
       stop: { run: ([a = '']) => this.host.stopResource(a) },
