@@ -14,10 +14,10 @@ import { createPacker, hostMsgpack, type Packer } from './msgpack-codec';
 import { installNatives, type NativeHost } from './natives';
 import { installNotEmulated } from './not-emulated';
 import { type PlayerRecord, PlayerRegistry } from './players';
+import { ResourceRejections, type UnhandledRejection } from './resource-rejections';
 import { ScriptResource } from './script-resource';
 import { cfgLines, ServerConsole } from './server-console';
 import { StateBags } from './state-bags';
-import { claimUnhandledRejections, nodeRejectionWarning } from './unhandled-rejections';
 
 export type { Decision } from './connection';
 
@@ -95,7 +95,7 @@ export class FxServer implements Kernel, NativeHost {
    * Rejections no resource handled (FXServer only prints Node's warning for them, which the
    * resource's log gets too). A test harness asserts this stays empty.
    */
-  readonly unhandledRejections: { readonly resource: string; readonly reason: unknown }[] = [];
+  readonly unhandledRejections: readonly UnhandledRejection[];
   private readonly resources = new Map<string, ResourceEntry>();
   private readonly connections = new Map<number, Connection>();
   private readonly joinQueue: Connection[] = [];
@@ -104,13 +104,12 @@ export class FxServer implements Kernel, NativeHost {
   private readonly queuedEvents: { event: string; args: unknown[] }[] = [];
   private readonly host: Packer;
   private loop: ReturnType<typeof setInterval> | null = null;
-  private releaseRejections: (() => void) | null = null;
-  // Marks each resource realm's Promise.prototype, so a rejection names its resource even after
-  // the resource stopped, without the server holding the realm.
-  private readonly realmTag = Symbol('fxserver resource realm');
+  private readonly rejections: ResourceRejections;
 
   constructor(options: FxServerOptions = {}) {
     this.log = new LogSink(options.echo ?? false);
+    this.rejections = new ResourceRejections(this.log);
+    this.unhandledRejections = this.rejections.recorded;
     const fast = options.fastFrame;
     if (fast && (!(fast.everyMs > 0) || !fast.because.trim())) {
       throw new Error('fastFrame needs everyMs > 0 and a reason (because)');
@@ -163,9 +162,7 @@ export class FxServer implements Kernel, NativeHost {
     if (this.loop) return;
     this.loop = setInterval(() => this.tick(), this.frameMs);
     await this.http.listen();
-    this.releaseRejections = claimUnhandledRejections((reason, promise) =>
-      this.claimRejection(reason, promise),
-    );
+    this.rejections.listen();
   }
 
   /** Stops every resource and the tick loop. */
@@ -176,8 +173,7 @@ export class FxServer implements Kernel, NativeHost {
     if (this.loop) clearInterval(this.loop);
     this.loop = null;
     this.http.close();
-    this.releaseRejections?.();
-    this.releaseRejections = null;
+    this.rejections.unlisten();
   }
 
   /** Resolves after the next server frame ran. */
@@ -228,7 +224,7 @@ export class FxServer implements Kernel, NativeHost {
     this.queueEvent('onServerResourceStop', name);
     this.bus.detach(name);
     this.http.resourceStopped(name);
-    entry.runtime.destroy();
+    entry.runtime.stop(this.rejections.stopping(entry.runtime));
     this.console.resourceStopped(name);
     entry.runtime = null;
     entry.state = 'stopped';
@@ -265,7 +261,7 @@ export class FxServer implements Kernel, NativeHost {
 
   private boot(entry: ResourceEntry): JsRuntime {
     const runtime = new JsRuntime(entry.name, entry.root, this);
-    Object.defineProperty(runtime.realm.Promise.prototype, this.realmTag, { value: entry.name });
+    this.rejections.tag(runtime);
     installNatives(runtime, this);
     installNotEmulated(runtime.realm.global, (m) => new runtime.realm.Error(m));
     if (!this.emitFromServer('onResourceStarting', entry.name)) {
@@ -286,15 +282,6 @@ export class FxServer implements Kernel, NativeHost {
     // ResourceEventComponent.cpp: onServerResourceStart is queued (QueueEvent2) to the next frame.
     this.queueEvent('onServerResourceStart', entry.name);
     return runtime;
-  }
-
-  private claimRejection(reason: unknown, promise: Promise<unknown>): boolean {
-    const resource = (promise as unknown as Record<symbol, unknown>)[this.realmTag];
-    if (typeof resource !== 'string') return false;
-    for (const line of nodeRejectionWarning(reason)) this.log.write(resource, line);
-    this.unhandledRejections.push({ resource, reason });
-    if (this.unhandledRejections.length > 1000) this.unhandledRejections.splice(0, 500);
-    return true;
   }
 
   // ── events ───────────────────────────────────────────────────────────────
