@@ -13,7 +13,7 @@ import { manifestServerScripts } from './manifest';
 import { createPacker, hostMsgpack, type Packer } from './msgpack-codec';
 import { installNatives, type NativeHost } from './natives';
 import { installNotEmulated } from './not-emulated';
-import { type PlayerRecord, PlayerRegistry } from './players';
+import { DropCause, type DropCauseValue, DropReason, type PlayerRecord, PlayerRegistry } from './players';
 import { ResourceRejections, type UnhandledRejection } from './resource-rejections';
 import { ScriptResource } from './script-resource';
 import { cfgLines, ServerConsole } from './server-console';
@@ -57,6 +57,14 @@ export interface ConnectOptions {
    * fires playerDropped only for clients that connected). Its temp id stays known to natives.
    */
   readonly loads?: boolean;
+  /**
+   * The client's connection GUID (InitConnectMethod.cpp `guid`). The game makes a new one for
+   * each connection attempt (NetLibrary.cpp), so it defaults to a fresh one: a player connecting
+   * again, with the same license, does not replace the session still on the server. Give the GUID
+   * of a client still known (`connection.record.guid`) for the same attempt arriving again: that
+   * client is dropped first (`playerDropped` 'Reconnecting' if it had a final id).
+   */
+  readonly guid?: string;
 }
 
 /** An event a resource sent to clients with emitNet/TriggerClientEvent. */
@@ -322,11 +330,20 @@ export class FxServer implements Kernel, NativeHost {
 
   /** Starts a connection: playerConnecting runs now, `decision` settles after playerJoining. */
   connectPlayer(options: ConnectOptions): Connection {
-    const record = this.players.connect({
-      name: options.name,
-      identifiers: [...options.identifiers],
-      endpoint: options.endpoint ?? identifierValue(options.identifiers, 'ip:') ?? '127.0.0.1',
-    });
+    const guid = options.guid ?? this.players.nextGuid();
+    // InitConnectMethod.cpp: once the ticket is verified, a client with the same GUID is dropped
+    // (DropClientWithReason CLIENT_REPLACED "Reconnecting", queued to the main thread before
+    // playerConnecting is), whatever its state: playerDropped only if it had a final id.
+    const previous = this.players.findByGuid(guid);
+    if (previous) this.drop(previous, 'Reconnecting', DropCause.replaced);
+    const record = this.players.connect(
+      {
+        name: options.name,
+        identifiers: [...options.identifiers],
+        endpoint: options.endpoint ?? identifierValue(options.identifiers, 'ip:') ?? '127.0.0.1',
+      },
+      guid,
+    );
     const connection = new Connection(
       record,
       (c) => this.joinQueue.push(c),
@@ -356,7 +373,7 @@ export class FxServer implements Kernel, NativeHost {
   /** The player quit: playerDropped for joined players, the connection ends for connecting ones. */
   dropPlayer(id: number, reason = 'Exiting'): void {
     const record = this.players.find(id);
-    if (record) this.drop(record, reason, '');
+    if (record) this.drop(record, reason, DropCause.client);
   }
 
   /** Joined players (final ids). */
@@ -376,16 +393,21 @@ export class FxServer implements Kernel, NativeHost {
 
   /** DropPlayer from a resource. */
   dropRecord(record: PlayerRecord, reason: string, resource: string): void {
-    this.drop(record, reason, resource);
+    this.drop(record, reason, DropCause.resource(resource));
   }
 
-  private drop(record: PlayerRecord, reason: string, resource: string): void {
+  private drop(record: PlayerRecord, reason: string, cause: DropCauseValue): void {
     if (record.id === null) {
       // PlayerScriptFunctions.cpp DROP_PLAYER: a client that has not connected (no final id)
       // cannot be dropped by a resource; the player closing the game ends the connection.
-      if (resource) return;
+      if (cause.reason === DropReason.resource) return;
       const connection = this.connections.get(record.tempId);
-      if (connection?.completed) {
+      if (cause.reason === DropReason.replaced) {
+        this.connections.delete(record.tempId);
+        this.players.remove(record);
+        if (connection) this.neverLoading.delete(connection);
+        connection?.replace();
+      } else if (connection?.completed) {
         // Admitted and never loaded: the server forgets the temp client with no event.
         this.connections.delete(record.tempId);
         this.players.remove(record);
@@ -397,7 +419,7 @@ export class FxServer implements Kernel, NativeHost {
     // and identifiers are still readable in the handler.
     this.bus.trigger(
       'playerDropped',
-      this.host.pack([reason, resource, resource ? 1 : 2]),
+      this.host.pack([reason, cause.resource, cause.reason]),
       `internal-net:${record.netId}`,
       null,
     );
