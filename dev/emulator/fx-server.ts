@@ -4,6 +4,7 @@ import { Connection } from './connection';
 import { ConvarStore } from './convars';
 import { EventBus } from './event-bus';
 import { FuncRefRegistry } from './funcrefs';
+import { arrange, type HandlerOrder } from './handler-order';
 import { ResourceHttpServer } from './http-server';
 import { JsRuntime } from './js-runtime';
 import { formatScriptError, type Kernel } from './kernel';
@@ -42,6 +43,14 @@ export interface FxServerOptions {
    * (`because`): everything the resource does waits on frames, so a faster one hides latency.
    */
   readonly fastFrame?: { readonly everyMs: number; readonly because: string };
+  /**
+   * The order resources' event handlers and ticks run in (handler-order.ts). FXServer does not
+   * promise one: `'start'` (the default) is start order, `'reverse'` its reverse, `'registration'`
+   * FXServer's own event order (the resource that registered a handler for the event last runs
+   * first), `{ seed }` a mixed order per seed. Run a test under several to catch code that
+   * depends on another resource's handler running before or after its own.
+   */
+  readonly order?: HandlerOrder;
 }
 
 /** GameServer.cpp: the main thread's frame timer is `1000 / 20` ms; ServerResources.cpp ticks resources on it. */
@@ -123,7 +132,10 @@ export class FxServer implements Kernel, NativeHost {
       throw new Error('fastFrame needs everyMs > 0 and a reason (because)');
     }
     this.frameMs = fast ? Math.min(fast.everyMs, FRAME_MS) : FRAME_MS;
-    this.bus = new EventBus((resource, error) => this.log.write(resource, formatScriptError('event', error)));
+    this.bus = new EventBus(
+      (resource, error) => this.log.write(resource, formatScriptError('event', error)),
+      options.order ?? 'start',
+    );
     // The server's own functions (deferrals, setKickReason) are refs owned by 'server'; they get
     // the calling resource first, as ClientDeferral.cpp keys state by the current runtime.
     this.host = createPacker(hostMsgpack(), {
@@ -200,7 +212,9 @@ export class FxServer implements Kernel, NativeHost {
   tick(): void {
     for (const { event, args } of this.queuedEvents.splice(0)) this.triggerQueued(event, args);
     const now = this.now();
-    for (const entry of this.resources.values()) {
+    // ResourceScriptingComponent.cpp ticks resources from an unordered_map keyed by address.
+    const order = this.bus.order === 'registration' ? 'start' : this.bus.order;
+    for (const entry of arrange([...this.resources.values()], order, 'tick')) {
       const runtime = entry.runtime;
       if (runtime) this.bus.enter(null, entry.name, () => runtime.timers.tick(now));
     }

@@ -100,6 +100,7 @@ export class JsRuntime implements EventTarget {
 
   addListener(event: string, listener: Fn, netSafe: boolean): void {
     if (netSafe) this.netSafe.add(event);
+    this.kernel.bus.handles(this.name, event);
     let list = this.listeners.get(event);
     if (!list) {
       list = [];
