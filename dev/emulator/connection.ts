@@ -127,6 +127,19 @@ export class Connection {
     this.settle({ admitted: false, reason: 'Connection abandoned', abandoned: true });
   }
 
+  /**
+   * A new connection came with this client's GUID (InitConnectMethod.cpp drops the old client,
+   * "Reconnecting"): whatever state it was in, it is gone, and later deferral calls are ignored.
+   */
+  replace(): void {
+    if (!this.completed) {
+      this.completed = true;
+      this.onReject(this);
+      this.settleAdmission(false);
+    }
+    this.settle({ admitted: false, reason: 'Reconnecting', abandoned: true });
+  }
+
   reject(reason: string): void {
     if (this.completed) return;
     this.completed = true;

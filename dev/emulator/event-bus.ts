@@ -1,3 +1,5 @@
+import { arrange, type HandlerOrder } from './handler-order';
+
 /** A started resource as the event system sees it. */
 export interface EventTarget {
   readonly name: string;
@@ -10,7 +12,8 @@ interface Frame {
 }
 
 /**
- * Routes events to every started resource in start order and keeps the runtime stack that
+ * Routes events to every started resource, in the order the server was asked to use (start order
+ * unless told otherwise, see handler-order.ts), and keeps the runtime stack that
  * `GetInvokingResource` reads (ResourceScriptFunctions.cpp: GET_INVOKING_RESOURCE returns the
  * runtime below the current one, or null when the server itself invoked).
  */
@@ -18,8 +21,23 @@ export class EventBus {
   private readonly targets: EventTarget[] = [];
   private readonly cancels: { canceled: boolean }[] = [];
   private readonly frames: Frame[] = [];
+  /** ResourceEventComponent.cpp `m_eventResources`: per event, resources newest first, never emptied. */
+  private readonly registered = new Map<string, string[]>();
 
-  constructor(private readonly report: (resource: string, error: unknown) => void) {}
+  constructor(
+    private readonly report: (resource: string, error: unknown) => void,
+    readonly order: HandlerOrder = 'start',
+  ) {}
+
+  /** A resource added a handler for `event` (main.js calls RegisterResourceAsEventHandler). */
+  handles(resource: string, event: string): void {
+    let names = this.registered.get(event);
+    if (!names) {
+      names = [];
+      this.registered.set(event, names);
+    }
+    if (!names.includes(resource)) names.unshift(resource);
+  }
 
   attach(target: EventTarget): void {
     this.targets.push(target);
@@ -35,7 +53,7 @@ export class EventBus {
     const state = { canceled: false };
     this.cancels.push(state);
     try {
-      for (const target of [...this.targets]) {
+      for (const target of arrange(this.targets, this.order, event, this.registered.get(event))) {
         try {
           this.enter(caller, target.name, () => target.dispatch(event, payload, source));
         } catch (error) {

@@ -4,6 +4,7 @@ import { Connection } from './connection';
 import { ConvarStore } from './convars';
 import { EventBus } from './event-bus';
 import { FuncRefRegistry } from './funcrefs';
+import { arrange, type HandlerOrder } from './handler-order';
 import { ResourceHttpServer } from './http-server';
 import { JsRuntime } from './js-runtime';
 import { formatScriptError, type Kernel } from './kernel';
@@ -13,11 +14,11 @@ import { manifestServerScripts } from './manifest';
 import { createPacker, hostMsgpack, type Packer } from './msgpack-codec';
 import { installNatives, type NativeHost } from './natives';
 import { installNotEmulated } from './not-emulated';
-import { type PlayerRecord, PlayerRegistry } from './players';
+import { DropCause, type DropCauseValue, DropReason, type PlayerRecord, PlayerRegistry } from './players';
+import { ResourceRejections, type UnhandledRejection } from './resource-rejections';
 import { ScriptResource } from './script-resource';
 import { cfgLines, ServerConsole } from './server-console';
 import { StateBags } from './state-bags';
-import { claimUnhandledRejections, nodeRejectionWarning } from './unhandled-rejections';
 
 export type { Decision } from './connection';
 
@@ -42,6 +43,14 @@ export interface FxServerOptions {
    * (`because`): everything the resource does waits on frames, so a faster one hides latency.
    */
   readonly fastFrame?: { readonly everyMs: number; readonly because: string };
+  /**
+   * The order resources' event handlers and ticks run in (handler-order.ts). FXServer does not
+   * promise one: `'start'` (the default) is start order, `'reverse'` its reverse, `'registration'`
+   * FXServer's own event order (the resource that registered a handler for the event last runs
+   * first), `{ seed }` a mixed order per seed. Run a test under several to catch code that
+   * depends on another resource's handler running before or after its own.
+   */
+  readonly order?: HandlerOrder;
 }
 
 /** GameServer.cpp: the main thread's frame timer is `1000 / 20` ms; ServerResources.cpp ticks resources on it. */
@@ -57,6 +66,14 @@ export interface ConnectOptions {
    * fires playerDropped only for clients that connected). Its temp id stays known to natives.
    */
   readonly loads?: boolean;
+  /**
+   * The client's connection GUID (InitConnectMethod.cpp `guid`). The game makes a new one for
+   * each connection attempt (NetLibrary.cpp), so it defaults to a fresh one: a player connecting
+   * again, with the same license, does not replace the session still on the server. Give the GUID
+   * of a client still known (`connection.record.guid`) for the same attempt arriving again: that
+   * client is dropped first (`playerDropped` 'Reconnecting' if it had a final id).
+   */
+  readonly guid?: string;
 }
 
 /** An event a resource sent to clients with emitNet/TriggerClientEvent. */
@@ -100,7 +117,7 @@ export class FxServer implements Kernel, NativeHost {
    * Rejections no resource handled (FXServer only prints Node's warning for them, which the
    * resource's log gets too). A test harness asserts this stays empty.
    */
-  readonly unhandledRejections: { readonly resource: string; readonly reason: unknown }[] = [];
+  readonly unhandledRejections: readonly UnhandledRejection[];
   private readonly resources = new Map<string, ResourceEntry>();
   private readonly connections = new Map<number, Connection>();
   private readonly joinQueue: Connection[] = [];
@@ -109,19 +126,21 @@ export class FxServer implements Kernel, NativeHost {
   private readonly queuedEvents: { event: string; args: unknown[] }[] = [];
   private readonly host: Packer;
   private loop: ReturnType<typeof setInterval> | null = null;
-  private releaseRejections: (() => void) | null = null;
-  // Marks each resource realm's Promise.prototype, so a rejection names its resource even after
-  // the resource stopped, without the server holding the realm.
-  private readonly realmTag = Symbol('fxserver resource realm');
+  private readonly rejections: ResourceRejections;
 
   constructor(options: FxServerOptions = {}) {
     this.log = new LogSink(options.echo ?? false);
+    this.rejections = new ResourceRejections(this.log);
+    this.unhandledRejections = this.rejections.recorded;
     const fast = options.fastFrame;
     if (fast && (!(fast.everyMs > 0) || !fast.because.trim())) {
       throw new Error('fastFrame needs everyMs > 0 and a reason (because)');
     }
     this.frameMs = fast ? Math.min(fast.everyMs, FRAME_MS) : FRAME_MS;
-    this.bus = new EventBus((resource, error) => this.log.write(resource, formatScriptError('event', error)));
+    this.bus = new EventBus(
+      (resource, error) => this.log.write(resource, formatScriptError('event', error)),
+      options.order ?? 'start',
+    );
     // The server's own functions (deferrals, setKickReason) are refs owned by 'server'; they get
     // the calling resource first, as ClientDeferral.cpp keys state by the current runtime.
     this.host = createPacker(hostMsgpack(), {
@@ -168,9 +187,7 @@ export class FxServer implements Kernel, NativeHost {
     if (this.loop) return;
     this.loop = setInterval(() => this.tick(), this.frameMs);
     await this.http.listen();
-    this.releaseRejections = claimUnhandledRejections((reason, promise) =>
-      this.claimRejection(reason, promise),
-    );
+    this.rejections.listen();
   }
 
   /** Stops every resource and the tick loop. */
@@ -181,8 +198,7 @@ export class FxServer implements Kernel, NativeHost {
     if (this.loop) clearInterval(this.loop);
     this.loop = null;
     this.http.close();
-    this.releaseRejections?.();
-    this.releaseRejections = null;
+    this.rejections.unlisten();
   }
 
   /** Resolves after the next server frame ran. */
@@ -202,7 +218,9 @@ export class FxServer implements Kernel, NativeHost {
     this.frames++;
     for (const { event, args } of this.queuedEvents.splice(0)) this.triggerQueued(event, args);
     const now = this.now();
-    for (const entry of this.resources.values()) {
+    // ResourceScriptingComponent.cpp ticks resources from an unordered_map keyed by address.
+    const order = this.bus.order === 'registration' ? 'start' : this.bus.order;
+    for (const entry of arrange([...this.resources.values()], order, 'tick')) {
       const runtime = entry.runtime;
       if (runtime) this.bus.enter(null, entry.name, () => runtime.timers.tick(now));
     }
@@ -234,7 +252,7 @@ export class FxServer implements Kernel, NativeHost {
     this.queueEvent('onServerResourceStop', name);
     this.bus.detach(name);
     this.http.resourceStopped(name);
-    entry.runtime.destroy();
+    entry.runtime.stop(this.rejections.stopping(entry.runtime));
     this.console.resourceStopped(name);
     entry.runtime = null;
     entry.state = 'stopped';
@@ -271,7 +289,7 @@ export class FxServer implements Kernel, NativeHost {
 
   private boot(entry: ResourceEntry): JsRuntime {
     const runtime = new JsRuntime(entry.name, entry.root, this);
-    Object.defineProperty(runtime.realm.Promise.prototype, this.realmTag, { value: entry.name });
+    this.rejections.tag(runtime);
     installNatives(runtime, this);
     installNotEmulated(runtime.realm.global, (m) => new runtime.realm.Error(m));
     if (!this.emitFromServer('onResourceStarting', entry.name)) {
@@ -292,15 +310,6 @@ export class FxServer implements Kernel, NativeHost {
     // ResourceEventComponent.cpp: onServerResourceStart is queued (QueueEvent2) to the next frame.
     this.queueEvent('onServerResourceStart', entry.name);
     return runtime;
-  }
-
-  private claimRejection(reason: unknown, promise: Promise<unknown>): boolean {
-    const resource = (promise as unknown as Record<symbol, unknown>)[this.realmTag];
-    if (typeof resource !== 'string') return false;
-    for (const line of nodeRejectionWarning(reason)) this.log.write(resource, line);
-    this.unhandledRejections.push({ resource, reason });
-    if (this.unhandledRejections.length > 1000) this.unhandledRejections.splice(0, 500);
-    return true;
   }
 
   // ── events ───────────────────────────────────────────────────────────────
@@ -341,11 +350,20 @@ export class FxServer implements Kernel, NativeHost {
 
   /** Starts a connection: playerConnecting runs now, `decision` settles after playerJoining. */
   connectPlayer(options: ConnectOptions): Connection {
-    const record = this.players.connect({
-      name: options.name,
-      identifiers: [...options.identifiers],
-      endpoint: options.endpoint ?? identifierValue(options.identifiers, 'ip:') ?? '127.0.0.1',
-    });
+    const guid = options.guid ?? this.players.nextGuid();
+    // InitConnectMethod.cpp: once the ticket is verified, a client with the same GUID is dropped
+    // (DropClientWithReason CLIENT_REPLACED "Reconnecting", queued to the main thread before
+    // playerConnecting is), whatever its state: playerDropped only if it had a final id.
+    const previous = this.players.findByGuid(guid);
+    if (previous) this.drop(previous, 'Reconnecting', DropCause.replaced);
+    const record = this.players.connect(
+      {
+        name: options.name,
+        identifiers: [...options.identifiers],
+        endpoint: options.endpoint ?? identifierValue(options.identifiers, 'ip:') ?? '127.0.0.1',
+      },
+      guid,
+    );
     const connection = new Connection(
       record,
       (c) => this.joinQueue.push(c),
@@ -375,7 +393,7 @@ export class FxServer implements Kernel, NativeHost {
   /** The player quit: playerDropped for joined players, the connection ends for connecting ones. */
   dropPlayer(id: number, reason = 'Exiting'): void {
     const record = this.players.find(id);
-    if (record) this.drop(record, reason, '');
+    if (record) this.drop(record, reason, DropCause.client);
   }
 
   /** Joined players (final ids). */
@@ -395,16 +413,21 @@ export class FxServer implements Kernel, NativeHost {
 
   /** DropPlayer from a resource. */
   dropRecord(record: PlayerRecord, reason: string, resource: string): void {
-    this.drop(record, reason, resource);
+    this.drop(record, reason, DropCause.resource(resource));
   }
 
-  private drop(record: PlayerRecord, reason: string, resource: string): void {
+  private drop(record: PlayerRecord, reason: string, cause: DropCauseValue): void {
     if (record.id === null) {
       // PlayerScriptFunctions.cpp DROP_PLAYER: a client that has not connected (no final id)
       // cannot be dropped by a resource; the player closing the game ends the connection.
-      if (resource) return;
+      if (cause.reason === DropReason.resource) return;
       const connection = this.connections.get(record.tempId);
-      if (connection?.completed) {
+      if (cause.reason === DropReason.replaced) {
+        this.connections.delete(record.tempId);
+        this.players.remove(record);
+        if (connection) this.neverLoading.delete(connection);
+        connection?.replace();
+      } else if (connection?.completed) {
         // Admitted and never loaded: the server forgets the temp client with no event.
         this.connections.delete(record.tempId);
         this.players.remove(record);
@@ -416,7 +439,7 @@ export class FxServer implements Kernel, NativeHost {
     // and identifiers are still readable in the handler.
     this.bus.trigger(
       'playerDropped',
-      this.host.pack([reason, resource, resource ? 1 : 2]),
+      this.host.pack([reason, cause.resource, cause.reason]),
       `internal-net:${record.netId}`,
       null,
     );

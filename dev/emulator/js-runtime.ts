@@ -6,9 +6,16 @@ import { createExports } from './js-exports';
 import { formatScriptError, type Kernel } from './kernel';
 import { createPacker, loadMsgpackInto, type Packer } from './msgpack-codec';
 import { createResourceRealm, type Realm } from './resource-context';
+import { ResourceHandles } from './resource-handles';
 import { ResourceTimers } from './timers';
 
 type Fn = (...args: unknown[]) => unknown;
+
+/**
+ * running; stopping: torn down (no event, tick or ref call reaches it) while what it already
+ * queued drains; dead: nothing it still does reaches the server.
+ */
+type Phase = 'running' | 'stopping' | 'dead';
 
 /**
  * One JS resource: its own V8 context with main.js's event, funcref and export layer and
@@ -22,16 +29,25 @@ export class JsRuntime implements EventTarget {
   private readonly netSafe = new Set<string>();
   private readonly finalizer: FinalizationRegistry<string>;
   private readonly forgetExports: (resource: string) => void;
+  private readonly handles = new ResourceHandles();
+  private phase: Phase = 'running';
 
   constructor(
     readonly name: string,
     readonly root: string,
     readonly kernel: Kernel,
   ) {
-    this.realm = createResourceRealm(name, root, (text) => kernel.log.write(name, text));
+    this.realm = createResourceRealm(name, root, (text) => {
+      if (this.alive) kernel.log.write(name, text);
+    });
     this.finalizer = new FinalizationRegistry((ref) => kernel.refs.release(ref));
     this.packer = createPacker(loadMsgpackInto(this.realm.context), {
-      toRef: (fn) => kernel.refs.create(name, (args, caller) => this.callOwnRef(fn, args, caller)),
+      // Once stopped, a function it passes on is a ref nobody can call (Destroy dropped the
+      // call-ref routine); refs are owned by name, and a restart's new instance has the same one.
+      toRef: (fn) =>
+        this.phase === 'running'
+          ? kernel.refs.create(name, (args, caller) => this.callOwnRef(fn, args, caller))
+          : `${name}:stopped`,
       fromRef: (ref) => this.refProxy(ref),
     });
     this.timers = new ResourceTimers(
@@ -47,6 +63,16 @@ export class JsRuntime implements EventTarget {
     });
     this.forgetExports = api.forget;
     this.installGlobals(api.exports);
+    this.handles.install(this.realm.global);
+  }
+
+  /**
+   * False once the resource stopped and what it had queued ran: from then on its code (a promise
+   * settled by I/O, a host callback) may still run here, where FXServer would run none of it, so
+   * nothing it does reaches the server: its events, natives, ref calls and log lines are dropped.
+   */
+  get alive(): boolean {
+    return this.phase !== 'dead';
   }
 
   /** Runs the resource's files in order as classic scripts; a file that throws is reported and skipped. */
@@ -67,12 +93,14 @@ export class JsRuntime implements EventTarget {
   }
 
   emit(event: string, ...args: unknown[]): void {
+    if (!this.alive) return;
     const payload = this.packer.pack(args);
     this.kernel.bus.trigger(event, payload, '', this.name);
   }
 
   addListener(event: string, listener: Fn, netSafe: boolean): void {
     if (netSafe) this.netSafe.add(event);
+    this.kernel.bus.handles(this.name, event);
     let list = this.listeners.get(event);
     if (!list) {
       list = [];
@@ -130,17 +158,35 @@ export class JsRuntime implements EventTarget {
   }
 
   printError(where: string, error: unknown): void {
-    this.kernel.log.write(this.name, formatScriptError(where, error));
+    if (this.alive) this.kernel.log.write(this.name, formatScriptError(where, error));
   }
 
-  destroy(): void {
+  /**
+   * The resource stops, after onResourceStop ran (NodeScriptRuntime.cpp Destroy): the event, tick
+   * and call-ref routines are dropped first, so no event, timer, tick or call of one of its refs
+   * reaches it again. Then Node emits `beforeExit`/`exit` through MakeCallback, whose callback
+   * scope drains the microtask queue (node src/api/callback.cc InternalCallbackScope::Close):
+   * what its onResourceStop handler queued (`.then`, an `await` of a settled promise) still runs,
+   * with its effects. Then `node::FreeEnvironment` closes its handles: nothing else ever runs.
+   * Here the drain is the host's own, right after this call; the resource is dead once it is over.
+   */
+  stop(dead: () => void = () => {}): void {
+    if (this.phase !== 'running') return;
+    this.phase = 'stopping';
     this.timers.clearAll();
     this.listeners.clear();
     this.kernel.refs.releaseOwner(this.name);
+    afterQueuedMicrotasks(() => {
+      this.phase = 'dead';
+      this.handles.close();
+      dead();
+    });
   }
 
   /** main.js `setCallRefFunction`: a Promise result travels as `{ __cfx_async_retval }`. */
   private callOwnRef(fn: Fn, args: Uint8Array, caller: string | null): Uint8Array {
+    // Destroy drops the call-ref routine first: the caller gets no result (a nested ref error).
+    if (this.phase !== 'running') return this.packer.pack(null);
     return this.kernel.bus.enter(caller, this.name, () => {
       try {
         const result = fn(...(this.packer.unpack(args) as unknown[]));
@@ -168,6 +214,7 @@ export class JsRuntime implements EventTarget {
     const { realm, kernel, packer, name } = this;
     const invoker = kernel.bus.invokingResource(name);
     const proxy = (...args: unknown[]): unknown => {
+      if (!this.alive) return undefined;
       let ret: unknown = null;
       try {
         ret = packer.unpack(kernel.refs.invoke(ref, packer.pack(args), name));
@@ -229,6 +276,17 @@ export class JsRuntime implements EventTarget {
     });
     this.timers.install(g);
   }
+}
+
+/**
+ * How many microtask turns the host gives a stopped resource's queue before it is dead: enough
+ * for any chain of settled promises its onResourceStop starts (each `await` is a turn or three),
+ * all within the host task that stopped it, so before any I/O or timer callback.
+ */
+const DRAIN_TURNS = 1000;
+
+function afterQueuedMicrotasks(then: () => void, turns = DRAIN_TURNS): void {
+  queueMicrotask(() => (turns > 1 ? afterQueuedMicrotasks(then, turns - 1) : then()));
 }
 
 function rejectionMessage(error: unknown): string {

@@ -158,6 +158,10 @@ export function installNatives(runtime: JsRuntime, host: NativeHost): void {
   natives.TriggerClientEvent = natives.emitNet!;
   natives.TriggerLatentClientEvent = (event, target, _bps, ...args) =>
     natives.emitNet!(event, target, ...args);
+  // A stopped resource runs no code in FXServer; here its late code calls natives that do nothing.
+  for (const [key, native] of Object.entries(natives)) {
+    natives[key] = (...args) => (runtime.alive ? native(...args) : undefined);
+  }
   Object.assign(g, natives);
   defineStateBagGlobals(runtime, natives);
 }

@@ -7,6 +7,8 @@ export interface PlayerInfo {
 
 export interface PlayerRecord {
   readonly tempId: number;
+  /** The client's connection GUID (InitConnectMethod.cpp `guid`, checked against its ticket). */
+  readonly guid: string;
   /** Final server id, set once the player joined. */
   id: number | null;
   readonly info: PlayerInfo;
@@ -16,6 +18,26 @@ export interface PlayerRecord {
 
 const TEMP_ID_BASE = 0x10000;
 const INVALID_NET_ID = 0xffff;
+/** NetLibrary.cpp GetGUID: `0x210000100000000 | m_tempGuid`. */
+const GUID_BASE = 0x210000100000000n;
+
+/** ClientDropReasons.h: the third `playerDropped` argument. */
+export const DropReason = { resource: 1, client: 2, replaced: 4 } as const;
+
+/** Who dropped a client and why: the `playerDropped` arguments after the reason (GameServer.cpp DropClientInternal). */
+export interface DropCauseValue {
+  readonly resource: string;
+  readonly reason: number;
+}
+
+export const DropCause = {
+  /** DropPlayer from a resource (PlayerScriptFunctions.cpp): the resource's name. */
+  resource: (name: string): DropCauseValue => ({ resource: name, reason: DropReason.resource }),
+  /** The client quit (IQuitPacketHandler.h). */
+  client: { resource: '__cfx_internal:client', reason: DropReason.client },
+  /** A new connection with its GUID (InitConnectMethod.cpp). */
+  replaced: { resource: '__cfx_internal:server', reason: DropReason.replaced },
+} as const;
 
 /**
  * Players by net id. Temp ids are 0x10000 + n and never reused (InitConnectMethod.cpp,
@@ -25,13 +47,28 @@ const INVALID_NET_ID = 0xffff;
 export class PlayerRegistry {
   private tempCount = 0;
   private curNetId = 1;
+  private guidCount = 0;
   private readonly byNetId = new Map<number, PlayerRecord>();
 
-  connect(info: PlayerInfo): PlayerRecord {
+  /**
+   * A fresh connection GUID. The game makes a new one for each connection attempt
+   * (NetLibrary.cpp ConnectToServer: `m_tempGuid++`, "so servers won't race to remove us").
+   */
+  nextGuid(): string {
+    return (GUID_BASE | BigInt(++this.guidCount)).toString();
+  }
+
+  connect(info: PlayerInfo, guid: string): PlayerRecord {
     const tempId = TEMP_ID_BASE + this.tempCount++;
-    const record: PlayerRecord = { tempId, id: null, info, netId: tempId };
+    const record: PlayerRecord = { tempId, guid, id: null, info, netId: tempId };
     this.byNetId.set(tempId, record);
     return record;
+  }
+
+  /** ClientRegistry.h GetClientByGuid: any client still known, connecting or joined. */
+  findByGuid(guid: string): PlayerRecord | undefined {
+    for (const record of this.byNetId.values()) if (record.guid === guid) return record;
+    return undefined;
   }
 
   assignFinalId(record: PlayerRecord): number {

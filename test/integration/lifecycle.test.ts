@@ -126,6 +126,9 @@ describe('player lifecycle', () => {
     const events = recordEvents(h);
     h.server.restartResource('roster');
     await eventually(() => events.loaded.length === 3);
+    // main.js drops the caller's cached exports of the old instance only on the next frame's
+    // onServerResourceStop; until then a call reaches the stopped one and fails, as in FXServer.
+    await h.server.nextTick();
     for (const p of players) {
       expect((h.caller.exports.roster!.getMember!(p.id) as { id: string }).id).toBe(p.member.id);
     }
