@@ -231,8 +231,8 @@ class Join {
 
   /**
    * The one place a player is let in. Their entry holds the member's full record by now (from the
-   * roster, or the last known one under the outage policy), so at `playerJoining` every export,
-   * the state bag and `roster:playerLoaded` have it.
+   * roster, or the last known one under the outage policy), so at `playerJoining` every export and
+   * `roster:playerLoaded` have it, and the state bag once roster's own handler has run.
    */
   private admit(note: string): void {
     if (this.finished) return;

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FxServer, type ScriptResource } from '../../dev/emulator';
+import { FxServer, type HandlerOrder, type ScriptResource } from '../../dev/emulator';
 import type { MockMember } from '../../dev/mock-roster/records';
 import { type MockRoster, startMockRoster } from '../../dev/mock-roster/server';
 
@@ -28,6 +28,12 @@ export interface HarnessOptions {
   /** Runs before the resource starts (e.g. to set faults or write a snapshot). */
   beforeStart?: (mock: MockRoster, folder: string) => void | Promise<void>;
   startResource?: boolean;
+  /**
+   * The order resources' handlers run in; FXServer's own by default (the resource that registered
+   * for an event last runs first), so a test's caller resource runs before roster, as a resource
+   * started after roster does on a real server.
+   */
+  order?: HandlerOrder;
 }
 
 /** A resource folder as an owner installs it: manifest, bundle and config.json. */
@@ -51,6 +57,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     aces: options.aces ?? [],
     convarPermissions: [['roster', 'roster_api_key']],
+    order: options.order ?? 'registration',
   });
   await server.start();
   await options.beforeStart?.(mock, folder);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ScriptResource } from '../../dev/emulator';
 import {
   eventually,
   expectedMember,
@@ -39,15 +40,15 @@ interface SeenAtJoining {
 }
 
 /** Records what a second resource reads, synchronously, in its own playerJoining handler. */
-function watchJoining(harness: Harness, shortName: string): SeenAtJoining[] {
+function watchJoining(resource: ScriptResource, shortName: string): SeenAtJoining[] {
   const seen: SeenAtJoining[] = [];
-  harness.caller.on('playerJoining', () => {
-    const src = Number(harness.caller.global.source);
-    const roster = harness.caller.exports.roster!;
+  resource.on('playerJoining', () => {
+    const src = Number(resource.global.source);
+    const roster = resource.exports.roster!;
     seen.push({
       member: roster.getMember!(src),
       sergeant: roster.hasMinRank!(src, shortName, 'Sergeant'),
-      bag: harness.caller.eval(`Player(${src}).state.roster`),
+      bag: resource.eval(`Player(${src}).state.roster`),
     });
   });
   return seen;
@@ -60,12 +61,33 @@ function withoutLicense(member: ReturnType<typeof expectedMember>) {
 
 describe('known in full from the moment a player joins', () => {
   it("a second resource's playerJoining handler reads the full member, and hasMinRank Sergeant, synchronously", async () => {
+    // FXServer's handler order: the caller registered after roster, so its handler runs first, as
+    // a resource started after roster does on a server. The exports answer in full all the same;
+    // the state bag is roster's to write in its own handler (the bag exists from the final id on).
     h = await startHarness();
     await ready(h);
     const { member, department } = sergeant(h);
-    const seen = watchJoining(h, department.shortName);
+    const seen = watchJoining(h.caller, department.shortName);
     const loaded: unknown[] = [];
     h.caller.on('roster:playerLoaded', (_src: unknown, loadedMember: unknown) => loaded.push(loadedMember));
+    const joined = await h.server.connectPlayer({ name: 'Sgt', identifiers: [member.gameLicense] }).decision;
+    if (!joined.admitted) throw new Error('refused');
+    await eventually(() => seen.length === 1);
+    const expected = expectedMember(h, member);
+    expect(seen[0]!.member).toEqual(expected);
+    expect(seen[0]!.sergeant).toBe(true);
+    expect(seen[0]!.bag).toBeNull();
+    expect(h.caller.eval(`Player(${joined.id}).state.roster`)).toEqual(withoutLicense(expected));
+    expect(loaded).toEqual([expected]);
+  });
+
+  it("a resource that registered its playerJoining handler before roster's reads the state bag there too", async () => {
+    h = await startHarness({ startResource: false });
+    const early = h.server.createScriptResource('early');
+    const { member, department } = sergeant(h);
+    const seen = watchJoining(early, department.shortName);
+    h.server.startResource('roster', h.folder);
+    await ready(h);
     const joined = await h.server.connectPlayer({ name: 'Sgt', identifiers: [member.gameLicense] }).decision;
     expect(joined).toMatchObject({ admitted: true });
     await eventually(() => seen.length === 1);
@@ -73,7 +95,6 @@ describe('known in full from the moment a player joins', () => {
     expect(seen[0]!.member).toEqual(expected);
     expect(seen[0]!.sergeant).toBe(true);
     expect(seen[0]!.bag).toEqual(withoutLicense(expected));
-    expect(loaded).toEqual([expected]);
   });
 
   it('the first join right after start has the full record, and start-up work goes side by side', async () => {
@@ -81,7 +102,7 @@ describe('known in full from the moment a player joins', () => {
     // another request's answer.
     h = await startHarness({ beforeStart: (mock) => void mock.faults.hang() });
     const { member, department } = sergeant(h);
-    const seen = watchJoining(h, department.shortName);
+    const seen = watchJoining(h.caller, department.shortName);
     const connection = h.server.connectPlayer({ name: 'First', identifiers: [member.gameLicense] });
     const startUp = ['whoami', 'departments', 'ranks', 'members'].map((name) => `GET /api/v1/${name}`);
     await eventually(() => startUp.every((endpoint) => h!.mock.counters.byEndpoint()[endpoint] === 1));
@@ -111,7 +132,7 @@ describe('known in full from the moment a player joins', () => {
     h.server.dropPlayer(first.id);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     h.mock.faults.failPath('/api/v1/department-assignments');
-    const seen = watchJoining(h, department.shortName);
+    const seen = watchJoining(h.caller, department.shortName);
     const again = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
     expect(again).toMatchObject({ admitted: true });
     await eventually(() => seen.length === 1);
@@ -140,7 +161,7 @@ describe('known in full from the moment a player joins', () => {
     h = await startHarness({ config: config('allow') });
     await ready(h);
     h.mock.faults.failPath('/api/v1/department-assignments');
-    const seen = watchJoining(h, 'LSPD');
+    const seen = watchJoining(h.caller, 'LSPD');
     const allowed = await h.server.connectPlayer({ name: 'L', identifiers: [member.gameLicense] }).decision;
     expect(allowed).toMatchObject({ admitted: true });
     await eventually(() => seen.length === 1);
@@ -223,8 +244,8 @@ describe('a stop or restart with players in the gate', () => {
 
 describe('whatever order FXServer runs playerJoining handlers in', () => {
   it('a resource whose handler runs before roster moves the player still reads the full member', async () => {
-    // FXServer keeps event handlers per resource in an unordered multimap: a resource started
-    // earlier (here: before roster) may well run first.
+    // FXServer runs the resource that registered for an event last first (its event map inserts a
+    // new resource before the others): here \`early\` registers after roster has, so it runs first.
     h = await startHarness({ startResource: false });
     const early = h.server.createScriptResource('early');
     h.server.startResource('roster', h.folder);

@@ -65,6 +65,8 @@ export async function startTrainingHarness(options: TrainingHarnessOptions = {})
       ['roster', 'roster_api_key'],
       ['roster', 'roster_training_api_key'],
     ],
+    // FXServer's own handler order: the resource that registered for an event last runs first.
+    order: 'registration',
   });
   await server.start();
   await options.beforeStart?.({ learning, folder });
