@@ -3,7 +3,7 @@ import type { AuditFeed } from '../core/audit/audit-feed';
 import { scheduleRefresh } from '../core/audit/refresh-plan';
 import { MemberCache } from '../core/cache/member-cache';
 import { loadSnapshot, saveSnapshot } from '../core/cache/snapshot';
-import { type Config, configSchema, loadSettings, type Settings } from '../core/config';
+import { loadSettings, type Settings } from '../core/config';
 import type { ApiMember, KeyIdentity } from '../core/model';
 import { PlayerRegistry } from '../core/players/player-registry';
 import { type Clock, systemClock } from '../core/ports';
@@ -28,8 +28,8 @@ import { serveWebPanel } from '../fivem/web-panel';
 import { createPanel, type Panel } from '../panel/panel';
 import { webTokenSetting } from '../panel/web-token';
 import { attachTraining } from '../training/attach-training';
-import { registerTrainingExports } from '../training/fivem/training-exports';
 import { startAuditFeed } from './audit-start';
+import { failClosed } from './fail-closed';
 import { refusalTexts } from './refusal-texts';
 import { rosterCommands } from './roster-commands';
 
@@ -65,44 +65,6 @@ export function startRoster(): void {
   for (const warning of result.settings.warnings) output.logger.warn(warning);
   if (web.state === 'invalid') output.logger.warn(web.problem);
   run(resource, result.settings, output, systemClock, web.state === 'on' ? web.token : null);
-}
-
-/** Refuses every connecting player with a clear message, answers exports emptily, and says what to fix. */
-function failClosed(problems: string[], output: ConsoleOutput): void {
-  const { logger } = output;
-  logger.error(
-    `not started: ${problems.length} problem(s) to fix. Connecting players are refused until then.`,
-  );
-  for (const problem of problems) logger.error(problem);
-  const config: Config = configSchema.parse({});
-  const players = new PlayerRegistry();
-  const gate = attachGate({
-    config,
-    service: () => null,
-    source: () => null,
-    players,
-    community: () => 'community',
-    clock: systemClock,
-    logger,
-  });
-  registerExports({ service: () => null, queries: () => null, ranks: () => null, logger });
-  registerRankCommand(() => null, output, logger);
-  registerTrainingExports({ training: () => null, roster: () => null, logger });
-  const resource = fx.GetCurrentResourceName();
-  fx.on('onResourceStop', (name: string) => {
-    if (name === resource) gate.stop();
-  });
-  const notSetUp = async () => ['the resource is not set up:', ...problems.map((p) => `  ${p}`)];
-  registerRosterCommand(
-    {
-      status: () => ['not set up; run `roster doctor`'],
-      lookup: notSetUp,
-      refresh: notSetUp,
-      doctor: notSetUp,
-      training: notSetUp,
-    },
-    output,
-  );
 }
 
 function run(
