@@ -21,8 +21,8 @@ export interface RosterCommandDeps {
   training: TrainingHandle;
   community: () => string | null;
   clock: Clock;
-  /** What `doctor` says about roster principals. */
-  permissionLines?: () => string[];
+  /** What the capabilities add to `doctor` (roster principals). */
+  capabilityLines?: () => Promise<string[]>;
   /** Config mistakes that did not stop the resource (said at start); `doctor` repeats them. */
   configWarnings?: readonly string[];
 }
@@ -89,7 +89,7 @@ export function rosterCommands(deps: RosterCommandDeps): RosterCommands {
           { auditSeconds: config.refresh.auditSeconds, intervalSeconds: config.refresh.intervalSeconds },
         )),
         ...(deps.configWarnings ?? []).map((warning) => `! config: ${warning}`),
-        ...(deps.permissionLines?.() ?? []),
+        ...((await deps.capabilityLines?.()) ?? []),
         ...(await answerWithin(deps.training.doctorLines(), ms, deps.clock, () => [
           `training: ✗ the learning service did not answer within ${config.gate.timeoutSeconds} s.`,
         ])),

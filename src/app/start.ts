@@ -1,26 +1,18 @@
-import { createRosterApi, joinHoldMs, type RosterApi, rosterUserAgent, scopeWarnings } from '../core/api';
+import { scopeWarnings } from '../core/api';
 import type { AuditFeed } from '../core/audit/audit-feed';
 import { scheduleRefresh } from '../core/audit/refresh-plan';
-import { MemberCache } from '../core/cache/member-cache';
 import { loadSnapshot, saveSnapshot } from '../core/cache/snapshot';
 import { loadSettings, type Settings } from '../core/config';
-import type { ApiMember, KeyIdentity } from '../core/model';
-import { PlayerRegistry } from '../core/players/player-registry';
+import type { KeyIdentity } from '../core/model';
+import type { PlayerEntry } from '../core/players/player-registry';
 import { type Clock, systemClock } from '../core/ports';
 import { RankChanges } from '../core/ranks/rank-changes';
-import { matchKey } from '../core/roster/catalog-index';
-import { RosterQueries } from '../core/roster/queries';
-import { RosterService } from '../core/roster/roster-service';
-import { Schedule } from '../core/schedule';
 import { registerRosterCommand } from '../fivem/command';
 import { registerExports } from '../fivem/exports';
 import { attachGate } from '../fivem/gate';
-import { licenseOf } from '../fivem/identifiers';
 import { attachLifecycle, loadOnlinePlayers } from '../fivem/lifecycle';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
-import { attachPermissions } from '../fivem/permissions';
-import { fivemRosterEvents } from '../fivem/publish';
 import { registerRankCommand } from '../fivem/rank-command';
 import { rankChangeRecorder } from '../fivem/rank-record';
 import { snapshotFile } from '../fivem/snapshot-file';
@@ -29,9 +21,11 @@ import { createPanel, type Panel } from '../panel/panel';
 import { webTokenSetting } from '../panel/web-token';
 import { attachTraining } from '../training/attach-training';
 import { startAuditFeed } from './audit-start';
+import { attachPermissions } from './capabilities/permissions';
 import { failClosed } from './fail-closed';
 import { refusalTexts } from './refusal-texts';
 import { rosterCommands } from './roster-commands';
+import { buildRosterContext } from './roster-context';
 
 const CATALOG_REFRESH_MS = 30 * 60_000;
 const SNAPSHOT_SAVE_MS = 5 * 60_000;
@@ -74,69 +68,26 @@ function run(
   clock: Clock,
   webToken: string | null,
 ): void {
-  const { logger } = output;
-  const { config } = settings;
-  // A status the gate refuses needs no departments to decide; with the gate off, every join does.
-  const admittable = new Set(config.gate.requireStatus.map(matchKey));
-  const joinNeedsDepartments = (member: ApiMember) =>
-    !config.gate.enabled || admittable.has(matchKey(member.status));
-  const api: RosterApi = createRosterApi({
-    baseUrl: settings.baseUrl,
-    apiKey: settings.apiKey,
-    timeoutMs: config.api.timeoutMs,
-    perMinute: config.rateLimit.perMinute,
-    maxWaitMs: config.rateLimit.maxWaitSeconds * 1000,
-    perDay: config.rateLimit.perDay,
-    userAgent: rosterUserAgent(__ROSTER_VERSION__),
-    clock,
-    logger,
-    joinHoldMs: joinHoldMs(config.gate.timeoutSeconds * 1000),
-    onAnswer: (status) => panel?.answered(status),
-    joinNeedsDepartments,
-  });
-  const cache = new MemberCache({
-    maxEntries: config.cache.maxEntries,
-    ttlMs: config.cache.ttlSeconds * 1000,
-    negativeTtlMs: config.cache.negativeTtlSeconds * 1000,
-    now: () => clock.now(),
-  });
-  const players = new PlayerRegistry(licenseOf);
-  const resourcePath = fx.GetResourcePath(resource);
-  const permissions = attachPermissions({
-    resource,
-    resourcePath,
-    config,
-    players,
-    service: () => service,
-    logger,
-  });
-  const service: RosterService = new RosterService({
-    source: api,
-    cache,
-    players,
-    events: permissions.events(fivemRosterEvents),
-    clock,
-    logger,
-    catalogLoaded: (catalog) => permissions.catalogLoaded(catalog),
-    joinNeedsDepartments,
-  });
+  const context = buildRosterContext({ resource, settings, output, clock, webToken });
+  const { logger, config, api, cache, players, service, queries, schedule, resourcePath, capabilities } =
+    context;
+  let panel: Panel | null = null;
+  capabilities.add(attachPermissions(context));
+  capabilities.add({ answered: (status) => panel?.answered(status) });
   // While the key was refused nothing was sent: players admitted meanwhile by gate.onError have no
   // roster data, and everyone online may have changed. Read them all again the moment it resumes,
   // not at the next background refresh.
   api.onStateChange((change) => {
     if (change.state === 'resumed') service.refreshOnline('refresh').catch(() => {});
   });
-  const queries = new RosterQueries(config.gate.requireStatus, config.ranks.order, () => service.catalog);
-  const schedule = new Schedule(clock);
-  let identity: KeyIdentity | null = null;
-  let panel: Panel | null = null;
+  const identity = () => context.identity;
 
   const ranks = new RankChanges({
     service,
     players,
     api,
     order: config.ranks.order,
-    scopes: () => identity?.scopes ?? null,
+    scopes: () => identity()?.scopes ?? null,
     canManage: (src) => fx.IsPlayerAceAllowed(src, 'roster.manage'),
     changed: rankChangeRecorder(resourcePath, logger, () => clock.now()),
     logger,
@@ -157,7 +108,12 @@ function run(
     }
   };
 
-  const lifecycle = { service: () => service, players, clock, dropped: permissions.dropped };
+  const lifecycle = {
+    service: () => service,
+    players,
+    clock,
+    dropped: (entry: PlayerEntry) => capabilities.dropped(entry),
+  };
   const training = attachTraining({ settings, logger, clock, roster: () => service });
   const gate = attachGate({
     joinChecks: training.joinCheck ? [training.joinCheck] : [],
@@ -165,10 +121,10 @@ function run(
     service: () => service,
     source: () => api,
     players,
-    community: () => identity?.community.name ?? 'community',
+    community: () => identity()?.community.name ?? 'community',
     clock,
     logger,
-    admitted: permissions.admitted,
+    admitted: (tempId) => capabilities.admitted(tempId),
     onDecision: (decision) => panel?.decided(decision),
   });
   attachLifecycle(lifecycle);
@@ -188,9 +144,9 @@ function run(
     cache,
     players,
     training,
-    community: () => identity?.community.name ?? null,
+    community: () => identity()?.community.name ?? null,
     clock,
-    permissionLines: permissions.doctorLines,
+    capabilityLines: () => capabilities.doctorLines(),
     configWarnings: settings.warnings,
   });
   registerRosterCommand(commands, output);
@@ -200,7 +156,10 @@ function run(
       token: webToken,
       sources: {
         version: __ROSTER_VERSION__,
-        identity: () => (identity ? { community: identity.community.name, scopes: identity.scopes } : null),
+        identity: () => {
+          const known = identity();
+          return known ? { community: known.community.name, scopes: known.scopes } : null;
+        },
         limiter: () => api.limiterState(),
         lastError: () => service.lastError,
         cache: () => cache.stats(),
@@ -211,7 +170,7 @@ function run(
         doctor: () => commands.doctor(),
       },
       refusalTexts: (decision) =>
-        refusalTexts(config, decision.name, identity?.community.name ?? 'community'),
+        refusalTexts(config, decision.name, identity()?.community.name ?? 'community'),
       clock,
       logger,
       basePath: `/${resource}/`,
@@ -226,7 +185,7 @@ function run(
     const catalog = service.catalogReady ? undefined : service.loadCatalog();
     try {
       verified = await api.whoami();
-      identity = verified;
+      context.identity = verified;
     } catch (error) {
       logger.error(
         `could not verify the key: ${(error as Error).message}. Retrying in ${START_RETRY_MS / 1000}s.`,
@@ -257,7 +216,7 @@ function run(
   fx.on('onResourceStart', (name: string) => {
     if (name !== resource) return;
     // Before any grant: what a previous run left is removed first.
-    permissions.start();
+    capabilities.start();
     const online = loadOnlinePlayers(lifecycle);
     if (online > 0) logger.info(`loading ${online} player(s) already online.`);
     void begin();
@@ -279,7 +238,7 @@ function run(
     schedule.every(SNAPSHOT_SAVE_MS, save);
     schedule.every(SWEEP_MS, () => {
       players.sweep(clock.now(), CONNECTING_MAX_AGE_MS);
-      permissions.sweep();
+      capabilities.sweep();
     });
     training.start();
   });
@@ -288,7 +247,7 @@ function run(
     // Players still in the gate are decided now, on what is known: nobody waits forever.
     gate.stop();
     schedule.stop();
-    permissions.stop();
+    capabilities.stop();
     training.stop();
     save();
     void api.close();
