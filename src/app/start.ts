@@ -1,7 +1,6 @@
 import { scopeWarnings } from '../core/api';
 import type { AuditFeed } from '../core/audit/audit-feed';
 import { scheduleRefresh } from '../core/audit/refresh-plan';
-import { loadSnapshot, saveSnapshot } from '../core/cache/snapshot';
 import { loadSettings, type Settings } from '../core/config';
 import type { KeyIdentity } from '../core/model';
 import type { PlayerEntry } from '../core/players/player-registry';
@@ -15,20 +14,19 @@ import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { registerRankCommand } from '../fivem/rank-command';
 import { rankChangeRecorder } from '../fivem/rank-record';
-import { snapshotFile } from '../fivem/snapshot-file';
 import { serveWebPanel } from '../fivem/web-panel';
 import { createPanel, type Panel } from '../panel/panel';
 import { webTokenSetting } from '../panel/web-token';
 import { attachTraining } from '../training/attach-training';
 import { startAuditFeed } from './audit-start';
 import { attachPermissions } from './capabilities/permissions';
+import { attachSnapshot } from './capabilities/snapshot';
 import { failClosed } from './fail-closed';
 import { refusalTexts } from './refusal-texts';
 import { rosterCommands } from './roster-commands';
 import { buildRosterContext } from './roster-context';
 
 const CATALOG_REFRESH_MS = 30 * 60_000;
-const SNAPSHOT_SAVE_MS = 5 * 60_000;
 const SWEEP_MS = 60_000;
 /** Connecting players can spend minutes downloading before they join; forget them after this. */
 const CONNECTING_MAX_AGE_MS = 15 * 60_000;
@@ -94,19 +92,7 @@ function run(
   });
   let feed: AuditFeed | null = null;
   const startedAt = clock.now();
-  const snapshot = resourcePath ? snapshotFile(resourcePath) : null;
-  if (snapshot) {
-    const loaded = loadSnapshot(cache, snapshot, logger);
-    if (loaded > 0) logger.info(`loaded ${loaded} last-known member(s) from the snapshot.`);
-  }
-  const save = () => {
-    if (!snapshot) return;
-    try {
-      saveSnapshot(cache, snapshot, clock.now());
-    } catch (error) {
-      logger.warn(`could not save the member snapshot: ${(error as Error).message}`);
-    }
-  };
+  capabilities.add(attachSnapshot(context));
 
   const lifecycle = {
     service: () => service,
@@ -235,7 +221,6 @@ function run(
       },
       0.1,
     );
-    schedule.every(SNAPSHOT_SAVE_MS, save);
     schedule.every(SWEEP_MS, () => {
       players.sweep(clock.now(), CONNECTING_MAX_AGE_MS);
       capabilities.sweep();
@@ -249,7 +234,6 @@ function run(
     schedule.stop();
     capabilities.stop();
     training.stop();
-    save();
     void api.close();
   });
 }
