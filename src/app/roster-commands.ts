@@ -1,4 +1,4 @@
-import { answerWithin, withinOrFail } from '../core/answer-within';
+import { withinOrFail } from '../core/answer-within';
 import type { RosterApi } from '../core/api';
 import type { MemberCache } from '../core/cache/member-cache';
 import type { Config } from '../core/config';
@@ -8,7 +8,6 @@ import type { Clock } from '../core/ports';
 import type { RosterService } from '../core/roster/roster-service';
 import { serverId, license as toLicense } from '../fivem/arguments';
 import type { RosterCommands } from '../fivem/command';
-import type { TrainingHandle } from '../training/attach-training';
 import { memberLines, statusLines } from './status-report';
 
 export interface RosterCommandDeps {
@@ -18,10 +17,11 @@ export interface RosterCommandDeps {
   service: RosterService;
   cache: MemberCache;
   players: PlayerRegistry;
-  training: TrainingHandle;
+  /** `roster training`: what the training side reports. */
+  trainingLines: () => Promise<string[]>;
   community: () => string | null;
   clock: Clock;
-  /** What the capabilities add to `doctor` (roster principals). */
+  /** What the capabilities add to `doctor` (roster principals, training). */
   capabilityLines?: () => Promise<string[]>;
   /** Config mistakes that did not stop the resource (said at start); `doctor` repeats them. */
   configWarnings?: readonly string[];
@@ -62,7 +62,7 @@ export function rosterCommands(deps: RosterCommandDeps): RosterCommands {
       if (id === null || !players.get(id)) return [`no player ${target} is online`];
       return memberLines(await service.refreshPlayer(id), `player ${id}`);
     },
-    training: () => deps.training.consoleLines(),
+    training: () => deps.trainingLines(),
     // Every check answers within gate.timeoutSeconds, whatever wait the service imposes.
     doctor: async () => {
       const ms = config.gate.timeoutSeconds * 1000;
@@ -90,9 +90,6 @@ export function rosterCommands(deps: RosterCommandDeps): RosterCommands {
         )),
         ...(deps.configWarnings ?? []).map((warning) => `! config: ${warning}`),
         ...((await deps.capabilityLines?.()) ?? []),
-        ...(await answerWithin(deps.training.doctorLines(), ms, deps.clock, () => [
-          `training: ✗ the learning service did not answer within ${config.gate.timeoutSeconds} s.`,
-        ])),
       ];
     },
   };

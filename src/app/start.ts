@@ -17,10 +17,10 @@ import { rankChangeRecorder } from '../fivem/rank-record';
 import { serveWebPanel } from '../fivem/web-panel';
 import { createPanel, type Panel } from '../panel/panel';
 import { webTokenSetting } from '../panel/web-token';
-import { attachTraining } from '../training/attach-training';
 import { startAuditFeed } from './audit-start';
 import { attachPermissions } from './capabilities/permissions';
 import { attachSnapshot } from './capabilities/snapshot';
+import { attachTraining } from './capabilities/training';
 import { failClosed } from './fail-closed';
 import { refusalTexts } from './refusal-texts';
 import { rosterCommands } from './roster-commands';
@@ -100,9 +100,9 @@ function run(
     clock,
     dropped: (entry: PlayerEntry) => capabilities.dropped(entry),
   };
-  const training = attachTraining({ settings, logger, clock, roster: () => service });
+  capabilities.add(attachTraining(context));
   const gate = attachGate({
-    joinChecks: training.joinCheck ? [training.joinCheck] : [],
+    joinChecks: capabilities.joinChecks(),
     config,
     service: () => service,
     source: () => api,
@@ -129,7 +129,7 @@ function run(
     service,
     cache,
     players,
-    training,
+    trainingLines: () => capabilities.trainingLines(),
     community: () => identity()?.community.name ?? null,
     clock,
     capabilityLines: () => capabilities.doctorLines(),
@@ -196,36 +196,39 @@ function run(
       verified.scopes,
     );
     await catalog;
-    training.departmentsLoaded(service.catalog);
+    capabilities.departmentsRead(service.catalog);
   };
 
+  capabilities.add({
+    start: () => {
+      const online = loadOnlinePlayers(lifecycle);
+      if (online > 0) logger.info(`loading ${online} player(s) already online.`);
+      void begin();
+      scheduleRefresh({
+        schedule,
+        clock,
+        service,
+        intervalMs: config.refresh.intervalSeconds * 1000,
+        feed: () => feed,
+      });
+      schedule.every(
+        CATALOG_REFRESH_MS,
+        async () => {
+          await service.loadCatalog(true);
+          capabilities.departmentsRead(service.catalog);
+        },
+        0.1,
+      );
+      schedule.every(SWEEP_MS, () => {
+        players.sweep(clock.now(), CONNECTING_MAX_AGE_MS);
+        capabilities.sweep();
+      });
+    },
+  });
   fx.on('onResourceStart', (name: string) => {
     if (name !== resource) return;
     // Before any grant: what a previous run left is removed first.
     capabilities.start();
-    const online = loadOnlinePlayers(lifecycle);
-    if (online > 0) logger.info(`loading ${online} player(s) already online.`);
-    void begin();
-    scheduleRefresh({
-      schedule,
-      clock,
-      service,
-      intervalMs: config.refresh.intervalSeconds * 1000,
-      feed: () => feed,
-    });
-    schedule.every(
-      CATALOG_REFRESH_MS,
-      async () => {
-        await service.loadCatalog(true);
-        training.departmentsLoaded(service.catalog);
-      },
-      0.1,
-    );
-    schedule.every(SWEEP_MS, () => {
-      players.sweep(clock.now(), CONNECTING_MAX_AGE_MS);
-      capabilities.sweep();
-    });
-    training.start();
   });
   fx.on('onResourceStop', (name: string) => {
     if (name !== resource) return;
@@ -233,7 +236,6 @@ function run(
     gate.stop();
     schedule.stop();
     capabilities.stop();
-    training.stop();
     void api.close();
   });
 }
