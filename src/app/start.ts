@@ -8,7 +8,6 @@ import { type Clock, systemClock } from '../core/ports';
 import { RankChanges } from '../core/ranks/rank-changes';
 import { registerRosterCommand } from '../fivem/command';
 import { registerExports } from '../fivem/exports';
-import { attachGate } from '../fivem/gate';
 import { attachLifecycle, loadOnlinePlayers } from '../fivem/lifecycle';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
@@ -18,6 +17,7 @@ import { serveWebPanel } from '../fivem/web-panel';
 import { createPanel, type Panel } from '../panel/panel';
 import { webTokenSetting } from '../panel/web-token';
 import { startAuditFeed } from './audit-start';
+import { attachJoinGate } from './capabilities/join-gate';
 import { attachPermissions } from './capabilities/permissions';
 import { attachSnapshot } from './capabilities/snapshot';
 import { attachTraining } from './capabilities/training';
@@ -70,8 +70,12 @@ function run(
   const { logger, config, api, cache, players, service, queries, schedule, resourcePath, capabilities } =
     context;
   let panel: Panel | null = null;
+  capabilities.add(attachJoinGate(context));
   capabilities.add(attachPermissions(context));
-  capabilities.add({ answered: (status) => panel?.answered(status) });
+  capabilities.add({
+    answered: (status) => panel?.answered(status),
+    decided: (decision) => panel?.decided(decision),
+  });
   // While the key was refused nothing was sent: players admitted meanwhile by gate.onError have no
   // roster data, and everyone online may have changed. Read them all again the moment it resumes,
   // not at the next background refresh.
@@ -101,18 +105,6 @@ function run(
     dropped: (entry: PlayerEntry) => capabilities.dropped(entry),
   };
   capabilities.add(attachTraining(context));
-  const gate = attachGate({
-    joinChecks: capabilities.joinChecks(),
-    config,
-    service: () => service,
-    source: () => api,
-    players,
-    community: () => identity()?.community.name ?? 'community',
-    clock,
-    logger,
-    admitted: (tempId) => capabilities.admitted(tempId),
-    onDecision: (decision) => panel?.decided(decision),
-  });
   attachLifecycle(lifecycle);
   registerExports({
     service: () => service,
@@ -232,10 +224,8 @@ function run(
   });
   fx.on('onResourceStop', (name: string) => {
     if (name !== resource) return;
-    // Players still in the gate are decided now, on what is known: nobody waits forever.
-    gate.stop();
-    schedule.stop();
     capabilities.stop();
+    schedule.stop();
     void api.close();
   });
 }
