@@ -3,12 +3,10 @@ import type { AuditFeed } from '../core/audit/audit-feed';
 import { scheduleRefresh } from '../core/audit/refresh-plan';
 import { loadSettings, type Settings } from '../core/config';
 import type { KeyIdentity } from '../core/model';
-import type { PlayerEntry } from '../core/players/player-registry';
 import { type Clock, systemClock } from '../core/ports';
 import { RankChanges } from '../core/ranks/rank-changes';
 import { registerRosterCommand } from '../fivem/command';
 import { registerExports } from '../fivem/exports';
-import { attachLifecycle, loadOnlinePlayers } from '../fivem/lifecycle';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { registerRankCommand } from '../fivem/rank-command';
@@ -19,6 +17,7 @@ import { webTokenSetting } from '../panel/web-token';
 import { startAuditFeed } from './audit-start';
 import { attachJoinGate } from './capabilities/join-gate';
 import { attachPermissions } from './capabilities/permissions';
+import { attachPlayers } from './capabilities/players';
 import { attachSnapshot } from './capabilities/snapshot';
 import { attachTraining } from './capabilities/training';
 import { failClosed } from './fail-closed';
@@ -27,9 +26,6 @@ import { rosterCommands } from './roster-commands';
 import { buildRosterContext } from './roster-context';
 
 const CATALOG_REFRESH_MS = 30 * 60_000;
-const SWEEP_MS = 60_000;
-/** Connecting players can spend minutes downloading before they join; forget them after this. */
-const CONNECTING_MAX_AGE_MS = 15 * 60_000;
 const START_RETRY_MS = 30_000;
 
 /** Reads the settings and attaches everything; with bad settings the resource fails closed. */
@@ -98,14 +94,8 @@ function run(
   const startedAt = clock.now();
   capabilities.add(attachSnapshot(context));
 
-  const lifecycle = {
-    service: () => service,
-    players,
-    clock,
-    dropped: (entry: PlayerEntry) => capabilities.dropped(entry),
-  };
   capabilities.add(attachTraining(context));
-  attachLifecycle(lifecycle);
+  capabilities.add(attachPlayers(context));
   registerExports({
     service: () => service,
     queries: () => queries,
@@ -193,8 +183,6 @@ function run(
 
   capabilities.add({
     start: () => {
-      const online = loadOnlinePlayers(lifecycle);
-      if (online > 0) logger.info(`loading ${online} player(s) already online.`);
       void begin();
       scheduleRefresh({
         schedule,
@@ -211,10 +199,6 @@ function run(
         },
         0.1,
       );
-      schedule.every(SWEEP_MS, () => {
-        players.sweep(clock.now(), CONNECTING_MAX_AGE_MS);
-        capabilities.sweep();
-      });
     },
   });
   fx.on('onResourceStart', (name: string) => {
