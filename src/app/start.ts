@@ -4,17 +4,14 @@ import { scheduleRefresh } from '../core/audit/refresh-plan';
 import { loadSettings, type Settings } from '../core/config';
 import type { KeyIdentity } from '../core/model';
 import { type Clock, systemClock } from '../core/ports';
-import { RankChanges } from '../core/ranks/rank-changes';
 import { registerRosterCommand } from '../fivem/command';
-import { registerExports } from '../fivem/exports';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
-import { registerRankCommand } from '../fivem/rank-command';
-import { rankChangeRecorder } from '../fivem/rank-record';
 import { serveWebPanel } from '../fivem/web-panel';
 import { createPanel, type Panel } from '../panel/panel';
 import { webTokenSetting } from '../panel/web-token';
 import { startAuditFeed } from './audit-start';
+import { attachExports } from './capabilities/exports';
 import { attachJoinGate } from './capabilities/join-gate';
 import { attachPermissions } from './capabilities/permissions';
 import { attachPlayers } from './capabilities/players';
@@ -63,8 +60,7 @@ function run(
   webToken: string | null,
 ): void {
   const context = buildRosterContext({ resource, settings, output, clock, webToken });
-  const { logger, config, api, cache, players, service, queries, schedule, resourcePath, capabilities } =
-    context;
+  const { logger, config, api, cache, players, service, schedule, capabilities } = context;
   let panel: Panel | null = null;
   capabilities.add(attachJoinGate(context));
   capabilities.add(attachPermissions(context));
@@ -80,30 +76,13 @@ function run(
   });
   const identity = () => context.identity;
 
-  const ranks = new RankChanges({
-    service,
-    players,
-    api,
-    order: config.ranks.order,
-    scopes: () => identity()?.scopes ?? null,
-    canManage: (src) => fx.IsPlayerAceAllowed(src, 'roster.manage'),
-    changed: rankChangeRecorder(resourcePath, logger, () => clock.now()),
-    logger,
-  });
   let feed: AuditFeed | null = null;
   const startedAt = clock.now();
   capabilities.add(attachSnapshot(context));
 
   capabilities.add(attachTraining(context));
   capabilities.add(attachPlayers(context));
-  registerExports({
-    service: () => service,
-    queries: () => queries,
-    ranks: () => ranks,
-    logger,
-    deadline: { ms: config.gate.timeoutSeconds * 1000, clock },
-  });
-  registerRankCommand(() => ranks, output, logger);
+  capabilities.add(attachExports(context));
   const commands = rosterCommands({
     apiKey: settings.apiKey,
     config,
