@@ -4,7 +4,6 @@ import { scheduleRefresh } from '../core/audit/refresh-plan';
 import { loadSettings, type Settings } from '../core/config';
 import type { KeyIdentity } from '../core/model';
 import { type Clock, systemClock } from '../core/ports';
-import { registerRosterCommand } from '../fivem/command';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { serveWebPanel } from '../fivem/web-panel';
@@ -15,11 +14,11 @@ import { attachExports } from './capabilities/exports';
 import { attachJoinGate } from './capabilities/join-gate';
 import { attachPermissions } from './capabilities/permissions';
 import { attachPlayers } from './capabilities/players';
+import { attachRosterCommand, rosterCommands } from './capabilities/roster-command';
 import { attachSnapshot } from './capabilities/snapshot';
 import { attachTraining } from './capabilities/training';
 import { failClosed } from './fail-closed';
 import { refusalTexts } from './refusal-texts';
-import { rosterCommands } from './roster-commands';
 import { buildRosterContext } from './roster-context';
 
 const CATALOG_REFRESH_MS = 30 * 60_000;
@@ -83,20 +82,8 @@ function run(
   capabilities.add(attachTraining(context));
   capabilities.add(attachPlayers(context));
   capabilities.add(attachExports(context));
-  const commands = rosterCommands({
-    apiKey: settings.apiKey,
-    config,
-    api,
-    service,
-    cache,
-    players,
-    trainingLines: () => capabilities.trainingLines(),
-    community: () => identity()?.community.name ?? null,
-    clock,
-    capabilityLines: () => capabilities.doctorLines(),
-    configWarnings: settings.warnings,
-  });
-  registerRosterCommand(commands, output);
+  capabilities.add(attachRosterCommand(context));
+  const commands = rosterCommands(context);
   if (webToken !== null) {
     const trainingOn = config.training.enabled && settings.trainingApiKey !== undefined;
     panel = createPanel({
