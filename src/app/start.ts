@@ -6,19 +6,17 @@ import type { KeyIdentity } from '../core/model';
 import { type Clock, systemClock } from '../core/ports';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
-import { serveWebPanel } from '../fivem/web-panel';
-import { createPanel, type Panel } from '../panel/panel';
 import { webTokenSetting } from '../panel/web-token';
 import { startAuditFeed } from './audit-start';
 import { attachExports } from './capabilities/exports';
 import { attachJoinGate } from './capabilities/join-gate';
+import { attachPanel } from './capabilities/panel';
 import { attachPermissions } from './capabilities/permissions';
 import { attachPlayers } from './capabilities/players';
-import { attachRosterCommand, rosterCommands } from './capabilities/roster-command';
+import { attachRosterCommand } from './capabilities/roster-command';
 import { attachSnapshot } from './capabilities/snapshot';
 import { attachTraining } from './capabilities/training';
 import { failClosed } from './fail-closed';
-import { refusalTexts } from './refusal-texts';
 import { buildRosterContext } from './roster-context';
 
 const CATALOG_REFRESH_MS = 30 * 60_000;
@@ -59,21 +57,15 @@ function run(
   webToken: string | null,
 ): void {
   const context = buildRosterContext({ resource, settings, output, clock, webToken });
-  const { logger, config, api, cache, players, service, schedule, capabilities } = context;
-  let panel: Panel | null = null;
+  const { logger, config, api, players, service, schedule, capabilities } = context;
   capabilities.add(attachJoinGate(context));
   capabilities.add(attachPermissions(context));
-  capabilities.add({
-    answered: (status) => panel?.answered(status),
-    decided: (decision) => panel?.decided(decision),
-  });
   // While the key was refused nothing was sent: players admitted meanwhile by gate.onError have no
   // roster data, and everyone online may have changed. Read them all again the moment it resumes,
   // not at the next background refresh.
   api.onStateChange((change) => {
     if (change.state === 'resumed') service.refreshOnline('refresh').catch(() => {});
   });
-  const identity = () => context.identity;
 
   let feed: AuditFeed | null = null;
   const startedAt = clock.now();
@@ -83,35 +75,7 @@ function run(
   capabilities.add(attachPlayers(context));
   capabilities.add(attachExports(context));
   capabilities.add(attachRosterCommand(context));
-  const commands = rosterCommands(context);
-  if (webToken !== null) {
-    const trainingOn = config.training.enabled && settings.trainingApiKey !== undefined;
-    panel = createPanel({
-      token: webToken,
-      sources: {
-        version: __ROSTER_VERSION__,
-        identity: () => {
-          const known = identity();
-          return known ? { community: known.community.name, scopes: known.scopes } : null;
-        },
-        limiter: () => api.limiterState(),
-        lastError: () => service.lastError,
-        cache: () => cache.stats(),
-        onlinePlayers: () => players.onlinePlayers(),
-        onlineCount: () => players.onlineCount,
-        connectingCount: () => players.connectingCount,
-        training: () => (trainingOn ? commands.training() : null),
-        doctor: () => commands.doctor(),
-      },
-      refusalTexts: (decision) =>
-        refusalTexts(config, decision.name, identity()?.community.name ?? 'community'),
-      clock,
-      logger,
-      basePath: `/${resource}/`,
-      secrets: [settings.apiKey, settings.trainingApiKey ?? ''],
-    });
-    serveWebPanel(resource, panel.handler, logger);
-  }
+  capabilities.add(attachPanel(context));
 
   const begin = async (): Promise<void> => {
     let verified: KeyIdentity;
