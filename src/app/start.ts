@@ -1,8 +1,6 @@
-import { scopeWarnings } from '../core/api';
 import type { AuditFeed } from '../core/audit/audit-feed';
 import { scheduleRefresh } from '../core/audit/refresh-plan';
 import { loadSettings, type Settings } from '../core/config';
-import type { KeyIdentity } from '../core/model';
 import { type Clock, systemClock } from '../core/ports';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
@@ -10,6 +8,7 @@ import { webTokenSetting } from '../panel/web-token';
 import { startAuditFeed } from './audit-start';
 import { attachExports } from './capabilities/exports';
 import { attachJoinGate } from './capabilities/join-gate';
+import { attachKeyCheck } from './capabilities/key-check';
 import { attachPanel } from './capabilities/panel';
 import { attachPermissions } from './capabilities/permissions';
 import { attachPlayers } from './capabilities/players';
@@ -20,7 +19,6 @@ import { failClosed } from './fail-closed';
 import { buildRosterContext } from './roster-context';
 
 const CATALOG_REFRESH_MS = 30 * 60_000;
-const START_RETRY_MS = 30_000;
 
 /** Reads the settings and attaches everything; with bad settings the resource fails closed. */
 export function startRoster(): void {
@@ -77,43 +75,27 @@ function run(
   capabilities.add(attachRosterCommand(context));
   capabilities.add(attachPanel(context));
 
-  const begin = async (): Promise<void> => {
-    let verified: KeyIdentity;
-    // Departments and ranks load alongside the key check, so the first player waits for neither.
-    const catalog = service.catalogReady ? undefined : service.loadCatalog();
-    try {
-      verified = await api.whoami();
-      context.identity = verified;
-    } catch (error) {
-      logger.error(
-        `could not verify the key: ${(error as Error).message}. Retrying in ${START_RETRY_MS / 1000}s.`,
+  capabilities.add(attachKeyCheck(context));
+  capabilities.add({
+    ready: (identity) => {
+      feed ??= startAuditFeed(
+        {
+          api,
+          service,
+          players,
+          schedule,
+          clock,
+          logger,
+          auditSeconds: config.refresh.auditSeconds,
+          startedAt,
+        },
+        identity.scopes,
       );
-      schedule.once(START_RETRY_MS, () => void begin());
-      return;
-    }
-    logger.info(`connected to the roster of "${verified.community.name}".`);
-    for (const warning of scopeWarnings(verified.scopes)) logger.warn(warning);
-    fx.emit('roster:ready', { community: verified.community.name, scopes: verified.scopes });
-    feed ??= startAuditFeed(
-      {
-        api,
-        service,
-        players,
-        schedule,
-        clock,
-        logger,
-        auditSeconds: config.refresh.auditSeconds,
-        startedAt,
-      },
-      verified.scopes,
-    );
-    await catalog;
-    capabilities.departmentsRead(service.catalog);
-  };
+    },
+  });
 
   capabilities.add({
     start: () => {
-      void begin();
       scheduleRefresh({
         schedule,
         clock,
