@@ -1,24 +1,50 @@
-import type { AuditFeed } from '../core/audit/audit-feed';
-import { scheduleRefresh } from '../core/audit/refresh-plan';
+/*
+ * How the resource is put together. `startRoster` reads the settings; with bad ones the resource
+ * fails closed. Otherwise it builds one `RosterContext` (settings, output, clock, schedule, the
+ * roster client, cache, players and service) and attaches each capability in `CAPABILITIES` to it.
+ *
+ * To add a capability: write one module under `capabilities/` exporting `attachX(context)` that
+ * registers its own handlers, exports, commands and timers, and returns the hooks it needs
+ * (`Capability` in capability.ts: start, stop, ready, a player's data, doctor lines…). Then add it
+ * to the list below; nothing else here changes. Its place in the list matters: capabilities are
+ * attached, started and stopped in list order, and every hook is called in list order too.
+ */
 import { loadSettings, type Settings } from '../core/config';
 import { type Clock, systemClock } from '../core/ports';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { webTokenSetting } from '../panel/web-token';
-import { startAuditFeed } from './audit-start';
 import { attachExports } from './capabilities/exports';
 import { attachJoinGate } from './capabilities/join-gate';
 import { attachKeyCheck } from './capabilities/key-check';
 import { attachPanel } from './capabilities/panel';
 import { attachPermissions } from './capabilities/permissions';
 import { attachPlayers } from './capabilities/players';
+import { attachRefresh } from './capabilities/refresh';
 import { attachRosterCommand } from './capabilities/roster-command';
 import { attachSnapshot } from './capabilities/snapshot';
 import { attachTraining } from './capabilities/training';
+import type { AttachCapability } from './capability';
 import { failClosed } from './fail-closed';
 import { buildRosterContext } from './roster-context';
 
-const CATALOG_REFRESH_MS = 30 * 60_000;
+const CAPABILITIES: readonly AttachCapability[] = [
+  // First to stop: the players still waiting are decided while everything else still runs.
+  attachJoinGate,
+  // First to start: what a previous run granted is removed before anything grants again.
+  attachPermissions,
+  // Loaded when attached, so the last-known members are there before the first lookup.
+  attachSnapshot,
+  // Before the players: its playerJoining handler must run before the roster's, which may emit.
+  attachTraining,
+  attachPlayers,
+  attachExports,
+  attachRosterCommand,
+  attachPanel,
+  // After the players: the lookups of those already online queue ahead of the key check.
+  attachKeyCheck,
+  attachRefresh,
+];
 
 /** Reads the settings and attaches everything; with bad settings the resource fails closed. */
 export function startRoster(): void {
@@ -55,73 +81,17 @@ function run(
   webToken: string | null,
 ): void {
   const context = buildRosterContext({ resource, settings, output, clock, webToken });
-  const { logger, config, api, players, service, schedule, capabilities } = context;
-  capabilities.add(attachJoinGate(context));
-  capabilities.add(attachPermissions(context));
-  // While the key was refused nothing was sent: players admitted meanwhile by gate.onError have no
-  // roster data, and everyone online may have changed. Read them all again the moment it resumes,
-  // not at the next background refresh.
-  api.onStateChange((change) => {
-    if (change.state === 'resumed') service.refreshOnline('refresh').catch(() => {});
-  });
-
-  let feed: AuditFeed | null = null;
-  const startedAt = clock.now();
-  capabilities.add(attachSnapshot(context));
-
-  capabilities.add(attachTraining(context));
-  capabilities.add(attachPlayers(context));
-  capabilities.add(attachExports(context));
-  capabilities.add(attachRosterCommand(context));
-  capabilities.add(attachPanel(context));
-
-  capabilities.add(attachKeyCheck(context));
-  capabilities.add({
-    ready: (identity) => {
-      feed ??= startAuditFeed(
-        {
-          api,
-          service,
-          players,
-          schedule,
-          clock,
-          logger,
-          auditSeconds: config.refresh.auditSeconds,
-          startedAt,
-        },
-        identity.scopes,
-      );
-    },
-  });
-
-  capabilities.add({
-    start: () => {
-      scheduleRefresh({
-        schedule,
-        clock,
-        service,
-        intervalMs: config.refresh.intervalSeconds * 1000,
-        feed: () => feed,
-      });
-      schedule.every(
-        CATALOG_REFRESH_MS,
-        async () => {
-          await service.loadCatalog(true);
-          capabilities.departmentsRead(service.catalog);
-        },
-        0.1,
-      );
-    },
-  });
+  const { capabilities } = context;
+  for (const attach of CAPABILITIES) capabilities.add(attach(context));
   fx.on('onResourceStart', (name: string) => {
-    if (name !== resource) return;
-    // Before any grant: what a previous run left is removed first.
-    capabilities.start();
+    if (name === resource) capabilities.start();
   });
+  // Synchronous to the end: FXServer tears the resource down right after this event, so nothing
+  // here may wait for a later tick.
   fx.on('onResourceStop', (name: string) => {
     if (name !== resource) return;
     capabilities.stop();
-    schedule.stop();
-    void api.close();
+    context.schedule.stop();
+    void context.api.close();
   });
 }
