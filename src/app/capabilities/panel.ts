@@ -1,7 +1,9 @@
+import type { Config } from '../../core/config';
+import { formatMessage } from '../../core/gate/messages';
 import { serveWebPanel } from '../../fivem/web-panel';
+import type { RefusalTexts } from '../../panel/join-reason';
 import { createPanel } from '../../panel/panel';
 import type { Capability } from '../capability';
-import { refusalTexts } from '../refusal-texts';
 import type { RosterContext } from '../roster-context';
 import { rosterCommands } from './roster-command';
 
@@ -43,5 +45,16 @@ export function attachPanel(context: RosterContext): Capability {
   return {
     answered: (status) => panel.answered(status),
     decided: (decision) => panel.decided(decision),
+  };
+}
+
+/** The refusal messages as the gate formats them for this player, to tell roster refusals apart. */
+function refusalTexts(config: Config, player: string, community: string): RefusalTexts {
+  const { messages } = config.gate;
+  const values = { player, community };
+  return {
+    notOnRoster: formatMessage(messages.notOnRoster, values),
+    notInDepartment: formatMessage(messages.notInDepartment, values),
+    unavailable: formatMessage(messages.unavailable, values),
   };
 }
