@@ -7,7 +7,8 @@ import type { RosterContext } from './roster-context';
 
 /**
  * What one capability hooks into, every hook optional. A capability registers its own handlers,
- * exports, commands and timers when attached; the hooks are how the rest of the resource reaches it.
+ * exports and commands when attached, and its timers when started; the hooks are how the rest of
+ * the resource reaches it.
  * Each hook is called on every capability that has it, in the order the capabilities are listed.
  */
 export interface Capability {

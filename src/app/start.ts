@@ -3,11 +3,12 @@
  * fails closed. Otherwise it builds one `RosterContext` (settings, output, clock, schedule, the
  * roster client, cache, players and service) and attaches each capability in `CAPABILITIES` to it.
  *
- * To add a capability: write one module under `capabilities/` exporting `attachX(context)` that
- * registers its own handlers, exports, commands and timers, and returns the hooks it needs
- * (`Capability` in capability.ts: start, stop, ready, a player's data, doctor lines…). Then add it
- * to the list below; nothing else here changes. Its place in the list matters: capabilities are
- * attached, started and stopped in list order, and every hook is called in list order too.
+ * To add a capability: write one module under `capabilities/` exporting `attachX(context)`. It
+ * registers its own handlers, exports and commands (its timers in `start`) and returns the hooks
+ * it needs (`Capability` in capability.ts: start, stop, ready, a player's data, doctor lines…).
+ * Then add it to the list below; nothing else here changes. A moment no hook covers yet becomes a
+ * new optional hook, called where that moment happens. The place in the list matters: capabilities
+ * are attached, started and stopped in list order, and every hook is called in list order too.
  */
 import { loadSettings, type Settings } from '../core/config';
 import { type Clock, systemClock } from '../core/ports';

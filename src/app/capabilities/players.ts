@@ -7,7 +7,7 @@ const SWEEP_MS = 60_000;
 const CONNECTING_MAX_AGE_MS = 15 * 60_000;
 
 /**
- * Players from their temporary id to their final id, until they leave (CONTRACT.md section 1).
+ * Players from their temporary id to their final id, until they leave.
  * At start, the players already online (a restart) are registered and loaded; every minute,
  * connecting players that never joined are forgotten, and the capabilities sweep what they hold.
  */
