@@ -458,10 +458,10 @@ such thing (it has no rank exports and no client of its own), or a ratio would d
   (\`dev/bench/virtual-clock.ts\`) stands still while a request is in flight (an undici Pool that
   counts them) and jumps to the next timer once everything is idle, so an hour takes seconds and no
   limiter wait is cut short. The mock's rate-limit windows follow the same clock; answers still take
-  50 ms of real time. Work is scheduled exactly as \`src/app/start.ts\` does it (\`Schedule\`: refresh
-  every \`refresh.intervalSeconds\` = 300 s ± 10 %, departments and ranks every 30 min ± 10 %, seeded
-  jitter). The players' joins and two minutes after them are not counted; then three hours are,
-  and the table shows their average per hour.
+  50 ms of real time. Work is scheduled exactly as \`src/app/capabilities/refresh.ts\` does it
+  (\`Schedule\`: refresh every \`refresh.intervalSeconds\` = 300 s ± 10 %, departments and ranks every
+  30 min ± 10 %, seeded jitter). The players' joins and two minutes after them are not counted; then
+  three hours are, and the table shows their average per hour.
 - **Steady state (naive gate): time scaled.** The naive gate's refresh re-checks every online
   player every 300 s; here every 3 s (× 100) against a mock whose clock runs 100 × fast, so its
   per-minute limit applies per simulated minute. 1,000 players are online before the gate starts;

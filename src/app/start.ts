@@ -1,44 +1,51 @@
-import { createRosterApi, joinHoldMs, type RosterApi, rosterUserAgent, scopeWarnings } from '../core/api';
-import type { AuditFeed } from '../core/audit/audit-feed';
-import { scheduleRefresh } from '../core/audit/refresh-plan';
-import { MemberCache } from '../core/cache/member-cache';
-import { loadSnapshot, saveSnapshot } from '../core/cache/snapshot';
-import { type Config, configSchema, loadSettings, type Settings } from '../core/config';
-import type { ApiMember, KeyIdentity } from '../core/model';
-import { PlayerRegistry } from '../core/players/player-registry';
+/*
+ * How the resource is put together. `startRoster` reads the settings; with bad ones the resource
+ * fails closed. Otherwise it builds one `RosterContext` (settings, output, clock, schedule, the
+ * roster client, cache, players and service) and attaches each capability in `CAPABILITIES` to it.
+ *
+ * To add a capability: write one module under `capabilities/` exporting `attachX(context)`. It
+ * registers its own handlers, exports and commands (its timers in `start`) and returns the hooks
+ * it needs (`Capability` in capability.ts: start, stop, ready, a player's data, doctor lines…).
+ * Then add it to the list below; nothing else here changes. A moment no hook covers yet becomes a
+ * new optional hook, called where that moment happens. The place in the list matters: capabilities
+ * are attached, started and stopped in list order, and every hook is called in list order too.
+ */
+import { loadSettings, type Settings } from '../core/config';
 import { type Clock, systemClock } from '../core/ports';
-import { RankChanges } from '../core/ranks/rank-changes';
-import { matchKey } from '../core/roster/catalog-index';
-import { RosterQueries } from '../core/roster/queries';
-import { RosterService } from '../core/roster/roster-service';
-import { Schedule } from '../core/schedule';
-import { registerRosterCommand } from '../fivem/command';
-import { registerExports } from '../fivem/exports';
-import { attachGate } from '../fivem/gate';
-import { licenseOf } from '../fivem/identifiers';
-import { attachLifecycle, loadOnlinePlayers } from '../fivem/lifecycle';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
-import { attachPermissions } from '../fivem/permissions';
-import { fivemRosterEvents } from '../fivem/publish';
-import { registerRankCommand } from '../fivem/rank-command';
-import { rankChangeRecorder } from '../fivem/rank-record';
-import { snapshotFile } from '../fivem/snapshot-file';
-import { serveWebPanel } from '../fivem/web-panel';
-import { createPanel, type Panel } from '../panel/panel';
 import { webTokenSetting } from '../panel/web-token';
-import { attachTraining } from '../training/attach-training';
-import { registerTrainingExports } from '../training/fivem/training-exports';
-import { startAuditFeed } from './audit-start';
-import { refusalTexts } from './refusal-texts';
-import { rosterCommands } from './roster-commands';
+import { attachExports } from './capabilities/exports';
+import { attachJoinGate } from './capabilities/join-gate';
+import { attachKeyCheck } from './capabilities/key-check';
+import { attachPanel } from './capabilities/panel';
+import { attachPermissions } from './capabilities/permissions';
+import { attachPlayers } from './capabilities/players';
+import { attachRefresh } from './capabilities/refresh';
+import { attachRosterCommand } from './capabilities/roster-command';
+import { attachSnapshot } from './capabilities/snapshot';
+import { attachTraining } from './capabilities/training';
+import type { AttachCapability } from './capability';
+import { failClosed } from './fail-closed';
+import { buildRosterContext } from './roster-context';
 
-const CATALOG_REFRESH_MS = 30 * 60_000;
-const SNAPSHOT_SAVE_MS = 5 * 60_000;
-const SWEEP_MS = 60_000;
-/** Connecting players can spend minutes downloading before they join; forget them after this. */
-const CONNECTING_MAX_AGE_MS = 15 * 60_000;
-const START_RETRY_MS = 30_000;
+const CAPABILITIES: readonly AttachCapability[] = [
+  // First to stop: the players still waiting are decided while everything else still runs.
+  attachJoinGate,
+  // First to start: what a previous run granted is removed before anything grants again.
+  attachPermissions,
+  // Loaded when attached, so the last-known members are there before the first lookup.
+  attachSnapshot,
+  // Before the players: its playerJoining handler must run before the roster's, which may emit.
+  attachTraining,
+  attachPlayers,
+  attachExports,
+  attachRosterCommand,
+  attachPanel,
+  // After the players: the lookups of those already online queue ahead of the key check.
+  attachKeyCheck,
+  attachRefresh,
+];
 
 /** Reads the settings and attaches everything; with bad settings the resource fails closed. */
 export function startRoster(): void {
@@ -67,44 +74,6 @@ export function startRoster(): void {
   run(resource, result.settings, output, systemClock, web.state === 'on' ? web.token : null);
 }
 
-/** Refuses every connecting player with a clear message, answers exports emptily, and says what to fix. */
-function failClosed(problems: string[], output: ConsoleOutput): void {
-  const { logger } = output;
-  logger.error(
-    `not started: ${problems.length} problem(s) to fix. Connecting players are refused until then.`,
-  );
-  for (const problem of problems) logger.error(problem);
-  const config: Config = configSchema.parse({});
-  const players = new PlayerRegistry();
-  const gate = attachGate({
-    config,
-    service: () => null,
-    source: () => null,
-    players,
-    community: () => 'community',
-    clock: systemClock,
-    logger,
-  });
-  registerExports({ service: () => null, queries: () => null, ranks: () => null, logger });
-  registerRankCommand(() => null, output, logger);
-  registerTrainingExports({ training: () => null, roster: () => null, logger });
-  const resource = fx.GetCurrentResourceName();
-  fx.on('onResourceStop', (name: string) => {
-    if (name === resource) gate.stop();
-  });
-  const notSetUp = async () => ['the resource is not set up:', ...problems.map((p) => `  ${p}`)];
-  registerRosterCommand(
-    {
-      status: () => ['not set up; run `roster doctor`'],
-      lookup: notSetUp,
-      refresh: notSetUp,
-      doctor: notSetUp,
-      training: notSetUp,
-    },
-    output,
-  );
-}
-
 function run(
   resource: string,
   settings: Settings,
@@ -112,223 +81,18 @@ function run(
   clock: Clock,
   webToken: string | null,
 ): void {
-  const { logger } = output;
-  const { config } = settings;
-  // A status the gate refuses needs no departments to decide; with the gate off, every join does.
-  const admittable = new Set(config.gate.requireStatus.map(matchKey));
-  const joinNeedsDepartments = (member: ApiMember) =>
-    !config.gate.enabled || admittable.has(matchKey(member.status));
-  const api: RosterApi = createRosterApi({
-    baseUrl: settings.baseUrl,
-    apiKey: settings.apiKey,
-    timeoutMs: config.api.timeoutMs,
-    perMinute: config.rateLimit.perMinute,
-    maxWaitMs: config.rateLimit.maxWaitSeconds * 1000,
-    perDay: config.rateLimit.perDay,
-    userAgent: rosterUserAgent(__ROSTER_VERSION__),
-    clock,
-    logger,
-    joinHoldMs: joinHoldMs(config.gate.timeoutSeconds * 1000),
-    onAnswer: (status) => panel?.answered(status),
-    joinNeedsDepartments,
-  });
-  const cache = new MemberCache({
-    maxEntries: config.cache.maxEntries,
-    ttlMs: config.cache.ttlSeconds * 1000,
-    negativeTtlMs: config.cache.negativeTtlSeconds * 1000,
-    now: () => clock.now(),
-  });
-  const players = new PlayerRegistry(licenseOf);
-  const resourcePath = fx.GetResourcePath(resource);
-  const permissions = attachPermissions({
-    resource,
-    resourcePath,
-    config,
-    players,
-    service: () => service,
-    logger,
-  });
-  const service: RosterService = new RosterService({
-    source: api,
-    cache,
-    players,
-    events: permissions.events(fivemRosterEvents),
-    clock,
-    logger,
-    catalogLoaded: (catalog) => permissions.catalogLoaded(catalog),
-    joinNeedsDepartments,
-  });
-  // While the key was refused nothing was sent: players admitted meanwhile by gate.onError have no
-  // roster data, and everyone online may have changed. Read them all again the moment it resumes,
-  // not at the next background refresh.
-  api.onStateChange((change) => {
-    if (change.state === 'resumed') service.refreshOnline('refresh').catch(() => {});
-  });
-  const queries = new RosterQueries(config.gate.requireStatus, config.ranks.order, () => service.catalog);
-  const schedule = new Schedule(clock);
-  let identity: KeyIdentity | null = null;
-  let panel: Panel | null = null;
-
-  const ranks = new RankChanges({
-    service,
-    players,
-    api,
-    order: config.ranks.order,
-    scopes: () => identity?.scopes ?? null,
-    canManage: (src) => fx.IsPlayerAceAllowed(src, 'roster.manage'),
-    changed: rankChangeRecorder(resourcePath, logger, () => clock.now()),
-    logger,
-  });
-  let feed: AuditFeed | null = null;
-  const startedAt = clock.now();
-  const snapshot = resourcePath ? snapshotFile(resourcePath) : null;
-  if (snapshot) {
-    const loaded = loadSnapshot(cache, snapshot, logger);
-    if (loaded > 0) logger.info(`loaded ${loaded} last-known member(s) from the snapshot.`);
-  }
-  const save = () => {
-    if (!snapshot) return;
-    try {
-      saveSnapshot(cache, snapshot, clock.now());
-    } catch (error) {
-      logger.warn(`could not save the member snapshot: ${(error as Error).message}`);
-    }
-  };
-
-  const lifecycle = { service: () => service, players, clock, dropped: permissions.dropped };
-  const training = attachTraining({ settings, logger, clock, roster: () => service });
-  const gate = attachGate({
-    joinChecks: training.joinCheck ? [training.joinCheck] : [],
-    config,
-    service: () => service,
-    source: () => api,
-    players,
-    community: () => identity?.community.name ?? 'community',
-    clock,
-    logger,
-    admitted: permissions.admitted,
-    onDecision: (decision) => panel?.decided(decision),
-  });
-  attachLifecycle(lifecycle);
-  registerExports({
-    service: () => service,
-    queries: () => queries,
-    ranks: () => ranks,
-    logger,
-    deadline: { ms: config.gate.timeoutSeconds * 1000, clock },
-  });
-  registerRankCommand(() => ranks, output, logger);
-  const commands = rosterCommands({
-    apiKey: settings.apiKey,
-    config,
-    api,
-    service,
-    cache,
-    players,
-    training,
-    community: () => identity?.community.name ?? null,
-    clock,
-    permissionLines: permissions.doctorLines,
-    configWarnings: settings.warnings,
-  });
-  registerRosterCommand(commands, output);
-  if (webToken !== null) {
-    const trainingOn = config.training.enabled && settings.trainingApiKey !== undefined;
-    panel = createPanel({
-      token: webToken,
-      sources: {
-        version: __ROSTER_VERSION__,
-        identity: () => (identity ? { community: identity.community.name, scopes: identity.scopes } : null),
-        limiter: () => api.limiterState(),
-        lastError: () => service.lastError,
-        cache: () => cache.stats(),
-        onlinePlayers: () => players.onlinePlayers(),
-        onlineCount: () => players.onlineCount,
-        connectingCount: () => players.connectingCount,
-        training: () => (trainingOn ? commands.training() : null),
-        doctor: () => commands.doctor(),
-      },
-      refusalTexts: (decision) =>
-        refusalTexts(config, decision.name, identity?.community.name ?? 'community'),
-      clock,
-      logger,
-      basePath: `/${resource}/`,
-      secrets: [settings.apiKey, settings.trainingApiKey ?? ''],
-    });
-    serveWebPanel(resource, panel.handler, logger);
-  }
-
-  const begin = async (): Promise<void> => {
-    let verified: KeyIdentity;
-    // Departments and ranks load alongside the key check, so the first player waits for neither.
-    const catalog = service.catalogReady ? undefined : service.loadCatalog();
-    try {
-      verified = await api.whoami();
-      identity = verified;
-    } catch (error) {
-      logger.error(
-        `could not verify the key: ${(error as Error).message}. Retrying in ${START_RETRY_MS / 1000}s.`,
-      );
-      schedule.once(START_RETRY_MS, () => void begin());
-      return;
-    }
-    logger.info(`connected to the roster of "${verified.community.name}".`);
-    for (const warning of scopeWarnings(verified.scopes)) logger.warn(warning);
-    fx.emit('roster:ready', { community: verified.community.name, scopes: verified.scopes });
-    feed ??= startAuditFeed(
-      {
-        api,
-        service,
-        players,
-        schedule,
-        clock,
-        logger,
-        auditSeconds: config.refresh.auditSeconds,
-        startedAt,
-      },
-      verified.scopes,
-    );
-    await catalog;
-    training.departmentsLoaded(service.catalog);
-  };
-
+  const context = buildRosterContext({ resource, settings, output, clock, webToken });
+  const { capabilities } = context;
+  for (const attach of CAPABILITIES) capabilities.add(attach(context));
   fx.on('onResourceStart', (name: string) => {
-    if (name !== resource) return;
-    // Before any grant: what a previous run left is removed first.
-    permissions.start();
-    const online = loadOnlinePlayers(lifecycle);
-    if (online > 0) logger.info(`loading ${online} player(s) already online.`);
-    void begin();
-    scheduleRefresh({
-      schedule,
-      clock,
-      service,
-      intervalMs: config.refresh.intervalSeconds * 1000,
-      feed: () => feed,
-    });
-    schedule.every(
-      CATALOG_REFRESH_MS,
-      async () => {
-        await service.loadCatalog(true);
-        training.departmentsLoaded(service.catalog);
-      },
-      0.1,
-    );
-    schedule.every(SNAPSHOT_SAVE_MS, save);
-    schedule.every(SWEEP_MS, () => {
-      players.sweep(clock.now(), CONNECTING_MAX_AGE_MS);
-      permissions.sweep();
-    });
-    training.start();
+    if (name === resource) capabilities.start();
   });
+  // Synchronous to the end: FXServer tears the resource down right after this event, so nothing
+  // here may wait for a later tick.
   fx.on('onResourceStop', (name: string) => {
     if (name !== resource) return;
-    // Players still in the gate are decided now, on what is known: nobody waits forever.
-    gate.stop();
-    schedule.stop();
-    permissions.stop();
-    training.stop();
-    save();
-    void api.close();
+    capabilities.stop();
+    context.schedule.stop();
+    void context.api.close();
   });
 }

@@ -23,8 +23,8 @@ export type JoinCheck = (player: {
 }) => Promise<string | undefined>;
 
 export interface GateDeps {
-  /** Further checks, in order, after the roster admits. */
-  joinChecks?: readonly JoinCheck[];
+  /** Further checks, in order, after the roster admits; read at each join. */
+  joinChecks?: () => readonly JoinCheck[];
   config: Config;
   /** `null` while the resource is not set up: every player is refused with the not-configured message. */
   service: () => RosterService | null;
@@ -174,7 +174,7 @@ class Join {
       return;
     }
     this.stage = 'checks';
-    for (const check of deps.joinChecks ?? []) {
+    for (const check of deps.joinChecks?.() ?? []) {
       const refusal = await check({ tempId, name, deadlineAt }).catch((error: unknown) => {
         deps.logger.warn(`a join check failed: ${(error as Error)?.message ?? String(error)}`);
         return gate.onError === 'allow' ? undefined : formatMessage(messages.unavailable, values);

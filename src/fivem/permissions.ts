@@ -5,7 +5,7 @@ import { PrincipalGrants } from '../core/permissions/principal-grants';
 import type { PlayerEntry, PlayerRegistry } from '../core/players/player-registry';
 import type { Logger } from '../core/ports';
 import type { CatalogIndex } from '../core/roster/catalog-index';
-import type { RosterEvents, RosterService } from '../core/roster/roster-service';
+import type { RosterService } from '../core/roster/roster-service';
 import { ledgerFile } from './ledger-file';
 import { principalCommands, principalPermission } from './principal-commands';
 
@@ -22,8 +22,8 @@ export interface PermissionDeps {
 export interface Permissions {
   /** The gate is about to admit a connecting player: their grants go in before `done()`. */
   admitted(tempId: string): void;
-  /** Wraps the publish path: grants move in the same step as the event and the state bag. */
-  events(inner: RosterEvents): RosterEvents;
+  /** A player's roster data was announced or changed: their grants follow, before the event goes out. */
+  follow(src: string, member: Member | null): void;
   dropped(entry: PlayerEntry): void;
   catalogLoaded(catalog: CatalogIndex): void;
   /** At resource start: clean up after a previous run, or say what server.cfg lacks. */
@@ -73,23 +73,11 @@ export function attachPermissions(deps: PermissionDeps): Permissions {
         hold(entry, view?.member ?? null);
       });
     },
-    events(inner) {
-      const follow = (src: string, member: Member | null) =>
-        guarded('moving grants', () => {
-          const entry = players.get(src);
-          if (entry) hold(entry, member);
-        });
-      return {
-        playerLoaded(src, member) {
-          follow(src, member);
-          inner.playerLoaded(src, member);
-        },
-        playerUpdated(src, member, previous) {
-          follow(src, member);
-          inner.playerUpdated(src, member, previous);
-        },
-      };
-    },
+    follow: (src, member) =>
+      guarded('moving grants', () => {
+        const entry = players.get(src);
+        if (entry) hold(entry, member);
+      }),
     dropped: (entry) => guarded('removing grants', () => grants.release(entry)),
     catalogLoaded: (catalog) => guarded('rebuilding the rank ladders', () => grants.setCatalog(catalog)),
     start: () => guarded('starting', () => grants.activate()),
@@ -115,7 +103,7 @@ function inert(deps: PermissionDeps): Permissions {
   const nothing = () => {};
   return {
     admitted: nothing,
-    events: (inner) => inner,
+    follow: nothing,
     dropped: nothing,
     catalogLoaded: nothing,
     start: nothing,

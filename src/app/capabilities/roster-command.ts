@@ -1,45 +1,30 @@
-import { answerWithin, withinOrFail } from '../core/answer-within';
-import type { RosterApi } from '../core/api';
-import type { MemberCache } from '../core/cache/member-cache';
-import type { Config } from '../core/config';
-import { runDoctor } from '../core/doctor/doctor';
-import type { PlayerRegistry } from '../core/players/player-registry';
-import type { Clock } from '../core/ports';
-import type { RosterService } from '../core/roster/roster-service';
-import { serverId, license as toLicense } from '../fivem/arguments';
-import type { RosterCommands } from '../fivem/command';
-import type { TrainingHandle } from '../training/attach-training';
-import { memberLines, statusLines } from './status-report';
+import { withinOrFail } from '../../core/answer-within';
+import { runDoctor } from '../../core/doctor/doctor';
+import { serverId, license as toLicense } from '../../fivem/arguments';
+import { type RosterCommands, registerRosterCommand } from '../../fivem/command';
+import type { Capability } from '../capability';
+import type { RosterContext } from '../roster-context';
+import { memberLines, statusLines } from '../status-report';
 
-export interface RosterCommandDeps {
-  apiKey: string;
-  config: Config;
-  api: RosterApi;
-  service: RosterService;
-  cache: MemberCache;
-  players: PlayerRegistry;
-  training: TrainingHandle;
-  community: () => string | null;
-  clock: Clock;
-  /** What `doctor` says about roster principals. */
-  permissionLines?: () => string[];
-  /** Config mistakes that did not stop the resource (said at start); `doctor` repeats them. */
-  configWarnings?: readonly string[];
+/** The owner's `roster` console command (CONTRACT.md section 6). */
+export function attachRosterCommand(context: RosterContext): Capability {
+  registerRosterCommand(rosterCommands(context), context.output);
+  return {};
 }
 
 /** What `roster status|lookup|refresh|doctor|training` answer, as console lines. */
-export function rosterCommands(deps: RosterCommandDeps): RosterCommands {
-  const { api, service, players, config } = deps;
+export function rosterCommands(context: RosterContext): RosterCommands {
+  const { api, service, players, config, clock, capabilities } = context;
   return {
     status: () =>
       statusLines({
-        apiKey: deps.apiKey,
-        community: deps.community(),
-        cache: deps.cache,
+        apiKey: context.settings.apiKey,
+        community: context.identity?.community.name ?? null,
+        cache: context.cache,
         limiter: api.limiterState(),
         service,
         players,
-        now: deps.clock.now(),
+        now: clock.now(),
       }),
     lookup: async (target) => {
       const id = serverId(target);
@@ -62,11 +47,11 @@ export function rosterCommands(deps: RosterCommandDeps): RosterCommands {
       if (id === null || !players.get(id)) return [`no player ${target} is online`];
       return memberLines(await service.refreshPlayer(id), `player ${id}`);
     },
-    training: () => deps.training.consoleLines(),
+    training: () => capabilities.trainingLines(),
     // Every check answers within gate.timeoutSeconds, whatever wait the service imposes.
     doctor: async () => {
       const ms = config.gate.timeoutSeconds * 1000;
-      const within = <T>(work: Promise<T>, what: string) => withinOrFail(work, ms, deps.clock, what);
+      const within = <T>(work: Promise<T>, what: string) => withinOrFail(work, ms, clock, what);
       return [
         ...(await runDoctor(
           {
@@ -88,11 +73,9 @@ export function rosterCommands(deps: RosterCommandDeps): RosterCommands {
           config.ranks.order,
           { auditSeconds: config.refresh.auditSeconds, intervalSeconds: config.refresh.intervalSeconds },
         )),
-        ...(deps.configWarnings ?? []).map((warning) => `! config: ${warning}`),
-        ...(deps.permissionLines?.() ?? []),
-        ...(await answerWithin(deps.training.doctorLines(), ms, deps.clock, () => [
-          `training: ✗ the learning service did not answer within ${config.gate.timeoutSeconds} s.`,
-        ])),
+        // Config mistakes that did not stop the resource (said at start) are repeated here.
+        ...context.settings.warnings.map((warning) => `! config: ${warning}`),
+        ...(await capabilities.doctorLines()),
       ];
     },
   };

@@ -1,0 +1,36 @@
+import { RankChanges } from '../../core/ranks/rank-changes';
+import { registerExports } from '../../fivem/exports';
+import { fx } from '../../fivem/natives';
+import { registerRankCommand } from '../../fivem/rank-command';
+import { rankChangeRecorder } from '../../fivem/rank-record';
+import type { Capability } from '../capability';
+import type { RosterContext } from '../roster-context';
+
+/**
+ * What other resources and players call: every export (CONTRACT.md section 3) and the `rank`
+ * command. Rank changes live here because only these two make them (section 10); each change is
+ * recorded in the console, `rank-changes.log` and `roster:rankChanged`.
+ */
+export function attachExports(context: RosterContext): Capability {
+  const { service, queries, players, api, config, clock, logger, resourcePath } = context;
+  const ranks = new RankChanges({
+    service,
+    players,
+    api,
+    order: config.ranks.order,
+    // Unknown until the key is verified: meanwhile a change is sent and the service decides.
+    scopes: () => context.identity?.scopes ?? null,
+    canManage: (src) => fx.IsPlayerAceAllowed(src, 'roster.manage'),
+    changed: rankChangeRecorder(resourcePath, logger, () => clock.now()),
+    logger,
+  });
+  registerExports({
+    service: () => service,
+    queries: () => queries,
+    ranks: () => ranks,
+    logger,
+    deadline: { ms: config.gate.timeoutSeconds * 1000, clock },
+  });
+  registerRankCommand(() => ranks, context.output, logger);
+  return {};
+}

@@ -1,0 +1,27 @@
+import { attachGate } from '../../fivem/gate';
+import type { Capability } from '../capability';
+import type { RosterContext } from '../roster-context';
+
+/**
+ * The join gate (CONTRACT.md sections 1 and 2): every connecting player is deferred and decided within
+ * `gate.timeoutSeconds`. Listed first so its stop comes first: the players still waiting are
+ * decided on what is known while everything else still runs (an admission grants principals),
+ * because FXServer never ends a deferral by itself.
+ */
+export function attachJoinGate(context: RosterContext): Capability {
+  const { capabilities } = context;
+  const gate = attachGate({
+    // Read at each join: the capabilities that add a check are attached after the gate.
+    joinChecks: () => capabilities.joinChecks(),
+    config: context.config,
+    service: () => context.service,
+    source: () => context.api,
+    players: context.players,
+    community: () => context.identity?.community.name ?? 'community',
+    clock: context.clock,
+    logger: context.logger,
+    admitted: (tempId) => capabilities.admitted(tempId),
+    onDecision: (decision) => capabilities.decided(decision),
+  });
+  return { stop: () => gate.stop() };
+}

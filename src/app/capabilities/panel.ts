@@ -1,0 +1,60 @@
+import type { Config } from '../../core/config';
+import { formatMessage } from '../../core/gate/messages';
+import { serveWebPanel } from '../../fivem/web-panel';
+import type { RefusalTexts } from '../../panel/join-reason';
+import { createPanel } from '../../panel/panel';
+import type { Capability } from '../capability';
+import type { RosterContext } from '../roster-context';
+import { rosterCommands } from './roster-command';
+
+/**
+ * The owner's panel (CONTRACT.md section 11), on only with `roster_web_token`. It records every
+ * roster answer and join decision as they happen, cheaply, and reads the rest only when a page
+ * asks: the same status, doctor and training report as the `roster` command.
+ */
+export function attachPanel(context: RosterContext): Capability {
+  const { webToken, settings, config, api, service, cache, players, clock, logger, resource } = context;
+  if (webToken === null) return {};
+  const commands = rosterCommands(context);
+  const trainingOn = config.training.enabled && settings.trainingApiKey !== undefined;
+  const community = () => context.identity?.community.name ?? 'community';
+  const panel = createPanel({
+    token: webToken,
+    sources: {
+      version: __ROSTER_VERSION__,
+      identity: () => {
+        const known = context.identity;
+        return known ? { community: known.community.name, scopes: known.scopes } : null;
+      },
+      limiter: () => api.limiterState(),
+      lastError: () => service.lastError,
+      cache: () => cache.stats(),
+      onlinePlayers: () => players.onlinePlayers(),
+      onlineCount: () => players.onlineCount,
+      connectingCount: () => players.connectingCount,
+      training: () => (trainingOn ? commands.training() : null),
+      doctor: () => commands.doctor(),
+    },
+    refusalTexts: (decision) => refusalTexts(config, decision.name, community()),
+    clock,
+    logger,
+    basePath: `/${resource}/`,
+    secrets: [settings.apiKey, settings.trainingApiKey ?? ''],
+  });
+  serveWebPanel(resource, panel.handler, logger);
+  return {
+    answered: (status) => panel.answered(status),
+    decided: (decision) => panel.decided(decision),
+  };
+}
+
+/** The refusal messages as the gate formats them for this player, to tell roster refusals apart. */
+function refusalTexts(config: Config, player: string, community: string): RefusalTexts {
+  const { messages } = config.gate;
+  const values = { player, community };
+  return {
+    notOnRoster: formatMessage(messages.notOnRoster, values),
+    notInDepartment: formatMessage(messages.notInDepartment, values),
+    unavailable: formatMessage(messages.unavailable, values),
+  };
+}

@@ -1,0 +1,59 @@
+import type { AuditFeed } from '../../core/audit/audit-feed';
+import { scheduleRefresh } from '../../core/audit/refresh-plan';
+import { startAuditFeed } from '../audit-start';
+import type { Capability } from '../capability';
+import type { RosterContext } from '../roster-context';
+
+const CATALOG_REFRESH_MS = 30 * 60_000;
+
+/**
+ * Keeps what the server knows current: online players through the audit log (when the key may
+ * read it) with the periodic refresh as a safety net, everyone online again the moment a refused
+ * key works again, and departments and ranks every 30 minutes.
+ */
+export function attachRefresh(context: RosterContext): Capability {
+  const { api, service, players, schedule, clock, logger, config, capabilities } = context;
+  // While the key was refused nothing was sent: players admitted meanwhile by gate.onError have no
+  // roster data, and everyone online may have changed. Read them all again the moment it resumes,
+  // not at the next background refresh.
+  api.onStateChange((change) => {
+    if (change.state === 'resumed') service.refreshOnline('refresh').catch(() => {});
+  });
+  let feed: AuditFeed | null = null;
+  // Audit entries from the resource's start on matter: the players online then are read afresh.
+  const startedAt = clock.now();
+  return {
+    ready(identity) {
+      feed ??= startAuditFeed(
+        {
+          api,
+          service,
+          players,
+          schedule,
+          clock,
+          logger,
+          auditSeconds: config.refresh.auditSeconds,
+          startedAt,
+        },
+        identity.scopes,
+      );
+    },
+    start() {
+      scheduleRefresh({
+        schedule,
+        clock,
+        service,
+        intervalMs: config.refresh.intervalSeconds * 1000,
+        feed: () => feed,
+      });
+      schedule.every(
+        CATALOG_REFRESH_MS,
+        async () => {
+          await service.loadCatalog(true);
+          capabilities.departmentsRead(service.catalog);
+        },
+        0.1,
+      );
+    },
+  };
+}

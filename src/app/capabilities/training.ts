@@ -1,0 +1,29 @@
+import { answerWithin } from '../../core/answer-within';
+import { attachTraining as attachTrainingSide } from '../../training/attach-training';
+import type { Capability } from '../capability';
+import type { RosterContext } from '../roster-context';
+
+/**
+ * The learning partner side (CONTRACT.md section 8): its exports are registered when attached,
+ * answering emptily while training is off; with training on, also its player tracking and the
+ * `link` command. Attached before the player capability: its `playerJoining` handler must run
+ * before the roster's, which may emit an event and with it reset `source`. It starts after the roster side (`rosterStarted`), so what
+ * it announces at start finds the online players already registered.
+ */
+export function attachTraining(context: RosterContext): Capability {
+  const { settings, logger, clock, config } = context;
+  const training = attachTrainingSide({ settings, logger, clock, roster: () => context.service });
+  const { timeoutSeconds } = config.gate;
+  return {
+    ...(training.joinCheck ? { joinCheck: training.joinCheck } : {}),
+    departmentsRead: (catalog) => training.departmentsLoaded(catalog),
+    // `roster doctor` answers within gate.timeoutSeconds, however long the learning service takes.
+    doctorLines: () =>
+      answerWithin(training.doctorLines(), timeoutSeconds * 1000, clock, () => [
+        `training: ✗ the learning service did not answer within ${timeoutSeconds} s.`,
+      ]),
+    trainingLines: () => training.consoleLines(),
+    rosterStarted: () => training.start(),
+    stop: () => training.stop(),
+  };
+}

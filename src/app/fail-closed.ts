@@ -1,0 +1,51 @@
+import { configSchema } from '../core/config';
+import { PlayerRegistry } from '../core/players/player-registry';
+import { systemClock } from '../core/ports';
+import { registerRosterCommand } from '../fivem/command';
+import { registerExports } from '../fivem/exports';
+import { attachGate } from '../fivem/gate';
+import type { ConsoleOutput } from '../fivem/logger';
+import { fx } from '../fivem/natives';
+import { registerRankCommand } from '../fivem/rank-command';
+import { registerTrainingExports } from '../training/fivem/training-exports';
+
+/**
+ * With settings it cannot run on, the resource still answers: every connecting player is refused
+ * with a clear message, exports give their empty answers, the commands say what to fix. Nothing
+ * else starts, so no request is ever sent with a bad key or address.
+ */
+export function failClosed(problems: string[], output: ConsoleOutput): void {
+  const { logger } = output;
+  logger.error(
+    `not started: ${problems.length} problem(s) to fix. Connecting players are refused until then.`,
+  );
+  for (const problem of problems) logger.error(problem);
+  const gate = attachGate({
+    config: configSchema.parse({}),
+    service: () => null,
+    source: () => null,
+    players: new PlayerRegistry(),
+    community: () => 'community',
+    clock: systemClock,
+    logger,
+  });
+  registerExports({ service: () => null, queries: () => null, ranks: () => null, logger });
+  registerRankCommand(() => null, output, logger);
+  registerTrainingExports({ training: () => null, roster: () => null, logger });
+  const resource = fx.GetCurrentResourceName();
+  // Players still in the gate are refused now: FXServer never ends a deferral by itself.
+  fx.on('onResourceStop', (name: string) => {
+    if (name === resource) gate.stop();
+  });
+  const notSetUp = async () => ['the resource is not set up:', ...problems.map((p) => `  ${p}`)];
+  registerRosterCommand(
+    {
+      status: () => ['not set up; run `roster doctor`'],
+      lookup: notSetUp,
+      refresh: notSetUp,
+      doctor: notSetUp,
+      training: notSetUp,
+    },
+    output,
+  );
+}
