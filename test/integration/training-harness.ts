@@ -117,9 +117,15 @@ export async function startTrainingHarness(options: TrainingHarnessOptions = {})
 export async function trainingReady(h: TrainingHarness): Promise<void> {
   await eventually(() => h.logText().includes('connected to the roster'));
   await eventually(() => h.logText().includes('training: connected to the learning service'));
-  // Ready once the resource itself says it holds the completions (`roster training`), not when the
-  // mock has answered: on a busy machine the answer can still be on its way into the resource.
-  const said = () => h.server.log.of('roster').some((line) => line.includes('completions refreshed'));
+  // Ready once the resource itself says it holds the courses and the completions (`roster
+  // training`), not when the mock has answered: on a busy machine an answer can still be on its way.
+  const said = () => {
+    const lines = h.server.log.of('roster');
+    return (
+      lines.some((line) => /courses: \d+ published/.test(line)) &&
+      lines.some((line) => line.includes('completions refreshed'))
+    );
+  };
   for (let asked = 0; !said(); asked++) {
     if (asked === 100) throw new Error('the resource never said it holds the completions');
     h.server.executeCommand('roster training');
