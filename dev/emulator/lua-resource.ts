@@ -111,7 +111,12 @@ export class LuaResource {
           coroutines: this.coroutines,
           pushFuncRef: (L, ref) => this.pushFuncRef(L, ref),
           log: (text) => this.log(text),
-          registerEvent: (name) => void this.events.add(name),
+          // RegisterResourceAsEventHandler, as scheduler.lua calls it: FXServer's event order
+          // (handler-order.ts, 'registration') counts Lua resources like JS ones.
+          registerEvent: (name) => {
+            this.events.add(name);
+            this.kernel.bus.handles(this.name, name);
+          },
           setup: (routines) => {
             this.routines = routines;
           },

@@ -83,3 +83,11 @@ it('{ seed }: one seed keeps one order, and seeds differ', async () => {
   }
   expect(firsts).toEqual(new Set(['first', 'second']));
 });
+
+it("'registration' counts a Lua resource's handlers like a JS one's", async () => {
+  const s = await serverWith('registration');
+  s.startResource('first', ORDER);
+  const lua = await s.createLuaResource('lua-late');
+  await lua.run(`AddEventHandler('order:ping', function() TriggerEvent('order:heard', 'lua-late') end)`);
+  expect(ping(s)).toEqual(['lua-late', 'first']);
+});
