@@ -92,11 +92,13 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   const basePath = base.pathname.replace(/\/+$/, '');
   const { apiKey, clock, logger, timeoutMs } = options;
   const ownsDispatcher = options.dispatcher === undefined;
+  // More sockets than the burst: requests the limiter lets go together rarely wait for a socket
+  // (one that does is held back if a 429 comes meanwhile: see `held` below).
+  const dispatcher = options.dispatcher ?? keepAlivePool(origin, 8);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // A small burst: the learning partner's limits and 429s are tested with requests spread out.
   const burst = Math.max(1, Math.min(5, Math.floor(options.perMinute / 12)));
   const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: null, clock, burst });
-  const dispatcher = options.dispatcher ?? keepAlivePool(origin, 8);
   const random = options.random ?? Math.random;
   const policy = {
     maxRetries: 2,

@@ -10,6 +10,8 @@ import { holdingServer } from './holding-server';
  * socket the first one holds. The first is then answered with something that stops every request
  * (a 429, a refused key); the second must not go out after it.
  */
+/** Real I/O on loopback: polled for, with room for a busy machine. */
+const SOON = { timeout: 10_000, interval: 5 };
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await close?.();
@@ -25,11 +27,11 @@ async function twoRequests() {
     await server.close();
   };
   const first = api.get('/api/v1/first');
-  await vi.waitFor(() => expect(server.arrivals).toHaveLength(1));
+  await vi.waitFor(() => expect(server.arrivals).toHaveLength(1), SOON);
   const second = api.get('/api/v1/second');
   for (const each of [first, second]) each.catch(() => undefined);
   // Granted at once (the burst is not spent), and waiting in the pool for the only socket.
-  await vi.waitFor(() => expect(server.pool.stats.queued).toBe(1));
+  await vi.waitFor(() => expect(server.pool.stats.queued).toBe(1), SOON);
   const queued = () => Object.values(api.limiterState().queued).reduce((a, b) => a + b, 0);
   expect(queued()).toBe(0);
   return { clock, server, first, second, queued };
@@ -46,7 +48,7 @@ describe('roster client: a request let go but not yet sent', () => {
     });
     // Then either the second request reached the service, or it waits for the limiter again
     // beside the first one's retry.
-    await vi.waitFor(() => expect(server.arrivals.length - 1 + queued()).toBe(2));
+    await vi.waitFor(() => expect(server.arrivals.length - 1 + queued()).toBe(2), SOON);
     expect(server.arrivals.map((a) => a.path)).toEqual(['/api/v1/first']);
 
     await clock.advance(30_000);

@@ -12,6 +12,8 @@ import { FakeClock } from '../../core/limiter/fake-clock';
  * socket the first one holds. The first is then answered with something that stops every request
  * (a 429, a refused key); the second must not go out after it.
  */
+/** Real I/O on loopback: polled for, with room for a busy machine. */
+const SOON = { timeout: 10_000, interval: 5 };
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await close?.();
@@ -40,11 +42,11 @@ async function twoRequests() {
     await server.close();
   };
   const first = api.courses();
-  await vi.waitFor(() => expect(server.arrivals).toHaveLength(1));
+  await vi.waitFor(() => expect(server.arrivals).toHaveLength(1), SOON);
   const second = api.link('123456');
   for (const each of [first, second]) each.catch(() => undefined);
   // Granted at once (the burst is not spent), and waiting in the pool for the only socket.
-  await vi.waitFor(() => expect(server.pool.stats.queued).toBe(1));
+  await vi.waitFor(() => expect(server.pool.stats.queued).toBe(1), SOON);
   const queued = () => Object.values(http.limiterState().queued).reduce((a, b) => a + b, 0);
   expect(queued()).toBe(0);
   return { clock, server, first, second, queued };
@@ -57,7 +59,7 @@ describe('learning client: a request let go but not yet sent', () => {
     server.answerHeld({ status: 429, headers: { 'retry-after': '30' }, body: { error: {} } });
     // Then either the second request reached the service, or it waits for the limiter again
     // beside the first one's retry.
-    await vi.waitFor(() => expect(server.arrivals.length - 1 + queued()).toBe(2));
+    await vi.waitFor(() => expect(server.arrivals.length - 1 + queued()).toBe(2), SOON);
     expect(server.arrivals.map((a) => a.path)).toEqual(['/api/public/v1/courses']);
 
     await clock.advance(30_000);
