@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type Decision, FxServer, type ScriptResource } from '../../dev/emulator';
 import { type MockRoster, startMockRoster } from '../../dev/mock-roster/server';
 import { keyLeaks } from './fault-matrix-cells';
+import { WireLog } from './fault-matrix-wire';
 import { expectNoUnhandledRejections, resourceFolder } from './harness';
 
 /** Every row's service: same seed, so a second mock on the same port holds the same keys and members. */
@@ -78,6 +79,8 @@ export class Rig {
   readonly events: string[] = [];
   readonly token: string;
   readonly keyId: string;
+  /** What the resource's client wrote to the service (or the proxy) and had answered, as it happened. */
+  readonly wire: WireLog;
   private readonly down = new Set<MockRoster>();
   private downPort = 0;
 
@@ -91,6 +94,9 @@ export class Rig {
     this.mocks = [mock];
     this.token = mock.keys.full;
     this.keyId = mock.keyId('full');
+    // A restarted service takes the port it had: one origin for the whole row.
+    const origin = proxy?.url ?? mock.url;
+    this.wire = new WireLog((each) => each === origin);
     for (const event of ['roster:ready', 'roster:playerLoaded', 'roster:playerUpdated']) {
       caller.on(event, (...args: unknown[]) => this.events.push(JSON.stringify([event, ...args])));
     }
@@ -165,6 +171,7 @@ export class Rig {
   }
 
   async close(): Promise<void> {
+    this.wire.stop();
     this.server.stop();
     await this.proxy?.close();
     await Promise.all(this.mocks.filter((m) => !this.down.has(m)).map((m) => m.close()));

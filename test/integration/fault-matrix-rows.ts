@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { UnreadableLicense } from '../../dev/mock-roster/faults';
 import type { Rig } from './fault-matrix-rig';
 import type { Column } from './fault-matrix-run';
+import type { WireAnswer } from './fault-matrix-wire';
 
 export type OnError = 'cached' | 'allow' | 'deny';
 
@@ -28,13 +29,13 @@ export interface FaultRow {
   knownDuringFault?: boolean;
   /** How long after the fault ends a new player may still not be decided from the roster. */
   recoveryBudgetMs?: number;
+  /**
+   * The service answers 429: when the pause such an answer sets ends (epoch ms), given when the
+   * client had it. No request may leave the client in between. A row without it expects no 429.
+   */
+  pausedUntil?: (answer: WireAnswer) => number;
   /** Columns a bug in the resource makes fail, with the reason (those run as `it.fails`). */
   knownBugs?: Partial<Record<Column, string>>;
-  /**
-   * Columns a known bug makes fail only when its timing lines up (e.g. a background refresh inside
-   * the fault): not asserted either way until the bug is fixed, with the reason.
-   */
-  unsettled?: Partial<Record<Column, string>>;
   begin(rig: Rig): Promise<void> | void;
   end(rig: Rig): Promise<void> | void;
 }
@@ -91,6 +92,7 @@ const faults = {
     fault: '429, Retry-After 2',
     // The last 429 before the fault ends still pauses every request for its 2 s.
     recoveryBudgetMs: 6000,
+    pausedUntil: (answer) => answer.at + 2000,
     begin: (r) => void r.mock.faults.rateLimit(1000, { retryAfter: 2 }),
     end: clear,
   },
@@ -98,6 +100,7 @@ const faults = {
     fault: '429, no Retry-After',
     // Without Retry-After the pause lasts until X-RateLimit-Reset: the end of the calendar minute.
     recoveryBudgetMs: MINUTE_AND_MARGIN,
+    pausedUntil: (answer) => Number(answer.headers['x-ratelimit-reset']) * 1000,
     begin: (r) => void r.mock.faults.rateLimit(1000, { retryAfter: null }),
     end: clear,
   },
@@ -152,6 +155,7 @@ const faults = {
     fault: '429, X-RateLimit-Reset 9999999999 (year 2286)',
     config: { rateLimit: { maxWaitSeconds: HOSTILE_WAIT_S } },
     recoveryBudgetMs: HOSTILE_WAIT_S * 1000 + DEFAULT_RECOVERY_MS,
+    pausedUntil: (answer) => answer.at + HOSTILE_WAIT_S * 1000,
     begin: (r) => void r.mock.faults.rateLimit(1000, { retryAfter: null }).farReset('9999999999'),
     end: clear,
   },
@@ -159,6 +163,7 @@ const faults = {
     fault: '429, X-RateLimit-Reset 999999999 (31-year delta)',
     config: { rateLimit: { maxWaitSeconds: HOSTILE_WAIT_S } },
     recoveryBudgetMs: HOSTILE_WAIT_S * 1000 + DEFAULT_RECOVERY_MS,
+    pausedUntil: (answer) => answer.at + HOSTILE_WAIT_S * 1000,
     begin: (r) => void r.mock.faults.rateLimit(1000, { retryAfter: null }).farReset('999999999'),
     end: clear,
   },
@@ -166,6 +171,7 @@ const faults = {
     fault: '429, Retry-After 99999999',
     config: { rateLimit: { maxWaitSeconds: HOSTILE_WAIT_S } },
     recoveryBudgetMs: HOSTILE_WAIT_S * 1000 + DEFAULT_RECOVERY_MS,
+    pausedUntil: (answer) => answer.at + HOSTILE_WAIT_S * 1000,
     begin: (r) => void r.mock.faults.rateLimit(1000, { retryAfter: 99_999_999 }),
     end: clear,
   },

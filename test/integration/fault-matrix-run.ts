@@ -12,6 +12,7 @@ import {
 } from './fault-matrix-cells';
 import { holdsWithin, maxInRolling60s, Rig, sleep, type Timed } from './fault-matrix-rig';
 import type { FaultRow, OnError } from './fault-matrix-rows';
+import { pauseCheck, sentAfterStop } from './fault-matrix-wire';
 
 /** Scaled-down time: a 2 s gate, 0.5 s requests, a refresh every 2 s, records stale after 1 s. */
 const TIMEOUT_SECONDS = 2;
@@ -42,6 +43,8 @@ export type RowOutcome = { fault: string; onError: OnError } & Record<Column, Ch
 
 const UNAVAILABLE: Expected = { admitted: false, reason: /unavailable right now/, says: 'unavailable' };
 const SUSPENDED: Expected = { admitted: false, reason: /status is SUSPENDED/, says: 'status SUSPENDED' };
+/** What the suspending faults answer: invalid key (401), no plan (402), address not allowed (403). */
+const REFUSALS = new Set([401, 402, 403]);
 const NOT_ON: Expected = { admitted: false, reason: /not on the .* roster/, says: 'not on the roster' };
 
 type Kind = 'knownActive' | 'knownSuspended' | 'unseen' | 'stranger';
@@ -184,14 +187,18 @@ async function measure(
   if (row.suspends) {
     if (!(await holdsWithin(() => rig.rosterLog().some((l) => l.includes('Requests are stopped')), 5000)))
       limitProblems.push('the client never said it stopped sending');
-    const before = rig.requestTimes().length;
     const quiet = await Promise.all([timed(freshLicense(), 'Q0'), timed(freshLicense(), 'Q1')]);
     for (const q of quiet) judge(q, underPolicy('unseen', row.onError, knownDuring));
     rig.server.executeCommand('roster refresh all');
     await sleep(3000);
-    const sent = rig.requestTimes().length - before;
-    quietCell = `; ${sent} sent in 3 s while stopped`;
-    if (sent > 0) limitProblems.push(`${sent} request(s) sent while the key was refused`);
+    // From the refusal the client had (its re-check comes a minute later) to now, nothing may leave.
+    const { stop, sent } = sentAfterStop(rig.wire, (a) => REFUSALS.has(a.status), Date.now());
+    quietCell = `; ${sent.length} sent while stopped`;
+    if (!stop) limitProblems.push('the client never had a refusal');
+    if (sent.length > 0)
+      limitProblems.push(
+        `${sent.length} request(s) sent while the key was refused, e.g. ${sent[0]!.path} ${sent[0]!.at - stop!.at} ms after the refusal`,
+      );
   }
   await sleep(faultAt + FAULT_MS - Date.now());
 
@@ -233,6 +240,9 @@ async function measure(
   const perMinute = rig.mock.keyRecords.find((key) => key.name === 'full')!.perMinute;
   const most = maxInRolling60s(rig.requestTimes());
   if (most > perMinute) limitProblems.push(`${most} requests within 60 s, over the key's ${perMinute}`);
+  // After the client has a 429, no request may leave it until the pause that 429 sets is over.
+  const { problems: pauseProblems, summary: pauses } = pauseCheck(rig.wire, row.pausedUntil);
+  limitProblems.push(...pauseProblems);
   const stillOut = watched.filter((p) => !inStep(p)).length;
   return {
     deadline: check(
@@ -240,7 +250,7 @@ async function measure(
       `${seconds(maxWait)} max, ${waits.length} players`,
     ),
     policy: check(policyProblems, `${probes.length + (row.suspends ? 2 : 0)} players`),
-    limits: check(limitProblems, `${most}/${perMinute} in 60 s${quietCell}`),
+    limits: check(limitProblems, `${most}/${perMinute} in 60 s${pauses}${quietCell}`),
     recovery: check(recoveryProblems, recoveredAfter === null ? 'none' : `after ${seconds(recoveredAfter)}`),
     online: check(onlineProblems, `${watched.length - stillOut}/${watched.length} in step`),
   };

@@ -40,7 +40,9 @@ export function matrixMarkdown(
   }
   const legend =
     'deadline: longest wait of any connecting player; policy: players connecting during the fault; limits: most requests the service saw in any 60 s span against the ' +
-    "key's per-minute limit; recovery: time from the fault's end to a new player decided from the roster; " +
+    "key's per-minute limit, and after each 429 the client had, requests it still wrote before that 429's pause " +
+    'was over (both timed inside the process, where the client writes and reads); recovery: time ' +
+    "from the fault's end to a new player decided from the roster; " +
     'online players: players online through the fault (and members admitted during it) keep their data ' +
     'and are back in step afterwards, export and state bag alike; no key: log, events, state bags, client ' +
     'events and files searched for the key. Rows marked "learning:" are faults of the learning service ' +

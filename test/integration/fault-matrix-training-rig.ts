@@ -5,6 +5,7 @@ import type { MockMember } from '../../dev/mock-roster/records';
 import { type MockRoster, startMockRoster } from '../../dev/mock-roster/server';
 import { keyLeaks } from './fault-matrix-cells';
 import type { Timed } from './fault-matrix-rig';
+import { WireLog } from './fault-matrix-wire';
 import { expectNoUnhandledRejections, resourceFolder } from './harness';
 
 /** The course every joining player must have completed. */
@@ -34,6 +35,9 @@ export class TrainingRig {
   readonly rosterKey: string;
   private readonly members: MockMember[];
 
+  /** What the resource's client wrote to the learning service and had answered, as it happened. */
+  readonly wire: WireLog;
+
   private constructor(
     readonly roster: MockRoster,
     readonly learning: MockLearning,
@@ -41,6 +45,7 @@ export class TrainingRig {
     readonly folder: string,
     readonly caller: ScriptResource,
   ) {
+    this.wire = new WireLog((origin) => origin === learning.url);
     this.trainingKey = learning.keys[KEY_NAME]!;
     this.rosterKey = roster.keys.full!;
     this.members = roster.data.members.filter((m) => m.status === 'ACTIVE');
@@ -160,6 +165,7 @@ export class TrainingRig {
   }
 
   async close(): Promise<void> {
+    this.wire.stop();
     this.server.stop();
     await Promise.all([this.roster.close(), this.learning.close()]);
     expectNoUnhandledRejections(this.server);

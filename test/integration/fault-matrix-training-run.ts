@@ -14,6 +14,7 @@ import type { OnError } from './fault-matrix-rows';
 import type { RowOutcome } from './fault-matrix-run';
 import { type Person, REQUIRED_COURSE, TrainingRig } from './fault-matrix-training-rig';
 import type { TrainingFaultRow } from './fault-matrix-training-rows';
+import { pauseCheck, sentAfterStop } from './fault-matrix-wire';
 
 /** The same scaled-down time as the roster rows: a 2 s gate, 0.5 s requests, a refresh every 2 s. */
 const TIMEOUT_SECONDS = 2;
@@ -23,9 +24,6 @@ const TIMEOUT_SECONDS = 2;
  * and a join's check, which has half the deadline, would wait out its whole budget in the queue.)
  */
 const PER_MINUTE = 450;
-/** After a 429 with `Retry-After: 2`, no request may arrive for 2 s (less what was already on its way). */
-const RETRY_AFTER_MS = 2000;
-const ON_ITS_WAY_MS = 200;
 const BASE_CONFIG = {
   api: { timeoutMs: 500 },
   refresh: { intervalSeconds: 2 },
@@ -248,25 +246,21 @@ async function measure(
   const most = maxInRolling60s(times);
   const limitProblems =
     most > PER_MINUTE ? [`${most} requests within 60 s, over training.perMinute ${PER_MINUTE}`] : [];
-  // Every 429 carried Retry-After 2: the client must hold every request for that long.
-  const log = rig.learning.counters.log;
-  const limited = log.filter((e) => e.status === 429).map((e) => e.time);
-  const early = log.filter((e) =>
-    limited.some((t) => e.time >= t + ON_ITS_WAY_MS && e.time < t + RETRY_AFTER_MS - 100),
-  );
-  if (early.length > 0)
+  // After the client has a 429, no request may leave it until the pause that 429 sets is over.
+  const { problems: pauseProblems, summary: pauses } = pauseCheck(rig.wire, row.pausedUntil);
+  limitProblems.push(...pauseProblems);
+  // A refused key: from the 401 the client had to the fault's end, before the first re-check (15 s
+  // after the 401), nothing may be sent: not the second wave's joins, not refreshes.
+  const refused = row.suspends
+    ? sentAfterStop(rig.wire, (a) => a.status === 401, faultAt + FAULT_MS)
+    : undefined;
+  const whileRefused = refused ? refused.sent.length : null;
+  if (refused && !refused.stop) limitProblems.push('the client never had a 401');
+  if (refused?.stop && refused.sent.length > 0)
     limitProblems.push(
-      `${early.length} request(s) sent inside a Retry-After pause, e.g. ${early[0]!.method} ${early[0]!.path}`,
+      `${refused.sent.length} request(s) sent while the key was refused, e.g. ${refused.sent[0]!.path} ${refused.sent[0]!.at - refused.stop.at} ms after the 401`,
     );
-  // A refused key: from 2.5 s into the fault (the 401 long seen) to its end, before the first
-  // re-check (15 s after the 401), nothing may be sent: not the second wave's joins, not refreshes.
-  const whileRefused = row.suspends
-    ? times.filter((t) => t >= faultAt + 2500 && t < faultAt + FAULT_MS).length
-    : null;
-  if (whileRefused) limitProblems.push(`${whileRefused} request(s) sent while the key was refused`);
   const quiet = whileRefused === null ? '' : `; ${whileRefused} sent while refused`;
-  const pauses =
-    limited.length > 0 ? `; ${limited.length}× 429, ${early.length} sent inside Retry-After` : '';
   const peak10s = Math.max(0, ...times.map((t) => times.filter((u) => u >= t && u < t + 10_000).length));
   const stillOut = online.filter((p) => !inStep(p)).length;
   const refusedUntrained = probes.filter(

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { HeaderBag } from '../limiter/rate-limit-headers';
 import type { Clock } from '../ports';
+import { HeldBeforeSending, holdWhile } from './send-gate';
 
 /** The largest answer read by default: a page of 100 records is a few hundred kB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -17,6 +18,11 @@ export interface ExchangeRequest {
    * (reads; writes only when the document says they are safe to repeat).
    */
   resendable: boolean;
+  /**
+   * True while this request may not leave (a 429 pause, a refused key): asked when it is handed
+   * over and again right before its bytes are written; it then fails with `HeldBeforeSending`.
+   */
+  held?: (() => boolean) | undefined;
 }
 
 export interface ExchangeLimits {
@@ -56,12 +62,14 @@ const STALE_SOCKET = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 /**
  * One HTTP exchange with a deadline of its own (a plain one-shot timer: see keep-alive-pool.ts), a
  * cap on the answer's size, and one transparent resend when a reused socket was found closed.
+ * A request a send gate held back (send-gate.ts) rejects with its `HeldBeforeSending` as it is.
  */
 export async function exchange(
   dispatcher: Dispatcher,
   request: ExchangeRequest,
   limits: ExchangeLimits,
 ): Promise<RawAnswer> {
+  const via = request.held ? holdWhile(dispatcher, request.held) : dispatcher;
   const controller = new AbortController();
   let timedOut = false;
   let expire: () => void = () => {};
@@ -85,16 +93,16 @@ export async function exchange(
   let response: Dispatcher.ResponseData | undefined;
   try {
     try {
-      response = await Promise.race([dispatcher.request(options), expired]);
+      response = await Promise.race([via.request(options), expired]);
     } catch (error) {
       if (timedOut || !request.resendable || !STALE_SOCKET.has(codeOf(error))) throw error;
-      response = await Promise.race([dispatcher.request(options), expired]);
+      response = await Promise.race([via.request(options), expired]);
     }
     const text = await Promise.race([readCapped(response, limits.maxBodyBytes), expired]);
     return { status: response.statusCode, headers: response.headers, text };
   } catch (error) {
     response?.body.destroy();
-    if (error instanceof ExchangeFailure) throw error;
+    if (error instanceof ExchangeFailure || error instanceof HeldBeforeSending) throw error;
     if (timedOut) throw new ExchangeFailure('timeout', `${limits.timeoutMs} ms`);
     throw new ExchangeFailure('network', codeOf(error) || String((error as Error)?.message ?? error));
   } finally {

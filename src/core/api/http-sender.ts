@@ -4,6 +4,7 @@ import { DEFAULT_MAX_BODY_BYTES, ExchangeFailure, exchange } from './http-exchan
 import { keepAlivePool } from './keep-alive-pool';
 import type { HttpAnswer } from './read-response';
 import { type RosterApiError, RosterNetworkError, RosterResponseError } from './roster-api-error';
+import { HeldBeforeSending } from './send-gate';
 
 export interface HttpRequest {
   method: 'GET' | 'PATCH';
@@ -28,7 +29,11 @@ export interface HttpSenderOptions {
 
 /** Sends one request and reads the whole answer; knows nothing of limits, retries or the envelope. */
 export interface HttpSender {
-  send(request: HttpRequest): Promise<HttpAnswer>;
+  /**
+   * `held` says when the request may not leave (a 429 pause, a refused key): asked again right
+   * before its bytes are written; a request held then rejects with `HeldBeforeSending`, unsent.
+   */
+  send(request: HttpRequest, held?: () => boolean): Promise<HttpAnswer>;
   /** Removes the key from any text (defence in depth for messages built from answers). */
   redact(text: string): string;
   close(): Promise<void>;
@@ -49,7 +54,7 @@ export function createHttpSender(options: HttpSenderOptions): HttpSender {
   const authorization = `Bearer ${apiKey}`;
   const redact = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
 
-  async function send(request: HttpRequest): Promise<HttpAnswer> {
+  async function send(request: HttpRequest, held?: () => boolean): Promise<HttpAnswer> {
     const query = request.query?.toString() ?? '';
     const path = `${basePath}${request.path}${query ? `?${query}` : ''}`;
     const headers: Record<string, string> = {
@@ -72,10 +77,12 @@ export function createHttpSender(options: HttpSenderOptions): HttpSender {
           headers,
           body: body ?? null,
           resendable: request.method === 'GET',
+          held,
         },
         { clock, timeoutMs, maxBodyBytes },
       );
     } catch (error) {
+      if (error instanceof HeldBeforeSending) throw error;
       throw failure(request, error);
     }
   }

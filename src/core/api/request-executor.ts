@@ -9,6 +9,7 @@ import type { KeySuspension } from './key-suspension';
 import { type HttpAnswer, type ReadContext, readEnvelopeAnswer, readJsonAnswer } from './read-response';
 import { backoffDelayMs, isRetryable, type RetryPolicy } from './retry-policy';
 import { RosterServiceError } from './roster-api-error';
+import { HeldBeforeSending } from './send-gate';
 import { SUSPENDING_CODES } from './service-error-codes';
 
 export interface ExecuteOptions {
@@ -87,18 +88,21 @@ export class RequestExecutor {
     let permitHeld = options.permitHeld ?? false;
     let retries = 0;
     let rateLimited = 0;
+    let heldBack = false;
+    // Nothing leaves during a 429 pause or, but for the key re-check, while the key is refused: an
+    // answer that stops every request may come while this one still waits for its socket.
+    const held = () => limiter.isPaused() || (!options.bypassSuspension && suspension.current !== undefined);
     for (;;) {
       if (!options.bypassSuspension) suspension.check();
       if (!permitHeld) {
-        const front = options.front === true || retries + rateLimited > 0;
+        const front = options.front === true || retries + rateLimited > 0 || heldBack;
         await limiter.acquire(options.lane, { front });
         if (!options.bypassSuspension) suspension.check();
       }
       permitHeld = false;
       try {
-        const answer = await sender.send(request);
+        const answer = await sender.send(request, held);
         const info = readRateLimitHeaders(answer.headers, clock.now(), this.options.maxWaitMs);
-        limiter.observe(info);
         if (answer.status === 429) {
           const waitMs = limiter.pauseAfterRateLimited(info);
           logger.warn(
@@ -108,9 +112,16 @@ export class RequestExecutor {
             rateLimited += 1;
             continue;
           }
-        }
+        } else limiter.observe(info);
         return read(answer, { request: label, retryAfterMs: info.retryAfterMs, redact: sender.redact });
       } catch (error) {
+        // Stopped after this request's turn came but before it left: it reached nobody. It waits
+        // for the limiter again at the front of its lane, or fails as every request while the key
+        // is refused.
+        if (error instanceof HeldBeforeSending) {
+          heldBack = true;
+          continue;
+        }
         if (error instanceof RosterServiceError && SUSPENDING_CODES.has(error.code))
           suspension.suspend(error);
         if (!isRetryable(error, request.method) || retries >= policy.maxRetries) throw error;

@@ -13,6 +13,7 @@ import { type ClientStateChange, KeySuspension } from './key-suspension';
 import { listPages } from './list-pages';
 import { RequestExecutor } from './request-executor';
 import { defaultRetryPolicy, type RetryPolicy } from './retry-policy';
+import { HeldBeforeSending } from './send-gate';
 
 /** Query values for {@link RosterApi.get}; arrays repeat the parameter ("either value"). */
 export type QueryValues = Record<
@@ -183,12 +184,13 @@ function observed(sender: HttpSender, onAnswer: ((status: number | null) => void
   if (!onAnswer) return sender;
   return {
     ...sender,
-    send: async (request) => {
+    send: async (request, held) => {
       let answer: Awaited<ReturnType<HttpSender['send']>>;
       try {
-        answer = await sender.send(request);
+        answer = await sender.send(request, held);
       } catch (error) {
-        onAnswer(null);
+        // A request held back before sending was not sent: nothing to tell.
+        if (!(error instanceof HeldBeforeSending)) onAnswer(null);
         throw error;
       }
       onAnswer(answer.status);

@@ -66,32 +66,31 @@ export class RateLimiter {
     return waiting;
   }
 
-  /** Follows what a response said about the key's limit (call after every response). */
+  /** Follows what a response said about the key's limit (call after every response but a 429). */
   observe(info: RateLimitInfo): void {
-    const now = this.clock.now();
-    this.server.observe(info, now);
-    const announced = this.server.announcedLimit;
-    const perMinute = Math.min(this.configuredPerMinute, announced ?? Number.POSITIVE_INFINITY);
-    if (perMinute !== this.perMinute) {
-      this.perMinute = perMinute;
-      const burst = this.burstFor(perMinute);
-      this.bucket.reconfigure(this.refillPerMs(perMinute, burst), burst, now);
-    }
+    this.follow(info, this.clock.now());
     this.pump();
   }
 
   /**
-   * After a 429: stops every lane until Retry-After has passed (else until the window resets,
-   * else a default pause). Returns how long requests now wait, in milliseconds.
+   * After a 429 (instead of `observe`): follows its headers and stops every lane until Retry-After
+   * has passed (else until the window resets, else a default pause), before any waiting request is
+   * let go. Returns how long requests now wait, in milliseconds.
    */
   pauseAfterRateLimited(info: RateLimitInfo): number {
     const now = this.clock.now();
+    this.follow(info, now);
     const reset = info.resetAtMs !== undefined && info.resetAtMs > now ? info.resetAtMs - now : undefined;
     const waitMs = info.retryAfterMs ?? reset ?? this.defaultPauseMs;
     this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
     this.server.exhaust(this.pausedUntil);
     this.pump();
     return this.pausedUntil - now;
+  }
+
+  /** True while a 429's pause holds every request: none may leave, granted or not. */
+  isPaused(): boolean {
+    return this.pausedUntil > this.clock.now();
   }
 
   state(): LimiterState {
@@ -141,6 +140,17 @@ export class RateLimiter {
     this.closed = true;
     this.clearTimer();
     this.queues.rejectAll(() => new LimiterClosedError());
+  }
+
+  private follow(info: RateLimitInfo, now: number): void {
+    this.server.observe(info, now);
+    const announced = this.server.announcedLimit;
+    const perMinute = Math.min(this.configuredPerMinute, announced ?? Number.POSITIVE_INFINITY);
+    if (perMinute !== this.perMinute) {
+      this.perMinute = perMinute;
+      const burst = this.burstFor(perMinute);
+      this.bucket.reconfigure(this.refillPerMs(perMinute, burst), burst, now);
+    }
   }
 
   private pump(): void {

@@ -9,6 +9,7 @@ import { megabytes } from '../../core/api/http-sender';
 import { keepAlivePool } from '../../core/api/keep-alive-pool';
 import { KeySuspension } from '../../core/api/key-suspension';
 import { backoffDelayMs } from '../../core/api/retry-policy';
+import { HeldBeforeSending } from '../../core/api/send-gate';
 import type { Lane } from '../../core/limiter/lane';
 import type { LimiterState } from '../../core/limiter/limiter-state';
 import { type HeaderBag, readRateLimitHeaders } from '../../core/limiter/rate-limit-headers';
@@ -91,8 +92,8 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   const basePath = base.pathname.replace(/\/+$/, '');
   const { apiKey, clock, logger, timeoutMs } = options;
   const ownsDispatcher = options.dispatcher === undefined;
-  // More sockets than the burst: a request the limiter let go never queues for a socket, where it
-  // could still be waiting when a 429 pauses everything.
+  // More sockets than the burst: requests the limiter lets go together rarely wait for a socket
+  // (one that does is held back if a 429 comes meanwhile: see `held` below).
   const dispatcher = options.dispatcher ?? keepAlivePool(origin, 8);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // A small burst: the learning partner's limits and 429s are tested with requests spread out.
@@ -145,10 +146,14 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
           headers,
           body,
           resendable: request.idempotent ?? request.method === 'GET',
+          // A request the limiter let go may still wait for a socket when an answer stops every
+          // request (a 429, a refused key): it is held back right before it would be written.
+          held: () => limiter.isPaused() || (!request.bypassSuspension && suspension.current !== undefined),
         },
         { clock, timeoutMs, maxBodyBytes },
       );
     } catch (error) {
+      if (error instanceof HeldBeforeSending) throw error;
       throw failure(label, error);
     }
   }
@@ -197,15 +202,14 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
     const maxRetries = safe ? (request.retries ?? policy.maxRetries) : 0;
     let retries = 0;
     let rateLimited = 0;
+    let heldBack = false;
     for (;;) {
       if (!request.bypassSuspension) suspension.check();
-      await limiter.acquire(request.lane, { front: retries + rateLimited > 0 });
-      await pauseAfterGrant();
+      await limiter.acquire(request.lane, { front: retries + rateLimited > 0 || heldBack });
       if (!request.bypassSuspension) suspension.check();
       try {
         const raw = await sendOnce(request);
         const info = readRateLimitHeaders(raw.headers, clock.now(), options.maxWaitMs);
-        limiter.observe(info);
         if (raw.status === 429) {
           const waitMs = limiter.pauseAfterRateLimited(info);
           logger.warn(
@@ -215,9 +219,16 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
             rateLimited += 1;
             continue;
           }
-        }
+        } else limiter.observe(info);
         return read(request, raw);
       } catch (error) {
+        // Stopped after this request's turn came but before it left: it reached nobody (a write
+        // included). It waits for the limiter again at the front of its lane, or fails as every
+        // request while the key is refused.
+        if (error instanceof HeldBeforeSending) {
+          heldBack = true;
+          continue;
+        }
         if (error instanceof TrainingApiError && error.status === 401 && keyCheck && !closed)
           suspension.suspend(error);
         if (closed || !isTrainingOutage(error) || isUnreadable(error) || retries >= maxRetries) throw error;
@@ -227,19 +238,6 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
         await sleep(delay);
       }
     }
-  }
-
-  /**
-   * A 429 answered between this request's turn and its sending pauses every request: it waits out
-   * the pause too rather than reach the service inside it.
-   */
-  async function pauseAfterGrant(): Promise<void> {
-    for (
-      let until = limiter.state().pausedUntil;
-      until !== null && !closed;
-      until = limiter.state().pausedUntil
-    )
-      await sleep(Math.max(1, until - clock.now()));
   }
 
   function sleep(ms: number): Promise<void> {

@@ -185,9 +185,35 @@ describe('RateLimiter', () => {
     for (const lane of ['background', 'refresh', 'join'] as const) void record(limiter, clock, lane, log);
     await clock.advance(19_999);
     expect(log).toEqual([]);
+    expect(limiter.isPaused()).toBe(true);
     await clock.advance(5_000);
+    expect(limiter.isPaused()).toBe(false);
     expect(log.map((entry) => entry.lane)).toEqual(['join', 'refresh', 'background']);
     expect(log.every((entry) => entry.at >= start + 20_000)).toBe(true);
+  });
+
+  it('follows the headers of a 429 without letting a waiting request go before the pause', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 120, clock });
+    const start = clock.now();
+    // The service's window is spent: a request waits for its reset.
+    limiter.observe({ limit: 120, remaining: 0, resetAtMs: start + 10_000 });
+    const log: Array<{ lane: Lane; at: number }> = [];
+    void record(limiter, clock, 'join', log);
+    await clock.advance(1_000);
+    expect(log).toEqual([]);
+    // A 429 that also says a new window with room began: the pause still comes first.
+    limiter.pauseAfterRateLimited({
+      limit: 60,
+      remaining: 50,
+      resetAtMs: start + 61_000,
+      retryAfterMs: 5_000,
+    });
+    expect(limiter.state().perMinute).toBe(60);
+    await clock.advance(4_999);
+    expect(log).toEqual([]);
+    await clock.advance(1);
+    expect(log.map((entry) => entry.at)).toEqual([start + 6_000]);
   });
 
   it('waits for X-RateLimit-Reset, else a default, after a 429 without Retry-After', () => {
