@@ -118,6 +118,24 @@ describe('learning service down: gate.onError', () => {
     expect(stranger).not.toMatch(/not completed/);
   });
 
+  it('cached: a server stalled past both deadlines still lets the check decide on its completions', async () => {
+    // A 1 s refresh makes the completions stale at once, so Bob's missing course is asked again and
+    // the check waits on the hung service until its own deadline (3.35 s, 0.25 s before the
+    // gate's watchdog at 3.6 s). A 600 ms stall across both puts the two timers in one frame.
+    h = await startTrainingHarness({
+      config: { api: { timeoutMs: 60_000 }, refresh: { intervalSeconds: 1 } },
+      gate: { ...down.gate, onError: 'cached', requireCourses: ['Police Academy'] },
+    });
+    await trainingReady(h);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    h.learning.faults.hang();
+    const stall = h.server.createScriptResource('stall');
+    stall.eval(`setTimeout(() => { const until = Date.now() + 600; while (Date.now() < until); }, 3100)`);
+    const decision = await h.connect('Bob', [discord(1)]).decision;
+    expect(refusal(decision)).toMatch(/Police Academy/);
+    expect(h.logText()).toMatch(/training: no answer for Bob within \d+ ms/);
+  });
+
   it('allow: admits while the service cannot answer', async () => {
     h = await startTrainingHarness({
       config: { api: down.api },
