@@ -1,6 +1,7 @@
 import { hasScope, type RosterApi } from '../core/api';
 import { AuditFeed } from '../core/audit/audit-feed';
 import { scheduleAuditFeed } from '../core/audit/refresh-plan';
+import type { MemberCache } from '../core/cache/member-cache';
 import type { PlayerRegistry } from '../core/players/player-registry';
 import type { Clock, Logger } from '../core/ports';
 import type { RosterService } from '../core/roster/roster-service';
@@ -13,6 +14,7 @@ export interface AuditStart {
   api: RosterApi;
   service: RosterService;
   players: PlayerRegistry;
+  cache: MemberCache;
   schedule: Schedule;
   clock: Clock;
   logger: Logger;
@@ -35,6 +37,7 @@ export function startAuditFeed(deps: AuditStart, scopes: readonly string[]): Aud
     list: (query) => deps.api.list('/api/v1/audit-logs', query, 'refresh', AUDIT_MAX_PAGES),
     service: deps.service,
     players: deps.players,
+    cache: deps.cache,
     clock: deps.clock,
     logger: deps.logger,
     startedAt: deps.startedAt,

@@ -143,6 +143,41 @@ describe('the audit log as a change feed', () => {
     expect(endpoints.sort()).toEqual(['GET /api/v1/departments', 'GET /api/v1/ranks']);
   });
 
+  it('a member who left, then was suspended in the dashboard, is refused at their next join', async () => {
+    const { players } = await online(1);
+    const [player] = players;
+    const { member } = player!;
+    h!.server.dropPlayer(player!.id);
+    const mark = h!.mock.counters.log.length;
+    h!.mock.dashboard.setStatus(member.id, 'SUSPENDED');
+
+    // The audit read that lists the change re-reads the member who is not online: one members
+    // request naming their license, in the same pass (at most the read in flight, then the next).
+    const reread = await eventually(() => {
+      const at = h!.mock.counters.log
+        .slice(mark)
+        .findIndex(
+          (e) =>
+            e.endpoint === 'GET /api/v1/members' &&
+            new URLSearchParams(e.query).getAll('gameLicense').includes(member.gameLicense),
+        );
+      return at >= 0 ? at : undefined;
+    }, 8000);
+    const readsBefore = h!.mock.counters.log.slice(mark, mark + reread).filter((e) => e.endpoint === AUDIT);
+    expect(readsBefore.length).toBeLessThanOrEqual(2);
+    // Audit reads never overlap: one more read after the re-read means its pass is done.
+    await auditReads(mark + reread, 1);
+
+    const asked = h!.mock.counters.log.length;
+    const again = await h!.server.connectPlayer({
+      name: member.displayName,
+      identifiers: [member.gameLicense],
+    }).decision;
+    expect(!again.admitted && again.reason).toMatch(/status is SUSPENDED/);
+    // Decided from the record the feed read: the join itself asked nothing.
+    expect(otherRequests(asked)).toEqual([]);
+  });
+
   it('without audit:read the audit log is never read', async () => {
     const { players } = await online(2, { keyName: 'rosterWrite' });
     await eventually(() => h!.logText().includes('connected to the roster'));

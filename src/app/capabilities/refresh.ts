@@ -12,7 +12,7 @@ const CATALOG_REFRESH_MS = 30 * 60_000;
  * key works again, and departments and ranks every 30 minutes.
  */
 export function attachRefresh(context: RosterContext): Capability {
-  const { api, service, players, schedule, clock, logger, config, capabilities } = context;
+  const { api, service, players, cache, schedule, clock, logger, config, capabilities } = context;
   // While the key was refused nothing was sent: players admitted meanwhile by gate.onError have no
   // roster data, and everyone online may have changed. Read them all again the moment it resumes,
   // not at the next background refresh.
@@ -29,6 +29,7 @@ export function attachRefresh(context: RosterContext): Capability {
           api,
           service,
           players,
+          cache,
           schedule,
           clock,
           logger,

@@ -4,13 +4,15 @@ import type { PlayerRegistry } from '../players/player-registry';
 import type { Clock, Logger } from '../ports';
 import type { RosterService } from '../roster/roster-service';
 import { AuditCursor } from './audit-cursor';
-import { entryValues } from './entry-values';
+import { type MemberIndex, matchEntries } from './entry-matches';
 
 export interface AuditFeedDeps {
   /** Every page of `GET /api/v1/audit-logs` with this query (the client follows `has_more`). */
   list(query: QueryValues): Promise<unknown[]>;
   service: RosterService;
   players: PlayerRegistry;
+  /** The member cache: members who are not online are found by id through it. */
+  cache: MemberIndex;
   clock: Clock;
   logger: Logger;
   /** When the resource started: entries from then on matter. */
@@ -31,16 +33,16 @@ export const CATALOG_RELOAD_GAP_MS = 5 * 60_000;
 /** What one read of the audit log did. */
 export interface AuditPass {
   entries: number;
-  /** Online players re-read because an entry concerned them. */
-  players: number;
+  /** Members (by license, online or not) re-read because an entry named them. */
+  members: number;
   catalog: boolean;
 }
 
 /**
  * The audit log as a change feed: each read lists the entries since the last one seen and re-reads
- * just the online members they concern, in one batch. An entry concerns a member when any value in
- * it, at any depth, is the member's id or one of their assignments' ids; an entry that names a
- * department or rank (and no online member) reloads departments and ranks; any other costs nothing.
+ * just the members they name, online or held in the cache, in one batch: a member suspended while
+ * offline is refused at their next join from the record re-read. An entry that names a department
+ * or rank (and no member) reloads departments and ranks; any other costs nothing.
  */
 export class AuditFeed {
   private readonly cursor: AuditCursor;
@@ -49,7 +51,10 @@ export class AuditFeed {
   private catalogOwed = false;
   private lastCatalogReload = Number.NEGATIVE_INFINITY;
   private stopped = false;
-  /** Players whose re-read failed: tried again with the next read. */
+  /**
+   * Licenses whose re-read failed: tried again with the next read. Bounded by the members the
+   * server holds (online players and the cache).
+   */
   private readonly owed = new Set<string>();
 
   constructor(private readonly deps: AuditFeedDeps) {
@@ -67,7 +72,7 @@ export class AuditFeed {
 
   /** One read of the audit log; never throws. */
   async poll(): Promise<AuditPass> {
-    const pass: AuditPass = { entries: 0, players: 0, catalog: false };
+    const pass: AuditPass = { entries: 0, members: 0, catalog: false };
     if (this.stopped) return pass;
     let entries: unknown[];
     try {
@@ -86,23 +91,8 @@ export class AuditFeed {
     if (fresh.length === 0 && this.owed.size === 0 && !this.catalogOwed) return pass;
 
     const { service } = this.deps;
-    const owners = this.ownersByValue();
-    const concerned = new Set(this.owed);
-    for (const entry of fresh) {
-      let named = false;
-      let catalogId = false;
-      for (const value of entryValues(entry)) {
-        const srcs = owners.get(value);
-        if (srcs) {
-          named = true;
-          for (const src of srcs) concerned.add(src);
-        } else if (service.catalog.departments.has(value) || service.catalog.rank(value)) {
-          catalogId = true;
-        }
-      }
-      // A rank change of an online member names their new rank too: their re-read covers it.
-      if (catalogId && !named) this.catalogOwed = true;
-    }
+    const matches = matchEntries(fresh, this.deps.players, this.deps.cache, service.catalog);
+    if (matches.catalog) this.catalogOwed = true;
     // Names first, so the members re-read below are shaped with the new department and rank names.
     const now = this.deps.clock.now();
     if (this.catalogOwed && now - this.lastCatalogReload >= CATALOG_RELOAD_GAP_MS) {
@@ -112,32 +102,15 @@ export class AuditFeed {
       if (await service.loadCatalog(true)) service.reshapeOnline();
       else this.catalogOwed = true;
     }
+    const licenses = new Set([...this.owed, ...matches.licenses]);
     this.owed.clear();
-    pass.players = concerned.size;
-    if (concerned.size > 0 && (await service.refreshPlayers(concerned)) === null) {
-      for (const src of concerned) this.owed.add(src);
-    }
+    pass.members = licenses.size;
+    for (const license of await service.refreshMembers(licenses)) this.owed.add(license);
     return pass;
   }
 
   stop(): void {
     this.stopped = true;
-  }
-
-  /** Member ids and assignment ids of online players → their server ids. */
-  private ownersByValue(): Map<string, string[]> {
-    const owners = new Map<string, string[]>();
-    const add = (value: string, src: string) => {
-      const list = owners.get(value);
-      if (list) list.push(src);
-      else owners.set(value, [src]);
-    };
-    for (const [src, entry] of this.deps.players.onlinePlayers()) {
-      if (!entry.view) continue;
-      add(entry.view.member.id, src);
-      for (const assignmentId of entry.view.assignments.values()) add(assignmentId, src);
-    }
-    return owners;
   }
 
   private fail(error: unknown): void {
