@@ -104,7 +104,6 @@ export async function steadyStateRoster(options: SteadyOptions): Promise<SteadyR
           clock,
           logger: silentLogger,
           auditSeconds: config.refresh.auditSeconds,
-          startedAt: clock.now(),
         },
         ['audit:read'],
       );

@@ -20,7 +20,6 @@ export interface AuditStart {
   logger: Logger;
   /** `refresh.auditSeconds` (0: off). */
   auditSeconds: number;
-  startedAt: number;
 }
 
 /** Starts reading the audit log when the key may (`audit:read`) and the owner wants it; else null. */
@@ -35,12 +34,12 @@ export function startAuditFeed(deps: AuditStart, scopes: readonly string[]): Aud
   }
   const feed = new AuditFeed({
     list: (query) => deps.api.list('/api/v1/audit-logs', query, 'refresh', AUDIT_MAX_PAGES),
+    newest: () => deps.api.get('/api/v1/audit-logs', { sort: '-createdAt', limit: 2 }, 'refresh'),
     service: deps.service,
     players: deps.players,
     cache: deps.cache,
     clock: deps.clock,
     logger: deps.logger,
-    startedAt: deps.startedAt,
     intervalMs: auditMs,
   });
   scheduleAuditFeed(deps.schedule, feed, auditMs);

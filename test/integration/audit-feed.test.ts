@@ -90,10 +90,11 @@ describe('the audit log as a change feed', () => {
       asked.find((e) => e.endpoint === 'GET /api/v1/members')!.query,
     ).getAll('gameLicense');
     expect(licenses.sort()).toEqual([promoted.member.gameLicense, suspended.member.gameLicense].sort());
-    // Reads are sorted by createdAt and start from the last entry seen.
+    // Reads are sorted by createdAt and start before the newest entry (a late commit is listed).
     const read = new URLSearchParams(h!.mock.counters.log.findLast((e) => e.endpoint === AUDIT)!.query);
     expect(read.get('sort')).toBe('createdAt');
-    expect(Date.parse(read.get('createdAt.after')!)).toBeGreaterThan(Date.now() - 10 * 60_000);
+    const newest = h!.mock.data.data.auditLogs.at(-1)!.createdAt;
+    expect(Date.parse(read.get('createdAt.after') ?? '1970-01-01')).toBeLessThan(Date.parse(newest));
 
     // Read again and again: the same entries are never processed twice.
     const after = h!.mock.counters.log.length;
@@ -177,6 +178,29 @@ describe('the audit log as a change feed', () => {
     // Decided from the record the feed read: the join itself asked nothing.
     expect(otherRequests(asked)).toEqual([]);
   });
+
+  for (const skewMs of [10 * 60_000, -10 * 60_000]) {
+    it(`with the service's clock 10 minutes ${skewMs > 0 ? 'ahead' : 'behind'}, each change reaches its player once`, async () => {
+      const { players, updated } = await online(2, { mockNow: () => Date.now() + skewMs });
+      await auditReads(h!.mock.counters.log.length, 1);
+      const mark = h!.mock.counters.log.length;
+      const [first, second] = players as [Online, Online];
+      h!.mock.dashboard.setStatus(first.member.id, 'LOA');
+      await eventually(() => updated.some(([src]) => src === first.id), 8000);
+      h!.mock.dashboard.setStatus(second.member.id, 'INACTIVE');
+      await eventually(() => updated.some(([src]) => src === second.id), 8000);
+      // Read again and again: neither change is handled a second time.
+      await auditReads(h!.mock.counters.log.length, 3);
+      expect(updated.map(([src, m]) => [src, m.status])).toEqual([
+        [first.id, 'LOA'],
+        [second.id, 'INACTIVE'],
+      ]);
+      const named = otherRequests(mark)
+        .filter((e) => e.endpoint === 'GET /api/v1/members')
+        .flatMap((e) => new URLSearchParams(e.query).getAll('gameLicense'));
+      expect(named.sort()).toEqual([first.member.gameLicense, second.member.gameLicense].sort());
+    });
+  }
 
   it('without audit:read the audit log is never read', async () => {
     const { players } = await online(2, { keyName: 'rosterWrite' });

@@ -20,8 +20,6 @@ export function attachRefresh(context: RosterContext): Capability {
     if (change.state === 'resumed') service.refreshOnline('refresh').catch(() => {});
   });
   let feed: AuditFeed | null = null;
-  // Audit entries from the resource's start on matter: the players online then are read afresh.
-  const startedAt = clock.now();
   return {
     ready(identity) {
       feed ??= startAuditFeed(
@@ -34,7 +32,6 @@ export function attachRefresh(context: RosterContext): Capability {
           clock,
           logger,
           auditSeconds: config.refresh.auditSeconds,
-          startedAt,
         },
         identity.scopes,
       );

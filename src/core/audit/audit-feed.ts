@@ -9,14 +9,18 @@ import { type MemberIndex, matchEntries } from './entry-matches';
 export interface AuditFeedDeps {
   /** Every page of `GET /api/v1/audit-logs` with this query (the client follows `has_more`). */
   list(query: QueryValues): Promise<unknown[]>;
+  /**
+   * The two newest entries (`sort=-createdAt&limit=2`): where the service's own clock stands. The
+   * entries' stamps, not the `Date` header, because the cursor compares stamps with stamps only:
+   * the same clock, to the millisecond, whatever proxy answers.
+   */
+  newest(): Promise<unknown>;
   service: RosterService;
   players: PlayerRegistry;
   /** The member cache: members who are not online are found by id through it. */
   cache: MemberIndex;
   clock: Clock;
   logger: Logger;
-  /** When the resource started: entries from then on matter. */
-  startedAt: number;
   /** How often `poll` runs, to tell a stalled feed from a working one. */
   intervalMs: number;
 }
@@ -58,7 +62,7 @@ export class AuditFeed {
   private readonly owed = new Set<string>();
 
   constructor(private readonly deps: AuditFeedDeps) {
-    this.cursor = new AuditCursor(deps.startedAt, AUDIT_OVERLAP_MS, () => deps.clock.now());
+    this.cursor = new AuditCursor(AUDIT_OVERLAP_MS);
   }
 
   /** True while reads succeed on time: the full refresh of everyone can then be a rare safety net. */
@@ -76,7 +80,12 @@ export class AuditFeed {
     if (this.stopped) return pass;
     let entries: unknown[];
     try {
-      entries = await this.deps.list({ sort: 'createdAt', 'createdAt.after': this.cursor.after() });
+      if (!this.cursor.anchored) this.cursor.anchor(listOf(await this.deps.newest()));
+      const after = this.cursor.after();
+      entries = await this.deps.list({
+        sort: 'createdAt',
+        ...(after === undefined ? {} : { 'createdAt.after': after }),
+      });
     } catch (error) {
       this.fail(error);
       return pass;
@@ -85,8 +94,7 @@ export class AuditFeed {
       this.deps.logger.info('the audit log can be read again; changes reach players within a minute.');
     this.failing = false;
     this.lastSuccess = this.deps.clock.now();
-    const fresh = entries.filter((entry) => this.cursor.accept(entry));
-    this.cursor.prune();
+    const fresh = this.cursor.read(entries);
     pass.entries = fresh.length;
     if (fresh.length === 0 && this.owed.size === 0 && !this.catalogOwed) return pass;
 
@@ -129,4 +137,9 @@ export class AuditFeed {
     }
     this.failing = true;
   }
+}
+
+/** A list's data; anything else holds no entries. */
+function listOf(data: unknown): unknown[] {
+  return Array.isArray(data) ? data : [];
 }

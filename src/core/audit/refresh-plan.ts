@@ -38,7 +38,13 @@ export function scheduleRefresh(plan: RefreshPlan): void {
   );
 }
 
-/** Reads the audit log every `auditMs` (a little jitter, never overlapping itself). */
+/**
+ * Reads the audit log at once (the feed anchors on the log as it stands, so a change made while the
+ * resource was starting is not taken for history), then every `auditMs` (a little jitter, never
+ * overlapping itself).
+ */
 export function scheduleAuditFeed(schedule: Schedule, feed: AuditFeed, auditMs: number): void {
-  schedule.every(auditMs, () => feed.poll(), 0.05);
+  schedule.once(0, () => {
+    void feed.poll().finally(() => schedule.every(auditMs, () => feed.poll(), 0.05));
+  });
 }

@@ -6,6 +6,7 @@ describe('AuditFeed', () => {
   it('re-reads an online player named by an assignment id at any depth, and nobody for an unrelated entry', async () => {
     const r = feedRig();
     await r.online(1);
+    await r.start();
     r.write({ deep: { list: [{ x: 'as1' }] } });
     r.write({ x: 'nothing' });
     expect(await r.feed.poll()).toEqual({ entries: 2, members: 1, catalog: false });
@@ -21,6 +22,7 @@ describe('AuditFeed', () => {
     const license = await r.known(7);
     await r.known(8);
     r.roster.set(license, memberRecord(7, 'SUSPENDED'));
+    await r.start();
     r.write({ resourceType: 'member', resourceId: 'm7', changes: { status: { to: 'SUSPENDED' } } });
     expect(await r.feed.poll()).toMatchObject({ members: 1 });
     expect(r.lookups).toEqual([[license]]);
@@ -33,6 +35,7 @@ describe('AuditFeed', () => {
     await r.online(1);
     await r.known(2);
     await r.known(3);
+    await r.start();
     r.write({ target: 'm2' });
     r.write({ meta: { assignmentId: 'as3' } });
     r.write({ subject: 'as1' });
@@ -45,6 +48,7 @@ describe('AuditFeed', () => {
     const r = feedRig();
     const license = await r.known(4);
     r.state.failLookups = true;
+    await r.start();
     r.write({ id: 'x', ref: 'm4' });
     await r.feed.poll();
     r.state.failLookups = false;
@@ -58,6 +62,7 @@ describe('AuditFeed', () => {
     const r = feedRig();
     await r.service.loadCatalog();
     const loads = r.state.catalogLoads;
+    await r.start();
     r.write({ ref: 'r1' });
     await r.feed.poll();
     expect(r.state.catalogLoads).toBe(loads + 1);
@@ -74,11 +79,28 @@ describe('AuditFeed', () => {
     const r = feedRig();
     await r.known(1);
     const loads = r.state.catalogLoads;
+    await r.start();
     r.write({ target: 'm1', changes: { rankId: { to: 'r1' } } });
     await r.feed.poll();
     expect(r.state.catalogLoads).toBe(loads);
     expect(r.lookups).toEqual([['license:1']]);
   });
+
+  for (const skewMs of [10 * 60_000, -10 * 60_000]) {
+    it(`with the service's clock 10 minutes ${skewMs > 0 ? 'ahead' : 'behind'}, nothing is missed and nothing handled twice`, async () => {
+      const r = feedRig({ skewMs });
+      const licenses = [await r.known(5), await r.known(6), await r.known(7)];
+      await r.start();
+      for (let minute = 0; minute < 30; minute++) {
+        if (minute === 0) r.write({ ref: 'm5' });
+        if (minute === 3) r.write({ ref: 'as6' });
+        if (minute === 12) r.write({ ref: 'm7' });
+        await r.clock.advance(60_000);
+        await r.feed.poll();
+      }
+      expect(r.lookups).toEqual(licenses.map((license) => [license]));
+    });
+  }
 
   it('is healthy only while reads succeed on time', async () => {
     const r = feedRig();

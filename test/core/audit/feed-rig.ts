@@ -75,6 +75,9 @@ export function feedRig(options: { skewMs?: number; passSize?: number; logger?: 
     events: { playerLoaded() {}, playerUpdated: (src) => updated.push(src) },
   });
   const serviceNow = () => clock.now() + (options.skewMs ?? 0);
+  // The service's history before this server started.
+  log.push({ id: 'old-1', createdAt: new Date(serviceNow() - 3_600_000).toISOString(), ref: 'm-gone' });
+  log.push({ id: 'old-2', createdAt: new Date(serviceNow() - 600_000).toISOString(), ref: 'as-gone' });
   const passSize = options.passSize ?? 2000;
   const feed = new AuditFeed({
     list: async (query) => {
@@ -86,12 +89,17 @@ export function feedRig(options: { skewMs?: number; passSize?: number; logger?: 
         .sort((a, b) => Date.parse(String(a.createdAt)) - Date.parse(String(b.createdAt)))
         .slice(0, passSize);
     },
+    newest: async () => {
+      reads.push({ newest: 'true' });
+      return [...log]
+        .sort((a, b) => Date.parse(String(b.createdAt)) - Date.parse(String(a.createdAt)))
+        .slice(0, 2);
+    },
     service,
     players,
     cache,
     clock,
     logger: options.logger ?? silentLogger,
-    startedAt: clock.now(),
     intervalMs: 60_000,
   });
   let sequence = 0;
@@ -107,6 +115,10 @@ export function feedRig(options: { skewMs?: number; passSize?: number; logger?: 
     service,
     updated,
     feed,
+    /** The feed's first read, which anchors it on the log as it stands (the resource starting). */
+    async start(): Promise<void> {
+      await feed.poll();
+    },
     /** Writes an entry stamped with the log's clock (unless it has its own `createdAt`). */
     write(entry: Record<string, unknown>): Record<string, unknown> {
       const record = { id: `e${++sequence}`, createdAt: new Date(serviceNow()).toISOString(), ...entry };
