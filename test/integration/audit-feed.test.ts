@@ -202,6 +202,71 @@ describe('the audit log as a change feed', () => {
     });
   }
 
+  it('a burst of 2,500 entries is read through: a change named near its end still reaches its member', async () => {
+    const { players, updated } = await online(2, {
+      // The audit reads of a burst, one a second, must not wait for the mock key's minute.
+      beforeStart: (mock) => {
+        mock.keyRecords.find((k) => k.name === 'full')!.perMinute = 100_000;
+      },
+    });
+    const [online1, away] = players as [Online, Online];
+    h!.server.dropPlayer(away.id);
+    await auditReads(h!.mock.counters.log.length, 1);
+    // Changes the burst's entries announce, far past the first read's 2,000 entries.
+    h!.mock.data.setMemberStatus(online1.member.id, 'LOA');
+    h!.mock.data.setMemberStatus(away.member.id, 'SUSPENDED');
+    const assignment = h!.mock.data.assignmentsOf(online1.member.id)[0]!.id;
+    const firstOfBurst = h!.mock.data.data.auditLogs.length;
+    h!.mock.data.appendAuditBurst(2_500, (i) =>
+      i === 2_200
+        ? { resourceType: 'member', resourceId: away.member.id }
+        : i === 2_450
+          ? { changes: { assignment: { id: assignment } } }
+          : { resourceType: 'member', resourceId: `mem_gone_${i}` },
+    );
+    await eventually(() => updated.some(([src, m]) => src === online1.id && m.status === 'LOA'), 15_000);
+    const mark = h!.mock.counters.log.length;
+    await auditReads(mark, 1);
+    const again = await h!.server.connectPlayer({
+      name: away.member.displayName,
+      identifiers: [away.member.gameLicense],
+    }).decision;
+    expect(!again.admitted && again.reason).toMatch(/status is SUSPENDED/);
+    expect(h!.logText()).not.toContain('could not be read in full');
+    // Reads moved on: one started past the first read's 2,000 entries instead of reading them again.
+    const deep = Date.parse(h!.mock.data.data.auditLogs[firstOfBurst + 1_500]!.createdAt);
+    const starts = h!.mock.counters.log
+      .filter((e) => e.endpoint === AUDIT)
+      .map((e) => Date.parse(new URLSearchParams(e.query).get('createdAt.after') ?? '1970-01-01'));
+    expect(starts.some((start) => start >= deep)).toBe(true);
+  });
+
+  it('entries it cannot page past are a gap: said in one line, everyone online read again, the others at their next join', async () => {
+    const { players, updated } = await online(2, {
+      beforeStart: (mock) => {
+        mock.keyRecords.find((k) => k.name === 'full')!.perMinute = 100_000;
+      },
+    });
+    const [stayed, away] = players as [Online, Online];
+    h!.server.dropPlayer(away.id);
+    await auditReads(h!.mock.counters.log.length, 1);
+    // Changes nothing announces that the feed can read: more entries with one stamp than a read holds.
+    h!.mock.data.setMemberStatus(stayed.member.id, 'LOA');
+    h!.mock.data.setMemberStatus(away.member.id, 'SUSPENDED');
+    const stamp = new Date().toISOString();
+    for (let i = 0; i < 2_100; i++) h!.mock.data.appendRawAudit({ id: `same-${i}`, createdAt: stamp });
+    await eventually(() => updated.some(([src, m]) => src === stayed.id && m.status === 'LOA'), 15_000);
+    await eventually(() => h!.logText().includes('could not be read in full'), 8000);
+    const again = await h!.server.connectPlayer({
+      name: away.member.displayName,
+      identifiers: [away.member.gameLicense],
+    }).decision;
+    expect(!again.admitted && again.reason).toMatch(/status is SUSPENDED/);
+    // Read on for a while: the same entries are not a gap again.
+    await auditReads(h!.mock.counters.log.length, 5);
+    expect(h!.logText().match(/could not be read in full/g)).toHaveLength(1);
+  });
+
   it('without audit:read the audit log is never read', async () => {
     const { players } = await online(2, { keyName: 'rosterWrite' });
     await eventually(() => h!.logText().includes('connected to the roster'));

@@ -1,59 +1,133 @@
+import { createdAtOf, distinctStamps, entryKey } from './entry-identity';
+import { SettleMarks } from './settle-marks';
+
 /** Most entry keys remembered; the oldest go first beyond it. */
-const MAX_SEEN = 20_000;
+const MAX_SEEN = 25_000;
 
 /**
- * Where the next read of the audit log starts, and which entries were already processed. Every time
- * here is the service's own (`createdAt` of its entries): this server's clock may be minutes off the
- * service's, so the two are never compared.
+ * Reads in a row that each stopped at their size before the feed gives up paging through a
+ * backlog: 20,000 entries (200 requests), about what reading every member again costs.
+ */
+export const MAX_CATCH_UP_READS = 10;
+
+/** What one read of the log means for the cursor. */
+export interface CursorStep {
+  /** Entries not processed before, oldest first. */
+  fresh: unknown[];
+  /** The read stopped at its size: the next one goes on after its last entry. */
+  behind: boolean;
+  /** Entries that will never be read, and why; null when none. */
+  gap: string | null;
+}
+
+/**
+ * Where the next read of the audit log starts, and which entries were already processed. Stamps
+ * are the service's own (`createdAt`): this server's clock may be minutes off the service's, so
+ * the two are never compared; this server's clock only measures time elapsed between reads.
  *
- * `createdAt.after` is exclusive and the service stamps entries itself, so reading strictly after
- * the last entry seen would miss an entry stamped with the same time but committed a moment later,
- * or one from a clock a little behind. Each read therefore starts `overlapMs` before the entries
- * seen, and entries already processed inside that overlap are recognised by key and skipped: none
- * is missed, none is processed twice.
- *
- * The cursor never moves on the newest stamp alone: an entry stamped in the future by a fault
- * would hide every entry after it. It moves on the newest stamp that some later entry confirms.
+ * A sweep reads from a settled floor: `createdAt.after` is exclusive and an entry may commit a
+ * moment after one stamped later, so the floor stays below the newest entries until such late
+ * entries can no longer appear (`SettleMarks`); entries read again inside it are recognised by key.
+ * A read that stops at its size (a burst) is followed by one that goes on after its last entry,
+ * never by the same pages again. The cursor never moves on the newest stamp alone: an entry stamped
+ * in the future by a fault would hide every entry after it; a later entry has to confirm it.
  */
 export class AuditCursor {
-  /** The earliest stamp the next read lists (ms, service time); null: from the log's beginning. */
-  private from: number | null = null;
+  /** The earliest stamp a sweep lists (ms, service time); null: from the log's beginning. */
+  private floor: number | null = null;
+  /** Set while behind: the stamp the next read starts at (its entries again, then further). */
+  private resumeAt: number | null = null;
   private isAnchored = false;
-  /** Entry key → its stamp (ms), for entries the next reads may list again. */
+  /** How far below the newest entries an anchor starts: none after a gap, which is read again anyway. */
+  private anchorOverlapMs: number;
+  /** This server's time when the current sweep (and the reads going on from it) began. */
+  private sweepAt = 0;
+  private readsBehind = 0;
+  private confirmed = Number.NEGATIVE_INFINITY;
+  private readonly marks: SettleMarks;
+  /** Entry key → its stamp, for entries later reads may list again. */
   private readonly seen = new Map<string, number>();
 
-  constructor(private readonly overlapMs: number) {}
+  constructor(overlapMs: number) {
+    this.marks = new SettleMarks(overlapMs);
+    this.anchorOverlapMs = overlapMs;
+  }
 
   get anchored(): boolean {
     return this.isAnchored;
   }
 
+  get behind(): boolean {
+    return this.resumeAt !== null;
+  }
+
   /**
    * Starts from the newest entries the service holds (`sort=-createdAt`), the overlap before them:
-   * a change made while the resource was starting, just before this read, is still processed, and
-   * so are the few entries before it (a re-read each, once). With fewer than two entries the log is
-   * read from its beginning (nothing in it but them).
+   * a change made while the resource was starting is still processed, and so are the few entries
+   * before it (a re-read each, once). With fewer than two entries the log is read from its
+   * beginning (nothing in it but them). `at`: this server's time.
    */
-  anchor(newestFirst: readonly unknown[]): void {
-    const confirmed = stamps(newestFirst)[1];
-    this.from = confirmed === undefined ? null : confirmed - this.overlapMs;
+  anchor(newestFirst: readonly unknown[], at: number): void {
+    const confirmed = distinctStamps(newestFirst)[1];
+    this.floor = confirmed === undefined ? null : confirmed - this.anchorOverlapMs;
+    this.resumeAt = null;
+    this.readsBehind = 0;
+    this.marks.clear();
+    if (confirmed !== undefined) this.marks.note(at, confirmed);
     this.isAnchored = true;
   }
 
   /** The `createdAt.after` of the next read, as ISO 8601 UTC; undefined: from the beginning. */
   after(): string | undefined {
+    const from = this.resumeAt ?? this.floor;
     // `after` is exclusive: one millisecond earlier lists entries stamped `from` itself.
-    return this.from === null ? undefined : new Date(Math.max(0, this.from - 1)).toISOString();
+    return from === null ? undefined : new Date(Math.max(0, from - 1)).toISOString();
   }
 
-  /** The entries of a read (oldest first) not processed before; remembers them and moves on. */
-  read(entries: readonly unknown[]): unknown[] {
+  /** Takes in one read (oldest first); `full`: it stopped at its size; `at`: this server's time. */
+  read(entries: readonly unknown[], full: boolean, at: number): CursorStep {
+    const from = this.resumeAt ?? this.floor;
+    if (this.resumeAt === null) this.sweepAt = at;
     const fresh = entries.filter((entry) => this.accept(entry));
-    const confirmed = stamps(entries)[1];
-    if (confirmed !== undefined)
-      this.from = Math.max(this.from ?? Number.NEGATIVE_INFINITY, confirmed - this.overlapMs);
+    const stamps = distinctStamps(entries);
+    if (stamps[1] !== undefined && stamps[1] > this.confirmed) this.confirmed = stamps[1];
+    if (this.confirmed > Number.NEGATIVE_INFINITY) this.marks.note(at, this.confirmed);
+    const step: CursorStep = { fresh, behind: full, gap: null };
+    if (full) step.gap = this.goOn(stamps[0], from, entries.length);
+    else this.caughtUp();
     this.prune();
-    return fresh;
+    return step;
+  }
+
+  /** After a read that stopped at its size: where the next starts, or why entries are lost. */
+  private goOn(last: number | undefined, from: number | null, size: number): string | null {
+    this.readsBehind++;
+    if (last === undefined || this.readsBehind > MAX_CATCH_UP_READS) {
+      // Paging on through the backlog would cost more than reading every member again.
+      this.isAnchored = false;
+      this.anchorOverlapMs = 0;
+      this.resumeAt = null;
+      return last === undefined
+        ? `a read of ${size} entries without a readable createdAt`
+        : `more than ${MAX_CATCH_UP_READS * size} entries behind`;
+    }
+    if (from !== null && last <= from) {
+      // Every entry of the read has the stamp it started from: no page reaches past them. Step
+      // over that stamp for good (the gap's re-read covers what they said); all below it was read.
+      this.floor = last + 1;
+      this.resumeAt = null;
+      this.readsBehind = 0;
+      return `more than ${size} entries stamped ${new Date(last).toISOString()}`;
+    }
+    this.resumeAt = last;
+    return null;
+  }
+
+  private caughtUp(): void {
+    this.resumeAt = null;
+    this.readsBehind = 0;
+    const settled = this.marks.settledFor(this.sweepAt);
+    if (settled !== undefined) this.floor = Math.max(this.floor ?? settled, settled);
   }
 
   get size(): number {
@@ -64,49 +138,17 @@ export class AuditCursor {
     const key = entryKey(entry);
     if (this.seen.has(key)) return false;
     const stamped = createdAtOf(entry);
-    this.seen.set(key, Number.isNaN(stamped) ? (this.from ?? 0) : stamped);
+    this.seen.set(key, Number.isNaN(stamped) ? (this.floor ?? 0) : stamped);
     return true;
   }
 
-  /** Forgets entries the next reads cannot list; keeps memory bounded. */
+  /** Forgets entries no sweep lists again; keeps memory bounded. */
   private prune(): void {
-    const from = this.from;
-    if (from !== null) for (const [key, at] of this.seen) if (at < from) this.seen.delete(key);
+    const floor = this.floor;
+    if (floor !== null) for (const [key, at] of this.seen) if (at < floor) this.seen.delete(key);
     for (const key of this.seen.keys()) {
       if (this.seen.size <= MAX_SEEN) break;
       this.seen.delete(key);
     }
   }
-}
-
-/** The distinct stamps of these entries, newest first. */
-function stamps(entries: readonly unknown[]): number[] {
-  const all = new Set<number>();
-  for (const entry of entries) {
-    const at = createdAtOf(entry);
-    if (!Number.isNaN(at)) all.add(at);
-  }
-  return [...all].sort((a, b) => b - a);
-}
-
-/** `createdAt` is documented for every resource; anything unreadable gives NaN. */
-export function createdAtOf(entry: unknown): number {
-  if (typeof entry !== 'object' || entry === null) return Number.NaN;
-  const value = (entry as { createdAt?: unknown }).createdAt;
-  return typeof value === 'string' ? Date.parse(value) : Number.NaN;
-}
-
-/** The entry's id when it has one, else its whole text. */
-export function entryKey(entry: unknown): string {
-  if (typeof entry === 'object' && entry !== null) {
-    const id = (entry as { id?: unknown }).id;
-    if (typeof id === 'string' || typeof id === 'number') return `id:${id}`;
-  }
-  let text: string;
-  try {
-    text = JSON.stringify(entry) ?? String(entry);
-  } catch {
-    text = String(entry);
-  }
-  return `text:${text.slice(0, 4_000)}`;
 }

@@ -4,11 +4,16 @@ import type { PlayerRegistry } from '../players/player-registry';
 import type { Clock, Logger } from '../ports';
 import type { RosterService } from '../roster/roster-service';
 import { AuditCursor } from './audit-cursor';
+import { CatalogReloads } from './catalog-reloads';
 import { type MemberIndex, matchEntries } from './entry-matches';
 
+export { CATALOG_RELOAD_GAP_MS } from './catalog-reloads';
+
 export interface AuditFeedDeps {
-  /** Every page of `GET /api/v1/audit-logs` with this query (the client follows `has_more`). */
+  /** Pages of `GET /api/v1/audit-logs` with this query, oldest first, at most `passSize` entries. */
   list(query: QueryValues): Promise<unknown[]>;
+  /** The most entries one `list` brings (its pages × 100): a read that brings this many stopped short. */
+  passSize: number;
   /**
    * The two newest entries (`sort=-createdAt&limit=2`): where the service's own clock stands. The
    * entries' stamps, not the `Date` header, because the cursor compares stamps with stamps only:
@@ -23,16 +28,15 @@ export interface AuditFeedDeps {
   logger: Logger;
   /** How often `poll` runs, to tell a stalled feed from a working one. */
   intervalMs: number;
+  /**
+   * Entries were lost (a backlog too long to page through, entries the feed cannot read): what the
+   * server holds may be out of date and must be read again in full.
+   */
+  gap(reason: string): void;
 }
 
-/** How far back each read starts before the latest entry seen (equal stamps, late commits, skew). */
+/** How far back a sweep stays below the newest entries (equal stamps, late commits). */
 export const AUDIT_OVERLAP_MS = 120_000;
-
-/**
- * Catalog reloads the feed asks for are at most this far apart: a rank change of a member who is
- * not online names their rank too, and a busy dashboard must not cost two requests a minute.
- */
-export const CATALOG_RELOAD_GAP_MS = 5 * 60_000;
 
 /** What one read of the audit log did. */
 export interface AuditPass {
@@ -40,21 +44,38 @@ export interface AuditPass {
   /** Members (by license, online or not) re-read because an entry named them. */
   members: number;
   catalog: boolean;
+  /** The read stopped at its size: the next goes on from its last entry. */
+  behind: boolean;
+}
+
+/** The feed as `roster doctor` tells it. */
+export interface AuditFeedState {
+  running: boolean;
+  healthy: boolean;
+  failing: boolean;
+  behind: boolean;
+  /** This server's time of the last read that reached the end of the log. */
+  caughtUpAt: number | null;
+  gaps: number;
+  lastGap: { reason: string; at: number } | null;
 }
 
 /**
  * The audit log as a change feed: each read lists the entries since the last one seen and re-reads
  * just the members they name, online or held in the cache, in one batch: a member suspended while
  * offline is refused at their next join from the record re-read. An entry that names a department
- * or rank (and no member) reloads departments and ranks; any other costs nothing.
+ * or rank (and no member) reloads departments and ranks; any other costs nothing. A burst larger
+ * than a read is read on from where the read stopped; entries that cannot be read are a gap,
+ * said once and answered by reading everything again.
  */
 export class AuditFeed {
-  private readonly cursor: AuditCursor;
-  private lastSuccess = Number.NEGATIVE_INFINITY;
+  private readonly cursor = new AuditCursor(AUDIT_OVERLAP_MS);
+  private readonly catalog: CatalogReloads;
+  private caughtUpAt = Number.NEGATIVE_INFINITY;
   private failing = false;
-  private catalogOwed = false;
-  private lastCatalogReload = Number.NEGATIVE_INFINITY;
   private stopped = false;
+  private gaps = 0;
+  private lastGap: AuditFeedState['lastGap'] = null;
   /**
    * Licenses whose re-read failed: tried again with the next read. Bounded by the members the
    * server holds (online players and the cache).
@@ -62,54 +83,53 @@ export class AuditFeed {
   private readonly owed = new Set<string>();
 
   constructor(private readonly deps: AuditFeedDeps) {
-    this.cursor = new AuditCursor(AUDIT_OVERLAP_MS);
+    this.catalog = new CatalogReloads(deps.service, deps.clock);
   }
 
-  /** True while reads succeed on time: the full refresh of everyone can then be a rare safety net. */
+  /**
+   * True while reads reach the end of the log on time: the full refresh of everyone can then be a
+   * rare safety net. A feed paging through a backlog, or failing, is not.
+   */
   get healthy(): boolean {
-    return !this.stopped && this.deps.clock.now() - this.lastSuccess < this.deps.intervalMs * 2.5;
+    return !this.stopped && this.deps.clock.now() - this.caughtUpAt < this.deps.intervalMs * 2.5;
   }
 
   get running(): boolean {
     return !this.stopped;
   }
 
+  state(): AuditFeedState {
+    const caughtUp = this.caughtUpAt > Number.NEGATIVE_INFINITY ? this.caughtUpAt : null;
+    return {
+      running: !this.stopped,
+      healthy: this.healthy,
+      failing: this.failing,
+      behind: this.cursor.behind,
+      caughtUpAt: caughtUp,
+      gaps: this.gaps,
+      lastGap: this.lastGap,
+    };
+  }
+
   /** One read of the audit log; never throws. */
   async poll(): Promise<AuditPass> {
-    const pass: AuditPass = { entries: 0, members: 0, catalog: false };
+    const pass: AuditPass = { entries: 0, members: 0, catalog: false, behind: false };
     if (this.stopped) return pass;
-    let entries: unknown[];
-    try {
-      if (!this.cursor.anchored) this.cursor.anchor(listOf(await this.deps.newest()));
-      const after = this.cursor.after();
-      entries = await this.deps.list({
-        sort: 'createdAt',
-        ...(after === undefined ? {} : { 'createdAt.after': after }),
-      });
-    } catch (error) {
-      this.fail(error);
-      return pass;
-    }
-    if (this.failing)
-      this.deps.logger.info('the audit log can be read again; changes reach players within a minute.');
-    this.failing = false;
-    this.lastSuccess = this.deps.clock.now();
-    const fresh = this.cursor.read(entries);
-    pass.entries = fresh.length;
-    if (fresh.length === 0 && this.owed.size === 0 && !this.catalogOwed) return pass;
+    const entries = await this.read();
+    if (entries === null) return pass;
+    const now = this.deps.clock.now();
+    const step = this.cursor.read(entries, entries.length >= this.deps.passSize, now);
+    if (!step.behind) this.caughtUpAt = now;
+    pass.behind = step.behind;
+    if (step.gap !== null) this.gap(step.gap);
+    pass.entries = step.fresh.length;
+    if (step.fresh.length === 0 && this.owed.size === 0 && !this.catalog.pending) return pass;
 
     const { service } = this.deps;
-    const matches = matchEntries(fresh, this.deps.players, this.deps.cache, service.catalog);
-    if (matches.catalog) this.catalogOwed = true;
+    const matches = matchEntries(step.fresh, this.deps.players, this.deps.cache, service.catalog);
+    if (matches.catalog) this.catalog.ask();
     // Names first, so the members re-read below are shaped with the new department and rank names.
-    const now = this.deps.clock.now();
-    if (this.catalogOwed && now - this.lastCatalogReload >= CATALOG_RELOAD_GAP_MS) {
-      pass.catalog = true;
-      this.lastCatalogReload = now;
-      this.catalogOwed = false;
-      if (await service.loadCatalog(true)) service.reshapeOnline();
-      else this.catalogOwed = true;
-    }
+    pass.catalog = await this.catalog.runIfDue();
     const licenses = new Set([...this.owed, ...matches.licenses]);
     this.owed.clear();
     pass.members = licenses.size;
@@ -119,6 +139,34 @@ export class AuditFeed {
 
   stop(): void {
     this.stopped = true;
+  }
+
+  /** The entries after the cursor (anchoring it first); null when the service could not answer. */
+  private async read(): Promise<unknown[] | null> {
+    try {
+      if (!this.cursor.anchored) this.cursor.anchor(listOf(await this.deps.newest()), this.deps.clock.now());
+      const after = this.cursor.after();
+      const entries = await this.deps.list({
+        sort: 'createdAt',
+        ...(after === undefined ? {} : { 'createdAt.after': after }),
+      });
+      if (this.failing)
+        this.deps.logger.info('the audit log can be read again; changes reach players within a minute.');
+      this.failing = false;
+      return entries;
+    } catch (error) {
+      this.fail(error);
+      return null;
+    }
+  }
+
+  private gap(reason: string): void {
+    this.gaps++;
+    this.lastGap = { reason, at: this.deps.clock.now() };
+    this.deps.logger.warn(
+      `the audit log could not be read in full (${reason}); the members this server holds are read again.`,
+    );
+    this.deps.gap(reason);
   }
 
   private fail(error: unknown): void {

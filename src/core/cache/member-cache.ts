@@ -73,6 +73,16 @@ export class MemberCache {
     this.index(license, view);
   }
 
+  /**
+   * Every record held becomes a last known answer only (as if from the snapshot): the next lookup
+   * of each asks the service, an outage still finds it. For when changes may have been missed.
+   */
+  markAllStale(): void {
+    // Least recently used first: each set moves its entry to the front, so the order is kept.
+    const held = [...this.lru.rentries()] as [string, Entry][];
+    for (const [license, entry] of held) this.lru.set(license, entry, { ttl: 1, start: 1 });
+  }
+
   /** The license of the member record held whose member id or assignment id is `id`. */
   licenseNamedBy(id: string): string | undefined {
     return this.licenseById.get(id);

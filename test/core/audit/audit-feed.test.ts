@@ -9,10 +9,10 @@ describe('AuditFeed', () => {
     await r.start();
     r.write({ deep: { list: [{ x: 'as1' }] } });
     r.write({ x: 'nothing' });
-    expect(await r.feed.poll()).toEqual({ entries: 2, members: 1, catalog: false });
+    expect(await r.feed.poll()).toEqual({ entries: 2, members: 1, catalog: false, behind: false });
     expect(r.lookups).toEqual([['license:1']]);
     r.write({ y: 'other' });
-    expect(await r.feed.poll()).toEqual({ entries: 1, members: 0, catalog: false });
+    expect(await r.feed.poll()).toEqual({ entries: 1, members: 0, catalog: false, behind: false });
     expect(r.lookups).toHaveLength(1);
     expect(r.state.catalogLoads).toBe(1);
   });

@@ -40,10 +40,13 @@ export function memberRecord(n: number, status = 'ACTIVE'): MemberLookup {
  * clock plus `skewMs`.
  */
 export function feedRig(options: { skewMs?: number; passSize?: number; logger?: Logger } = {}) {
+  const gaps: string[] = [];
   const clock = new FakeClock(Date.UTC(2025, 5, 2, 12));
   const roster = new Map<string, MemberLookup>();
   const lookups: string[][] = [];
   const reads: Record<string, string>[] = [];
+  /** How many entries each `list` read brought. */
+  const listedCounts: number[] = [];
   const log: Record<string, unknown>[] = [];
   const state = { failLookups: false, catalogLoads: 0 };
   const source = {
@@ -84,11 +87,15 @@ export function feedRig(options: { skewMs?: number; passSize?: number; logger?: 
       reads.push(query as Record<string, string>);
       const after = query['createdAt.after'];
       const from = after === undefined ? Number.NEGATIVE_INFINITY : Date.parse(String(after));
-      return log
+      const page = log
         .filter((e) => Date.parse(String(e.createdAt)) > from)
         .sort((a, b) => Date.parse(String(a.createdAt)) - Date.parse(String(b.createdAt)))
         .slice(0, passSize);
+      listedCounts.push(page.length);
+      return page;
     },
+    passSize,
+    gap: (reason) => gaps.push(reason),
     newest: async () => {
       reads.push({ newest: 'true' });
       return [...log]
@@ -105,9 +112,11 @@ export function feedRig(options: { skewMs?: number; passSize?: number; logger?: 
   let sequence = 0;
   return {
     clock,
+    gaps,
     roster,
     lookups,
     reads,
+    listedCounts,
     log,
     state,
     cache,
@@ -118,6 +127,12 @@ export function feedRig(options: { skewMs?: number; passSize?: number; logger?: 
     /** The feed's first read, which anchors it on the log as it stands (the resource starting). */
     async start(): Promise<void> {
       await feed.poll();
+    },
+    /** Writes `count` entries, one service millisecond apart; `make(i)` gives each one's content. */
+    burst(count: number, make: (i: number) => Record<string, unknown> = () => ({})): void {
+      const start = serviceNow() - count;
+      for (let i = 0; i < count; i++)
+        log.push({ id: `b${++sequence}`, createdAt: new Date(start + i).toISOString(), ...make(i) });
     },
     /** Writes an entry stamped with the log's clock (unless it has its own `createdAt`). */
     write(entry: Record<string, unknown>): Record<string, unknown> {

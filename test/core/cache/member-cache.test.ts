@@ -74,6 +74,25 @@ describe('MemberCache', () => {
     expect(cache.licenseNamedBy('m-1')).toBe(license);
   });
 
+  it('marking every record stale keeps each as the last known answer, in the same order, and never as fresh', () => {
+    const clock = { t: 1_000_000 };
+    const cache = cacheAt(clock);
+    cache.set('license:1', view);
+    clock.t += 1;
+    cache.set('license:2', null);
+    clock.t += 1;
+    cache.set(license, view);
+    const order = [...cache.knownMembers()].map((m) => m.fetchedAt);
+    cache.markAllStale();
+    expect(cache.fresh(license)).toBeUndefined();
+    expect(cache.fresh('license:2')).toBeUndefined();
+    expect(cache.lastKnown('license:1')).toBe(view);
+    expect(cache.licenseNamedBy('m-1')).toBe(license);
+    expect(order).toEqual([1_000_002, 1_000_000]);
+    expect([...cache.knownMembers()].map((m) => m.fetchedAt)).toEqual(order);
+    expect(cache.size).toBe(3);
+  });
+
   it('counts hits and misses', () => {
     const cache = cacheAt({ t: 1 });
     cache.fresh(license);
