@@ -267,6 +267,25 @@ describe('the audit log as a change feed', () => {
     expect(h!.logText().match(/could not be read in full/g)).toHaveLength(1);
   });
 
+  it('a deeply nested entry is skipped with one warning naming it; the entries after it still reach their players', async () => {
+    const { players, updated } = await online(2);
+    const [first, second] = players as [Online, Online];
+    // As deep as the service can still write out (V8 writes JSON recursively).
+    let deep: unknown = { memberId: first.member.id };
+    for (let i = 0; i < 1_000; i++) deep = { next: deep };
+    h!.mock.data.appendRawAudit({ id: 'aud_deep', payload: deep });
+    h!.mock.data.setMemberStatus(second.member.id, 'LOA');
+    h!.mock.data.appendRawAudit({ id: 'aud_after', subject: second.member.id });
+    await eventually(() => updated.some(([src, m]) => src === second.id && m.status === 'LOA'), 8000);
+    await auditReads(h!.mock.counters.log.length, 3);
+    const warned = h!
+      .logText()
+      .split('\n')
+      .filter((line) => line.includes('aud_deep'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/nested deeper than/);
+  });
+
   it('without audit:read the audit log is never read', async () => {
     const { players } = await online(2, { keyName: 'rosterWrite' });
     await eventually(() => h!.logText().includes('connected to the roster'));

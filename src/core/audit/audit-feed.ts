@@ -127,6 +127,7 @@ export class AuditFeed {
 
     const { service } = this.deps;
     const matches = matchEntries(step.fresh, this.deps.players, this.deps.cache, service.catalog);
+    if (matches.unreadable.length > 0) this.gap(unreadableReason(matches.unreadable));
     if (matches.catalog) this.catalog.ask();
     // Names first, so the members re-read below are shaped with the new department and rank names.
     pass.catalog = await this.catalog.runIfDue();
@@ -190,4 +191,10 @@ export class AuditFeed {
 /** A list's data; anything else holds no entries. */
 function listOf(data: unknown): unknown[] {
   return Array.isArray(data) ? data : [];
+}
+
+/** Entries skipped in one read, in a few words: the first three named, the rest counted. */
+function unreadableReason(unreadable: readonly string[]): string {
+  const more = unreadable.length > 3 ? ` and ${unreadable.length - 3} more` : '';
+  return `skipped ${unreadable.slice(0, 3).join('; ')}${more}`;
 }

@@ -1,5 +1,6 @@
 import type { PlayerRegistry } from '../players/player-registry';
 import type { CatalogIndex } from '../roster/catalog-index';
+import { entryId } from './entry-identity';
 import { entryValues } from './entry-values';
 
 /** What the entries of one read concern. */
@@ -8,6 +9,8 @@ export interface EntryMatches {
   licenses: Set<string>;
   /** Some entry names a department or rank and no member: departments and ranks are read again. */
   catalog: boolean;
+  /** Entries that could not be read (`<id>: why`): skipped, and what they said is lost. */
+  unreadable: string[];
 }
 
 /** Who a value names: a member the server holds a record of (their license), by id. */
@@ -27,11 +30,22 @@ export function matchEntries(
   catalog: CatalogIndex,
 ): EntryMatches {
   const online = onlineLicenses(players);
-  const matches: EntryMatches = { licenses: new Set(), catalog: false };
+  const matches: EntryMatches = { licenses: new Set(), catalog: false, unreadable: [] };
   for (const entry of entries) {
+    let values: Set<string>;
+    try {
+      values = entryValues(entry);
+    } catch (error) {
+      const id = entryId(entry);
+      const why = error instanceof Error ? error.message : String(error);
+      matches.unreadable.push(
+        `${id === null ? 'an entry without an id' : `entry ${JSON.stringify(id)}`}: ${why}`,
+      );
+      continue;
+    }
     let named = false;
     let catalogId = false;
-    for (const value of entryValues(entry)) {
+    for (const value of values) {
       const license = online.get(value) ?? cache.licenseNamedBy(value);
       if (license !== undefined) {
         named = true;

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CATCH_UP_READS } from '../../../src/core/audit/audit-cursor';
-import type { Logger } from '../../../src/core/ports';
-import { feedRig } from './feed-rig';
-
-function recordingLogger() {
-  const warnings: string[] = [];
-  const logger: Logger = { error() {}, info() {}, debug() {}, warn: (line) => warnings.push(line) };
-  return { logger, warnings };
-}
+import { feedRig, recordingLogger } from './feed-rig';
 
 describe('AuditFeed in a burst', () => {
   it('a burst of 2,500 entries is read in two passes, each member named is re-read once, and it is not listed again for ever', async () => {

@@ -15,6 +15,13 @@ export const catalog: Catalog = {
   ],
 };
 
+/** A logger that keeps the warnings. */
+export function recordingLogger() {
+  const warnings: string[] = [];
+  const logger: Logger = { error() {}, info() {}, debug() {}, warn: (line) => warnings.push(line) };
+  return { logger, warnings };
+}
+
 /** Member `n`: id `m<n>`, license `license:<n>`, one assignment `as<n>` in d1. */
 export function memberRecord(n: number, status = 'ACTIVE'): MemberLookup {
   return {
