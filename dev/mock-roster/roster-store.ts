@@ -162,6 +162,17 @@ export class RosterStore {
     return record;
   }
 
+  /** Appends an entry of any shape with the next id, stamped now (as the service writes one). */
+  appendEntry(fields: Record<string, unknown>): Record<string, unknown> {
+    const record = {
+      id: `aud_${String(++this.nextAudit).padStart(6, '0')}`,
+      ...fields,
+      createdAt: this.stamp(),
+    };
+    this.data.auditLogs.push(record as unknown as MockAuditEntry);
+    return record;
+  }
+
   /**
    * Appends `count` entries as a burst (a bulk change, an import) writes them: stamped one
    * millisecond apart up to now, oldest first. `make(i)` gives each entry's content.

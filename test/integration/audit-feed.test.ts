@@ -286,6 +286,25 @@ describe('the audit log as a change feed', () => {
     expect(warned[0]).toMatch(/nested deeper than/);
   });
 
+  it('dashboard changes reach their players whatever shape their entries take', async () => {
+    const { players, updated } = await online(5);
+    const mark = h!.mock.counters.log.length;
+    const shapes: string[] = [];
+    for (const player of players) {
+      h!.mock.dashboard.setStatus(player.member.id, 'LOA');
+      shapes.push(h!.mock.dashboard.last!.shape);
+    }
+    // Five changes in a row take the five shapes the mock writes.
+    expect(new Set(shapes).size).toBe(5);
+    await eventually(
+      () => players.every((p) => updated.some(([src, m]) => src === p.id && m.status === 'LOA')),
+      8000,
+    );
+    expect(updated).toHaveLength(5);
+    // All five in one batch.
+    expect(otherRequests(mark).filter((e) => e.endpoint === 'GET /api/v1/members')).toHaveLength(1);
+  });
+
   it('without audit:read the audit log is never read', async () => {
     const { players } = await online(2, { keyName: 'rosterWrite' });
     await eventually(() => h!.logText().includes('connected to the roster'));
