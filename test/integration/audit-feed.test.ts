@@ -265,6 +265,15 @@ describe('the audit log as a change feed', () => {
     // Read on for a while: the same entries are not a gap again.
     await auditReads(h!.mock.counters.log.length, 5);
     expect(h!.logText().match(/could not be read in full/g)).toHaveLength(1);
+    // The doctor tells the feed as it runs: reading, and the gap.
+    const before = h!.server.log.lines.length;
+    h!.server.executeCommand('roster doctor');
+    const doctor = await eventually(() => {
+      const text = h!.server.log.lines.slice(before).join('\n');
+      return /audit feed: 1 gap since start/.test(text) ? text : undefined;
+    }, 8000);
+    expect(doctor).toMatch(/✓ audit feed: reading; it reached the end of the audit log \d+ s ago/);
+    expect(doctor).toMatch(/1 gap since start, the last \d+ s ago \(more than 2000 entries stamped/);
   });
 
   it('a deeply nested entry is skipped with one warning naming it; the entries after it still reach their players', async () => {

@@ -1,4 +1,5 @@
 import type { AuditFeed } from '../../core/audit/audit-feed';
+import { feedLines } from '../../core/audit/feed-report';
 import { scheduleRefresh } from '../../core/audit/refresh-plan';
 import { startAuditFeed } from '../audit-start';
 import type { Capability } from '../capability';
@@ -7,9 +8,10 @@ import type { RosterContext } from '../roster-context';
 const CATALOG_REFRESH_MS = 30 * 60_000;
 
 /**
- * Keeps what the server knows current: online players through the audit log (when the key may
- * read it) with the periodic refresh as a safety net, everyone online again the moment a refused
- * key works again, and departments and ranks every 30 minutes.
+ * Keeps what the server knows current: online players and the members the cache holds through the
+ * audit log (when the key may read it), with the periodic refresh as a safety net; everyone online
+ * again the moment a refused key works again; departments and ranks every 30 minutes. `roster
+ * doctor` tells how the feed runs.
  */
 export function attachRefresh(context: RosterContext): Capability {
   const { api, service, players, cache, schedule, clock, logger, config, capabilities } = context;
@@ -36,6 +38,7 @@ export function attachRefresh(context: RosterContext): Capability {
         identity.scopes,
       );
     },
+    doctorLines: () => (feed ? feedLines(feed.state(), clock.now(), config.refresh.intervalSeconds) : []),
     start() {
       scheduleRefresh({
         schedule,
