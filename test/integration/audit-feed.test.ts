@@ -1,10 +1,11 @@
 /**
- * CONTRACT section 10, changes made on the roster reach online players: the audit log read as a
+ * CONTRACT sections 10 and 14, changes made on the roster reach online players and the next join of
+ * members who are not: the audit log read as a
  * change feed, from the built bundle against the mock roster over loopback.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MockMember } from '../../dev/mock-roster/records';
-import { eventually, type Harness, type HarnessOptions, startHarness } from './harness';
+import { eventually, framesIn, type Harness, type HarnessOptions, startHarness } from './harness';
 
 const AUDIT = 'GET /api/v1/audit-logs';
 const plain = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON.stringify(value)));
@@ -317,7 +318,9 @@ describe('the audit log as a change feed', () => {
   it('without audit:read the audit log is never read', async () => {
     const { players } = await online(2, { keyName: 'rosterWrite' });
     await eventually(() => h!.logText().includes('connected to the roster'));
-    await new Promise((r) => setTimeout(r, 2500));
+    // Three audit intervals of server frames: a feed would have read the log by then.
+    const from = h!.server.frames;
+    await eventually(() => h!.server.frames >= from + framesIn(3), 10_000);
     expect(h!.mock.counters.byEndpoint()[AUDIT]).toBeUndefined();
     expect(h!.logText()).toContain('lacks audit:read');
     expect(players).toHaveLength(2);
