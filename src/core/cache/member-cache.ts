@@ -78,7 +78,7 @@ export class MemberCache {
    * of each asks the service, an outage still finds it. For when changes may have been missed.
    */
   markAllStale(): void {
-    // Least recently used first: each set moves its entry to the front, so the order is kept.
+    // Least recently used first: each set makes its entry the most recent, so the order is kept.
     const held = [...this.lru.rentries()] as [string, Entry][];
     for (const [license, entry] of held) this.lru.set(license, entry, { ttl: 1, start: 1 });
   }

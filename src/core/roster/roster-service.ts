@@ -214,7 +214,7 @@ export class RosterService {
     try {
       lookups = await this.deps.source.lookupMany(asked, lane);
     } catch (error) {
-      this.noteError(error, 'audit re-read failed');
+      this.noteError(error, 'member re-read failed');
       return asked;
     }
     const holders = this.licensesOf(this.deps.players.onlinePlayers());
