@@ -76,6 +76,7 @@ export class AuditFeed {
   private stopped = false;
   private gaps = 0;
   private lastGap: AuditFeedState['lastGap'] = null;
+  private anchoring: Promise<boolean> | null = null;
   /**
    * Licenses whose re-read failed: tried again with the next read. Bounded by the members the
    * server holds (online players and the cache).
@@ -142,10 +143,31 @@ export class AuditFeed {
     this.stopped = true;
   }
 
+  /**
+   * Anchors the cursor on the log as it stands (its newest entries), once; a read anchors first if
+   * this did not. False when the service could not answer.
+   */
+  anchor(): Promise<boolean> {
+    this.anchoring ??= this.deps
+      .newest()
+      .then((newest) => {
+        if (!this.cursor.anchored) this.cursor.anchor(listOf(newest), this.deps.clock.now());
+        return true;
+      })
+      .catch((error: unknown) => {
+        this.fail(error);
+        return false;
+      })
+      .finally(() => {
+        this.anchoring = null;
+      });
+    return this.anchoring;
+  }
+
   /** The entries after the cursor (anchoring it first); null when the service could not answer. */
   private async read(): Promise<unknown[] | null> {
+    if (!this.cursor.anchored && !(await this.anchor())) return null;
     try {
-      if (!this.cursor.anchored) this.cursor.anchor(listOf(await this.deps.newest()), this.deps.clock.now());
       const after = this.cursor.after();
       const entries = await this.deps.list({
         sort: 'createdAt',

@@ -102,6 +102,24 @@ describe('AuditFeed', () => {
     });
   }
 
+  it('a change made after the anchor, long before the first read, is handled; history before it is not', async () => {
+    const r = feedRig();
+    const license = await r.known(1);
+    await r.known(2);
+    r.write({ ref: 'as2' });
+    await r.clock.advance(600_000);
+    r.write({ ref: 'm2' });
+    await r.clock.advance(600_000);
+    // Two reads of the newest entries at once: one request.
+    await Promise.all([r.feed.anchor(), r.feed.anchor()]);
+    expect(r.reads).toEqual([{ newest: 'true' }]);
+    await r.clock.advance(3_600_000);
+    r.write({ ref: 'm1' });
+    await r.feed.poll();
+    // The two newest entries at the anchor are read as possibly new (once); older ones are not.
+    expect(r.lookups.map((batch) => [...batch].sort())).toEqual([[license, 'license:2']]);
+  });
+
   it('is healthy only while reads succeed on time', async () => {
     const r = feedRig();
     expect(r.feed.healthy).toBe(false);
