@@ -73,7 +73,10 @@ export class AuditCursor {
     this.resumeAt = null;
     this.readsBehind = 0;
     this.marks.clear();
-    if (confirmed !== undefined) this.marks.note(at, confirmed);
+    if (confirmed !== undefined) {
+      this.confirmed = Math.max(this.confirmed, confirmed);
+      this.marks.note(at, this.confirmed);
+    }
     this.isAnchored = true;
   }
 
