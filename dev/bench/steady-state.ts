@@ -1,6 +1,7 @@
+import { startAuditFeed } from '../../src/app/audit-start';
 import { createRosterApi, rosterUserAgent } from '../../src/core/api';
-import { AuditFeed } from '../../src/core/audit/audit-feed';
-import { scheduleAuditFeed, scheduleRefresh } from '../../src/core/audit/refresh-plan';
+import type { AuditFeed } from '../../src/core/audit/audit-feed';
+import { scheduleRefresh } from '../../src/core/audit/refresh-plan';
 import { MemberCache } from '../../src/core/cache/member-cache';
 import { configSchema } from '../../src/core/config';
 import { PlayerRegistry } from '../../src/core/players/player-registry';
@@ -93,17 +94,19 @@ export async function steadyStateRoster(options: SteadyOptions): Promise<SteadyR
     const mark = mock.counters.log.length;
     let feed: AuditFeed | null = null;
     if (options.auditFeed) {
-      const auditMs = config.refresh.auditSeconds * 1000;
-      feed = new AuditFeed({
-        list: (query) => api.list('/api/v1/audit-logs', query, 'refresh', 20),
-        service,
-        players,
-        clock,
-        logger: silentLogger,
-        startedAt: clock.now(),
-        intervalMs: auditMs,
-      });
-      scheduleAuditFeed(schedule, feed, auditMs);
+      feed = startAuditFeed(
+        {
+          api,
+          service,
+          players,
+          cache,
+          schedule,
+          clock,
+          logger: silentLogger,
+          auditSeconds: config.refresh.auditSeconds,
+        },
+        ['audit:read'],
+      );
     }
     scheduleRefresh({
       schedule,

@@ -1,3 +1,4 @@
+import { type AuditShape, auditShapeAt, type DashboardChange, shapeEntry } from './audit-shapes';
 import type { MemberStatus, MockAssignment, MockMember, MockRank } from './records';
 import type { RosterStore } from './roster-store';
 
@@ -6,19 +7,28 @@ export const DASHBOARD_ACTOR = { id: 'usr_staff', name: 'Roster Staff' };
 
 /**
  * Changes as a staff member makes them in the dashboard: each one changes the data and writes an
- * audit entry (`source: 'DASHBOARD'`), as the service does for every change. The store's own
- * mutation helpers stay silent, for tests that want a change the audit log does not show.
+ * audit entry, as the service does for every change, in one of several shapes (`audit-shapes.ts`)
+ * chosen per change from the seed. The store's own mutation helpers stay silent, for tests that
+ * want a change the audit log does not show.
  */
 export class MockDashboard {
+  private changes = 0;
+  /** The entry the last change wrote, and its shape. */
+  last: { entry: Record<string, unknown>; shape: AuditShape } | null = null;
+
   constructor(private readonly store: RosterStore) {}
+
+  /** The shape the next change's entry takes. */
+  get nextShape(): AuditShape {
+    return auditShapeAt(this.store.seed, this.changes);
+  }
 
   /** Sets a member's status. */
   setStatus(memberId: string, status: MemberStatus): MockMember {
     const from = this.store.member(memberId)?.status;
     const member = this.store.setMemberStatus(memberId, status);
-    if (from !== status) {
-      this.audit('member.update', 'member', memberId, { status: { from, to: status } });
-    }
+    if (from !== status)
+      this.audit({ kind: 'member', id: memberId, memberId, field: 'status', from, to: status });
     return member;
   }
 
@@ -29,8 +39,13 @@ export class MockDashboard {
     const from = before?.rankId ?? null;
     const assignment = this.store.setMemberRank(memberId, rankId);
     if (from !== rankId) {
-      this.audit('department_assignment.update', 'department_assignment', assignment.id, {
-        rankId: { from, to: rankId },
+      this.audit({
+        kind: 'department_assignment',
+        id: assignment.id,
+        memberId,
+        field: 'rankId',
+        from,
+        to: rankId,
       });
     }
     return assignment;
@@ -42,25 +57,14 @@ export class MockDashboard {
     if (!rank) throw new Error(`mock roster: no rank ${rankId}`);
     const from = rank.name;
     rank.name = name;
-    this.audit('rank.update', 'rank', rankId, { name: { from, to: name } });
+    this.audit({ kind: 'rank', id: rankId, memberId: null, field: 'name', from, to: name });
     return rank;
   }
 
-  private audit(
-    action: string,
-    resourceType: string,
-    resourceId: string,
-    changes: Record<string, { from: unknown; to: unknown }>,
-  ): void {
-    this.store.appendAudit({
-      action,
-      resourceType,
-      resourceId,
-      changes,
-      source: 'DASHBOARD',
-      actorId: DASHBOARD_ACTOR.id,
-      actorName: DASHBOARD_ACTOR.name,
-      apiKeyId: null,
-    });
+  private audit(change: DashboardChange): void {
+    const shape = this.nextShape;
+    this.changes++;
+    const entry = this.store.appendEntry(shapeEntry(shape, change, DASHBOARD_ACTOR));
+    this.last = { entry, shape };
   }
 }

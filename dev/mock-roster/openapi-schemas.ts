@@ -83,7 +83,10 @@ const DutySession = {
 
 const AuditLogEntry = {
   type: 'object',
-  required: ['id', 'action', 'resourceType', 'resourceId', 'source', 'actorId', 'createdAt'],
+  description:
+    'Only id and createdAt are common to every entry. Changes made with a key have the fields below; changes made in the dashboard are written in several shapes (e.g. targetType/targetId, entity/diff, metadata.memberId, resource/resourceId).',
+  required: ['id', 'createdAt'],
+  additionalProperties: true,
   properties: {
     id: str,
     action: str,

@@ -60,6 +60,10 @@ export interface MockDutySession {
   createdAt: string;
 }
 
+/**
+ * An audit entry of a change made with a key. Dashboard changes take other shapes
+ * (`audit-shapes.ts`) and `appendRawAudit` any: only `id` and `createdAt` are common to all.
+ */
 export interface MockAuditEntry {
   id: string;
   action: string;

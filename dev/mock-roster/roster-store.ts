@@ -162,6 +162,33 @@ export class RosterStore {
     return record;
   }
 
+  /** Appends an entry of any shape with the next id, stamped now (as the service writes one). */
+  appendEntry(fields: Record<string, unknown>): Record<string, unknown> {
+    const record = {
+      id: `aud_${String(++this.nextAudit).padStart(6, '0')}`,
+      ...fields,
+      createdAt: this.stamp(),
+    };
+    this.data.auditLogs.push(record as unknown as MockAuditEntry);
+    return record;
+  }
+
+  /**
+   * Appends `count` entries as a burst (a bulk change, an import) writes them: stamped one
+   * millisecond apart up to now, oldest first. `make(i)` gives each entry's content.
+   */
+  appendAuditBurst(count: number, make: (i: number) => Record<string, unknown> = () => ({})): void {
+    const end = this.now();
+    for (let i = 0; i < count; i++) {
+      this.data.auditLogs.push({
+        id: `aud_${String(++this.nextAudit).padStart(6, '0')}`,
+        action: 'member.bulk_update',
+        ...make(i),
+        createdAt: new Date(end - count + 1 + i).toISOString(),
+      } as unknown as MockAuditEntry);
+    }
+  }
+
   appendAudit(entry: Omit<MockAuditEntry, 'id' | 'createdAt'>): MockAuditEntry {
     const record: MockAuditEntry = {
       id: `aud_${String(++this.nextAudit).padStart(6, '0')}`,

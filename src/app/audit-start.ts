@@ -1,24 +1,33 @@
 import { hasScope, type RosterApi } from '../core/api';
 import { AuditFeed } from '../core/audit/audit-feed';
+import { gapReread } from '../core/audit/gap-reread';
 import { scheduleAuditFeed } from '../core/audit/refresh-plan';
+import type { MemberCache } from '../core/cache/member-cache';
 import type { PlayerRegistry } from '../core/players/player-registry';
 import type { Clock, Logger } from '../core/ports';
 import type { RosterService } from '../core/roster/roster-service';
 import type { Schedule } from '../core/schedule';
 
-/** Pages of the audit log read at most per pass; the next pass goes on from the last entry seen. */
+/** Pages of the audit log read at most per pass; the next pass goes on from the last entry read. */
 const AUDIT_MAX_PAGES = 20;
+/** The API's largest page, which the client asks for. */
+const PAGE_SIZE = 100;
 
 export interface AuditStart {
   api: RosterApi;
   service: RosterService;
   players: PlayerRegistry;
+  cache: MemberCache;
   schedule: Schedule;
   clock: Clock;
   logger: Logger;
   /** `refresh.auditSeconds` (0: off). */
   auditSeconds: number;
-  startedAt: number;
+  /**
+   * What a gap in the feed (entries it could not read) costs; by default everyone online is read
+   * again and the cache's records are read again at each member's next join (`gapReread`).
+   */
+  gap?: (reason: string) => void;
 }
 
 /** Starts reading the audit log when the key may (`audit:read`) and the owner wants it; else null. */
@@ -33,12 +42,15 @@ export function startAuditFeed(deps: AuditStart, scopes: readonly string[]): Aud
   }
   const feed = new AuditFeed({
     list: (query) => deps.api.list('/api/v1/audit-logs', query, 'refresh', AUDIT_MAX_PAGES),
+    passSize: AUDIT_MAX_PAGES * PAGE_SIZE,
+    newest: () => deps.api.get('/api/v1/audit-logs', { sort: '-createdAt', limit: 2 }, 'refresh'),
     service: deps.service,
     players: deps.players,
+    cache: deps.cache,
     clock: deps.clock,
     logger: deps.logger,
-    startedAt: deps.startedAt,
     intervalMs: auditMs,
+    gap: deps.gap ?? gapReread(deps),
   });
   scheduleAuditFeed(deps.schedule, feed, auditMs);
   return feed;

@@ -25,6 +25,8 @@ export interface HarnessOptions {
   apiKey?: string;
   baseUrl?: string;
   aces?: readonly (readonly [string, string, ('allow' | 'deny')?])[];
+  /** The mock service's clock (e.g. minutes off this machine's); `Date.now` by default. */
+  mockNow?: () => number;
   /** Runs before the resource starts (e.g. to set faults or write a snapshot). */
   beforeStart?: (mock: MockRoster, folder: string) => void | Promise<void>;
   startResource?: boolean;
@@ -47,7 +49,12 @@ export function resourceFolder(config: Record<string, unknown> | undefined): str
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const mock = await startMockRoster({ port: 0, members: options.members ?? 200, seed: 7 });
+  const mock = await startMockRoster({
+    port: 0,
+    members: options.members ?? 200,
+    seed: 7,
+    ...(options.mockNow ? { now: options.mockNow } : {}),
+  });
   const folder = resourceFolder(options.config);
   const key = options.apiKey ?? mock.keys[options.keyName ?? 'full'];
   const server = new FxServer({

@@ -1,4 +1,5 @@
 import type { AuditFeed } from '../../core/audit/audit-feed';
+import { feedLines } from '../../core/audit/feed-report';
 import { scheduleRefresh } from '../../core/audit/refresh-plan';
 import { startAuditFeed } from '../audit-start';
 import type { Capability } from '../capability';
@@ -7,12 +8,13 @@ import type { RosterContext } from '../roster-context';
 const CATALOG_REFRESH_MS = 30 * 60_000;
 
 /**
- * Keeps what the server knows current: online players through the audit log (when the key may
- * read it) with the periodic refresh as a safety net, everyone online again the moment a refused
- * key works again, and departments and ranks every 30 minutes.
+ * Keeps what the server knows current: online players and the members the cache holds through the
+ * audit log (when the key may read it), with the periodic refresh as a safety net; everyone online
+ * again the moment a refused key works again; departments and ranks every 30 minutes. `roster
+ * doctor` tells how the feed runs.
  */
 export function attachRefresh(context: RosterContext): Capability {
-  const { api, service, players, schedule, clock, logger, config, capabilities } = context;
+  const { api, service, players, cache, schedule, clock, logger, config, capabilities } = context;
   // While the key was refused nothing was sent: players admitted meanwhile by gate.onError have no
   // roster data, and everyone online may have changed. Read them all again the moment it resumes,
   // not at the next background refresh.
@@ -20,8 +22,6 @@ export function attachRefresh(context: RosterContext): Capability {
     if (change.state === 'resumed') service.refreshOnline('refresh').catch(() => {});
   });
   let feed: AuditFeed | null = null;
-  // Audit entries from the resource's start on matter: the players online then are read afresh.
-  const startedAt = clock.now();
   return {
     ready(identity) {
       feed ??= startAuditFeed(
@@ -29,15 +29,16 @@ export function attachRefresh(context: RosterContext): Capability {
           api,
           service,
           players,
+          cache,
           schedule,
           clock,
           logger,
           auditSeconds: config.refresh.auditSeconds,
-          startedAt,
         },
         identity.scopes,
       );
     },
+    doctorLines: () => (feed ? feedLines(feed.state(), clock.now(), config.refresh.intervalSeconds) : []),
     start() {
       scheduleRefresh({
         schedule,

@@ -1,78 +1,157 @@
+import { createdAtOf, distinctStamps, entryKey } from './entry-identity';
+import { SettleMarks } from './settle-marks';
+
 /** Most entry keys remembered; the oldest go first beyond it. */
-const MAX_SEEN = 20_000;
+const MAX_SEEN = 25_000;
 
 /**
- * Where the next read of the audit log starts, and which entries were already processed.
+ * Reads in a row that each stopped at their size before the feed gives up paging through a
+ * backlog: 20,000 entries (200 requests), about what reading every member again costs.
+ */
+export const MAX_CATCH_UP_READS = 10;
+
+/** What one read of the log means for the cursor. */
+export interface CursorStep {
+  /** Entries not processed before, oldest first. */
+  fresh: unknown[];
+  /** The read stopped at its size: the next one goes on after its last entry. */
+  behind: boolean;
+  /** Entries that will never be read, and why; null when none. */
+  gap: string | null;
+}
+
+/**
+ * Where the next read of the audit log starts, and which entries were already processed. Stamps
+ * are the service's own (`createdAt`): this server's clock may be minutes off the service's, so
+ * the two are never compared; this server's clock only measures time elapsed between reads.
  *
- * `createdAt.after` is exclusive and the service stamps entries itself, so reading strictly after
- * the last entry seen would miss an entry stamped with the same time but committed a moment later,
- * or one from a clock a little behind. Each read therefore starts `overlapMs` before the latest
- * entry seen (before the resource's start at first), and entries already processed inside that
- * overlap are recognised by key and skipped: none is missed, none is processed twice.
+ * A sweep reads from a settled floor: `createdAt.after` is exclusive and an entry may commit a
+ * moment after one stamped later, so the floor stays below the newest entries until such late
+ * entries can no longer appear (`SettleMarks`); entries read again inside it are recognised by key.
+ * A read that stops at its size (a burst) is followed by one that goes on after its last entry,
+ * never by the same pages again. The cursor never moves on the newest stamp alone: an entry stamped
+ * in the future by a fault would hide every entry after it; a later entry has to confirm it.
  */
 export class AuditCursor {
-  private latest: number;
-  /** Entry key → the time it was stamped with (ms), for entries inside the overlap. */
+  /** The earliest stamp a sweep lists (ms, service time); null: from the log's beginning. */
+  private floor: number | null = null;
+  /** Set while behind: the stamp the next read starts at (its entries again, then further). */
+  private resumeAt: number | null = null;
+  private isAnchored = false;
+  /** How far below the newest entries an anchor starts: none after a gap, which is read again anyway. */
+  private anchorOverlapMs: number;
+  /** This server's time when the current sweep (and the reads going on from it) began. */
+  private sweepAt = 0;
+  private readsBehind = 0;
+  private confirmed = Number.NEGATIVE_INFINITY;
+  private readonly marks: SettleMarks;
+  /** Entry key → its stamp, for entries later reads may list again. */
   private readonly seen = new Map<string, number>();
 
-  constructor(
-    startedAt: number,
-    private readonly overlapMs: number,
-    private readonly now: () => number,
-  ) {
-    this.latest = startedAt;
+  constructor(overlapMs: number) {
+    this.marks = new SettleMarks(overlapMs);
+    this.anchorOverlapMs = overlapMs;
   }
 
-  /** The `createdAt.after` of the next read, as ISO 8601 UTC. */
-  after(): string {
-    return new Date(Math.max(0, this.latest - this.overlapMs)).toISOString();
+  get anchored(): boolean {
+    return this.isAnchored;
   }
 
-  /** True for an entry not processed before (and remembers it); false for one already seen. */
-  accept(entry: unknown): boolean {
-    const key = entryKey(entry);
-    if (this.seen.has(key)) return false;
-    // An entry stamped in the far future must not push the cursor past entries still to come.
-    const stamped = createdAtOf(entry);
-    const at = Math.min(Number.isNaN(stamped) ? this.latest : stamped, this.now() + this.overlapMs);
-    this.seen.set(key, at);
-    if (at > this.latest) this.latest = at;
-    return true;
+  get behind(): boolean {
+    return this.resumeAt !== null;
   }
 
-  /** Forgets entries too old to be listed again; keeps memory bounded. */
-  prune(): void {
-    const horizon = this.latest - this.overlapMs;
-    for (const [key, at] of this.seen) if (at < horizon) this.seen.delete(key);
-    for (const key of this.seen.keys()) {
-      if (this.seen.size <= MAX_SEEN) break;
-      this.seen.delete(key);
+  /**
+   * Starts from the newest entries the service holds (`sort=-createdAt`), the overlap before them:
+   * a change made while the resource was starting is still processed, and so are the few entries
+   * before it (a re-read each, once). With fewer than two entries the log is read from its
+   * beginning (nothing in it but them). `at`: this server's time.
+   */
+  anchor(newestFirst: readonly unknown[], at: number): void {
+    const confirmed = distinctStamps(newestFirst)[1];
+    this.floor = confirmed === undefined ? null : confirmed - this.anchorOverlapMs;
+    this.resumeAt = null;
+    this.readsBehind = 0;
+    this.marks.clear();
+    if (confirmed !== undefined) {
+      this.confirmed = Math.max(this.confirmed, confirmed);
+      this.marks.note(at, this.confirmed);
     }
+    this.isAnchored = true;
+  }
+
+  /** The `createdAt.after` of the next read, as ISO 8601 UTC; undefined: from the beginning. */
+  after(): string | undefined {
+    const from = this.resumeAt ?? this.floor;
+    // `after` is exclusive: one millisecond earlier lists entries stamped `from` itself.
+    return from === null ? undefined : new Date(Math.max(0, from - 1)).toISOString();
+  }
+
+  /** Takes in one read (oldest first); `full`: it stopped at its size; `at`: this server's time. */
+  read(entries: readonly unknown[], full: boolean, at: number): CursorStep {
+    const from = this.resumeAt ?? this.floor;
+    if (this.resumeAt === null) this.sweepAt = at;
+    const fresh = entries.filter((entry) => this.accept(entry));
+    const stamps = distinctStamps(entries);
+    if (stamps[1] !== undefined && stamps[1] > this.confirmed) this.confirmed = stamps[1];
+    if (this.confirmed > Number.NEGATIVE_INFINITY) this.marks.note(at, this.confirmed);
+    const step: CursorStep = { fresh, behind: full, gap: null };
+    if (full) step.gap = this.goOn(stamps[0], from, entries.length);
+    else this.caughtUp();
+    this.prune();
+    return step;
+  }
+
+  /** After a read that stopped at its size: where the next starts, or why entries are lost. */
+  private goOn(last: number | undefined, from: number | null, size: number): string | null {
+    this.readsBehind++;
+    if (last === undefined || this.readsBehind > MAX_CATCH_UP_READS) {
+      // Paging on through the backlog would cost more than reading every member again.
+      this.isAnchored = false;
+      this.anchorOverlapMs = 0;
+      this.resumeAt = null;
+      return last === undefined
+        ? `a read of ${size} entries without a readable createdAt`
+        : `more than ${MAX_CATCH_UP_READS * size} entries behind`;
+    }
+    if (from !== null && last <= from) {
+      // Every entry of the read has the stamp it started from: no page reaches past them. Step
+      // over that stamp for good (the gap's re-read covers what they said); all below it was read.
+      this.floor = last + 1;
+      this.resumeAt = null;
+      this.readsBehind = 0;
+      return `more than ${size} entries stamped ${new Date(last).toISOString()}`;
+    }
+    this.resumeAt = last;
+    return null;
+  }
+
+  private caughtUp(): void {
+    this.resumeAt = null;
+    this.readsBehind = 0;
+    const settled = this.marks.settledFor(this.sweepAt);
+    if (settled !== undefined) this.floor = Math.max(this.floor ?? settled, settled);
   }
 
   get size(): number {
     return this.seen.size;
   }
-}
 
-/** `createdAt` is documented for every resource; anything unreadable gives NaN. */
-function createdAtOf(entry: unknown): number {
-  if (typeof entry !== 'object' || entry === null) return Number.NaN;
-  const value = (entry as { createdAt?: unknown }).createdAt;
-  return typeof value === 'string' ? Date.parse(value) : Number.NaN;
-}
+  private accept(entry: unknown): boolean {
+    const key = entryKey(entry);
+    if (this.seen.has(key)) return false;
+    const stamped = createdAtOf(entry);
+    this.seen.set(key, Number.isNaN(stamped) ? (this.floor ?? 0) : stamped);
+    return true;
+  }
 
-/** The entry's id when it has one, else its whole text. */
-function entryKey(entry: unknown): string {
-  if (typeof entry === 'object' && entry !== null) {
-    const id = (entry as { id?: unknown }).id;
-    if (typeof id === 'string' || typeof id === 'number') return `id:${id}`;
+  /** Forgets entries no sweep lists again; keeps memory bounded. */
+  private prune(): void {
+    const floor = this.floor;
+    if (floor !== null) for (const [key, at] of this.seen) if (at < floor) this.seen.delete(key);
+    for (const key of this.seen.keys()) {
+      if (this.seen.size <= MAX_SEEN) break;
+      this.seen.delete(key);
+    }
   }
-  let text: string;
-  try {
-    text = JSON.stringify(entry) ?? String(entry);
-  } catch {
-    text = String(entry);
-  }
-  return `text:${text.slice(0, 4_000)}`;
 }

@@ -4,119 +4,138 @@ import type { PlayerRegistry } from '../players/player-registry';
 import type { Clock, Logger } from '../ports';
 import type { RosterService } from '../roster/roster-service';
 import { AuditCursor } from './audit-cursor';
-import { entryValues } from './entry-values';
+import { CatalogReloads } from './catalog-reloads';
+import { type MemberIndex, matchEntries } from './entry-matches';
+
+export { CATALOG_RELOAD_GAP_MS } from './catalog-reloads';
 
 export interface AuditFeedDeps {
-  /** Every page of `GET /api/v1/audit-logs` with this query (the client follows `has_more`). */
+  /** Pages of `GET /api/v1/audit-logs` with this query, oldest first, at most `passSize` entries. */
   list(query: QueryValues): Promise<unknown[]>;
+  /** The most entries one `list` brings (its pages × 100): a read that brings this many stopped short. */
+  passSize: number;
+  /**
+   * The two newest entries (`sort=-createdAt&limit=2`): where the service's own clock stands. The
+   * entries' stamps, not the `Date` header, because the cursor compares stamps with stamps only:
+   * the same clock, to the millisecond, whatever proxy answers.
+   */
+  newest(): Promise<unknown>;
   service: RosterService;
   players: PlayerRegistry;
+  /** The member cache: members who are not online are found by id through it. */
+  cache: MemberIndex;
   clock: Clock;
   logger: Logger;
-  /** When the resource started: entries from then on matter. */
-  startedAt: number;
   /** How often `poll` runs, to tell a stalled feed from a working one. */
   intervalMs: number;
+  /**
+   * Entries were lost (a backlog too long to page through, entries the feed cannot read): what the
+   * server holds may be out of date and must be read again in full.
+   */
+  gap(reason: string): void;
 }
 
-/** How far back each read starts before the latest entry seen (equal stamps, late commits, skew). */
+/** How far back a sweep stays below the newest entries (equal stamps, late commits). */
 export const AUDIT_OVERLAP_MS = 120_000;
-
-/**
- * Catalog reloads the feed asks for are at most this far apart: a rank change of a member who is
- * not online names their rank too, and a busy dashboard must not cost two requests a minute.
- */
-export const CATALOG_RELOAD_GAP_MS = 5 * 60_000;
 
 /** What one read of the audit log did. */
 export interface AuditPass {
   entries: number;
-  /** Online players re-read because an entry concerned them. */
-  players: number;
+  /** Members (by license, online or not) re-read because an entry named them. */
+  members: number;
   catalog: boolean;
+  /** The read stopped at its size: the next goes on from its last entry. */
+  behind: boolean;
+}
+
+/** The feed as `roster doctor` tells it. */
+export interface AuditFeedState {
+  running: boolean;
+  healthy: boolean;
+  failing: boolean;
+  behind: boolean;
+  /** This server's time of the last read that reached the end of the log. */
+  caughtUpAt: number | null;
+  gaps: number;
+  lastGap: { reason: string; at: number } | null;
 }
 
 /**
  * The audit log as a change feed: each read lists the entries since the last one seen and re-reads
- * just the online members they concern, in one batch. An entry concerns a member when any value in
- * it, at any depth, is the member's id or one of their assignments' ids; an entry that names a
- * department or rank (and no online member) reloads departments and ranks; any other costs nothing.
+ * just the members they name, online or held in the cache, in one batch: a member suspended while
+ * offline is refused at their next join from the record re-read. An entry that names a department
+ * or rank (and no member) reloads departments and ranks; any other costs nothing. A burst larger
+ * than a read is read on from where the read stopped; entries that cannot be read are a gap,
+ * said once and answered by reading everything again.
  */
 export class AuditFeed {
-  private readonly cursor: AuditCursor;
-  private lastSuccess = Number.NEGATIVE_INFINITY;
+  private readonly cursor = new AuditCursor(AUDIT_OVERLAP_MS);
+  private readonly catalog: CatalogReloads;
+  private caughtUpAt = Number.NEGATIVE_INFINITY;
   private failing = false;
-  private catalogOwed = false;
-  private lastCatalogReload = Number.NEGATIVE_INFINITY;
   private stopped = false;
-  /** Players whose re-read failed: tried again with the next read. */
+  private gaps = 0;
+  private lastGap: AuditFeedState['lastGap'] = null;
+  private anchoring: Promise<boolean> | null = null;
+  /**
+   * Licenses whose re-read failed: tried again with the next read. Bounded by the members the
+   * server holds (online players and the cache).
+   */
   private readonly owed = new Set<string>();
 
   constructor(private readonly deps: AuditFeedDeps) {
-    this.cursor = new AuditCursor(deps.startedAt, AUDIT_OVERLAP_MS, () => deps.clock.now());
+    this.catalog = new CatalogReloads(deps.service, deps.clock);
   }
 
-  /** True while reads succeed on time: the full refresh of everyone can then be a rare safety net. */
+  /**
+   * True while reads reach the end of the log on time: the full refresh of everyone can then be a
+   * rare safety net. A feed paging through a backlog, or failing, is not.
+   */
   get healthy(): boolean {
-    return !this.stopped && this.deps.clock.now() - this.lastSuccess < this.deps.intervalMs * 2.5;
+    return !this.stopped && this.deps.clock.now() - this.caughtUpAt < this.deps.intervalMs * 2.5;
   }
 
   get running(): boolean {
     return !this.stopped;
   }
 
+  state(): AuditFeedState {
+    const caughtUp = this.caughtUpAt > Number.NEGATIVE_INFINITY ? this.caughtUpAt : null;
+    return {
+      running: !this.stopped,
+      healthy: this.healthy,
+      failing: this.failing,
+      behind: this.cursor.behind,
+      caughtUpAt: caughtUp,
+      gaps: this.gaps,
+      lastGap: this.lastGap,
+    };
+  }
+
   /** One read of the audit log; never throws. */
   async poll(): Promise<AuditPass> {
-    const pass: AuditPass = { entries: 0, players: 0, catalog: false };
+    const pass: AuditPass = { entries: 0, members: 0, catalog: false, behind: false };
     if (this.stopped) return pass;
-    let entries: unknown[];
-    try {
-      entries = await this.deps.list({ sort: 'createdAt', 'createdAt.after': this.cursor.after() });
-    } catch (error) {
-      this.fail(error);
-      return pass;
-    }
-    if (this.failing)
-      this.deps.logger.info('the audit log can be read again; changes reach players within a minute.');
-    this.failing = false;
-    this.lastSuccess = this.deps.clock.now();
-    const fresh = entries.filter((entry) => this.cursor.accept(entry));
-    this.cursor.prune();
-    pass.entries = fresh.length;
-    if (fresh.length === 0 && this.owed.size === 0 && !this.catalogOwed) return pass;
+    const entries = await this.read();
+    if (entries === null) return pass;
+    const now = this.deps.clock.now();
+    const step = this.cursor.read(entries, entries.length >= this.deps.passSize, now);
+    if (!step.behind) this.caughtUpAt = now;
+    pass.behind = step.behind;
+    if (step.gap !== null) this.gap(step.gap);
+    pass.entries = step.fresh.length;
+    if (step.fresh.length === 0 && this.owed.size === 0 && !this.catalog.pending) return pass;
 
     const { service } = this.deps;
-    const owners = this.ownersByValue();
-    const concerned = new Set(this.owed);
-    for (const entry of fresh) {
-      let named = false;
-      let catalogId = false;
-      for (const value of entryValues(entry)) {
-        const srcs = owners.get(value);
-        if (srcs) {
-          named = true;
-          for (const src of srcs) concerned.add(src);
-        } else if (service.catalog.departments.has(value) || service.catalog.rank(value)) {
-          catalogId = true;
-        }
-      }
-      // A rank change of an online member names their new rank too: their re-read covers it.
-      if (catalogId && !named) this.catalogOwed = true;
-    }
+    const matches = matchEntries(step.fresh, this.deps.players, this.deps.cache, service.catalog);
+    if (matches.unreadable.length > 0) this.gap(unreadableReason(matches.unreadable));
+    if (matches.catalog) this.catalog.ask();
     // Names first, so the members re-read below are shaped with the new department and rank names.
-    const now = this.deps.clock.now();
-    if (this.catalogOwed && now - this.lastCatalogReload >= CATALOG_RELOAD_GAP_MS) {
-      pass.catalog = true;
-      this.lastCatalogReload = now;
-      this.catalogOwed = false;
-      if (await service.loadCatalog(true)) service.reshapeOnline();
-      else this.catalogOwed = true;
-    }
+    pass.catalog = await this.catalog.runIfDue();
+    const licenses = new Set([...this.owed, ...matches.licenses]);
     this.owed.clear();
-    pass.players = concerned.size;
-    if (concerned.size > 0 && (await service.refreshPlayers(concerned)) === null) {
-      for (const src of concerned) this.owed.add(src);
-    }
+    pass.members = licenses.size;
+    for (const license of await service.refreshMembers(licenses)) this.owed.add(license);
     return pass;
   }
 
@@ -124,20 +143,53 @@ export class AuditFeed {
     this.stopped = true;
   }
 
-  /** Member ids and assignment ids of online players → their server ids. */
-  private ownersByValue(): Map<string, string[]> {
-    const owners = new Map<string, string[]>();
-    const add = (value: string, src: string) => {
-      const list = owners.get(value);
-      if (list) list.push(src);
-      else owners.set(value, [src]);
-    };
-    for (const [src, entry] of this.deps.players.onlinePlayers()) {
-      if (!entry.view) continue;
-      add(entry.view.member.id, src);
-      for (const assignmentId of entry.view.assignments.values()) add(assignmentId, src);
+  /**
+   * Anchors the cursor on the log as it stands (its newest entries), once; a read anchors first if
+   * this did not. False when the service could not answer.
+   */
+  anchor(): Promise<boolean> {
+    this.anchoring ??= this.deps
+      .newest()
+      .then((newest) => {
+        if (!this.cursor.anchored) this.cursor.anchor(listOf(newest), this.deps.clock.now());
+        return true;
+      })
+      .catch((error: unknown) => {
+        this.fail(error);
+        return false;
+      })
+      .finally(() => {
+        this.anchoring = null;
+      });
+    return this.anchoring;
+  }
+
+  /** The entries after the cursor (anchoring it first); null when the service could not answer. */
+  private async read(): Promise<unknown[] | null> {
+    if (!this.cursor.anchored && !(await this.anchor())) return null;
+    try {
+      const after = this.cursor.after();
+      const entries = await this.deps.list({
+        sort: 'createdAt',
+        ...(after === undefined ? {} : { 'createdAt.after': after }),
+      });
+      if (this.failing)
+        this.deps.logger.info('the audit log can be read again; changes reach players within a minute.');
+      this.failing = false;
+      return entries;
+    } catch (error) {
+      this.fail(error);
+      return null;
     }
-    return owners;
+  }
+
+  private gap(reason: string): void {
+    this.gaps++;
+    this.lastGap = { reason, at: this.deps.clock.now() };
+    this.deps.logger.warn(
+      `the audit log could not be read in full (${reason}); the members this server holds are read again.`,
+    );
+    this.deps.gap(reason);
   }
 
   private fail(error: unknown): void {
@@ -156,4 +208,15 @@ export class AuditFeed {
     }
     this.failing = true;
   }
+}
+
+/** A list's data; anything else holds no entries. */
+function listOf(data: unknown): unknown[] {
+  return Array.isArray(data) ? data : [];
+}
+
+/** Entries skipped in one read, in a few words: the first three named, the rest counted. */
+function unreadableReason(unreadable: readonly string[]): string {
+  const more = unreadable.length > 3 ? ` and ${unreadable.length - 3} more` : '';
+  return `skipped ${unreadable.slice(0, 3).join('; ')}${more}`;
 }

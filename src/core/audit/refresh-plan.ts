@@ -38,7 +38,13 @@ export function scheduleRefresh(plan: RefreshPlan): void {
   );
 }
 
-/** Reads the audit log every `auditMs` (a little jitter, never overlapping itself). */
+/**
+ * Anchors the feed on the audit log at once (a change made from now on is after the anchor, not
+ * taken for history, however far off the first read is), then reads every `auditMs` (a little
+ * jitter, never overlapping itself). Until that first read reaches the end of the log the feed is
+ * not healthy, so the periodic refresh runs as usual meanwhile.
+ */
 export function scheduleAuditFeed(schedule: Schedule, feed: AuditFeed, auditMs: number): void {
+  schedule.once(0, () => void feed.anchor());
   schedule.every(auditMs, () => feed.poll(), 0.05);
 }

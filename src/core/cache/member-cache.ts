@@ -23,6 +23,11 @@ export class MemberCache {
   private readonly lru: LRUCache<string, Entry>;
   private hitCount = 0;
   private missCount = 0;
+  /**
+   * Member id and assignment ids of every record held → its license: how an audit entry, which
+   * names members by id, reaches a member who is not online. Entries leave it with their record.
+   */
+  private readonly licenseById = new Map<string, string>();
 
   constructor(private readonly options: MemberCacheOptions) {
     this.lru = new LRUCache<string, Entry>({
@@ -34,6 +39,8 @@ export class MemberCache {
       perf: { now: options.now },
       // No cached clock reading: staleness follows the injected clock exactly, and no timer is started.
       ttlResolution: 0,
+      // Called synchronously on eviction and on replacement (before `set` indexes the new record).
+      dispose: (entry, license) => this.unindex(license, entry.view),
     });
   }
 
@@ -56,12 +63,43 @@ export class MemberCache {
   set(license: string, view: MemberView | null, fetchedAt = this.options.now()): void {
     const ttl = view === null ? this.options.negativeTtlMs : this.options.ttlMs;
     this.lru.set(license, { view, fetchedAt }, { ttl, start: fetchedAt });
+    this.index(license, view);
   }
 
   /** Keeps a record only as the last known answer (e.g. from the snapshot): never taken as fresh. */
   remember(license: string, view: MemberView, fetchedAt: number): void {
     // A start at the epoch's first millisecond makes the entry stale at once; fetchedAt stays truthful.
     this.lru.set(license, { view, fetchedAt }, { ttl: 1, start: 1 });
+    this.index(license, view);
+  }
+
+  /**
+   * Every record held becomes a last known answer only (as if from the snapshot): the next lookup
+   * of each asks the service, an outage still finds it. For when changes may have been missed.
+   */
+  markAllStale(): void {
+    // Least recently used first: each set makes its entry the most recent, so the order is kept.
+    const held = [...this.lru.rentries()] as [string, Entry][];
+    for (const [license, entry] of held) this.lru.set(license, entry, { ttl: 1, start: 1 });
+  }
+
+  /** The license of the member record held whose member id or assignment id is `id`. */
+  licenseNamedBy(id: string): string | undefined {
+    return this.licenseById.get(id);
+  }
+
+  private index(license: string, view: MemberView | null): void {
+    if (view === null) return;
+    this.licenseById.set(view.member.id, license);
+    for (const assignmentId of view.assignments.values()) this.licenseById.set(assignmentId, license);
+  }
+
+  private unindex(license: string, view: MemberView | null): void {
+    if (view === null) return;
+    for (const id of [view.member.id, ...view.assignments.values()]) {
+      // A member who changed license is indexed under the new one: leave that alone.
+      if (this.licenseById.get(id) === license) this.licenseById.delete(id);
+    }
   }
 
   get size(): number {

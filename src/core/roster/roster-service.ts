@@ -202,6 +202,38 @@ export class RosterService {
     return this.refreshLicenses(this.licensesOf(entries), lane);
   }
 
+  /**
+   * Re-reads these licenses, online or not (members an audit entry names), batched: the cache keeps
+   * each answer, so the next join decides on it, and online holders hear `playerUpdated`. Returns
+   * the licenses left without a kept answer (all of them when the service could not answer).
+   */
+  async refreshMembers(licenses: Iterable<string>, lane: Lane = 'refresh'): Promise<string[]> {
+    const asked = [...new Set(licenses)];
+    if (asked.length === 0) return [];
+    let lookups: Map<string, MemberLookup | null>;
+    try {
+      lookups = await this.deps.source.lookupMany(asked, lane);
+    } catch (error) {
+      this.noteError(error, 'member re-read failed');
+      return asked;
+    }
+    const holders = this.licensesOf(this.deps.players.onlinePlayers());
+    const missed: string[] = [];
+    for (const license of asked) {
+      const lookup = lookups.get(license);
+      if (lookup === undefined) {
+        missed.push(license);
+        continue;
+      }
+      const answer = this.answer(license, lookup ? toMemberView(lookup, this.catalogIndex) : null);
+      if (answer.kind !== 'answer') continue;
+      // Shaped without department names, it was not cached: the next join would not see it.
+      if (answer.unnamed) missed.push(license);
+      for (const src of holders.get(license) ?? []) this.apply(src, answer.view);
+    }
+    return missed;
+  }
+
   private licensesOf(entries: Iterable<[string, PlayerEntry]>): Map<string, string[]> {
     const byLicense = new Map<string, string[]>();
     for (const [src, entry] of entries) {

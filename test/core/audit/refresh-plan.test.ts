@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditFeed } from '../../../src/core/audit/audit-feed';
-import { SAFETY_NET_INTERVALS, scheduleRefresh } from '../../../src/core/audit/refresh-plan';
+import {
+  SAFETY_NET_INTERVALS,
+  scheduleAuditFeed,
+  scheduleRefresh,
+} from '../../../src/core/audit/refresh-plan';
 import type { RosterService } from '../../../src/core/roster/roster-service';
 import { Schedule } from '../../../src/core/schedule';
 import { FakeClock } from '../limiter/fake-clock';
@@ -47,5 +51,33 @@ describe('scheduleRefresh', () => {
     healthy = false;
     await p.clock.advance(HOUR / 2);
     expect(p.passes()).toBe(6);
+  });
+});
+
+describe('scheduleAuditFeed', () => {
+  it('anchors at once, then reads every interval, never two reads at a time', async () => {
+    const clock = new FakeClock();
+    const schedule = new Schedule(clock, () => 0.5);
+    let anchors = 0;
+    let reads = 0;
+    let running = 0;
+    let overlapped = false;
+    const feed = {
+      anchor: async () => ++anchors > 0,
+      poll: async () => {
+        reads++;
+        overlapped ||= running > 0;
+        running++;
+        await new Promise<void>((resolve) => clock.setTimeout(resolve, 90_000));
+        running--;
+      },
+    } as unknown as AuditFeed;
+    scheduleAuditFeed(schedule, feed, 60_000);
+    await clock.advance(0);
+    expect([anchors, reads]).toEqual([1, 0]);
+    await clock.advance(10 * 60_000);
+    expect(reads).toBe(4);
+    expect(overlapped).toBe(false);
+    schedule.stop();
   });
 });

@@ -45,6 +45,54 @@ describe('MemberCache', () => {
     expect(cache.lastKnown('license:1')).toBeUndefined();
   });
 
+  it('finds the license of a record held by its member id or an assignment id, and forgets it with the record', () => {
+    const clock = { t: 1_000_000 };
+    const cache = cacheAt(clock, 1);
+    cache.set(license, view);
+    expect(cache.licenseNamedBy('m-1')).toBe(license);
+    expect(cache.licenseNamedBy('a-2')).toBe(license);
+    expect(cache.licenseNamedBy('d-lspd')).toBeUndefined();
+    // Stale records stay held (last known answers), so they stay found.
+    clock.t += 30 * 86_400_000;
+    expect(cache.licenseNamedBy('a-1')).toBe(license);
+    // Evicted by size: gone from the index too.
+    cache.set('license:other', null);
+    expect(cache.licenseNamedBy('m-1')).toBeUndefined();
+    expect(cache.licenseNamedBy('a-1')).toBeUndefined();
+  });
+
+  it('a record replaced without an assignment no longer answers for it', () => {
+    const cache = cacheAt({ t: 1 });
+    cache.set(license, view);
+    const fewer = toMemberView(
+      { ...lookupOf(), assignments: lookupOf().assignments.slice(1) },
+      new CatalogIndex(catalog),
+    );
+    cache.remember(license, fewer, 1);
+    expect(cache.licenseNamedBy('a-1')).toBeUndefined();
+    expect(cache.licenseNamedBy('a-2')).toBe(license);
+    expect(cache.licenseNamedBy('m-1')).toBe(license);
+  });
+
+  it('marking every record stale keeps each as the last known answer, in the same order, and never as fresh', () => {
+    const clock = { t: 1_000_000 };
+    const cache = cacheAt(clock);
+    cache.set('license:1', view);
+    clock.t += 1;
+    cache.set('license:2', null);
+    clock.t += 1;
+    cache.set(license, view);
+    const order = [...cache.knownMembers()].map((m) => m.fetchedAt);
+    cache.markAllStale();
+    expect(cache.fresh(license)).toBeUndefined();
+    expect(cache.fresh('license:2')).toBeUndefined();
+    expect(cache.lastKnown('license:1')).toBe(view);
+    expect(cache.licenseNamedBy('m-1')).toBe(license);
+    expect(order).toEqual([1_000_002, 1_000_000]);
+    expect([...cache.knownMembers()].map((m) => m.fetchedAt)).toEqual(order);
+    expect(cache.size).toBe(3);
+  });
+
   it('counts hits and misses', () => {
     const cache = cacheAt({ t: 1 });
     cache.fresh(license);

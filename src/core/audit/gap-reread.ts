@@ -1,0 +1,40 @@
+import type { Clock } from '../ports';
+import type { RosterService } from '../roster/roster-service';
+import type { Schedule } from '../schedule';
+
+/** Re-reads for gaps are at least this far apart; a gap meanwhile is answered when it is due. */
+export const GAP_REREAD_SPACING_MS = 10 * 60_000;
+
+export interface GapRereadDeps {
+  service: RosterService;
+  cache: { markAllStale(): void };
+  schedule: Schedule;
+  clock: Clock;
+}
+
+/**
+ * What a gap in the audit feed costs: everyone online is read again at once (batched, 100 a
+ * request), and every other record the cache holds becomes a last known answer only, so each of
+ * those members is read again at their next join. That is the full re-read of the members the
+ * server holds, with the offline ones spread over their joins instead of spent at once from the
+ * rate budget; an outage still finds their last known record.
+ */
+export function gapReread(deps: GapRereadDeps): () => void {
+  let last = Number.NEGATIVE_INFINITY;
+  let owed = false;
+  const run = () => {
+    owed = false;
+    last = deps.clock.now();
+    deps.cache.markAllStale();
+    void deps.service.refreshOnline('refresh');
+  };
+  return () => {
+    if (owed) return;
+    const wait = last + GAP_REREAD_SPACING_MS - deps.clock.now();
+    if (wait <= 0) run();
+    else {
+      owed = true;
+      deps.schedule.once(wait, run);
+    }
+  };
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { GAP_REREAD_SPACING_MS, gapReread } from '../../../src/core/audit/gap-reread';
+import type { RosterService } from '../../../src/core/roster/roster-service';
+import { Schedule } from '../../../src/core/schedule';
+import { FakeClock } from '../limiter/fake-clock';
+
+function rig() {
+  const clock = new FakeClock();
+  const calls = { online: 0, stale: 0 };
+  const service = { refreshOnline: async () => ++calls.online } as unknown as RosterService;
+  const cache = { markAllStale: () => calls.stale++ };
+  const schedule = new Schedule(clock);
+  return { clock, calls, schedule, gap: gapReread({ service, cache, schedule, clock }) };
+}
+
+describe('gapReread', () => {
+  it('reads everyone online again at once and makes every cached record a last known answer', () => {
+    const r = rig();
+    r.gap();
+    expect(r.calls).toEqual({ online: 1, stale: 1 });
+  });
+
+  it('gaps close together cost one more re-read when the spacing allows, not one each', async () => {
+    const r = rig();
+    r.gap();
+    await r.clock.advance(60_000);
+    r.gap();
+    r.gap();
+    expect(r.calls.online).toBe(1);
+    await r.clock.advance(GAP_REREAD_SPACING_MS);
+    expect(r.calls).toEqual({ online: 2, stale: 2 });
+    r.schedule.stop();
+  });
+});
