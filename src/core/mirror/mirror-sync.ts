@@ -65,6 +65,7 @@ export class MirrorSync {
   private lastFullReadAt: number | null = null;
   private failure: string | null = null;
   private unsubscribe: (() => void) | null = null;
+  private stopped = false;
 
   constructor(private readonly deps: MirrorSyncDeps) {
     this.mirror = new RosterMirror(deps.maxEntries, (size) =>
@@ -82,7 +83,7 @@ export class MirrorSync {
 
   /** Starts the first read and the passes; once only, and never after the mirror was turned off. */
   begin(): void {
-    if (this.state.kind !== 'waiting') return;
+    if (this.state.kind !== 'waiting' || this.stopped) return;
     const { service, schedule, passMs, resyncMs } = this.deps;
     this.state = { kind: 'reading' };
     this.unsubscribe = service.onAnswer((license, answer) => this.mirror.heard(license, answer));
@@ -120,7 +121,9 @@ export class MirrorSync {
     }
   }
 
+  /** The resource stops: reads under way end quietly. */
   stop(): void {
+    this.stopped = true;
     this.detach();
   }
 
@@ -155,7 +158,7 @@ export class MirrorSync {
     this.mirror.beginRead();
     try {
       const roster = await readWholeRoster(this.reads);
-      if (this.state.kind === 'off') return;
+      if (this.stopped || this.isOff()) return;
       if (roster.kind === 'too-large') {
         this.turnOff({ why: 'too-large', size: roster.size, maxEntries: this.deps.maxEntries });
         return;
@@ -186,7 +189,7 @@ export class MirrorSync {
 
   /** One warning per run of failures; the next pass tries again. */
   private failed(error: unknown, what: string): void {
-    if (error instanceof PacerStoppedError || this.state.kind === 'off') return;
+    if (error instanceof PacerStoppedError || this.stopped || this.isOff()) return;
     const message = error instanceof Error ? error.message : String(error);
     if (this.failure === null) {
       const meanwhile = this.mirror.complete
