@@ -1,4 +1,4 @@
-import type { MirrorOff, MirrorReport } from './mirror-sync';
+import type { MirrorOff, MirrorReport } from './mirror-state';
 
 /** The `roster status` line: members held, age of the last full read, requests spent today. */
 export function mirrorStatusLine(report: MirrorReport, now: number): string {

@@ -2,32 +2,10 @@ import type { Clock, Logger } from '../ports';
 import type { RosterService } from '../roster/roster-service';
 import type { Schedule } from '../schedule';
 import { MirrorPacer, PacerStoppedError } from './mirror-pacer';
+import type { MirrorOff, MirrorReport, MirrorState } from './mirror-state';
 import type { PageSource } from './paced-pages';
 import { RosterMirror } from './roster-mirror';
 import { type RosterReadDeps, readNewMembers, readWholeRoster, type Stamp } from './roster-reads';
-
-/** Why the mirror is off. */
-export type MirrorOff =
-  | { why: 'disabled' }
-  | { why: 'no-audit-read' }
-  | { why: 'audit-off' }
-  | { why: 'too-large'; size: number; maxEntries: number };
-
-export type MirrorState =
-  | { kind: 'waiting' }
-  | { kind: 'reading' }
-  | { kind: 'up' }
-  | ({ kind: 'off' } & MirrorOff);
-
-/** What `roster status` and `roster doctor` say about the mirror. */
-export interface MirrorReport {
-  state: MirrorState;
-  held: number;
-  lastFullReadAt: number | null;
-  requestsToday: number;
-  /** Why the last read failed, while it has not succeeded since. */
-  failure: string | null;
-}
 
 export interface MirrorSyncDeps {
   /** The roster client: whole answers (paging included) and the key's minute as the limiter knows it. */
