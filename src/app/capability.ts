@@ -40,6 +40,10 @@ export interface Capability {
   dropped?(entry: PlayerEntry): void;
   /** Every minute, after connecting players that never joined were forgotten. */
   sweep?(): void;
+  /** The audit log could not be read for a while: changes in that gap were missed. */
+  auditGap?(): void;
+  /** Lines added to `roster status`, after the roster's own. */
+  statusLines?(): string[];
   /** Lines added to `roster doctor`, after the roster's own checks. */
   doctorLines?(): string[] | Promise<string[]>;
   /** Lines of `roster training` (and the panel's training section). */
@@ -108,6 +112,14 @@ export class Capabilities {
 
   sweep(): void {
     for (const capability of this.attached) capability.sweep?.();
+  }
+
+  auditGap(): void {
+    for (const capability of this.attached) capability.auditGap?.();
+  }
+
+  statusLines(): string[] {
+    return this.attached.flatMap((capability) => capability.statusLines?.() ?? []);
   }
 
   /** One capability after the other, so each one's own deadline starts when its turn comes. */

@@ -18,6 +18,7 @@ import { webTokenSetting } from '../panel/web-token';
 import { attachExports } from './capabilities/exports';
 import { attachJoinGate } from './capabilities/join-gate';
 import { attachKeyCheck } from './capabilities/key-check';
+import { attachMirror } from './capabilities/mirror';
 import { attachPanel } from './capabilities/panel';
 import { attachPermissions } from './capabilities/permissions';
 import { attachPlayers } from './capabilities/players';
@@ -45,6 +46,7 @@ const CAPABILITIES: readonly AttachCapability[] = [
   // After the players: the lookups of those already online queue ahead of the key check.
   attachKeyCheck,
   attachRefresh,
+  attachMirror,
 ];
 
 /** Reads the settings and attaches everything; with bad settings the resource fails closed. */

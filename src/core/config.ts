@@ -105,6 +105,15 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    // The whole roster kept on the server (CONTRACT.md section 14). A full read of a large roster
+    // costs about two requests per 100 members, so it is never repeated more than twice an hour.
+    mirror: z
+      .object({
+        enabled: z.boolean().default(true),
+        resyncMinutes: z.number().int().min(30).max(10_080).default(360),
+      })
+      .strict()
+      .prefault({}),
     training: z
       .object({
         enabled: z.boolean().default(false),

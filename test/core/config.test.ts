@@ -29,6 +29,7 @@ describe('loadSettings', () => {
     expect(config.gate.bypassAce).toBe('roster.bypass');
     expect(config.ranks.order).toBe('top-down');
     expect(config.training.enabled).toBe(false);
+    expect(config.mirror).toEqual({ enabled: true, resyncMinutes: 360 });
     expect(result.settings.logLevel).toBe('info');
   });
 
@@ -148,6 +149,11 @@ describe('every config key refuses a wrong value, naming the key', () => {
     ['gate.messages.notOnRoster', '', /at least 1 characters long/],
     ['gate.messages.unknownMessage', 'x', /unknown key gate\.messages\.unknownMessage/],
     ['ranks.order', 'ascending', /one of "top-down", "bottom-up"/],
+    ['mirror.enabled', 'no', /must be a boolean/],
+    ['mirror.resyncMinutes', 5, /at least 30/],
+    ['mirror.resyncMinutes', 20_000, /at most 10080/],
+    ['mirror.resyncMinutes', 90.5, /whole number/],
+    ['mirror.unknown', 1, /unknown key mirror\.unknown/],
     ['training.enabled', 'yes', /must be a boolean/],
     ['training.departmentCourses', [], /must be an object/],
     ['training.perMinute', 0, /at least 1/],
@@ -206,6 +212,8 @@ describe('config.example.json', () => {
       'gate.bypassAce',
       'gate.requireCourses',
       'ranks.order',
+      'mirror.enabled',
+      'mirror.resyncMinutes',
       'training.enabled',
       'training.baseUrl',
       'training.departmentCourses',

@@ -21,6 +21,8 @@ const BASE_CONFIG = {
   gate: { timeoutSeconds: TIMEOUT_SECONDS },
   refresh: { intervalSeconds: 2 },
   cache: { ttlSeconds: 1, negativeTtlSeconds: 1 },
+  // The outage policy of joins looked up one by one: the mirror would decide known members itself.
+  mirror: { enabled: false },
 };
 export const DEADLINE_MS = TIMEOUT_SECONDS * 1000 + 1000;
 /**

@@ -71,7 +71,8 @@ describe('join gate', () => {
   });
 
   it('refuses a player without a license at once, without asking the service', async () => {
-    h = await startHarness();
+    // Requests counted per join: the mirror's own background reads are not part of it.
+    h = await startHarness({ config: { mirror: { enabled: false } } });
     await ready(h);
     const before = h.mock.counters.byEndpoint()['GET /api/v1/members'] ?? 0;
     const { value: decision, frames } = await inFrames(

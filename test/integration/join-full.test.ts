@@ -123,6 +123,8 @@ describe('known in full from the moment a player joins', () => {
         gate: { onError: 'cached', timeoutSeconds: 3 },
         api: { timeoutMs: 500 },
         cache: { ttlSeconds: 1 },
+        // Joins looked up one by one: the mirror would answer them without asking.
+        mirror: { enabled: false },
       },
     });
     await ready(h);
@@ -187,7 +189,10 @@ describe('known in full from the moment a player joins', () => {
 
 describe('a stop or restart with players in the gate', () => {
   it('decides every open join by gate.onError at once: none hung', async () => {
-    h = await startHarness({ config: { gate: { onError: 'cached', timeoutSeconds: 30 } } });
+    // Joins looked up one by one: the mirror would decide the members without asking.
+    h = await startHarness({
+      config: { gate: { onError: 'cached', timeoutSeconds: 30 }, mirror: { enabled: false } },
+    });
     await ready(h);
     const known = h.mock.data.members.filter((m) => m.status === 'ACTIVE').slice(0, 2);
     for (const m of known) {

@@ -16,8 +16,8 @@ export function attachRosterCommand(context: RosterContext): Capability {
 export function rosterCommands(context: RosterContext): RosterCommands {
   const { api, service, players, config, clock, capabilities } = context;
   return {
-    status: () =>
-      statusLines({
+    status: () => [
+      ...statusLines({
         apiKey: context.settings.apiKey,
         community: context.identity?.community.name ?? null,
         cache: context.cache,
@@ -26,6 +26,8 @@ export function rosterCommands(context: RosterContext): RosterCommands {
         players,
         now: clock.now(),
       }),
+      ...capabilities.statusLines(),
+    ],
     lookup: async (target) => {
       const id = serverId(target);
       if (id !== null) {

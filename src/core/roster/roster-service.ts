@@ -15,6 +15,21 @@ export type Resolution =
   | { kind: 'answer'; view: MemberView | null; partial?: true; unnamed?: true }
   | { kind: 'outage'; error: unknown; lastKnown: MemberView | undefined };
 
+/**
+ * The whole roster kept on the server (CONTRACT.md section 14): a license it holds is answered
+ * without a request. It never says "not on the roster": a license it does not hold is looked up.
+ */
+export interface MemberMirror {
+  /** The member holding `license`, shaped with `catalog`; undefined when the mirror cannot say. */
+  find(license: string, catalog: CatalogIndex): MemberView | undefined;
+}
+
+/**
+ * Hears what the service said about a license: the member's full record, null for "not on the
+ * roster", or 'partial' when only part of it changed (a status alone, a rank set from the game).
+ */
+export type AnswerListener = (license: string, answer: MemberLookup | null | 'partial') => void;
+
 /** Where changes go: the FiveM side turns these into events and state bags. */
 export interface RosterEvents {
   playerLoaded(src: string, member: Member | null): void;
@@ -47,6 +62,8 @@ export class RosterService {
   private catalogFailedAt = -Infinity;
   /** Views that know a status only (a join refused on it): cached for the gate, never a record. */
   private readonly statusOnly = new WeakSet<MemberView>();
+  private mirror: MemberMirror | null = null;
+  private readonly answerListeners = new Set<AnswerListener>();
   lastError: { message: string; at: number } | null = null;
 
   constructor(private readonly deps: RosterServiceDeps) {}
@@ -82,12 +99,26 @@ export class RosterService {
     }
   }
 
+  /** Answers the licenses `mirror` holds in `resolve`, before the cache (null: none). */
+  useMirror(mirror: MemberMirror | null): void {
+    this.mirror = mirror;
+  }
+
+  /** Tells `listener` of every answer the service gives from now on; returns an unsubscribe. */
+  onAnswer(listener: AnswerListener): () => void {
+    this.answerListeners.add(listener);
+    return () => this.answerListeners.delete(listener);
+  }
+
   /**
-   * Cache first; then the service. Never throws: an outage comes back with the last known record.
+   * The mirror first (once departments and ranks are known), the cache next; then the service.
+   * Never throws: an outage comes back with the last known record.
    * An answer is the member's full record (status, departments, ranks). With `decideOnly` (the
    * gate), a member whose status is refused anyway is answered from the members request alone.
    */
   async resolve(license: string, lane: Lane, options: { decideOnly?: boolean } = {}): Promise<Resolution> {
+    const held = this.catalogLoaded ? this.mirror?.find(license, this.catalogIndex) : undefined;
+    if (held) return { kind: 'answer', view: held };
     const fresh = this.deps.cache.fresh(license);
     if (fresh === null) return { kind: 'answer', view: null };
     if (fresh !== undefined) {
@@ -105,13 +136,11 @@ export class RosterService {
         lane === 'join' ? this.joinRecord(license, decideOnly) : this.deps.source.lookup(license, lane),
         this.catalogLoaded ? undefined : this.loadCatalog(),
       ]);
-      if (record === null) return this.answer(license, null);
+      if (record === null) return this.answer(license, null, null);
       if (record.assignments === null) return this.statusAnswer(license, record.member);
-      const view = toMemberView(
-        { member: record.member, assignments: record.assignments },
-        this.catalogIndex,
-      );
-      return this.answer(license, view);
+      const lookup = { member: record.member, assignments: record.assignments };
+      const view = toMemberView(lookup, this.catalogIndex);
+      return this.answer(license, view, lookup);
     } catch (error) {
       this.noteError(error, 'roster lookup failed');
       return { kind: 'outage', error, lastKnown: this.deps.cache.lastKnown(license) };
@@ -137,8 +166,12 @@ export class RosterService {
     return { member: found.member, assignments };
   }
 
-  /** Caches an answer; one shaped without the department list is used, never kept. */
-  private answer(license: string, view: MemberView | null): Resolution {
+  /**
+   * Caches an answer (`record`: what `view` was shaped from) and tells the listeners; one shaped
+   * without the department list is used, never kept.
+   */
+  private answer(license: string, view: MemberView | null, record: MemberLookup | null): Resolution {
+    this.tell(license, record);
     if (view !== null && !this.catalogLoaded && view.member.departments.length > 0) {
       return { kind: 'answer', view, unnamed: true };
     }
@@ -157,6 +190,7 @@ export class RosterService {
       : toMemberView({ member, assignments: [] }, this.catalogIndex);
     this.statusOnly.add(view);
     this.deps.cache.set(license, view);
+    this.tell(license, 'partial');
     return { kind: 'answer', view, partial: true };
   }
 
@@ -250,7 +284,7 @@ export class RosterService {
       const lookups = await this.deps.source.lookupMany([...byLicense.keys()], lane);
       results = new Map();
       for (const [license, lookup] of lookups) {
-        const answer = this.answer(license, lookup ? toMemberView(lookup, this.catalogIndex) : null);
+        const answer = this.answer(license, lookup ? toMemberView(lookup, this.catalogIndex) : null, lookup);
         if (answer.kind === 'answer') results.set(license, answer.view);
       }
     } catch (error) {
@@ -311,6 +345,7 @@ export class RosterService {
       return member;
     }
     this.deps.cache.set(entry.license, next);
+    this.tell(entry.license, 'partial');
     // Every online player holding this license sees the change (one account, two clients).
     const holders = this.licensesOf(this.deps.players.onlinePlayers()).get(entry.license) ?? [src];
     for (const other of holders) this.apply(other, next);
@@ -340,6 +375,10 @@ export class RosterService {
     if (!memberChanged(before, after)) return false;
     this.deps.events.playerUpdated(src, after, before);
     return true;
+  }
+
+  private tell(license: string, answer: MemberLookup | null | 'partial'): void {
+    for (const listener of this.answerListeners) listener(license, answer);
   }
 
   private noteError(error: unknown, context: string): void {

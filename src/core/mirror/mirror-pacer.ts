@@ -1,0 +1,98 @@
+import type { Clock, TimerHandle } from '../ports';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** The pacer was stopped while a request waited for its turn. */
+export class PacerStoppedError extends Error {
+  constructor() {
+    super('the roster mirror stopped');
+    this.name = 'PacerStoppedError';
+  }
+}
+
+/**
+ * Keeps the mirror's own requests to half of the key's minute, so joins and rank changes always
+ * have the other half: at most `perMinute / 2` in any rolling 60 s, a short burst (a quarter of
+ * that) and then evenly spaced. The rate limiter has no per-lane ceiling, so the mirror paces
+ * itself, one request at a time. A request counts from when it settled: the next one can only be
+ * sent after that, so no 60 s of sends ever holds more than the ceiling.
+ */
+export class MirrorPacer {
+  private readonly settled: number[] = [];
+  private readonly waiting = new Map<TimerHandle, (error: Error) => void>();
+  private day = -1;
+  private spentToday = 0;
+  private stopped = false;
+
+  /** `perMinute`: the key's minute as the rate limiter knows it now (the service's may be lower). */
+  constructor(
+    private readonly clock: Clock,
+    private readonly perMinute: () => number,
+  ) {}
+
+  /** Requests the mirror sent today (UTC day of the clock). */
+  get requestsToday(): number {
+    return this.dayOf(this.clock.now()) === this.day ? this.spentToday : 0;
+  }
+
+  /** Runs `request` once the pace allows it; it counts as one of the mirror's requests. */
+  async run<T>(request: () => Promise<T>): Promise<T> {
+    for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) await this.sleep(wait);
+    if (this.stopped) throw new PacerStoppedError();
+    try {
+      return await request();
+    } finally {
+      this.count();
+    }
+  }
+
+  /** Ends every wait; requests waiting for their turn reject. */
+  stop(): void {
+    this.stopped = true;
+    for (const [handle, reject] of this.waiting) {
+      this.clock.clearTimeout(handle);
+      reject(new PacerStoppedError());
+    }
+    this.waiting.clear();
+  }
+
+  /** How long until one more request keeps within the pace; 0 when it may go now. */
+  private waitMs(): number {
+    if (this.stopped) throw new PacerStoppedError();
+    const now = this.clock.now();
+    while (this.settled.length > 0 && now - this.settled[0]! >= MINUTE_MS) this.settled.shift();
+    const ceiling = Math.max(1, Math.floor(this.perMinute() / 2));
+    const burst = Math.max(1, Math.floor(ceiling / 4));
+    const recent = this.settled.length;
+    if (recent >= ceiling) return this.settled[recent - ceiling]! + MINUTE_MS - now;
+    if (recent < burst) return 0;
+    return Math.max(0, this.settled[recent - 1]! + MINUTE_MS / ceiling - now);
+  }
+
+  private count(): void {
+    const now = this.clock.now();
+    this.settled.push(now);
+    const day = this.dayOf(now);
+    if (day !== this.day) {
+      this.day = day;
+      this.spentToday = 0;
+    }
+    this.spentToday++;
+  }
+
+  private dayOf(at: number): number {
+    return Math.floor(at / DAY_MS);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const handle = this.clock.setTimeout(() => {
+        this.waiting.delete(handle);
+        resolve();
+      }, ms);
+      handle.unref?.();
+      this.waiting.set(handle, reject);
+    });
+  }
+}

@@ -1,0 +1,54 @@
+import { envelopeSchema, hasMorePages } from '../api/envelope';
+import { listData } from '../api/parse-records';
+import type { QueryValues } from '../api/roster-api';
+import { RosterResponseError } from '../api/roster-api-error';
+import type { Lane } from '../limiter/lane';
+import type { MirrorPacer } from './mirror-pacer';
+
+const PAGE_SIZE = 100;
+
+/** The part of the roster client the mirror reads through: the whole answer, paging included. */
+export interface PageSource {
+  getRaw(path: string, query?: QueryValues, lane?: Lane): Promise<unknown>;
+}
+
+/** One page of a list: its records, and how many the whole list holds when the service says. */
+export interface ListPage {
+  items: unknown[];
+  total: number | undefined;
+}
+
+/**
+ * Every page of a list endpoint (`limit=100`, `page=1…` while the service says more follow), each
+ * request in the background lane at the mirror's pace. Stops at an empty page whatever it claims;
+ * past `maxPages` it throws, so a service whose paging is broken cannot keep it reading forever.
+ */
+export async function* pacedPages(
+  source: PageSource,
+  pacer: MirrorPacer,
+  path: string,
+  query: QueryValues,
+  maxPages: number,
+): AsyncGenerator<ListPage> {
+  for (let page = 1; page <= maxPages; page++) {
+    const body = await pacer.run(() =>
+      source.getRaw(path, { ...query, limit: PAGE_SIZE, page }, 'background'),
+    );
+    const parsed = envelopeSchema.safeParse(body);
+    if (!parsed.success) {
+      throw new RosterResponseError(
+        `The roster service answered GET ${path} with JSON that is not the API's envelope.`,
+        { code: 'malformed_response', kind: 'outage', status: 200, requestId: null },
+      );
+    }
+    const { data, meta } = parsed.data;
+    const items = listData(data, `GET ${path}`, meta?.request_id ?? null);
+    yield { items, total: meta?.pagination?.total };
+    if (items.length === 0 || !hasMorePages(meta?.pagination)) return;
+  }
+  // A list cut short would hold members without some of their departments: the read fails instead.
+  throw new RosterResponseError(
+    `The roster service kept saying more pages of GET ${path} follow after ${maxPages} pages; its paging may be broken.`,
+    { code: 'malformed_response', kind: 'outage', status: 200, requestId: null },
+  );
+}

@@ -1,0 +1,153 @@
+import type { ApiAssignment, ApiRank, MemberLookup } from '../model';
+import type { CatalogIndex } from '../roster/catalog-index';
+import { type MemberView, toMemberView } from '../roster/member-view';
+import type { MemberMirror } from '../roster/roster-service';
+import {
+  licenseKey,
+  lookupOf,
+  type MirroredAssignment,
+  type MirroredMember,
+  mirroredAssignment,
+  mirroredMember,
+} from './mirrored-member';
+
+/** Distinct expanded ranks shared at most: a community has dozens; past this each keeps its own. */
+const MAX_SHARED_RANKS = 10_000;
+
+/**
+ * The members of the whole roster by license. It answers only once a full read completed, and
+ * only for licenses it holds: a license it lacks is never "not on the roster", just unknown.
+ * Every answer the service gives replaces what it holds for that license; answers that come while
+ * a full read runs are kept aside and applied on top of it, so the read never brings back a
+ * record older than one already answered.
+ */
+export class RosterMirror implements MemberMirror {
+  private byLicense = new Map<string, MirroredMember>();
+  /** Member id → license key: a member whose license changed leaves no stale entry behind. */
+  private licenseById = new Map<string, string>();
+  private readonly ranks = new Map<string, ApiRank>();
+  /** Answers heard while a full read runs (null: the license is no longer held). */
+  private heardDuringRead: Map<string, MirroredMember | null> | null = null;
+  private ready = false;
+
+  /** `tooLarge` is told when more than `maxEntries` members would be held. */
+  constructor(
+    private readonly maxEntries: number,
+    private readonly tooLarge: (size: number) => void,
+  ) {}
+
+  /** True once a full read completed: from then on the licenses held are answered. */
+  get complete(): boolean {
+    return this.ready;
+  }
+
+  get size(): number {
+    return this.byLicense.size;
+  }
+
+  find(license: string, catalog: CatalogIndex): MemberView | undefined {
+    if (!this.ready) return undefined;
+    const member = this.byLicense.get(licenseKey(license));
+    return member ? toMemberView(lookupOf(member, catalog), catalog) : undefined;
+  }
+
+  /**
+   * What the service answered for a license: a member replaces the entry, "not on the roster"
+   * removes it, and a partial answer too (the mirror holds whole records only).
+   */
+  heard(license: string, answer: MemberLookup | null | 'partial'): void {
+    if (answer !== null && answer !== 'partial') {
+      const member = this.compact(answer);
+      this.put(member);
+      this.heardDuringRead?.set(licenseKey(member.license), member);
+      this.checkSize();
+      return;
+    }
+    const key = licenseKey(license);
+    this.remove(key);
+    this.heardDuringRead?.set(key, null);
+  }
+
+  /** Shapes a record answered by the service, sharing its expanded ranks. */
+  compact(lookup: MemberLookup): MirroredMember {
+    const own = lookup.assignments.filter((a) => a.memberId === lookup.member.id);
+    return mirroredMember(
+      lookup.member,
+      own.map((a) => this.assignment(a)),
+    );
+  }
+
+  /** Shapes an assignment read from the service, sharing its expanded rank. */
+  assignment(assignment: ApiAssignment): MirroredAssignment {
+    return mirroredAssignment(assignment, (rank) => this.sharedRank(rank));
+  }
+
+  /** A full read starts: answers heard from now on are applied on top of its result. */
+  beginRead(): void {
+    this.heardDuringRead = new Map();
+  }
+
+  /** A full read failed or was abandoned: what it would have replaced stays. */
+  abandonRead(): void {
+    this.heardDuringRead = null;
+  }
+
+  /** A full read completed: its members replace everything held, then the answers heard meanwhile. */
+  replaceAll(members: Iterable<MirroredMember>): void {
+    const heard = this.heardDuringRead ?? new Map<string, MirroredMember | null>();
+    this.heardDuringRead = null;
+    this.byLicense = new Map();
+    this.licenseById = new Map();
+    for (const member of members) this.put(member);
+    for (const [key, member] of heard) {
+      if (member === null) this.remove(key);
+      else this.put(member);
+    }
+    this.ready = true;
+    this.checkSize();
+  }
+
+  /** Members read since the last read (created after it). */
+  addAll(members: Iterable<MirroredMember>): void {
+    for (const member of members) this.put(member);
+    this.checkSize();
+  }
+
+  /** Forgets everything (the mirror is turned off). */
+  clear(): void {
+    this.byLicense = new Map();
+    this.licenseById = new Map();
+    this.ranks.clear();
+    this.heardDuringRead = null;
+    this.ready = false;
+  }
+
+  private put(member: MirroredMember): void {
+    const key = licenseKey(member.license);
+    const previous = this.licenseById.get(member.id);
+    if (previous !== undefined && previous !== key) this.byLicense.delete(previous);
+    const replaced = this.byLicense.get(key);
+    if (replaced && replaced.id !== member.id) this.licenseById.delete(replaced.id);
+    this.byLicense.set(key, member);
+    this.licenseById.set(member.id, key);
+  }
+
+  private remove(key: string): void {
+    const member = this.byLicense.get(key);
+    if (!member) return;
+    this.byLicense.delete(key);
+    this.licenseById.delete(member.id);
+  }
+
+  private checkSize(): void {
+    if (this.byLicense.size > this.maxEntries) this.tooLarge(this.byLicense.size);
+  }
+
+  private sharedRank(rank: ApiRank): ApiRank {
+    const known = this.ranks.get(rank.id);
+    if (known && known.name === rank.name && known.position === rank.position) return known;
+    if (this.ranks.size >= MAX_SHARED_RANKS && !known) return rank;
+    this.ranks.set(rank.id, rank);
+    return rank;
+  }
+}

@@ -1,0 +1,282 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { license, outcome } from '../api/fake-roster';
+import { maxInAnyWindow } from '../limiter/fake-clock';
+import { mirrorRig, until } from './fake-community';
+
+type Rig = ReturnType<typeof mirrorRig>;
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+/** Starts the mirror with departments and ranks loaded, and waits for its first read to complete. */
+async function upAndRead(options: Parameters<typeof mirrorRig>[0] = {}): Promise<Rig> {
+  rig = mirrorRig(options);
+  const r = rig;
+  await r.service.loadCatalog();
+  r.sync.begin();
+  await until(r.clock, () => r.sync.report().state.kind === 'up');
+  return r;
+}
+
+describe('the first read', () => {
+  it('reads every page of members and assignments, never more than half the key minute in any 60 s', async () => {
+    // 1,000 members, every fifth in two departments: 10 member pages and 12 assignment pages.
+    rig = mirrorRig({ members: 1000, perMinute: 20 });
+    const r = rig;
+    await r.service.loadCatalog();
+    r.sync.begin();
+    await until(r.clock, () => r.sync.report().state.kind === 'up');
+    const sent = r.mirrorRequests();
+    const pages = (path: string) =>
+      sent.filter((q) => q.path === path).map((q) => [q.query.get('page'), q.query.get('limit')]);
+    expect(pages('/api/v1/members')).toEqual(Array.from({ length: 10 }, (_, i) => [String(i + 1), '100']));
+    expect(pages('/api/v1/department-assignments')).toHaveLength(12);
+    expect(
+      maxInAnyWindow(
+        sent.map((q) => q.at),
+        60_000,
+      ),
+    ).toBeLessThanOrEqual(10);
+    // Paced, not just capped by the limiter: 22 requests at 10 a minute take over two minutes.
+    expect(sent.at(-1)!.at - sent[0]!.at).toBeGreaterThanOrEqual(120_000);
+    expect(r.sync.report()).toMatchObject({ held: 1000, requestsToday: 22 });
+  });
+
+  it('follows a lower limit the service announces', async () => {
+    rig = mirrorRig({ members: 1000, perMinute: 120 });
+    const r = rig;
+    // The limiter follows the service's X-RateLimit-Limit: 12 a minute leaves the mirror 6.
+    const base = r.community.handler;
+    r.community.handler = (request) => {
+      const reply = base(request);
+      return { ...reply, headers: { ...reply.headers, 'x-ratelimit-limit': '12' } };
+    };
+    await r.service.loadCatalog();
+    r.sync.begin();
+    await until(r.clock, () => r.sync.report().state.kind === 'up');
+    expect(
+      maxInAnyWindow(
+        r.mirrorRequests().map((q) => q.at),
+        60_000,
+      ),
+    ).toBeLessThanOrEqual(6);
+  });
+
+  it('leaves joins to the service until it is complete, and joins are not held behind it', async () => {
+    rig = mirrorRig({ members: 1000, perMinute: 20 });
+    const r = rig;
+    await r.service.loadCatalog();
+    r.sync.begin();
+    await r.clock.advance(30_000);
+    expect(r.sync.report().state.kind).toBe('reading');
+    const before = r.requests.length;
+    let answered = false;
+    void r.service.resolve(license(5), 'join', { decideOnly: true }).then(() => {
+      answered = true;
+    });
+    await until(r.clock, () => answered, 10_000);
+    expect(r.requests.length).toBeGreaterThan(before);
+  });
+
+  it('skips unreadable records with one warning for the whole read', async () => {
+    rig = mirrorRig({ members: 300 });
+    const r = rig;
+    for (const id of ['m-3', 'm-150', 'm-299']) r.community.unreadable.add(id);
+    await r.service.loadCatalog();
+    r.sync.begin();
+    await until(r.clock, () => r.sync.report().state.kind === 'up');
+    const warnings = r.mirrorLines.filter((l) => l.level === 'warn');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toMatch(/skipped 3 member record\(s\)/);
+    expect(r.sync.report().held).toBe(297);
+  });
+});
+
+describe('joins from the mirror', () => {
+  it('answers a member it holds with no request, with departments and ranks', async () => {
+    const r = await upAndRead();
+    const before = r.requests.length;
+    const resolution = await r.service.resolve(license(6), 'join', { decideOnly: true });
+    expect(r.requests.length).toBe(before);
+    expect(resolution.kind === 'answer' && resolution.view?.member).toMatchObject({
+      id: 'm-5',
+      status: 'ACTIVE',
+      license: license(6),
+      departments: [
+        { id: 'd-lspd', shortName: 'LSPD', primary: true, rank: { name: 'Officer' } },
+        { id: 'd-safr', shortName: 'SAFR', primary: false, rank: { name: 'Firefighter' } },
+      ],
+    });
+    // Exports and the assignment ids (rank changes, the audit feed) read the same view.
+    expect(resolution.kind === 'answer' && resolution.view?.assignments.get('d-safr')).toBe('a-5-fire');
+  });
+
+  it('decides a member whose status is refused from the mirror too', async () => {
+    rig = mirrorRig({ members: 0 });
+    const r = rig;
+    for (let i = 0; i < 10; i++) r.community.add(i === 3 ? 'SUSPENDED' : 'ACTIVE');
+    await r.service.loadCatalog();
+    r.sync.begin();
+    await until(r.clock, () => r.sync.report().state.kind === 'up');
+    const before = r.requests.length;
+    const resolution = await r.service.resolve(license(4), 'join', { decideOnly: true });
+    expect(resolution.kind === 'answer' && resolution.view?.member.status).toBe('SUSPENDED');
+    expect(r.requests.length).toBe(before);
+  });
+
+  it('never says "not on the roster" by itself: a license it lacks is asked', async () => {
+    const r = await upAndRead();
+    const stranger = `license:${'f'.repeat(40)}`;
+    const before = r.requests.length;
+    const resolution = await r.service.resolve(stranger, 'join', { decideOnly: true });
+    expect(resolution).toMatchObject({ kind: 'answer', view: null });
+    const asked = r.requests.slice(before).filter((q) => q.path === '/api/v1/members');
+    expect(asked.map((q) => q.query.getAll('gameLicense'))).toEqual([[stranger]]);
+  });
+
+  it('a member added after the read is looked up once, then answered from the mirror', async () => {
+    const r = await upAndRead({ passMs: 24 * 3_600_000 });
+    const added = r.community.add();
+    const first = await r.service.resolve(added.gameLicense, 'join', { decideOnly: true });
+    expect(first.kind === 'answer' && first.view?.member.id).toBe(added.id);
+    expect(r.sync.report().held).toBe(251);
+    // Past the cache's freshness, only the mirror can answer without a request.
+    await r.clock.advance(700_000);
+    const before = r.requests.length;
+    const again = await r.service.resolve(added.gameLicense, 'join', { decideOnly: true });
+    expect(again.kind === 'answer' && again.view?.member.id).toBe(added.id);
+    expect(r.requests.length).toBe(before);
+  });
+
+  it('takes every answer: a re-read replaces the record, and "gone" removes it', async () => {
+    const r = await upAndRead({ passMs: 24 * 3_600_000 });
+    r.community.members[7]!.status = 'SUSPENDED';
+    await outcome(r.clock, r.service.fetch(license(8), 'refresh'));
+    const changed = await r.service.resolve(license(8), 'join');
+    expect(changed.kind === 'answer' && changed.view?.member.status).toBe('SUSPENDED');
+    r.community.remove('m-9');
+    await outcome(r.clock, r.service.fetch(license(10), 'refresh'));
+    expect(r.sync.report().held).toBe(249);
+    // No longer held: past the cache's "not on the roster", the service is asked again.
+    await r.clock.advance(120_000);
+    const before = r.requests.length;
+    await r.service.resolve(license(10), 'join');
+    expect(r.requests.length).toBeGreaterThan(before);
+  });
+
+  it('is not consulted before departments and ranks are known', async () => {
+    rig = mirrorRig();
+    const r = rig;
+    r.sync.begin();
+    await until(r.clock, () => r.sync.report().state.kind === 'up');
+    const before = r.requests.length;
+    await r.service.resolve(license(6), 'join');
+    expect(r.requests.length).toBeGreaterThan(before);
+  });
+});
+
+describe('too large a roster', () => {
+  it('turns the mirror off with one warning, from the first page when the service counts', async () => {
+    rig = mirrorRig({ members: 250, maxEntries: 200 });
+    const r = rig;
+    await r.service.loadCatalog();
+    r.sync.begin();
+    await until(r.clock, () => r.sync.report().state.kind === 'off');
+    expect(r.mirrorRequests()).toHaveLength(1);
+    const warnings = r.mirrorLines.filter((l) => l.level === 'warn');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toMatch(/more than cache\.maxEntries \(200\) members/);
+    // Off for good: later passes read nothing, and joins are looked up.
+    await r.clock.advance(600_000);
+    expect(r.mirrorRequests()).toHaveLength(1);
+    const before = r.requests.length;
+    await r.service.resolve(license(6), 'join');
+    expect(r.requests.length).toBeGreaterThan(before);
+  });
+
+  it('and when the service does not count, as soon as the pages read pass the bound', async () => {
+    rig = mirrorRig({ members: 450, maxEntries: 250 });
+    const r = rig;
+    r.community.withoutTotal = true;
+    await r.service.loadCatalog();
+    r.sync.begin();
+    await until(r.clock, () => r.sync.report().state.kind === 'off');
+    expect(r.mirrorRequests()).toHaveLength(3);
+    expect(r.mirrorLines.filter((l) => l.level === 'warn')).toHaveLength(1);
+  });
+});
+
+describe('kept current', () => {
+  it('reads members created since its newest, by createdAt.after as the service stamped it', async () => {
+    const r = await upAndRead({ members: 120 });
+    const newest = r.community.members.at(-1)!.createdAt;
+    await r.clock.advance(5_000);
+    const added = r.community.add();
+    const from = r.mirrorRequests().length;
+    await r.clock.advance(60_000);
+    const pass = r.mirrorRequests().slice(from);
+    expect(pass.map((q) => [q.path, q.query.get('createdAt.after')])).toEqual([
+      ['/api/v1/members', newest],
+      ['/api/v1/department-assignments', null],
+    ]);
+    expect(pass[1]!.query.getAll('memberId')).toEqual([added.id]);
+    const before = r.requests.length;
+    const resolution = await r.service.resolve(added.gameLicense, 'join');
+    expect(resolution.kind === 'answer' && resolution.view?.member.id).toBe(added.id);
+    expect(r.requests.length).toBe(before);
+    // The next pass starts from the member just read.
+    await r.clock.advance(60_000);
+    expect(r.mirrorRequests().at(-1)!.query.get('createdAt.after')).toBe(added.createdAt);
+  });
+
+  it('reads everything again on demand, keeping what was answered meanwhile', async () => {
+    const r = await upAndRead({ members: 1000, perMinute: 20, passMs: 24 * 3_600_000 });
+    const from = r.mirrorRequests().length;
+    const firstRead = r.sync.report().lastFullReadAt!;
+    const resync = r.sync.resync();
+    // The read takes minutes at this pace; a member suspended and re-read meanwhile stays so.
+    await r.clock.advance(5_000);
+    r.community.members[4]!.status = 'SUSPENDED';
+    await outcome(r.clock, r.service.fetch(license(5), 'refresh'), 100);
+    r.community.members[4]!.status = 'ACTIVE';
+    await until(r.clock, () => r.mirrorRequests().length - from >= 22);
+    await resync;
+    const held = await r.service.resolve(license(5), 'join');
+    expect(held.kind === 'answer' && held.view?.member.status).toBe('SUSPENDED');
+    expect(r.sync.report().lastFullReadAt).toBeGreaterThan(firstRead);
+  });
+
+  it('reads everything again every mirror.resyncMinutes', async () => {
+    const r = await upAndRead({ members: 120, passMs: 24 * 3_600_000, resyncMs: 30 * 60_000 });
+    const firstRead = r.sync.report().lastFullReadAt!;
+    r.community.members[2]!.displayName = 'Renamed';
+    await r.clock.advance(31 * 60_000);
+    expect(r.sync.report().lastFullReadAt).toBeGreaterThan(firstRead);
+    const resolution = await r.service.resolve(license(3), 'join');
+    expect(resolution.kind === 'answer' && resolution.view?.member.name).toBe('Renamed');
+  });
+
+  it('tries a failed first read again at the next pass, warning once', async () => {
+    rig = mirrorRig({ members: 120 });
+    const r = rig;
+    await r.service.loadCatalog();
+    const base = r.community.handler;
+    let failing = true;
+    r.community.handler = (request) =>
+      failing && request.path === '/api/v1/members'
+        ? {
+            status: 403,
+            body: { success: false, error: { code: 'insufficient_scope', message: 'roster:read' } },
+          }
+        : base(request);
+    r.sync.begin();
+    await r.clock.advance(130_000);
+    expect(r.sync.report()).toMatchObject({ state: { kind: 'reading' }, failure: expect.any(String) });
+    expect(r.mirrorLines.filter((l) => l.level === 'warn')).toHaveLength(1);
+    failing = false;
+    await until(r.clock, () => r.sync.report().state.kind === 'up', 120_000);
+    expect(r.sync.report()).toMatchObject({ held: 120, failure: null });
+  });
+});

@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually, type Harness, inFrames, startHarness, strangerLicense } from './harness';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const ready = (harness: Harness) => eventually(() => harness.logText().includes('connected to the roster'));
+const mirrored = (harness: Harness) =>
+  eventually(() => /the roster mirror holds \d+ members/.test(harness.logText()), 10_000);
+const members = (harness: Harness) => harness.mock.counters.byEndpoint()['GET /api/v1/members'] ?? 0;
+
+/** Runs `roster status` and returns the mirror's line. */
+async function statusLine(harness: Harness): Promise<string> {
+  const from = harness.server.log.lines.length;
+  harness.server.executeCommand('roster status');
+  return eventually(() => harness.server.log.lines.slice(from).find((line) => line.includes('mirror:')));
+}
+
+describe('the roster on the server', () => {
+  it('decides a known member from the mirror: no request, within a frame', async () => {
+    h = await startHarness();
+    await mirrored(h);
+    const member = h.mock.data.members[0]!;
+    const before = h.mock.counters.total;
+    const { value: decision, frames } = await inFrames(
+      h.server,
+      h.server.connectPlayer({ name: 'Alice', identifiers: [member.gameLicense] }).decision,
+    );
+    expect(decision).toMatchObject({ admitted: true });
+    expect(frames).toBeLessThanOrEqual(1);
+    expect(h.mock.counters.total).toBe(before);
+    // The joined player's exports hold the full member, as after a lookup.
+    if (!decision.admitted) throw new Error('refused');
+    const got = await eventually(
+      () =>
+        (h!.caller.exports.roster!.getMember!(decision.id) as {
+          id: string;
+          departments: unknown[];
+        } | null) ?? undefined,
+    );
+    expect(got.id).toBe(member.id);
+    expect(got.departments).toHaveLength(h.mock.data.assignmentsOf(member.id).length);
+    expect(h.mock.counters.total).toBe(before);
+  });
+
+  it('refuses a member the mirror holds with a refused status, with no request', async () => {
+    h = await startHarness();
+    await mirrored(h);
+    const suspended = h.mock.data.members[1]!;
+    const before = h.mock.counters.total;
+    const decision = await h.server.connectPlayer({ name: 'S', identifiers: [suspended.gameLicense] })
+      .decision;
+    expect(!decision.admitted && decision.reason).toMatch(/status is SUSPENDED/);
+    expect(h.mock.counters.total).toBe(before);
+  });
+
+  it('still asks the service about a stranger and about a member added after the read', async () => {
+    h = await startHarness();
+    await mirrored(h);
+    const before = members(h);
+    const stranger = await h.server.connectPlayer({ name: 'S', identifiers: [strangerLicense] }).decision;
+    expect(!stranger.admitted && stranger.reason).toMatch(/not on the San Andreas Roleplay roster/);
+    expect(members(h)).toBe(before + 1);
+    const lspd = h.mock.data.data.departments.find((d) => d.shortName === 'LSPD')!;
+    const added = h.mock.data.addMember({ departmentId: lspd.id });
+    const joined = await h.server.connectPlayer({ name: 'New', identifiers: [added.gameLicense] }).decision;
+    expect(joined).toMatchObject({ admitted: true });
+    expect(members(h)).toBe(before + 2);
+    // The answer joined the mirror.
+    const status = await statusLine(h);
+    expect(status).toMatch(/mirror: 201 members held/);
+  });
+
+  it('reads the whole roster in the background, paged, within half the key minute', async () => {
+    h = await startHarness({ members: 450 });
+    await mirrored(h);
+    const pages = h.mock.counters.log.filter(
+      (e) => e.path === '/api/v1/members' && new URLSearchParams(e.query).has('page'),
+    );
+    expect(pages.map((e) => new URLSearchParams(e.query).get('page'))).toEqual(['1', '2', '3', '4', '5']);
+    const paced = h.mock.counters.log.filter((e) => new URLSearchParams(e.query).has('page'));
+    expect(paced.every((e) => e.keyId === h!.mock.keyId('full'))).toBe(true);
+    expect(paced.length).toBeGreaterThanOrEqual(10);
+    const line = await statusLine(h);
+    expect(line).toMatch(/^.*mirror: 450 members held, last full read \d+ s ago; \d+ request\(s\) today/);
+  });
+
+  it('without audit:read on the key, stays off and every join is looked up', async () => {
+    h = await startHarness({ keyName: 'rosterWrite' });
+    await ready(h);
+    const member = h.mock.data.members[0]!;
+    const before = members(h);
+    const decision = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    expect(decision).toMatchObject({ admitted: true });
+    expect(members(h)).toBe(before + 1);
+    expect(await statusLine(h)).toMatch(/mirror: off \(the key lacks audit:read/);
+    const pages = h.mock.counters.log.filter((e) => new URLSearchParams(e.query).has('page'));
+    expect(pages).toEqual([]);
+  });
+
+  it('with mirror.enabled false, stays off and every join is looked up', async () => {
+    h = await startHarness({ config: { mirror: { enabled: false } } });
+    await ready(h);
+    const member = h.mock.data.members[0]!;
+    const before = members(h);
+    const decision = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    expect(decision).toMatchObject({ admitted: true });
+    expect(members(h)).toBe(before + 1);
+    expect(await statusLine(h)).toMatch(/mirror: off \(mirror\.enabled is false\)/);
+  });
+
+  it('roster doctor says what the mirror holds', async () => {
+    h = await startHarness();
+    await mirrored(h);
+    const from = h.server.log.lines.length;
+    h.server.executeCommand('roster doctor');
+    const line = await eventually(
+      () => h!.server.log.lines.slice(from).find((l) => l.includes('mirror holds')),
+      10_000,
+    );
+    expect(line).toMatch(/✓ mirror holds 200 members, last full read \d+ s ago/);
+  });
+});
