@@ -28,6 +28,8 @@ export interface AuditStart {
    * again and the cache's records are read again at each member's next join (`gapReread`).
    */
   gap?: (reason: string) => void;
+  /** With the default gap answer, what else is read again (the roster mirror's full read). */
+  alsoReread?: () => void;
 }
 
 /** Starts reading the audit log when the key may (`audit:read`) and the owner wants it; else null. */
@@ -46,7 +48,8 @@ export function startAuditFeed(deps: AuditStart, scopes: readonly string[]): Aud
     newest: () => deps.api.get('/api/v1/audit-logs', { sort: '-createdAt', limit: 2 }, 'refresh'),
     service: deps.service,
     players: deps.players,
-    cache: deps.cache,
+    // Members not online are found by id in the cache and, when it runs, the roster mirror.
+    cache: deps.service,
     clock: deps.clock,
     logger: deps.logger,
     intervalMs: auditMs,

@@ -46,6 +46,27 @@ describe('the roster on the server', () => {
     expect(h.mock.counters.total).toBe(before);
   });
 
+  it('a member never seen on this server, suspended in the dashboard, is refused at their first join', async () => {
+    h = await startHarness({ config: { refresh: { intervalSeconds: 3600, auditSeconds: 1 } } });
+    await mirrored(h);
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    h.mock.dashboard.setStatus(member.id, 'SUSPENDED');
+    // The feed names the member by id; the mirror finds their license and reads them again. What
+    // the resource holds is asked through lookupLicense, which the mirror answers with no request.
+    const roster = h.caller.exports.roster!;
+    for (let polls = 0; ; polls++) {
+      const held = (await roster.lookupLicense!(member.gameLicense)) as { status: string } | null;
+      if (held?.status === 'SUSPENDED') break;
+      if (polls === 200) throw new Error(`still ${held?.status} after the dashboard change`);
+      await h.server.nextTick();
+    }
+    const before = h.mock.counters.total;
+    const decision = await h.server.connectPlayer({ name: 'Away', identifiers: [member.gameLicense] })
+      .decision;
+    expect(!decision.admitted && decision.reason).toMatch(/status is SUSPENDED/);
+    expect(h.mock.counters.total).toBe(before);
+  });
+
   it('refuses a member the mirror holds with a refused status, with no request', async () => {
     h = await startHarness();
     await mirrored(h);

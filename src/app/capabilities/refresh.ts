@@ -34,6 +34,7 @@ export function attachRefresh(context: RosterContext): Capability {
           clock,
           logger,
           auditSeconds: config.refresh.auditSeconds,
+          alsoReread: () => capabilities.auditGap(),
         },
         identity.scopes,
       );

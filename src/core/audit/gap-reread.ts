@@ -10,6 +10,8 @@ export interface GapRereadDeps {
   cache: { markAllStale(): void };
   schedule: Schedule;
   clock: Clock;
+  /** What else re-reads for a gap, on the same spacing (the roster mirror's full read). */
+  alsoReread?: () => void;
 }
 
 /**
@@ -27,6 +29,7 @@ export function gapReread(deps: GapRereadDeps): () => void {
     last = deps.clock.now();
     deps.cache.markAllStale();
     void deps.service.refreshOnline('refresh');
+    deps.alsoReread?.();
   };
   return () => {
     if (owed) return;

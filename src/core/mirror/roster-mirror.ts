@@ -25,6 +25,8 @@ export class RosterMirror implements MemberMirror {
   private byLicense = new Map<string, MirroredMember>();
   /** Member id → license key: a member whose license changed leaves no stale entry behind. */
   private licenseById = new Map<string, string>();
+  /** Assignment id → license key, so an audit entry naming only an assignment finds its member. */
+  private licenseByAssignment = new Map<string, string>();
   private readonly ranks = new Map<string, ApiRank>();
   /** Answers heard while a full read runs (null: the license is no longer held). */
   private heardDuringRead: Map<string, MirroredMember | null> | null = null;
@@ -43,6 +45,11 @@ export class RosterMirror implements MemberMirror {
 
   get size(): number {
     return this.byLicense.size;
+  }
+
+  /** The license of the member held whose member id or assignment id is `id`. */
+  licenseNamedBy(id: string): string | undefined {
+    return this.licenseById.get(id) ?? this.licenseByAssignment.get(id);
   }
 
   find(license: string, catalog: CatalogIndex): MemberView | undefined {
@@ -98,6 +105,7 @@ export class RosterMirror implements MemberMirror {
     this.heardDuringRead = null;
     this.byLicense = new Map();
     this.licenseById = new Map();
+    this.licenseByAssignment = new Map();
     for (const member of members) this.put(member);
     for (const [key, member] of heard) {
       if (member === null) this.remove(key);
@@ -117,6 +125,7 @@ export class RosterMirror implements MemberMirror {
   clear(): void {
     this.byLicense = new Map();
     this.licenseById = new Map();
+    this.licenseByAssignment = new Map();
     this.ranks.clear();
     this.heardDuringRead = null;
     this.ready = false;
@@ -128,8 +137,14 @@ export class RosterMirror implements MemberMirror {
     if (previous !== undefined && previous !== key) this.byLicense.delete(previous);
     const replaced = this.byLicense.get(key);
     if (replaced && replaced.id !== member.id) this.licenseById.delete(replaced.id);
+    if (replaced) this.unindexAssignments(replaced);
     this.byLicense.set(key, member);
     this.licenseById.set(member.id, key);
+    for (const assignment of member.assignments) this.licenseByAssignment.set(assignment.id, key);
+  }
+
+  private unindexAssignments(member: MirroredMember): void {
+    for (const assignment of member.assignments) this.licenseByAssignment.delete(assignment.id);
   }
 
   private remove(key: string): void {
@@ -137,6 +152,7 @@ export class RosterMirror implements MemberMirror {
     if (!member) return;
     this.byLicense.delete(key);
     this.licenseById.delete(member.id);
+    this.unindexAssignments(member);
   }
 
   private checkSize(): void {

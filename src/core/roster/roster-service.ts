@@ -22,6 +22,8 @@ export type Resolution =
 export interface MemberMirror {
   /** The member holding `license`, shaped with `catalog`; undefined when the mirror cannot say. */
   find(license: string, catalog: CatalogIndex): MemberView | undefined;
+  /** The license of the member held whose member id or assignment id is `id`. */
+  licenseNamedBy(id: string): string | undefined;
 }
 
 /**
@@ -102,6 +104,14 @@ export class RosterService {
   /** Answers the licenses `mirror` holds in `resolve`, before the cache (null: none). */
   useMirror(mirror: MemberMirror | null): void {
     this.mirror = mirror;
+  }
+
+  /**
+   * The license of the member record held (cache, or the mirror) whose member id or assignment id
+   * is `id`: how an audit entry naming a member who is not online finds them.
+   */
+  licenseNamedBy(id: string): string | undefined {
+    return this.deps.cache.licenseNamedBy(id) ?? this.mirror?.licenseNamedBy(id);
   }
 
   /** Tells `listener` of every answer the service gives from now on; returns an unsubscribe. */
@@ -259,7 +269,7 @@ export class RosterService {
         missed.push(license);
         continue;
       }
-      const answer = this.answer(license, lookup ? toMemberView(lookup, this.catalogIndex) : null);
+      const answer = this.answer(license, lookup ? toMemberView(lookup, this.catalogIndex) : null, lookup);
       if (answer.kind !== 'answer') continue;
       // Shaped without department names, it was not cached: the next join would not see it.
       if (answer.unnamed) missed.push(license);
