@@ -68,16 +68,32 @@ export class AuditCursor {
    * beginning (nothing in it but them). `at`: this server's time.
    */
   anchor(newestFirst: readonly unknown[], at: number): void {
-    const confirmed = distinctStamps(newestFirst)[1];
-    this.floor = confirmed === undefined ? null : confirmed - this.anchorOverlapMs;
+    this.resume(distinctStamps(newestFirst)[1] ?? null, at);
+  }
+
+  /**
+   * Starts from a position saved before (`position`, after a restart), as an anchor on it would:
+   * the overlap before it is read again, so entries committed late below it are still processed.
+   * null: from the log's beginning. `at`: this server's time.
+   */
+  resume(position: number | null, at: number): void {
+    this.floor = position === null ? null : position - this.anchorOverlapMs;
     this.resumeAt = null;
     this.readsBehind = 0;
     this.marks.clear();
-    if (confirmed !== undefined) {
-      this.confirmed = Math.max(this.confirmed, confirmed);
+    if (position !== null) {
+      this.confirmed = Math.max(this.confirmed, position);
       this.marks.note(at, this.confirmed);
     }
     this.isAnchored = true;
+  }
+
+  /**
+   * The newest stamp a later entry confirmed (ms, service time): every entry up to it was listed,
+   * but for late commits, which the overlap before it covers. null: none yet (the log's beginning).
+   */
+  get position(): number | null {
+    return this.confirmed === Number.NEGATIVE_INFINITY ? null : this.confirmed;
   }
 
   /** The `createdAt.after` of the next read, as ISO 8601 UTC; undefined: from the beginning. */

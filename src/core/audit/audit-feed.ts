@@ -48,6 +48,15 @@ export interface AuditPass {
   behind: boolean;
 }
 
+/**
+ * How far the feed has handled the log, in the service's time: every entry stamped up to `at` was
+ * read and the members it named read again (late commits aside, which resuming re-reads). `at`
+ * null: nothing yet, the log's beginning. What a restart resumes from.
+ */
+export interface AuditPosition {
+  at: number | null;
+}
+
 /** The feed as `roster doctor` tells it. */
 export interface AuditFeedState {
   running: boolean;
@@ -77,6 +86,9 @@ export class AuditFeed {
   private gaps = 0;
   private lastGap: AuditFeedState['lastGap'] = null;
   private anchoring: Promise<boolean> | null = null;
+  private polling: Promise<AuditPass> | null = null;
+  /** Where every entry was handled; null until the cursor is anchored or resumed. */
+  private handled: AuditPosition | null = null;
   /**
    * Licenses whose re-read failed: tried again with the next read. Bounded by the members the
    * server holds (online players and the cache).
@@ -112,8 +124,34 @@ export class AuditFeed {
     };
   }
 
-  /** One read of the audit log; never throws. */
-  async poll(): Promise<AuditPass> {
+  /** One read of the audit log (the one under way, if any); never throws. */
+  poll(): Promise<AuditPass> {
+    this.polling ??= this.readOnce().finally(() => {
+      this.polling = null;
+    });
+    return this.polling;
+  }
+
+  /** Members an entry named whose re-read failed: tried again with the next read. */
+  get unreadMembers(): number {
+    return this.owed.size;
+  }
+
+  /** Where a restart may resume the log from; null until the feed knows where it stands. */
+  position(): AuditPosition | null {
+    return this.handled;
+  }
+
+  /**
+   * Resumes the log from a position saved before a restart, instead of anchoring on its newest
+   * entries: the reads that follow handle every entry since (the overlap before it again).
+   */
+  resumeFrom(position: AuditPosition): void {
+    this.cursor.resume(position.at, this.deps.clock.now());
+    this.handled = { at: this.cursor.position };
+  }
+
+  private async readOnce(): Promise<AuditPass> {
     const pass: AuditPass = { entries: 0, members: 0, catalog: false, behind: false };
     if (this.stopped) return pass;
     const entries = await this.read();
@@ -124,7 +162,10 @@ export class AuditFeed {
     pass.behind = step.behind;
     if (step.gap !== null) this.gap(step.gap);
     pass.entries = step.fresh.length;
-    if (step.fresh.length === 0 && this.owed.size === 0 && !this.catalog.pending) return pass;
+    if (step.fresh.length === 0 && this.owed.size === 0 && !this.catalog.pending) {
+      this.handled = { at: this.cursor.position };
+      return pass;
+    }
 
     const { service } = this.deps;
     const matches = matchEntries(step.fresh, this.deps.players, this.deps.cache, service.catalog);
@@ -136,6 +177,8 @@ export class AuditFeed {
     this.owed.clear();
     pass.members = licenses.size;
     for (const license of await service.refreshMembers(licenses)) this.owed.add(license);
+    // Stamps read now, or the position before this read while a member it named is owed.
+    if (this.owed.size === 0) this.handled = { at: this.cursor.position };
     return pass;
   }
 
@@ -148,10 +191,15 @@ export class AuditFeed {
    * this did not. False when the service could not answer.
    */
   anchor(): Promise<boolean> {
+    // Resumed from a saved position, or anchored already: nothing to ask.
+    if (this.cursor.anchored) return Promise.resolve(true);
     this.anchoring ??= this.deps
       .newest()
       .then((newest) => {
-        if (!this.cursor.anchored) this.cursor.anchor(listOf(newest), this.deps.clock.now());
+        if (!this.cursor.anchored) {
+          this.cursor.anchor(listOf(newest), this.deps.clock.now());
+          this.handled = { at: this.cursor.position };
+        }
         return true;
       })
       .catch((error: unknown) => {
