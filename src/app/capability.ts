@@ -1,3 +1,6 @@
+import type { AuditFeed } from '../core/audit/audit-feed';
+import type { MirrorReport } from '../core/mirror/mirror-state';
+import type { SavedMirror } from '../core/mirror/saved-mirror';
 import type { KeyIdentity, Member } from '../core/model';
 import type { PlayerEntry } from '../core/players/player-registry';
 import type { CatalogIndex } from '../core/roster/catalog-index';
@@ -42,6 +45,14 @@ export interface Capability {
   sweep?(): void;
   /** The audit log could not be read for a while: changes in that gap were missed. */
   auditGap?(): void;
+  /** The audit feed was started (in a `ready` hook, so before the `ready` of those listed after). */
+  auditFeedStarted?(feed: AuditFeed): void;
+  /** On `onResourceStart`, before the key check: the roster mirror as the snapshot kept it. */
+  mirrorRestored?(saved: SavedMirror): void;
+  /** The snapshot is being written (synchronously): the roster mirror's part, null for none. */
+  mirrorToSave?(): SavedMirror | null;
+  /** The roster mirror as `roster status` and the panel tell it; null when none is kept. */
+  mirrorReport?(): MirrorReport | null;
   /** Lines added to `roster status`, after the roster's own. */
   statusLines?(): string[];
   /** Lines added to `roster doctor`, after the roster's own checks. */
@@ -116,6 +127,32 @@ export class Capabilities {
 
   auditGap(): void {
     for (const capability of this.attached) capability.auditGap?.();
+  }
+
+  auditFeedStarted(feed: AuditFeed): void {
+    for (const capability of this.attached) capability.auditFeedStarted?.(feed);
+  }
+
+  mirrorRestored(saved: SavedMirror): void {
+    for (const capability of this.attached) capability.mirrorRestored?.(saved);
+  }
+
+  /** The first capability's answer that has one. */
+  mirrorToSave(): SavedMirror | null {
+    for (const capability of this.attached) {
+      const saved = capability.mirrorToSave?.();
+      if (saved) return saved;
+    }
+    return null;
+  }
+
+  /** The first capability's answer that has one. */
+  mirrorReport(): MirrorReport | null {
+    for (const capability of this.attached) {
+      const report = capability.mirrorReport?.();
+      if (report) return report;
+    }
+    return null;
   }
 
   statusLines(): string[] {

@@ -106,7 +106,9 @@ describe('the roster on the server', () => {
     expect(paced.every((e) => e.keyId === h!.mock.keyId('full'))).toBe(true);
     expect(paced.length).toBeGreaterThanOrEqual(10);
     const line = await statusLine(h);
-    expect(line).toMatch(/^.*mirror: 450 members held, last full read \d+ s ago; \d+ request\(s\) today/);
+    expect(line).toMatch(
+      /^.*mirror: 450 members held, last full read \d+ s ago; last audit catch-up (not yet|\d+ s ago); \d+ request\(s\) today/,
+    );
   });
 
   it('without audit:read on the key, stays off and every join is looked up', async () => {

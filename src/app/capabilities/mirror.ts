@@ -9,7 +9,8 @@ import type { RosterContext } from '../roster-context';
  * with no request. It needs the audit log to stay current: it starts once the key is verified
  * with `audit:read` (and `refresh.auditSeconds` above 0); otherwise, or with `mirror.enabled`
  * false, it stays off and every join is looked up as before. The audit feed's `auditGap` asks
- * for a full read again.
+ * for a full read again. After a restart it starts from the snapshot: caught up on the audit log
+ * from the position saved with it when recent, else held for the outage policy only.
  */
 export function attachMirror(context: RosterContext): Capability {
   const { config, api, service, schedule, clock, logger } = context;
@@ -25,6 +26,19 @@ export function attachMirror(context: RosterContext): Capability {
   });
   if (!config.mirror.enabled) sync.turnOff({ why: 'disabled' });
   return {
+    mirrorRestored(saved) {
+      const fresh = sync.restore(saved);
+      const { state, held } = sync.report();
+      if (fresh)
+        logger.info(
+          `loaded the roster mirror from the snapshot (${held} members): joins are looked up until the audit log since it is read.`,
+        );
+      else if (state.kind === 'stale')
+        logger.info(
+          `the roster mirror in the snapshot is stale (${state.why}): its ${held} members serve the outage policy only until the roster is read again.`,
+        );
+    },
+    auditFeedStarted: (feed) => sync.follow(feed),
     ready(identity) {
       if (!config.mirror.enabled) return;
       if (config.refresh.auditSeconds === 0) sync.turnOff({ why: 'audit-off' });
@@ -35,6 +49,8 @@ export function attachMirror(context: RosterContext): Capability {
     },
     auditGap: () => void sync.resync(),
     stop: () => sync.stop(),
+    mirrorToSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),
+    mirrorReport: () => sync.report(),
     statusLines: () => [mirrorStatusLine(sync.report(), clock.now())],
     doctorLines: () => [mirrorDoctorLine(sync.report(), clock.now())],
   };

@@ -24,7 +24,8 @@ export function attachRefresh(context: RosterContext): Capability {
   let feed: AuditFeed | null = null;
   return {
     ready(identity) {
-      feed ??= startAuditFeed(
+      if (feed !== null) return;
+      feed = startAuditFeed(
         {
           api,
           service,
@@ -38,6 +39,8 @@ export function attachRefresh(context: RosterContext): Capability {
         },
         identity.scopes,
       );
+      // At once, so a mirror restored from the snapshot resumes the log before it is anchored.
+      if (feed) capabilities.auditFeedStarted(feed);
     },
     doctorLines: () => (feed ? feedLines(feed.state(), clock.now(), config.refresh.intervalSeconds) : []),
     start() {

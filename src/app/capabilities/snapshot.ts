@@ -1,4 +1,5 @@
 import { loadSnapshot, saveSnapshot } from '../../core/cache/snapshot';
+import { decodeMirror, encodeMirror, type SavedMirror } from '../../core/mirror/saved-mirror';
 import { snapshotFile } from '../../fivem/snapshot-file';
 import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
@@ -6,25 +7,40 @@ import type { RosterContext } from '../roster-context';
 const SNAPSHOT_SAVE_MS = 5 * 60_000;
 
 /**
- * The last-known members kept in `roster-snapshot.json`, so a restart during an outage still knows
- * them. Loaded when attached, before any player can be looked up; saved every few minutes and at
- * stop, synchronously, since FXServer tears the resource down right after `onResourceStop`.
+ * The last-known members and the roster mirror kept in `roster-snapshot.json`, so a restart during
+ * an outage still knows them and a restart otherwise costs an audit catch-up, not a full read.
+ * The members are loaded when attached, before any player can be looked up; the mirror is handed
+ * to it at start, before the key check. Saved every few minutes and at stop, synchronously, since
+ * FXServer tears the resource down right after `onResourceStop`.
  */
 export function attachSnapshot(context: RosterContext): Capability {
-  const { cache, clock, logger, resourcePath } = context;
+  const { cache, clock, logger, resourcePath, capabilities } = context;
   const snapshot = resourcePath ? snapshotFile(resourcePath) : null;
   if (snapshot === null) return {};
   const loaded = loadSnapshot(cache, snapshot, logger);
-  if (loaded > 0) logger.info(`loaded ${loaded} last-known member(s) from the snapshot.`);
+  if (loaded && loaded.members > 0)
+    logger.info(`loaded ${loaded.members} last-known member(s) from the snapshot.`);
+  let mirror: SavedMirror | null = null;
+  if (loaded?.mirror !== undefined) {
+    const decoded = decodeMirror(loaded.mirror);
+    if ('saved' in decoded) mirror = decoded.saved;
+    else logger.warn(`the roster mirror in the snapshot is unreadable (${decoded.problem}) and was ignored.`);
+  }
   const save = () => {
     try {
-      saveSnapshot(cache, snapshot, clock.now());
+      const part = capabilities.mirrorToSave();
+      saveSnapshot(cache, snapshot, clock.now(), part ? { mirror: encodeMirror(part) } : {});
     } catch (error) {
       logger.warn(`could not save the member snapshot: ${(error as Error).message}`);
     }
   };
   return {
-    start: () => context.schedule.every(SNAPSHOT_SAVE_MS, save),
+    start: () => {
+      if (mirror) capabilities.mirrorRestored(mirror);
+      // Handed over once: the mirror holds it from now on.
+      mirror = null;
+      context.schedule.every(SNAPSHOT_SAVE_MS, save);
+    },
     stop: save,
   };
 }

@@ -1,17 +1,25 @@
 import type { MirrorOff, MirrorReport } from './mirror-state';
 
-/** The `roster status` line: members held, age of the last full read, requests spent today. */
+/**
+ * The `roster status` line: members held, age of the last full read, the last audit catch-up,
+ * requests spent today, and how it came back after a restart.
+ */
 export function mirrorStatusLine(report: MirrorReport, now: number): string {
-  const { state } = report;
+  const { state, held } = report;
   const today = `${report.requestsToday} request(s) today`;
   const failing = report.failure === null ? '' : `; last read failed: ${report.failure}`;
+  const fullRead = `last full read ${age(report.lastFullReadAt, now)} ago`;
   switch (state.kind) {
     case 'waiting':
       return 'mirror: waiting for the key check';
     case 'reading':
       return `mirror: first read under way, joins looked up until it completes; ${today}${failing}`;
+    case 'catching-up':
+      return `mirror: ${held} members from the snapshot, ${fullRead}; catching up on the audit log, joins looked up until it completes; ${today}`;
+    case 'stale':
+      return `mirror: stale snapshot: outage policy only (${state.why}); ${held} members held, ${fullRead}, joins looked up until a full read completes; ${today}${failing}`;
     case 'up':
-      return `mirror: ${report.held} members held, last full read ${age(report.lastFullReadAt, now)} ago; ${today}${failing}`;
+      return `mirror: ${held} members held, ${fullRead}; last audit catch-up ${report.auditReadAt === null ? 'not yet' : `${age(report.auditReadAt, now)} ago`}${caughtUp(report)}; ${today}${failing}`;
     case 'off':
       return `mirror: off (${offReason(state)}); ${today}`;
   }
@@ -27,8 +35,12 @@ export function mirrorDoctorLine(report: MirrorReport, now: number): string {
       return report.failure === null
         ? '! mirror: the first read of the roster is under way; until it completes joins are looked up one by one.'
         : `✗ mirror: the roster could not be read (${report.failure}); joins are looked up one by one, and it is tried again.`;
+    case 'catching-up':
+      return `… mirror: ${report.held} members from the snapshot (last full read ${age(report.lastFullReadAt, now)} ago), catching up on the audit log since; joins are looked up one by one until it completes.`;
+    case 'stale':
+      return `! mirror: stale snapshot, outage policy only (${state.why}): its ${report.held} members serve gate.onError "cached" as last known records until a full read of the roster completes${report.failure === null ? '' : ` (the last read failed: ${report.failure})`}; joins are looked up one by one.`;
     case 'up':
-      return `✓ mirror holds ${report.held} members, last full read ${age(report.lastFullReadAt, now)} ago: members' joins are decided without a request.`;
+      return `✓ mirror holds ${report.held} members, last full read ${age(report.lastFullReadAt, now)} ago${caughtUp(report)}: members' joins are decided without a request.`;
     case 'off':
       return `! mirror off: ${offReason(state)}; joins are looked up one by one.${offFix(state)}`;
   }
@@ -58,6 +70,14 @@ function offFix(off: MirrorOff): string {
     case 'too-large':
       return ' Raise cache.maxEntries to keep the whole roster on the server.';
   }
+}
+
+/** ", caught up from snapshot at 12:03:04 UTC (1 audit read)" when this run began so. */
+function caughtUp(report: MirrorReport): string {
+  const { caughtUp: done } = report;
+  if (done === null) return '';
+  const at = new Date(done.at).toISOString().slice(11, 19);
+  return `, caught up from snapshot at ${at} UTC (${done.reads} audit read${done.reads === 1 ? '' : 's'})`;
 }
 
 /** "45 s", "12 min", "3 h 5 min". */

@@ -36,6 +36,21 @@ export class MirrorPacer {
     return this.dayOf(this.clock.now()) === this.day ? this.spentToday : 0;
   }
 
+  /** Today's count with its day (days since the epoch, UTC), for the snapshot. */
+  get spent(): { day: number; requests: number } {
+    return { day: this.dayOf(this.clock.now()), requests: this.requestsToday };
+  }
+
+  /** Takes back a count saved before a restart; another day's is left behind. */
+  restoreSpent(spent: { day: number; requests: number }): void {
+    if (spent.day !== this.dayOf(this.clock.now())) return;
+    if (this.day !== spent.day) {
+      this.day = spent.day;
+      this.spentToday = 0;
+    }
+    this.spentToday += spent.requests;
+  }
+
   /** Runs `request` once the pace allows it; it counts as one of the mirror's requests. */
   async run<T>(request: () => Promise<T>): Promise<T> {
     for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) await this.sleep(wait);

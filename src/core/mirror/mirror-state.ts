@@ -8,10 +8,14 @@ export type MirrorOff =
 export type MirrorState =
   | { kind: 'waiting' }
   | { kind: 'reading' }
+  /** Loaded from a recent snapshot: the audit log since it is read before joins are decided from it. */
+  | { kind: 'catching-up' }
+  /** Loaded from a snapshot that cannot be made current: last known records only, until a full read. */
+  | { kind: 'stale'; why: string }
   | { kind: 'up' }
   | ({ kind: 'off' } & MirrorOff);
 
-/** What `roster status` and `roster doctor` say about the mirror. */
+/** What `roster status`, `roster doctor` and the panel say about the mirror. */
 export interface MirrorReport {
   state: MirrorState;
   held: number;
@@ -19,4 +23,8 @@ export interface MirrorReport {
   requestsToday: number;
   /** Why the last read failed, while it has not succeeded since. */
   failure: string | null;
+  /** This run began from a snapshot that caught up: when (this server's time), in how many audit reads. */
+  caughtUp: { at: number; reads: number } | null;
+  /** When the audit feed last reached the end of the log (this server's time); null: not yet, or no feed. */
+  auditReadAt: number | null;
 }

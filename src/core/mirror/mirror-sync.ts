@@ -1,11 +1,15 @@
+import type { Catalog } from '../model';
 import type { Clock, Logger } from '../ports';
+import { CatalogIndex } from '../roster/catalog-index';
 import type { RosterService } from '../roster/roster-service';
 import type { Schedule } from '../schedule';
-import { MirrorPacer, PacerStoppedError } from './mirror-pacer';
+import { AuditStep, catchUp, type FollowedFeed } from './mirror-catch-up';
+import { MirrorPacer } from './mirror-pacer';
+import { MirrorReads } from './mirror-reads';
 import type { MirrorOff, MirrorReport, MirrorState } from './mirror-state';
 import type { PageSource } from './paced-pages';
 import { RosterMirror } from './roster-mirror';
-import { type RosterReadDeps, readNewMembers, readWholeRoster, type Stamp } from './roster-reads';
+import { restartState, SAVED_MIRROR_LIMIT, type SavedMirror } from './saved-mirror';
 
 export interface MirrorSyncDeps {
   /** The roster client: whole answers (paging included) and the key's minute as the limiter knows it. */
@@ -28,63 +32,93 @@ export interface MirrorSyncDeps {
  * members created since each pass, a full read again every `mirror.resyncMinutes` and whenever
  * `resync` is asked (the audit feed could not read some entries). Joins are answered from it only
  * once a full read completed; until then, and while it is off, they are looked up as before.
+ *
+ * After a restart it starts from the snapshot (`restore`): a recent one is caught up on the audit
+ * log from the position saved with it (`follow`) instead of read again, and answers joins once
+ * that completes; an old one, or one whose catch-up fails, serves the outage policy only (last
+ * known records) until a full read replaces it.
  */
 export class MirrorSync {
   private readonly mirror: RosterMirror;
   private readonly pacer: MirrorPacer;
-  private readonly reads: RosterReadDeps;
+  private readonly reads: MirrorReads;
   private state: MirrorState = { kind: 'waiting' };
-  private reading: Promise<void> | null = null;
-  /** Another full read follows the running one (a gap was reported while it ran). */
-  private again = false;
-  /** The last full read failed: the next pass tries it again. */
-  private owed = false;
-  private newest: Stamp | null = null;
   private lastFullReadAt: number | null = null;
-  private failure: string | null = null;
   private unsubscribe: (() => void) | null = null;
   private stopped = false;
+  private begun = false;
+  private readonly step = new AuditStep();
+  private caughtUp: MirrorReport['caughtUp'] = null;
+  private catalog: Catalog = { departments: [], ranks: [] };
 
   constructor(private readonly deps: MirrorSyncDeps) {
-    this.mirror = new RosterMirror(deps.maxEntries, (size) =>
-      this.turnOff({ why: 'too-large', size, maxEntries: deps.maxEntries }),
-    );
+    const tooLarge = (size: number) => this.turnOff({ why: 'too-large', size, maxEntries: deps.maxEntries });
+    this.mirror = new RosterMirror(deps.maxEntries, tooLarge);
     this.pacer = new MirrorPacer(deps.clock, () => deps.source.limiterState().perMinute);
-    this.reads = {
-      source: deps.source,
-      pacer: this.pacer,
-      logger: deps.logger,
+    const { source, clock, logger, maxEntries, passMs } = deps;
+    this.reads = new MirrorReads({
+      reads: { source, pacer: this.pacer, logger, mirror: this.mirror, maxEntries },
       mirror: this.mirror,
-      maxEntries: deps.maxEntries,
-    };
+      clock,
+      logger,
+      passMs,
+      keeping: () => !this.stopped && this.isActive(),
+      tooLarge,
+      completed: (startedAt) => this.completed(startedAt),
+    });
   }
 
-  /** Starts the first read and the passes; once only, and never after the mirror was turned off. */
+  /**
+   * The mirror saved before a restart, loaded before the key is verified: held at once as last
+   * known records (and found by id for the audit feed). One whose last full read is younger than
+   * `mirror.resyncMinutes` and saved in step with the audit log catches up once the feed runs (true);
+   * any other is stale.
+   */
+  restore(saved: SavedMirror): boolean {
+    if (this.state.kind !== 'waiting' || this.stopped) return false;
+    this.mirror.restore(saved.members, new CatalogIndex(saved.catalog));
+    if (this.isOff()) return false;
+    this.catalog = saved.catalog;
+    this.lastFullReadAt = saved.fullReadAt;
+    this.reads.newest = saved.newestMember;
+    this.pacer.restoreSpent(saved.spent);
+    this.attach();
+    const now = this.deps.clock.now();
+    this.state = restartState(saved, now, this.deps.resyncMs);
+    if (this.state.kind === 'catching-up' && saved.audit) this.step.restored(saved.audit, now);
+    return this.state.kind === 'catching-up';
+  }
+
+  /**
+   * The audit feed runs (after the key check): while catching up, it resumes from the snapshot's
+   * position at once. Its position is what the next snapshot keeps.
+   */
+  follow(feed: FollowedFeed): void {
+    const from = this.step.follow(feed);
+    if (this.state.kind !== 'catching-up' || from === null) return;
+    void catchUp(feed, from).then((result) => {
+      if (this.state.kind !== 'catching-up' || this.stopped) return;
+      if (result.done) this.trust(result.reads);
+      else this.stale(`the audit catch-up could not complete: ${result.why}`);
+    });
+  }
+
+  /** Starts the first read (none while catching up) and the passes; once only, never when off. */
   begin(): void {
-    if (this.state.kind !== 'waiting' || this.stopped) return;
-    const { service, schedule, passMs, resyncMs } = this.deps;
-    this.state = { kind: 'reading' };
-    this.unsubscribe = service.onAnswer((license, answer) => this.mirror.heard(license, answer));
-    service.useMirror(this.mirror);
-    void this.resync();
-    schedule.every(passMs, () => this.pass());
-    schedule.every(resyncMs, () => (this.reading ? undefined : this.resync()));
+    if (this.begun || this.stopped || this.isOff()) return;
+    this.begun = true;
+    if (this.state.kind === 'waiting') this.state = { kind: 'reading' };
+    this.attach();
+    if (this.state.kind !== 'catching-up') void this.reads.resync();
+    // Followed before this, in the key check's hooks; none means the log is not read.
+    else if (!this.step.following) this.stale('the audit log is not read');
+    const catchingUp = () => this.state.kind === 'catching-up';
+    this.reads.schedule(this.deps.schedule, this.deps.resyncMs, this.lastFullReadAt, catchingUp);
   }
 
   /** Reads the whole roster again (now, or right after the read under way). Never rejects. */
   resync(): Promise<void> {
-    if (this.state.kind !== 'reading' && this.state.kind !== 'up') return Promise.resolve();
-    if (this.reading) {
-      this.again = true;
-      return this.reading;
-    }
-    this.again = false;
-    this.owed = false;
-    this.reading = this.readWhole().finally(() => {
-      this.reading = null;
-      if (this.again) void this.resync();
-    });
-    return this.reading;
+    return this.reads.resync();
   }
 
   /** Turns the mirror off for good (until the resource restarts): joins are looked up as before. */
@@ -111,78 +145,78 @@ export class MirrorSync {
       held: this.state.kind === 'off' ? 0 : this.mirror.size,
       lastFullReadAt: this.lastFullReadAt,
       requestsToday: this.pacer.requestsToday,
-      failure: this.failure,
+      failure: this.reads.failure,
+      caughtUp: this.caughtUp,
+      auditReadAt: this.step.caughtUpAt(),
     };
   }
 
-  /** Each `refresh.auditSeconds`: the members created since, or the full read still owed. */
-  private async pass(): Promise<void> {
-    if (this.state.kind !== 'reading' && this.state.kind !== 'up') return;
-    if (this.reading) return;
-    if (!this.mirror.complete || this.owed) return this.resync();
-    if (this.newest === null) return;
-    try {
-      const { members, newest } = await readNewMembers(this.reads, this.newest);
-      if (this.state.kind !== 'up') return;
-      this.mirror.addAll(members);
-      if (newest && newest.at > this.newest.at) this.newest = newest;
-      this.succeeded();
-    } catch (error) {
-      this.failed(error, 'read the members added since its last read');
-    }
+  /**
+   * What the snapshot keeps: the members held, with the last full read's time (nothing before a
+   * full read or a restore), and the feed's position only while every entry it handled reached
+   * them; nothing past `SAVED_MIRROR_LIMIT` members (the next start reads the roster in full).
+   * `catalog`: departments and ranks as loaded now; null keeps the ones restored.
+   */
+  toSave(catalog: Catalog | null): SavedMirror | null {
+    if (this.lastFullReadAt === null || !this.isActive()) return null;
+    if (this.mirror.size > SAVED_MIRROR_LIMIT) return null;
+    if (catalog !== null) this.catalog = catalog;
+    return {
+      fullReadAt: this.lastFullReadAt,
+      audit: this.step.position(),
+      newestMember: this.reads.newest,
+      catalog: this.catalog,
+      members: [...this.mirror.members()],
+      spent: this.pacer.spent,
+    };
   }
 
-  private async readWhole(): Promise<void> {
-    this.mirror.beginRead();
-    try {
-      const roster = await readWholeRoster(this.reads);
-      if (this.stopped || this.isOff()) return;
-      if (roster.kind === 'too-large') {
-        this.turnOff({ why: 'too-large', size: roster.size, maxEntries: this.deps.maxEntries });
-        return;
-      }
-      const first = !this.mirror.complete;
-      this.mirror.replaceAll(roster.members);
-      // Answers heard during the read may have taken it past cache.maxEntries.
-      if (this.isOff()) return;
-      this.newest = roster.newest ?? this.newest;
-      this.lastFullReadAt = this.deps.clock.now();
-      this.state = { kind: 'up' };
-      this.succeeded();
-      if (first)
-        this.deps.logger.info(
-          `the roster mirror holds ${this.mirror.size} members: their joins are decided without a request.`,
-        );
-    } catch (error) {
-      this.mirror.abandonRead();
-      this.owed = true;
-      this.failed(error, 'read the roster');
-    }
-  }
-
-  private succeeded(): void {
-    if (this.failure !== null) this.deps.logger.info('the roster mirror can read the roster again.');
-    this.failure = null;
-  }
-
-  /** One warning per run of failures; the next pass tries again. */
-  private failed(error: unknown, what: string): void {
-    if (error instanceof PacerStoppedError || this.stopped || this.isOff()) return;
-    const message = error instanceof Error ? error.message : String(error);
-    if (this.failure === null) {
-      const meanwhile = this.mirror.complete
-        ? 'it keeps answering from what it holds'
-        : 'joins are looked up as before';
-      this.deps.logger.warn(
-        `the roster mirror could not ${what} (${message}); ${meanwhile}, and it tries again in ${Math.round(this.deps.passMs / 1000)} s.`,
+  private completed(startedAt: number): void {
+    const first = this.state.kind !== 'up';
+    this.lastFullReadAt = this.deps.clock.now();
+    this.step.readFrom(startedAt);
+    this.state = { kind: 'up' };
+    if (first)
+      this.deps.logger.info(
+        `the roster mirror holds ${this.mirror.size} members: their joins are decided without a request.`,
       );
-    }
-    this.failure = message;
+  }
+
+  /** A restored snapshot caught up: joins are decided from it again. */
+  private trust(reads: number): void {
+    this.mirror.trust();
+    this.state = { kind: 'up' };
+    this.caughtUp = { at: this.deps.clock.now(), reads };
+    this.deps.logger.info(
+      `the roster mirror caught up on the audit log since the snapshot in ${reads} read(s): its ${this.mirror.size} members' joins are decided without a request again.`,
+    );
+  }
+
+  /** What is held serves the outage policy only, until a full read (now, or once begun). */
+  private stale(why: string): void {
+    this.state = { kind: 'stale', why };
+    this.step.lost();
+    this.deps.logger.warn(
+      `the roster mirror's snapshot is stale (${why}): joins are looked up, and the roster is read again in full.`,
+    );
+    if (this.begun) void this.reads.resync();
   }
 
   /** Read afresh each time: a read or a callback may have turned the mirror off meanwhile. */
   private isOff(): boolean {
     return this.state.kind === 'off';
+  }
+
+  /** Keeping a mirror: reading one, holding one or catching one up. */
+  private isActive(): boolean {
+    return this.state.kind !== 'off' && this.state.kind !== 'waiting';
+  }
+
+  /** Hears the service's answers and lets it find what is held; once. */
+  private attach(): void {
+    if (this.unsubscribe !== null) return;
+    this.unsubscribe = this.deps.service.onAnswer((license, answer) => this.mirror.heard(license, answer));
+    this.deps.service.useMirror(this.mirror);
   }
 
   private detach(): void {

@@ -1,5 +1,5 @@
 import type { ApiAssignment, ApiRank, MemberLookup } from '../model';
-import type { CatalogIndex } from '../roster/catalog-index';
+import { CatalogIndex } from '../roster/catalog-index';
 import { type MemberView, toMemberView } from '../roster/member-view';
 import type { MemberMirror } from '../roster/roster-service';
 import {
@@ -15,8 +15,9 @@ import {
 const MAX_SHARED_RANKS = 10_000;
 
 /**
- * The members of the whole roster by license. It answers only once a full read completed, and
- * only for licenses it holds: a license it lacks is never "not on the roster", just unknown.
+ * The members of the whole roster by license. It answers only once a full read completed (or a
+ * restored snapshot caught up), and only for licenses it holds: a license it lacks is never "not on
+ * the roster", just unknown. Until then what it holds serves as last known records only.
  * Every answer the service gives replaces what it holds for that license; answers that come while
  * a full read runs are kept aside and applied on top of it, so the read never brings back a
  * record older than one already answered.
@@ -31,6 +32,8 @@ export class RosterMirror implements MemberMirror {
   /** Answers heard while a full read runs (null: the license is no longer held). */
   private heardDuringRead: Map<string, MirroredMember | null> | null = null;
   private ready = false;
+  /** Departments and ranks saved with a restored snapshot: names for last known records offline. */
+  private savedCatalog: CatalogIndex | null = null;
 
   /** `tooLarge` is told when more than `maxEntries` members would be held. */
   constructor(
@@ -56,6 +59,35 @@ export class RosterMirror implements MemberMirror {
     if (!this.ready) return undefined;
     const member = this.byLicense.get(licenseKey(license));
     return member ? toMemberView(lookupOf(member, catalog), catalog) : undefined;
+  }
+
+  /** What it holds for `license` however current: for the outage policy only. */
+  lastKnown(license: string, catalog: CatalogIndex | null): MemberView | undefined {
+    const member = this.byLicense.get(licenseKey(license));
+    if (!member) return undefined;
+    const names = catalog ?? this.savedCatalog ?? new CatalogIndex();
+    return toMemberView(lookupOf(member, names), names);
+  }
+
+  /** Every member held (for the snapshot). */
+  members(): IterableIterator<MirroredMember> {
+    return this.byLicense.values();
+  }
+
+  /**
+   * Members loaded from a snapshot, with the departments and ranks saved beside them: held, found
+   * by id for the audit feed and as last known records, but not answered until `trust`.
+   */
+  restore(members: Iterable<MirroredMember>, catalog: CatalogIndex): void {
+    this.clear();
+    this.savedCatalog = catalog;
+    for (const member of members) this.put(member);
+    this.checkSize();
+  }
+
+  /** What it holds is the roster as it stands (a restored snapshot caught up): joins are answered. */
+  trust(): void {
+    this.ready = true;
   }
 
   /**
@@ -129,6 +161,7 @@ export class RosterMirror implements MemberMirror {
     this.ranks.clear();
     this.heardDuringRead = null;
     this.ready = false;
+    this.savedCatalog = null;
   }
 
   private put(member: MirroredMember): void {

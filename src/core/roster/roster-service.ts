@@ -24,6 +24,11 @@ export interface MemberMirror {
   find(license: string, catalog: CatalogIndex): MemberView | undefined;
   /** The license of the member held whose member id or assignment id is `id`. */
   licenseNamedBy(id: string): string | undefined;
+  /**
+   * The member it holds for `license` however current (e.g. loaded from a snapshot and not caught
+   * up yet): a last known record for the outage policy only. `catalog`: null when not loaded yet.
+   */
+  lastKnown(license: string, catalog: CatalogIndex | null): MemberView | undefined;
 }
 
 /**
@@ -153,7 +158,7 @@ export class RosterService {
       return this.answer(license, view, lookup);
     } catch (error) {
       this.noteError(error, 'roster lookup failed');
-      return { kind: 'outage', error, lastKnown: this.deps.cache.lastKnown(license) };
+      return { kind: 'outage', error, lastKnown: this.lastKnown(license) };
     }
   }
 
@@ -204,9 +209,12 @@ export class RosterService {
     return { kind: 'answer', view, partial: true };
   }
 
-  /** The last member record the service gave for a license, however old. */
+  /** The last member record the service gave for a license, however old (the cache's, or the mirror's). */
   lastKnown(license: string): MemberView | undefined {
-    return this.deps.cache.lastKnown(license);
+    return (
+      this.deps.cache.lastKnown(license) ??
+      this.mirror?.lastKnown(license, this.catalogLoaded ? this.catalogIndex : null)
+    );
   }
 
   /** The member record of a player, for exports: from memory only. */
@@ -219,7 +227,7 @@ export class RosterService {
     if (entry.view === undefined && entry.license !== null) {
       // Exports answer from the last known record (e.g. the snapshot after a restart) while the
       // service is asked.
-      entry.view = this.deps.cache.lastKnown(entry.license);
+      entry.view = this.lastKnown(entry.license);
       const resolution = await this.resolve(entry.license, 'join');
       entry.view = resolution.kind === 'answer' ? resolution.view : (resolution.lastKnown ?? entry.view);
     }

@@ -124,7 +124,7 @@ describe('snapshot', () => {
     expect(saveSnapshot(first, store, clock.t)).toBe(1);
 
     const second = cacheAt(clock);
-    expect(loadSnapshot(second, store, silentLogger)).toBe(1);
+    expect(loadSnapshot(second, store, silentLogger)?.members).toBe(1);
     expect(second.fresh(license)).toBeUndefined();
     expect(second.lastKnown(license)?.member).toEqual(view.member);
     expect(second.lastKnown(license)?.department('lspd')?.rank?.name).toBe('Officer');
@@ -142,7 +142,7 @@ describe('snapshot', () => {
           new CatalogIndex(catalog),
         ),
       );
-    expect(saveSnapshot(cache, store, clock.t, 3)).toBe(3);
+    expect(saveSnapshot(cache, store, clock.t, { limit: 3 })).toBe(3);
     const licenses = JSON.parse(store.text!).members.map(
       (m: { member: { license: string } }) => m.member.license,
     );
@@ -153,8 +153,10 @@ describe('snapshot', () => {
     const warnings: string[] = [];
     const logger = { ...silentLogger, warn: (m: string) => warnings.push(m) };
     const cache = cacheAt({ t: 1 });
-    expect(loadSnapshot(cache, { read: () => '{"version":1,"members":[{"x":', write() {} }, logger)).toBe(0);
-    expect(loadSnapshot(cache, { read: () => '{"version":2}', write() {} }, logger)).toBe(0);
+    expect(
+      loadSnapshot(cache, { read: () => '{"version":1,"members":[{"x":', write() {} }, logger),
+    ).toBeNull();
+    expect(loadSnapshot(cache, { read: () => '{"version":3}', write() {} }, logger)).toBeNull();
     expect(warnings).toHaveLength(2);
     expect(cache.size).toBe(0);
   });

@@ -154,10 +154,13 @@ export interface RigOptions {
   resyncMs?: number;
 }
 
-/** The roster client, service and mirror over a fake community, all on one fake clock. */
-export function mirrorRig(options: RigOptions = {}) {
-  const clock = new FakeClock();
-  const community = new FakeCommunity(clock, options.members ?? 250);
+/**
+ * The roster client, service and mirror over a fake community, all on one fake clock. `shared`:
+ * the clock and community of an earlier rig (the same server restarted).
+ */
+export function mirrorRig(options: RigOptions = {}, shared?: { clock: FakeClock; community: FakeCommunity }) {
+  const clock = shared?.clock ?? new FakeClock();
+  const community = shared?.community ?? new FakeCommunity(clock, options.members ?? 250);
   // Through the property, so a test can wrap the handler after the rig is built.
   const { agent, requests } = fakeRoster(clock, (request) => community.handler(request));
   const { api, lines } = testClient(clock, agent, { perMinute: options.perMinute ?? 120 });

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import type { AuditPosition } from '../audit/audit-feed';
+import type { ApiRank, Catalog } from '../model';
+import type { MirrorState } from './mirror-state';
+import type { MirroredAssignment, MirroredMember } from './mirrored-member';
+import type { Stamp } from './roster-reads';
+
+/** Most members the snapshot keeps of the mirror: the file is written synchronously, on the game thread. */
+export const SAVED_MIRROR_LIMIT = 50_000;
+
+/** The mirror as `roster-snapshot.json` keeps it (CONTRACT.md section 14, restarts). */
+export interface SavedMirror {
+  /** This server's time when the last full read completed: how old what it holds may be. */
+  fullReadAt: number;
+  /**
+   * Where the audit feed had handled the log (service time), with every change since the last full
+   * read applied; null when a catch-up from it could not make the mirror current (a gap since).
+   */
+  audit: AuditPosition | null;
+  /** The newest member `createdAt` read, as the service stamped it: members created since are read. */
+  newestMember: Stamp | null;
+  /** Departments and ranks: names for last known records while the service cannot be asked. */
+  catalog: Catalog;
+  members: MirroredMember[];
+  /** The mirror's requests on the UTC day `day` (days since the epoch), so a restart keeps the count. */
+  spent: { day: number; requests: number };
+}
+
+/*
+ * Members are written as tuples, not objects: a roster of 50,000 stays a few MB, and the write
+ * (synchronous, at stop) stays short. Expanded ranks are written once and referred to by index.
+ *   member:     [id, name, status, license, assignments]
+ *   assignment: [id, departmentId, rankId, isPrimary, callsign, rank index or -1]
+ *   rank:       [id, departmentId, name, position]
+ */
+const text = z.string().max(2_000);
+const rankTuple = z.tuple([text, text.nullable(), text, z.number()]);
+const assignmentTuple = z.tuple([
+  text,
+  text,
+  text.nullable(),
+  z.boolean(),
+  text.nullable(),
+  z.number().int(),
+]);
+const memberTuple = z.tuple([text, text, text, text, z.array(assignmentTuple).max(1_000)]);
+const stampText = text.refine((value) => Number.isFinite(Date.parse(value)), 'not a time');
+
+const savedMirrorSchema = z.object({
+  fullReadAt: z.number(),
+  audit: z.object({ at: stampText.nullable() }).nullable(),
+  newestMember: stampText.nullable(),
+  catalog: z.object({
+    departments: z.array(z.object({ id: text, name: text, shortName: text.nullable() })).max(10_000),
+    ranks: z.array(rankTuple).max(100_000),
+  }),
+  ranks: z.array(rankTuple).max(100_000),
+  members: z.array(memberTuple).max(SAVED_MIRROR_LIMIT),
+  spent: z.object({ day: z.number().int(), requests: z.number().int().min(0) }),
+});
+
+type RankTuple = z.infer<typeof rankTuple>;
+
+/**
+ * How a restart begins from a saved mirror (`now`: this server's time): caught up on the audit
+ * log when its last full read is younger than `mirror.resyncMinutes` and it was saved in step with
+ * the log; else stale. A full read dated after now (the clock went back) cannot be aged: stale.
+ */
+export function restartState(saved: SavedMirror, now: number, resyncMs: number): MirrorState {
+  const age = now - saved.fullReadAt;
+  if (saved.audit === null) return { kind: 'stale', why: 'saved out of step with the audit log' };
+  if (age < 0 || age >= resyncMs)
+    return { kind: 'stale', why: 'its last full read is older than mirror.resyncMinutes' };
+  return { kind: 'catching-up' };
+}
+
+/** The mirror in the snapshot's JSON shape. */
+export function encodeMirror(saved: SavedMirror): unknown {
+  const rankIndex = new Map<ApiRank, number>();
+  const ranks: RankTuple[] = [];
+  const indexOf = (rank: ApiRank | null): number => {
+    if (rank === null) return -1;
+    let index = rankIndex.get(rank);
+    if (index === undefined) {
+      index = ranks.push(rankToTuple(rank)) - 1;
+      rankIndex.set(rank, index);
+    }
+    return index;
+  };
+  const members = saved.members.map((m) => [
+    m.id,
+    m.name,
+    m.status,
+    m.license,
+    m.assignments.map((a) => [a.id, a.departmentId, a.rankId, a.isPrimary, a.callsign, indexOf(a.rank)]),
+  ]);
+  return {
+    fullReadAt: saved.fullReadAt,
+    audit: saved.audit && { at: saved.audit.at === null ? null : new Date(saved.audit.at).toISOString() },
+    newestMember: saved.newestMember?.text ?? null,
+    catalog: { departments: saved.catalog.departments, ranks: saved.catalog.ranks.map(rankToTuple) },
+    ranks,
+    members,
+    spent: saved.spent,
+  };
+}
+
+/** The mirror read back from the snapshot, or why it cannot be. */
+export function decodeMirror(json: unknown): { saved: SavedMirror } | { problem: string } {
+  const parsed = savedMirrorSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { problem: `${issue?.path.slice(0, 3).join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim() };
+  }
+  const data = parsed.data;
+  const ranks = data.ranks.map(rankOf);
+  const members = data.members.map(
+    ([id, name, status, license, assignments]): MirroredMember => ({
+      id,
+      name,
+      status,
+      license,
+      assignments: assignments.map(
+        ([aid, departmentId, rankId, isPrimary, callsign, rank]): MirroredAssignment => ({
+          id: aid,
+          departmentId,
+          rankId,
+          isPrimary,
+          callsign,
+          rank: ranks[rank] ?? null,
+        }),
+      ),
+    }),
+  );
+  const newest = data.newestMember;
+  return {
+    saved: {
+      fullReadAt: data.fullReadAt,
+      audit: data.audit && { at: data.audit.at === null ? null : Date.parse(data.audit.at) },
+      newestMember: newest === null ? null : { text: newest, at: Date.parse(newest) },
+      catalog: { departments: data.catalog.departments, ranks: data.catalog.ranks.map(rankOf) },
+      members,
+      spent: data.spent,
+    },
+  };
+}
+
+function rankToTuple(rank: ApiRank): RankTuple {
+  return [rank.id, rank.departmentId, rank.name, rank.position];
+}
+
+function rankOf([id, departmentId, name, position]: RankTuple): ApiRank {
+  return { id, departmentId, name, position };
+}
