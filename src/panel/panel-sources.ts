@@ -1,4 +1,5 @@
 import type { LimiterState } from '../core/limiter/limiter-state';
+import type { MirrorReport } from '../core/mirror/mirror-state';
 import type { PlayerEntry } from '../core/players/player-registry';
 
 /**
@@ -16,6 +17,8 @@ export interface PanelSources {
   connectingCount(): number;
   /** `roster training` lines, or null when the training side is off. */
   training(): Promise<string[]> | null;
+  /** The roster mirror, or null when none is kept. */
+  mirror(): MirrorReport | null;
   /** `roster doctor`: the checks, as lines. */
   doctor(): Promise<string[]>;
 }

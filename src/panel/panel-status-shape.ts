@@ -53,6 +53,23 @@ export interface PanelStatus {
     }[];
   };
   cache: { entries: number; hits: number; misses: number; hitRate: number };
+  /** The roster kept on the server (CONTRACT.md section 14); null when none is kept. */
+  mirror: {
+    state: 'waiting' | 'reading' | 'catching-up' | 'stale' | 'up' | 'off';
+    /** The state in a few words, with why it is stale or off. */
+    summary: string;
+    held: number;
+    /** This server's time when the last full read completed (a restored snapshot's included). */
+    lastFullReadAt: number | null;
+    /** When the audit feed last read the log to its end. */
+    lastAuditCatchUpAt: number | null;
+    /** This run began from a snapshot caught up on the audit log: when, in how many reads. */
+    caughtUpFromSnapshot: { at: number; reads: number } | null;
+    /** Requests the mirror's own reads spent today (UTC). */
+    requestsToday: number;
+    /** Why its last read failed, while none has succeeded since. */
+    lastReadFailure: string | null;
+  } | null;
   training: { on: boolean; lines: string[] };
   doctor: { running: boolean; last: { at: number; ms: number; lines: string[] } | null };
 }

@@ -3,9 +3,15 @@ import { eventually, type Harness, startHarness } from './harness';
 
 const TOKEN = 'integration-panel-token-0123';
 
+const mirrored = (h: Harness) =>
+  eventually(() => /the roster mirror holds \d+ members/.test(h.logText()), 10_000);
+
 /** Starts roster; `origin` is the emulator's HTTP server (FXServer's game port, SetHttpHandler). */
-async function startPanel(token: string | null): Promise<{ h: Harness; origin: string }> {
-  const h = await startHarness({ startResource: false });
+async function startPanel(
+  token: string | null,
+  config?: Record<string, unknown>,
+): Promise<{ h: Harness; origin: string }> {
+  const h = await startHarness({ startResource: false, ...(config ? { config } : {}) });
   if (token !== null) h.server.executeCommand(`set roster_web_token "${token}"`);
   h.server.startResource('roster', h.folder);
   await eventually(() => h.logText().includes('connected to the roster'));
@@ -27,6 +33,7 @@ describe('the owner panel over HTTP (SetHttpHandler)', () => {
 
   beforeAll(async () => {
     ({ h, origin } = await startPanel(TOKEN));
+    await mirrored(h);
     const member = h.mock.data.members[0]!;
     const admitted = await h.server.connectPlayer({ name: 'Alice', identifiers: [member.gameLicense] })
       .decision;
@@ -72,6 +79,16 @@ describe('the owner panel over HTTP (SetHttpHandler)', () => {
       [true, 'member'],
     ]);
     expect(data.rateLimit.requestsTotal).toBeGreaterThan(0);
+    expect(data.mirror).toMatchObject({
+      state: 'up',
+      summary: "members' joins are decided without a request",
+      held: h.mock.data.members.length,
+      lastFullReadAt: expect.any(Number),
+      caughtUpFromSnapshot: null,
+      lastReadFailure: null,
+    });
+    expect(data.mirror.requestsToday).toBeGreaterThan(0);
+    expect(js.body).toContain('last audit catch-up');
 
     const metrics = await get('/metrics', bearer);
     expect(metrics.body).toContain('roster_join_decisions_total{outcome="admitted",reason="member"} 1');
@@ -125,6 +142,43 @@ describe('the owner panel over HTTP (SetHttpHandler)', () => {
     for (const body of bodies) {
       expect(body).not.toContain(key);
       expect(body).not.toContain(TOKEN);
+    }
+  });
+});
+
+describe("the owner panel's mirror row across a restart", () => {
+  it('says the mirror caught up from the snapshot, when, in how many audit reads', async () => {
+    // The log read every second, so the feed has a position to save soon.
+    const { h, origin } = await startPanel(TOKEN, { refresh: { auditSeconds: 1 } });
+    const status = async () => {
+      const response = await fetch(`${origin}/roster/status.json`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      return (await response.json()) as { mirror: Record<string, unknown> };
+    };
+    try {
+      await mirrored(h);
+      for (let frames = 0; (await status()).mirror.lastAuditCatchUpAt === null; frames++) {
+        if (frames === 400) throw new Error('the audit feed never read the log');
+        await h.server.nextTick();
+      }
+      h.server.stopResource('roster');
+      h.server.startResource('roster', h.folder);
+      // Before the catch-up completes the row says so; polled on the server's frames.
+      let mirror = (await status()).mirror;
+      for (let frames = 0; mirror.state !== 'up'; frames++) {
+        expect(['catching-up', 'up']).toContain(mirror.state);
+        if (frames === 400) throw new Error(`still ${String(mirror.state)}`);
+        await h.server.nextTick();
+        mirror = (await status()).mirror;
+      }
+      expect(mirror).toMatchObject({
+        held: h.mock.data.members.length,
+        caughtUpFromSnapshot: { at: expect.any(Number), reads: 1 },
+        lastAuditCatchUpAt: expect.any(Number),
+      });
+    } finally {
+      await h.close();
     }
   });
 });

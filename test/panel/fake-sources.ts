@@ -1,3 +1,4 @@
+import type { MirrorReport } from '../../src/core/mirror/mirror-state';
 import type { PlayerEntry } from '../../src/core/players/player-registry';
 import { viewOf } from '../../src/core/roster/member-view';
 import type { PanelSources } from '../../src/panel/panel-sources';
@@ -49,6 +50,15 @@ export function fakeSources(overrides: Partial<PanelSources> = {}): PanelSources
     }),
     lastError: () => ({ message: 'lookup: the service answered 503', at: 1000 }),
     cache: () => ({ size: 42, hits: 30, misses: 10, hitRate: 0.75 }),
+    mirror: (): MirrorReport | null => ({
+      state: { kind: 'up' },
+      held: 1234,
+      lastFullReadAt: 500,
+      requestsToday: 31,
+      failure: null,
+      caughtUp: { at: 700, reads: 1 },
+      auditReadAt: 900,
+    }),
     onlinePlayers: () => online,
     onlineCount: () => online.size,
     connectingCount: () => 3,

@@ -60,6 +60,37 @@ describe('the panel handler (FXServer request/response shapes)', () => {
     expect(metrics.body).toContain('roster_cache_entries 42');
   });
 
+  it("status.json has the roster mirror's row: members held, last full read, last audit catch-up, requests today", async () => {
+    const data = JSON.parse((await call(panel.handler, { path: '/status.json', headers: bearer })).body);
+    expect(data.mirror).toEqual({
+      state: 'up',
+      summary: "members' joins are decided without a request",
+      held: 1234,
+      lastFullReadAt: 500,
+      lastAuditCatchUpAt: 900,
+      caughtUpFromSnapshot: { at: 700, reads: 1 },
+      requestsToday: 31,
+      lastReadFailure: null,
+    });
+  });
+
+  it('says a stale snapshot serves the outage policy only, and has no mirror row when none is kept', async () => {
+    const stale = { kind: 'stale' as const, why: 'its last full read is older than mirror.resyncMinutes' };
+    const base = sources.mirror()!;
+    sources.mirror = () => ({ ...base, state: stale, caughtUp: null, failure: 'the service answered 503' });
+    const data = JSON.parse((await call(panel.handler, { path: '/status.json', headers: bearer })).body);
+    expect(data.mirror).toMatchObject({
+      state: 'stale',
+      summary:
+        'stale snapshot: outage policy only (its last full read is older than mirror.resyncMinutes), until a full read completes',
+      caughtUpFromSnapshot: null,
+      lastReadFailure: 'the service answered 503',
+    });
+    sources.mirror = () => null;
+    const none = JSON.parse((await call(panel.handler, { path: '/status.json', headers: bearer })).body);
+    expect(none.mirror).toBeNull();
+  });
+
   it('gives 401 to a wrong token and 429 for ten minutes after five from one address', async () => {
     const wrong = { Authorization: 'Bearer not-the-token-at-all' };
     for (let i = 0; i < 4; i++) {

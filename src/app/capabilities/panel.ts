@@ -29,6 +29,7 @@ export function attachPanel(context: RosterContext): Capability {
       limiter: () => api.limiterState(),
       lastError: () => service.lastError,
       cache: () => cache.stats(),
+      mirror: () => context.capabilities.mirrorReport(),
       onlinePlayers: () => players.onlinePlayers(),
       onlineCount: () => players.onlineCount,
       connectingCount: () => players.connectingCount,

@@ -1,4 +1,22 @@
-import type { MirrorOff, MirrorReport } from './mirror-state';
+import type { MirrorOff, MirrorReport, MirrorState } from './mirror-state';
+
+/** The state in a few words (the panel's mirror row). */
+export function mirrorSummary(state: MirrorState): string {
+  switch (state.kind) {
+    case 'waiting':
+      return 'waiting for the key check';
+    case 'reading':
+      return 'first read under way: joins are looked up until it completes';
+    case 'catching-up':
+      return 'catching up on the audit log since the snapshot: joins are looked up until it completes';
+    case 'stale':
+      return `stale snapshot: outage policy only (${state.why}), until a full read completes`;
+    case 'up':
+      return "members' joins are decided without a request";
+    case 'off':
+      return `off: ${offReason(state)}`;
+  }
+}
 
 /**
  * The `roster status` line: members held, age of the last full read, the last audit catch-up,

@@ -39,6 +39,7 @@ class PanelPage {
     for (const [id, title, wide] of [
       ['health', 'Health', false],
       ['cache', 'Cache', false],
+      ['mirror', 'Roster mirror', false],
       ['rate', 'Rate limits', true],
       ['joins', 'Joins', true],
       ['players', 'Online players', true],
@@ -176,10 +177,45 @@ class PanelPage {
         stat('hits / misses', `${cache.hits} / ${cache.misses}`),
       ),
     );
+    this.renderMirror(s.mirror, now, stat);
     const training = document.getElementById('training')!;
     training.hidden = !s.training.on;
     this.fill('training', h('pre', {}, s.training.lines.join('\n')));
     this.renderDoctor(s.doctor);
+  }
+
+  /** Members held, the last full read, the last audit catch-up and today's requests; hidden when none is kept. */
+  private renderMirror(
+    mirror: PanelStatus['mirror'],
+    now: number,
+    stat: (label: string, value: string, cls?: string) => HTMLElement,
+  ): void {
+    document.getElementById('mirror')!.hidden = mirror === null;
+    if (mirror === null) return;
+    const since = (at: number | null, none: string) => (at === null ? none : ago(at, now));
+    const tone =
+      mirror.state === 'up' ? 'ok' : mirror.state === 'stale' || mirror.lastReadFailure ? 'bad' : 'dim';
+    const restart = mirror.caughtUpFromSnapshot;
+    this.fill(
+      'mirror',
+      h('p', { class: tone, id: 'mirror-state' }, mirror.summary),
+      h(
+        'div',
+        { class: 'stats' },
+        stat('members held', String(mirror.held)),
+        stat('last full read', since(mirror.lastFullReadAt, 'never')),
+        stat('last audit catch-up', since(mirror.lastAuditCatchUpAt, 'not yet')),
+        stat('requests today', String(mirror.requestsToday)),
+      ),
+      restart !== null &&
+        h(
+          'p',
+          { class: 'dim' },
+          `caught up from snapshot at ${clock(restart.at)} (${restart.reads} audit read${restart.reads === 1 ? '' : 's'})`,
+        ),
+      mirror.lastReadFailure !== null &&
+        h('p', { class: 'bad' }, `last read failed: ${mirror.lastReadFailure}`),
+    );
   }
 
   private renderPlayers(s: PanelStatus): void {

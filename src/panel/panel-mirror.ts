@@ -1,0 +1,18 @@
+import { mirrorSummary } from '../core/mirror/mirror-lines';
+import type { MirrorReport } from '../core/mirror/mirror-state';
+import type { PanelStatus } from './panel-status-shape';
+
+/** The mirror's row of `status.json`: what `roster status` says, as data. */
+export function panelMirror(report: MirrorReport | null): PanelStatus['mirror'] {
+  if (report === null) return null;
+  return {
+    state: report.state.kind,
+    summary: mirrorSummary(report.state),
+    held: report.held,
+    lastFullReadAt: report.lastFullReadAt,
+    lastAuditCatchUpAt: report.auditReadAt,
+    caughtUpFromSnapshot: report.caughtUp,
+    requestsToday: report.requestsToday,
+    lastReadFailure: report.failure,
+  };
+}
