@@ -26,6 +26,9 @@ export interface MirrorSyncDeps {
   resyncMs: number;
 }
 
+/** Audit intervals without the roster known whole before the mirror stops answering joins. */
+const IN_STEP_PASSES = 2.5;
+
 /**
  * Keeps the whole roster on the server (CONTRACT.md section 14): a first full read in the
  * background, then the service's every answer (joins, refreshes, the audit feed's re-reads), the
@@ -54,6 +57,7 @@ export class MirrorSync {
   constructor(private readonly deps: MirrorSyncDeps) {
     const tooLarge = (size: number) => this.turnOff({ why: 'too-large', size, maxEntries: deps.maxEntries });
     this.mirror = new RosterMirror(deps.maxEntries, tooLarge);
+    this.mirror.inStep = () => this.inStep();
     this.pacer = new MirrorPacer(deps.clock, () => deps.source.limiterState().perMinute);
     const { source, clock, logger, maxEntries, passMs } = deps;
     this.reads = new MirrorReads({
@@ -169,6 +173,20 @@ export class MirrorSync {
       members: [...this.mirror.members()],
       spent: this.pacer.spent,
     };
+  }
+
+  /**
+   * In step while the roster was last known whole (a full read, a catch-up, or the audit feed
+   * reaching the end of the log) within the time the feed itself calls healthy: an audit log that
+   * cannot be read for a while must not leave joins decided on a roster that no longer holds.
+   */
+  private inStep(): boolean {
+    const known = Math.max(
+      this.lastFullReadAt ?? Number.NEGATIVE_INFINITY,
+      this.caughtUp?.at ?? Number.NEGATIVE_INFINITY,
+      this.step.caughtUpAt() ?? Number.NEGATIVE_INFINITY,
+    );
+    return this.deps.clock.now() - known < this.deps.passMs * IN_STEP_PASSES;
   }
 
   private completed(startedAt: number): void {

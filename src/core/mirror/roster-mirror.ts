@@ -55,8 +55,14 @@ export class RosterMirror implements MemberMirror {
     return this.licenseById.get(id) ?? this.licenseByAssignment.get(id);
   }
 
+  /**
+   * Whether what is held is known to be current right now (the audit feed keeps reaching the end
+   * of the log). While it is not, joins are looked up; what is held stays a last known record.
+   */
+  inStep: () => boolean = () => true;
+
   find(license: string, catalog: CatalogIndex): MemberView | undefined {
-    if (!this.ready) return undefined;
+    if (!this.ready || !this.inStep()) return undefined;
     const member = this.byLicense.get(licenseKey(license));
     return member ? toMemberView(lookupOf(member, catalog), catalog) : undefined;
   }

@@ -113,6 +113,29 @@ describe('joins from the mirror', () => {
     expect(resolution.kind === 'answer' && resolution.view?.assignments.get('d-safr')).toBe('a-5-fire');
   });
 
+  it('stops answering while the roster is not known whole for 2.5 audit intervals, and answers again once it is', async () => {
+    const r = await upAndRead();
+    const asked = async () => {
+      const before = r.requests.length;
+      await r.service.resolve(license(6), 'join', { decideOnly: true });
+      return r.requests.length - before;
+    };
+    expect(await asked()).toBe(0);
+    // No audit read has reached the end of the log since the full read (passMs 60 s).
+    await r.clock.advance(150_000);
+    expect(await asked()).toBeGreaterThan(0);
+    // The audit feed reaches the end of the log: what is held is current again.
+    const feed = {
+      state: () => ({ running: true, caughtUpAt: r.clock.now(), gaps: 0, lastGap: null }),
+      position: () => null,
+      resumeFrom() {},
+      poll: async () => ({ entries: 0, members: 0, catalog: false, behind: false }),
+      unreadMembers: 0,
+    };
+    r.sync.follow(feed as unknown as Parameters<typeof r.sync.follow>[0]);
+    expect(await asked()).toBe(0);
+  });
+
   it('decides a member whose status is refused from the mirror too', async () => {
     rig = mirrorRig({ members: 0 });
     const r = rig;
