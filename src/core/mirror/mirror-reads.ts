@@ -4,6 +4,9 @@ import { PacerStoppedError } from './mirror-pacer';
 import type { RosterMirror } from './roster-mirror';
 import { type RosterReadDeps, readNewMembers, readWholeRoster, type Stamp } from './roster-reads';
 
+/** How often the members created since the newest one held are read (each audit pass at most). */
+export const NEW_MEMBERS_EVERY_MS = 5 * 60_000;
+
 export interface MirrorReadsDeps {
   reads: RosterReadDeps;
   mirror: RosterMirror;
@@ -26,6 +29,7 @@ export interface MirrorReadsDeps {
 export class MirrorReads {
   /** The newest member `createdAt` read: members created after it are read next. */
   newest: Stamp | null = null;
+  private newMembersReadAt = Number.NEGATIVE_INFINITY;
   /** Why the last read failed, while none has succeeded since. */
   failure: string | null = null;
   private reading: Promise<void> | null = null;
@@ -74,9 +78,13 @@ export class MirrorReads {
   /** Each pass: the full read still owed, or the members created since the newest one read. */
   async pass(): Promise<void> {
     if (this.reading || !this.deps.keeping()) return;
-    const { mirror } = this.deps;
+    const { mirror, clock } = this.deps;
     if (!mirror.complete || this.owed) return this.resync();
     if (this.newest === null) return;
+    // New members are few and a member not held is looked up at their join anyway, so they are
+    // read at most every few minutes: a request each audit pass would cost as much as the feed.
+    if (clock.now() - this.newMembersReadAt < NEW_MEMBERS_EVERY_MS - this.deps.passMs / 2) return;
+    this.newMembersReadAt = clock.now();
     try {
       const { members, newest } = await readNewMembers(this.deps.reads, this.newest);
       if (!this.deps.keeping() || !mirror.complete) return;
@@ -97,6 +105,8 @@ export class MirrorReads {
       if (!this.deps.keeping()) return;
       if (roster.kind === 'too-large') return this.deps.tooLarge(roster.size);
       mirror.replaceAll(roster.members);
+      // The full read held every member created until it began.
+      this.newMembersReadAt = startedAt;
       // Answers heard during the read may have taken it past cache.maxEntries.
       if (!this.deps.keeping()) return;
       this.newest = roster.newest ?? this.newest;

@@ -10,11 +10,34 @@ afterEach(async () => {
   rig = undefined;
 });
 
-/** Starts the mirror with departments and ranks loaded, and waits for its first read to complete. */
-async function upAndRead(options: Parameters<typeof mirrorRig>[0] = {}): Promise<Rig> {
+/**
+ * An audit feed as the mirror follows it, reaching the end of the log at every read while
+ * `inStep()` says so: what keeps the mirror answering joins between full reads.
+ */
+function followedFeed(r: Rig, inStep: () => boolean = () => true) {
+  let caughtUpAt = r.clock.now();
+  const feed = {
+    state: () => {
+      if (inStep()) caughtUpAt = r.clock.now();
+      return { running: true, caughtUpAt, gaps: 0, lastGap: null };
+    },
+    position: () => null,
+    resumeFrom() {},
+    poll: async () => ({ entries: 0, members: 0, catalog: false, behind: false }),
+    unreadMembers: 0,
+  };
+  return feed as unknown as Parameters<Rig['sync']['follow']>[0];
+}
+
+/**
+ * Starts the mirror with departments and ranks loaded (and an audit feed that keeps reaching the
+ * end of the log, unless `feed` is false), and waits for its first read to complete.
+ */
+async function upAndRead(options: Parameters<typeof mirrorRig>[0] = {}, feed = true): Promise<Rig> {
   rig = mirrorRig(options);
   const r = rig;
   await r.service.loadCatalog();
+  if (feed) r.sync.follow(followedFeed(r));
   r.sync.begin();
   await until(r.clock, () => r.sync.report().state.kind === 'up');
   return r;
@@ -114,25 +137,23 @@ describe('joins from the mirror', () => {
   });
 
   it('stops answering while the roster is not known whole for 2.5 audit intervals, and answers again once it is', async () => {
-    const r = await upAndRead();
+    let readable = true;
+    const r = await upAndRead({}, false);
+    r.sync.follow(followedFeed(r, () => readable));
     const asked = async () => {
       const before = r.requests.length;
       await r.service.resolve(license(6), 'join', { decideOnly: true });
       return r.requests.length - before;
     };
     expect(await asked()).toBe(0);
-    // No audit read has reached the end of the log since the full read (passMs 60 s).
+    await r.clock.advance(120_000);
+    expect(await asked()).toBe(0);
+    // The audit log cannot be read (passMs 60 s): 2.5 intervals after it last reached the end.
+    readable = false;
     await r.clock.advance(150_000);
     expect(await asked()).toBeGreaterThan(0);
-    // The audit feed reaches the end of the log: what is held is current again.
-    const feed = {
-      state: () => ({ running: true, caughtUpAt: r.clock.now(), gaps: 0, lastGap: null }),
-      position: () => null,
-      resumeFrom() {},
-      poll: async () => ({ entries: 0, members: 0, catalog: false, behind: false }),
-      unreadMembers: 0,
-    };
-    r.sync.follow(feed as unknown as Parameters<typeof r.sync.follow>[0]);
+    // It reaches the end of the log again: what is held is current again.
+    readable = true;
     expect(await asked()).toBe(0);
   });
 
@@ -232,13 +253,16 @@ describe('too large a roster', () => {
 });
 
 describe('kept current', () => {
-  it('reads members created since its newest, by createdAt.after as the service stamped it', async () => {
+  it('reads members created since its newest, by createdAt.after as the service stamped it, every 5 minutes', async () => {
     const r = await upAndRead({ members: 120 });
     const newest = r.community.members.at(-1)!.createdAt;
     await r.clock.advance(5_000);
     const added = r.community.add();
     const from = r.mirrorRequests().length;
-    await r.clock.advance(60_000);
+    // Not at each audit pass (60 s here): a new member is looked up at their join meanwhile.
+    await r.clock.advance(3 * 60_000);
+    expect(r.mirrorRequests().length).toBe(from);
+    await r.clock.advance(2 * 60_000);
     const pass = r.mirrorRequests().slice(from);
     expect(pass.map((q) => [q.path, q.query.get('createdAt.after')])).toEqual([
       ['/api/v1/members', newest],
@@ -249,8 +273,8 @@ describe('kept current', () => {
     const resolution = await r.service.resolve(added.gameLicense, 'join');
     expect(resolution.kind === 'answer' && resolution.view?.member.id).toBe(added.id);
     expect(r.requests.length).toBe(before);
-    // The next pass starts from the member just read.
-    await r.clock.advance(60_000);
+    // The next read starts from the member just read.
+    await r.clock.advance(5 * 60_000);
     expect(r.mirrorRequests().at(-1)!.query.get('createdAt.after')).toBe(added.createdAt);
   });
 
