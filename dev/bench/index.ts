@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { joinLatencyChart } from './chart';
 import { repoRoot } from './gate-servers';
 import { describeMachine } from './machine';
+import { mirrorFindings } from './mirror-notes';
 import { Progress } from './progress';
 import { benchmarksMarkdown, CHART_FILE, type CompleteResults, resultRows } from './report';
 import { mergeResults, type PartialResults, SCENARIOS, type Scenario } from './scenarios';
@@ -51,7 +52,11 @@ async function main(): Promise<void> {
 
   const table = renderTable(resultRows({ machine: describeMachine(), ...results }));
   console.log(`\n${table}\n`);
-  if (values.only !== undefined) return;
+  if (values.only !== undefined) {
+    // What BENCHMARKS.md would say about the mirror scenarios that ran.
+    if (results.mirror) console.log(`${mirrorFindings(results.mirror).join('\n')}\n`);
+    return;
+  }
   const complete = { machine: describeMachine(), ...results } as CompleteResults;
   writeFileSync(join(repoRoot, 'BENCHMARKS.md'), benchmarksMarkdown(complete, table));
   writeFileSync(
@@ -59,6 +64,9 @@ async function main(): Promise<void> {
     joinLatencyChart(
       [
         { label: 'roster, mirror off', color: '#1f6feb', samples: complete.storm.roster.samples },
+        ...(complete.mirror?.storm
+          ? [{ label: 'roster, mirror on', color: '#1a7f37', samples: complete.mirror.storm.samples }]
+          : []),
         { label: 'naive gate', color: '#d9730d', samples: complete.storm.naive.samples },
       ],
       'Join storm: 1,000 players in 10 s, 120 requests/min, 50 ms service latency',

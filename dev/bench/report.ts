@@ -1,4 +1,6 @@
 import type { TimelineEntry } from './join-storm';
+import { MIRROR_METHOD, mirrorFindings } from './mirror-notes';
+import { type MirrorResults, mirrorRows } from './mirror-report';
 import type { QuietServerResult } from './quiet-server';
 import type { StormResult } from './storm-scenario';
 import { bytes, fixed, integer, ms, percent, perSecond, type ResultRow } from './table';
@@ -19,6 +21,10 @@ export interface SteadyResult {
   changeLatencyMs?: number[];
   /** Changes that never reached the player within the run. */
   changesMissed?: number;
+  /** With the mirror on: the members it held at the end. */
+  mirrorHeld?: number;
+  /** With the mirror on: requests per hour by what they were for (`request-kinds.ts`). */
+  byKind?: Record<string, number>;
 }
 
 export interface BenchResults {
@@ -50,6 +56,8 @@ export interface BenchResults {
   hotPath?: { typical?: number; mixed?: number; exports?: number };
   memory?: { bytesPerMember: number; structureBytes: number; members: number };
   loneLookup?: { addedMs: number; lookupMs: number; rawMs: number; memberAddedMs: number };
+  /** The roster kept on the server (CONTRACT.md section 14). */
+  mirror?: MirrorResults;
 }
 
 /** What a whole run gives: every scenario ran. */
@@ -94,6 +102,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
   const rows: ResultRow[] = [];
   if (r.storm) rows.push(...stormRows(r.storm, r.stormPermissions));
   rows.push(...laterRows(r));
+  if (r.mirror) rows.push(...mirrorRows(r.mirror, r.storm?.naive));
   return rows;
 }
 
@@ -527,6 +536,7 @@ such thing (it has no rank exports and no client of its own), or a ratio would d
   \`Pool.request\` to the same URL and \`JSON.parse\` of its body, interleaved, 200 samples each after
   20 warm-up rounds; the difference of the medians.
 
+${MIRROR_METHOD}
 ## Findings
 
 ${findings(r)}
@@ -539,7 +549,7 @@ endpoint, how many licenses or member ids the request carried, status.
 | at | endpoint | values | status |
 |---:|---|---:|---:|
 ${r.storm.roster.summary.timeline.map(timelineRow).join('\n')}
-
+${mirrorStormLog(r.mirror)}
 Naive gate, for comparison: ${integer(naive.requests)} requests (${Object.entries(naive.byEndpoint)
     .map(([k, v]) => `${integer(v)} × ${k}`)
     .join(', ')}), ${integer(naive.rateLimited)} of them answered 429. The resource:
@@ -639,7 +649,21 @@ function findings(r: CompleteResults): string {
   their exact spelling first; only another spelling (other case, spaces) is normalised with
   \`trim().toLowerCase()\`, which allocates.`,
   );
+  if (r.mirror) notes.push(...mirrorFindings(r.mirror));
   return notes.join('\n');
+}
+
+/** The request log of the storm with the mirror on, when it ran. */
+function mirrorStormLog(mirror: MirrorResults | undefined): string {
+  const storm = mirror?.storm;
+  if (!storm) return '';
+  return `
+## Join storm request log (roster, mirror on)
+
+| at | endpoint | values | status |
+|---:|---|---:|---:|
+${storm.summary.timeline.map(timelineRow).join('\n')}
+`;
 }
 
 /** Explains from the request log where the time of a slow storm went. */

@@ -2,11 +2,13 @@ import { RosterStore } from '../mock-roster/roster-store';
 import { seedCommunity } from '../mock-roster/seed-community';
 import { hotPathInProcess, hotPathThroughExports } from './hot-path';
 import { loneLookup } from './lone-lookup';
-import { heapPerMember } from './memory';
+import { heapPerMember, heapPerMirroredMember } from './memory';
+import { mirrorFirstRead } from './mirror-first-read';
 import type { Progress } from './progress';
 import { quietServer } from './quiet-server';
 import { reconnectStorm } from './reconnect-storm';
 import type { BenchResults } from './report';
+import { restartScenario } from './restart-scenario';
 import { steadyStateNaive, steadyStateRoster } from './steady-state';
 import { joinStormScenario } from './storm-scenario';
 import { twoServersLong, twoServersOneKey } from './two-servers';
@@ -50,6 +52,11 @@ export const SCENARIOS: readonly Scenario[] = [
     label: 'memory, 10,000 cached members',
     run: async () => ({ memory: heapPerMember(10_000) }),
   },
+  {
+    name: 'mirror-memory',
+    label: 'memory, 10,000 mirrored members',
+    run: async () => ({ mirror: { memory: heapPerMirroredMember(10_000) } }),
+  },
   { name: 'lone-lookup', label: 'lone lookup', run: async () => ({ loneLookup: await loneLookup() }) },
   {
     name: 'hot-path-exports',
@@ -77,9 +84,23 @@ export const SCENARIOS: readonly Scenario[] = [
     }),
   },
   {
+    name: 'mirror-storm',
+    label: 'join storm, roster, mirror on',
+    run: async (progress) => ({
+      mirror: {
+        storm: await joinStormScenario('roster', storm(progress, 'join storm, mirror on', { mirror: 'on' })),
+      },
+    }),
+  },
+  {
     name: 'quiet',
     label: 'quiet server, mirror off',
     run: async () => ({ quiet: await quietServer('off') }),
+  },
+  {
+    name: 'mirror-quiet',
+    label: 'quiet server, mirror on',
+    run: async () => ({ mirror: { quiet: await quietServer('on') } }),
   },
   {
     name: 'two-servers-long',
@@ -95,6 +116,11 @@ export const SCENARIOS: readonly Scenario[] = [
         naive: await twoServersOneKey('naive', progress),
       },
     }),
+  },
+  {
+    name: 'mirror-restart',
+    label: 'restart, 1,000 known players reconnect, mirror on',
+    run: async (progress) => ({ mirror: { restart: await restartScenario(1_000, progress) } }),
   },
   // Request counts only from here on: these run side by side.
   {
@@ -133,9 +159,23 @@ export const SCENARIOS: readonly Scenario[] = [
       return { steady: { roster, naive, audit, changes } };
     },
   },
+  {
+    name: 'mirror-steady',
+    label: 'steady state, mirror and audit feed on',
+    countsOnly: true,
+    run: async () => ({
+      mirror: { steady: await steadyStateRoster({ players: 1_000, hours: 6, mirror: true }) },
+    }),
+  },
+  {
+    name: 'mirror-first-read',
+    label: 'mirror first read, 5,000 members',
+    countsOnly: true,
+    run: async () => ({ mirror: { firstRead: await mirrorFirstRead(5_000) } }),
+  },
 ];
 
-const GROUPS = new Set(['storm', 'steady', 'twoServers', 'hotPath']);
+const GROUPS = new Set(['storm', 'steady', 'twoServers', 'mirror', 'hotPath']);
 
 /** Later results on top of earlier ones; groups (`storm`, `mirror`, …) are merged one level deep. */
 export function mergeResults(into: PartialResults, more: PartialResults): PartialResults {
