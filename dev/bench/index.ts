@@ -3,6 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { joinLatencyChart } from './chart';
+import { FLEET_SERVER_FLAG } from './fleet-protocol';
+import { runFleetServer } from './fleet-server';
 import { repoRoot } from './gate-servers';
 import { describeMachine } from './machine';
 import { mirrorFindings } from './mirror-notes';
@@ -12,8 +14,10 @@ import { mergeResults, type PartialResults, SCENARIOS, type Scenario } from './s
 import { renderTable } from './table';
 
 // `node dist/dev/bench.mjs` runs every scenario and rewrites BENCHMARKS.md; `--only a,b` runs
-// those alone and prints their rows; `--list` names them.
-await main();
+// those alone and prints their rows; `--list` names them. The fleet scenario forks this same
+// file with FLEET_SERVER_FLAG: that process is one game server, not a bench run.
+if (process.argv.includes(FLEET_SERVER_FLAG)) runFleetServer();
+else await main();
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -1,4 +1,5 @@
 import { LOOKUP_HOLD_MS } from '../../src/core/lookup/member-lookups';
+import type { FleetJoins, FleetResult } from './fleet';
 import { percentile } from './join-storm';
 import type { MirrorResults } from './mirror-report';
 import { bytes, fixed, integer, ms } from './table';
@@ -26,6 +27,16 @@ first read's own requests are counted in rows of their own, never in a join row.
   2,000 members) starting 3 s after the mirror completed. Requests are counted from the first
   connection; the strangers are still looked up (the mirror never says "not on the roster").
   The naive gate's column is its own storm, the same players.
+- **Fleet, each server its own process.** Four game servers on one key, each an OS process of its
+  own (the bench forks itself: \`dev/bench/fleet-server.ts\` builds its own FXServer emulator and
+  loads \`dist/server.js\` from its own resource folder), all against one mock in the parent
+  process over loopback. They start together: the cold start, four first reads at once on one
+  key, counted until the last mirror is complete. 3 s later the players connect, alternating
+  servers (4 × 500 in 60 s with 2,000 members seeded; 4 × 1,000 in 30 s with 4,000), every fifth a
+  stranger: "after the first reads", when the key's minute is still spent on them. Then everyone
+  leaves and 65 s later (the key's minute and the caches' 60 s "not on the roster" behind) the same
+  players join again: "key's minute clear", the figure the targets are about. Latency is measured
+  in each server's own process, from \`connectPlayer\` to the decision.
 - **Restart.** A server whose mirror is complete admits 1,000 known players (members of any
   status); the server stops (the resource writes \`roster-snapshot.json\` as it stops) and a new
   one starts from the same resource folder; 3 s after its key check all 1,000 reconnect within
@@ -90,6 +101,7 @@ export function mirrorFindings(m: MirrorResults): string[] {
   the storm's p99 is a stranger's wait for their batch. The first read before the storm cost
   ${integer(m.storm.mirror?.firstReadRequests ?? 0)} requests (start-up included) over ${ms(m.storm.mirror?.firstReadMs ?? 0)}.`);
   }
+  for (const fleet of [m.fleetLong, m.fleetDense]) if (fleet) notes.push(fleetFinding(fleet));
   if (m.restart) {
     const r = m.restart;
     notes.push(`- **Restart.** The first server left a \`roster-snapshot.json\` of ${integer(r.snapshotMembers)} members
@@ -123,6 +135,27 @@ function mirrorShare(byKind: Record<string, number>): number {
   return Object.entries(byKind)
     .filter(([kind]) => kind.includes('(mirror'))
     .reduce((sum, [, n]) => sum + n, 0);
+}
+
+function fleetFinding(f: FleetResult): string {
+  const cold = f.coldStart;
+  const round = (r: FleetJoins, when: string) => {
+    const s = r.summary;
+    const split = splitLatencies(r.samples);
+    return `${when}: ${integer(s.requests)} requests (${endpoints(r.byKind)}), at most ${integer(r.maxIn60s)} in
+  any 60 s, ${integer(s.rateLimited)} 429s; p50 ${ms(s.p50Ms)}, p99 ${ms(s.p99Ms)}, max ${ms(s.maxMs)}${split}; ${integer(s.wrong)}
+  wrong (${integer(s.undecided)} undecided).`;
+  };
+  return `- **${f.servers} servers, each its own process, ${integer(f.settled.summary.players)} joins.**${
+    cold
+      ? ` Cold start: ${integer(cold.requests)} requests (${endpoints(cold.byEndpoint)}) until every mirror
+  was complete after ${ms(cold.completeMs)}, at most ${integer(cold.maxIn60s)} in any 60 s (the mirrors' own pages:
+  ${integer(cold.mirrorMaxIn60s)}), ${integer(cold.rateLimited)} 429s.`
+      : ''
+  } ${round(f.afterFirstReads, `Joining ${fixed(0)(f.afterFirstReads.afterMs / 1000)} s after the first reads`)} ${round(
+    f.settled,
+    `Everyone left; ${fixed(0)(f.settled.afterMs / 1000)} s later, the key's minute and the caches' "not on the roster" behind, the same players again`,
+  )}`;
 }
 
 /** ", members p99 …, strangers p99 …" when the samples are at hand. */

@@ -1,3 +1,4 @@
+import type { FleetJoins, FleetResult } from './fleet';
 import type { FirstReadResult } from './mirror-first-read';
 import type { QuietServerResult } from './quiet-server';
 import type { SteadyResult } from './report';
@@ -10,6 +11,10 @@ export interface MirrorResults {
   firstRead?: FirstReadResult;
   quiet?: QuietServerResult;
   storm?: StormResult;
+  /** 4 servers × 500 joins in 60 s, each its own process. */
+  fleetLong?: FleetResult;
+  /** 4 servers × 1,000 joins in 30 s, each its own process. */
+  fleetDense?: FleetResult;
   restart?: RestartResult;
   steady?: SteadyResult;
   memory?: { bytesPerMember: number; structureBytes: number; members: number };
@@ -71,6 +76,8 @@ export function mirrorRows(m: MirrorResults, naive?: StormResult): ResultRow[] {
     );
   }
   if (m.storm) rows.push(...stormRows(m.storm, naive));
+  if (m.fleetLong) rows.push(...fleetRows(m.fleetLong, '500 joins in 60 s'));
+  if (m.fleetDense) rows.push(...fleetRows(m.fleetDense, '1,000 joins in 30 s'));
   if (m.restart) {
     const r = m.restart;
     const scenario = `restart, ${integer(r.players)} known players reconnect (mirror ${complete(r.mirrorCompleteBeforeReconnects)})`;
@@ -179,6 +186,48 @@ function stormRows(s: StormResult, naive: StormResult | undefined): ResultRow[] 
       naive: null,
       format: integer,
     });
+  }
+  return rows;
+}
+
+/** A fleet's rows: its cold start (the first reads, with the mirror on), then its two rounds of joins. */
+function fleetRows(f: FleetResult, joins: string): ResultRow[] {
+  const rows: ResultRow[] = [];
+  const row = (
+    scenario: string,
+    metric: string,
+    roster: number,
+    format: ResultRow['format'],
+    target?: ResultRow['target'],
+  ) => rows.push({ scenario, metric, roster, naive: null, format, ...(target ? { target } : {}) });
+  const cold = f.coldStart;
+  if (cold) {
+    const start = `${f.servers} servers start together, cold (${integer(cold.held[0] ?? 0)} members)`;
+    row(start, 'requests until every mirror is complete', cold.requests, integer);
+    row(start, 'most requests in any 60 s (key: 120 a minute)', cold.maxIn60s, integer, at(120, integer));
+    row(start, '429s received', cold.rateLimited, integer, zero);
+    row(start, 'start → every mirror complete', cold.completeMs, ms);
+  }
+  const rounds: [FleetJoins, string][] = [
+    [
+      f.settled,
+      `mirror ${f.mirror === 'on' ? complete(f.settled.completeBeforeJoins) : 'off'}, key's minute clear`,
+    ],
+    [f.afterFirstReads, `${fixed(0)(f.afterFirstReads.afterMs / 1000)} s after the first reads`],
+  ];
+  for (const [round, when] of rounds) {
+    const scenario = `${f.servers} servers × ${joins}, own processes, ${when}`;
+    row(scenario, 'p99 connect → decision', round.summary.p99Ms, ms, at(1_000, ms));
+    row(scenario, 'wrong decisions', round.summary.wrong, integer, zero);
+    row(scenario, '429s received', round.summary.rateLimited, integer, zero);
+    row(scenario, 'requests sent (all servers)', round.summary.requests, integer);
+    row(
+      scenario,
+      'admitted without full data 1 s after last decision',
+      round.fullData.incompleteAfterLastDecision1s,
+      integer,
+      zero,
+    );
   }
   return rows;
 }

@@ -1,5 +1,6 @@
 import { RosterStore } from '../mock-roster/roster-store';
 import { seedCommunity } from '../mock-roster/seed-community';
+import { fleetScenario } from './fleet';
 import { hotPathInProcess, hotPathThroughExports } from './hot-path';
 import { loneLookup } from './lone-lookup';
 import { heapPerMember, heapPerMirroredMember } from './memory';
@@ -114,6 +115,40 @@ export const SCENARIOS: readonly Scenario[] = [
       twoServers: {
         roster: await twoServersOneKey('roster', progress),
         naive: await twoServersOneKey('naive', progress),
+      },
+    }),
+  },
+  {
+    name: 'fleet-long',
+    label: '4 servers × 500 joins in 60 s, own processes, mirror on',
+    run: async (progress) => ({
+      mirror: {
+        fleetLong: await fleetScenario({
+          servers: 4,
+          playersPerServer: 500,
+          spanMs: 60_000,
+          members: 2_000,
+          mirror: 'on',
+          label: '4 servers × 500 in 60 s',
+          progress,
+        }),
+      },
+    }),
+  },
+  {
+    name: 'fleet-dense',
+    label: '4 servers × 1,000 joins in 30 s, own processes, mirror on',
+    run: async (progress) => ({
+      mirror: {
+        fleetDense: await fleetScenario({
+          servers: 4,
+          playersPerServer: 1_000,
+          spanMs: 30_000,
+          members: 4_000,
+          mirror: 'on',
+          label: '4 servers × 1,000 in 30 s',
+          progress,
+        }),
       },
     }),
   },
