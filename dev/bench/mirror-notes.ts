@@ -69,7 +69,8 @@ export function mirrorFindings(m: MirrorResults): string[] {
     const f = m.firstRead;
     notes.push(`- **Mirror first read.** ${integer(f.requests)} requests in ${ms(f.completeMs)} for
   ${integer(f.members)} members and ${integer(f.assignments)} assignments (${endpoints(f.byEndpoint)}),
-  at most ${integer(f.maxIn60s)} in any 60 s; the mirror then held ${integer(f.held)} members.`);
+  at most ${integer(f.maxIn60s)} in any 60 s (the mirror's own pages: ${integer(f.mirrorMaxIn60s)}, the rest the
+  resource's start-up); the mirror then held ${integer(f.held)} members.`);
   }
   if (m.quiet) {
     const q = m.quiet;
@@ -150,12 +151,21 @@ function fleetFinding(f: FleetResult): string {
     cold
       ? ` Cold start: ${integer(cold.requests)} requests (${endpoints(cold.byEndpoint)}) until every mirror
   was complete after ${ms(cold.completeMs)}, at most ${integer(cold.maxIn60s)} in any 60 s (the mirrors' own pages:
-  ${integer(cold.mirrorMaxIn60s)}), ${integer(cold.rateLimited)} 429s.`
+  ${integer(cold.mirrorMaxIn60s)}), ${integer(cold.rateLimited)} 429s. Each server's mirror keeps to half of the key's
+  minute as its own limiter knows it, so ${f.servers} first reads together ask for ${fixed(1)(f.servers / 2)} times the key;
+  they are held back only by each server following \`X-RateLimit-Remaining\` (the mock counts calendar
+  minutes, so a rolling 60 s can hold more than 120 without a 429).`
       : ''
   } ${round(f.afterFirstReads, `Joining ${fixed(0)(f.afterFirstReads.afterMs / 1000)} s after the first reads`)} ${round(
     f.settled,
     `Everyone left; ${fixed(0)(f.settled.afterMs / 1000)} s later, the key's minute and the caches' "not on the roster" behind, the same players again`,
-  )}`;
+  )}${
+    f.settled.summary.p99Ms > 1_000
+      ? ` The p99 over all joins is a stranger's (every fifth player): members are decided from the
+  mirror in a frame, strangers are looked up, each server holding a small batch \`LOOKUP_HOLD_MS\`
+  after its join lane's previous request, and ${f.servers} servers' lookups sharing the key's 120 a minute.`
+      : ''
+  }`;
 }
 
 /** ", members p99 …, strangers p99 …" when the samples are at hand. */
