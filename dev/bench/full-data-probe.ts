@@ -1,6 +1,17 @@
 import type { FxServer, ScriptResource } from '../emulator';
 import type { MockRoster } from '../mock-roster/server';
 
+/** How many departments the service holds for a license (null: not a member): the truth a probe checks. */
+export type DepartmentsOf = (license: string) => number | null;
+
+/** The truth from the mock in this process. */
+export function departmentsInMock(mock: MockRoster): DepartmentsOf {
+  return (license) => {
+    const held = mock.data.memberByLicense(license);
+    return held ? mock.data.assignmentsOf(held.id).length : null;
+  };
+}
+
 /**
  * Watches, from a second resource in each emulated server, when admitted players' roster data is
  * complete: `getMember` gives the member with every department the mock holds for them. It looks
@@ -13,7 +24,7 @@ export class FullDataProbe {
 
   constructor(
     servers: readonly FxServer[],
-    private readonly mock: MockRoster,
+    private readonly departmentsOf: DepartmentsOf,
   ) {
     this.probes = servers.map((server, index) => {
       const probe = server.createScriptResource(`bench-probe-${index}`);
@@ -26,6 +37,11 @@ export class FullDataProbe {
       });
       return probe;
     });
+  }
+
+  /** Forgets every player seen (they all left), so the same players can be watched joining again. */
+  reset(): void {
+    this.seen.clear();
   }
 
   /** Whether the player's data was complete at playerJoining (false when never seen joining). */
@@ -64,8 +80,8 @@ export class FullDataProbe {
 
   private complete(probe: ScriptResource, src: number, license: string): boolean {
     const member = probe.exports.roster?.getMember?.(src) as { departments?: unknown[] } | null;
-    const held = this.mock.data.memberByLicense(license);
-    if (!member || !held || !Array.isArray(member.departments)) return false;
-    return member.departments.length === this.mock.data.assignmentsOf(held.id).length;
+    const held = this.departmentsOf(license);
+    if (!member || held === null || !Array.isArray(member.departments)) return false;
+    return member.departments.length === held;
   }
 }

@@ -5,6 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { FxServer } from '../emulator';
 import type { MockRoster } from '../mock-roster/server';
 
+/** Where a gate finds the roster service: the mock in this process, or its address and key from another. */
+export interface ServiceAddress {
+  url: string;
+  keys: { full: string };
+}
+
 /** Both dev/bench/*.ts (tests) and dist/dev/bench.mjs sit two folders below the repository. */
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const naiveGateFolder = join(repoRoot, 'dev/bench/naive-gate');
@@ -27,6 +33,11 @@ export interface GateServerOptions {
   aces?: readonly (readonly [string, string, ('allow' | 'deny')?])[];
   /** Start without the gate resource (e.g. to bring players online first). */
   deferStart?: boolean;
+  /**
+   * roster: an installed resource folder to start from (`rosterFolder`), kept on close, so a
+   * second server can start from what the first left in it (its member snapshot).
+   */
+  folder?: string;
 }
 
 /**
@@ -35,7 +46,7 @@ export interface GateServerOptions {
  */
 export async function startGateServer(
   kind: GateKind,
-  mock: MockRoster,
+  mock: ServiceAddress,
   options: GateServerOptions = {},
 ): Promise<GateServer & { startGate(): void }> {
   const apiKey = options.apiKey ?? mock.keys.full;
@@ -53,7 +64,8 @@ export async function startGateServer(
     aces: options.aces ?? [],
   });
   await server.start();
-  const folder = kind === 'roster' ? rosterFolder(options.config) : null;
+  const ownFolder = kind === 'roster' && options.folder === undefined;
+  const folder = kind === 'roster' ? (options.folder ?? rosterFolder(options.config)) : null;
   const startGate = () => {
     if (kind === 'roster') server.startResource('roster', folder!);
     else server.startResource('naive-gate', naiveGateFolder);
@@ -65,7 +77,7 @@ export async function startGateServer(
     startGate,
     close() {
       server.stop();
-      if (folder) rmSync(folder, { recursive: true, force: true });
+      if (folder && ownFolder) rmSync(folder, { recursive: true, force: true });
     },
   };
 }
@@ -87,11 +99,38 @@ export async function rosterReady(gate: GateServer, mock: MockRoster, timeoutMs 
   }
 }
 
+/** The line the resource logs once the mirror's first full read completed. */
+const MIRROR_HOLDS = /the roster mirror holds (\d+) members/;
+
+/** Members the mirror of `server`'s roster resource holds once its first read completed; null before. */
+export function mirrorHolds(server: FxServer): number | null {
+  for (const line of server.log.lines) {
+    const found = MIRROR_HOLDS.exec(line);
+    if (found) return Number(found[1]);
+  }
+  return null;
+}
+
+/** Resolves (host `Date.now()`) once the mirror's first read completed; throws after `timeoutMs`. */
+export async function mirrorComplete(gate: GateServer, timeoutMs = 300_000): Promise<number> {
+  const started = Date.now();
+  while (mirrorHolds(gate.server) === null) {
+    if (Date.now() - started > timeoutMs) {
+      throw new Error(
+        `the roster mirror did not complete its first read:\n${gate.server.log.lines.join('\n')}`,
+      );
+    }
+    await sleep(20);
+  }
+  return Date.now();
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function rosterFolder(config: Record<string, unknown> | undefined): string {
+/** The roster installed in a temporary resource folder (fxmanifest.lua, dist/server.js, config.json). */
+export function rosterFolder(config: Record<string, unknown> | undefined): string {
   const folder = mkdtempSync(join(tmpdir(), 'roster-bench-'));
   mkdirSync(join(folder, 'dist'));
   copyFileSync(join(repoRoot, 'fxmanifest.lua'), join(folder, 'fxmanifest.lua'));

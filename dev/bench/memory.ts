@@ -1,4 +1,5 @@
 import { MemberCache } from '../../src/core/cache/member-cache';
+import { RosterMirror } from '../../src/core/mirror/roster-mirror';
 import { CatalogIndex } from '../../src/core/roster/catalog-index';
 import { toMemberView } from '../../src/core/roster/member-view';
 import { RosterStore } from '../mock-roster/roster-store';
@@ -41,5 +42,33 @@ export function heapPerMember(count: number): MemoryResult {
   }
   const after = collect();
   if (cache.size !== count) throw new Error(`expected ${count} cached members, got ${cache.size}`);
+  return { bytesPerMember: (after - before) / count, structureBytes: empty - before, members: count };
+}
+
+/**
+ * Heap per member of the roster mirror (`RosterMirror`): `count` members of the mock's seeded
+ * community, each a record freshly parsed from JSON with its assignments (ranks expanded, as the
+ * service sends them), shaped by the mirror's own `compact` and stored by a full read's
+ * `replaceAll`. The records are dropped once compacted, as a read drops its pages; what stays is
+ * what the mirror keeps (its two maps, the compact members, the shared ranks). Needs `--expose-gc`.
+ */
+export function heapPerMirroredMember(count: number): MemoryResult {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run node with --expose-gc to measure memory');
+  const store = new RosterStore(seedCommunity({ seed: 1, members: count }), 1, Date.now);
+  const collect = () => {
+    for (let i = 0; i < 3; i++) gc();
+    const usage = process.memoryUsage();
+    return usage.heapUsed + usage.arrayBuffers;
+  };
+  const before = collect();
+  const mirror = new RosterMirror(50_000, () => {
+    throw new Error('the mirror said the roster is too large');
+  });
+  const empty = collect();
+  mirror.beginRead();
+  mirror.replaceAll(store.members.map((member) => mirror.compact(lookupOf(store, member))));
+  const after = collect();
+  if (mirror.size !== count) throw new Error(`expected ${count} mirrored members, got ${mirror.size}`);
   return { bytesPerMember: (after - before) / count, structureBytes: empty - before, members: count };
 }

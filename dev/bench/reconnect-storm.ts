@@ -19,11 +19,22 @@ export interface ReconnectResult {
  */
 export async function reconnectStorm(
   kind: GateKind,
-  options: { players: number; rounds: number; roundMs: number; progress?: Progress },
+  options: {
+    players: number;
+    rounds: number;
+    roundMs: number;
+    progress?: Progress;
+    /** roster only: 'off' sets mirror.enabled false, so what the cache does is measured alone. */
+    mirror: 'on' | 'off';
+  },
 ): Promise<ReconnectResult> {
   const mock = await startMockRoster({ port: 0, members: 2_000, seed: 1 });
   mock.faults.latency(SERVICE_LATENCY_MS);
-  const gate = await startGateServer(kind, mock);
+  const gate = await startGateServer(
+    kind,
+    mock,
+    kind === 'roster' && options.mirror === 'off' ? { config: { mirror: { enabled: false } } } : {},
+  );
   const players = choosePlayers(mock.data, options.players, { seed: 7 });
   const ids = new Map<number, number>();
   let wrong = 0;

@@ -1,4 +1,6 @@
 import type { TimelineEntry } from './join-storm';
+import { MIRROR_METHOD, mirrorFindings } from './mirror-notes';
+import { type MirrorResults, mirrorRows } from './mirror-report';
 import type { QuietServerResult } from './quiet-server';
 import type { StormResult } from './storm-scenario';
 import { bytes, fixed, integer, ms, percent, perSecond, type ResultRow } from './table';
@@ -19,11 +21,16 @@ export interface SteadyResult {
   changeLatencyMs?: number[];
   /** Changes that never reached the player within the run. */
   changesMissed?: number;
+  /** With the mirror on: the members it held at the end. */
+  mirrorHeld?: number;
+  /** With the mirror on: requests per hour by what they were for (`request-kinds.ts`). */
+  byKind?: Record<string, number>;
 }
 
 export interface BenchResults {
   machine: string;
-  storm: { roster: StormResult; naive: StormResult };
+  /** The resource with the mirror off (every join looked up) and the naive gate. */
+  storm?: { roster: StormResult; naive: StormResult };
   reconnect?: {
     roster: number;
     naive: number;
@@ -46,10 +53,18 @@ export interface BenchResults {
   /** The roster storm again with roster principals granted (permissions on, ACL lines in server.cfg). */
   stormPermissions?: StormResult;
   quiet?: QuietServerResult;
-  hotPath: { typical: number; mixed: number; exports: number };
+  hotPath?: { typical?: number; mixed?: number; exports?: number };
   memory?: { bytesPerMember: number; structureBytes: number; members: number };
   loneLookup?: { addedMs: number; lookupMs: number; rawMs: number; memberAddedMs: number };
+  /** The roster kept on the server (CONTRACT.md section 14). */
+  mirror?: MirrorResults;
 }
+
+/** What a whole run gives: every scenario ran. */
+export type CompleteResults = BenchResults & {
+  storm: NonNullable<BenchResults['storm']>;
+  hotPath: { typical: number; mixed: number; exports: number };
+};
 
 /**
  * The audit feed beside today's refresh: the resource with the feed on in the roster column, the
@@ -60,7 +75,7 @@ export function auditRows(steady: NonNullable<BenchResults['steady']>): ResultRo
   const { audit, roster, changes } = steady;
   if (audit) {
     rows.push({
-      scenario: 'steady state, audit feed on (vs. off)',
+      scenario: 'steady state, mirror off, audit feed on (vs. off)',
       metric: 'per online player per hour',
       roster: audit.requestsPerHour / audit.onlinePlayers,
       naive: roster.requestsPerHour / roster.onlinePlayers,
@@ -71,7 +86,7 @@ export function auditRows(steady: NonNullable<BenchResults['steady']>): ResultRo
   const latencies = changes?.changeLatencyMs ?? [];
   if (changes && latencies.length > 0) {
     rows.push({
-      scenario: 'dashboard change, audit feed on',
+      scenario: 'dashboard change, audit feed on, mirror off',
       metric: `→ roster:playerUpdated, worst of ${latencies.length} (${changes.changesMissed ?? 0} missed)`,
       roster: Math.max(...latencies),
       naive: null,
@@ -84,10 +99,18 @@ export function auditRows(steady: NonNullable<BenchResults['steady']>): ResultRo
 
 /** The table's rows, with the targets the resource is held to. */
 export function resultRows(r: BenchResults): ResultRow[] {
-  const s = r.storm;
+  const rows: ResultRow[] = [];
+  if (r.storm) rows.push(...stormRows(r.storm, r.stormPermissions));
+  rows.push(...laterRows(r));
+  if (r.mirror) rows.push(...mirrorRows(r.mirror, r.storm?.naive));
+  return rows;
+}
+
+/** The join storm with the mirror off, beside the naive gate, and again with permissions on. */
+function stormRows(s: NonNullable<BenchResults['storm']>, stormPermissions?: StormResult): ResultRow[] {
   const rows: ResultRow[] = [
     {
-      scenario: 'join storm',
+      scenario: 'join storm, mirror off',
       metric: 'requests sent',
       roster: s.roster.summary.requests,
       naive: s.naive.summary.requests,
@@ -95,7 +118,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
       target: { text: '≤ 30', met: (v) => v <= 30 },
     },
     {
-      scenario: 'join storm',
+      scenario: 'join storm, mirror off',
       metric: '429s received',
       roster: s.roster.summary.rateLimited,
       naive: s.naive.summary.rateLimited,
@@ -103,7 +126,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
       target: { text: '0', met: (v) => v === 0 },
     },
     {
-      scenario: 'join storm',
+      scenario: 'join storm, mirror off',
       metric: 'wrong decisions',
       roster: s.roster.summary.wrong,
       naive: s.naive.summary.wrong,
@@ -111,14 +134,14 @@ export function resultRows(r: BenchResults): ResultRow[] {
       target: { text: '0', met: (v) => v === 0 },
     },
     {
-      scenario: 'join storm',
+      scenario: 'join storm, mirror off',
       metric: 'p50 connect → decision',
       roster: s.roster.summary.p50Ms,
       naive: s.naive.summary.p50Ms,
       format: ms,
     },
     {
-      scenario: 'join storm',
+      scenario: 'join storm, mirror off',
       metric: 'p99 connect → decision',
       roster: s.roster.summary.p99Ms,
       naive: s.naive.summary.p99Ms,
@@ -126,7 +149,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
       target: { text: '≤ 1,600 ms', met: (v) => v <= 1_600 },
     },
     {
-      scenario: 'join storm',
+      scenario: 'join storm, mirror off',
       metric: 'max connect → decision',
       roster: s.roster.summary.maxMs,
       naive: s.naive.summary.maxMs,
@@ -138,7 +161,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
   if (full) {
     rows.push(
       {
-        scenario: 'join storm',
+        scenario: 'join storm, mirror off',
         metric: 'requests until all admitted have full data',
         roster: full.requestsUntilComplete,
         naive: null,
@@ -146,7 +169,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
         target: { text: '≤ 22', met: (v) => v <= 22 },
       },
       {
-        scenario: 'join storm',
+        scenario: 'join storm, mirror off',
         metric: 'admitted without full data 1 s after last decision',
         roster: full.incompleteAfterLastDecision1s,
         naive: null,
@@ -154,7 +177,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
         target: { text: '0', met: (v) => v === 0 },
       },
       {
-        scenario: 'join storm',
+        scenario: 'join storm, mirror off',
         metric: 'p99 connect → full data',
         roster: full.p99ToCompleteMs,
         naive: null,
@@ -162,12 +185,12 @@ export function resultRows(r: BenchResults): ResultRow[] {
       },
     );
   }
-  if (r.stormPermissions) {
+  if (stormPermissions) {
     const off = s.roster.summary;
-    const on = r.stormPermissions.summary;
+    const on = stormPermissions.summary;
     rows.push(
       {
-        scenario: 'join storm, permissions on',
+        scenario: 'join storm, permissions on, mirror off',
         metric: 'requests sent (off: the storm above)',
         roster: on.requests,
         naive: null,
@@ -175,7 +198,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
         target: { text: `= ${integer(off.requests)}`, met: (v) => v === off.requests },
       },
       {
-        scenario: 'join storm, permissions on',
+        scenario: 'join storm, permissions on, mirror off',
         metric: 'p99 connect → decision',
         roster: on.p99Ms,
         naive: null,
@@ -183,7 +206,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
         target: { text: `≤ ${ms(off.p99Ms * 1.1)}`, met: (v) => v <= off.p99Ms * 1.1 },
       },
       {
-        scenario: 'join storm, permissions on',
+        scenario: 'join storm, permissions on, mirror off',
         metric: 'wrong decisions',
         roster: on.wrong,
         naive: null,
@@ -191,10 +214,10 @@ export function resultRows(r: BenchResults): ResultRow[] {
         target: { text: '0', met: (v) => v === 0 },
       },
     );
-    const held = r.stormPermissions.principals;
+    const held = stormPermissions.principals;
     if (held) {
       rows.push({
-        scenario: 'join storm, permissions on',
+        scenario: 'join storm, permissions on, mirror off',
         metric: `admitted players holding roster.member (of ${integer(held.admitted)})`,
         roster: held.holding,
         naive: null,
@@ -203,11 +226,17 @@ export function resultRows(r: BenchResults): ResultRow[] {
       });
     }
   }
+  return rows;
+}
+
+/** Every other scenario from before the mirror, in the order of the table. */
+function laterRows(r: BenchResults): ResultRow[] {
+  const rows: ResultRow[] = [];
   if (r.quiet) {
     const q = r.quiet;
     rows.push(
       {
-        scenario: 'quiet server',
+        scenario: 'quiet server, mirror off',
         metric: 'lone member join → decision',
         roster: q.loneMs,
         naive: null,
@@ -215,7 +244,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
         target: { text: '≤ 250 ms', met: (v) => v <= 250 },
       },
       {
-        scenario: 'quiet server',
+        scenario: 'quiet server, mirror off',
         metric: `${q.sequence.count} one after another: p50`,
         roster: q.sequence.p50Ms,
         naive: null,
@@ -223,7 +252,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
         target: { text: '≤ 300 ms', met: (v) => v <= 300 },
       },
       {
-        scenario: 'quiet server',
+        scenario: 'quiet server, mirror off',
         metric: `${q.sequence.count} one after another: max`,
         roster: q.sequence.maxMs,
         naive: null,
@@ -231,14 +260,14 @@ export function resultRows(r: BenchResults): ResultRow[] {
         target: { text: '≤ 800 ms', met: (v) => v <= 800 },
       },
       {
-        scenario: 'quiet server',
+        scenario: 'quiet server, mirror off',
         metric: 'first join right after start → decision',
         roster: q.firstAfterStartMs,
         naive: null,
         format: ms,
       },
       {
-        scenario: 'quiet server',
+        scenario: 'quiet server, mirror off',
         metric: `admitted without full data at playerJoining (of ${q.admitted})`,
         roster: q.admitted - q.completeAtJoining,
         naive: null,
@@ -249,7 +278,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
   }
   if (r.reconnect) {
     rows.push({
-      scenario: 'reconnect storm',
+      scenario: 'reconnect storm, mirror off',
       metric: 'requests sent',
       roster: r.reconnect.roster,
       naive: r.reconnect.naive,
@@ -257,7 +286,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
       target: { text: '< 10', met: (v) => v < 10 },
     });
     rows.push({
-      scenario: 'reconnect storm',
+      scenario: 'reconnect storm, mirror off',
       metric: 'first connection, before the reconnects',
       roster: r.reconnect.rosterWarmUp,
       naive: r.reconnect.naiveWarmUp,
@@ -268,14 +297,14 @@ export function resultRows(r: BenchResults): ResultRow[] {
     const { roster, naive } = r.steady;
     rows.push(
       {
-        scenario: 'steady state',
+        scenario: 'steady state, mirror off',
         metric: 'requests per simulated hour',
         roster: roster.requestsPerHour,
         naive: naive.requestsPerHour,
         format: integer,
       },
       {
-        scenario: 'steady state',
+        scenario: 'steady state, mirror off',
         metric: 'per online player per hour',
         roster: roster.requestsPerHour / roster.onlinePlayers,
         naive: naive.requestsPerHour / naive.onlinePlayers,
@@ -283,7 +312,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
         target: { text: '< 0.25', met: (v) => v < 0.25 },
       },
       {
-        scenario: 'steady state',
+        scenario: 'steady state, mirror off',
         metric: 'share of daily budget (24 h)',
         roster: (roster.requestsPerHour * 24) / DAILY_BUDGET,
         naive: (naive.requestsPerHour * 24) / DAILY_BUDGET,
@@ -294,7 +323,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
   }
   if (r.twoServers) {
     rows.push({
-      scenario: 'two servers, one key',
+      scenario: 'two servers, one key, mirror off',
       metric: '429s received',
       roster: r.twoServers.roster.summary.rateLimited,
       naive: r.twoServers.naive.summary.rateLimited,
@@ -303,21 +332,21 @@ export function resultRows(r: BenchResults): ResultRow[] {
     });
     rows.push(
       {
-        scenario: 'two servers, one key',
+        scenario: 'two servers, one key, mirror off',
         metric: 'requests sent (both)',
         roster: r.twoServers.roster.summary.requests,
         naive: r.twoServers.naive.summary.requests,
         format: integer,
       },
       {
-        scenario: 'two servers, one key',
+        scenario: 'two servers, one key, mirror off',
         metric: 'wrong decisions',
         roster: r.twoServers.roster.summary.wrong,
         naive: r.twoServers.naive.summary.wrong,
         format: integer,
       },
       {
-        scenario: 'two servers, one key',
+        scenario: 'two servers, one key, mirror off',
         metric: 'p99 connect → decision',
         roster: r.twoServers.roster.summary.p99Ms,
         naive: r.twoServers.naive.summary.p99Ms,
@@ -328,7 +357,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
   if (r.twoServersLong) {
     rows.push(
       {
-        scenario: 'two servers, 2 × 2,000 in 60 s',
+        scenario: 'two servers, 2 × 2,000 in 60 s, mirror off',
         metric: '429s received',
         roster: r.twoServersLong.summary.rateLimited,
         naive: null,
@@ -336,7 +365,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
         target: { text: '0', met: (v) => v === 0 },
       },
       {
-        scenario: 'two servers, 2 × 2,000 in 60 s',
+        scenario: 'two servers, 2 × 2,000 in 60 s, mirror off',
         metric: 'p99 connect → decision',
         roster: r.twoServersLong.summary.p99Ms,
         naive: null,
@@ -344,7 +373,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
         target: { text: '≤ 5,000 ms', met: (v) => v <= 5_000 },
       },
       {
-        scenario: 'two servers, 2 × 2,000 in 60 s',
+        scenario: 'two servers, 2 × 2,000 in 60 s, mirror off',
         metric: 'wrong decisions',
         roster: r.twoServersLong.summary.wrong,
         naive: null,
@@ -353,23 +382,25 @@ export function resultRows(r: BenchResults): ResultRow[] {
       },
     );
   }
-  rows.push(
-    {
+  if (r.hotPath?.typical !== undefined) {
+    rows.push({
       scenario: 'hot path',
       metric: 'hasMinRank, in process',
       roster: r.hotPath.typical,
       naive: null,
       format: perSecond,
       target: { text: '> 5 M/s', met: (v) => v > 5_000_000 },
-    },
-    {
+    });
+  }
+  if (r.hotPath?.exports !== undefined) {
+    rows.push({
       scenario: 'hot path',
       metric: 'hasMinRank, through exports',
       roster: r.hotPath.exports,
       naive: null,
       format: perSecond,
-    },
-  );
+    });
+  }
   if (r.memory) {
     rows.push({
       scenario: 'memory',
@@ -394,13 +425,15 @@ export function resultRows(r: BenchResults): ResultRow[] {
 }
 
 /** BENCHMARKS.md: how to run, the machine, the table, how each number is made, and what it shows. */
-export function benchmarksMarkdown(r: BenchResults, table: string): string {
+export function benchmarksMarkdown(r: CompleteResults, table: string): string {
   const roster = r.storm.roster.summary;
   const naive = r.storm.naive.summary;
   return `# Benchmarks
 
-\`npm run bench\` builds the bundle and runs every scenario below in one go (about seven minutes),
+\`npm run bench\` builds the bundle and runs every scenario below in one go (about twenty minutes),
 prints this table and rewrites this file and [\`${CHART_FILE}\`](${CHART_FILE}).
+\`node dist/dev/bench.mjs --only <name>[,<name>…]\` (after \`npm run build\`) runs some of them and
+prints their rows only; \`--list\` names them.
 
 Machine: ${r.machine}.
 
@@ -423,6 +456,11 @@ such thing (it has no rank exports and no client of its own), or a ratio would d
   old join path chained several timers: deferral updates, batching holds, limiter waits); joins
   one after another were set by the limiter's pacing (0.3–0.8 s apart) at either rate. The join
   path was then cut to the timers it needs, which gives the figures above.
+- **mirror off / mirror on.** The resource keeps the whole roster on the server by default
+  (\`mirror.enabled\`, CONTRACT.md section 14; the mock's key has \`audit:read\`). Rows marked
+  "mirror off" run it with \`mirror.enabled: false\`: every join is looked up per player, which is
+  also what happens while a mirror's first read is under way, and what the naive gate is compared
+  with.
 - **join storm, permissions on** is the roster storm again with \`permissions.enabled\` and the two
   \`server.cfg\` lines that let the resource grant principals (and an owner's ACE on a rank), so every
   admitted member gets their principals before the gate admits them.
@@ -498,6 +536,7 @@ such thing (it has no rank exports and no client of its own), or a ratio would d
   \`Pool.request\` to the same URL and \`JSON.parse\` of its body, interleaved, 200 samples each after
   20 warm-up rounds; the difference of the medians.
 
+${MIRROR_METHOD}
 ## Findings
 
 ${findings(r)}
@@ -510,7 +549,7 @@ endpoint, how many licenses or member ids the request carried, status.
 | at | endpoint | values | status |
 |---:|---|---:|---:|
 ${r.storm.roster.summary.timeline.map(timelineRow).join('\n')}
-
+${mirrorStormLog(r.mirror)}
 Naive gate, for comparison: ${integer(naive.requests)} requests (${Object.entries(naive.byEndpoint)
     .map(([k, v]) => `${integer(v)} × ${k}`)
     .join(', ')}), ${integer(naive.rateLimited)} of them answered 429. The resource:
@@ -530,7 +569,7 @@ function timelineRow(t: TimelineEntry): string {
   return `| ${integer(t.atMs)} ms | ${t.endpoint} | ${t.values} | ${t.status ?? 'in flight'} |`;
 }
 
-function findings(r: BenchResults): string {
+function findings(r: CompleteResults): string {
   const notes: string[] = [];
   const storm = r.storm.roster.summary;
   if (storm.p99Ms >= 2_000 || storm.maxMs >= 3_000)
@@ -610,7 +649,21 @@ function findings(r: BenchResults): string {
   their exact spelling first; only another spelling (other case, spaces) is normalised with
   \`trim().toLowerCase()\`, which allocates.`,
   );
+  if (r.mirror) notes.push(...mirrorFindings(r.mirror));
   return notes.join('\n');
+}
+
+/** The request log of the storm with the mirror on, when it ran. */
+function mirrorStormLog(mirror: MirrorResults | undefined): string {
+  const storm = mirror?.storm;
+  if (!storm) return '';
+  return `
+## Join storm request log (roster, mirror on)
+
+| at | endpoint | values | status |
+|---:|---|---:|---:|
+${storm.summary.timeline.map(timelineRow).join('\n')}
+`;
 }
 
 /** Explains from the request log where the time of a slow storm went. */

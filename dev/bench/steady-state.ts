@@ -4,6 +4,7 @@ import type { AuditFeed } from '../../src/core/audit/audit-feed';
 import { scheduleRefresh } from '../../src/core/audit/refresh-plan';
 import { MemberCache } from '../../src/core/cache/member-cache';
 import { configSchema } from '../../src/core/config';
+import { MirrorSync } from '../../src/core/mirror/mirror-sync';
 import { PlayerRegistry } from '../../src/core/players/player-registry';
 import { silentLogger } from '../../src/core/ports';
 import { RosterService } from '../../src/core/roster/roster-service';
@@ -14,6 +15,7 @@ import { CountingPool } from './counting-pool';
 import { sleep, startGateServer } from './gate-servers';
 import { choosePlayers } from './population';
 import type { SteadyResult } from './report';
+import { countKinds } from './request-log';
 import { SERVICE_LATENCY_MS } from './storm-scenario';
 import { VirtualClock } from './virtual-clock';
 
@@ -28,6 +30,12 @@ export interface SteadyOptions {
   auditFeed?: boolean;
   /** Dashboard changes (rank or status of an online player) per simulated hour; each is timed. */
   changesPerHour?: number;
+  /**
+   * Keep the whole roster on the server as src/app/capabilities/mirror.ts does (with the audit
+   * feed on): its first read happens before the counted hours, which then include its passes and
+   * every full re-read that falls due.
+   */
+  mirror?: boolean;
 }
 
 /**
@@ -82,6 +90,7 @@ export async function steadyStateRoster(options: SteadyOptions): Promise<SteadyR
     logger: silentLogger,
   });
   const schedule = new Schedule(clock, seededRandom(5));
+  let sync: MirrorSync | null = null;
   try {
     // Start-up and the players' joins, as on a server that filled up: not counted.
     await service.loadCatalog();
@@ -90,10 +99,27 @@ export async function steadyStateRoster(options: SteadyOptions): Promise<SteadyR
       players.add(String(index + 1), entry);
       void service.loadPlayer(String(index + 1), entry);
     });
+    if (options.mirror) {
+      sync = new MirrorSync({
+        source: api,
+        service,
+        schedule,
+        clock,
+        logger: silentLogger,
+        maxEntries: config.cache.maxEntries,
+        passMs: config.refresh.auditSeconds * 1000,
+        resyncMs: config.mirror.resyncMinutes * 60_000,
+      });
+      sync.begin();
+      for (let waited = 0; sync.report().state.kind !== 'up'; waited += 10_000) {
+        if (waited > 3_600_000) throw new Error('steady state: the mirror never completed its first read');
+        await clock.run(10_000);
+      }
+    }
     await clock.run(120_000);
     const mark = mock.counters.log.length;
     let feed: AuditFeed | null = null;
-    if (options.auditFeed) {
+    if (options.auditFeed || options.mirror) {
       feed = startAuditFeed(
         {
           api,
@@ -104,9 +130,11 @@ export async function steadyStateRoster(options: SteadyOptions): Promise<SteadyR
           clock,
           logger: silentLogger,
           auditSeconds: config.refresh.auditSeconds,
+          alsoReread: () => void sync?.resync(),
         },
         ['audit:read'],
       );
+      if (feed && sync) sync.follow(feed);
     }
     scheduleRefresh({
       schedule,
@@ -137,8 +165,10 @@ export async function steadyStateRoster(options: SteadyOptions): Promise<SteadyR
       rateLimited: log.filter((e) => e.status === 429).length,
       changeLatencyMs,
       changesMissed: changedAt.size,
+      ...(sync ? { mirrorHeld: sync.report().held, byKind: countKinds(log, options.hours) } : {}),
     };
   } finally {
+    sync?.stop();
     schedule.stop();
     await api.close();
     await pool.close();

@@ -1,7 +1,15 @@
 import { startMockRoster } from '../mock-roster/server';
-import { FullDataProbe } from './full-data-probe';
-import { type GateKind, rosterReady, sleep, startGateServer } from './gate-servers';
-import { type JoinSample, percentile, runJoinStorm, type StormSummary, summarizeStorm } from './join-storm';
+import { departmentsInMock, FullDataProbe } from './full-data-probe';
+import { type FullDataSummary, summarizeFullData } from './full-data-summary';
+import {
+  type GateKind,
+  mirrorComplete,
+  mirrorHolds,
+  rosterReady,
+  sleep,
+  startGateServer,
+} from './gate-servers';
+import { type JoinSample, runJoinStorm, type StormSummary, summarizeStorm } from './join-storm';
 import { choosePlayers } from './population';
 import type { Progress } from './progress';
 
@@ -21,14 +29,20 @@ export interface StormScenarioOptions {
    * owner's ACE on a rank), 'off' sets permissions.enabled false; unset keeps the defaults.
    */
   permissions?: 'on' | 'off';
+  /**
+   * roster only: 'off' sets mirror.enabled false (every join looked up, as before the mirror);
+   * 'on' keeps the default and starts the storm only once the mirror's first read completed.
+   */
+  mirror: 'on' | 'off';
 }
 
-/** What the storm's roster server gets for `permissions`. */
-function permissionSetup(mode: 'on' | 'off' | undefined) {
-  if (mode === undefined) return {};
-  if (mode === 'off') return { config: { permissions: { enabled: false } } };
+/** What the storm's roster server gets for `permissions` and `mirror`. */
+function rosterSetup(permissions: 'on' | 'off' | undefined, mirror: 'on' | 'off') {
+  const config: Record<string, unknown> = mirror === 'off' ? { mirror: { enabled: false } } : {};
+  if (permissions === undefined) return { config };
+  if (permissions === 'off') return { config: { ...config, permissions: { enabled: false } } };
   return {
-    config: { permissions: { enabled: true } },
+    config: { ...config, permissions: { enabled: true } },
     aces: [
       ['resource.roster', 'command.add_principal', 'allow'],
       ['resource.roster', 'command.remove_principal', 'allow'],
@@ -46,20 +60,20 @@ export interface StormResult {
   fullData?: FullDataSummary;
   /** With permissions 'on': admitted players, and how many hold roster.member once the storm is over. */
   principals?: { admitted: number; holding: number };
+  /** With the mirror 'on': its first read (not counted in the storm) and whether it held before the storm. */
+  mirror?: MirrorBeforeStorm;
 }
 
-export interface FullDataSummary {
-  admitted: number;
-  /** Admitted players whose data was complete in a second resource's playerJoining handler. */
-  completeAtJoining: number;
-  /** Admitted players still without complete data 1 s after the storm's last decision. */
-  incompleteAfterLastDecision1s: number;
-  /** Requests from the storm's first connection until every admitted player's data was complete. */
-  requestsUntilComplete: number;
-  /** Connect → complete data, p99 and max over admitted players (never complete: Infinity). */
-  p99ToCompleteMs: number;
-  maxToCompleteMs: number;
+export interface MirrorBeforeStorm {
+  /** Every server's mirror had completed its first read when the first player connected. */
+  completeBeforeStorm: boolean;
+  /** Requests from the servers' start until the last mirror completed (start-up's own included). */
+  firstReadRequests: number;
+  /** From the servers' start until the last mirror completed. */
+  firstReadMs: number;
 }
+
+export type { FullDataSummary };
 
 /**
  * A fresh mock roster (120/min, 50 ms per answer) and `servers` emulated FXServers each running
@@ -78,20 +92,32 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
     now: () => Date.now() + shift,
   });
   mock.faults.latency(SERVICE_LATENCY_MS);
+  const startedAt = Date.now();
   const gates = await Promise.all(
     Array.from({ length: options.servers ?? 1 }, () =>
-      startGateServer(kind, mock, kind === 'roster' ? permissionSetup(options.permissions) : {}),
+      startGateServer(kind, mock, kind === 'roster' ? rosterSetup(options.permissions, options.mirror) : {}),
     ),
   );
   try {
     for (const gate of gates) await rosterReady(gate, mock);
+    let mirror: MirrorBeforeStorm | undefined;
+    if (kind === 'roster' && options.mirror === 'on') {
+      let last = startedAt;
+      for (const gate of gates) last = Math.max(last, await mirrorComplete(gate));
+      mirror = {
+        completeBeforeStorm: false,
+        firstReadRequests: mock.counters.log.filter((e) => e.time <= last).length,
+        firstReadMs: last - startedAt,
+      };
+    }
     // A server that has been up a little while: the start-up requests are behind it.
     if (kind === 'roster') await sleep(3_000);
+    if (mirror) mirror.completeBeforeStorm = gates.every((g) => mirrorHolds(g.server) !== null);
     const probe =
       kind === 'roster'
         ? new FullDataProbe(
             gates.map((g) => g.server),
-            mock,
+            departmentsInMock(mock),
           )
         : null;
     const players = choosePlayers(mock.data, options.players);
@@ -106,7 +132,16 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
         onProgress: (decided, total) => options.progress?.update(`${label}: ${decided}/${total} decided`),
       },
     );
-    const fullData = probe ? await fullDataOf(probe, samples, mock, mark) : undefined;
+    let fullData: FullDataSummary | undefined;
+    if (probe) {
+      const admitted = samples.filter((s) => s.admitted && s.id !== null);
+      await probe.waitForAll(
+        admitted.map((s) => ({ server: s.server, id: s.id!, license: s.player.license })),
+        20_000,
+      );
+      const toEpoch = Date.now() - performance.now();
+      fullData = summarizeFullData(samples, probe, mock.counters.log.slice(mark), toEpoch);
+    }
     const principals =
       options.permissions === 'on'
         ? principalsHeld(
@@ -123,48 +158,12 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
       maxInRolling60s: mock.counters.maxInRolling60s(mock.keyId('full')),
       ...(fullData ? { fullData } : {}),
       ...(principals ? { principals } : {}),
+      ...(mirror ? { mirror } : {}),
     };
   } finally {
     for (const gate of gates) gate.close();
     await mock.close();
   }
-}
-
-/** Waits (up to 20 s) until every admitted player's data is complete, then sums it up. */
-async function fullDataOf(
-  probe: FullDataProbe,
-  samples: readonly JoinSample[],
-  mock: Awaited<ReturnType<typeof startMockRoster>>,
-  mark: number,
-): Promise<FullDataSummary> {
-  const admitted = samples.filter((s) => s.admitted && s.id !== null);
-  await probe.waitForAll(
-    admitted.map((s) => ({ server: s.server, id: s.id!, license: s.player.license })),
-    20_000,
-  );
-  const perfToEpoch = Date.now() - performance.now();
-  const lastDecision = Math.max(...samples.map((s) => s.decidedAt ?? 0));
-  const toComplete: number[] = [];
-  let incomplete1s = 0;
-  let lastComplete = 0;
-  for (const sample of admitted) {
-    const at = probe.completeAt(sample.player.license);
-    if (at === null || at > lastDecision + 1000) incomplete1s++;
-    toComplete.push(at === null ? Number.POSITIVE_INFINITY : at - sample.connectAt);
-    lastComplete = Math.max(lastComplete, at ?? Number.POSITIVE_INFINITY);
-  }
-  toComplete.sort((a, b) => a - b);
-  const untilEpoch = perfToEpoch + lastComplete;
-  return {
-    admitted: admitted.length,
-    completeAtJoining: admitted.filter((s) => probe.completeAtJoining(s.player.license)).length,
-    incompleteAfterLastDecision1s: incomplete1s,
-    requestsUntilComplete: Number.isFinite(untilEpoch)
-      ? mock.counters.log.slice(mark).filter((e) => e.time <= untilEpoch).length
-      : Number.POSITIVE_INFINITY,
-    p99ToCompleteMs: percentile(toComplete, 0.99),
-    maxToCompleteMs: toComplete.at(-1) ?? 0,
-  };
 }
 
 /** Admitted players who hold roster.member (seen as an owner's ACE on it) in their server's ACL. */

@@ -1,0 +1,223 @@
+import { RosterStore } from '../mock-roster/roster-store';
+import { seedCommunity } from '../mock-roster/seed-community';
+import { fleetScenario } from './fleet';
+import { hotPathInProcess, hotPathThroughExports } from './hot-path';
+import { loneLookup } from './lone-lookup';
+import { heapPerMember, heapPerMirroredMember } from './memory';
+import { mirrorFirstRead } from './mirror-first-read';
+import type { Progress } from './progress';
+import { quietServer } from './quiet-server';
+import { reconnectStorm } from './reconnect-storm';
+import type { BenchResults } from './report';
+import { restartScenario } from './restart-scenario';
+import { steadyStateNaive, steadyStateRoster } from './steady-state';
+import { joinStormScenario } from './storm-scenario';
+import { twoServersLong, twoServersOneKey } from './two-servers';
+
+/** What one scenario adds to the results (groups such as `storm` or `mirror` are merged). */
+export type PartialResults = Omit<Partial<BenchResults>, 'machine'>;
+
+export interface Scenario {
+  /** For `--only`. */
+  name: string;
+  label: string;
+  /**
+   * Counts requests only: runs side by side with the other such scenarios, after every scenario
+   * that times something has run alone.
+   */
+  countsOnly?: boolean;
+  run(progress: Progress): Promise<PartialResults>;
+}
+
+const storm = (
+  progress: Progress,
+  label: string,
+  more: Partial<Parameters<typeof joinStormScenario>[1]> = {},
+) => ({ players: 1_000, spanMs: 10_000, progress, label, mirror: 'off', ...more }) as const;
+
+/** Every scenario of `npm run bench`, in the order a whole run takes them. */
+export const SCENARIOS: readonly Scenario[] = [
+  // In-process timings first, while the heap and the JIT are untouched by the emulator.
+  {
+    name: 'hot-path',
+    label: 'hot path, in process',
+    run: async () => {
+      const store = new RosterStore(seedCommunity({ seed: 1, members: 200 }), 1, Date.now);
+      return {
+        hotPath: { typical: hotPathInProcess(store, 'typical'), mixed: hotPathInProcess(store, 'mixed') },
+      };
+    },
+  },
+  {
+    name: 'memory',
+    label: 'memory, 10,000 cached members',
+    run: async () => ({ memory: heapPerMember(10_000) }),
+  },
+  {
+    name: 'mirror-memory',
+    label: 'memory, 10,000 mirrored members',
+    run: async () => ({ mirror: { memory: heapPerMirroredMember(10_000) } }),
+  },
+  { name: 'lone-lookup', label: 'lone lookup', run: async () => ({ loneLookup: await loneLookup() }) },
+  {
+    name: 'hot-path-exports',
+    label: 'hot path, through exports',
+    run: async () => ({ hotPath: { exports: await hotPathThroughExports() } }),
+  },
+  {
+    name: 'storm',
+    label: 'join storm, roster (mirror off) and naive gate',
+    run: async (progress) => ({
+      storm: {
+        roster: await joinStormScenario('roster', storm(progress, 'join storm, roster, mirror off')),
+        naive: await joinStormScenario('naive', storm(progress, 'join storm, naive gate')),
+      },
+    }),
+  },
+  {
+    name: 'storm-permissions',
+    label: 'join storm, roster with permissions on (mirror off)',
+    run: async (progress) => ({
+      stormPermissions: await joinStormScenario(
+        'roster',
+        storm(progress, 'join storm, permissions on', { permissions: 'on' }),
+      ),
+    }),
+  },
+  {
+    name: 'mirror-storm',
+    label: 'join storm, roster, mirror on',
+    run: async (progress) => ({
+      mirror: {
+        storm: await joinStormScenario('roster', storm(progress, 'join storm, mirror on', { mirror: 'on' })),
+      },
+    }),
+  },
+  {
+    name: 'quiet',
+    label: 'quiet server, mirror off',
+    run: async () => ({ quiet: await quietServer('off') }),
+  },
+  {
+    name: 'mirror-quiet',
+    label: 'quiet server, mirror on',
+    run: async () => ({ mirror: { quiet: await quietServer('on') } }),
+  },
+  {
+    name: 'two-servers-long',
+    label: 'two servers, 2 × 2,000 in 60 s, mirror off',
+    run: async (progress) => ({ twoServersLong: await twoServersLong(progress) }),
+  },
+  {
+    name: 'two-servers',
+    label: 'two servers, one key, mirror off, and naive gate',
+    run: async (progress) => ({
+      twoServers: {
+        roster: await twoServersOneKey('roster', progress),
+        naive: await twoServersOneKey('naive', progress),
+      },
+    }),
+  },
+  {
+    name: 'fleet-long',
+    label: '4 servers × 500 joins in 60 s, own processes, mirror on',
+    run: async (progress) => ({
+      mirror: {
+        fleetLong: await fleetScenario({
+          servers: 4,
+          playersPerServer: 500,
+          spanMs: 60_000,
+          members: 2_000,
+          mirror: 'on',
+          label: '4 servers × 500 in 60 s',
+          progress,
+        }),
+      },
+    }),
+  },
+  {
+    name: 'fleet-dense',
+    label: '4 servers × 1,000 joins in 30 s, own processes, mirror on',
+    run: async (progress) => ({
+      mirror: {
+        fleetDense: await fleetScenario({
+          servers: 4,
+          playersPerServer: 1_000,
+          spanMs: 30_000,
+          members: 4_000,
+          mirror: 'on',
+          label: '4 servers × 1,000 in 30 s',
+          progress,
+        }),
+      },
+    }),
+  },
+  {
+    name: 'mirror-restart',
+    label: 'restart, 1,000 known players reconnect, mirror on',
+    run: async (progress) => ({ mirror: { restart: await restartScenario(1_000, progress) } }),
+  },
+  // Request counts only from here on: these run side by side.
+  {
+    name: 'reconnect',
+    label: 'reconnect storm, mirror off, and naive gate',
+    countsOnly: true,
+    run: async (progress) => {
+      const options = { players: 200, rounds: 5, roundMs: 6_000, progress, mirror: 'off' } as const;
+      const [roster, naive] = await Promise.all([
+        reconnectStorm('roster', options),
+        reconnectStorm('naive', options),
+      ]);
+      return {
+        reconnect: {
+          roster: roster.requests,
+          naive: naive.requests,
+          rosterWarmUp: roster.warmUpRequests,
+          naiveWarmUp: naive.warmUpRequests,
+          rosterWrong: roster.wrong,
+          naiveWrong: naive.wrong,
+        },
+      };
+    },
+  },
+  {
+    name: 'steady',
+    label: 'steady state (mirror off; audit feed off and on) and naive gate',
+    countsOnly: true,
+    run: async () => {
+      const [roster, naive, audit, changes] = await Promise.all([
+        steadyStateRoster({ players: 1_000, hours: 3 }),
+        steadyStateNaive({ players: 1_000, scale: 100, cycles: 2 }),
+        steadyStateRoster({ players: 1_000, hours: 3, auditFeed: true }),
+        steadyStateRoster({ players: 1_000, hours: 2, auditFeed: true, changesPerHour: 12 }),
+      ]);
+      return { steady: { roster, naive, audit, changes } };
+    },
+  },
+  {
+    name: 'mirror-steady',
+    label: 'steady state, mirror and audit feed on',
+    countsOnly: true,
+    run: async () => ({
+      mirror: { steady: await steadyStateRoster({ players: 1_000, hours: 6, mirror: true }) },
+    }),
+  },
+  {
+    name: 'mirror-first-read',
+    label: 'mirror first read, 5,000 members',
+    countsOnly: true,
+    run: async () => ({ mirror: { firstRead: await mirrorFirstRead(5_000) } }),
+  },
+];
+
+const GROUPS = new Set(['storm', 'steady', 'twoServers', 'mirror', 'hotPath']);
+
+/** Later results on top of earlier ones; groups (`storm`, `mirror`, …) are merged one level deep. */
+export function mergeResults(into: PartialResults, more: PartialResults): PartialResults {
+  const merged: Record<string, unknown> = { ...into };
+  for (const [key, value] of Object.entries(more)) {
+    const before = merged[key];
+    merged[key] = GROUPS.has(key) && before && value ? { ...before, ...value } : value;
+  }
+  return merged as PartialResults;
+}
