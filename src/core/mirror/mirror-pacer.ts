@@ -1,3 +1,4 @@
+import type { LimiterState } from '../limiter/limiter-state';
 import type { Clock, TimerHandle } from '../ports';
 
 const MINUTE_MS = 60_000;
@@ -16,7 +17,10 @@ export class PacerStoppedError extends Error {
  * have the other half: at most `perMinute / 2` in any rolling 60 s, a short burst (a quarter of
  * that) and then evenly spaced. The rate limiter has no per-lane ceiling, so the mirror paces
  * itself, one request at a time. A request counts from when it settled: the next one can only be
- * sent after that, so no 60 s of sends ever holds more than the ceiling.
+ * sent after that, so no 60 s of sends ever holds more than the ceiling. Several servers share one
+ * key, so it also waits while the key's minute, as the service counts it for all of them
+ * (`X-RateLimit-Remaining`), has less than half left: four servers reading at once still leave
+ * half of the key to joins.
  */
 export class MirrorPacer {
   private readonly settled: number[] = [];
@@ -25,10 +29,10 @@ export class MirrorPacer {
   private spentToday = 0;
   private stopped = false;
 
-  /** `perMinute`: the key's minute as the rate limiter knows it now (the service's may be lower). */
+  /** `key`: the key's minute as the rate limiter knows it now, with the service's own count. */
   constructor(
     private readonly clock: Clock,
-    private readonly perMinute: () => number,
+    private readonly key: () => Pick<LimiterState, 'perMinute' | 'remainingThisMinute' | 'resetAt'>,
   ) {}
 
   /** Requests the mirror sent today (UTC day of the clock). */
@@ -77,12 +81,18 @@ export class MirrorPacer {
     if (this.stopped) throw new PacerStoppedError();
     const now = this.clock.now();
     while (this.settled.length > 0 && now - this.settled[0]! >= MINUTE_MS) this.settled.shift();
-    const ceiling = Math.max(1, Math.floor(this.perMinute() / 2));
+    const key = this.key();
+    const ceiling = Math.max(1, Math.floor(key.perMinute / 2));
     const burst = Math.max(1, Math.floor(ceiling / 4));
     const recent = this.settled.length;
     if (recent >= ceiling) return this.settled[recent - ceiling]! + MINUTE_MS - now;
+    const spacing = MINUTE_MS / ceiling;
+    // The key's half for joins, whoever spent the rest: until its window resets, or look again soon.
+    if (key.remainingThisMinute - 1 < key.perMinute - ceiling) {
+      return key.resetAt !== null && key.resetAt > now ? Math.min(key.resetAt - now, MINUTE_MS) : spacing;
+    }
     if (recent < burst) return 0;
-    return Math.max(0, this.settled[recent - 1]! + MINUTE_MS / ceiling - now);
+    return Math.max(0, this.settled[recent - 1]! + spacing - now);
   }
 
   private count(): void {

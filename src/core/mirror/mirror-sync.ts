@@ -1,3 +1,4 @@
+import type { LimiterState } from '../limiter/limiter-state';
 import type { Catalog } from '../model';
 import type { Clock, Logger } from '../ports';
 import { CatalogIndex } from '../roster/catalog-index';
@@ -13,7 +14,9 @@ import { restartState, SAVED_MIRROR_LIMIT, type SavedMirror } from './saved-mirr
 
 export interface MirrorSyncDeps {
   /** The roster client: whole answers (paging included) and the key's minute as the limiter knows it. */
-  source: PageSource & { limiterState(): { perMinute: number } };
+  source: PageSource & {
+    limiterState(): Pick<LimiterState, 'perMinute' | 'remainingThisMinute' | 'resetAt'>;
+  };
   service: Pick<RosterService, 'useMirror' | 'onAnswer'>;
   schedule: Schedule;
   clock: Clock;
@@ -58,7 +61,7 @@ export class MirrorSync {
     const tooLarge = (size: number) => this.turnOff({ why: 'too-large', size, maxEntries: deps.maxEntries });
     this.mirror = new RosterMirror(deps.maxEntries, tooLarge);
     this.mirror.inStep = () => this.inStep();
-    this.pacer = new MirrorPacer(deps.clock, () => deps.source.limiterState().perMinute);
+    this.pacer = new MirrorPacer(deps.clock, () => deps.source.limiterState());
     const { source, clock, logger, maxEntries, passMs } = deps;
     this.reads = new MirrorReads({
       reads: { source, pacer: this.pacer, logger, mirror: this.mirror, maxEntries },

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { MirrorPacer, PacerStoppedError } from '../../../src/core/mirror/mirror-pacer';
 import { FakeClock, maxInAnyWindow } from '../limiter/fake-clock';
 
+/** A key whose minute is `perMinute`, with nothing else spending it. */
+const quietKey = (perMinute: number) => ({ perMinute, remainingThisMinute: perMinute, resetAt: null });
+
 /** Runs `count` requests one after the other, each taking `tookMs`; returns when each was sent. */
 async function sendAll(clock: FakeClock, pacer: MirrorPacer, count: number, tookMs = 0): Promise<number[]> {
   const sent: number[] = [];
@@ -21,7 +24,7 @@ async function sendAll(clock: FakeClock, pacer: MirrorPacer, count: number, took
 describe('MirrorPacer', () => {
   it('never sends more than half the key minute in any 60 s: a short burst, then evenly spaced', async () => {
     const clock = new FakeClock();
-    const pacer = new MirrorPacer(clock, () => 120);
+    const pacer = new MirrorPacer(clock, () => quietKey(120));
     const sent = await sendAll(clock, pacer, 200);
     expect(maxInAnyWindow(sent, 60_000)).toBeLessThanOrEqual(60);
     // The burst is a quarter of the ceiling; then one a second.
@@ -32,7 +35,7 @@ describe('MirrorPacer', () => {
 
   it('counts a request from when it settled, so slow answers never bunch the sends', async () => {
     const clock = new FakeClock();
-    const pacer = new MirrorPacer(clock, () => 8);
+    const pacer = new MirrorPacer(clock, () => quietKey(8));
     const sent = await sendAll(clock, pacer, 30, 20_000);
     expect(maxInAnyWindow(sent, 60_000)).toBeLessThanOrEqual(4);
   });
@@ -40,16 +43,31 @@ describe('MirrorPacer', () => {
   it('follows the key minute as it changes', async () => {
     const clock = new FakeClock();
     let perMinute = 120;
-    const pacer = new MirrorPacer(clock, () => perMinute);
+    const pacer = new MirrorPacer(clock, () => quietKey(perMinute));
     await sendAll(clock, pacer, 60);
     perMinute = 10;
     const sent = await sendAll(clock, pacer, 20);
     expect(maxInAnyWindow(sent, 60_000)).toBeLessThanOrEqual(5);
   });
 
+  it('waits while the key has less than half its minute left, whoever spent it (servers sharing the key)', async () => {
+    const clock = new FakeClock();
+    // Other servers on the key have spent 70 of 120 this minute; the window resets in 20 s.
+    let key = { perMinute: 120, remainingThisMinute: 50, resetAt: clock.now() + 20_000 };
+    const pacer = new MirrorPacer(clock, () => key);
+    const sent: number[] = [];
+    const first = pacer.run(async () => void sent.push(clock.now()));
+    await clock.advance(19_000);
+    expect(sent).toEqual([]);
+    key = { perMinute: 120, remainingThisMinute: 120, resetAt: clock.now() + 60_000 };
+    await clock.advance(1_000);
+    await first;
+    expect(sent).toEqual([clock.now()]);
+  });
+
   it('counts requests per day and rejects waiting ones when stopped', async () => {
     const clock = new FakeClock(Date.UTC(2025, 0, 1, 23, 59));
-    const pacer = new MirrorPacer(clock, () => 2);
+    const pacer = new MirrorPacer(clock, () => quietKey(2));
     await pacer.run(async () => {});
     expect(pacer.requestsToday).toBe(1);
     const waiting = pacer.run(async () => 'sent');
