@@ -18,8 +18,9 @@ export interface RefreshPlan {
 
 /**
  * The periodic refresh of every online player. While the audit feed reads changes on time it is
- * only a safety net, run every `SAFETY_NET_INTERVALS` intervals; without the feed, or while it
- * fails, it runs every interval exactly as before.
+ * only a safety net, run every `SAFETY_NET_INTERVALS` intervals, and none at all while the roster
+ * mirror answers (its own full reads are then the safety net, online players included); without
+ * the feed, or while it fails, it runs every interval exactly as before.
  */
 export function scheduleRefresh(plan: RefreshPlan): void {
   const { clock, service, intervalMs } = plan;
@@ -30,7 +31,7 @@ export function scheduleRefresh(plan: RefreshPlan): void {
       const feed = plan.feed();
       // Half an interval of slack absorbs the schedule's jitter.
       const due = lastFull + intervalMs * (SAFETY_NET_INTERVALS - 0.5);
-      if (feed?.healthy && clock.now() < due) return;
+      if (feed?.healthy && (service.mirrorAnswering || clock.now() < due)) return;
       lastFull = clock.now();
       await service.refreshOnline('refresh');
     },

@@ -17,7 +17,7 @@ export interface MirrorSyncDeps {
   source: PageSource & {
     limiterState(): Pick<LimiterState, 'perMinute' | 'remainingThisMinute' | 'resetAt'>;
   };
-  service: Pick<RosterService, 'useMirror' | 'onAnswer'>;
+  service: Pick<RosterService, 'useMirror' | 'onAnswer' | 'followMirror'>;
   schedule: Schedule;
   clock: Clock;
   logger: Logger;
@@ -197,6 +197,9 @@ export class MirrorSync {
     this.lastFullReadAt = this.deps.clock.now();
     this.step.readFrom(startedAt);
     this.state = { kind: 'up' };
+    // The full read is the safety net for the players online too (the periodic refresh stands
+    // down while the mirror answers).
+    void this.deps.service.followMirror();
     if (first)
       this.deps.logger.info(
         `the roster mirror holds ${this.mirror.size} members: their joins are decided without a request.`,

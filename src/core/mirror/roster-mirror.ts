@@ -61,8 +61,12 @@ export class RosterMirror implements MemberMirror {
    */
   inStep: () => boolean = () => true;
 
+  get answering(): boolean {
+    return this.ready && this.inStep();
+  }
+
   find(license: string, catalog: CatalogIndex): MemberView | undefined {
-    if (!this.ready || !this.inStep()) return undefined;
+    if (!this.answering) return undefined;
     const member = this.byLicense.get(licenseKey(license));
     return member ? toMemberView(lookupOf(member, catalog), catalog) : undefined;
   }

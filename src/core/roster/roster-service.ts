@@ -22,6 +22,8 @@ export type Resolution =
 export interface MemberMirror {
   /** The member holding `license`, shaped with `catalog`; undefined when the mirror cannot say. */
   find(license: string, catalog: CatalogIndex): MemberView | undefined;
+  /** True while `find` answers: the whole roster is held and known current. */
+  readonly answering: boolean;
   /** The license of the member held whose member id or assignment id is `id`. */
   licenseNamedBy(id: string): string | undefined;
   /**
@@ -117,6 +119,31 @@ export class RosterService {
    */
   licenseNamedBy(id: string): string | undefined {
     return this.deps.cache.licenseNamedBy(id) ?? this.mirror?.licenseNamedBy(id);
+  }
+
+  /** True while the mirror answers joins: it holds the whole roster and is known current. */
+  get mirrorAnswering(): boolean {
+    return this.mirror?.answering ?? false;
+  }
+
+  /**
+   * The mirror has read the whole roster again: online players take the record it holds for them
+   * (no request), and those whose record changed hear `playerUpdated`. The few it does not hold
+   * (gone from the roster, or a license it cannot say for) are read again. That makes the mirror's
+   * full read the safety net for online players too. Returns how many changed.
+   */
+  async followMirror(lane: Lane = 'refresh'): Promise<number> {
+    if (!this.mirror?.answering || !this.catalogLoaded) return 0;
+    let changed = 0;
+    const unheld: string[] = [];
+    for (const [src, entry] of this.deps.players.onlinePlayers()) {
+      if (entry.license === null) continue;
+      const view = this.mirror.find(entry.license, this.catalogIndex);
+      if (view === undefined) unheld.push(src);
+      else if (this.apply(src, view)) changed++;
+    }
+    if (unheld.length > 0) changed += (await this.refreshPlayers(unheld, lane)) ?? 0;
+    return changed;
   }
 
   /** Tells `listener` of every answer the service gives from now on; returns an unsubscribe. */

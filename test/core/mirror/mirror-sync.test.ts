@@ -278,6 +278,22 @@ describe('kept current', () => {
     expect(r.mirrorRequests().at(-1)!.query.get('createdAt.after')).toBe(added.createdAt);
   });
 
+  it("a full read is the online players' safety net: a change no one reported reaches them with no lookup", async () => {
+    const r = await upAndRead({ members: 120 });
+    const target = r.community.members[5]!;
+    const entry = { license: target.gameLicense, name: 'P', view: undefined, since: r.clock.now() };
+    r.players.add('1', entry);
+    await r.service.loadPlayer('1', entry);
+    expect(r.players.get('1')?.view?.member.status).toBe('ACTIVE');
+    // Suspended on the roster with no audit entry and no lookup: only a full read can tell.
+    target.status = 'SUSPENDED';
+    const lookups = () => r.requests.filter((q) => q.query.has('gameLicense')).length;
+    const before = lookups();
+    await r.sync.resync();
+    await until(r.clock, () => r.players.get('1')?.view?.member.status === 'SUSPENDED');
+    expect(lookups()).toBe(before);
+  });
+
   it('reads everything again on demand, keeping what was answered meanwhile', async () => {
     const r = await upAndRead({ members: 1000, perMinute: 20, passMs: 24 * 3_600_000 });
     const from = r.mirrorRequests().length;
