@@ -99,14 +99,15 @@ export async function rosterReady(gate: GateServer, mock: MockRoster, timeoutMs 
   }
 }
 
-/** The line the resource logs once the mirror's first full read completed. */
-const MIRROR_HOLDS = /the roster mirror holds (\d+) members/;
+/** The mirror answers joins: after its first read, or after a restart's catch-up from the snapshot. */
+const MIRROR_HOLDS =
+  /the roster mirror holds (\d+) members|its (\d+) members' joins are decided without a request/;
 
 /** Members the mirror of `server`'s roster resource holds once its first read completed; null before. */
 export function mirrorHolds(server: FxServer): number | null {
   for (const line of server.log.lines) {
     const found = MIRROR_HOLDS.exec(line);
-    if (found) return Number(found[1]);
+    if (found) return Number(found[1] ?? found[2]);
   }
   return null;
 }

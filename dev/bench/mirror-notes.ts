@@ -111,9 +111,11 @@ export function mirrorFindings(m: MirrorResults): string[] {
   ${integer(r.memberRequests)} member requests (${integer(r.lookupRequests)} per-player lookups, ${integer(
     r.listRequests,
   )} pages of the mirror's read); until the mirror was complete again: ${integer(r.memberRequestsUntilMirror)}.
-  A restart that costs no member request needs the snapshot of the whole mirror and an audit
-  catch-up from its time (CONTRACT.md section 14, "Restarts"); until then a restart costs the
-  returning players' lookups (batched) and a full read, and the lookups wait behind the read.`);
+  ${
+    r.memberRequests === 0
+      ? 'The snapshot held the whole mirror and the audit catch-up from its position brought it up to date: the restart cost that catch-up, not a request per player.'
+      : 'Each member request here is a returning player looked up (batched) or a page of a full read: the snapshot did not let the mirror catch up.'
+  }`);
   }
   if (m.steady) {
     const s = m.steady;

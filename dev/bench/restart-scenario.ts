@@ -121,15 +121,23 @@ export async function restartScenario(players = 1_000, progress?: Progress): Pro
 /** Members a snapshot file holds (0 when there is none). */
 function membersIn(path: string): number {
   if (!existsSync(path)) return 0;
-  const parsed = JSON.parse(readFileSync(path, 'utf8')) as { members?: unknown[] };
-  return Array.isArray(parsed.members) ? parsed.members.length : 0;
+  // Version 2 keeps the mirror's members beside the cache's last-known ones; the larger counts.
+  const parsed = JSON.parse(readFileSync(path, 'utf8')) as {
+    members?: unknown[];
+    mirror?: { members?: unknown[] };
+  };
+  const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+  return Math.max(count(parsed.members), count(parsed.mirror?.members));
 }
 
 /** "loaded N last-known member(s) from the snapshot." (0 when the line is missing). */
 function snapshotLoaded(lines: readonly string[]): number {
   for (const line of lines) {
-    const found = /loaded (\d+) last-known member/.exec(line);
-    if (found) return Number(found[1]);
+    const found =
+      /loaded (\d+) last-known member|loaded the roster mirror from the snapshot \((\d+) members\)/.exec(
+        line,
+      );
+    if (found) return Number(found[1] ?? found[2]);
   }
   return 0;
 }
