@@ -31,23 +31,40 @@ export function toMemberView(lookup: MemberLookup, catalog: CatalogIndex): Membe
   return viewOf(member, new Map(own.map((a) => [a.departmentId, a.id])));
 }
 
-/** Indexes an already shaped member (e.g. one read back from a snapshot). */
-export function viewOf(member: Member, assignments: ReadonlyMap<string, string> = new Map()): MemberView {
-  // Keys as written and normalised: the usual exact spelling is found without allocating.
-  const byKey = new Map<string, Department>();
-  for (const department of member.departments) {
-    for (const key of [department.id, department.name, department.shortName]) {
-      if (!key) continue;
-      if (!byKey.has(key)) byKey.set(key, department);
-      if (!byKey.has(matchKey(key))) byKey.set(matchKey(key), department);
-    }
+const NO_ASSIGNMENTS: ReadonlyMap<string, string> = new Map();
+
+/** Shapes an already shaped member's view (e.g. one read back from a snapshot). */
+export function viewOf(member: Member, assignments: ReadonlyMap<string, string> = NO_ASSIGNMENTS): MemberView {
+  return new IndexedView(member, assignments.size === 0 ? NO_ASSIGNMENTS : assignments);
+}
+
+/**
+ * No per-member key map: a member has one to three departments, so comparing the key with each
+ * one's id, name and short name is as quick as a map lookup, and tens of thousands of cached
+ * members stay small. The exact spelling scripts usually pass matches without allocating.
+ */
+class IndexedView implements MemberView {
+  readonly primary: Department | null;
+
+  constructor(
+    readonly member: Member,
+    readonly assignments: ReadonlyMap<string, string>,
+  ) {
+    this.primary = member.departments.find((d) => d.primary) ?? null;
   }
-  return {
-    member,
-    primary: member.departments.find((d) => d.primary) ?? null,
-    department: (key) => byKey.get(key) ?? byKey.get(matchKey(key)),
-    assignments,
-  };
+
+  department(key: string): Department | undefined {
+    const departments = this.member.departments;
+    // Ids first, then names and short names: a name never shadows another department's id.
+    for (const d of departments) if (d.id === key) return d;
+    for (const d of departments) if (d.name === key || d.shortName === key) return d;
+    const wanted = matchKey(key);
+    for (const d of departments) if (matchKey(d.id) === wanted) return d;
+    for (const d of departments) {
+      if (matchKey(d.name) === wanted || (d.shortName !== null && matchKey(d.shortName) === wanted)) return d;
+    }
+    return undefined;
+  }
 }
 
 function toDepartment(assignment: ApiAssignment, catalog: CatalogIndex): Department {

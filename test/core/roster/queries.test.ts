@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CatalogIndex } from '../../../src/core/roster/catalog-index';
-import { memberChanged, toMemberView } from '../../../src/core/roster/member-view';
+import { memberChanged, toMemberView, viewOf } from '../../../src/core/roster/member-view';
 import { RosterQueries } from '../../../src/core/roster/queries';
 import { catalog, lookupOf } from './fixtures';
 
@@ -29,6 +29,19 @@ describe('member view', () => {
       },
     ]);
     expect(view.primary?.id).toBe('d-safr');
+  });
+
+  it('finds a department by id, name or short name, in any case, an id before a name', () => {
+    const view = toMemberView(lookupOf(), index);
+    expect(view.department('d-safr')?.shortName).toBe('SAFR');
+    expect(view.department('Los Santos Police Department')?.id).toBe('d-lspd');
+    expect(view.department(' lspd ')?.id).toBe('d-lspd');
+    expect(view.department('D-SAFR')?.id).toBe('d-safr');
+    expect(view.department('EMS')).toBeUndefined();
+    // A department named like another's id does not shadow that id.
+    const [lspd, safr] = view.member.departments;
+    const shadowing = viewOf({ ...view.member, departments: [{ ...lspd!, name: 'd-safr' }, safr!] });
+    expect(shadowing.department('d-safr')?.id).toBe('d-safr');
   });
 
   it('marks the first department primary when the service marks none', () => {
