@@ -34,7 +34,10 @@ export function toMemberView(lookup: MemberLookup, catalog: CatalogIndex): Membe
 const NO_ASSIGNMENTS: ReadonlyMap<string, string> = new Map();
 
 /** Shapes an already shaped member's view (e.g. one read back from a snapshot). */
-export function viewOf(member: Member, assignments: ReadonlyMap<string, string> = NO_ASSIGNMENTS): MemberView {
+export function viewOf(
+  member: Member,
+  assignments: ReadonlyMap<string, string> = NO_ASSIGNMENTS,
+): MemberView {
   return new IndexedView(member, assignments.size === 0 ? NO_ASSIGNMENTS : assignments);
 }
 
