@@ -5,7 +5,7 @@ import type { RosterMirror } from './roster-mirror';
 import { type RosterReadDeps, readNewMembers, readWholeRoster, type Stamp } from './roster-reads';
 
 /** How often the members created since the newest one held are read (each audit pass at most). */
-export const NEW_MEMBERS_EVERY_MS = 5 * 60_000;
+export const NEW_MEMBERS_EVERY_MS = 10 * 60_000;
 
 export interface MirrorReadsDeps {
   reads: RosterReadDeps;
