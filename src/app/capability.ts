@@ -23,6 +23,8 @@ export interface Capability {
   stop?(): void;
   /** The key was verified: the community and the scopes it may use. */
   ready?(identity: KeyIdentity): void;
+  /** The key, checked again while it lacked a scope the resource can use, carries other scopes now. */
+  scopesChanged?(identity: KeyIdentity): void;
   /** Departments and ranks as read at start (after the key check) and by each periodic reload. */
   departmentsRead?(catalog: CatalogIndex): void;
   /** Every (re)load of departments and ranks, whatever asked for it (a join, the periodic reload). */
@@ -83,6 +85,10 @@ export class Capabilities {
 
   ready(identity: KeyIdentity): void {
     for (const capability of this.attached) capability.ready?.(identity);
+  }
+
+  scopesChanged(identity: KeyIdentity): void {
+    for (const capability of this.attached) capability.scopesChanged?.(identity);
   }
 
   departmentsRead(catalog: CatalogIndex): void {

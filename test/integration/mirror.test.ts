@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SCOPE_RECHECK_MS } from '../../src/app/capabilities/key-check';
 import { eventually, type Harness, inFrames, startHarness, strangerLicense } from './harness';
 
 let h: Harness | undefined;
@@ -122,6 +123,37 @@ describe('the roster on the server', () => {
     expect(await statusLine(h)).toMatch(/mirror: off \(the key lacks audit:read/);
     const pages = h.mock.counters.log.filter((e) => new URLSearchParams(e.query).has('page'));
     expect(pages).toEqual([]);
+  });
+
+  it('starts once audit:read is added to the key, with no restart', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const harness = await startHarness({ keyName: 'rosterWrite' });
+      h = harness;
+      await ready(harness);
+      expect(await statusLine(harness)).toMatch(/mirror: off \(the key lacks audit:read/);
+      const whoami = () => harness.mock.counters.byEndpoint()['GET /api/v1/whoami'] ?? 0;
+      // Checked again a quarter of an hour later; nothing changed, nothing starts.
+      await vi.advanceTimersByTimeAsync(SCOPE_RECHECK_MS + 1_000);
+      await eventually(() => whoami() === 2);
+      expect(harness.logText()).not.toContain('audit:read now');
+      harness.mock.keyRecords.find((k) => k.name === 'rosterWrite')!.scopes.push('audit:read');
+      await vi.advanceTimersByTimeAsync(SCOPE_RECHECK_MS + 1_000);
+      await eventually(() => harness.logText().includes('the key has audit:read now'));
+      await mirrored(harness);
+      const member = harness.mock.data.members.find((m, i) => i > 0 && m.status === 'ACTIVE')!;
+      const before = members(harness);
+      const decision = await harness.server.connectPlayer({ name: 'B', identifiers: [member.gameLicense] })
+        .decision;
+      expect(decision).toMatchObject({ admitted: true });
+      expect(members(harness)).toBe(before);
+      // With audit:read the key is not checked again.
+      const checks = whoami();
+      await vi.advanceTimersByTimeAsync(SCOPE_RECHECK_MS + 1_000);
+      expect(whoami()).toBe(checks);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('with mirror.enabled false, stays off and every join is looked up', async () => {

@@ -47,6 +47,12 @@ export function attachMirror(context: RosterContext): Capability {
         logger.info('the key lacks audit:read: the roster is not kept on the server; joins are looked up.');
       } else sync.begin();
     },
+    scopesChanged(identity) {
+      if (!config.mirror.enabled || config.refresh.auditSeconds === 0) return;
+      if (!hasScope(identity.scopes, 'audit:read')) return;
+      logger.info('the key has audit:read now: reading the whole roster to keep it on the server.');
+      sync.auditReadGranted();
+    },
     auditGap: () => void sync.resync(),
     stop: () => sync.stop(),
     mirrorToSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),

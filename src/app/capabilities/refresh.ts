@@ -1,6 +1,8 @@
+import { hasScope } from '../../core/api';
 import type { AuditFeed } from '../../core/audit/audit-feed';
 import { feedLines } from '../../core/audit/feed-report';
 import { scheduleRefresh } from '../../core/audit/refresh-plan';
+import type { KeyIdentity } from '../../core/model';
 import { startAuditFeed } from '../audit-start';
 import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
@@ -22,25 +24,30 @@ export function attachRefresh(context: RosterContext): Capability {
     if (change.state === 'resumed') service.refreshOnline('refresh').catch(() => {});
   });
   let feed: AuditFeed | null = null;
+  const startFeed = (identity: KeyIdentity): void => {
+    if (feed !== null) return;
+    feed = startAuditFeed(
+      {
+        api,
+        service,
+        players,
+        cache,
+        schedule,
+        clock,
+        logger,
+        auditSeconds: config.refresh.auditSeconds,
+        alsoReread: () => capabilities.auditGap(),
+      },
+      identity.scopes,
+    );
+    // At once, so a mirror restored from the snapshot resumes the log before it is anchored.
+    if (feed) capabilities.auditFeedStarted(feed);
+  };
   return {
-    ready(identity) {
-      if (feed !== null) return;
-      feed = startAuditFeed(
-        {
-          api,
-          service,
-          players,
-          cache,
-          schedule,
-          clock,
-          logger,
-          auditSeconds: config.refresh.auditSeconds,
-          alsoReread: () => capabilities.auditGap(),
-        },
-        identity.scopes,
-      );
-      // At once, so a mirror restored from the snapshot resumes the log before it is anchored.
-      if (feed) capabilities.auditFeedStarted(feed);
+    ready: (identity) => startFeed(identity),
+    // Granted later (the key is checked again while it lacks it): the feed starts then.
+    scopesChanged: (identity) => {
+      if (hasScope(identity.scopes, 'audit:read')) startFeed(identity);
     },
     doctorLines: () => (feed ? feedLines(feed.state(), clock.now(), config.refresh.intervalSeconds) : []),
     start() {

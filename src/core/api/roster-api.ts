@@ -61,8 +61,8 @@ export interface RosterApiOptions {
 
 /** The roster service client: rate limited, batched, typed errors. Every method may reject with a `RosterApiError`. */
 export interface RosterApi {
-  /** Checks the key: the community and the key's scopes (`GET /api/v1/whoami`). */
-  whoami(): Promise<KeyIdentity>;
+  /** Checks the key: the community and the key's scopes (`GET /api/v1/whoami`); join lane by default. */
+  whoami(lane?: Lane): Promise<KeyIdentity>;
   /** The member record alone (enough to decide on status), or null when not on the roster. */
   member(license: string, lane?: Lane): Promise<MemberFound | null>;
   /** A member's assignments with their ranks (batched across members). */
@@ -136,16 +136,16 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     ...(options.catalogMaxAgeMs ? { maxAgeMs: options.catalogMaxAgeMs } : {}),
   });
 
-  async function fetchIdentity(bypassSuspension: boolean): Promise<KeyIdentity> {
+  async function fetchIdentity(bypassSuspension: boolean, lane: Lane = 'join'): Promise<KeyIdentity> {
     const envelope = await executor.envelope(
       { method: 'GET', path: '/api/v1/whoami' },
-      { lane: 'join', bypassSuspension },
+      { lane, bypassSuspension },
     );
     return readKeyIdentity(envelope.data);
   }
 
   return {
-    whoami: () => fetchIdentity(false),
+    whoami: (lane) => fetchIdentity(false, lane),
     member: (license, lane = 'join') => lookups.member(license, lane),
     assignmentsOf: (memberId, lane = 'join') => lookups.assignmentsOf(memberId, lane),
     lookup: (license, lane = 'join') => lookups.lookup(license, lane),

@@ -66,6 +66,11 @@ export class MirrorPacer {
     }
   }
 
+  /** Lets requests through again after `stop` (the mirror was turned on again). */
+  resume(): void {
+    this.stopped = false;
+  }
+
   /** Ends every wait; requests waiting for their turn reject. */
   stop(): void {
     this.stopped = true;

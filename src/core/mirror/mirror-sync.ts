@@ -128,7 +128,18 @@ export class MirrorSync {
     return this.reads.resync();
   }
 
-  /** Turns the mirror off for good (until the resource restarts): joins are looked up as before. */
+  /**
+   * The key was refused `audit:read` at start and has it now: the mirror starts as at a start
+   * with no snapshot to trust (a full read first). Off for any other reason, it stays off.
+   */
+  auditReadGranted(): void {
+    if (this.state.kind !== 'off' || this.state.why !== 'no-audit-read' || this.stopped) return;
+    this.state = { kind: 'waiting' };
+    this.pacer.resume();
+    this.begin();
+  }
+
+  /** Turns the mirror off (until the resource restarts): joins are looked up as before. */
   turnOff(off: MirrorOff): void {
     if (this.state.kind === 'off') return;
     this.state = { kind: 'off', ...off };
