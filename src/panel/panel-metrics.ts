@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { MirrorReport } from '../core/mirror/mirror-state';
 import type { JoinReason } from './join-reason';
 import type { PanelSources } from './panel-sources';
 
@@ -98,6 +99,22 @@ export class PanelMetrics {
     gauge('roster_last_error_timestamp_seconds', 'When the last error happened (0: none).', () =>
       Math.floor((sources.lastError()?.at ?? 0) / 1000),
     );
+    // The roster mirror; 0 throughout while none is kept.
+    const mirror = (name: string, help: string, read: (report: MirrorReport) => number) =>
+      gauge(name, help, () => {
+        const report = sources.mirror();
+        return report ? read(report) : 0;
+      });
+    mirror('roster_mirror_members', 'Members the roster mirror holds.', (r) => r.held);
+    mirror('roster_mirror_deciding', '1 while joins of members are decided from the mirror.', (r) =>
+      r.state.kind === 'up' ? 1 : 0,
+    );
+    mirror(
+      'roster_mirror_last_full_read_timestamp_seconds',
+      'When the whole roster was last read (0: not yet).',
+      (r) => Math.floor((r.lastFullReadAt ?? 0) / 1000),
+    );
+    mirror('roster_mirror_requests_today', 'Requests the mirror spent today (UTC).', (r) => r.requestsToday);
     this.decisions = new Counter({
       name: 'roster_join_decisions_total',
       help: 'Join decisions by outcome (admitted, refused) and reason.',

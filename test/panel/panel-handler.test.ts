@@ -58,6 +58,16 @@ describe('the panel handler (FXServer request/response shapes)', () => {
     expect(metrics.status).toBe(200);
     expect(header(metrics, 'content-type')).toContain('text/plain');
     expect(metrics.body).toContain('roster_cache_entries 42');
+    expect(metrics.body).toContain('roster_mirror_members 1234');
+    expect(metrics.body).toContain('roster_mirror_deciding 1');
+    expect(metrics.body).toContain('roster_mirror_requests_today 31');
+  });
+
+  it('says 0 for the mirror while none is kept', async () => {
+    sources.mirror = () => null;
+    const metrics = await call(panel.handler, { path: '/metrics', headers: bearer });
+    expect(metrics.body).toMatch(/^roster_mirror_members 0$/m);
+    expect(metrics.body).toMatch(/^roster_mirror_deciding 0$/m);
   });
 
   it("status.json has the roster mirror's row: members held, last full read, last audit catch-up, requests today", async () => {
