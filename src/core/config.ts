@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PRINCIPAL_PATTERN } from './permissions/principal-names';
+import { isReservedPrefix, PRINCIPAL_PATTERN, RESERVED_NAMESPACES } from './permissions/principal-names';
 
 /** Texts shown to refused or waiting players. Placeholders: {player}, {community}, {seconds}, {status}, {requestId}. */
 const messagesSchema = z
@@ -101,6 +101,11 @@ export const configSchema = z
             PRINCIPAL_PATTERN,
             'must be lowercase letters, digits and _, parts joined by dots (e.g. "roster")',
           )
+          // A roster name under FXServer's own namespaces would become a server group or a player.
+          .refine((prefix) => !isReservedPrefix(prefix), {
+            error: (issue) =>
+              `"${String(issue.input)}" is in one of FXServer's own namespaces (${RESERVED_NAMESPACES.join(', ')}): a department named like a server group (e.g. Admin) would hand its members that group's rights; choose another, e.g. "roster"`,
+          })
           .default('roster'),
       })
       .strict()

@@ -46,6 +46,23 @@ describe('loadSettings', () => {
     }
   });
 
+  it("refuses a prefix in FXServer's own namespaces, naming the key and why", () => {
+    for (const prefix of ['group', 'resource', 'builtin', 'system', 'identifier', 'player', 'group.staff']) {
+      const bad = loadSettings(JSON.stringify({ permissions: { prefix } }), convars);
+      expect(bad.ok, prefix).toBe(false);
+      if (bad.ok) continue;
+      expect(bad.problems).toHaveLength(1);
+      expect(bad.problems[0]).toContain('permissions.prefix');
+      expect(bad.problems[0]).toContain(`"${prefix}"`);
+      expect(bad.problems[0]).toContain("FXServer's own namespaces");
+    }
+    // Only the first part counts: a namespace's name further in is an ordinary prefix.
+    for (const prefix of ['groups', 'rp.group', 'roster.player']) {
+      const ok = loadSettings(JSON.stringify({ permissions: { prefix } }), convars);
+      expect(ok.ok, prefix).toBe(true);
+    }
+  });
+
   it('lets roster_base_url override api.baseUrl and strips a trailing slash', () => {
     const result = loadSettings(JSON.stringify({ api: { baseUrl: 'https://other.example.com' } }), {
       ...convars,

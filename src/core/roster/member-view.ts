@@ -1,5 +1,5 @@
 import type { ApiAssignment, Department, Member, MemberLookup } from '../model';
-import { type CatalogIndex, matchKey } from './catalog-index';
+import { type CatalogIndex, keyedByKind, matchKey } from './catalog-index';
 
 /**
  * A member as other resources see it, with its departments indexed by id, name and short name
@@ -34,14 +34,15 @@ export function toMemberView(lookup: MemberLookup, catalog: CatalogIndex): Membe
 /** Indexes an already shaped member (e.g. one read back from a snapshot). */
 export function viewOf(member: Member, assignments: ReadonlyMap<string, string> = new Map()): MemberView {
   // Keys as written and normalised: the usual exact spelling is found without allocating.
-  const byKey = new Map<string, Department>();
-  for (const department of member.departments) {
-    for (const key of [department.id, department.name, department.shortName]) {
-      if (!key) continue;
-      if (!byKey.has(key)) byKey.set(key, department);
-      if (!byKey.has(matchKey(key))) byKey.set(matchKey(key), department);
-    }
-  }
+  // Ids before names, so a department named like another's id never shadows it.
+  const byKey = keyedByKind(member.departments, [
+    (d) => d.id,
+    (d) => matchKey(d.id),
+    (d) => d.name,
+    (d) => matchKey(d.name),
+    (d) => d.shortName,
+    (d) => (d.shortName ? matchKey(d.shortName) : null),
+  ]);
   return {
     member,
     primary: member.departments.find((d) => d.primary) ?? null,
