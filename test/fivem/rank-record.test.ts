@@ -3,6 +3,7 @@ import type { RankChange } from '../../src/core/ranks/rank-changes';
 import { rankLogLine } from '../../src/fivem/rank-record';
 
 /** Every character some log reader ends a line at (ECMAScript, Unicode, Python's splitlines). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these characters are what the test is about
 const LINE_BREAKS = /\r\n|[\n\v\f\r\u001c-\u001e\u0085\u2028\u2029]/;
 
 const hostile = 'Otto\u2028actor="console"\u0085to="Chief"\u007f\r\nx\u001b[2J\u009b\u202e\u2029';
