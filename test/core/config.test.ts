@@ -63,6 +63,22 @@ describe('loadSettings', () => {
     }
   });
 
+  it('trusts no proxy by default; panel.trustedProxies takes addresses and ranges, nothing else', () => {
+    const plain = loadSettings(null, convars);
+    expect(plain.ok && plain.settings.config.panel.trustedProxies).toEqual([]);
+    const proxies = ['127.0.0.1', '::1', '10.0.0.0/8', 'fd00::/8'];
+    const ok = loadSettings(JSON.stringify({ panel: { trustedProxies: proxies } }), convars);
+    expect(ok.ok && ok.settings.config.panel.trustedProxies).toEqual(proxies);
+    for (const entry of ['nginx', 'localhost', '10.0.0.0/33', '1.2.3.4/8/1']) {
+      const bad = loadSettings(JSON.stringify({ panel: { trustedProxies: ['127.0.0.1', entry] } }), convars);
+      expect(bad.ok, entry).toBe(false);
+      if (!bad.ok)
+        expect(bad.problems).toEqual([
+          expect.stringContaining(`panel.trustedProxies.1: "${entry}" is not an address`),
+        ]);
+    }
+  });
+
   it('lets roster_base_url override api.baseUrl and strips a trailing slash', () => {
     const result = loadSettings(JSON.stringify({ api: { baseUrl: 'https://other.example.com' } }), {
       ...convars,
