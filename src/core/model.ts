@@ -31,7 +31,7 @@ export interface ApiDepartment {
   name: string;
   shortName: string | null;
   /** When the service says (it may not): tells the older of two departments apart. */
-  createdAt?: string;
+  createdAt?: string | undefined;
 }
 
 export interface ApiRank {
