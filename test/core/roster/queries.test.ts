@@ -149,5 +149,10 @@ describe('ids before names', () => {
     );
     expect(view.department('d-b')?.name).toBe('Fire');
     expect(view.department('D-B')?.name).toBe('Fire');
+    // The Cadet (named "r-chief") does not hold the rank whose id is r-chief.
+    const queries = new RosterQueries(['ACTIVE'], 'top-down', () => shadowed);
+    expect(queries.hasRank(view, 'd-a', 'r-chief')).toBe(false);
+    expect(queries.hasRank(view, 'd-a', 'r-cadet')).toBe(true);
+    expect(queries.hasMinRank(view, 'd-a', 'r-chief')).toBe(false);
   });
 });
