@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
-import { PRINCIPAL_PATTERN } from './permissions/principal-names';
+import { isReservedPrefix, PRINCIPAL_PATTERN, RESERVED_NAMESPACES } from './permissions/principal-names';
 
 /** Texts shown to refused or waiting players. Placeholders: {player}, {community}, {seconds}, {status}, {requestId}. */
 const messagesSchema = z
@@ -101,7 +102,27 @@ export const configSchema = z
             PRINCIPAL_PATTERN,
             'must be lowercase letters, digits and _, parts joined by dots (e.g. "roster")',
           )
+          // A roster name under FXServer's own namespaces would become a server group or a player.
+          .refine((prefix) => !isReservedPrefix(prefix), {
+            error: (issue) =>
+              `"${String(issue.input)}" is in one of FXServer's own namespaces (${RESERVED_NAMESPACES.join(', ')}): a department named like a server group (e.g. Admin) would hand its members that group's rights; choose another, e.g. "roster"`,
+          })
           .default('roster'),
+      })
+      .strict()
+      .prefault({}),
+    // The owner's panel (CONTRACT.md section 11); the token is the convar roster_web_token.
+    panel: z
+      .object({
+        trustedProxies: z
+          .array(
+            z.string().refine(isAddressOrRange, {
+              error: (issue) =>
+                `"${String(issue.input)}" is not an address: list the reverse proxies' addresses, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`,
+            }),
+          )
+          .max(256)
+          .default([]),
       })
       .strict()
       .prefault({}),
@@ -235,6 +256,15 @@ export function loadSettings(configText: string | null, convars: ConvarValues): 
 
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, settings: { config, baseUrl, apiKey, logLevel, trainingApiKey, warnings } };
+}
+
+/** An IPv4 or IPv6 address, or a range of them as `address/prefix`. */
+function isAddressOrRange(text: string): boolean {
+  const [address = '', prefix, ...rest] = text.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 6 ? 128 : 32);
 }
 
 /** Validates a service address; plain HTTP is accepted only on loopback. */

@@ -30,6 +30,8 @@ export interface ApiDepartment {
   id: string;
   name: string;
   shortName: string | null;
+  /** When the service says (it may not): tells the older of two departments apart. */
+  createdAt?: string | undefined;
 }
 
 export interface ApiRank {

@@ -6,26 +6,46 @@ import { fx } from './natives';
 
 export const RANK_LOG_FILE = 'rank-changes.log';
 
-/** A name as one safe token: quoted, newlines and control characters escaped, bounded. */
-function quoted(text: string): string {
-  return JSON.stringify(text.slice(0, 64));
+/**
+ * Characters a log reader may take as the end of a line or that change how a line reads: every
+ * control character (C0, DEL, C1 with U+0085), line and paragraph separators (U+2028, U+2029) and
+ * format characters (bidi overrides). JSON.stringify escapes C0 only.
+ */
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** A value as one safe token: bounded, quoted, every unsafe character escaped as `\uXXXX`. */
+export function quoted(value: string | number): string {
+  return JSON.stringify(String(value).slice(0, 64)).replace(UNSAFE, escapeUnits);
 }
 
-/** One line of `rank-changes.log`: time, actor (name, license), target, department, from, to. */
+/** `\uXXXX` per UTF-16 unit, as JSON writes it (a format character past U+FFFF takes two). */
+function escapeUnits(character: string): string {
+  let escaped = '';
+  for (let i = 0; i < character.length; i++) {
+    escaped += `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  }
+  return escaped;
+}
+
+/**
+ * One line of `rank-changes.log`: the time, then `key="value"` for actor, target, department,
+ * from and to. Every value is quoted, member ids and licenses too: none can end the line early.
+ */
 export function rankLogLine(change: RankChange, at: number): string {
   const { actor, target, department } = change;
-  const who =
-    actor.src === null
-      ? `${quoted(actor.name)}`
-      : `${quoted(actor.name)} (player ${actor.src}, ${actor.license ?? 'no license'})`;
-  return [
-    new Date(at).toISOString(),
-    `actor=${who}`,
-    `target=${quoted(target.name)} (player ${target.src}, member ${target.memberId})`,
-    `department=${quoted(department.shortName ?? department.name)}`,
-    `from=${quoted(change.from?.name ?? 'none')}`,
-    `to=${quoted(change.to.name)}`,
-  ].join(' ');
+  const fields: [string, string | number][] = [['actor', actor.name]];
+  if (actor.src !== null) {
+    fields.push(['actor_player', actor.src], ['actor_license', actor.license ?? 'none']);
+  }
+  fields.push(
+    ['target', target.name],
+    ['target_player', target.src],
+    ['member', target.memberId],
+    ['department', department.shortName ?? department.name],
+    ['from', change.from?.name ?? 'none'],
+    ['to', change.to.name],
+  );
+  return [new Date(at).toISOString(), ...fields.map(([key, value]) => `${key}=${quoted(value)}`)].join(' ');
 }
 
 /**

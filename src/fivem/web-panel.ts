@@ -11,6 +11,6 @@ export function serveWebPanel(resource: string, handler: FxHttpHandler, logger: 
     return;
   }
   logger.info(
-    `the owner's panel is on at http://<server>:<port>/${resource}/ (sign in with roster_web_token; put TLS in front for remote use).`,
+    `the owner's panel is on at http://<server>:<port>/${resource}/ (sign in with roster_web_token; put a TLS proxy in front for remote use, listed in panel.trustedProxies).`,
   );
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../core/ports';
 import { cookieOf, type FxHttpRequest, headerOf } from './fx-http';
-import { hostOf, type Lockout } from './lockout';
+import type { Lockout } from './lockout';
 import type { Sessions } from './sessions';
 
 export const SESSION_COOKIE = 'roster_session';
@@ -19,36 +19,35 @@ export interface PanelAuthDeps {
   clock: Clock;
 }
 
-/** Bearer token, session cookie, and the per-address lock-out in front of both. */
+/**
+ * Bearer token and session cookie, checked before the lock-out: the right token or a valid session
+ * is always served, so wrong tokens from someone sharing the address (a proxy, a NAT) never lock
+ * the owner or the metrics scraper out. Only wrong tokens count; a locked address's wrong tokens
+ * and anonymous requests get 429. `client` is the lock-out key the request source worked out.
+ */
 export class PanelAuth {
   constructor(private readonly deps: PanelAuthDeps) {}
 
-  /** Checks the request's credentials; a wrong Bearer token counts towards the lock-out. */
-  check(request: FxHttpRequest): AuthVerdict {
-    const address = hostOf(request.address);
-    const locked = this.lockedVerdict(address);
-    if (locked) return locked;
+  check(request: FxHttpRequest, client: string): AuthVerdict {
     const authorization = headerOf(request, 'authorization');
     const bearer = authorization === undefined ? undefined : /^Bearer\s+(.+)$/i.exec(authorization.trim());
-    if (bearer) return this.tryToken(address, bearer[1]!.trim());
+    if (bearer) return this.tryToken(client, bearer[1]!.trim());
     const session = cookieOf(request, SESSION_COOKIE);
     if (session && this.deps.sessions.valid(session, this.deps.clock.now())) return { kind: 'ok' };
-    return { kind: 'anonymous' };
+    return this.lockedVerdict(client) ?? { kind: 'anonymous' };
   }
 
-  /** The login form's token: right, wrong (counted), or the address is locked out. */
-  tryToken(address: string, candidate: string): AuthVerdict {
-    const host = hostOf(address);
-    const locked = this.lockedVerdict(host);
-    if (locked) return locked;
+  /** A token (Bearer or the login form): right, wrong (counted), or wrong from a locked address. */
+  tryToken(client: string, candidate: string): AuthVerdict {
     if (this.deps.matches(candidate)) return { kind: 'ok' };
-    const now = this.deps.clock.now();
-    if (this.deps.lockout.fail(host, now)) return this.lockedVerdict(host) ?? { kind: 'wrong' };
-    return { kind: 'wrong' };
+    const locked = this.lockedVerdict(client);
+    if (locked) return locked;
+    this.deps.lockout.fail(client, this.deps.clock.now());
+    return this.lockedVerdict(client) ?? { kind: 'wrong' };
   }
 
-  private lockedVerdict(host: string): AuthVerdict | null {
-    const ms = this.deps.lockout.lockedFor(host, this.deps.clock.now());
+  private lockedVerdict(client: string): AuthVerdict | null {
+    const ms = this.deps.lockout.lockedFor(client, this.deps.clock.now());
     return ms > 0 ? { kind: 'locked', retryAfterSeconds: Math.ceil(ms / 1000) } : null;
   }
 }

@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '../core/ports';
+import type { ClientAddresses, RequestSource } from './client-address';
 import type { DoctorResult } from './doctor-runs';
 import { cookieOf, type FxHttpHandler, type FxHttpRequest, type FxHttpResponse, headerOf } from './fx-http';
 import { loginCsp, loginHtml, PAGE_CSP, pageHtml } from './page-html';
@@ -12,6 +13,8 @@ const BODY_WAIT_MS = 10_000;
 
 export interface PanelHandlerDeps {
   auth: PanelAuth;
+  /** Who sent a request: the client behind a trusted proxy, the host the browser asked for. */
+  addresses: ClientAddresses;
   sessions: Sessions;
   clock: Clock;
   logger: Logger;
@@ -85,15 +88,16 @@ async function route(deps: PanelHandlerDeps, request: FxHttpRequest): Promise<Re
   const method = String(request.method ?? '').toUpperCase();
   const allowed = ROUTES[path];
   if (allowed && method !== allowed) return text(405, `Use ${allowed}.`, { Allow: allowed });
-  if (method === 'POST' && !sameOrigin(request)) return text(403, 'Cross-site requests are refused.');
+  const source = deps.addresses.source(request);
+  if (method === 'POST' && !sameOrigin(request, source)) return text(403, 'Cross-site requests are refused.');
 
   if (path === '/login') {
     const body = await readBody(deps, request);
     if (typeof body !== 'string') return body;
     const token = new URLSearchParams(body).get('token') ?? '';
-    return login(deps, deps.auth.tryToken(request.address, token));
+    return login(deps, deps.auth.tryToken(source.client, token), source);
   }
-  const verdict = deps.auth.check(request);
+  const verdict = deps.auth.check(request, source.client);
   if (verdict.kind !== 'ok') return refused(deps, verdict, path);
   if (!allowed) return text(404, 'Not found.');
 
@@ -124,17 +128,21 @@ async function route(deps: PanelHandlerDeps, request: FxHttpRequest): Promise<Re
       // '/logout'
       const session = cookieOf(request, SESSION_COOKIE);
       if (session) deps.sessions.end(session);
-      return { status: 303, headers: { Location: './', 'Set-Cookie': cookie(deps, '', 0) }, body: '' };
+      return {
+        status: 303,
+        headers: { Location: './', 'Set-Cookie': cookie(deps, '', 0, source) },
+        body: '',
+      };
     }
   }
 }
 
-function login(deps: PanelHandlerDeps, verdict: AuthVerdict): Reply {
+function login(deps: PanelHandlerDeps, verdict: AuthVerdict, source: RequestSource): Reply {
   if (verdict.kind === 'ok') {
     const session = deps.sessions.create(deps.clock.now());
     return {
       status: 303,
-      headers: { Location: './', 'Set-Cookie': cookie(deps, session.id, session.maxAgeSeconds) },
+      headers: { Location: './', 'Set-Cookie': cookie(deps, session.id, session.maxAgeSeconds, source) },
       body: '',
     };
   }
@@ -176,23 +184,27 @@ const htmlHeaders = (csp: string) => ({
   'Content-Security-Policy': csp,
 });
 
-function cookie(deps: PanelHandlerDeps, value: string, maxAgeSeconds: number): string {
-  return `${SESSION_COOKIE}=${value}; Path=${deps.basePath}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict`;
+/** `Secure` when the browser reached a trusted proxy over TLS: the cookie then never travels in the clear. */
+function cookie(deps: PanelHandlerDeps, value: string, maxAgeSeconds: number, source: RequestSource): string {
+  const secure = source.secure ? '; Secure' : '';
+  return `${SESSION_COOKIE}=${value}; Path=${deps.basePath}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`;
 }
 
 /**
  * A POST from another site is refused (belt and braces with the SameSite cookie): the browser's
- * `Sec-Fetch-Site` says so, or an `Origin` that names another host. `Origin: null` (sent by some
- * browsers for form posts) is not proof either way.
+ * `Sec-Fetch-Site` says so, or an `Origin` that names another host than the one the browser
+ * addressed (behind a trusted proxy that rewrites `Host`, its `X-Forwarded-Host`). `Origin: null`
+ * (sent by some browsers for form posts) is not proof either way.
  */
-function sameOrigin(request: FxHttpRequest): boolean {
+function sameOrigin(request: FxHttpRequest, source: RequestSource): boolean {
   const site = headerOf(request, 'sec-fetch-site');
   if (site === 'cross-site' || site === 'same-site') return false;
   const origin = headerOf(request, 'origin');
-  const host = headerOf(request, 'host');
-  if (!origin || origin === 'null' || !host) return true;
+  if (!origin || origin === 'null' || !source.host) return true;
   try {
-    return new URL(origin).host.toLowerCase() === host.toLowerCase();
+    const from = new URL(origin);
+    const addressed = new URL(`${from.protocol}//${source.host}`);
+    return from.host === addressed.host;
   } catch {
     return false;
   }

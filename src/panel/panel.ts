@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '../core/ports';
+import { ClientAddresses } from './client-address';
 import { DoctorRuns } from './doctor-runs';
 import type { FxHttpHandler } from './fx-http';
 import type { JoinDecision } from './join-decision';
@@ -26,6 +27,8 @@ export interface PanelOptions {
   /** Texts never sent in a response, besides the token. */
   secrets: readonly string[];
   lockout?: LockoutOptions;
+  /** `panel.trustedProxies`: reverse proxies whose `X-Forwarded-*` headers are believed. */
+  trustedProxies?: readonly string[];
   assets?: { js: string; css: string };
 }
 
@@ -56,6 +59,7 @@ export function createPanel(options: PanelOptions): Panel {
   const secrets = [...options.secrets, options.token].filter((s) => s.length > 0);
   const handler = createPanelHandler({
     auth,
+    addresses: new ClientAddresses(options.trustedProxies ?? []),
     sessions,
     clock,
     logger: options.logger,

@@ -46,6 +46,39 @@ describe('loadSettings', () => {
     }
   });
 
+  it("refuses a prefix in FXServer's own namespaces, naming the key and why", () => {
+    for (const prefix of ['group', 'resource', 'builtin', 'system', 'identifier', 'player', 'group.staff']) {
+      const bad = loadSettings(JSON.stringify({ permissions: { prefix } }), convars);
+      expect(bad.ok, prefix).toBe(false);
+      if (bad.ok) continue;
+      expect(bad.problems).toHaveLength(1);
+      expect(bad.problems[0]).toContain('permissions.prefix');
+      expect(bad.problems[0]).toContain(`"${prefix}"`);
+      expect(bad.problems[0]).toContain("FXServer's own namespaces");
+    }
+    // Only the first part counts: a namespace's name further in is an ordinary prefix.
+    for (const prefix of ['groups', 'rp.group', 'roster.player']) {
+      const ok = loadSettings(JSON.stringify({ permissions: { prefix } }), convars);
+      expect(ok.ok, prefix).toBe(true);
+    }
+  });
+
+  it('trusts no proxy by default; panel.trustedProxies takes addresses and ranges, nothing else', () => {
+    const plain = loadSettings(null, convars);
+    expect(plain.ok && plain.settings.config.panel.trustedProxies).toEqual([]);
+    const proxies = ['127.0.0.1', '::1', '10.0.0.0/8', 'fd00::/8'];
+    const ok = loadSettings(JSON.stringify({ panel: { trustedProxies: proxies } }), convars);
+    expect(ok.ok && ok.settings.config.panel.trustedProxies).toEqual(proxies);
+    for (const entry of ['nginx', 'localhost', '10.0.0.0/33', '1.2.3.4/8/1']) {
+      const bad = loadSettings(JSON.stringify({ panel: { trustedProxies: ['127.0.0.1', entry] } }), convars);
+      expect(bad.ok, entry).toBe(false);
+      if (!bad.ok)
+        expect(bad.problems).toEqual([
+          expect.stringContaining(`panel.trustedProxies.1: "${entry}" is not an address`),
+        ]);
+    }
+  });
+
   it('lets roster_base_url override api.baseUrl and strips a trailing slash', () => {
     const result = loadSettings(JSON.stringify({ api: { baseUrl: 'https://other.example.com' } }), {
       ...convars,

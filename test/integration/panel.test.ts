@@ -1,3 +1,4 @@
+import { request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type Harness, startHarness } from './harness';
 
@@ -126,14 +127,18 @@ describe('the owner panel over HTTP (SetHttpHandler)', () => {
     expect(status.doctor.last.lines).toEqual(result.lines);
   });
 
-  it('locks an address out after five wrong tokens (429), whatever token comes next', async () => {
+  it('locks an address out after five wrong tokens (429), yet serves the right token and a session from it', async () => {
+    const login = await fetch(url('/login'), { method: 'POST', body: `token=${TOKEN}`, redirect: 'manual' });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const wrong = { authorization: 'Bearer wrong-token-wrong-token' };
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await get('/status.json', wrong)).response.status);
     expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
-    const locked = await get('/status.json', bearer);
-    expect(locked.response.status).toBe(429);
+    const locked = await get('/status.json', wrong);
     expect(Number(locked.response.headers.get('retry-after'))).toBeGreaterThan(590);
+    // Credentials come first: the owner's session and the scraper's token are never locked out.
+    expect((await get('/metrics', bearer)).response.status).toBe(200);
+    expect((await get('/status.json', { cookie })).response.status).toBe(200);
   });
 
   it('never puts the key or the token in any response', () => {
@@ -180,6 +185,79 @@ describe("the owner panel's mirror row across a restart", () => {
     } finally {
       await h.close();
     }
+  });
+});
+
+describe('the owner panel behind a reverse proxy on the same machine', () => {
+  let h: Harness;
+  let origin: string;
+  /** A request as nginx passes it on: Host rewritten to the upstream, the client in X-Forwarded-*. */
+  const proxied = async (
+    path: string,
+    client: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ) => {
+    const response = await undiciRequest(`${origin}/roster${path}`, {
+      method: (init.method ?? 'GET') as 'GET',
+      headers: {
+        host: new URL(origin).host,
+        'x-forwarded-for': client,
+        'x-forwarded-host': 'panel.example.com',
+        'x-forwarded-proto': 'https',
+        ...init.headers,
+      },
+      ...(init.body === undefined ? {} : { body: init.body }),
+    });
+    await response.body.text();
+    return response;
+  };
+  const wrong = { authorization: 'Bearer wrong-token-wrong-token' };
+
+  beforeAll(async () => {
+    ({ h, origin } = await startPanel(TOKEN, { panel: { trustedProxies: ['127.0.0.1'] } }));
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('locks out the client sending wrong tokens, not the owner or the scraper behind the same proxy', async () => {
+    const login = await proxied('/login', '198.51.100.7', {
+      method: 'POST',
+      headers: { origin: 'https://panel.example.com', 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${TOKEN}`,
+    });
+    // Host is the upstream's, yet the form is not taken for a cross-site post.
+    expect(login.statusCode).toBe(303);
+    const setCookie = String(login.headers['set-cookie']);
+    expect(setCookie).toMatch(/HttpOnly; SameSite=Strict; Secure$/);
+    const cookie = setCookie.split(';')[0]!;
+    const attacker: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      attacker.push((await proxied('/status.json', '203.0.113.66', { headers: wrong })).statusCode);
+    }
+    expect(attacker).toEqual([401, 401, 401, 401, 429, 429]);
+    expect((await proxied('/status.json', '198.51.100.7', { headers: { cookie } })).statusCode).toBe(200);
+    const scraper = await proxied('/metrics', '192.0.2.10', {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(scraper.statusCode).toBe(200);
+    // Another client's wrong token through the same proxy is a plain 401, not the attacker's 429.
+    expect((await proxied('/status.json', '192.0.2.11', { headers: wrong })).statusCode).toBe(401);
+    const cross = await proxied('/login', '198.51.100.7', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example' },
+      body: `token=${TOKEN}`,
+    });
+    expect(cross.statusCode).toBe(403);
+  });
+
+  it('counts an IPv6 client by its /64, the same on the Bearer path and the login form', async () => {
+    for (let i = 0; i < 5; i++) await proxied('/status.json', '2001:db8::1:0:0:5', { headers: wrong });
+    const form = (client: string) =>
+      proxied('/login', client, { method: 'POST', body: 'token=guess' }).then((r) => r.statusCode);
+    expect(await form('2001:db8::1:0:0:5')).toBe(429);
+    expect(await form('2001:db8::7')).toBe(429);
+    expect(await form('2001:db8:0:1::5')).toBe(401);
   });
 });
 

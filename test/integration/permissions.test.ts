@@ -256,3 +256,93 @@ describe('roster ranks as ACE principals', () => {
     expect(harness.server.resourceState('roster')).toBe('started');
   });
 });
+
+describe("roster principals stay out of FXServer's own namespaces", () => {
+  /** A department the roster lists, with one rank and one member of it. */
+  function addDepartment(harness: Harness, id: string, name: string, shortName: string) {
+    const { data } = harness.mock.data;
+    data.departments.push({ id, name, shortName, createdAt: new Date().toISOString() });
+    data.ranks.push({ id: `${id}_r`, departmentId: id, name: 'Member', position: 1, createdAt: '' });
+    return harness.mock.data.addMember({ departmentId: id, rankId: `${id}_r` });
+  }
+
+  for (const [prefix, department, principal] of [
+    ['group', 'Admin', 'group.admin'],
+    ['resource', 'roster', 'resource.roster'],
+  ] as const) {
+    it(`prefix "${prefix}" is refused: a department "${department}" never makes its members ${principal}`, async () => {
+      const harness = await startHarness({
+        config: { permissions: { prefix } },
+        aces: [
+          ...ACL,
+          // What a server.cfg typically gives these principals.
+          ['group.admin', 'command.quit', 'allow'],
+          ['resource.roster', 'command.add_principal', 'allow'],
+        ],
+      });
+      h = harness;
+      const member = addDepartment(harness, 'dep_attack', `The ${department}`, department);
+      // Up and serving, or refusing to run: either way, the attacker then tries to join.
+      await eventually(() => /connected to the roster|permissions\.prefix/.test(harness.logText()));
+      const decision = await joinAs(harness, 'Attacker', member.gameLicense);
+      const self = `identifier.${member.gameLicense}`;
+      expect(principalAllowed(harness, self, 'command.quit')).toBe(false);
+      expect(principalAllowed(harness, self, 'command.add_principal')).toBe(false);
+      if (decision.admitted) {
+        expect(harness.caller.eval<boolean>(`IsPlayerAceAllowed(${decision.id}, 'command.quit')`)).toBe(
+          false,
+        );
+      }
+      const said = harness.server.log.of('roster').find((l) => l.includes('permissions.prefix'))!;
+      expect(said).toContain(`"${prefix}"`);
+      expect(said).toContain("FXServer's own namespaces");
+    });
+  }
+});
+
+describe('two departments with one principal name', () => {
+  it('a new department named like LSPD leaves LSPD members their principals, and is named once and in doctor', async () => {
+    const harness = await start({
+      config: { refresh: { intervalSeconds: 3600, auditSeconds: 1 }, mirror: { enabled: false } },
+    });
+    const sergeant = addLspdMember(harness, 'Sergeant');
+    const decision = await joinAs(harness, 'Sgt', sergeant.gameLicense);
+    if (!decision.admitted) throw new Error(decision.reason);
+    await eventually(() => allowed(harness, decision.id).includes('test.sergeant'));
+    const { data } = harness.mock.data;
+    const cadet = harness.mock.data.rankByName('LSPD', 'Cadet');
+    // Created on the roster now, after LSPD, and listed before it.
+    data.departments.unshift({
+      id: 'dep_new',
+      name: 'Liberty State Police Division',
+      shortName: 'Lspd',
+      createdAt: new Date(Date.now() + 60_000).toISOString(),
+    });
+    data.ranks.push({
+      id: 'dep_new_r',
+      departmentId: 'dep_new',
+      name: 'Trooper',
+      position: 1,
+      createdAt: '',
+    });
+    // An entry naming a known rank makes the resource read departments and ranks again (one naming
+    // only the new department would not: it reloads for ids it knows).
+    harness.mock.dashboard.renameRank(cadet.id, 'Cadet');
+    const named = () =>
+      harness.server.log.of('roster').filter((l) => l.includes('Liberty State Police Division'));
+    await eventually(() => named().length > 0, 10_000);
+    expect(named()).toHaveLength(1);
+    expect(named()[0]).toContain('would be roster.lspd, which the older department "LSPD —');
+    // The Sergeant online keeps every principal, and the ladder stays whole.
+    expect(allowed(harness, decision.id)).toEqual(['test.member', 'test.lspd', 'test.sergeant']);
+    expect(principalAllowed(harness, 'roster.lspd.chief', 'test.lieutenant')).toBe(true);
+    const before = harness.server.log.lines.length;
+    harness.server.executeCommand('roster doctor');
+    const doctor = await eventually(() => {
+      const text = harness.server.log.lines.slice(before).join('\n');
+      return text.includes('✓ permissions') && text.includes('Lspd — Liberty') && text;
+    }, 10_000);
+    expect(doctor).toContain('! department "Lspd — Liberty State Police Division" would be roster.lspd');
+    expect(doctor).toContain('roster.lspd.officer > roster.lspd.cadet > roster.lspd');
+  });
+});

@@ -109,8 +109,12 @@ describe('setRank and the rank command', () => {
 
     const log = readFileSync(join(h!.folder, 'rank-changes.log'), 'utf8').trim().split('\n');
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatch(/^\d{4}-\d\d-\d\dT\S+Z actor="Cara Captain" \(player \d+, license:[0-9a-f]{40}\)/);
-    expect(log[0]).toContain(`target="Otto Officer" (player ${officer.id}, member ${officer.member.id})`);
+    expect(log[0]).toMatch(
+      /^\d{4}-\d\d-\d\dT\S+Z actor="Cara Captain" actor_player="\d+" actor_license="license:[0-9a-f]{40}"/,
+    );
+    expect(log[0]).toContain(
+      `target="Otto Officer" target_player="${officer.id}" member="${officer.member.id}"`,
+    );
     expect(log[0]).toContain('department="LSPD" from="Officer" to="Senior Officer"');
     expect(h!.logText()).toContain('rank change: ');
     const [, , secret] = h!.mock.keys.full!.split('_');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hostOf, Lockout } from '../../src/panel/lockout';
+import { hostOf } from '../../src/panel/client-address';
+import { Lockout } from '../../src/panel/lockout';
 import { MinuteCounts } from '../../src/panel/minute-counts';
 import { partialLicense } from '../../src/panel/partial-license';
 import { RingBuffer } from '../../src/panel/ring-buffer';
@@ -73,6 +74,18 @@ describe('Lockout', () => {
     const lockout = new Lockout({ maxAddresses: 100 });
     for (let i = 0; i < 1000; i++) lockout.fail(`10.0.${i >> 8}.${i & 255}`, i);
     expect(lockout.size).toBeLessThanOrEqual(100);
+  });
+
+  it('still locks a new address when the table is full of locked ones, forgetting the oldest', () => {
+    const lockout = new Lockout({ maxAddresses: 3 });
+    for (const address of ['a', 'b', 'c']) for (let i = 0; i < 5; i++) lockout.fail(address, i);
+    expect(['a', 'b', 'c'].map((a) => lockout.lockedFor(a, 10) > 0)).toEqual([true, true, true]);
+    const fifth = [1, 2, 3, 4, 5].map((i) => lockout.fail('d', 10 + i));
+    expect(fifth).toEqual([false, false, false, false, true]);
+    expect(lockout.lockedFor('d', 20)).toBe(10 * 60_000 - 5);
+    expect(lockout.lockedFor('a', 20)).toBe(0);
+    expect(lockout.lockedFor('c', 20)).toBeGreaterThan(0);
+    expect(lockout.size).toBe(3);
   });
 
   it('takes the port off FXServer addresses', () => {

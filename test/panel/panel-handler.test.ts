@@ -117,21 +117,48 @@ describe('the panel handler (FXServer request/response shapes)', () => {
       address: '10.1.1.1:5000',
     });
     expect(fifth.status).toBe(429);
-    // Locked: even the right token is refused from that address, on any port; others are not.
-    const right = await call(panel.handler, {
-      path: '/status.json',
-      headers: bearer,
-      address: '10.1.1.1:6000',
-    });
-    expect(right.status).toBe(429);
-    expect(Number(header(right, 'retry-after'))).toBe(600);
+    const again = await call(panel.handler, { path: '/status.json', headers: wrong, address: '10.1.1.1:6' });
+    expect(again.status).toBe(429);
+    expect(Number(header(again, 'retry-after'))).toBe(600);
     expect(
-      (await call(panel.handler, { path: '/status.json', headers: bearer, address: '10.1.1.2:1' })).status,
-    ).toBe(200);
+      (await call(panel.handler, { path: '/status.json', headers: wrong, address: '10.1.1.2:1' })).status,
+    ).toBe(401);
     await clock.advance(10 * 60_000);
     expect(
-      (await call(panel.handler, { path: '/status.json', headers: bearer, address: '10.1.1.1:7' })).status,
-    ).toBe(200);
+      (await call(panel.handler, { path: '/status.json', headers: wrong, address: '10.1.1.1:7' })).status,
+    ).toBe(401);
+  });
+
+  it('serves the right token and a valid session from a locked address: credentials come first', async () => {
+    const login = await call(panel.handler, { method: 'POST', path: '/login', body: `token=${TOKEN}` });
+    const session = { Cookie: header(login, 'set-cookie')!.split(';')[0]! };
+    const wrong = { Authorization: 'Bearer not-the-token-at-all' };
+    for (let i = 0; i < 5; i++) await call(panel.handler, { path: '/metrics', headers: wrong });
+    expect((await call(panel.handler, { path: '/metrics', headers: wrong })).status).toBe(429);
+    expect((await call(panel.handler, { path: '/metrics', headers: bearer })).status).toBe(200);
+    expect((await call(panel.handler, { path: '/status.json', headers: session })).status).toBe(200);
+    const relogin = await call(panel.handler, { method: 'POST', path: '/login', body: `token=${TOKEN}` });
+    expect(relogin.status).toBe(303);
+    // Served requests count for nothing: the address is still locked for wrong tokens, no longer.
+    expect(
+      Number(header(await call(panel.handler, { path: '/metrics', headers: wrong }), 'retry-after')),
+    ).toBe(600);
+  });
+
+  it('keys an IPv6 client by its /64 on the Bearer and the login path alike', async () => {
+    const wrong = { Authorization: 'Bearer not-the-token-at-all' };
+    for (let i = 0; i < 5; i++) {
+      await call(panel.handler, {
+        path: '/status.json',
+        headers: wrong,
+        address: `[2001:db8::1:0:0:5]:${i}`,
+      });
+    }
+    const form = (address: string) =>
+      call(panel.handler, { method: 'POST', path: '/login', body: 'token=guess', address });
+    expect((await form('[2001:db8::1:0:0:5]:9')).status).toBe(429);
+    expect((await form('[2001:db8::7]:9')).status).toBe(429);
+    expect((await form('[2001:db8:0:1::5]:9')).status).toBe(401);
   });
 
   it('trades the token for an HttpOnly SameSite=Strict cookie through the login form', async () => {
@@ -222,6 +249,118 @@ describe('the panel handler (FXServer request/response shapes)', () => {
     expect(header(reply, 'cache-control')).toBe('no-store');
     expect(header(reply, 'content-security-policy')).toContain("default-src 'none'");
     expect(header(reply, 'content-security-policy')).toContain("connect-src 'self'");
+  });
+});
+
+describe('behind a reverse proxy (panel.trustedProxies)', () => {
+  const PROXY = '127.0.0.1:41000';
+  let clock: FakeClock;
+  let panel: Panel;
+  beforeEach(() => {
+    clock = new FakeClock();
+    panel = createPanel({
+      token: TOKEN,
+      sources: fakeSources(),
+      refusalTexts: () => texts,
+      clock,
+      logger: silentLogger,
+      basePath: '/roster/',
+      secrets: [API_KEY],
+      assets: { js: '', css: '' },
+      trustedProxies: ['127.0.0.1'],
+    });
+  });
+  const via = (client: string, headers: Record<string, string> = {}) => ({
+    'X-Forwarded-For': client,
+    Host: '127.0.0.1:30120',
+    'X-Forwarded-Host': 'panel.example.com',
+    'X-Forwarded-Proto': 'https',
+    ...headers,
+  });
+  const wrong = { Authorization: 'Bearer not-the-token-at-all' };
+
+  it('locks out the client that sent wrong tokens, not everyone behind the proxy', async () => {
+    const attacker = [];
+    for (let i = 0; i < 6; i++) {
+      const reply = await call(panel.handler, {
+        path: '/status.json',
+        headers: via('203.0.113.66', wrong),
+        address: PROXY,
+      });
+      attacker.push(reply.status);
+    }
+    expect(attacker).toEqual([401, 401, 401, 401, 429, 429]);
+    // The owner's own wrong guess through the same proxy is still a plain 401, and the right token 200.
+    const owner = await call(panel.handler, {
+      path: '/status.json',
+      headers: via('198.51.100.7', wrong),
+      address: PROXY,
+    });
+    expect(owner.status).toBe(401);
+    const right = await call(panel.handler, {
+      path: '/metrics',
+      headers: via('198.51.100.7', { Authorization: `Bearer ${TOKEN}` }),
+      address: PROXY,
+    });
+    expect(right.status).toBe(200);
+    // The attacker cannot pick another address by writing one: the proxy appends what it saw.
+    const spoofed = await call(panel.handler, {
+      path: '/status.json',
+      headers: via('1.2.3.4, 203.0.113.66', wrong),
+      address: PROXY,
+    });
+    expect(spoofed.status).toBe(429);
+  });
+
+  it('signs in through a proxy that rewrites Host, with a Secure cookie when the browser used TLS', async () => {
+    const login = await call(panel.handler, {
+      method: 'POST',
+      path: '/login',
+      headers: via('198.51.100.7', { Origin: 'https://panel.example.com', 'Sec-Fetch-Site': 'same-origin' }),
+      address: PROXY,
+      body: `token=${TOKEN}`,
+    });
+    expect(login.status).toBe(303);
+    expect(header(login, 'set-cookie')).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
+    const evil = await call(panel.handler, {
+      method: 'POST',
+      path: '/login',
+      headers: via('198.51.100.7', { Origin: 'https://evil.example' }),
+      address: PROXY,
+      body: `token=${TOKEN}`,
+    });
+    expect(evil.status).toBe(403);
+  });
+
+  it('believes none of those headers from an address that is not a trusted proxy', async () => {
+    const direct = '203.0.113.9:5000';
+    const login = await call(panel.handler, {
+      method: 'POST',
+      path: '/login',
+      headers: via('198.51.100.7', { Origin: 'https://panel.example.com' }),
+      address: direct,
+      body: `token=${TOKEN}`,
+    });
+    // Its X-Forwarded-Host is not believed, so the Origin names another host than Host.
+    expect(login.status).toBe(403);
+    const plain = await call(panel.handler, {
+      method: 'POST',
+      path: '/login',
+      headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '1.1.1.1' },
+      address: direct,
+      body: `token=${TOKEN}`,
+    });
+    expect(header(plain, 'set-cookie')).not.toContain('Secure');
+    for (let i = 0; i < 5; i++) {
+      await call(panel.handler, {
+        path: '/metrics',
+        headers: { ...wrong, 'X-Forwarded-For': `10.0.0.${i}` },
+        address: direct,
+      });
+    }
+    expect(
+      (await call(panel.handler, { path: '/metrics', headers: wrong, address: '203.0.113.9:1' })).status,
+    ).toBe(429);
   });
 });
 

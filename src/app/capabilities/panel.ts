@@ -41,6 +41,7 @@ export function attachPanel(context: RosterContext): Capability {
     logger,
     basePath: `/${resource}/`,
     secrets: [settings.apiKey, settings.trainingApiKey ?? ''],
+    trustedProxies: config.panel.trustedProxies,
   });
   serveWebPanel(resource, panel.handler, logger);
   return {

@@ -70,5 +70,9 @@ export function toApiMember(raw: MemberRecord, assignments: ApiAssignment[] | un
 }
 
 export const departmentSchema = z
-  .looseObject({ id, name: z.string(), shortName: optionalText })
-  .transform((raw): ApiDepartment => ({ id: raw.id, name: raw.name, shortName: raw.shortName }));
+  .looseObject({ id, name: z.string(), shortName: optionalText, createdAt: z.unknown().optional() })
+  .transform((raw): ApiDepartment => {
+    const department: ApiDepartment = { id: raw.id, name: raw.name, shortName: raw.shortName };
+    if (typeof raw.createdAt === 'string') department.createdAt = raw.createdAt;
+    return department;
+  });

@@ -51,7 +51,9 @@ const savedMirrorSchema = z.object({
   audit: z.object({ at: stampText.nullable() }).nullable(),
   newestMember: stampText.nullable(),
   catalog: z.object({
-    departments: z.array(z.object({ id: text, name: text, shortName: text.nullable() })).max(10_000),
+    departments: z
+      .array(z.object({ id: text, name: text, shortName: text.nullable(), createdAt: text.optional() }))
+      .max(10_000),
     ranks: z.array(rankTuple).max(100_000),
   }),
   ranks: z.array(rankTuple).max(100_000),

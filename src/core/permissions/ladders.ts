@@ -23,11 +23,18 @@ export interface Ladders {
 
 /**
  * Builds every department's ladder: each rank inherits the rank just below it (in `ranks.order`),
- * the lowest inherits the department. Names that slug to nothing, or that two departments (or two
- * ranks of one department) share, get no principal: sharing one would hand one rank's ACEs to
- * another, so the owner is told to rename instead.
+ * the lowest inherits the department. Names that slug to nothing get no principal. Two departments
+ * whose names make one principal: the older keeps it (the one that held it in `previous`, else the
+ * earlier `createdAt`, else the one listed first), so a department added on the roster never takes
+ * principals away from members who hold them; the newer is named in `problems`. Two ranks of one
+ * department sharing a principal both go without: neither is older in a way that matters.
  */
-export function buildLadders(catalog: CatalogIndex, order: RankOrder, prefix: string): Ladders {
+export function buildLadders(
+  catalog: CatalogIndex,
+  order: RankOrder,
+  prefix: string,
+  previous?: Ladders,
+): Ladders {
   const member = `${prefix}.member`;
   const problems: string[] = [];
   const departments: DepartmentLadder[] = [];
@@ -37,18 +44,28 @@ export function buildLadders(catalog: CatalogIndex, order: RankOrder, prefix: st
 
   const candidates = catalog.catalog.departments.map((department) => {
     const fromShort = department.shortName ? slug(department.shortName) : '';
-    return { department, part: fromShort !== '' ? fromShort : slug(department.name) };
-  });
-  const counts = countBy(candidates.map((c) => c.part));
-  for (const { department, part } of candidates) {
     const label = department.shortName ? `${department.shortName} — ${department.name}` : department.name;
+    return { department, label, part: fromShort !== '' ? fromShort : slug(department.name) };
+  });
+  const owners = ownersByPart(
+    candidates,
+    (c) => previous?.departmentPrincipal(c.department.id) === `${prefix}.${c.part}`,
+  );
+  for (const { department, label, part } of candidates) {
     if (part === '') {
       problems.push(`department "${label}" has no letters or digits in its name: it gets no principal.`);
       continue;
     }
-    if (part === 'member' || (counts.get(part) ?? 0) > 1) {
+    if (part === 'member') {
       problems.push(
-        `department "${label}" would be ${prefix}.${part}, which ${part === 'member' ? 'is every member' : 'another department also gets'}: rename one (or set a distinct short name) to give it principals.`,
+        `department "${label}" would be ${prefix}.member, which is every member: rename it (or set a distinct short name) to give it principals.`,
+      );
+      continue;
+    }
+    const owner = owners.get(part)!;
+    if (owner.department !== department) {
+      problems.push(
+        `department "${label}" would be ${prefix}.${part}, which the older department "${owner.label}" has: it gets no principal until renamed (or given a distinct short name).`,
       );
       continue;
     }
@@ -82,6 +99,34 @@ export function buildLadders(catalog: CatalogIndex, order: RankOrder, prefix: st
     departmentPrincipal: (id) => byDepartment.get(id),
     rankPrincipal: (id) => byRank.get(id),
   };
+}
+
+interface Candidate {
+  department: { id: string; createdAt?: string | undefined };
+  label: string;
+  part: string;
+}
+
+/** For each principal part, the department that keeps it: the one that held it, else the oldest. */
+function ownersByPart<C extends Candidate>(candidates: C[], held: (c: C) => boolean): Map<string, C> {
+  const owners = new Map<string, C>();
+  candidates.forEach((candidate) => {
+    const owner = owners.get(candidate.part);
+    if (owner === undefined || (!held(owner) && (held(candidate) || older(candidate, owner)))) {
+      owners.set(candidate.part, candidate);
+    }
+  });
+  return owners;
+}
+
+/** A `createdAt` both sides have decides; without one, the department listed first stays older. */
+function older(a: Candidate, b: Candidate): boolean {
+  const x = a.department.createdAt;
+  const y = b.department.createdAt;
+  if (x === undefined || y === undefined) return false;
+  const at = Date.parse(x);
+  const bt = Date.parse(y);
+  return Number.isFinite(at) && Number.isFinite(bt) && at < bt;
 }
 
 function countBy(values: string[]): Map<string, number> {

@@ -63,6 +63,8 @@ export class PrincipalGrants {
   private active = false;
   private saidBlocked = false;
   private saidLedger = false;
+  /** Catalog problems already told: a catalog read again says each one once, not every reload. */
+  private saidProblems = new Set<string>();
 
   constructor(private readonly deps: PrincipalGrantsDeps) {
     this.statuses = new Set(deps.requireStatus.map(matchKey));
@@ -106,8 +108,12 @@ export class PrincipalGrants {
 
   /** Rebuilds the ladders from a new catalog; old links no longer wanted are removed. */
   setCatalog(catalog: CatalogIndex): void {
-    this.ladders = buildLadders(catalog, this.deps.order, this.deps.prefix);
-    for (const problem of this.ladders.problems) this.deps.logger.warn(`permissions: ${problem}`);
+    // The previous ladders decide who keeps a principal two departments would share.
+    this.ladders = buildLadders(catalog, this.deps.order, this.deps.prefix, this.ladders);
+    for (const problem of this.ladders.problems) {
+      if (!this.saidProblems.has(problem)) this.deps.logger.warn(`permissions: ${problem}`);
+    }
+    this.saidProblems = new Set(this.ladders.problems);
     const touched = new Set<string>();
     this.replace(LADDER, { license: null, member: null, links: this.ladders.links }, touched);
     for (const [holder, holding] of this.holdings) {

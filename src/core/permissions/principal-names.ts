@@ -15,6 +15,26 @@ export function slug(text: string): string {
 /** A prefix or a principal the resource makes: slug parts joined by dots. */
 export const PRINCIPAL_PATTERN = /^[a-z0-9_]+(?:\.[a-z0-9_]+)*$/;
 
+/**
+ * FXServer's own principal namespaces: `group.*` and `builtin.*` carry the server's ACEs,
+ * `resource.*` is what a resource's commands run as, `identifier.*` and `player.*` are the clients,
+ * `system.*` the console. A prefix in one of them would let a roster name reach those principals
+ * (a department `Admin` under `group` makes its members `group.admin`).
+ */
+export const RESERVED_NAMESPACES = [
+  'group',
+  'resource',
+  'builtin',
+  'system',
+  'identifier',
+  'player',
+] as const;
+
+/** True when the prefix's first part is one of FXServer's own namespaces. */
+export function isReservedPrefix(prefix: string): boolean {
+  return (RESERVED_NAMESPACES as readonly string[]).includes(prefix.split('.')[0] ?? '');
+}
+
 /** A player's principal: FXServer gives every client `identifier.<identifier>` from the moment it connects. */
 const PLAYER_PRINCIPAL = /^identifier\.license:[0-9a-f]{40}$/;
 

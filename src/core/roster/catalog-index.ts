@@ -15,21 +15,22 @@ export class CatalogIndex {
   constructor(readonly catalog: Catalog = { departments: [], ranks: [] }) {
     this.departments = new Map(catalog.departments.map((d) => [d.id, d]));
     this.ranksById = new Map(catalog.ranks.map((r) => [r.id, r]));
-    const byKey = new Map<string, ApiDepartment>();
-    for (const department of catalog.departments) {
-      for (const key of [department.id, department.name, department.shortName]) {
-        if (key && !byKey.has(matchKey(key))) byKey.set(matchKey(key), department);
-      }
-    }
-    this.departmentsByKey = byKey;
-    const byDepartment = new Map<string, Map<string, ApiRank>>();
+    this.departmentsByKey = keyedByKind(catalog.departments, [
+      (d) => matchKey(d.id),
+      (d) => matchKey(d.name),
+      (d) => (d.shortName ? matchKey(d.shortName) : null),
+    ]);
+    const ranksOf = new Map<string, ApiRank[]>();
     for (const rank of catalog.ranks) {
       if (rank.departmentId === null) continue;
-      const keys = byDepartment.get(rank.departmentId) ?? new Map<string, ApiRank>();
-      byDepartment.set(rank.departmentId, keys);
-      for (const key of [rank.id, matchKey(rank.id), rank.name, matchKey(rank.name)]) {
-        if (!keys.has(key)) keys.set(key, rank);
-      }
+      ranksOf.set(rank.departmentId, [...(ranksOf.get(rank.departmentId) ?? []), rank]);
+    }
+    const byDepartment = new Map<string, ReadonlyMap<string, ApiRank>>();
+    for (const [departmentId, ranks] of ranksOf) {
+      byDepartment.set(
+        departmentId,
+        keyedByKind(ranks, [(r) => r.id, (r) => matchKey(r.id), (r) => r.name, (r) => matchKey(r.name)]),
+      );
     }
     this.ranksByDepartment = byDepartment;
   }
@@ -54,6 +55,24 @@ export class CatalogIndex {
     const ranks = this.catalog.ranks.filter((r) => r.departmentId === departmentId);
     return ranks.sort((a, b) => (order === 'top-down' ? a.position - b.position : b.position - a.position));
   }
+}
+
+/**
+ * Items by key, one kind of key at a time: every item's id is placed before any item's name, so a
+ * rank named like another rank's id never shadows that id. Within a kind, the first item wins.
+ */
+export function keyedByKind<T>(
+  items: readonly T[],
+  kinds: readonly ((item: T) => string | null | undefined)[],
+): Map<string, T> {
+  const byKey = new Map<string, T>();
+  for (const keyOf of kinds) {
+    for (const item of items) {
+      const key = keyOf(item);
+      if (key && !byKey.has(key)) byKey.set(key, item);
+    }
+  }
+  return byKey;
 }
 
 export type RankOrder = 'top-down' | 'bottom-up';

@@ -29,8 +29,12 @@ export class RosterQueries {
   }
 
   hasRank(view: MemberView | undefined, department: string, rank: string): boolean {
-    const held = view?.department(department)?.rank;
+    const heldDepartment = view?.department(department);
+    const held = heldDepartment?.rank;
     if (!held) return false;
+    // Ids before names: a key the catalog resolves to a rank is that rank, whatever another is named.
+    const known = this.catalog().rankIn(heldDepartment.id, rank);
+    if (known) return known.id === held.id;
     if (held.id === rank || held.name === rank) return true;
     const key = matchKey(rank);
     return matchKey(held.id) === key || matchKey(held.name) === key;

@@ -46,7 +46,7 @@ describe('rank ladders as principal inheritance', () => {
     expect(ladders.rankPrincipal('r1')).toBe('roster.blaine_county_sheriff.senior_lieutenant');
   });
 
-  it('gives no principal to names that collide or slug to nothing, and says why', () => {
+  it('gives no principal to a newer department that collides, to ranks that collide or names that slug to nothing, and says why', () => {
     const ladders = buildLadders(
       new CatalogIndex({
         departments: [
@@ -65,13 +65,51 @@ describe('rank ladders as principal inheritance', () => {
       'top-down',
       'roster',
     );
-    expect(ladders.departments.map((d) => d.principal)).toEqual(['roster.fd']);
+    // The department listed first keeps roster.pd; the other is named, with the one that has it.
+    expect(ladders.departments.map((d) => d.principal)).toEqual(['roster.pd', 'roster.fd']);
+    expect(ladders.departmentPrincipal('d1')).toBe('roster.pd');
+    expect(ladders.departmentPrincipal('d2')).toBeUndefined();
+    expect(ladders.problems[0]).toBe(
+      'department "pd! — Other Police" would be roster.pd, which the older department "PD — Police" has: it gets no principal until renamed (or given a distinct short name).',
+    );
     // A shared principal would give one rank another's ACEs: neither Captain gets one.
     expect(ladders.rankPrincipal('r1')).toBeUndefined();
     expect(ladders.rankPrincipal('r2')).toBeUndefined();
     expect(ladders.links).toEqual([{ child: 'roster.fd.firefighter', parent: 'roster.fd' }]);
-    expect(ladders.problems).toHaveLength(6);
+    expect(ladders.problems).toHaveLength(5);
     expect(ladders.problems.join('\n')).toContain('roster.member');
+  });
+
+  it('a department added later never takes the principal from the one that holds it', () => {
+    const police = { id: 'd-old', name: 'Police', shortName: 'PD', createdAt: '2024-01-01T00:00:00Z' };
+    const before = buildLadders(new CatalogIndex({ departments: [police], ranks: [] }), 'top-down', 'roster');
+    // Listed first and named alike: the service may list a new department anywhere.
+    const newer = {
+      id: 'd-new',
+      name: 'Patrol Division',
+      shortName: 'pd',
+      createdAt: '2025-06-01T00:00:00Z',
+    };
+    const catalog = new CatalogIndex({ departments: [newer, police], ranks: [] });
+    for (const ladders of [
+      buildLadders(catalog, 'top-down', 'roster', before),
+      // After a restart there is nothing previous: createdAt still tells the older one.
+      buildLadders(catalog, 'top-down', 'roster'),
+    ]) {
+      expect(ladders.departmentPrincipal('d-old')).toBe('roster.pd');
+      expect(ladders.departmentPrincipal('d-new')).toBeUndefined();
+      expect(ladders.problems).toEqual([
+        'department "pd — Patrol Division" would be roster.pd, which the older department "PD — Police" has: it gets no principal until renamed (or given a distinct short name).',
+      ]);
+    }
+    // The holder keeps it even when its createdAt is the later one (the roster's dates moved).
+    const held = buildLadders(
+      new CatalogIndex({ departments: [{ ...police, createdAt: '2026-01-01T00:00:00Z' }, newer], ranks: [] }),
+      'top-down',
+      'roster',
+      before,
+    );
+    expect(held.departmentPrincipal('d-old')).toBe('roster.pd');
   });
 
   it('keeps every principal name injection-free for hostile catalog names', () => {

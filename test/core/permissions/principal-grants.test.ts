@@ -106,6 +106,25 @@ describe('principal grants', () => {
     expect(acl.links.filter((l) => l.startsWith(me))).toEqual([]);
   });
 
+  it('a department added with a colliding name takes nothing from members online, and is named once', () => {
+    const { acl, grants, warnings } = setup();
+    grants.activate();
+    grants.setCatalog(new CatalogIndex(catalog));
+    grants.hold({}, license, member('ACTIVE', 'r-sgt'));
+    const before = [...acl.links].sort();
+    const added = {
+      ...catalog,
+      // Listed first, with no createdAt: the department that held roster.lspd keeps it.
+      departments: [{ id: 'd-new', name: 'Lake Side PD', shortName: 'lspd' }, ...catalog.departments],
+    };
+    grants.setCatalog(new CatalogIndex(added));
+    grants.setCatalog(new CatalogIndex(added));
+    expect([...acl.links].sort()).toEqual(before);
+    expect(warnings).toEqual([
+      'permissions: department "lspd — Lake Side PD" would be roster.lspd, which the older department "LSPD — Los Santos Police Department" has: it gets no principal until renamed (or given a distinct short name).',
+    ]);
+  });
+
   it('moves a promotion in one step, removing before adding', () => {
     const { acl, grants } = setup();
     grants.activate();

@@ -115,3 +115,57 @@ describe('roster queries', () => {
     expect(index.ladder('d-lspd', 'bottom-up').map((r) => r.name)).toEqual(['Officer', 'Sergeant', 'Chief']);
   });
 });
+
+describe('ids before names', () => {
+  it("a rank or department named like another's id never shadows that id", () => {
+    const shadowed = new CatalogIndex({
+      departments: [
+        { id: 'd-a', name: 'd-b', shortName: null },
+        { id: 'd-b', name: 'Fire', shortName: 'FD' },
+      ],
+      ranks: [
+        // Listed first, and named exactly like the Chief's id.
+        { id: 'r-cadet', departmentId: 'd-a', name: 'r-chief', position: 9 },
+        { id: 'r-chief', departmentId: 'd-a', name: 'Chief', position: 1 },
+      ],
+    });
+    expect(shadowed.rankIn('d-a', 'r-chief')?.name).toBe('Chief');
+    expect(shadowed.rankIn('d-a', 'R-CHIEF')?.name).toBe('Chief');
+    expect(shadowed.rankIn('d-a', 'r-cadet')?.position).toBe(9);
+    expect(shadowed.department('d-b')?.name).toBe('Fire');
+    expect(shadowed.department('D-B')?.name).toBe('Fire');
+    const view = toMemberView(
+      {
+        member: { id: 'm', status: 'ACTIVE', gameLicense: `license:${'a'.repeat(40)}`, name: 'M' },
+        assignments: [
+          {
+            id: 'a1',
+            memberId: 'm',
+            departmentId: 'd-a',
+            rankId: 'r-cadet',
+            isPrimary: true,
+            callsign: null,
+            rank: null,
+          },
+          {
+            id: 'a2',
+            memberId: 'm',
+            departmentId: 'd-b',
+            rankId: null,
+            isPrimary: false,
+            callsign: null,
+            rank: null,
+          },
+        ],
+      },
+      shadowed,
+    );
+    expect(view.department('d-b')?.name).toBe('Fire');
+    expect(view.department('D-B')?.name).toBe('Fire');
+    // The Cadet (named "r-chief") does not hold the rank whose id is r-chief.
+    const queries = new RosterQueries(['ACTIVE'], 'top-down', () => shadowed);
+    expect(queries.hasRank(view, 'd-a', 'r-chief')).toBe(false);
+    expect(queries.hasRank(view, 'd-a', 'r-cadet')).toBe(true);
+    expect(queries.hasMinRank(view, 'd-a', 'r-chief')).toBe(false);
+  });
+});
