@@ -50,7 +50,7 @@ export function matchEntries(
       if (license !== undefined) {
         named = true;
         matches.licenses.add(license);
-      } else if (catalog.departments.has(value) || catalog.rank(value)) {
+      } else if (catalog.departments.has(value) || catalog.rank(value) || isCatalogWord(value)) {
         catalogId = true;
       }
     }
@@ -58,6 +58,33 @@ export function matchEntries(
     if (catalogId && !named) matches.catalog = true;
   }
   return matches;
+}
+
+const CATALOG_WORDS = new Set(['department', 'departments', 'rank', 'ranks', 'subdivision', 'subdivisions']);
+const RECORD_WORDS = new Set([
+  'assignment',
+  'assignments',
+  'member',
+  'members',
+  'id',
+  'ids',
+  'user',
+  'users',
+]);
+
+/**
+ * A value that says an entry is about a department or a rank itself (`department.create`,
+ * `RANK_DELETED`, `Department`): how an entry about one the catalog does not hold yet (a new
+ * department, no known id in it) still reloads it. Not an assignment's or a member's (words such as
+ * `department_assignment`, `rankId`), and not free text (a description with spaces).
+ */
+function isCatalogWord(value: string): boolean {
+  if (value.length > 40 || /\s/.test(value)) return false;
+  const words = value
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/);
+  return words.some((w) => CATALOG_WORDS.has(w)) && !words.some((w) => RECORD_WORDS.has(w));
 }
 
 /** Member ids and assignment ids of online players → their license. */

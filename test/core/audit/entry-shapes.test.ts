@@ -56,3 +56,43 @@ describe('the feed reads every shape of entry the mock writes', () => {
     });
   }
 });
+
+describe('an entry about a department or rank the catalog does not hold yet', () => {
+  const created = [
+    { action: 'department.create', resourceType: 'department', resourceId: 'd-new' },
+    { action: 'DEPARTMENT_CREATED', targetType: 'Department', targetId: 'd-new' },
+    { event: 'rank.created', entity: { type: 'rank', id: 'r-new' } },
+    { resource: 'ranks', resourceId: 'r-new', operation: 'create' },
+  ];
+  for (const entry of created) {
+    it(`reloads departments and ranks: ${JSON.stringify(entry)}`, async () => {
+      const r = feedRig();
+      await r.service.loadCatalog();
+      await r.start();
+      const loads = r.state.catalogLoads;
+      r.write(entry);
+      await r.feed.poll();
+      expect(r.state.catalogLoads).toBe(loads + 1);
+    });
+  }
+
+  it('an assignment or member entry of a member not held does not', async () => {
+    const r = feedRig();
+    await r.service.loadCatalog();
+    await r.start();
+    const loads = r.state.catalogLoads;
+    r.write({
+      action: 'department_assignment.update',
+      resourceType: 'department_assignment',
+      resourceId: 'as-x',
+    });
+    r.write({ action: 'UPDATE', category: 'roster', metadata: { memberId: 'm-x', field: 'rankId' } });
+    r.write({
+      targetType: 'DepartmentAssignment',
+      targetId: 'as-y',
+      description: 'Changed rank of a member',
+    });
+    await r.feed.poll();
+    expect(r.state.catalogLoads).toBe(loads);
+  });
+});
