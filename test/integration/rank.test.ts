@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MockMember } from '../../dev/mock-roster/records';
 import { eventually, type Harness, type HarnessOptions, startHarness } from './harness';
 
@@ -16,10 +16,21 @@ const plain = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON
 const PATCH = 'PATCH /api/v1/department-assignments/:id';
 
 let h: Harness | undefined;
+// Fake time that also follows real time (the mock's real I/O still gets answered): the rank
+// change limits are seconds and minutes, passed here without sleeping through them.
+beforeEach(() => {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+});
 afterEach(async () => {
   await h?.close();
   h = undefined;
+  vi.useRealTimers();
 });
+
+const READ = 'GET /api/v1/department-assignments';
+/** A player actor's changes are at least 3 s apart. */
+const nextChange = () => vi.advanceTimersByTimeAsync(3_000);
+const sentSince = (from: number) => h!.mock.counters.log.slice(from).map((e) => e.endpoint);
 
 const config = { rateLimit: { perMinute: 6000 }, refresh: { intervalSeconds: 3600, auditSeconds: 0 } };
 
@@ -55,7 +66,7 @@ async function cast(options: HarnessOptions = {}): Promise<Cast> {
   return online as Cast;
 }
 
-const setRank = (target: number, department: string, rank: string, actor?: number) =>
+const setRank = (target: number, department: string, rank: string, actor?: number | null) =>
   h!.caller.exports.roster!.setRank!(target, department, rank, actor) as Promise<Result>;
 
 describe('setRank and the rank command', () => {
@@ -77,8 +88,12 @@ describe('setRank and the rank command', () => {
     expect(assignment.rankId).toBe('rank_lspd_6');
     const audit = h!.mock.data.data.auditLogs.at(-1)!;
     expect(audit.changes).toEqual({ rankId: { from: 'rank_lspd_7', to: 'rank_lspd_6' } });
-    // One round trip: the new rank is in the exports as soon as setRank resolves.
-    expect(h!.mock.counters.log.length - before).toBe(1);
+    // Two round trips: the fresh read of both members (one request), then the PATCH; the new
+    // rank is in the exports as soon as setRank resolves.
+    expect(sentSince(before)).toEqual([READ, PATCH]);
+    const read = new URLSearchParams(h!.mock.counters.log[before]!.query);
+    expect(read.getAll('memberId').sort()).toEqual([officer.member.id, captain.member.id].sort());
+    expect(read.get('include')).toBe('rank,member');
     const senior = { id: 'rank_lspd_6', name: 'Senior Officer', position: 6 };
     const roster = h!.caller.exports.roster!;
     expect(plain(roster.getRank!(officer.id, 'LSPD'))).toEqual(senior);
@@ -117,38 +132,52 @@ describe('setRank and the rank command', () => {
     expect(log[0]).not.toContain(secret!);
   });
 
-  it('refuses a peer, a senior, a rank above the actor and an unknown rank without sending anything', async () => {
+  it('refuses a peer, a senior and a rank above the actor on one fresh read each, never a PATCH', async () => {
     const { captain, officer, peer, senior } = await cast();
     const before = h!.mock.counters.log.length;
-    const refusals = [
-      [await setRank(peer.id, 'LSPD', 'Lieutenant', captain.id), /now Captain.*Assistant Chief or above/],
-      [await setRank(senior.id, 'LSPD', 'Officer', captain.id), /now Assistant Chief.*Chief or above/],
+    const decided = [
+      [() => setRank(peer.id, 'LSPD', 'Lieutenant', captain.id), /now Captain.*Assistant Chief or above/],
+      [() => setRank(senior.id, 'LSPD', 'Officer', captain.id), /now Assistant Chief.*Chief or above/],
       [
-        await setRank(officer.id, 'LSPD', 'Captain', captain.id),
+        () => setRank(officer.id, 'LSPD', 'Captain', captain.id),
         /set Captain.*Assistant Chief or above.*you are Captain/,
       ],
+      [() => setRank(officer.id, 'LSPD', 'Officer', captain.id), /already holds Officer/],
+      [() => setRank(captain.id, 'LSPD', 'Officer', officer.id), /you are Officer/],
+    ] as const;
+    for (const [change, reason] of decided) {
+      const result = await change();
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.reason).toMatch(reason);
+      await nextChange();
+    }
+    expect(sentSince(before)).toEqual(decided.map(() => READ));
+    expect(h!.caller.exports.roster!.hasRank!(officer.id, 'LSPD', 'Officer')).toBe(true);
+  });
+
+  it('refuses an unknown rank or department, or one the target is not in, without sending anything', async () => {
+    const { captain, officer } = await cast();
+    const before = h!.mock.counters.log.length;
+    const refusals = [
       [
         await setRank(officer.id, 'LSPD', 'Sarge', captain.id),
         /LSPD has no rank "Sarge"; its ranks: Chief, /,
       ],
       [await setRank(officer.id, 'BCSO', 'Deputy', captain.id), /is not in BCSO/],
       [await setRank(officer.id, 'NOPE', 'Officer', captain.id), /no department "NOPE"/],
-      [await setRank(officer.id, 'LSPD', 'Officer', captain.id), /already holds Officer/],
-      [await setRank(captain.id, 'LSPD', 'Officer', officer.id), /you are Officer/],
     ] as const;
     for (const [result, reason] of refusals) {
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.reason).toMatch(reason);
     }
     expect(h!.mock.counters.log.slice(before)).toEqual([]);
-    expect(h!.caller.exports.roster!.hasRank!(officer.id, 'LSPD', 'Officer')).toBe(true);
   });
 
   it('a read-only key refuses at once, naming the write scopes', async () => {
     const { officer } = await cast({ keyName: 'readOnly' });
     await eventually(() => h!.logText().includes('connected to the roster'));
     const before = h!.mock.counters.log.length;
-    const result = await setRank(officer.id, 'LSPD', 'Senior Officer');
+    const result = await setRank(officer.id, 'LSPD', 'Senior Officer', 0);
     expect(result.ok).toBe(false);
     if (!result.ok)
       expect(result.reason).toMatch(/lacks a write scope \(roster:write or departments:write\)/);
@@ -160,7 +189,7 @@ describe('setRank and the rank command', () => {
     await eventually(() => h!.logText().includes('connected to the roster'));
     // The key lost its write scope after the start: the service's insufficient_scope names it.
     h!.mock.keyRecords.find((k) => k.name === 'rosterWrite')!.scopes = ['roster:read', 'departments:read'];
-    const result = await setRank(officer.id, 'LSPD', 'Senior Officer');
+    const result = await setRank(officer.id, 'LSPD', 'Senior Officer', 0);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toMatch(/may not change ranks: it lacks the scope roster:write/);
     expect(h!.caller.exports.roster!.hasRank!(officer.id, 'LSPD', 'Officer')).toBe(true);
@@ -177,7 +206,7 @@ describe('setRank and the rank command', () => {
     h!.server.executeCommand(`rank demote ${officer.id}`);
     await eventually(() => roster.hasRank!(officer.id, 'LSPD', 'Assistant Chief'));
 
-    // A captain may not demote an assistant chief: told in chat, nothing sent.
+    // A captain may not demote an assistant chief: told in chat, decided on a fresh read, no PATCH.
     const sent = h!.mock.counters.log.length;
     h!.server.executeCommand(`rank demote ${officer.id}`, captain.id);
     const chat = await eventually(() =>
@@ -187,7 +216,8 @@ describe('setRank and the rank command', () => {
       'Roster',
       expect.stringMatching(/You may not set Captain for Otto Officer \(now Assistant Chief\)/),
     ]);
-    expect(h!.mock.counters.log.length).toBe(sent);
+    expect(sentSince(sent)).toEqual([READ]);
+    await nextChange();
 
     h!.server.executeCommand(`rank set ${officer.id} LSPD Officer`);
     await eventually(() => roster.hasRank!(officer.id, 'LSPD', 'Officer'));
