@@ -239,6 +239,135 @@ describe('setRank and the rank command', () => {
     expect(log[3]).toMatch(/actor="Cara Captain".* from="Officer" to="Senior Officer"/);
   });
 
+  it('decides on the roster now: a captain may not demote a member just made Assistant Chief there', async () => {
+    const { captain, officer } = await cast();
+    const roster = h!.caller.exports.roster!;
+    const assignment = h!.mock.data.assignmentsOf(officer.member.id)[0]!;
+    // Promoted on the roster a moment ago; the server still holds them as Officer.
+    h!.mock.data.setAssignmentRank(assignment.id, 'rank_lspd_2');
+    expect(roster.hasRank!(officer.id, 'LSPD', 'Officer')).toBe(true);
+    const before = h!.mock.counters.log.length;
+
+    const result = await setRank(officer.id, 'LSPD', 'Sergeant', captain.id);
+
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.reason).toMatch(/You may not set Sergeant for Otto Officer \(now Assistant Chief\)/);
+    expect(assignment.rankId).toBe('rank_lspd_2');
+    expect(sentSince(before)).not.toContain(PATCH);
+    // The stale record is read again, so the exports catch up too.
+    await eventually(() => roster.hasRank!(officer.id, 'LSPD', 'Assistant Chief'));
+  });
+
+  it('a suspended member still online has no authority; one allowed roster.manage still has', async () => {
+    const { captain, officer } = await cast();
+    h!.mock.data.setMemberStatus(captain.member.id, 'SUSPENDED');
+    const before = h!.mock.counters.log.length;
+
+    const refused = await setRank(officer.id, 'LSPD', 'Senior Officer', captain.id);
+
+    expect(refused.ok).toBe(false);
+    if (!refused.ok)
+      expect(refused.reason).toBe(
+        'Your roster status is SUSPENDED, which gives no authority to change ranks.',
+      );
+    expect(sentSince(before)).toEqual([READ]);
+    expect(h!.mock.data.assignmentsOf(officer.member.id)[0]!.rankId).toBe('rank_lspd_7');
+    await nextChange();
+    h!.server.executeCommand(`add_ace player.${captain.id} roster.manage allow`);
+    expect((await setRank(officer.id, 'LSPD', 'Senior Officer', captain.id)).ok).toBe(true);
+  });
+
+  it('one change every 3 s per player actor: the next at once is refused, saying when to try again', async () => {
+    const { captain, officer } = await cast();
+    expect((await setRank(officer.id, 'LSPD', 'Senior Officer', captain.id)).ok).toBe(true);
+    const before = h!.mock.counters.log.length;
+
+    const again = await setRank(officer.id, 'LSPD', 'Sergeant', captain.id);
+
+    expect(again).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^You changed a rank moments ago; try again in [1-3] s\.$/),
+    });
+    expect(h!.mock.counters.log.slice(before)).toEqual([]);
+    await nextChange();
+    expect((await setRank(officer.id, 'LSPD', 'Sergeant', captain.id)).ok).toBe(true);
+  });
+
+  it('at most 4 changes of one member in 10 minutes, whoever the actor, the console too', async () => {
+    const { captain, officer } = await cast();
+    for (const rank of ['Senior Officer', 'Officer', 'Senior Officer', 'Officer']) {
+      expect((await setRank(officer.id, 'LSPD', rank, 0)).ok).toBe(true);
+    }
+    const before = h!.mock.counters.log.length;
+    const limited =
+      /^Otto Officer's rank has been changed 4 times in the last 10 minutes, the most allowed; try again in (10 min|\d+ s)\.$/;
+    const byConsole = await setRank(officer.id, 'LSPD', 'Sergeant', 0);
+    const byCaptain = await setRank(officer.id, 'LSPD', 'Sergeant', captain.id);
+    for (const result of [byConsole, byCaptain])
+      expect(result).toEqual({ ok: false, reason: expect.stringMatching(limited) });
+    expect(h!.mock.counters.log.slice(before)).toEqual([]);
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    expect((await setRank(officer.id, 'LSPD', 'Sergeant', captain.id)).ok).toBe(true);
+  });
+
+  it('an omitted or null actor is refused, never taken for the console', async () => {
+    const { officer } = await cast();
+    const before = h!.mock.counters.log.length;
+    for (const result of [
+      await setRank(officer.id, 'LSPD', 'Chief'),
+      await setRank(officer.id, 'LSPD', 'Chief', null),
+    ]) {
+      expect(result).toEqual({
+        ok: false,
+        reason: expect.stringMatching(/^actor is missing: pass the acting player's server id, or 0/),
+      });
+    }
+    expect(h!.mock.counters.log.slice(before)).toEqual([]);
+    expect(h!.mock.data.assignmentsOf(officer.member.id)[0]!.rankId).toBe('rank_lspd_7');
+  });
+
+  it('from Lua: a handler whose source is nil after Wait() is refused; a copied source is judged', async () => {
+    const { officer } = await cast();
+    const vm = await h!.server.createLuaResource('jobs');
+    try {
+      await vm.run(`
+        answers = {}
+        RegisterNetEvent('jobs:promote', function(target)
+          Wait(100)
+          local r = exports.roster:setRank(target, 'LSPD', 'Chief', source)
+          answers[#answers + 1] = tostring(r.ok) .. '|' .. tostring(r.reason)
+        end)
+        RegisterNetEvent('jobs:promoteCopied', function(target)
+          local actor = source
+          Wait(100)
+          local r = exports.roster:setRank(target, 'LSPD', 'Chief', actor)
+          answers[#answers + 1] = tostring(r.ok) .. '|' .. tostring(r.reason)
+        end)`);
+      // The officer's own client asks to be made Chief.
+      h!.server.emitNet('jobs:promote', officer.id, officer.id);
+      const answers = () => vm.run('return table.concat(answers, "\\n")') as Promise<string>;
+      let text = '';
+      for (let i = 0; i < 200 && text === ''; i++) {
+        text = await answers();
+        if (text === '') await h!.server.nextTick();
+      }
+      expect(text).toMatch(/^false\|actor is missing: pass the acting player's server id, or 0/);
+      h!.server.emitNet('jobs:promoteCopied', officer.id, officer.id);
+      for (let i = 0; i < 200 && !text.includes('\n'); i++) {
+        text = await answers();
+        if (!text.includes('\n')) await h!.server.nextTick();
+      }
+      expect(text.split('\n')[1]).toMatch(
+        /^false\|You may not set Chief for Otto Officer \(now Officer\).*you are Officer\.$/,
+      );
+      expect(h!.mock.data.assignmentsOf(officer.member.id)[0]!.rankId).toBe('rank_lspd_7');
+      expect(h!.caller.exports.roster!.hasRank!(officer.id, 'LSPD', 'Officer')).toBe(true);
+    } finally {
+      vm.close();
+    }
+  });
+
   it('a player allowed roster.manage sets any rank', async () => {
     const { captain, senior } = await cast();
     h!.server.executeCommand(`add_ace player.${captain.id} roster.manage allow`);

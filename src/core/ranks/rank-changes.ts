@@ -182,11 +182,7 @@ export class RankChanges {
     if (limited) return fail(limitText(limited, name));
     if (this.pending.has(target)) return fail(`A rank change for ${name} is already under way.`);
     const waitMs = this.deps.api.estimateWaitMs('write');
-    if (waitMs > MAX_WAIT_MS) {
-      return fail(
-        `The roster's requests are kept for joining players right now; try again in about ${waitText(waitMs)}.`,
-      );
-    }
+    if (waitMs > MAX_WAIT_MS) return fail(budgetText(waitMs));
     if (acting.key !== null) this.limits.countActor(acting.key);
     this.pending.add(target);
     try {
@@ -263,6 +259,10 @@ export class RankChanges {
     const { api, service, logger } = this.deps;
     const label = department.shortName ?? department.name;
     const context = { target: view.member.name, department: label, rank: wanted.name };
+    // The read may have taken the write lane's last request of the day: never queue the PATCH
+    // behind that (a supervisor waits in chat), refuse it the same way.
+    const waitMs = api.estimateWaitMs('write');
+    if (waitMs > MAX_WAIT_MS) return fail(budgetText(waitMs));
     this.limits.countTarget(view.member.id);
     let answer: unknown;
     try {
@@ -369,6 +369,11 @@ function limitText(limit: LimitRefusal, name: string): string {
     case 'target':
       return `${name}'s rank has been changed ${RANK_CHANGE_RULES.targetPerWindow} times in the last 10 minutes, the most allowed; try again in ${when}.`;
   }
+}
+
+/** A refusal while the rate limiter would hold a write: joins keep what is left. */
+function budgetText(waitMs: number): string {
+  return `The roster's requests are kept for joining players right now; try again in about ${waitText(waitMs)}.`;
 }
 
 function fail(reason: string): Failure {
