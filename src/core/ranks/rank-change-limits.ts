@@ -100,3 +100,16 @@ export function waitText(ms: number): string {
   const rest = minutes % 60;
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
+
+/** A refusal by the per-actor or per-target budget, saying when to try again. */
+export function limitText(limit: LimitRefusal, name: string): string {
+  const when = waitText(limit.retryInMs);
+  switch (limit.kind) {
+    case 'spacing':
+      return `You changed a rank moments ago; try again in ${when}.`;
+    case 'hourly':
+      return `You have made ${RANK_CHANGE_RULES.actorPerHour} rank changes in the last hour, the most allowed; try again in ${when}.`;
+    case 'target':
+      return `${name}'s rank has been changed ${RANK_CHANGE_RULES.targetPerWindow} times in the last 10 minutes, the most allowed; try again in ${when}.`;
+  }
+}

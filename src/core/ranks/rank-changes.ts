@@ -1,4 +1,3 @@
-import { assignmentSchema } from '../api/record-schemas';
 import type { QueryValues } from '../api/roster-api';
 import { hasScope } from '../api/scope-warnings';
 import type { Lane } from '../limiter/lane';
@@ -10,8 +9,9 @@ import type { MemberView } from '../roster/member-view';
 import type { RosterService } from '../roster/roster-service';
 import { type FreshAssignments, readFreshAssignments } from './fresh-assignments';
 import { actorRefusal } from './rank-authority';
-import { rankChangeFailure, scopeNamed } from './rank-change-failure';
-import { type LimitRefusal, RANK_CHANGE_RULES, RankChangeLimits, waitText } from './rank-change-limits';
+import { rankChangeFailure } from './rank-change-failure';
+import { limitText, RankChangeLimits } from './rank-change-limits';
+import { budgetText, MAX_WAIT_MS, sendRankChange, toRank } from './rank-patch';
 
 /** What `setRank` resolves to; `change` is for the command's answer and stays inside the resource. */
 export type RankChangeResult =
@@ -55,8 +55,6 @@ export interface RankChangeDeps {
   logger: Logger;
 }
 
-/** Writes are refused rather than queued when the rate limiter would hold them longer than this. */
-const MAX_WAIT_MS = 10_000;
 const WRITE_SCOPES = ['roster:write', 'departments:write'];
 
 type Failure = { ok: false; reason: string };
@@ -244,56 +242,17 @@ export class RankChanges {
       });
       if (refusal) return fail(refusal);
     }
-    return this.send(target, view, department, assignment.id, current, wanted, acting.actor);
-  }
-
-  private async send(
-    target: string,
-    view: MemberView,
-    department: Department,
-    assignmentId: string,
-    from: Rank | null,
-    wanted: ApiRank,
-    actor: RankActor,
-  ): Promise<RankChangeResult> {
-    const { api, service, logger } = this.deps;
-    const label = department.shortName ?? department.name;
-    const context = { target: view.member.name, department: label, rank: wanted.name };
-    // The read may have taken the write lane's last request of the day: never queue the PATCH
-    // behind that (a supervisor waits in chat), refuse it the same way.
-    const waitMs = api.estimateWaitMs('write');
-    if (waitMs > MAX_WAIT_MS) return fail(budgetText(waitMs));
-    this.limits.countTarget(view.member.id);
-    let answer: unknown;
-    try {
-      answer = await api.patch(
-        `/api/v1/department-assignments/${encodeURIComponent(assignmentId)}`,
-        { rankId: wanted.id },
-        'write',
-      );
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (code === 'insufficient_scope') {
-        this.neededScope = scopeNamed((error as { serviceMessage?: string }).serviceMessage ?? '') ?? 'write';
-      }
-      if (code === 'not_found') this.reread([target]);
-      logger.warn(`rank change for ${view.member.name} in ${label} failed: ${(error as Error).message}`);
-      return fail(rankChangeFailure(error, context));
-    }
-    const confirmed = this.confirmedRank(answer, department.id, wanted);
-    const member = service.recordRank(target, department.id, confirmed);
-    if (member === null)
-      return fail(`${view.member.name} left before the change was confirmed; it was made.`);
-    const now = member.departments.find((d) => d.id === department.id) ?? department;
-    const change: RankChange = {
-      target: { src: target, name: member.name, memberId: member.id },
-      department: now,
-      from,
-      to: now.rank ?? toRank(confirmed),
-      actor,
-    };
-    this.deps.changed(change);
-    return { ok: true, member, change };
+    return sendRankChange(
+      {
+        ...this.deps,
+        countTarget: (memberId) => this.limits.countTarget(memberId),
+        scopeNamed: (scope) => {
+          this.neededScope = scope;
+        },
+        reread: (src) => this.reread([src]),
+      },
+      { target, view, department, assignmentId: assignment.id, from: current, wanted, actor: acting.actor },
+    );
   }
 
   /** The rank an assignment holds (null: none); undefined when it names a rank not known here. */
@@ -309,16 +268,6 @@ export class RankChanges {
   /** What the cache holds for these players turned out stale: read them again, in the background. */
   private reread(srcs: string[]): void {
     this.deps.service.refreshPlayers(srcs).catch(() => undefined);
-  }
-
-  /** The rank the service's answer shows; the rank asked for when the answer does not say. */
-  private confirmedRank(answer: unknown, departmentId: string, wanted: ApiRank): ApiRank {
-    const parsed = assignmentSchema.safeParse(answer);
-    if (!parsed.success) return wanted;
-    const rankId = parsed.data.rankId;
-    if (rankId === null || rankId === wanted.id) return wanted;
-    const rank = parsed.data.rank ?? this.deps.service.catalog.rank(rankId);
-    return rank && (rank.departmentId ?? departmentId) === departmentId ? rank : wanted;
   }
 
   private actorOf(src: string | null, via: string): Acting | Failure {
@@ -358,28 +307,6 @@ export class RankChanges {
   }
 }
 
-/** A refusal by the per-actor or per-target budget, saying when to try again. */
-function limitText(limit: LimitRefusal, name: string): string {
-  const when = waitText(limit.retryInMs);
-  switch (limit.kind) {
-    case 'spacing':
-      return `You changed a rank moments ago; try again in ${when}.`;
-    case 'hourly':
-      return `You have made ${RANK_CHANGE_RULES.actorPerHour} rank changes in the last hour, the most allowed; try again in ${when}.`;
-    case 'target':
-      return `${name}'s rank has been changed ${RANK_CHANGE_RULES.targetPerWindow} times in the last 10 minutes, the most allowed; try again in ${when}.`;
-  }
-}
-
-/** A refusal while the rate limiter would hold a write: joins keep what is left. */
-function budgetText(waitMs: number): string {
-  return `The roster's requests are kept for joining players right now; try again in about ${waitText(waitMs)}.`;
-}
-
 function fail(reason: string): Failure {
   return { ok: false, reason };
-}
-
-function toRank(rank: ApiRank): Rank {
-  return { id: rank.id, name: rank.name, position: rank.position };
 }
