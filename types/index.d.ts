@@ -172,12 +172,15 @@ export interface RosterExports {
   refreshPlayer(src: ServerId): Promise<Member | null>;
 
   /**
-   * Sets `rank` (id or name) in `department` for the online player `target`. With `actor` (a player's
-   * server id) the rank rules apply: only a rank strictly below the actor's own, only for a member
-   * strictly below it, unless the actor is allowed `roster.manage`; omitted or 0 = trusted. Async;
-   * always resolves, never rejects.
+   * Sets `rank` (id or name) in `department` for the online player `target`. `actor` is required:
+   * a player's server id applies the rank rules on the roster's current data (only a rank strictly
+   * below the actor's own, only for a member strictly below it, only while the actor's status
+   * admits them, unless they are allowed `roster.manage`; one change every 3 s and 30 an hour per
+   * actor); `0` trusts the calling resource as the console. An omitted, `nil` or `null` actor is
+   * refused with a reason, never taken for the console. Any actor: at most 4 changes of one member
+   * in 10 minutes. Async; always resolves, never rejects.
    */
-  setRank(target: ServerId, department: string, rank: string, actor?: ServerId): Promise<SetRankResult>;
+  setRank(target: ServerId, department: string, rank: string, actor: ServerId): Promise<SetRankResult>;
 
   /** The player's training record, or `null` when unknown or training is off. Sync. */
   getTraining(src: ServerId): Training | null;

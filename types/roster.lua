@@ -151,12 +151,14 @@ function RosterExports:lookupLicense(license) end
 ---@return RosterMember?
 function RosterExports:refreshPlayer(src) end
 
----Sets a rank (id or name) in a department for an online player. With `actor` (a player's server id)
----the rank rules apply; omitted or 0 = trusted. Async: call inside a thread; never errors.
+---Sets a rank (id or name) in a department for an online player. `actor` is required: a player's
+---server id applies the rank rules on the roster's current data; 0 trusts the calling resource.
+---A nil actor is refused (never the console): copy `source` before any Wait(), it is nil after.
+---Async: call inside a thread; never errors.
 ---@param target integer|string server id
 ---@param department string id, name or short name
 ---@param rank string id or name
----@param actor? integer|string server id of the acting player, or 0
+---@param actor integer|string server id of the acting player, or 0 for this resource
 ---@return { ok: boolean, member: RosterMember?, reason: string? }
 function RosterExports:setRank(target, department, rank, actor) end
 

@@ -35,6 +35,8 @@ export interface LuaHostDeps {
   setup(routines: LuaRoutines): void;
   /** Citizen.CreateThread: the registry slot of the function, run after the current chunk. */
   createThread(slot: number): void;
+  /** Settles on the first server frame more than `ms` from now (Citizen.Wait). */
+  sleep(ms: number): Promise<void>;
 }
 
 /**
@@ -100,6 +102,8 @@ export function luaHostFunctions(deps: LuaHostDeps): Record<string, unknown> {
       });
       return LuaMultiReturn.of<unknown>(wait, wake);
     },
+    // Citizen.Wait's sleep: a host promise the coroutine yields on, settled by the frame timers.
+    sleep: (ms: unknown) => deps.sleep(Math.max(0, Number(ms) || 0)),
     create_thread: raw((t) => {
       deps.createThread(slot(t.address, 1));
       return new LuaRawResult(0);

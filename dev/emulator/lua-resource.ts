@@ -121,6 +121,7 @@ export class LuaResource {
             this.routines = routines;
           },
           createThread: (slot) => void this.pendingThreads.push(slot),
+          sleep: (ms) => new Promise<void>((resolve) => this.runtime.timers.after(ms, resolve)),
         }),
       );
       if (lua.lua_pcallk(g.address, 1, 0, 0, 0, null) === LuaReturn.Ok) return;

@@ -56,6 +56,15 @@ function Citizen.Await(p)
   return p.value
 end
 
+-- Citizen.Wait (a native of LuaScriptRuntime.cpp; scheduler.lua aliases it as Wait): the coroutine
+-- sleeps until a server frame at least `ms` later. `source` is not the coroutine's: the event
+-- routine put the previous value back when the handler first yielded, so after a Wait it is gone.
+function Citizen.Wait(ms)
+  local sleep = host.sleep(ms)
+  sleep:await()
+end
+Wait = Citizen.Wait
+
 -- Function references: ext 10 unpacks to a table with this metatable (host.setup hands it to
 -- lua-unpack.ts); calling it sends pack_args(...) to the owner and unpacks the answer.
 local funcref_mt = {

@@ -111,6 +111,11 @@ export class ResourceTimers {
     this.tickers.clear();
   }
 
+  /** Runs `callback` once, on the first frame more than `ms` from now (a Lua `Wait`). */
+  after(ms: number, callback: () => void): void {
+    this.setTimer(callback, ms, [], true);
+  }
+
   private setTimer(callback: unknown, interval: unknown, args: unknown[], once: boolean): TimerHandle {
     if (typeof callback !== 'function') {
       throw this.makeTypeError(`Callback must be a function. Received ${String(callback)}`);

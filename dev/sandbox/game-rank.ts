@@ -22,7 +22,8 @@ export interface GameRankDeps {
 
 /**
  * CONTRACT section 10 from the game: the `rank` command, answered in the actor's chat. A Sergeant
- * promotes an Officer, may not raise them to her own rank, and the admin does; each change fires
+ * promotes an Officer, is told to wait 3 s before her next change, may not raise them to her own
+ * rank, and the admin does; each change fires
  * `roster:rankChanged` and `roster:playerUpdated`, and the principals follow.
  */
 export async function runGameRankChanges(deps: GameRankDeps): Promise<number> {
@@ -72,6 +73,11 @@ export async function runGameRankChanges(deps: GameRankDeps): Promise<number> {
   expectThat(promoted.includes('is now Senior Officer'), `the Sergeant's promotion said "${promoted}"`);
   await followed(asked, 'Senior Officer');
 
+  // At once again: one change every 3 s per player; the answer says how long to wait, and she does.
+  const early = await rankCommand(sergeant, `player ${sergeant}, LSPD Sergeant`, `rank promote ${src}`);
+  const wait = /try again in (\d) s\.$/.exec(early);
+  expectThat(wait !== null, `the Sergeant's promotion at once said "${early}"`);
+  await new Promise((resolve) => setTimeout(resolve, Number(wait![1]) * 1000));
   const refused = await rankCommand(sergeant, `player ${sergeant}, LSPD Sergeant`, `rank promote ${src}`);
   expectThat(
     refused.startsWith('You may not set Sergeant'),

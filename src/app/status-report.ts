@@ -32,7 +32,7 @@ export function statusLines(inputs: StatusInputs): string[] {
     `rate limit: ${limiter.remainingThisMinute}/${limiter.perMinute} left this minute` +
       (limiter.remainingToday === null ? '' : `, ${limiter.remainingToday}/${limiter.perDay} today`) +
       (paused ? `; paused for ${Math.ceil((limiter.pausedUntil! - now) / 1000)}s after a 429` : '') +
-      `; queued join ${limiter.queued.join}, refresh ${limiter.queued.refresh}, background ${limiter.queued.background}`,
+      `; queued join ${limiter.queued.join}, rank changes ${limiter.queued.write}, refresh ${limiter.queued.refresh}, background ${limiter.queued.background}`,
     `last error: ${service.lastError ? `${service.lastError.message} (${Math.round((now - service.lastError.at) / 1000)}s ago)` : 'none'}`,
     `players: ${loaded}/${players.onlineCount} online loaded, ${players.connectingCount} connecting`,
   ];

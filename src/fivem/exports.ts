@@ -21,6 +21,9 @@ const RANK_FAILED = {
   reason: 'The rank change failed inside the roster resource; see the server console.',
 };
 
+const NO_ACTOR =
+  "actor is missing: pass the acting player's server id, or 0 to act as this resource. A missing actor is never taken for the console (a Lua `source` read after Wait() is nil: copy it first).";
+
 type Answer = (...args: unknown[]) => unknown;
 
 /**
@@ -98,12 +101,14 @@ function exportTable({ service, queries, ranks, deadline }: ExportDeps): Record<
         const src = serverId(target);
         const d = key(department);
         const r = key(rank);
-        // Omitted or 0: the calling resource (or the console) is trusted.
-        const trusted = actor === undefined || actor === null || actor === 0 || actor === '0';
-        const by = trusted ? null : serverId(actor);
         if (src === null) return { ok: false, reason: 'target must be the server id of an online player.' };
         if (d === null || r === null)
           return { ok: false, reason: 'department and rank must be names or ids.' };
+        // Only an explicit 0 is the calling resource (or the console): a Lua `source` read after a
+        // Wait() is nil, and a missing actor must never be taken for the console.
+        if (actor === undefined || actor === null) return { ok: false, reason: NO_ACTOR };
+        const trusted = actor === 0 || actor === '0';
+        const by = trusted ? null : serverId(actor);
         if (!trusted && by === null) return { ok: false, reason: 'actor must be a player server id, or 0.' };
         const via = `resource ${fx.GetInvokingResource?.() ?? 'unknown'}`;
         const result = await changes.setRank(src, d, r, by, via);

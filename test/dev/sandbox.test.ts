@@ -59,7 +59,8 @@ it('the sandbox runs its scripted session and shows every decision, export, chan
   expect(links?.[1]?.split(', ')).toEqual(expect.arrayContaining(['roster.member', 'roster.lspd.sergeant']));
   expect(links?.[1]).not.toContain('roster.lspd.cadet');
 
-  // Rank changes from the game: a Sergeant promotes, is refused the next step, the admin sets it.
+  // Rank changes from the game: a Sergeant promotes, is told to wait 3 s, is refused the next step,
+  // the admin sets it.
   const promoted = text.match(
     /^\/rank promote (\d+) \(player \d+, LSPD Sergeant\) -> chat \[Roster\] .+ \(player \1\) is now Senior Officer in LSPD \(was Officer\)\.$/m,
   )?.[1];
@@ -68,6 +69,9 @@ it('the sandbox runs its scripted session and shows every decision, export, chan
     `event roster:rankChanged(${promoted}): LSPD Officer -> Senior Officer, actor ${alice}`,
   );
   expect(text).toContain(`event roster:playerUpdated(${promoted}): LSPD Officer -> Senior Officer`);
+  expect(text).toMatch(
+    /^\/rank promote \d+ \(player \d+, LSPD Sergeant\) -> chat \[Roster\] You changed a rank moments ago; try again in [1-3] s\.$/m,
+  );
   expect(text).toMatch(
     /^\/rank promote \d+ \(player \d+, LSPD Sergeant\) -> chat \[Roster\] You may not set Sergeant for .+ \(now Senior Officer\): it takes Lieutenant or above in LSPD; you are Sergeant\.$/m,
   );

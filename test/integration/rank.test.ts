@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MockMember } from '../../dev/mock-roster/records';
 import { eventually, type Harness, type HarnessOptions, startHarness } from './harness';
 
@@ -16,10 +16,21 @@ const plain = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON
 const PATCH = 'PATCH /api/v1/department-assignments/:id';
 
 let h: Harness | undefined;
+// Fake time that also follows real time (the mock's real I/O still gets answered): the rank
+// change limits are seconds and minutes, passed here without sleeping through them.
+beforeEach(() => {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+});
 afterEach(async () => {
   await h?.close();
   h = undefined;
+  vi.useRealTimers();
 });
+
+const READ = 'GET /api/v1/department-assignments';
+/** A player actor's changes are at least 3 s apart. */
+const nextChange = () => vi.advanceTimersByTimeAsync(3_000);
+const sentSince = (from: number) => h!.mock.counters.log.slice(from).map((e) => e.endpoint);
 
 const config = { rateLimit: { perMinute: 6000 }, refresh: { intervalSeconds: 3600, auditSeconds: 0 } };
 
@@ -55,7 +66,7 @@ async function cast(options: HarnessOptions = {}): Promise<Cast> {
   return online as Cast;
 }
 
-const setRank = (target: number, department: string, rank: string, actor?: number) =>
+const setRank = (target: number, department: string, rank: string, actor?: number | null) =>
   h!.caller.exports.roster!.setRank!(target, department, rank, actor) as Promise<Result>;
 
 describe('setRank and the rank command', () => {
@@ -77,8 +88,12 @@ describe('setRank and the rank command', () => {
     expect(assignment.rankId).toBe('rank_lspd_6');
     const audit = h!.mock.data.data.auditLogs.at(-1)!;
     expect(audit.changes).toEqual({ rankId: { from: 'rank_lspd_7', to: 'rank_lspd_6' } });
-    // One round trip: the new rank is in the exports as soon as setRank resolves.
-    expect(h!.mock.counters.log.length - before).toBe(1);
+    // Two round trips: the fresh read of both members (one request), then the PATCH; the new
+    // rank is in the exports as soon as setRank resolves.
+    expect(sentSince(before)).toEqual([READ, PATCH]);
+    const read = new URLSearchParams(h!.mock.counters.log[before]!.query);
+    expect(read.getAll('memberId').sort()).toEqual([officer.member.id, captain.member.id].sort());
+    expect(read.get('include')).toBe('rank,member');
     const senior = { id: 'rank_lspd_6', name: 'Senior Officer', position: 6 };
     const roster = h!.caller.exports.roster!;
     expect(plain(roster.getRank!(officer.id, 'LSPD'))).toEqual(senior);
@@ -121,38 +136,52 @@ describe('setRank and the rank command', () => {
     expect(log[0]).not.toContain(secret!);
   });
 
-  it('refuses a peer, a senior, a rank above the actor and an unknown rank without sending anything', async () => {
+  it('refuses a peer, a senior and a rank above the actor on one fresh read each, never a PATCH', async () => {
     const { captain, officer, peer, senior } = await cast();
     const before = h!.mock.counters.log.length;
-    const refusals = [
-      [await setRank(peer.id, 'LSPD', 'Lieutenant', captain.id), /now Captain.*Assistant Chief or above/],
-      [await setRank(senior.id, 'LSPD', 'Officer', captain.id), /now Assistant Chief.*Chief or above/],
+    const decided = [
+      [() => setRank(peer.id, 'LSPD', 'Lieutenant', captain.id), /now Captain.*Assistant Chief or above/],
+      [() => setRank(senior.id, 'LSPD', 'Officer', captain.id), /now Assistant Chief.*Chief or above/],
       [
-        await setRank(officer.id, 'LSPD', 'Captain', captain.id),
+        () => setRank(officer.id, 'LSPD', 'Captain', captain.id),
         /set Captain.*Assistant Chief or above.*you are Captain/,
       ],
+      [() => setRank(officer.id, 'LSPD', 'Officer', captain.id), /already holds Officer/],
+      [() => setRank(captain.id, 'LSPD', 'Officer', officer.id), /you are Officer/],
+    ] as const;
+    for (const [change, reason] of decided) {
+      const result = await change();
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.reason).toMatch(reason);
+      await nextChange();
+    }
+    expect(sentSince(before)).toEqual(decided.map(() => READ));
+    expect(h!.caller.exports.roster!.hasRank!(officer.id, 'LSPD', 'Officer')).toBe(true);
+  });
+
+  it('refuses an unknown rank or department, or one the target is not in, without sending anything', async () => {
+    const { captain, officer } = await cast();
+    const before = h!.mock.counters.log.length;
+    const refusals = [
       [
         await setRank(officer.id, 'LSPD', 'Sarge', captain.id),
         /LSPD has no rank "Sarge"; its ranks: Chief, /,
       ],
       [await setRank(officer.id, 'BCSO', 'Deputy', captain.id), /is not in BCSO/],
       [await setRank(officer.id, 'NOPE', 'Officer', captain.id), /no department "NOPE"/],
-      [await setRank(officer.id, 'LSPD', 'Officer', captain.id), /already holds Officer/],
-      [await setRank(captain.id, 'LSPD', 'Officer', officer.id), /you are Officer/],
     ] as const;
     for (const [result, reason] of refusals) {
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.reason).toMatch(reason);
     }
     expect(h!.mock.counters.log.slice(before)).toEqual([]);
-    expect(h!.caller.exports.roster!.hasRank!(officer.id, 'LSPD', 'Officer')).toBe(true);
   });
 
   it('a read-only key refuses at once, naming the write scopes', async () => {
     const { officer } = await cast({ keyName: 'readOnly' });
     await eventually(() => h!.logText().includes('connected to the roster'));
     const before = h!.mock.counters.log.length;
-    const result = await setRank(officer.id, 'LSPD', 'Senior Officer');
+    const result = await setRank(officer.id, 'LSPD', 'Senior Officer', 0);
     expect(result.ok).toBe(false);
     if (!result.ok)
       expect(result.reason).toMatch(/lacks a write scope \(roster:write or departments:write\)/);
@@ -164,7 +193,7 @@ describe('setRank and the rank command', () => {
     await eventually(() => h!.logText().includes('connected to the roster'));
     // The key lost its write scope after the start: the service's insufficient_scope names it.
     h!.mock.keyRecords.find((k) => k.name === 'rosterWrite')!.scopes = ['roster:read', 'departments:read'];
-    const result = await setRank(officer.id, 'LSPD', 'Senior Officer');
+    const result = await setRank(officer.id, 'LSPD', 'Senior Officer', 0);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toMatch(/may not change ranks: it lacks the scope roster:write/);
     expect(h!.caller.exports.roster!.hasRank!(officer.id, 'LSPD', 'Officer')).toBe(true);
@@ -181,7 +210,7 @@ describe('setRank and the rank command', () => {
     h!.server.executeCommand(`rank demote ${officer.id}`);
     await eventually(() => roster.hasRank!(officer.id, 'LSPD', 'Assistant Chief'));
 
-    // A captain may not demote an assistant chief: told in chat, nothing sent.
+    // A captain may not demote an assistant chief: told in chat, decided on a fresh read, no PATCH.
     const sent = h!.mock.counters.log.length;
     h!.server.executeCommand(`rank demote ${officer.id}`, captain.id);
     const chat = await eventually(() =>
@@ -191,7 +220,8 @@ describe('setRank and the rank command', () => {
       'Roster',
       expect.stringMatching(/You may not set Captain for Otto Officer \(now Assistant Chief\)/),
     ]);
-    expect(h!.mock.counters.log.length).toBe(sent);
+    expect(sentSince(sent)).toEqual([READ]);
+    await nextChange();
 
     h!.server.executeCommand(`rank set ${officer.id} LSPD Officer`);
     await eventually(() => roster.hasRank!(officer.id, 'LSPD', 'Officer'));
@@ -211,6 +241,135 @@ describe('setRank and the rank command', () => {
     expect(log).toHaveLength(4);
     expect(log[0]).toMatch(/actor="console" target="Otto Officer".* from="Officer" to="Chief"/);
     expect(log[3]).toMatch(/actor="Cara Captain".* from="Officer" to="Senior Officer"/);
+  });
+
+  it('decides on the roster now: a captain may not demote a member just made Assistant Chief there', async () => {
+    const { captain, officer } = await cast();
+    const roster = h!.caller.exports.roster!;
+    const assignment = h!.mock.data.assignmentsOf(officer.member.id)[0]!;
+    // Promoted on the roster a moment ago; the server still holds them as Officer.
+    h!.mock.data.setAssignmentRank(assignment.id, 'rank_lspd_2');
+    expect(roster.hasRank!(officer.id, 'LSPD', 'Officer')).toBe(true);
+    const before = h!.mock.counters.log.length;
+
+    const result = await setRank(officer.id, 'LSPD', 'Sergeant', captain.id);
+
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.reason).toMatch(/You may not set Sergeant for Otto Officer \(now Assistant Chief\)/);
+    expect(assignment.rankId).toBe('rank_lspd_2');
+    expect(sentSince(before)).not.toContain(PATCH);
+    // The stale record is read again, so the exports catch up too.
+    await eventually(() => roster.hasRank!(officer.id, 'LSPD', 'Assistant Chief'));
+  });
+
+  it('a suspended member still online has no authority; one allowed roster.manage still has', async () => {
+    const { captain, officer } = await cast();
+    h!.mock.data.setMemberStatus(captain.member.id, 'SUSPENDED');
+    const before = h!.mock.counters.log.length;
+
+    const refused = await setRank(officer.id, 'LSPD', 'Senior Officer', captain.id);
+
+    expect(refused.ok).toBe(false);
+    if (!refused.ok)
+      expect(refused.reason).toBe(
+        'Your roster status is SUSPENDED, which gives no authority to change ranks.',
+      );
+    expect(sentSince(before)).toEqual([READ]);
+    expect(h!.mock.data.assignmentsOf(officer.member.id)[0]!.rankId).toBe('rank_lspd_7');
+    await nextChange();
+    h!.server.executeCommand(`add_ace player.${captain.id} roster.manage allow`);
+    expect((await setRank(officer.id, 'LSPD', 'Senior Officer', captain.id)).ok).toBe(true);
+  });
+
+  it('one change every 3 s per player actor: the next at once is refused, saying when to try again', async () => {
+    const { captain, officer } = await cast();
+    expect((await setRank(officer.id, 'LSPD', 'Senior Officer', captain.id)).ok).toBe(true);
+    const before = h!.mock.counters.log.length;
+
+    const again = await setRank(officer.id, 'LSPD', 'Sergeant', captain.id);
+
+    expect(again).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^You changed a rank moments ago; try again in [1-3] s\.$/),
+    });
+    expect(h!.mock.counters.log.slice(before)).toEqual([]);
+    await nextChange();
+    expect((await setRank(officer.id, 'LSPD', 'Sergeant', captain.id)).ok).toBe(true);
+  });
+
+  it('at most 4 changes of one member in 10 minutes, whoever the actor, the console too', async () => {
+    const { captain, officer } = await cast();
+    for (const rank of ['Senior Officer', 'Officer', 'Senior Officer', 'Officer']) {
+      expect((await setRank(officer.id, 'LSPD', rank, 0)).ok).toBe(true);
+    }
+    const before = h!.mock.counters.log.length;
+    const limited =
+      /^Otto Officer's rank has been changed 4 times in the last 10 minutes, the most allowed; try again in (10 min|\d+ s)\.$/;
+    const byConsole = await setRank(officer.id, 'LSPD', 'Sergeant', 0);
+    const byCaptain = await setRank(officer.id, 'LSPD', 'Sergeant', captain.id);
+    for (const result of [byConsole, byCaptain])
+      expect(result).toEqual({ ok: false, reason: expect.stringMatching(limited) });
+    expect(h!.mock.counters.log.slice(before)).toEqual([]);
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    expect((await setRank(officer.id, 'LSPD', 'Sergeant', captain.id)).ok).toBe(true);
+  });
+
+  it('an omitted or null actor is refused, never taken for the console', async () => {
+    const { officer } = await cast();
+    const before = h!.mock.counters.log.length;
+    for (const result of [
+      await setRank(officer.id, 'LSPD', 'Chief'),
+      await setRank(officer.id, 'LSPD', 'Chief', null),
+    ]) {
+      expect(result).toEqual({
+        ok: false,
+        reason: expect.stringMatching(/^actor is missing: pass the acting player's server id, or 0/),
+      });
+    }
+    expect(h!.mock.counters.log.slice(before)).toEqual([]);
+    expect(h!.mock.data.assignmentsOf(officer.member.id)[0]!.rankId).toBe('rank_lspd_7');
+  });
+
+  it('from Lua: a handler whose source is nil after Wait() is refused; a copied source is judged', async () => {
+    const { officer } = await cast();
+    const vm = await h!.server.createLuaResource('jobs');
+    try {
+      await vm.run(`
+        answers = {}
+        RegisterNetEvent('jobs:promote', function(target)
+          Wait(100)
+          local r = exports.roster:setRank(target, 'LSPD', 'Chief', source)
+          answers[#answers + 1] = tostring(r.ok) .. '|' .. tostring(r.reason)
+        end)
+        RegisterNetEvent('jobs:promoteCopied', function(target)
+          local actor = source
+          Wait(100)
+          local r = exports.roster:setRank(target, 'LSPD', 'Chief', actor)
+          answers[#answers + 1] = tostring(r.ok) .. '|' .. tostring(r.reason)
+        end)`);
+      // The officer's own client asks to be made Chief.
+      h!.server.emitNet('jobs:promote', officer.id, officer.id);
+      const answers = () => vm.run('return table.concat(answers, "\\n")') as Promise<string>;
+      let text = '';
+      for (let i = 0; i < 200 && text === ''; i++) {
+        text = await answers();
+        if (text === '') await h!.server.nextTick();
+      }
+      expect(text).toMatch(/^false\|actor is missing: pass the acting player's server id, or 0/);
+      h!.server.emitNet('jobs:promoteCopied', officer.id, officer.id);
+      for (let i = 0; i < 200 && !text.includes('\n'); i++) {
+        text = await answers();
+        if (!text.includes('\n')) await h!.server.nextTick();
+      }
+      expect(text.split('\n')[1]).toMatch(
+        /^false\|You may not set Chief for Otto Officer \(now Officer\).*you are Officer\.$/,
+      );
+      expect(h!.mock.data.assignmentsOf(officer.member.id)[0]!.rankId).toBe('rank_lspd_7');
+      expect(h!.caller.exports.roster!.hasRank!(officer.id, 'LSPD', 'Officer')).toBe(true);
+    } finally {
+      vm.close();
+    }
   });
 
   it('a player allowed roster.manage sets any rank', async () => {

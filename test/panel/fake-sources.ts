@@ -45,7 +45,7 @@ export function fakeSources(overrides: Partial<PanelSources> = {}): PanelSources
       remainingToday: 24990,
       resetAt: null,
       pausedUntil: null,
-      queued: { join: 1, refresh: 2, background: 0 },
+      queued: { join: 1, write: 0, refresh: 2, background: 0 },
       suspended: null,
     }),
     lastError: () => ({ message: 'lookup: the service answered 503', at: 1000 }),

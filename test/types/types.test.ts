@@ -43,7 +43,9 @@ describe('published types', () => {
     expectTypeOf<RosterExports['setRank']>().returns.toEqualTypeOf<
       Promise<{ ok: true; member: Member } | { ok: false; reason: string }>
     >();
-    expectTypeOf<RosterExports['setRank']>().toBeCallableWith(1, 'LSPD', 'Sergeant');
+    expectTypeOf<RosterExports['setRank']>().toBeCallableWith(1, 'LSPD', 'Sergeant', 0);
+    // The actor is required: a missing one is refused at run time, never taken for the console.
+    expectTypeOf<Parameters<RosterExports['setRank']>['length']>().toEqualTypeOf<4>();
     expectTypeOf<RosterExports['setRank']>().toBeCallableWith('1', 'LSPD', 'Sergeant', 2);
     expectTypeOf<RosterExports['assignCourse']>().returns.toEqualTypeOf<Promise<AssignCourseResult>>();
     expectTypeOf<RosterExports['getExpiringCertificates']>().toBeCallableWith();

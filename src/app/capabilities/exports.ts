@@ -1,4 +1,5 @@
 import { RankChanges } from '../../core/ranks/rank-changes';
+import { matchKey } from '../../core/roster/catalog-index';
 import { registerExports } from '../../fivem/exports';
 import { fx } from '../../fivem/natives';
 import { registerRankCommand } from '../../fivem/rank-command';
@@ -13,6 +14,7 @@ import type { RosterContext } from '../roster-context';
  */
 export function attachExports(context: RosterContext): Capability {
   const { service, queries, players, api, config, clock, logger, resourcePath } = context;
+  const admitted = new Set(config.gate.requireStatus.map(matchKey));
   const ranks = new RankChanges({
     service,
     players,
@@ -21,7 +23,9 @@ export function attachExports(context: RosterContext): Capability {
     // Unknown until the key is verified: meanwhile a change is sent and the service decides.
     scopes: () => context.identity?.scopes ?? null,
     canManage: (src) => fx.IsPlayerAceAllowed(src, 'roster.manage'),
+    admits: (status) => admitted.has(matchKey(status)),
     changed: rankChangeRecorder(resourcePath, logger, () => clock.now()),
+    now: () => clock.now(),
     logger,
   });
   registerExports({

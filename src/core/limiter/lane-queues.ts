@@ -1,4 +1,4 @@
-import { LANES, type Lane } from './lane';
+import { LANES, type Lane, perLane } from './lane';
 
 export interface WaitOptions {
   /** Go to the front of the lane: the second half of a job already started (a next page, assignments). */
@@ -14,7 +14,7 @@ interface Waiter {
 
 /** Requests waiting for a permit, one first-in-first-out queue per lane; an abort leaves the queue. */
 export class LaneQueues {
-  private readonly queues: Record<Lane, Waiter[]> = { join: [], refresh: [], background: [] };
+  private readonly queues: Record<Lane, Waiter[]> = perLane(() => []);
 
   /** Queues a waiter; `onLeave` runs when an abort takes it out of its queue. */
   wait(lane: Lane, options: WaitOptions, onLeave: () => void): Promise<void> {

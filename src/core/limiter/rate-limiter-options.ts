@@ -13,9 +13,11 @@ export interface RateLimiterOptions {
   burst?: number;
   /**
    * Fractions of the daily budget that only more urgent lanes may use, so that when the day runs
-   * low background work stops first and joins keep their share. Default refresh 0.1, background 0.25.
+   * low background work stops first and joins keep their share. Default refresh 0.1, background
+   * 0.25; writes (rank changes) default to refresh's and never go below it: a write never spends
+   * what is kept for joins.
    */
-  dayReserve?: { refresh: number; background: number };
+  dayReserve?: { write?: number; refresh: number; background: number };
   /** Pause after a 429 that says neither Retry-After nor X-RateLimit-Reset. Default 30 s. */
   defaultPauseMs?: number;
 }

@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '../ports';
-import { LANES, type Lane } from './lane';
+import { LANES, type Lane, perLane } from './lane';
 import { LaneQueues, type WaitOptions } from './lane-queues';
 import { LimiterClosedError } from './limiter-closed-error';
 import type { LimiterState } from './limiter-state';
@@ -52,6 +52,7 @@ export class RateLimiter {
     const perDay = this.perDay ?? 0;
     this.dayFloor = {
       join: 0,
+      write: Math.floor(perDay * Math.max(reserve.write ?? reserve.refresh, reserve.refresh)),
       refresh: Math.floor(perDay * reserve.refresh),
       background: Math.floor(perDay * Math.max(reserve.background, reserve.refresh)),
     };
@@ -104,11 +105,7 @@ export class RateLimiter {
       remainingToday: this.perDay === null ? null : Math.max(0, this.perDay - this.day.count(now)),
       resetAt: this.server.resetAt(now) ?? null,
       pausedUntil: this.pausedUntil > now ? this.pausedUntil : null,
-      queued: {
-        join: this.queues.size('join'),
-        refresh: this.queues.size('refresh'),
-        background: this.queues.size('background'),
-      },
+      queued: perLane((lane) => this.queues.size(lane)),
     };
   }
 

@@ -1,4 +1,4 @@
-import { LANES, type Lane } from '../limiter/lane';
+import { LANES, type Lane, perLane } from '../limiter/lane';
 import type { Clock, TimerHandle } from '../ports';
 import { countThatFits, MAX_VALUES_PER_REQUEST } from './query-budget';
 
@@ -58,30 +58,14 @@ interface Pending<V> {
  */
 export class KeyBatcher<V> {
   private readonly pending = new Map<string, Pending<V>>();
-  private readonly waiting: Record<Lane, Set<string>> = {
-    join: new Set(),
-    refresh: new Set(),
-    background: new Set(),
-  };
+  private readonly waiting: Record<Lane, Set<string>> = perLane(() => new Set());
   private readonly urgent = new Set<string>();
   /** Until when a lane counts as in a storm: a hold after the last key that came close behind another. */
-  private readonly denseUntil: Record<Lane, number> = {
-    join: -Infinity,
-    refresh: -Infinity,
-    background: -Infinity,
-  };
-  private readonly lastArrival: Record<Lane, number> = {
-    join: -Infinity,
-    refresh: -Infinity,
-    background: -Infinity,
-  };
+  private readonly denseUntil: Record<Lane, number> = perLane(() => -Infinity);
+  private readonly lastArrival: Record<Lane, number> = perLane(() => -Infinity);
   private readonly jobs = new Map<Lane, AbortController>();
   private readonly holds = new Map<Lane, TimerHandle>();
-  private readonly lastSent: Record<Lane, number> = {
-    join: -Infinity,
-    refresh: -Infinity,
-    background: -Infinity,
-  };
+  private readonly lastSent: Record<Lane, number> = perLane(() => -Infinity);
   private readonly max: number;
 
   constructor(private readonly options: KeyBatcherOptions<V>) {

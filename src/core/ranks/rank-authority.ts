@@ -33,3 +33,34 @@ export function checkAuthority(c: AuthorityCase): Authority {
   const above = c.ladder.filter((r) => isAbove(r.position, bar.position, c.order));
   return { ok: false, needed: above.at(-1) ?? null };
 }
+
+export interface ActorCase extends AuthorityCase {
+  /** The actor's roster status as just read; null when the roster showed none. */
+  status: string | null;
+  /** Whether a status admits a member (`gate.requireStatus`). */
+  admits: (status: string) => boolean;
+  /** The target's name and the department's label, for the sentence. */
+  name: string;
+  label: string;
+}
+
+/**
+ * Why a player actor may not make this change, judged on the roster's current data, or null when
+ * they may. A rank gives authority only while the actor's own status admits them: a suspended
+ * member still online keeps their rank on the roster, not their authority.
+ */
+export function actorRefusal(c: ActorCase): string | null {
+  if (c.actor !== null && c.status === null) {
+    return 'The roster did not show your own record, so your authority cannot be confirmed; try again.';
+  }
+  if (c.status !== null && !c.admits(c.status)) {
+    return `Your roster status is ${c.status}, which gives no authority to change ranks.`;
+  }
+  const authority = checkAuthority(c);
+  if (authority.ok) return null;
+  const takes = authority.needed
+    ? `it takes ${authority.needed.name} or above in ${c.label}`
+    : `only staff allowed roster.manage can do that in ${c.label}`;
+  const yours = c.actor ? `you are ${c.actor.name}` : `you hold no rank in ${c.label}`;
+  return `You may not set ${c.wanted.name} for ${c.name} (now ${c.current?.name ?? 'no rank'}): ${takes}; ${yours}.`;
+}

@@ -1,14 +1,17 @@
-import { assignmentSchema } from '../api/record-schemas';
+import type { QueryValues } from '../api/roster-api';
 import { hasScope } from '../api/scope-warnings';
 import type { Lane } from '../limiter/lane';
-import type { ApiRank, Department, Member, Rank } from '../model';
+import type { ApiAssignment, ApiRank, Department, Member, Rank } from '../model';
 import type { PlayerRegistry } from '../players/player-registry';
 import type { Logger } from '../ports';
 import type { RankOrder } from '../roster/catalog-index';
 import type { MemberView } from '../roster/member-view';
 import type { RosterService } from '../roster/roster-service';
-import { checkAuthority } from './rank-authority';
-import { rankChangeFailure, scopeNamed } from './rank-change-failure';
+import { type FreshAssignments, readFreshAssignments } from './fresh-assignments';
+import { actorRefusal } from './rank-authority';
+import { rankChangeFailure } from './rank-change-failure';
+import { limitText, RankChangeLimits } from './rank-change-limits';
+import { budgetText, MAX_WAIT_MS, sendRankChange, toRank } from './rank-patch';
 
 /** What `setRank` resolves to; `change` is for the command's answer and stays inside the resource. */
 export type RankChangeResult =
@@ -35,6 +38,7 @@ export interface RankChangeDeps {
   service: RosterService;
   players: PlayerRegistry;
   api: {
+    get(path: string, query: QueryValues, lane: Lane): Promise<unknown>;
     patch(path: string, body: unknown, lane: Lane): Promise<unknown>;
     estimateWaitMs(lane: Lane): number;
   };
@@ -43,33 +47,51 @@ export interface RankChangeDeps {
   scopes: () => readonly string[] | null;
   /** True when the player is allowed the ACE `roster.manage` (may set any rank). */
   canManage: (src: string) => boolean;
+  /** True when a roster status admits a member (`gate.requireStatus`); only then does a rank give authority. */
+  admits: (status: string) => boolean;
   /** A confirmed change: log line, rank-changes.log, `roster:rankChanged`. */
   changed: (change: RankChange) => void;
+  now: () => number;
   logger: Logger;
 }
 
-/** Writes are refused rather than queued when the rate limiter would hold them longer than this. */
-const MAX_WAIT_MS = 10_000;
 const WRITE_SCOPES = ['roster:write', 'departments:write'];
 
-type Checked = { ok: false; reason: string } | { ok: true; view: MemberView; department: Department };
+type Failure = { ok: false; reason: string };
+type Checked = Failure | { ok: true; view: MemberView; department: Department };
+/** The rank to set, given the target's rank on the roster now (a step depends on it). */
+type Choice = (current: Rank | null) => ApiRank | Failure;
+type Acting = {
+  ok: true;
+  actor: RankActor;
+  /** The acting player's record as cached, when their rank decides (not the console, not a manager). */
+  view: MemberView | null;
+  manages: boolean;
+  /** Whose budget the change counts against; null for the console (exempt). */
+  key: string | null;
+};
 
 /**
- * Rank changes from the game: resolves department, assignment and rank from what is known, checks
- * the actor's authority before anything is sent, PATCHes the assignment in the join lane (someone
- * is waiting) and records the answer. Every outcome is a result; nothing throws.
+ * Rank changes from the game. Department and rank names are resolved on what is known; then, at
+ * most once per actor every few seconds, the target's and the actor's assignments are read fresh
+ * (one request, write lane) and the change is decided on that: the target's rank now, the actor's
+ * rank now and whether their status still admits them. The PATCH goes in the write lane, which
+ * never spends what is kept for joins. Every outcome is a result; nothing throws.
  */
 export class RankChanges {
   /** Targets with a change under way: a second one (a macro, a double click) is refused. */
   private readonly pending = new Set<string>();
   /** The write scope the service asked for, once an `insufficient_scope` named it. */
   private neededScope: string | null = null;
+  private readonly limits: RankChangeLimits;
 
-  constructor(private readonly deps: RankChangeDeps) {}
+  constructor(private readonly deps: RankChangeDeps) {
+    this.limits = new RankChangeLimits(deps.now);
+  }
 
   /**
    * Sets `rank` (id or name) in `department` (id, name or short name) for online player `target`.
-   * `actor` is the acting player's server id, or null for a trusted caller named `via`.
+   * `actor` is the acting player's server id, or null for the console or a trusted caller named `via`.
    */
   async setRank(
     target: string,
@@ -87,10 +109,10 @@ export class RankChanges {
         `${found.department.shortName ?? found.department.name} has no rank "${rank}"${names.length > 0 ? `; its ranks: ${names.join(', ')}` : ''}.`,
       );
     }
-    return this.change(target, found.view, found.department, wanted, actor, via);
+    return this.change(target, found, () => wanted, actor, via);
   }
 
-  /** One step up (`promote`) or down (`demote`); the department defaults to the target's primary one. */
+  /** One step up (`promote`) or down (`demote`) from the rank held on the roster now. */
   async step(
     target: string,
     department: string | null,
@@ -104,16 +126,23 @@ export class RankChanges {
     const found = this.targetIn(target, key ?? '');
     if (!found.ok) return found;
     const ladder = this.ladder(found.department.id);
-    const current = found.department.rank;
-    const at = current ? ladder.findIndex((r) => r.id === current.id) : ladder.length;
     const label = found.department.shortName ?? found.department.name;
-    if (current && at < 0) return fail(`${current.name} is not on the ${label} rank ladder; use rank set.`);
-    const next = direction === 'promote' ? ladder[at - 1] : ladder[at + 1];
-    if (!next) {
-      const end = direction === 'promote' ? 'the highest' : current ? 'the lowest' : 'no';
-      return fail(`${found.view.member.name} already holds ${end} rank in ${label}.`);
-    }
-    return this.change(target, found.view, found.department, next, actor, via);
+    const name = found.view.member.name;
+    return this.change(
+      target,
+      found,
+      (current) => {
+        const at = current ? ladder.findIndex((r) => r.id === current.id) : ladder.length;
+        if (current && at < 0)
+          return fail(`${current.name} is not on the ${label} rank ladder; use rank set.`);
+        const next = direction === 'promote' ? ladder[at - 1] : ladder[at + 1];
+        if (next) return next;
+        const end = direction === 'promote' ? 'the highest' : current ? 'the lowest' : 'no';
+        return fail(`${name} already holds ${end} rank in ${label}.`);
+      },
+      actor,
+      via,
+    );
   }
 
   private targetIn(target: string, department: string): Checked {
@@ -134,128 +163,134 @@ export class RankChanges {
     return { ok: true, view: entry.view, department: held };
   }
 
+  /** Checks what needs no request, counts the attempt, then reads fresh and decides. */
   private async change(
     target: string,
-    view: MemberView,
-    department: Department,
-    wanted: ApiRank,
+    found: { view: MemberView; department: Department },
+    choose: Choice,
     actorSrc: string | null,
     via: string,
   ): Promise<RankChangeResult> {
-    const label = department.shortName ?? department.name;
-    const name = view.member.name;
-    const from = department.rank;
-    if (from?.id === wanted.id) return fail(`${name} already holds ${wanted.name} in ${label}.`);
-    const actor = this.actorOf(actorSrc, via);
-    if (!actor.ok) return actor;
-    if (actorSrc !== null && !this.deps.canManage(actorSrc)) {
-      const own = actor.view.department(department.id)?.rank ?? null;
-      const authority = checkAuthority({
-        actor: own,
-        current: from,
-        wanted,
-        ladder: this.ladder(department.id),
-        order: this.deps.order,
-      });
-      if (!authority.ok) {
-        const takes = authority.needed
-          ? `it takes ${authority.needed.name} or above in ${label}`
-          : `only staff allowed roster.manage can do that in ${label}`;
-        const yours = own ? `you are ${own.name}` : `you hold no rank in ${label}`;
-        return fail(
-          `You may not set ${wanted.name} for ${name} (now ${from?.name ?? 'no rank'}): ${takes}; ${yours}.`,
-        );
-      }
-    }
+    const acting = this.actorOf(actorSrc, via);
+    if (!acting.ok) return acting;
     const scopeProblem = this.missingWriteScope();
     if (scopeProblem) return fail(scopeProblem);
+    const name = found.view.member.name;
+    const limited = this.limits.refusal(acting.key, found.view.member.id);
+    if (limited) return fail(limitText(limited, name));
     if (this.pending.has(target)) return fail(`A rank change for ${name} is already under way.`);
+    const waitMs = this.deps.api.estimateWaitMs('write');
+    if (waitMs > MAX_WAIT_MS) return fail(budgetText(waitMs));
+    if (acting.key !== null) this.limits.countActor(acting.key);
     this.pending.add(target);
     try {
-      return await this.send(target, view, department, wanted, actor.actor);
+      return await this.decide(target, found, choose, acting);
     } finally {
       this.pending.delete(target);
     }
   }
 
-  private async send(
+  private async decide(
     target: string,
-    view: MemberView,
-    department: Department,
-    wanted: ApiRank,
-    actor: RankActor,
+    { view, department }: { view: MemberView; department: Department },
+    choose: Choice,
+    acting: Acting,
   ): Promise<RankChangeResult> {
-    const { api, service, logger } = this.deps;
     const label = department.shortName ?? department.name;
-    const context = { target: view.member.name, department: label, rank: wanted.name };
-    let assignmentId = view.assignments.get(department.id);
-    if (assignmentId === undefined) {
-      // A record from the snapshot knows no assignment ids: read the member once.
-      await service.refreshPlayer(target);
-      assignmentId = this.deps.players.get(target)?.view?.assignments.get(department.id);
-      if (assignmentId === undefined) {
-        return fail(
-          `The roster shows no assignment of ${view.member.name} in ${label} right now; try again.`,
-        );
-      }
-    }
-    const waitMs = api.estimateWaitMs('join');
-    if (waitMs > MAX_WAIT_MS) {
-      return fail(`The roster is busy; try again in about ${Math.ceil(waitMs / 1000)} s.`);
-    }
-    let answer: unknown;
+    const name = view.member.name;
+    const judge = acting.manages ? null : acting.view;
+    const ids = judge ? [view.member.id, judge.member.id] : [view.member.id];
+    let fresh: FreshAssignments;
     try {
-      answer = await api.patch(
-        `/api/v1/department-assignments/${encodeURIComponent(assignmentId)}`,
-        { rankId: wanted.id },
-        'join',
-      );
+      fresh = await readFreshAssignments(this.deps.api, ids);
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (code === 'insufficient_scope') {
-        this.neededScope = scopeNamed((error as { serviceMessage?: string }).serviceMessage ?? '') ?? 'write';
-      }
-      if (code === 'not_found') void service.refreshPlayer(target);
-      logger.warn(`rank change for ${view.member.name} in ${label} failed: ${(error as Error).message}`);
-      return fail(rankChangeFailure(error, context));
+      this.deps.logger.warn(
+        `reading ${name}'s assignments before a rank change failed: ${(error as Error).message}`,
+      );
+      return fail(rankChangeFailure(error, { target: name, department: label, rank: 'the rank' }));
     }
-    const confirmed = this.confirmedRank(answer, department.id, wanted);
-    const member = service.recordRank(target, department.id, confirmed);
-    if (member === null)
-      return fail(`${view.member.name} left before the change was confirmed; it was made.`);
-    const now = member.departments.find((d) => d.id === department.id) ?? department;
-    const change: RankChange = {
-      target: { src: target, name: member.name, memberId: member.id },
-      department: now,
-      from: department.rank,
-      to: now.rank ?? toRank(confirmed),
-      actor,
-    };
-    this.deps.changed(change);
-    return { ok: true, member, change };
+    const assignment = fresh.assignment(view.member.id, department.id);
+    if (!assignment) {
+      this.reread([target]);
+      return fail(`${name} is no longer in ${label} on the roster; their record is being re-read.`);
+    }
+    const current = this.rankOf(assignment);
+    if (current === undefined)
+      return fail(`${name}'s rank in ${label} is not one this server knows yet; try again shortly.`);
+    if (current?.id !== department.rank?.id) this.reread([target]);
+    const wanted = choose(current);
+    if ('ok' in wanted) return wanted;
+    if (current?.id === wanted.id) return fail(`${name} already holds ${wanted.name} in ${label}.`);
+    if (judge) {
+      const own = fresh.assignment(judge.member.id, department.id);
+      const rank = own ? (this.rankOf(own) ?? null) : null;
+      const status = fresh.status(judge.member.id);
+      const cached = judge.department(department.id)?.rank?.id;
+      if (rank?.id !== cached || (status !== null && status !== judge.member.status)) {
+        if (acting.actor.src !== null) this.reread([acting.actor.src]);
+      }
+      const refusal = actorRefusal({
+        actor: rank,
+        status,
+        admits: this.deps.admits,
+        current,
+        wanted,
+        ladder: this.ladder(department.id),
+        order: this.deps.order,
+        name,
+        label,
+      });
+      if (refusal) return fail(refusal);
+    }
+    return sendRankChange(
+      {
+        ...this.deps,
+        countTarget: (memberId) => this.limits.countTarget(memberId),
+        scopeNamed: (scope) => {
+          this.neededScope = scope;
+        },
+        reread: (src) => this.reread([src]),
+      },
+      { target, view, department, assignmentId: assignment.id, from: current, wanted, actor: acting.actor },
+    );
   }
 
-  /** The rank the service's answer shows; the rank asked for when the answer does not say. */
-  private confirmedRank(answer: unknown, departmentId: string, wanted: ApiRank): ApiRank {
-    const parsed = assignmentSchema.safeParse(answer);
-    if (!parsed.success) return wanted;
-    const rankId = parsed.data.rankId;
-    if (rankId === null || rankId === wanted.id) return wanted;
-    const rank = parsed.data.rank ?? this.deps.service.catalog.rank(rankId);
-    return rank && (rank.departmentId ?? departmentId) === departmentId ? rank : wanted;
+  /** The rank an assignment holds (null: none); undefined when it names a rank not known here. */
+  private rankOf(assignment: ApiAssignment): Rank | null | undefined {
+    if (assignment.rankId === null) return null;
+    const rank =
+      assignment.rank?.id === assignment.rankId
+        ? assignment.rank
+        : this.deps.service.catalog.rank(assignment.rankId);
+    return rank ? toRank(rank) : undefined;
   }
 
-  private actorOf(
-    src: string | null,
-    via: string,
-  ): { ok: true; actor: RankActor; view: MemberView } | { ok: false; reason: string } {
-    if (src === null) return { ok: true, actor: { src: null, name: via, license: null }, view: EMPTY_VIEW };
+  /** What the cache holds for these players turned out stale: read them again, in the background. */
+  private reread(srcs: string[]): void {
+    this.deps.service.refreshPlayers(srcs).catch(() => undefined);
+  }
+
+  private actorOf(src: string | null, via: string): Acting | Failure {
+    if (src === null) {
+      return {
+        ok: true,
+        actor: { src: null, name: via, license: null },
+        view: null,
+        manages: true,
+        key: null,
+      };
+    }
     const entry = this.deps.players.get(src);
     if (!entry || !this.deps.players.isOnline(src)) return fail(`No player ${src} (the actor) is online.`);
     const actor = { src, name: entry.name, license: entry.license };
-    if (this.deps.canManage(src)) return { ok: true, actor, view: entry.view ?? EMPTY_VIEW };
-    if (!entry.view) return fail('Your roster record is not loaded, so your rank is unknown.');
-    return { ok: true, actor, view: entry.view };
+    // An actor's budget follows the person across reconnections (a new server id each time).
+    const key = entry.license ?? `player:${src}`;
+    if (this.deps.canManage(src)) return { ok: true, actor, view: null, manages: true, key };
+    if (entry.view === undefined)
+      return fail('Your roster record is not loaded yet, so your rank is unknown.');
+    if (entry.view === null)
+      return fail('You are not on the roster, so you hold no rank to change others with.');
+    return { ok: true, actor, view: entry.view, manages: false, key };
   }
 
   /** A reason when the key surely cannot write, so nothing is sent for nothing. */
@@ -272,17 +307,6 @@ export class RankChanges {
   }
 }
 
-const EMPTY_VIEW: MemberView = {
-  member: { id: '', name: '', status: '', license: '', departments: [] },
-  primary: null,
-  department: () => undefined,
-  assignments: new Map(),
-};
-
-function fail(reason: string): { ok: false; reason: string } {
+function fail(reason: string): Failure {
   return { ok: false, reason };
-}
-
-function toRank(rank: ApiRank): Rank {
-  return { id: rank.id, name: rank.name, position: rank.position };
 }

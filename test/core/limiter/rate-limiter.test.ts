@@ -227,7 +227,7 @@ describe('RateLimiter', () => {
   it('keeps the end of the daily budget for joins', async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter({ perMinute: 1000, perDay: 100, burst: 1000, clock });
-    const count: Record<Lane, number> = { join: 0, refresh: 0, background: 0 };
+    const count: Record<Lane, number> = { join: 0, write: 0, refresh: 0, background: 0 };
     for (const lane of ['background', 'refresh', 'join'] as const) {
       for (let i = 0; i < 200; i++) void limiter.acquire(lane).then(() => count[lane]++, ignore);
       await clock.advance(1000);
@@ -239,6 +239,36 @@ describe('RateLimiter', () => {
     limiter.close();
   });
 
+  it('writes stop at their daily floor: what is kept for joins stays for joins', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 1000, perDay: 100, burst: 1000, clock });
+    const count: Record<Lane, number> = { join: 0, write: 0, refresh: 0, background: 0 };
+    for (let i = 0; i < 200; i++) void limiter.acquire('write').then(() => count.write++, ignore);
+    await clock.advance(1000);
+    expect(count.write).toBe(90);
+    expect(limiter.state().queued.write).toBe(110);
+    // A write waits for the day to roll; a join goes at once on the tenth kept for it.
+    expect(limiter.estimateWaitMs('write')).toBeGreaterThan(3_600_000);
+    expect(limiter.estimateWaitMs('join')).toBe(0);
+    for (let i = 0; i < 20; i++) void limiter.acquire('join').then(() => count.join++, ignore);
+    await clock.advance(1000);
+    expect(count).toEqual({ join: 10, write: 90, refresh: 0, background: 0 });
+    limiter.close();
+  });
+
+  it('serves a waiting join before a waiting write, and a write before a refresh', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ perMinute: 60, burst: 1, clock });
+    await limiter.acquire('join');
+    const order: Lane[] = [];
+    for (const lane of ['background', 'refresh', 'write', 'join'] as const) {
+      void limiter.acquire(lane).then(() => order.push(lane), ignore);
+    }
+    await clock.advance(10_000);
+    expect(order).toEqual(['join', 'write', 'refresh', 'background']);
+    limiter.close();
+  });
+
   it('reports its state and an estimated wait per lane', async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter({ perMinute: 60, perDay: 1000, burst: 1, clock });
@@ -246,7 +276,7 @@ describe('RateLimiter', () => {
     for (let i = 0; i < 4; i++) void limiter.acquire('background').catch(ignore);
     void limiter.acquire('join').catch(ignore);
     const state = limiter.state();
-    expect(state.queued).toEqual({ join: 1, refresh: 0, background: 4 });
+    expect(state.queued).toEqual({ join: 1, write: 0, refresh: 0, background: 4 });
     expect(state.remainingThisMinute).toBe(59);
     expect(state.remainingToday).toBe(999);
     // One token to wait for and one join ahead, at (60 - 1) per minute.

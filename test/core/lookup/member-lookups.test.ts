@@ -188,9 +188,9 @@ describe('lanes and waiting', () => {
       background = true;
     });
     void api.lookup(license(2), 'refresh');
-    expect(api.limiterState().queued).toEqual({ join: 0, refresh: 1, background: 1 });
+    expect(api.limiterState().queued).toEqual({ join: 0, write: 0, refresh: 1, background: 1 });
     const joined = api.lookup(license(1), 'join');
-    expect(api.limiterState().queued).toEqual({ join: 1, refresh: 1, background: 0 });
+    expect(api.limiterState().queued).toEqual({ join: 1, write: 0, refresh: 1, background: 0 });
     expect(api.estimateWaitMs('join')).toBeLessThanOrEqual(api.estimateWaitMs('background'));
     const { value } = await outcome(clock, joined);
     expect(value).not.toBeNull();

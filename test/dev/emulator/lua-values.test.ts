@@ -85,6 +85,27 @@ it('net events reach only RegisterNetEvent handlers with source as a number; int
   expect(await lua.run(`return table.concat(seen, ';')`)).toBe('Ann@65536;integer,5,hi,nil');
 });
 
+it('Wait(ms) resumes the handler on a frame at least ms later, with source gone', async () => {
+  await lua.run(`
+    waited = {}
+    RegisterNetEvent('slow', function()
+      local before = source
+      Wait(120)
+      waited[#waited + 1] = table.concat({ before, tostring(source) }, ',')
+    end)`);
+  const from = server.frames;
+  server.emitNet('slow', 7);
+  expect(await lua.run('return #waited')).toBe(0);
+  let frames = 0;
+  for (let i = 0; i < 100 && (await lua.run('return #waited')) === 0; i++) {
+    await server.nextTick();
+    frames = server.frames - from;
+  }
+  expect(await lua.run('return waited[1]')).toBe('7,nil');
+  // Frames are 50 ms: a timer fires once more than 120 ms have passed, on the third frame or later.
+  expect(frames).toBeGreaterThanOrEqual(3);
+});
+
 it('RemoveEventHandler stops a handler; a throwing handler is a SCRIPT ERROR and the others still run', async () => {
   await lua.run(`
     n = 0
