@@ -91,7 +91,7 @@ export async function runGameRankChanges(deps: GameRankDeps): Promise<number> {
   await followed(asked, 'Sergeant');
   const record = server.log
     .of('roster')
-    .findLast((l) => l.startsWith('rank change:') && l.includes(`player ${src}`));
+    .findLast((l) => l.startsWith('rank change:') && l.includes(`target_player="${src}"`));
   if (record)
     print(
       `the resource's own record (console and rank-changes.log): ${record.slice('rank change: '.length)}`,
