@@ -22,6 +22,7 @@ import { attachMirror } from './capabilities/mirror';
 import { attachPanel } from './capabilities/panel';
 import { attachPermissions } from './capabilities/permissions';
 import { attachPlayers } from './capabilities/players';
+import { attachQueuePriority } from './capabilities/queue-priority';
 import { attachRefresh } from './capabilities/refresh';
 import { attachRosterCommand } from './capabilities/roster-command';
 import { attachSnapshot } from './capabilities/snapshot';
@@ -47,6 +48,7 @@ const CAPABILITIES: readonly AttachCapability[] = [
   attachKeyCheck,
   attachRefresh,
   attachMirror,
+  attachQueuePriority,
 ];
 
 /** Reads the settings and attaches everything; with bad settings the resource fails closed. */
