@@ -6,6 +6,7 @@ import { loneLookup } from './lone-lookup';
 import { heapPerMember, heapPerMirroredMember } from './memory';
 import { mirrorFirstRead } from './mirror-first-read';
 import type { Progress } from './progress';
+import { queueStorm } from './queue-bench';
 import { quietServer } from './quiet-server';
 import { reconnectStorm } from './reconnect-storm';
 import type { BenchResults } from './report';
@@ -159,6 +160,11 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   // Request counts only from here on: these run side by side.
   {
+    name: 'queue-storm',
+    label: 'join storm without and with ConnectQueue and priority rules (mirror off)',
+    run: async (progress) => ({ queue: await queueStorm(progress) }),
+  },
+  {
     name: 'reconnect',
     label: 'reconnect storm, mirror off, and naive gate',
     countsOnly: true,
@@ -210,7 +216,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
 ];
 
-const GROUPS = new Set(['storm', 'steady', 'twoServers', 'mirror', 'hotPath']);
+const GROUPS = new Set(['storm', 'steady', 'twoServers', 'mirror', 'hotPath', 'queue']);
 
 /** Later results on top of earlier ones; groups (`storm`, `mirror`, …) are merged one level deep. */
 export function mergeResults(into: PartialResults, more: PartialResults): PartialResults {
