@@ -6,6 +6,8 @@ import { fixed, integer, type ResultRow } from './table';
 export interface QueueBenchResults {
   /** The same 1,000-join storm (mirror off), without and with ConnectQueue and priority rules. */
   storm?: { plain: StormResult; connectQueue: StormResult };
+  /** The same with the roster mirror on (the default). */
+  mirrorStorm?: { plain: StormResult; connectQueue: StormResult };
   duty?: DutyBenchResult;
 }
 
@@ -25,38 +27,55 @@ export const BENCH_PRIORITY = [
 
 /** The storm twice, alone: the resource on its own, then with ConnectQueue and the rules. */
 export async function queueStorm(progress: Progress): Promise<QueueBenchResults> {
-  const base = { players: 1_000, spanMs: 10_000, progress, mirror: 'off' } as const;
-  const plain = await joinStormScenario('roster', { ...base, label: 'join storm, no queue' });
-  const connectQueue = await joinStormScenario('roster', {
-    ...base,
-    label: 'join storm, ConnectQueue + priority rules',
-    connectQueue: { priority: BENCH_PRIORITY },
-  });
-  return { storm: { plain, connectQueue } };
+  const pair = async (mirror: 'on' | 'off') => {
+    const base = { players: 1_000, spanMs: 10_000, progress, mirror } as const;
+    const plain = await joinStormScenario('roster', {
+      ...base,
+      label: `join storm, mirror ${mirror}, no queue`,
+    });
+    const connectQueue = await joinStormScenario('roster', {
+      ...base,
+      label: `join storm, mirror ${mirror}, ConnectQueue + priority rules`,
+      connectQueue: { priority: BENCH_PRIORITY },
+    });
+    return { plain, connectQueue };
+  };
+  return { storm: await pair('off'), mirrorStorm: await pair('on') };
 }
 
 export function queueRows(r: QueueBenchResults): ResultRow[] {
   const rows: ResultRow[] = [];
-  if (r.storm) {
-    const { plain, connectQueue } = r.storm;
+  for (const [mirror, storm] of [
+    ['off', r.storm],
+    ['on', r.mirrorStorm],
+  ] as const) {
+    if (!storm) continue;
+    const { plain, connectQueue } = storm;
     rows.push(
       {
-        scenario: 'join storm 1,000, mirror off: ConnectQueue + priority (vs. without)',
+        scenario: `join storm 1,000, mirror ${mirror}: ConnectQueue + priority (vs. without)`,
         metric: 'roster requests',
         roster: connectQueue.summary.requests,
         naive: plain.summary.requests,
         format: integer,
         target: { text: `≤ ${plain.summary.requests} (without)`, met: (v) => v <= plain.summary.requests },
       },
+      ...['members', 'department-assignments'].map((endpoint) => ({
+        scenario: `join storm 1,000, mirror ${mirror}: ConnectQueue + priority (vs. without)`,
+        metric: `GET ${endpoint}`,
+        roster: connectQueue.summary.byEndpoint[`GET /api/v1/${endpoint}`] ?? 0,
+        naive: plain.summary.byEndpoint[`GET /api/v1/${endpoint}`] ?? 0,
+        format: integer,
+      })),
       {
-        scenario: 'join storm 1,000 with ConnectQueue',
+        scenario: `join storm 1,000, mirror ${mirror}, with ConnectQueue`,
         metric: `placed with priority > 0 (of ${connectQueue.queue?.placed ?? 0} placed)`,
         roster: connectQueue.queue?.prioritized ?? 0,
         naive: null,
         format: integer,
       },
       {
-        scenario: 'join storm 1,000 with ConnectQueue (vs. without)',
+        scenario: `join storm 1,000, mirror ${mirror}, with ConnectQueue (vs. without)`,
         metric: 'p99 decision',
         roster: connectQueue.summary.p99Ms,
         naive: plain.summary.p99Ms,

@@ -15,6 +15,7 @@ import { type Clock, systemClock } from '../core/ports';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { webTokenSetting } from '../panel/web-token';
+import { attachDutyHours } from './capabilities/duty-hours';
 import { attachExports } from './capabilities/exports';
 import { attachJoinGate } from './capabilities/join-gate';
 import { attachKeyCheck } from './capabilities/key-check';
@@ -49,6 +50,7 @@ const CAPABILITIES: readonly AttachCapability[] = [
   attachRefresh,
   attachMirror,
   attachQueuePriority,
+  attachDutyHours,
 ];
 
 /** Reads the settings and attaches everything; with bad settings the resource fails closed. */
