@@ -16,6 +16,8 @@ export interface DutyBenchResult {
   /** Duty-sessions requests in each refresh interval observed. */
   requestsPerRefresh: number[];
   intervalSeconds: number;
+  /** Members whose hours were known (every session read) after the last refresh. */
+  knownAfterLast: number;
 }
 
 /** Sergeant+ LSPD first, then SAFR, then every admitted member: the README's example rules. */
@@ -87,7 +89,7 @@ export function queueRows(r: QueueBenchResults): ResultRow[] {
     const worst = Math.max(0, ...r.duty.requestsPerRefresh);
     rows.push({
       scenario: `duty hours, ${r.duty.onlinePlayers.toLocaleString('en-US')} online, every ${r.duty.intervalSeconds} s`,
-      metric: `duty-sessions requests per refresh, worst of ${r.duty.requestsPerRefresh.length}`,
+      metric: `duty-sessions requests per refresh, worst of ${r.duty.requestsPerRefresh.length} (${r.duty.requestsPerRefresh.join(', ')}); ${r.duty.knownAfterLast} known after the last`,
       roster: worst,
       naive: null,
       format: fixed(0),

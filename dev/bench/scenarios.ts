@@ -1,5 +1,6 @@
 import { RosterStore } from '../mock-roster/roster-store';
 import { seedCommunity } from '../mock-roster/seed-community';
+import { dutyReads } from './duty-reads';
 import { fleetScenario } from './fleet';
 import { hotPathInProcess, hotPathThroughExports } from './hot-path';
 import { loneLookup } from './lone-lookup';
@@ -163,6 +164,12 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'queue-storm',
     label: 'join storm without and with ConnectQueue and priority rules (mirror off)',
     run: async (progress) => ({ queue: await queueStorm(progress) }),
+  },
+  {
+    name: 'duty-reads',
+    label: 'duty hours, 1,000 online players',
+    countsOnly: true,
+    run: async () => ({ queue: { duty: await dutyReads() } }),
   },
   {
     name: 'reconnect',

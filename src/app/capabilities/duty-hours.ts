@@ -1,7 +1,7 @@
 import { hasScope } from '../../core/api';
 import { DUTY_SESSIONS, describeDutyFields, readDutyFields } from '../../core/duty/duty-fields';
 import { DutyLedger } from '../../core/duty/duty-ledger';
-import { DUTY_BATCH, DutyReader } from '../../core/duty/duty-reader';
+import { DUTY_BATCH, DutyReader, dutyBudget } from '../../core/duty/duty-reader';
 import { serverId } from '../../fivem/arguments';
 import { registerHoursCommand } from '../../fivem/hours-command';
 import { fx } from '../../fivem/natives';
@@ -90,7 +90,7 @@ export function attachDutyHours(context: RosterContext): Capability {
     state = { kind: 'reading', reader, described: describeDutyFields(reading.fields) };
     const refresh = async () => {
       const online = onlineMembers();
-      await reader.refresh(online, Math.ceil(online.length / DUTY_BATCH)).catch((error: unknown) => {
+      await reader.refresh(online, dutyBudget(online.length)).catch((error: unknown) => {
         logger.warn(`duty sessions could not be read: ${(error as Error)?.message ?? String(error)}`);
       });
     };

@@ -12,6 +12,11 @@ export const DUTY_BATCH = 100;
 const OVERLAP_MS = 10 * 60_000;
 const DAY_MS = 86_400_000;
 
+/** The most requests one refresh may send: one per 100 online members (CONTRACT.md section 13). */
+export function dutyBudget(onlineMembers: number): number {
+  return Math.ceil(onlineMembers / DUTY_BATCH);
+}
+
 export interface DutyReaderDeps {
   list(
     path: string,
