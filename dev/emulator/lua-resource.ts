@@ -33,6 +33,9 @@ export class LuaResource {
   /** Chunks running through `run`, which starts the threads they create when they end. */
   private running = 0;
   private threadsScheduled = false;
+  /** Threads in Citizen.Wait, woken by one tick of the resource (`sleep`). */
+  private sleepers: { at: number; wake: () => void }[] = [];
+  private sleepTicker = false;
 
   private constructor(
     readonly runtime: JsRuntime,
@@ -160,14 +163,27 @@ export class LuaResource {
   }
 
   /**
-   * Citizen.Wait: scheduler.lua resumes the coroutine from the resource's tick once the time has
-   * passed; here the resource's own timer (timers.ts, frame-driven) wakes it.
+   * Citizen.Wait: scheduler.lua keeps the waiting threads with their wake time and, on each tick of
+   * the resource, resumes those whose time has come (`curTime >= wakeTime`): Wait(0) is the next
+   * frame. One setTick of the resource does the same for every sleeper.
    */
   private sleep(ms: number): Promise<void> {
-    const setTimer = this.runtime.realm.global.setTimeout as (cb: () => void, ms: number) => unknown;
     return new Promise((resolve) => {
-      setTimer(() => resolve(), ms);
+      this.sleepers.push({ at: this.kernel.now() + ms, wake: resolve });
+      if (this.sleepTicker) return;
+      this.sleepTicker = true;
+      const setTick = this.runtime.realm.global.setTick as (cb: () => void) => unknown;
+      setTick(() => this.wakeSleepers());
     });
+  }
+
+  private wakeSleepers(): void {
+    if (this.sleepers.length === 0) return;
+    const now = this.kernel.now();
+    const due = this.sleepers.filter((s) => now >= s.at);
+    if (due.length === 0) return;
+    this.sleepers = this.sleepers.filter((s) => now < s.at);
+    for (const sleeper of due) sleeper.wake();
   }
 
   /** scheduler.lua's event routine, when this resource has a handler for the event. */
