@@ -143,4 +143,29 @@ describe('queue priority with ConnectQueue', () => {
     await eventually(() => h.logText().includes('every admitted member: power 10 (0 online members)'));
     expect(h.logText().match(/no department "NOPE"/g)?.length).toBe(2); // at start, then in doctor
   });
+
+  it("Qbox-style predicate: lookupPriority(source) inside the connecting player's own deferral", async () => {
+    const { h } = await start();
+    const { sergeant, plain } = pick(h);
+    // What qbx_core's queue does with a sub-queue predicate: run once, in playerConnecting's thread.
+    const qbx = await h.server.startLuaResource(
+      'qbxqueue',
+      `seen = {}
+      AddEventHandler('playerConnecting', function(_, _, deferrals)
+        local src = source
+        deferrals.defer()
+        local power = exports.roster:lookupPriority(src)
+        seen[#seen + 1] = GetPlayerIdentifiers(src)[1] .. '=' .. tostring(power)
+        deferrals.done()
+      end)
+      exports('Seen', function() return seen end)`,
+    );
+    const joins = [sergeant, plain].map((m) =>
+      h.server.connectPlayer({ name: m.displayName, identifiers: [m.gameLicense] }),
+    );
+    for (const d of await Promise.all(joins.map((j) => j.decision)))
+      expect(d).toMatchObject({ admitted: true });
+    const seen = (await qbx.run('return exports.qbxqueue:Seen()')) as string[];
+    expect([...seen].sort()).toEqual([`${sergeant.gameLicense}=50`, `${plain.gameLicense}=10`].sort());
+  });
 });

@@ -43,7 +43,8 @@ export function attachQueuePriority(context: RosterContext): Capability {
     if (id !== null) {
       const entry = players.get(id);
       if (entry?.view !== undefined) return entry.view;
-      return entry?.license ? service.lastKnown(entry.license) : undefined;
+      const license = entry ? entry.license : licenseOf(id);
+      return license ? service.lastKnown(license) : undefined;
     }
     const license = toLicense(target);
     return license === null ? undefined : service.lastKnown(license);
@@ -54,10 +55,15 @@ export function attachQueuePriority(context: RosterContext): Capability {
     const id = serverId(target);
     if (id !== null) {
       const entry = players.get(id);
-      if (!entry || entry.license === null) return entry?.view;
-      if (entry.view === undefined && !players.isOnline(id))
-        await outcomes.wait(entry.license, entry.since, entry.since + timeoutMs);
-      return players.get(id)?.view ?? service.lastKnown(entry.license);
+      // Another resource's playerConnecting handler may run before the gate's has seen the player
+      // (FXServer promises no order): the gate's decision for their license is on its way.
+      const license = entry ? entry.license : licenseOf(id);
+      if (license === null) return entry?.view;
+      if (entry?.view === undefined && !players.isOnline(id)) {
+        const since = entry?.since ?? clock.now();
+        await outcomes.wait(license, since, since + timeoutMs);
+      }
+      return players.get(id)?.view ?? service.lastKnown(license);
     }
     const license = toLicense(target);
     if (license === null) return undefined;
@@ -128,6 +134,8 @@ export function attachQueuePriority(context: RosterContext): Capability {
       outcomes.record(decision.license, outcome, decision.at);
     },
     departmentsRead(catalog) {
+      // A failed load hands an empty catalog: every rule would look unknown.
+      if (!service.catalogReady) return;
       // Named once: the periodic reload checks again but only the first reading is said.
       const problems = rules.check(catalog);
       if (leftOut === null) for (const problem of problems) logger.warn(problem);
