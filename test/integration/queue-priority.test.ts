@@ -168,4 +168,17 @@ describe('queue priority with ConnectQueue', () => {
     const seen = (await qbx.run('return exports.qbxqueue:Seen()')) as string[];
     expect([...seen].sort()).toEqual([`${sergeant.gameLicense}=50`, `${plain.gameLicense}=10`].sort());
   });
+
+  it('after the roster restarts, ConnectQueue holds only the new registration: joins still get their power', async () => {
+    const { h, queue } = await start();
+    const { sergeant } = pick(h);
+    h.server.restartResource('roster');
+    await eventually(() => h.logText().match(/connectqueue found/g)?.length === 2);
+    await eventually(() => h.logText().includes('the roster mirror caught up'), 10_000);
+    // ConnectQueue dropped the stopped instance's callback by the resource name passed with it;
+    // a callback left behind would fail at the next join and leave the player waiting for ever.
+    const d = await h.server.connectPlayer({ name: 'Cop', identifiers: [sergeant.gameLicense] }).decision;
+    expect(d).toMatchObject({ admitted: true });
+    expect((await placements(queue)).map((p) => [p.id, p.power])).toEqual([[sergeant.gameLicense, 50]]);
+  });
 });
