@@ -65,4 +65,6 @@ if (Object.keys(present).length > 0) {
   });
   // The emulator's Lua scheduler is read beside the code that loads it (dev/emulator/lua-resource.ts).
   copyFileSync('dev/emulator/lua-scheduler.lua', 'dist/dev/lua-scheduler.lua');
+  // So is the ConnectQueue stand-in's Lua (dev/stand-ins/connect-queue.ts).
+  copyFileSync('dev/stand-ins/connectqueue.lua', 'dist/dev/connectqueue.lua');
 }

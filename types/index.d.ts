@@ -208,6 +208,25 @@ export interface RosterExports {
 
   /** Experience, level and badges of a linked player, or `null`. Async; never rejects. */
   getTrainingProgress(src: ServerId): Promise<TrainingProgress | null>;
+
+  /**
+   * Queue priority: the power of the first `queue.priority` rule the player (a server id, a
+   * connecting player's temporary id too, or a `license:…`) matches, from what is known now; `0`
+   * when none matches or nothing is known. Sync.
+   */
+  getPriority(srcOrLicense: ServerId): number;
+
+  /**
+   * The same once the roster has answered (a connecting player: the join gate's own answer), within
+   * `gate.timeoutSeconds`. Async; never rejects.
+   */
+  lookupPriority(srcOrLicense: ServerId): Promise<number>;
+
+  /**
+   * Hours on duty in the last `days` (default 7, at most 30), from memory; `null` when unknown (the
+   * key lacks `timelogs:read`, not read yet, not on the roster) or `days` is not a positive number. Sync.
+   */
+  getDutyHours(src: ServerId, days?: number): number | null;
 }
 
 /**

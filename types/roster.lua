@@ -99,6 +99,23 @@
 ---@class RosterExports
 local RosterExports = {}
 
+---Queue priority: the power of the first `queue.priority` rule the player matches, from what is known now; 0 for none.
+---@param srcOrLicense integer|string server id (a connecting player's temporary id too) or `license:…`
+---@return integer
+function RosterExports:getPriority(srcOrLicense) end
+
+---The same once the roster has answered, within `gate.timeoutSeconds`. Async: call inside a thread
+---(a Qbox sub-queue predicate runs in one). Example: `exports.roster:lookupPriority(source) >= 50`
+---@param srcOrLicense integer|string server id or `license:…`
+---@return integer
+function RosterExports:lookupPriority(srcOrLicense) end
+
+---Hours on duty in the last `days` (default 7, at most 30); nil when unknown or `days` is not a positive number.
+---@param src integer|string server id
+---@param days? number
+---@return number?
+function RosterExports:getDutyHours(src, days) end
+
 ---The player's member record, or nil (not on the roster, not loaded yet, bad `src`).
 ---@param src integer|string server id
 ---@return RosterMember?

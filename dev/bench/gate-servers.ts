@@ -38,6 +38,8 @@ export interface GateServerOptions {
    * second server can start from what the first left in it (its member snapshot).
    */
   folder?: string;
+  /** More server.cfg convars (e.g. `sv_maxclients` for a queue resource). */
+  convars?: Record<string, string>;
 }
 
 /**
@@ -51,15 +53,17 @@ export async function startGateServer(
 ): Promise<GateServer & { startGate(): void }> {
   const apiKey = options.apiKey ?? mock.keys.full;
   const server = new FxServer({
-    convars:
-      kind === 'roster'
+    convars: {
+      ...(kind === 'roster'
         ? { roster_api_key: apiKey, roster_base_url: mock.url }
         : {
             naive_api_key: apiKey,
             naive_base_url: mock.url,
             naive_cache_seconds: String(options.naive?.cacheSeconds ?? 300),
             naive_refresh_seconds: String(options.naive?.refreshSeconds ?? 0),
-          },
+          }),
+      ...options.convars,
+    },
     convarPermissions: [['roster', 'roster_api_key']],
     aces: options.aces ?? [],
   });

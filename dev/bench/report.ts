@@ -1,6 +1,7 @@
 import type { TimelineEntry } from './join-storm';
 import { MIRROR_METHOD, mirrorFindings } from './mirror-notes';
 import { type MirrorResults, mirrorRows } from './mirror-report';
+import { type QueueBenchResults, queueRows } from './queue-bench';
 import type { QuietServerResult } from './quiet-server';
 import type { StormResult } from './storm-scenario';
 import { bytes, fixed, integer, ms, percent, perSecond, type ResultRow } from './table';
@@ -58,6 +59,8 @@ export interface BenchResults {
   loneLookup?: { addedMs: number; lookupMs: number; rawMs: number; memberAddedMs: number };
   /** The roster kept on the server (CONTRACT.md section 14). */
   mirror?: MirrorResults;
+  /** Queue priority and duty hours (CONTRACT.md section 13). */
+  queue?: QueueBenchResults;
 }
 
 /** What a whole run gives: every scenario ran. */
@@ -103,6 +106,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
   if (r.storm) rows.push(...stormRows(r.storm, r.stormPermissions));
   rows.push(...laterRows(r));
   if (r.mirror) rows.push(...mirrorRows(r.mirror, r.storm?.naive));
+  if (r.queue) rows.push(...queueRows(r.queue));
   return rows;
 }
 

@@ -1,11 +1,13 @@
 import { RosterStore } from '../mock-roster/roster-store';
 import { seedCommunity } from '../mock-roster/seed-community';
+import { dutyReads } from './duty-reads';
 import { fleetScenario } from './fleet';
 import { hotPathInProcess, hotPathThroughExports } from './hot-path';
 import { loneLookup } from './lone-lookup';
 import { heapPerMember, heapPerMirroredMember } from './memory';
 import { mirrorFirstRead } from './mirror-first-read';
 import type { Progress } from './progress';
+import { queueStorm } from './queue-bench';
 import { quietServer } from './quiet-server';
 import { reconnectStorm } from './reconnect-storm';
 import type { BenchResults } from './report';
@@ -159,6 +161,17 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   // Request counts only from here on: these run side by side.
   {
+    name: 'queue-storm',
+    label: 'join storm without and with ConnectQueue and priority rules (mirror off)',
+    run: async (progress) => ({ queue: await queueStorm(progress) }),
+  },
+  {
+    name: 'duty-reads',
+    label: 'duty hours, 1,000 online players',
+    countsOnly: true,
+    run: async () => ({ queue: { duty: await dutyReads() } }),
+  },
+  {
     name: 'reconnect',
     label: 'reconnect storm, mirror off, and naive gate',
     countsOnly: true,
@@ -210,7 +223,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
 ];
 
-const GROUPS = new Set(['storm', 'steady', 'twoServers', 'mirror', 'hotPath']);
+const GROUPS = new Set(['storm', 'steady', 'twoServers', 'mirror', 'hotPath', 'queue']);
 
 /** Later results on top of earlier ones; groups (`storm`, `mirror`, …) are merged one level deep. */
 export function mergeResults(into: PartialResults, more: PartialResults): PartialResults {

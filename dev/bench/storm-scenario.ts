@@ -1,4 +1,5 @@
 import { startMockRoster } from '../mock-roster/server';
+import { placements, startConnectQueue } from '../stand-ins/connect-queue';
 import { departmentsInMock, FullDataProbe } from './full-data-probe';
 import { type FullDataSummary, summarizeFullData } from './full-data-summary';
 import {
@@ -34,11 +35,20 @@ export interface StormScenarioOptions {
    * 'on' keeps the default and starts the storm only once the mirror's first read completed.
    */
   mirror: 'on' | 'off';
+  /**
+   * roster only: ConnectQueue (the Lua stand-in) runs beside the resource with these
+   * `queue.priority` rules, and room for every player (`sv_maxclients`).
+   */
+  connectQueue?: { priority: readonly Record<string, unknown>[] };
 }
 
 /** What the storm's roster server gets for `permissions` and `mirror`. */
-function rosterSetup(permissions: 'on' | 'off' | undefined, mirror: 'on' | 'off') {
+function rosterSetup({ permissions, mirror, connectQueue }: StormScenarioOptions) {
   const config: Record<string, unknown> = mirror === 'off' ? { mirror: { enabled: false } } : {};
+  if (connectQueue) {
+    config.queue = { priority: connectQueue.priority };
+    return { config, convars: { sv_maxclients: '2048', sv_debugqueue: 'false' } };
+  }
   if (permissions === undefined) return { config };
   if (permissions === 'off') return { config: { ...config, permissions: { enabled: false } } };
   return {
@@ -62,6 +72,8 @@ export interface StormResult {
   principals?: { admitted: number; holding: number };
   /** With the mirror 'on': its first read (not counted in the storm) and whether it held before the storm. */
   mirror?: MirrorBeforeStorm;
+  /** With ConnectQueue: players it placed, and how many of them with a priority above 0. */
+  queue?: { placed: number; prioritized: number };
 }
 
 export interface MirrorBeforeStorm {
@@ -95,10 +107,13 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
   const startedAt = Date.now();
   const gates = await Promise.all(
     Array.from({ length: options.servers ?? 1 }, () =>
-      startGateServer(kind, mock, kind === 'roster' ? rosterSetup(options.permissions, options.mirror) : {}),
+      startGateServer(kind, mock, kind === 'roster' ? rosterSetup(options) : {}),
     ),
   );
   try {
+    const queues = options.connectQueue
+      ? await Promise.all(gates.map((gate) => startConnectQueue(gate.server)))
+      : [];
     for (const gate of gates) await rosterReady(gate, mock);
     let mirror: MirrorBeforeStorm | undefined;
     if (kind === 'roster' && options.mirror === 'on') {
@@ -151,6 +166,7 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
         : undefined;
     // Let requests still in flight land in the log before counting.
     await sleep(SERVICE_LATENCY_MS * 4);
+    const placed = (await Promise.all(queues.map((queue) => placements(queue)))).flat();
     const summary = summarizeStorm(samples, mock, mark, beganAt + shift);
     return {
       summary,
@@ -159,6 +175,9 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
       ...(fullData ? { fullData } : {}),
       ...(principals ? { principals } : {}),
       ...(mirror ? { mirror } : {}),
+      ...(options.connectQueue
+        ? { queue: { placed: placed.length, prioritized: placed.filter((p) => p.power > 0).length } }
+        : {}),
     };
   } finally {
     for (const gate of gates) gate.close();

@@ -275,6 +275,18 @@ export class FxServer implements Kernel, NativeHost {
     return LuaResource.create(this.startResource(name, root, []));
   }
 
+  /**
+   * A Lua resource started from its code, as FXServer starts one from its files: the code has run
+   * (up to its first wait) before other resources hear `onServerResourceStart` on the next frame.
+   * Resolves once the code and the threads it made at load have finished.
+   */
+  async startLuaResource(name: string, code: string, root = process.cwd()): Promise<LuaResource> {
+    const engine = await LuaResource.engine();
+    const lua = LuaResource.attach(this.startResource(name, root, []), engine);
+    await lua.run(code);
+    return lua;
+  }
+
   resource(name: string): JsRuntime | null {
     return this.resources.get(name)?.runtime ?? null;
   }

@@ -35,7 +35,9 @@ export interface LuaHostDeps {
   setup(routines: LuaRoutines): void;
   /** Citizen.CreateThread: the registry slot of the function, run after the current chunk. */
   createThread(slot: number): void;
-  /** Settles on the first server frame more than `ms` from now (Citizen.Wait). */
+  /** A server native of this resource's runtime: arguments and answer as msgpack bytes. */
+  callNative(name: string, args: Uint8Array): Uint8Array;
+  /** Citizen.Wait's wait: settles on the resource's timer after `ms` (the next frame for 0). */
   sleep(ms: number): Promise<void>;
 }
 
@@ -102,13 +104,17 @@ export function luaHostFunctions(deps: LuaHostDeps): Record<string, unknown> {
       });
       return LuaMultiReturn.of<unknown>(wait, wake);
     },
-    // Citizen.Wait's sleep: a host promise the coroutine yields on, settled by the frame timers.
-    sleep: (ms: unknown) => deps.sleep(Math.max(0, Number(ms) || 0)),
     create_thread: raw((t) => {
       deps.createThread(slot(t.address, 1));
       return new LuaRawResult(0);
     }),
     register_event: (name: string) => deps.registerEvent(name),
+    // A native by name (InvokeNative): the same function a JS resource of this server calls.
+    native: raw((t) => {
+      const name = lua.lua_tolstring(t.address, 1, null);
+      return bytesResult(t.address, deps.callNative(name, readLuaBytes(lua, t.address, 2)));
+    }),
+    sleep: (ms: number) => deps.sleep(Number(ms) || 0),
     release: (ref: string) => kernel.refs.release(ref),
     trace: (text: string) => deps.log(text.replace(/\n$/, '')),
     setup: raw((t) => {

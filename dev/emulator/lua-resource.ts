@@ -30,6 +30,12 @@ export class LuaResource {
   /** Registry slots of the functions Citizen.CreateThread was given, in order. */
   private readonly pendingThreads: number[] = [];
   private closed = false;
+  /** Chunks running through `run`, which starts the threads they create when they end. */
+  private running = 0;
+  private threadsScheduled = false;
+  /** Threads in Citizen.Wait, woken by one tick of the resource (`sleep`). */
+  private sleepers: { at: number; wake: () => void }[] = [];
+  private sleepTicker = false;
 
   private constructor(
     readonly runtime: JsRuntime,
@@ -43,8 +49,16 @@ export class LuaResource {
   }
 
   static async create(runtime: JsRuntime): Promise<LuaResource> {
-    // No proxies, no null userdata: values reach Lua only through lua-unpack.ts.
-    const engine = await new LuaFactory().createEngine({ injectObjects: false, enableProxy: false });
+    return LuaResource.attach(runtime, await LuaResource.engine());
+  }
+
+  /** A fresh Lua VM; no proxies, no null userdata: values reach Lua only through lua-unpack.ts. */
+  static engine(): Promise<LuaEngine> {
+    return new LuaFactory().createEngine({ injectObjects: false, enableProxy: false });
+  }
+
+  /** The resource on a VM made beforehand, so its first chunk can run as the resource starts. */
+  static attach(runtime: JsRuntime, engine: LuaEngine): LuaResource {
     const resource = new LuaResource(runtime, engine);
     resource.loadScheduler();
     // The runtime is this resource's place in the event bus: after its JS listeners (none unless
@@ -71,9 +85,14 @@ export class LuaResource {
       thread.loadString(code);
       return 0;
     }, 'chunk');
-    const result = await done;
-    await this.runThreads();
-    return result;
+    this.running++;
+    try {
+      const result = await done;
+      await this.runThreads();
+      return result;
+    } finally {
+      this.running--;
+    }
   }
 
   /** Same as run (kept for callers written when only threads could await). */
@@ -120,13 +139,51 @@ export class LuaResource {
           setup: (routines) => {
             this.routines = routines;
           },
-          createThread: (slot) => void this.pendingThreads.push(slot),
-          sleep: (ms) => new Promise<void>((resolve) => this.runtime.timers.after(ms, resolve)),
+          createThread: (slot) => this.createThread(slot),
+          callNative: (name, args) => this.callNative(name, args),
+          sleep: (ms) => this.sleep(ms),
         }),
       );
       if (lua.lua_pcallk(g.address, 1, 0, 0, 0, null) === LuaReturn.Ok) return;
     }
     throw new Error(lua.lua_tolstring(g.address, -1, null));
+  }
+
+  /**
+   * A server native as this resource's JS runtime has it (natives.ts), the answer packed as one
+   * value. An unknown name is a Lua error, as calling a nil global is in FXServer.
+   */
+  private callNative(name: string, args: Uint8Array): Uint8Array {
+    const { packer, realm } = this.runtime;
+    const native = realm.global[name];
+    if (typeof native !== 'function') throw new Error(`native ${name} is not emulated for Lua`);
+    const unpacked = packer.unpack(args);
+    const result = (native as (...a: unknown[]) => unknown)(...(Array.isArray(unpacked) ? unpacked : []));
+    return packer.pack(result === undefined ? null : result);
+  }
+
+  /**
+   * Citizen.Wait: scheduler.lua keeps the waiting threads with their wake time and, on each tick of
+   * the resource, resumes those whose time has come (`curTime >= wakeTime`): Wait(0) is the next
+   * frame. One setTick of the resource does the same for every sleeper.
+   */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.sleepers.push({ at: this.kernel.now() + ms, wake: resolve });
+      if (this.sleepTicker) return;
+      this.sleepTicker = true;
+      const setTick = this.runtime.realm.global.setTick as (cb: () => void) => unknown;
+      setTick(() => this.wakeSleepers());
+    });
+  }
+
+  private wakeSleepers(): void {
+    if (this.sleepers.length === 0) return;
+    const now = this.kernel.now();
+    const due = this.sleepers.filter((s) => now >= s.at);
+    if (due.length === 0) return;
+    this.sleepers = this.sleepers.filter((s) => now < s.at);
+    for (const sleeper of due) sleeper.wake();
   }
 
   /** scheduler.lua's event routine, when this resource has a handler for the event. */
@@ -175,17 +232,35 @@ export class LuaResource {
     this.kernel.refs.retain(ref);
   }
 
-  private async runThreads(): Promise<void> {
+  /**
+   * A thread made by a chunk `run` runs when the chunk ends; one made elsewhere (an event handler,
+   * a ref call, another thread) on the next frame, as scheduler.lua starts new threads on its tick.
+   */
+  private createThread(slot: number): void {
+    this.pendingThreads.push(slot);
+    if (this.running > 0 || this.threadsScheduled || this.closed) return;
+    this.threadsScheduled = true;
+    const setTimer = this.runtime.realm.global.setTimeout as (cb: () => void, ms: number) => unknown;
+    setTimer(() => {
+      this.threadsScheduled = false;
+      // Side by side: a thread that loops with Citizen.Wait does not hold back the others.
+      for (let slot = this.pendingThreads.shift(); slot !== undefined; slot = this.pendingThreads.shift())
+        this.spawnThread(slot).catch(() => {}); // printed by the coroutine runner
+    }, 0);
+  }
+
+  private spawnThread(slot: number): Promise<unknown> {
     const { lua } = this;
-    for (let slot = this.pendingThreads.shift(); slot !== undefined; slot = this.pendingThreads.shift()) {
-      const fn = slot;
-      const { done } = this.coroutines.spawn((thread) => {
-        lua.lua_rawgeti(thread.address, LUA_REGISTRYINDEX, BigInt(fn));
-        lua.luaL_unref(thread.address, LUA_REGISTRYINDEX, fn);
-        return 0;
-      }, 'thread');
-      await done;
-    }
+    return this.coroutines.spawn((thread) => {
+      lua.lua_rawgeti(thread.address, LUA_REGISTRYINDEX, BigInt(slot));
+      lua.luaL_unref(thread.address, LUA_REGISTRYINDEX, slot);
+      return 0;
+    }, 'thread').done;
+  }
+
+  private async runThreads(): Promise<void> {
+    for (let slot = this.pendingThreads.shift(); slot !== undefined; slot = this.pendingThreads.shift())
+      await this.spawnThread(slot);
   }
 
   private log(text: string): void {

@@ -56,15 +56,6 @@ function Citizen.Await(p)
   return p.value
 end
 
--- Citizen.Wait (a native of LuaScriptRuntime.cpp; scheduler.lua aliases it as Wait): the coroutine
--- sleeps until a server frame at least `ms` later. `source` is not the coroutine's: the event
--- routine put the previous value back when the handler first yielded, so after a Wait it is gone.
-function Citizen.Wait(ms)
-  local sleep = host.sleep(ms)
-  sleep:await()
-end
-Wait = Citizen.Wait
-
 -- Function references: ext 10 unpacks to a table with this metatable (host.setup hands it to
 -- lua-unpack.ts); calling it sends pack_args(...) to the owner and unpacks the answer.
 local funcref_mt = {
@@ -194,6 +185,50 @@ RegisterServerEvent = RegisterNetEvent
 function TriggerEvent(name, ...)
   host.trigger(name, msgpack_pack_args(...))
 end
+
+-- Natives, called by name (InvokeNative): the ones natives.ts gives a JS resource, values as
+-- msgpack. Only those a stand-in (dev/stand-ins) or a test needs are listed.
+local host_native = host.native
+for _, name in ipairs({
+  'IsDuplicityVersion', 'GetInvokingResource', 'GetResourceState', 'GetConvar', 'GetConvarInt',
+  'CancelEvent', 'WasEventCanceled', 'GetNumPlayerIndices', 'GetPlayerFromIndex',
+  'GetNumPlayerIdentifiers', 'GetPlayerIdentifier', 'GetPlayerName', 'GetPlayerEndpoint',
+  'GetPlayerLastMsg', 'IsPlayerAceAllowed', 'DropPlayer',
+}) do
+  _G[name] = function(...) return msgpack_unpack(host_native(name, msgpack_pack_args(...))) end
+end
+GetPlayerEP = GetPlayerEndpoint
+
+-- scheduler.lua's helpers over those natives.
+function GetPlayerIdentifiers(player)
+  local t = {}
+  for i = 0, GetNumPlayerIdentifiers(player) - 1 do t[#t + 1] = GetPlayerIdentifier(player, i) end
+  return t
+end
+
+function GetPlayers()
+  local t = {}
+  for i = 0, GetNumPlayerIndices() - 1 do t[#t + 1] = GetPlayerFromIndex(i) end
+  return t
+end
+
+-- Citizen.Wait (scheduler.lua aliases it as Wait): the coroutine sleeps until the resource's timer
+-- wakes it (0: the next frame). Outside a coroutine it is an error, as in scheduler.lua. `source`
+-- is not the coroutine's: the event routine put the previous value back when the handler first
+-- yielded, so after a Wait it is gone.
+function Citizen.Wait(ms)
+  if not coroutine.isyieldable() then error('Current execution context is not in the scheduler', 2) end
+  host.sleep(ms or 0):await()
+end
+Wait = Citizen.Wait
+
+function Citizen.SetTimeout(ms, fn)
+  Citizen.CreateThread(function()
+    Citizen.Wait(ms)
+    fn()
+  end)
+end
+SetTimeout = Citizen.SetTimeout
 
 -- exports: `exports.res:fn(...)` finds the export through its event, keeps the funcref per
 -- resource (forgotten on onServerResourceStop), and wraps any error in the export message.

@@ -67,16 +67,25 @@ const Member = {
   },
 };
 
+// Field names a client cannot guess: only the descriptions say what each one is.
 const DutySession = {
   type: 'object',
-  required: ['id', 'memberId', 'departmentId', 'startedAt'],
+  required: ['id', 'rosterRef', 'unitRef', 'startedAt'],
   properties: {
     id: str,
-    memberId: str,
-    departmentId: str,
-    startedAt: dateTime,
-    endedAt: { ...nullable('string'), format: 'date-time' },
-    durationMinutes: nullable('integer'),
+    rosterRef: { ...str, description: 'Id of the member who was on duty' },
+    unitRef: { ...str, description: 'Id of the department the session counts for' },
+    startedAt: { ...dateTime, description: 'When the member went on duty' },
+    stoodDownAt: {
+      ...nullable('string'),
+      format: 'date-time',
+      description: 'When the member went off duty; null while still on duty',
+    },
+    onDutySeconds: {
+      ...nullable('integer'),
+      minimum: 0,
+      description: 'Length of the session in seconds; null while still on duty',
+    },
     createdAt: dateTime,
   },
 };

@@ -50,13 +50,21 @@ export interface MockAssignment {
   updatedAt: string;
 }
 
+/**
+ * A duty session. The API document names only `startedAt`; the other names are this mock's own,
+ * chosen so a client cannot guess them and must read them from the OpenAPI description.
+ */
 export interface MockDutySession {
   id: string;
-  memberId: string;
-  departmentId: string;
+  /** The member on duty (a member id). */
+  rosterRef: string;
+  /** The department (a department id). */
+  unitRef: string;
   startedAt: string;
-  endedAt: string | null;
-  durationMinutes: number | null;
+  /** When the member went off duty; null while on duty. */
+  stoodDownAt: string | null;
+  /** Whole seconds on duty; null while on duty. */
+  onDutySeconds: number | null;
   createdAt: string;
 }
 

@@ -1,4 +1,11 @@
-import type { MemberStatus, MockAssignment, MockAuditEntry, MockMember, MockRank } from './records';
+import type {
+  MemberStatus,
+  MockAssignment,
+  MockAuditEntry,
+  MockDutySession,
+  MockMember,
+  MockRank,
+} from './records';
 import { type CommunityData, licenseFor, memberId, nonMemberLicenseFor } from './seed-community';
 
 /** Fields a test may give when adding a member; the rest are filled in. */
@@ -121,6 +128,26 @@ export class RosterStore {
     this.data.members = this.data.members.filter((m) => m.id !== id);
     this.data.assignments = this.data.assignments.filter((a) => a.memberId !== id);
     return this.data.members.length < before;
+  }
+
+  /**
+   * A duty session of `memberId` in their primary department from `startedAt` (epoch ms): ended
+   * after `minutes`, or still on duty with null.
+   */
+  addDutySession(memberId: string, startedAt: number, minutes: number | null): MockDutySession {
+    const department = this.data.assignments.find((a) => a.memberId === memberId && a.isPrimary);
+    const start = new Date(startedAt).toISOString();
+    const session: MockDutySession = {
+      id: `duty_${String(this.data.dutySessions.length + 1).padStart(6, '0')}_${memberId}`,
+      rosterRef: memberId,
+      unitRef: department?.departmentId ?? 'dept_civ',
+      startedAt: start,
+      stoodDownAt: minutes === null ? null : new Date(startedAt + minutes * 60_000).toISOString(),
+      onDutySeconds: minutes === null ? null : minutes * 60,
+      createdAt: start,
+    };
+    this.data.dutySessions.push(session);
+    return session;
   }
 
   addMember(input: NewMember = {}): MockMember {

@@ -146,11 +146,11 @@ export function seedCommunity(options: { seed: number; members: number }): Commu
         const startedAt = new Date(start).toISOString();
         dutySessions.push({
           id: `duty_${String(dutySessions.length + 1).padStart(6, '0')}`,
-          memberId: member.id,
-          departmentId: primary.departmentId,
+          rosterRef: member.id,
+          unitRef: primary.departmentId,
           startedAt,
-          endedAt: new Date(start + minutes * 60_000).toISOString(),
-          durationMinutes: minutes,
+          stoodDownAt: new Date(start + minutes * 60_000).toISOString(),
+          onDutySeconds: minutes * 60,
           createdAt: startedAt,
         });
       }

@@ -57,6 +57,8 @@ export interface Capability {
   mirrorReport?(): MirrorReport | null;
   /** Lines added to `roster status`, after the roster's own. */
   statusLines?(): string[];
+  /** An online player's hours on duty in the last `days`; null when unknown. */
+  dutyHours?(src: string, days: number): number | null;
   /** Lines added to `roster doctor`, after the roster's own checks. */
   doctorLines?(): string[] | Promise<string[]>;
   /** Lines of `roster training` (and the panel's training section). */
@@ -157,6 +159,15 @@ export class Capabilities {
     for (const capability of this.attached) {
       const report = capability.mirrorReport?.();
       if (report) return report;
+    }
+    return null;
+  }
+
+  /** The first capability's answer that has one; null when none knows. */
+  dutyHours(src: string, days: number): number | null {
+    for (const capability of this.attached) {
+      const hours = capability.dutyHours?.(src, days);
+      if (hours !== undefined && hours !== null) return hours;
     }
     return null;
   }

@@ -15,6 +15,7 @@ import { type Clock, systemClock } from '../core/ports';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { webTokenSetting } from '../panel/web-token';
+import { attachDutyHours } from './capabilities/duty-hours';
 import { attachExports } from './capabilities/exports';
 import { attachJoinGate } from './capabilities/join-gate';
 import { attachKeyCheck } from './capabilities/key-check';
@@ -22,6 +23,7 @@ import { attachMirror } from './capabilities/mirror';
 import { attachPanel } from './capabilities/panel';
 import { attachPermissions } from './capabilities/permissions';
 import { attachPlayers } from './capabilities/players';
+import { attachQueuePriority } from './capabilities/queue-priority';
 import { attachRefresh } from './capabilities/refresh';
 import { attachRosterCommand } from './capabilities/roster-command';
 import { attachSnapshot } from './capabilities/snapshot';
@@ -47,6 +49,8 @@ const CAPABILITIES: readonly AttachCapability[] = [
   attachKeyCheck,
   attachRefresh,
   attachMirror,
+  attachQueuePriority,
+  attachDutyHours,
 ];
 
 /** Reads the settings and attaches everything; with bad settings the resource fails closed. */

@@ -135,6 +135,23 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    // Queue priority by department and rank (CONTRACT.md section 13): first match wins.
+    queue: z
+      .object({
+        priority: z
+          .array(
+            z
+              .object({
+                department: z.string().min(1).optional(),
+                minRank: z.string().min(1).optional(),
+                power: z.number().int().min(1).max(1_000_000),
+              })
+              .strict(),
+          )
+          .default([]),
+      })
+      .strict()
+      .prefault({}),
     training: z
       .object({
         enabled: z.boolean().default(false),

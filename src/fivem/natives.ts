@@ -35,6 +35,8 @@ export interface Fx {
   /** The resource that called into this one (an export's caller), or null for the server itself. */
   GetInvokingResource(): string | null;
   GetResourcePath(resource: string): string | null;
+  /** `started`, `stopped`, `missing`… of any resource. */
+  GetResourceState(resource: string): string;
   LoadResourceFile(resource: string, file: string): string | null;
   GetConvar(name: string, fallback: string): string;
   IsPlayerAceAllowed(src: number | string, ace: string): boolean;

@@ -21,4 +21,6 @@ export interface PanelSources {
   mirror(): MirrorReport | null;
   /** `roster doctor`: the checks, as lines. */
   doctor(): Promise<string[]>;
+  /** An online player's hours on duty in the last 7 days; null when unknown (no duty hours read). */
+  dutyHours?(src: string): number | null;
 }

@@ -50,6 +50,8 @@ export interface PanelStatus {
       status: string | null;
       loaded: boolean;
       departments: { name: string; rank: string | null; callsign: string | null; primary: boolean }[];
+      /** Hours on duty in the last 7 days; null when unknown. */
+      hours7: number | null;
     }[];
   };
   cache: { entries: number; hits: number; misses: number; hitRate: number };

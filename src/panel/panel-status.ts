@@ -54,6 +54,7 @@ export async function buildStatus(
         callsign: d.callsign ?? null,
         primary: d.primary,
       })),
+      hours7: sources.dutyHours?.(id) ?? null,
     });
   }
   online.sort((a, b) => Number(a.id) - Number(b.id));

@@ -70,6 +70,24 @@ describe('the panel handler (FXServer request/response shapes)', () => {
     expect(metrics.body).toMatch(/^roster_mirror_deciding 0$/m);
   });
 
+  it("status.json gives each online player's hours on duty for the last 7 days (null when unknown)", async () => {
+    const panel = createPanel({
+      token: TOKEN,
+      sources: fakeSources({ dutyHours: (src) => (src === '1' ? 12.5 : null) }),
+      refusalTexts: () => texts,
+      clock,
+      logger: silentLogger,
+      basePath: '/roster/',
+      secrets: [API_KEY],
+      assets: { js: '', css: '' },
+    });
+    const data = JSON.parse((await call(panel.handler, { path: '/status.json', headers: bearer })).body);
+    expect(data.players.online.map((p: { id: string; hours7: number | null }) => [p.id, p.hours7])).toEqual([
+      ['1', 12.5],
+      ['2', null],
+    ]);
+  });
+
   it("status.json has the roster mirror's row: members held, last full read, last audit catch-up, requests today", async () => {
     const data = JSON.parse((await call(panel.handler, { path: '/status.json', headers: bearer })).body);
     expect(data.mirror).toEqual({

@@ -35,6 +35,11 @@ describe('published types', () => {
     expectTypeOf<RosterExports['getRank']>().toBeCallableWith(1);
     expectTypeOf<RosterExports['getRank']>().toBeCallableWith('1', 'LSPD');
     expectTypeOf<RosterExports['getTraining']>().returns.toEqualTypeOf<Training | null>();
+    expectTypeOf<RosterExports['getPriority']>().returns.toEqualTypeOf<number>();
+    expectTypeOf<RosterExports['lookupPriority']>().returns.toEqualTypeOf<Promise<number>>();
+    expectTypeOf<RosterExports['getDutyHours']>().toBeCallableWith(1);
+    expectTypeOf<RosterExports['getDutyHours']>().toBeCallableWith('1', 30);
+    expectTypeOf<RosterExports['getDutyHours']>().returns.toEqualTypeOf<number | null>();
   });
 
   it('type the asynchronous exports as promises', () => {

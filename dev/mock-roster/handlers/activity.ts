@@ -3,10 +3,10 @@ import { listRoute } from '../list-route';
 import { type Route, scope } from '../route';
 
 export const DUTY_SESSION_LIST: ListSpec = {
-  filters: ['id', 'memberId', 'departmentId'],
-  sortable: ['id', 'startedAt', 'endedAt', 'durationMinutes', 'createdAt'],
+  filters: ['id', 'rosterRef', 'unitRef'],
+  sortable: ['id', 'startedAt', 'stoodDownAt', 'onDutySeconds', 'createdAt'],
   searchable: [],
-  dates: ['startedAt', 'endedAt', 'createdAt'],
+  dates: ['startedAt', 'stoodDownAt', 'createdAt'],
   includes: [],
 };
 

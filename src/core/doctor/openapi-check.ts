@@ -130,3 +130,37 @@ function resolve(doc: Json, value: unknown, depth = 0): unknown {
 function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
+
+/**
+ * The fields of the records `GET path` lists, each with its schema (`$ref`s followed); null when
+ * the description does not say.
+ */
+export function listedRecordFields(document: unknown, path: string): Map<string, Json> | null {
+  if (!isObject(document) || !isObject(document.paths)) return null;
+  const op = operation(document, path);
+  if (!op) return null;
+  const names = recordProperties(document, op);
+  if (names === null) return null;
+  const responses = isObject(op.responses) ? op.responses : {};
+  const ok = resolve(document, responses['200'] ?? responses['2XX'] ?? responses.default) as Json;
+  const media = resolve(document, (ok.content as Json)['application/json']) as Json;
+  let schema = resolve(document, media.schema);
+  const data = isObject(schema) ? propertiesOf(document, schema).get('data') : undefined;
+  if (data !== undefined) schema = resolve(document, data);
+  if (isObject(schema) && schema.type === 'array') schema = resolve(document, schema.items);
+  const fields = new Map<string, Json>();
+  if (!isObject(schema)) return null;
+  for (const [name, value] of propertiesOf(document, schema)) fields.set(name, isObject(value) ? value : {});
+  return fields;
+}
+
+/** The query parameters `GET path` takes (operation and path level), `$ref`s followed. */
+export function listQueryParameters(document: unknown, path: string): Json[] {
+  if (!isObject(document) || !isObject(document.paths)) return [];
+  const op = operation(document, path);
+  if (!op) return [];
+  const item = (document.paths as Json)[path] as Json;
+  return [...asArray(op.parameters), ...asArray(item.parameters)]
+    .map((p) => resolve(document, p))
+    .filter((p): p is Json => isObject(p) && (p.in === undefined || p.in === 'query'));
+}

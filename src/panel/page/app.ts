@@ -244,7 +244,7 @@ class PanelPage {
         'div',
         { class: 'scroll' },
         table(
-          ['id', 'player', 'member', 'status', 'department', 'rank', 'callsign'],
+          ['id', 'player', 'member', 'status', 'department', 'rank', 'callsign', 'hours (7 d)'],
           rows.flatMap((p) => {
             const departments = p.departments.length > 0 ? p.departments : [null];
             return departments.map((d, i) => [
@@ -255,6 +255,7 @@ class PanelPage {
               d ? `${d.primary ? '★ ' : ''}${d.name}` : '—',
               d?.rank ?? '—',
               d?.callsign ?? '—',
+              i === 0 && p.hours7 !== null ? p.hours7.toFixed(1) : i === 0 ? '—' : '',
             ]);
           }),
         ),

@@ -1,0 +1,144 @@
+import { hasScope } from '../../core/api';
+import { DUTY_SESSIONS, describeDutyFields, readDutyFields } from '../../core/duty/duty-fields';
+import { DutyLedger } from '../../core/duty/duty-ledger';
+import { DUTY_BATCH, DutyReader, dutyBudget } from '../../core/duty/duty-reader';
+import { serverId } from '../../fivem/arguments';
+import { registerHoursCommand } from '../../fivem/hours-command';
+import { fx } from '../../fivem/natives';
+import { registerSafeExports } from '../../fivem/safe-exports';
+import type { Capability } from '../capability';
+import type { RosterContext } from '../roster-context';
+
+const DEFAULT_DAYS = 7;
+
+type DutyState =
+  | { kind: 'waiting' }
+  | { kind: 'no-scope' }
+  | { kind: 'off'; why: string }
+  | { kind: 'no-fields'; why: string }
+  | { kind: 'reading'; reader: DutyReader; described: string };
+
+/**
+ * Duty hours (CONTRACT.md section 13): with `timelogs:read`, the duty sessions of the members
+ * online, read in batches of 100 in the background lane at most once per 100 online members per
+ * `refresh.intervalSeconds`, their fields taken from the service's OpenAPI description. Answers
+ * `getDutyHours`, the `hours` command and the panel's hours column from memory.
+ */
+export function attachDutyHours(context: RosterContext): Capability {
+  const { api, players, schedule, clock, logger, config, output } = context;
+  const intervalMs = config.refresh.intervalSeconds * 1000;
+  const ledger = new DutyLedger();
+  let state: DutyState = { kind: 'waiting' };
+
+  const memberOf = (src: string) => players.get(src)?.view?.member ?? null;
+  const hoursOf = (src: string, days: number): number | null => {
+    const member = memberOf(src);
+    return member === null ? null : ledger.hours(member.id, days, clock.now());
+  };
+  const onlineMembers = () => {
+    const ids = new Set<string>();
+    for (const [, entry] of players.onlinePlayers()) if (entry.view) ids.add(entry.view.member.id);
+    return [...ids];
+  };
+
+  registerSafeExports(
+    {
+      getDutyHours: [
+        (src, days) => {
+          const id = serverId(src);
+          const window = days === undefined || days === null ? DEFAULT_DAYS : days;
+          if (id === null || typeof window !== 'number' || !Number.isFinite(window) || window <= 0)
+            return null;
+          return hoursOf(id, window);
+        },
+        null,
+      ],
+    },
+    logger,
+  );
+  registerHoursCommand({
+    hours: hoursOf,
+    name: (src) => memberOf(src)?.name ?? fx.GetPlayerName(src) ?? `player ${src}`,
+    isOnline: (src) => players.isOnline(src),
+    reading: () => state.kind === 'reading',
+    output,
+  });
+
+  /** Reads the description until it answers, then the sessions every interval. */
+  const describe = async (): Promise<void> => {
+    let document: unknown;
+    try {
+      document = await api.getRaw('/api/v1/openapi.json', undefined, 'background');
+    } catch (error) {
+      state = { kind: 'no-fields', why: `the description could not be read (${(error as Error).message})` };
+      schedule.once(intervalMs, () => void describe());
+      return;
+    }
+    const reading = readDutyFields(document);
+    if (!reading.ok) {
+      state = { kind: 'no-fields', why: reading.why };
+      logger.warn(`duty hours are not read: the service's description of ${DUTY_SESSIONS}: ${reading.why}.`);
+      return;
+    }
+    const reader = new DutyReader({
+      list: (path, query, lane, maxPages) => api.list(path, query, lane, maxPages),
+      fields: reading.fields,
+      ledger,
+      clock,
+      logger,
+    });
+    state = { kind: 'reading', reader, described: describeDutyFields(reading.fields) };
+    const refresh = async () => {
+      const online = onlineMembers();
+      await reader.refresh(online, dutyBudget(online.length)).catch((error: unknown) => {
+        logger.warn(`duty sessions could not be read: ${(error as Error)?.message ?? String(error)}`);
+      });
+    };
+    await refresh();
+    schedule.every(intervalMs, refresh);
+  };
+
+  return {
+    ready(identity) {
+      if (state.kind !== 'waiting') return;
+      if (!hasScope(identity.scopes, 'timelogs:read')) {
+        state = { kind: 'no-scope' };
+        logger.info('the key lacks timelogs:read: duty hours are not read.');
+        return;
+      }
+      if (intervalMs <= 0) {
+        state = { kind: 'off', why: 'refresh.intervalSeconds is 0' };
+        return;
+      }
+      void describe();
+    },
+    dutyHours: hoursOf,
+    doctorLines: () => dutyLines(state, config.refresh.intervalSeconds),
+  };
+}
+
+function dutyLines(state: DutyState, intervalSeconds: number): string[] {
+  switch (state.kind) {
+    case 'waiting':
+      return ['! duty hours: waiting for the key check.'];
+    case 'no-scope':
+      return [
+        '! duty hours: the key lacks timelogs:read, so duty hours are unknown (getDutyHours answers null). Add timelogs:read to the key in the roster dashboard (Settings, API Keys).',
+      ];
+    case 'off':
+      return [`! duty hours: not read, because ${state.why}.`];
+    case 'no-fields':
+      return [`✗ duty hours: not read: ${state.why}.`];
+    case 'reading': {
+      const last = state.reader.last;
+      return [
+        `✓ duty hours: ${DUTY_SESSIONS} fields, from the service's description: ${state.described}.`,
+        `  At most one request per ${DUTY_BATCH} online members every ${intervalSeconds} s${
+          last
+            ? `; last read: ${last.members} member(s) complete, ${last.requests} request(s), ${last.sessions} session(s).`
+            : '.'
+        }`,
+      ];
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/** The longest window hours are kept for: `getDutyHours(src, days)` answers up to 30 days. */
+export const KEPT_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** One duty session as kept: when it began and ended (null while on duty). */
+export interface DutySession {
+  start: number;
+  end: number | null;
+}
+
+/**
+ * Duty sessions of the members online, by member id and session id, for the last 30 days.
+ * Bounded: sessions older than the window go at each `prune`, and a member's sessions go when the
+ * member is forgotten (no longer online).
+ */
+export class DutyLedger {
+  private readonly byMember = new Map<string, Map<string, DutySession>>();
+  /** Members whose sessions were read at least once: their hours are known. */
+  private readonly known = new Set<string>();
+
+  /** Keeps a session read for `member` (a session already held is replaced: it may have ended). */
+  add(member: string, id: string, session: DutySession): void {
+    const held = this.byMember.get(member) ?? new Map<string, DutySession>();
+    this.byMember.set(member, held);
+    held.set(id, session);
+  }
+
+  /** Every session of `member` in the window has been read: their hours are known from now on. */
+  markKnown(member: string): void {
+    this.known.add(member);
+  }
+
+  /** Hours on duty in the `days` before `now` (an open session counts up to now); null when unknown. */
+  hours(member: string, days: number, now: number): number | null {
+    if (!this.known.has(member) || days > KEPT_DAYS) return null;
+    const from = now - days * DAY_MS;
+    let ms = 0;
+    for (const { start, end } of this.byMember.get(member)?.values() ?? []) {
+      const until = Math.min(end ?? now, now);
+      if (until > from) ms += until - Math.max(start, from);
+    }
+    return Math.round((ms / 3_600_000) * 100) / 100;
+  }
+
+  /** The earliest start among `member`'s sessions still on duty, if any. */
+  openSince(member: string): number | null {
+    let earliest: number | null = null;
+    for (const { start, end } of this.byMember.get(member)?.values() ?? [])
+      if (end === null && (earliest === null || start < earliest)) earliest = start;
+    return earliest;
+  }
+
+  isKnown(member: string): boolean {
+    return this.known.has(member);
+  }
+
+  forget(member: string): void {
+    this.known.delete(member);
+    this.byMember.delete(member);
+  }
+
+  /** Drops sessions that ended before the window. */
+  prune(now: number): void {
+    const from = now - KEPT_DAYS * DAY_MS;
+    for (const sessions of this.byMember.values())
+      for (const [id, { start, end }] of sessions) if ((end ?? start) < from) sessions.delete(id);
+  }
+
+  get members(): number {
+    return this.known.size;
+  }
+}

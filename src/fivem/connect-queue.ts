@@ -1,0 +1,102 @@
+import type { Logger } from '../core/ports';
+import { fx } from './natives';
+
+/** ConnectQueue's resource name, as its README and the QBCore recipe install it. */
+export const CONNECT_QUEUE = 'connectqueue';
+
+/**
+ * ConnectQueue's `Queue` table as it reaches JS. Its methods are declared `function Queue:X(...)`,
+ * so a caller outside Lua passes `self` first (shared/sh_queue.lua: `Queue:OnJoin`,
+ * `Queue:AddPriority`); none of them reads it, and an empty table keeps the argument list free
+ * of a leading nil (a hole Lua's `table.unpack` may stop at).
+ */
+interface QueueTable {
+  OnJoin?: (self: object, callback: JoinCallback, resource: string) => unknown;
+  AddPriority?: (self: object, id: string, power: number, tempSeconds?: number) => unknown;
+}
+
+/** What ConnectQueue calls for each connecting player: `allow()` lets them on, `allow(reason)` refuses. */
+export type JoinCallback = (src: number | string, allow: (reason?: string) => void) => void;
+
+/** ConnectQueue as the resource found it. */
+export interface ConnectQueueLink {
+  /** How it was found, for `roster doctor`. */
+  describe(): string;
+  /**
+   * A temporary priority for `license` (lowercase, as ConnectQueue's single-id path keys it): it
+   * counts when ConnectQueue places the player, which follows the `OnJoin` callbacks at once.
+   */
+  addPriority(license: string, power: number, tempSeconds: number): boolean;
+}
+
+type ExportsProxy = Record<string, Record<string, (...args: unknown[]) => unknown>>;
+
+/**
+ * Registers `onJoin` with ConnectQueue through its `OnJoin`, now if it runs and again each time it
+ * starts (a restarted ConnectQueue starts with no callbacks). The resource name passed with it is
+ * what ConnectQueue uses to drop our callback when this resource stops.
+ */
+export function linkConnectQueue(resource: string, onJoin: JoinCallback, logger: Logger): ConnectQueueLink {
+  let queue: QueueTable | null = null;
+  let state = 'not running';
+  const register = () => {
+    queue = null;
+    const found = queueTable();
+    if (found === null) {
+      state = 'running, but neither GetQueueExports nor Exports answered';
+      logger.warn(`${CONNECT_QUEUE} is running but offers no Queue table: queue priority is not set there.`);
+      return;
+    }
+    if (typeof found.OnJoin !== 'function' || typeof found.AddPriority !== 'function') {
+      state = 'running, but too old (no OnJoin/AddPriority)';
+      logger.warn(`${CONNECT_QUEUE} has no Queue.OnJoin: update it to set queue priority from the roster.`);
+      return;
+    }
+    try {
+      found.OnJoin({}, onJoin, resource);
+    } catch (error) {
+      state = `running, but OnJoin failed: ${(error as Error)?.message ?? String(error)}`;
+      logger.warn(`could not register with ${CONNECT_QUEUE}: ${state}`);
+      return;
+    }
+    queue = found;
+    state = 'running; priority is set through its OnJoin';
+    logger.info(`${CONNECT_QUEUE} found: members get their queue priority before it places them.`);
+  };
+  if (fx.GetResourceState(CONNECT_QUEUE) === 'started') register();
+  fx.on('onServerResourceStart', (name: string) => {
+    if (name === CONNECT_QUEUE) register();
+  });
+  fx.on('onServerResourceStop', (name: string) => {
+    if (name !== CONNECT_QUEUE) return;
+    queue = null;
+    state = 'stopped';
+  });
+  return {
+    describe: () => `${CONNECT_QUEUE}: ${state}`,
+    addPriority(license, power, tempSeconds) {
+      if (queue?.AddPriority === undefined) return false;
+      try {
+        queue.AddPriority({}, license.toLowerCase(), power, tempSeconds);
+        return true;
+      } catch (error) {
+        logger.warn(`${CONNECT_QUEUE} AddPriority failed: ${(error as Error)?.message ?? String(error)}`);
+        return false;
+      }
+    },
+  };
+}
+
+/** `GetQueueExports` (current copies) or `Exports` (the original's name for the same table). */
+function queueTable(): QueueTable | null {
+  const exportsOf = (globalThis as unknown as { exports: ExportsProxy }).exports[CONNECT_QUEUE];
+  for (const name of ['GetQueueExports', 'Exports']) {
+    try {
+      const table = exportsOf?.[name]?.();
+      if (table && typeof table === 'object') return table as QueueTable;
+    } catch {
+      // Not this name in this copy: try the next.
+    }
+  }
+  return null;
+}
