@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { AceStore } from './aces';
 import { CommandRegistry } from './commands';
 import { Connection } from './connection';
@@ -119,6 +121,7 @@ export class FxServer implements Kernel, NativeHost {
    */
   readonly unhandledRejections: readonly UnhandledRejection[];
   private readonly resources = new Map<string, ResourceEntry>();
+  private readonly luaResources = new Map<string, LuaResource>();
   private readonly connections = new Map<number, Connection>();
   private readonly joinQueue: Connection[] = [];
   private readonly neverLoading = new Set<Connection>();
@@ -253,6 +256,8 @@ export class FxServer implements Kernel, NativeHost {
     this.bus.detach(name);
     this.http.resourceStopped(name);
     entry.runtime.stop(this.rejections.stopping(entry.runtime));
+    this.luaResources.get(name)?.close();
+    this.luaResources.delete(name);
     this.console.resourceStopped(name);
     entry.runtime = null;
     entry.state = 'stopped';
@@ -273,6 +278,21 @@ export class FxServer implements Kernel, NativeHost {
   /** A Lua resource a test drives: `await lua.run(code)`, `await lua.thread(code)`. */
   async createLuaResource(name: string, root = process.cwd()): Promise<LuaResource> {
     return LuaResource.create(this.startResource(name, root, []));
+  }
+
+  /**
+   * A Lua resource from its folder: the `.lua` server scripts its fxmanifest.lua lists, run in
+   * order in one Lua VM (each as a file in CreateThreadNow). Here onResourceStart has fired before
+   * the files run (the VM is made asynchronously); onServerResourceStart comes a frame later, as
+   * in FXServer, by when they have. `stopResource` closes the VM.
+   */
+  async startLuaResource(name: string, root: string): Promise<LuaResource> {
+    const lua = await LuaResource.create(this.startResource(name, root, []));
+    this.luaResources.set(name, lua);
+    for (const file of manifestServerScripts(root).filter((f) => f.endsWith('.lua'))) {
+      await lua.run(readFileSync(path.join(root, file), 'utf8'));
+    }
+    return lua;
   }
 
   resource(name: string): JsRuntime | null {

@@ -9,6 +9,7 @@ import {
 import type { Kernel } from './kernel';
 import { pushLuaBytes, readLuaBytes } from './lua-bytes';
 import type { LuaCoroutines } from './lua-coroutines';
+import { LUA_NATIVES } from './lua-natives';
 import type { LuaPacker } from './lua-pack';
 import { unpackToLua } from './lua-unpack';
 
@@ -35,6 +36,10 @@ export interface LuaHostDeps {
   setup(routines: LuaRoutines): void;
   /** Citizen.CreateThread: the registry slot of the function, run after the current chunk. */
   createThread(slot: number): void;
+  /** A server native by name: its arguments and its one value cross as msgpack (lua-natives.ts). */
+  native(name: string, args: Uint8Array): Uint8Array;
+  /** Settles after `ms` on the resource's own timers (so on server frames, and fake time). */
+  sleep(ms: number): Promise<void>;
 }
 
 /**
@@ -104,6 +109,12 @@ export function luaHostFunctions(deps: LuaHostDeps): Record<string, unknown> {
       deps.createThread(slot(t.address, 1));
       return new LuaRawResult(0);
     }),
+    native: raw((t) => {
+      const name = lua.lua_tolstring(t.address, 1, null);
+      return bytesResult(t.address, deps.native(name, readLuaBytes(lua, t.address, 2)));
+    }),
+    sleep: (ms: number) => deps.sleep(ms),
+    native_list: LUA_NATIVES.join(','),
     register_event: (name: string) => deps.registerEvent(name),
     release: (ref: string) => kernel.refs.release(ref),
     trace: (text: string) => deps.log(text.replace(/\n$/, '')),

@@ -6,6 +6,7 @@ import { formatScriptError } from './kernel';
 import { pushLuaBytes } from './lua-bytes';
 import { LuaCoroutines } from './lua-coroutines';
 import { type LuaRoutines, luaHostFunctions } from './lua-host';
+import { callNative, LUA_NATIVES, sleepOn } from './lua-natives';
 import { LuaPacker } from './lua-pack';
 
 const SCHEDULER_NAME = '@citizen:/scripting/lua/scheduler.lua';
@@ -121,6 +122,8 @@ export class LuaResource {
             this.routines = routines;
           },
           createThread: (slot) => void this.pendingThreads.push(slot),
+          native: (name, args) => callNative(this.runtime, name, args),
+          sleep: (ms) => sleepOn(this.runtime, ms),
         }),
       );
       if (lua.lua_pcallk(g.address, 1, 0, 0, 0, null) === LuaReturn.Ok) return;

@@ -18,6 +18,31 @@ Citizen.CreateThreadNow = function(fn, name) return host.thread_now(fn, name or 
 Citizen.CreateThread = function(fn) host.create_thread(fn) end
 CreateThread = Citizen.CreateThread
 
+-- scheduler.lua Citizen.Wait: the coroutine yields and the scheduler resumes it on the first tick
+-- after `ms` (a resource timer here). Outside a coroutine it is an error, as in FXServer.
+function Citizen.Wait(ms)
+  if not coroutine.isyieldable() then error('Wait called from outside a thread', 2) end
+  host.sleep(ms or 0):await()
+end
+Wait = Citizen.Wait
+
+-- scheduler.lua Citizen.SetTimeout: fn runs in a new coroutine after `ms`.
+function Citizen.SetTimeout(ms, fn)
+  Citizen.CreateThreadNow(function()
+    Wait(ms)
+    fn()
+  end, 'SetTimeout')
+end
+SetTimeout = Citizen.SetTimeout
+
+-- Natives (natives_server.lua): each packs its arguments and unpacks its one value
+-- (lua-natives.ts says which ones the emulator gives).
+for name in host.native_list:gmatch('[^,]+') do
+  _G[name] = function(...)
+    return table_unpack(msgpack_unpack(host.native(name, msgpack_pack_args(...))), 1, 1)
+  end
+end
+
 -- deferred.lua's states: 0 pending, 3 resolved, 4 rejected. A minimal promise: no chaining.
 promise = {}
 promise.__index = promise
