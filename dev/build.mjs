@@ -1,5 +1,5 @@
 // Builds the resource bundle (dist/server.js) and the dev tools (dist/dev/*.mjs).
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -65,4 +65,6 @@ if (Object.keys(present).length > 0) {
   });
   // The emulator's Lua scheduler is read beside the code that loads it (dev/emulator/lua-resource.ts).
   copyFileSync('dev/emulator/lua-scheduler.lua', 'dist/dev/lua-scheduler.lua');
+  // The framework stand-ins are resources of their own, loaded from their folders (dev/frameworks).
+  cpSync('dev/frameworks', 'dist/dev/frameworks', { recursive: true });
 }

@@ -16,6 +16,7 @@ import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { webTokenSetting } from '../panel/web-token';
 import { attachExports } from './capabilities/exports';
+import { attachJobs } from './capabilities/jobs';
 import { attachJoinGate } from './capabilities/join-gate';
 import { attachKeyCheck } from './capabilities/key-check';
 import { attachMirror } from './capabilities/mirror';
@@ -47,6 +48,7 @@ const CAPABILITIES: readonly AttachCapability[] = [
   attachKeyCheck,
   attachRefresh,
   attachMirror,
+  attachJobs,
 ];
 
 /** Reads the settings and attaches everything; with bad settings the resource fails closed. */

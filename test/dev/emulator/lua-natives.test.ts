@@ -21,24 +21,24 @@ afterEach(() => {
 it('a Lua resource starts from its folder: the manifest files run in order', async () => {
   await server.startLuaResource('luafiles', LUAFILES);
   const caller = server.createScriptResource('caller');
-  expect(caller.exports.luafiles.order()).toEqual(['first', 'second']);
-  expect(caller.exports.luafiles.convarInt()).toBe(3);
+  expect(caller.exports.luafiles!.order!()).toEqual(['first', 'second']);
+  expect(caller.exports.luafiles!.convarInt!()).toBe(3);
 });
 
 it('several return values reach JS as an array, one as the value', async () => {
   await server.startLuaResource('luafiles', LUAFILES);
   const caller = server.createScriptResource('caller');
-  expect(caller.exports.luafiles.twoValues()).toEqual([
+  expect(caller.exports.luafiles!.twoValues!()).toEqual([
     false,
     { code: 'job_not_found', message: 'no such job' },
   ]);
-  expect(caller.exports.luafiles.oneValue()).toBe(7);
+  expect(caller.exports.luafiles!.oneValue!()).toBe(7);
 });
 
 it('an export that waits answers JS with a Promise, settled on the frames after the wait', async () => {
   await server.startLuaResource('luafiles', LUAFILES);
   const caller = server.createScriptResource('caller');
-  const answer = caller.exports.luafiles.afterWait(200) as Promise<unknown>;
+  const answer = caller.exports.luafiles!.afterWait!(200) as Promise<unknown>;
   expect(answer).toBeInstanceOf(caller.runtime.realm.global.Promise as PromiseConstructor);
   let settled: unknown;
   void answer.then((v) => (settled = v));
@@ -52,5 +52,5 @@ it('a stopped Lua resource answers nothing more', async () => {
   await server.startLuaResource('luafiles', LUAFILES);
   const caller = server.createScriptResource('caller');
   server.stopResource('luafiles');
-  expect(() => caller.exports.luafiles.oneValue()).toThrow();
+  expect(() => caller.exports.luafiles!.oneValue!()).toThrow();
 });
