@@ -6,7 +6,7 @@ import { formatScriptError } from './kernel';
 import { pushLuaBytes } from './lua-bytes';
 import { LuaCoroutines } from './lua-coroutines';
 import { type LuaRoutines, luaHostFunctions } from './lua-host';
-import { callNative, LUA_NATIVES, sleepOn } from './lua-natives';
+import { callNative, sleepOn } from './lua-natives';
 import { LuaPacker } from './lua-pack';
 
 const SCHEDULER_NAME = '@citizen:/scripting/lua/scheduler.lua';

@@ -25,6 +25,8 @@ export interface JobsRig {
   ): Promise<{ id: number; member: MockMember }>;
   /** Changes a member's rank on the roster and refreshes the player (a roster change). */
   promote(id: number, member: MockMember, department: string, rank: string): Promise<void>;
+  /** Runs a console command and waits for output matching `until`; the new lines, joined. */
+  console(command: string, until: RegExp): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,14 @@ export async function startJobsRig(options: RigOptions): Promise<JobsRig> {
     async promote(id, member, department, rank) {
       h.mock.data.setMemberRank(member.id, h.mock.data.rankByName(department, rank).id);
       await ex('roster').refreshPlayer!(id);
+    },
+    async console(command, until) {
+      const before = h.server.log.lines.length;
+      h.server.executeCommand(command);
+      return eventually(() => {
+        const text = h.server.log.lines.slice(before).join('\n');
+        return until.test(text) ? text : undefined;
+      }, 8000);
     },
     close: () => h.close(),
   };
