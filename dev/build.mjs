@@ -67,4 +67,13 @@ if (Object.keys(present).length > 0) {
   copyFileSync('dev/emulator/lua-scheduler.lua', 'dist/dev/lua-scheduler.lua');
   // The framework stand-ins are resources of their own, loaded from their folders (dev/frameworks).
   cpSync('dev/frameworks', 'dist/dev/frameworks', { recursive: true });
+  // ox_core is TypeScript: its stand-in is built into the script its manifest names.
+  await build({
+    entryPoints: ['dev/frameworks/ox_core/server.ts'],
+    outfile: 'dist/dev/frameworks/ox_core/server.js',
+    bundle: true,
+    platform: 'neutral',
+    format: 'iife',
+    logLevel: 'warning',
+  });
 }

@@ -25,7 +25,7 @@ export interface JobsRig {
   ): Promise<{ id: number; member: MockMember }>;
   /** Changes a member's rank on the roster and refreshes the player (a roster change). */
   promote(id: number, member: MockMember, department: string, rank: string): Promise<void>;
-  /** Runs a console command and waits for output matching `until`; the new lines, joined. */
+  /** Runs a console command (again, up to 5 times) until its output matches `until`; its lines, joined. */
   console(command: string, until: RegExp): Promise<string>;
   close(): Promise<void>;
 }
@@ -88,12 +88,19 @@ export async function startJobsRig(options: RigOptions): Promise<JobsRig> {
       await ex('roster').refreshPlayer!(id);
     },
     async console(command, until) {
-      const before = h.server.log.lines.length;
-      h.server.executeCommand(command);
-      return eventually(() => {
-        const text = h.server.log.lines.slice(before).join('\n');
-        return until.test(text) ? text : undefined;
-      }, 8000);
+      // Run again while it does not match yet (a framework's job list may still be on its way).
+      for (let attempt = 0; ; attempt++) {
+        const before = h.server.log.lines.length;
+        h.server.executeCommand(command);
+        try {
+          return await eventually(() => {
+            const text = h.server.log.lines.slice(before).join('\n');
+            return until.test(text) ? text : undefined;
+          }, 2000);
+        } catch (error) {
+          if (attempt >= 4) throw error;
+        }
+      }
     },
     close: () => h.close(),
   };
