@@ -290,7 +290,7 @@ export class FxServer implements Kernel, NativeHost {
     const lua = await LuaResource.create(this.startResource(name, root, []));
     this.luaResources.set(name, lua);
     for (const file of manifestServerScripts(root).filter((f) => f.endsWith('.lua'))) {
-      await lua.run(readFileSync(path.join(root, file), 'utf8'));
+      await lua.load(readFileSync(path.join(root, file), 'utf8'));
     }
     return lua;
   }

@@ -77,6 +77,30 @@ export class LuaResource {
     return result;
   }
 
+  /**
+   * Runs a file as FXServer loads a resource's script: the chunk, then the threads it created,
+   * each up to its first wait (a thread that waits goes on in later ticks, the load does not
+   * wait for it: a framework that reads its database after start has an empty list meanwhile).
+   */
+  async load(code: string): Promise<void> {
+    const { done } = this.coroutines.spawn((thread) => {
+      thread.loadString(code);
+      return 0;
+    }, 'chunk');
+    await done;
+    const { lua } = this;
+    for (let slot = this.pendingThreads.shift(); slot !== undefined; slot = this.pendingThreads.shift()) {
+      const fn = slot;
+      this.coroutines
+        .spawn((thread) => {
+          lua.lua_rawgeti(thread.address, LUA_REGISTRYINDEX, BigInt(fn));
+          lua.luaL_unref(thread.address, LUA_REGISTRYINDEX, fn);
+          return 0;
+        }, 'thread')
+        .done.catch(() => {}); // printed by the coroutine runner
+    }
+  }
+
   /** Same as run (kept for callers written when only threads could await). */
   thread(code: string): Promise<unknown> {
     return this.run(code);
