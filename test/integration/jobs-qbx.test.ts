@@ -184,6 +184,24 @@ describe('Qbox: validation', () => {
   });
 });
 
+describe('Qbox: a framework that fails', () => {
+  it('an error for one player never breaks the gate nor another player’s sync', async () => {
+    rig = await startJobsRig({ framework: QBX });
+    const first = await rig.join('LSPD', 'Officer');
+    qbx().StandInBreak!(first.id);
+    qbx().Login!(first.id, 'CID1');
+    await eventually(() => rig.h.logText().includes(`Job sync for Officer Test (${first.id})`));
+    const second = await loaded('LSPD', 'Sergeant', 'CID2');
+    expect(heldAt(second.id, 'police', 2)).toBe(true);
+  });
+
+  it('Qbox also answers as qb-core: with both started, auto takes Qbox', async () => {
+    rig = await startJobsRig({ framework: QBX, frameworkFirst: true });
+    await rig.h.server.startLuaResource('qb-core', `${import.meta.dirname}/../../dist/dev/frameworks/qb-core`);
+    await rig.console('roster doctor', /jobs: framework qbx \(qbx_core\) \(\d+ jobs/);
+  });
+});
+
 describe('Qbox: multi-job', () => {
   it('with qbx:max_jobs_per_player above 1, every mapped department is a job and the primary one is primary', async () => {
     rig = await startJobsRig({ framework: QBX, convars: { 'qbx:max_jobs_per_player': '3' } });

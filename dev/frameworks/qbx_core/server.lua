@@ -185,7 +185,12 @@ exports('Logout', Logout)
 -- A drop fires no framework event: the player is just gone.
 AddEventHandler('playerDropped', function() players[source] = nil end)
 
-exports('GetPlayer', function(src) return players[tonumber(src) or src] end)
+local broken = {} -- source → true: GetPlayer raises an error for that player (tests)
+exports('GetPlayer', function(src)
+  if broken[tonumber(src)] then error('stand-in failure for player ' .. tostring(src)) end
+  return players[tonumber(src) or src]
+end)
+exports('StandInBreak', function(src) broken[src] = true end)
 exports('GetJobs', function() return QbxJobs end)
 exports('GetJob', function(name) return QbxJobs[name] end)
 exports('SetJob', SetJob)
