@@ -53,6 +53,8 @@ export interface Capability {
   mirrorToSave?(): SavedMirror | null;
   /** The roster mirror as `roster status` and the panel tell it; null when none is kept. */
   mirrorReport?(): MirrorReport | null;
+  /** The framework job and grade the roster gives a player's character (job sync). */
+  jobOf?(src: string): { job: string; grade: number } | null;
   /** Lines added to `roster status`, after the roster's own. */
   statusLines?(): string[];
   /** Lines added to `roster doctor`, after the roster's own checks. */
@@ -151,6 +153,15 @@ export class Capabilities {
     for (const capability of this.attached) {
       const report = capability.mirrorReport?.();
       if (report) return report;
+    }
+    return null;
+  }
+
+  /** The first capability's answer that has one. */
+  jobOf(src: string): { job: string; grade: number } | null {
+    for (const capability of this.attached) {
+      const job = capability.jobOf?.(src);
+      if (job) return job;
     }
     return null;
   }

@@ -50,6 +50,8 @@ export interface PanelStatus {
       status: string | null;
       loaded: boolean;
       departments: { name: string; rank: string | null; callsign: string | null; primary: boolean }[];
+      /** The framework job and grade the roster gives the character (job sync); null when none. */
+      job: { job: string; grade: number } | null;
     }[];
   };
   cache: { entries: number; hits: number; misses: number; hitRate: number };

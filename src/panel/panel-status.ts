@@ -54,6 +54,7 @@ export async function buildStatus(
         callsign: d.callsign ?? null,
         primary: d.primary,
       })),
+      job: sources.jobOf?.(id) ?? null,
     });
   }
   online.sort((a, b) => Number(a.id) - Number(b.id));

@@ -184,6 +184,19 @@ describe('Qbox: validation', () => {
   });
 });
 
+describe('Qbox: the panel', () => {
+  it("shows each online player's job and grade", async () => {
+    const token = 'jobs-panel-token-0123456789';
+    rig = await startJobsRig({ framework: QBX, convars: { roster_web_token: token } });
+    const { id } = await loaded('LSPD', 'Sergeant');
+    const reply = await fetch(`${rig.h.server.httpUrl}/roster/status.json`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const status = (await reply.json()) as { players: { online: { id: string; job: unknown }[] } };
+    expect(status.players.online.find((p) => p.id === String(id))?.job).toEqual({ job: 'police', grade: 2 });
+  });
+});
+
 describe('Qbox: a framework that fails', () => {
   it('an error for one player never breaks the gate nor another player’s sync', async () => {
     rig = await startJobsRig({ framework: QBX });
@@ -197,7 +210,10 @@ describe('Qbox: a framework that fails', () => {
 
   it('Qbox also answers as qb-core: with both started, auto takes Qbox', async () => {
     rig = await startJobsRig({ framework: QBX, frameworkFirst: true });
-    await rig.h.server.startLuaResource('qb-core', `${import.meta.dirname}/../../dist/dev/frameworks/qb-core`);
+    await rig.h.server.startLuaResource(
+      'qb-core',
+      `${import.meta.dirname}/../../dist/dev/frameworks/qb-core`,
+    );
     await rig.console('roster doctor', /jobs: framework qbx \(qbx_core\) \(\d+ jobs/);
   });
 });

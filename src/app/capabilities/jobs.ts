@@ -51,5 +51,6 @@ export function attachJobs(context: RosterContext): Capability {
     playerLoaded: (src) => sync.apply(src),
     playerUpdated: (src) => sync.apply(src),
     doctorLines: () => runner.doctorLines(),
+    jobOf: (src) => sync.jobOf(src),
   };
 }

@@ -35,6 +35,7 @@ export function attachPanel(context: RosterContext): Capability {
       connectingCount: () => players.connectingCount,
       training: () => (trainingOn ? commands.training() : null),
       doctor: () => commands.doctor(),
+      jobOf: (src) => context.capabilities.jobOf(src),
     },
     refusalTexts: (decision) => refusalTexts(config, decision.name, community()),
     clock,

@@ -244,7 +244,7 @@ class PanelPage {
         'div',
         { class: 'scroll' },
         table(
-          ['id', 'player', 'member', 'status', 'department', 'rank', 'callsign'],
+          ['id', 'player', 'member', 'status', 'department', 'rank', 'callsign', 'job'],
           rows.flatMap((p) => {
             const departments = p.departments.length > 0 ? p.departments : [null];
             return departments.map((d, i) => [
@@ -255,6 +255,7 @@ class PanelPage {
               d ? `${d.primary ? '★ ' : ''}${d.name}` : '—',
               d?.rank ?? '—',
               d?.callsign ?? '—',
+              i === 0 && p.job ? `${p.job.job} ${p.job.grade}` : i === 0 ? '—' : '',
             ]);
           }),
         ),
