@@ -49,7 +49,6 @@ local function character(identifier)
 end
 
 function SetPlayerPrimaryJob(cid, jobName)
-  count('SetPlayerPrimaryJob')
   local c = characters[cid]
   if not c then return false, { code = 'player_not_found', message = 'player not found' } end
   if jobName ~= 'unemployed' and not c.jobs[jobName] then
@@ -66,7 +65,6 @@ function SetPlayerPrimaryJob(cid, jobName)
 end
 
 function AddPlayerToJob(cid, jobName, grade)
-  count('AddPlayerToJob')
   jobName = jobName:lower()
   grade = tonumber(grade) or 0
   if jobName == 'unemployed' then return false, { code = 'unemployed', message = 'cannot add unemployed' } end
@@ -92,7 +90,6 @@ function AddPlayerToJob(cid, jobName, grade)
 end
 
 function RemovePlayerFromJob(cid, jobName)
-  count('RemovePlayerFromJob')
   local c = characters[cid]
   if not c or not c.jobs[jobName] then
     return false, { code = 'player_not_in_job', message = 'player is not in the job' }
@@ -111,7 +108,6 @@ end
 
 -- Not a no-op with the same job and grade: the job is removed, added back, and duty reset.
 function SetJob(identifier, jobName, grade)
-  count('SetJob')
   jobName = jobName:lower()
   grade = tonumber(grade) or 0
   local job = QbxJobs[jobName]
@@ -130,7 +126,6 @@ function SetJob(identifier, jobName, grade)
 end
 
 function SetJobDuty(identifier, onDuty)
-  count('SetJobDuty')
   local c = character(identifier)
   local src, p = online(c and c.citizenid)
   if not p then return end
@@ -193,11 +188,16 @@ end)
 exports('StandInBreak', function(src) broken[src] = true end)
 exports('GetJobs', function() return QbxJobs end)
 exports('GetJob', function(name) return QbxJobs[name] end)
-exports('SetJob', SetJob)
-exports('SetJobDuty', SetJobDuty)
-exports('AddPlayerToJob', AddPlayerToJob)
-exports('RemovePlayerFromJob', RemovePlayerFromJob)
-exports('SetPlayerPrimaryJob', SetPlayerPrimaryJob)
+-- Calls from other resources are counted here, not the ones SetJob makes itself.
+for name, fn in pairs({
+  SetJob = SetJob, SetJobDuty = SetJobDuty, AddPlayerToJob = AddPlayerToJob,
+  RemovePlayerFromJob = RemovePlayerFromJob, SetPlayerPrimaryJob = SetPlayerPrimaryJob,
+}) do
+  exports(name, function(...)
+    count(name)
+    return fn(...)
+  end)
+end
 
 -- For tests: what the database holds and how often each job export was called.
 exports('StandInSaved', function(cid) return saved[cid] end)
