@@ -9,8 +9,9 @@ export function jobDoctorLines(
   state: string,
   mapping: JobMapping | null,
 ): string[] {
-  if (!framework) return [`jobs: ✗ no framework found (${state})`];
-  const lines = [`jobs: framework ${framework}${state ? ` (${state})` : ''}`];
+  if (!framework) return [`✗ jobs: no framework found (${state})`];
+  const mark = !mapping ? '…' : mapping.rows.every((row) => row.ok) ? '✓' : '✗';
+  const lines = [`${mark} jobs: framework ${framework}${state ? ` (${state})` : ''}`];
   for (const row of mapping?.rows ?? []) {
     const ranks = row.ranks.map(
       (r) => `${r.rank}→${r.grade}${r.source === 'listed' ? '' : ` (${r.source})`}`,
