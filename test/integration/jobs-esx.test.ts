@@ -71,6 +71,17 @@ describe('ESX', () => {
     );
   });
 
+  it('a job added at runtime (esx:jobsRefreshed) is validated again: a mapping left out comes into use', async () => {
+    rig = await startJobsRig({
+      framework: ESX,
+      departments: { ...DEPARTMENTS, BCSO: { job: 'sheriff' } },
+      aces: SAVE_ACE,
+    });
+    await rig.console('roster doctor', /✗ BCSO → sheriff: left out/);
+    esx().StandInAddJob!('sheriff', 'BCSO', ['recruit', 'deputy', 'sergeant']);
+    await rig.console('roster doctor', /✓ BCSO → sheriff: .*Deputy→1 \(by name\)/);
+  });
+
   it('a member removed from the roster gets jobs.unassigned', async () => {
     rig = await startJobsRig({ framework: ESX, departments: DEPARTMENTS, aces: SAVE_ACE });
     const { id, member } = await loaded('Sergeant');

@@ -115,5 +115,15 @@ exports('Load', function(src, charId)
   return identifier
 end)
 exports('Logout', function(src) drop(src, 'esx_player_logout') end)
+-- For tests: a job added to the database, then ESX.RefreshJobs (which fires esx:jobsRefreshed).
+exports('StandInAddJob', function(name, label, grades)
+  JOB_ROWS[#JOB_ROWS + 1] = { name, label, grades }
+  local job = { name = name, label = label, grades = {} }
+  for i, grade in ipairs(grades) do
+    job.grades[tostring(i - 1)] = { job_name = name, grade = i - 1, name = grade, label = grade, salary = 50 }
+  end
+  ESX.Jobs[name] = job
+  TriggerEvent('esx:jobsRefreshed')
+end)
 exports('StandInSaved', function(identifier) return db[identifier] end)
 exports('StandInCalls', function() return calls end)

@@ -50,6 +50,13 @@ export class JobSyncRunner {
     fx.on('onResourceStop', (resource: string) => {
       if (resource === this.port?.resource) this.use(null, 'stopped');
     });
+    // Job lists changed at runtime (ESX's RefreshJobs, Qbox's CreateJob/UpsertJobData…): read and
+    // validate again; the mapping in use stays until the new list is there.
+    for (const event of ['esx:jobsRefreshed', 'qbx_core:server:onJobUpdate']) {
+      fx.on(event, () => {
+        if (this.port && this.jobs) void this.readJobs(this.generation);
+      });
+    }
   }
 
   start(): void {
