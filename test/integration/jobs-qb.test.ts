@@ -78,6 +78,26 @@ describe('QBCore', () => {
     expect(rig.h.logText()).toMatch(/was put into police grade 4 by something else; the roster decides/);
   });
 
+  it('a jobs.unassigned grade QBCore lacks is named and never written: the character keeps its job', async () => {
+    rig = await startJobsRig({
+      framework: QB,
+      departments: DEPARTMENTS,
+      unassigned: { job: 'unemployed', grade: 5 },
+    });
+    const doctor = await rig.console('roster doctor', /✗ jobs\.unassigned/);
+    expect(doctor).toContain(
+      '✗ jobs.unassigned: job "unemployed" has no grade 5; a character losing a managed job keeps it',
+    );
+    const { id, member } = await rig.join('LSPD', 'Sergeant');
+    qb().Login!(id, 'QB5');
+    await waitFor(async () => (await jobOf(id)).name === 'police');
+    rig.h.mock.data.setMemberStatus(member.id, 'SUSPENDED');
+    await rig.ex('roster').refreshPlayer!(id);
+    await settle(10);
+    expect(await jobOf(id)).toMatchObject({ name: 'police', grade: { level: 2 } });
+    expect(calls().SetJob).toBe(1);
+  });
+
   it('a suspended member gets jobs.unassigned', async () => {
     rig = await startJobsRig({ framework: QB, departments: DEPARTMENTS });
     const { id, member } = await rig.join('LSPD', 'Sergeant');

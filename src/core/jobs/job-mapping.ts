@@ -42,6 +42,10 @@ export interface JobMapping {
   rows: MappingRow[];
   /** Every job named in `jobs.departments`, whether or not its mapping passed. */
   managed: ReadonlySet<string>;
+  /** Whether `jobs.unassigned` is a job and grade the framework has (or the framework removes groups). */
+  unassignedOk: boolean;
+  /** Why it is not; null when it is. */
+  unassignedProblem: string | null;
 }
 
 /**
@@ -54,6 +58,7 @@ export function resolveJobMapping(
   catalog: CatalogIndex,
   jobs: FrameworkJobs,
   order: RankOrder,
+  unassigned: { job: string; grade: number } | null,
 ): JobMapping {
   const departments: DepartmentJob[] = [];
   const rows: MappingRow[] = [];
@@ -71,7 +76,22 @@ export function resolveJobMapping(
     row.ok = true;
     departments.push({ departmentId: department.id, department: key, job: job.name, ranks: row.ranks });
   }
-  return { departments, rows, managed: new Set(Object.values(config).map((entry) => entry.job)) };
+  const fallback = unassigned ? jobs.get(unassigned.job) : undefined;
+  const unassignedProblem =
+    unassigned === null
+      ? null
+      : !fallback
+        ? `the framework has no job "${unassigned.job}"`
+        : !fallback.grades.some((g) => g.level === unassigned.grade)
+          ? `job "${unassigned.job}" has no grade ${unassigned.grade}`
+          : null;
+  return {
+    departments,
+    rows,
+    managed: new Set(Object.values(config).map((entry) => entry.job)),
+    unassignedOk: unassignedProblem === null,
+    unassignedProblem,
+  };
 }
 
 /**

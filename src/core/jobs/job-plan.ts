@@ -27,8 +27,12 @@ export type JobOp =
 export interface PlanContext {
   style: JobStyle;
   managed: ReadonlySet<string>;
-  /** `jobs.unassigned`; null where losing a managed job removes it (ox_core, ND_Core). */
-  unassigned: JobGrade | null;
+  /**
+   * What a character losing a managed job gets: `jobs.unassigned`; 'remove' where the group is
+   * removed (ox_core, ND_Core); null when `jobs.unassigned` is not a job the framework has, so the
+   * character keeps what it holds rather than get a job that does not exist.
+   */
+  unassigned: JobGrade | 'remove' | null;
 }
 
 /**
@@ -40,7 +44,8 @@ export function planJobs(held: HeldJobs, want: RosterJobs | null, c: PlanContext
     const current = held.primary;
     if (want) return same(current, want.primary) ? [] : [{ kind: 'set', ...want.primary }];
     if (!current || !c.managed.has(current.job)) return [];
-    if (!c.unassigned) return [{ kind: 'remove', job: current.job }];
+    if (c.unassigned === 'remove') return [{ kind: 'remove', job: current.job }];
+    if (!c.unassigned) return [];
     return same(current, c.unassigned) ? [] : [{ kind: 'set', ...c.unassigned }];
   }
   const given = new Map(
@@ -56,8 +61,9 @@ export function planJobs(held: HeldJobs, want: RosterJobs | null, c: PlanContext
     if (want && held.primary?.job !== want.primary.job) ops.push({ kind: 'primary', job: want.primary.job });
     const losesPrimary = !want && held.primary !== null && c.managed.has(held.primary.job);
     // Qbox makes a character whose primary job goes `unemployed` 0 itself; anything else is set.
-    if (losesPrimary && c.unassigned && !same({ job: 'unemployed', grade: 0 }, c.unassigned))
-      ops.push({ kind: 'set', ...c.unassigned });
+    const unassigned = c.unassigned === 'remove' ? null : c.unassigned;
+    if (losesPrimary && unassigned && !same({ job: 'unemployed', grade: 0 }, unassigned))
+      ops.push({ kind: 'set', ...unassigned });
   }
   return ops;
 }

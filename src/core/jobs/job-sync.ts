@@ -102,7 +102,7 @@ export class JobSync {
     const context: PlanContext = {
       style: port.style,
       managed: mapping.managed,
-      unassigned: port.removesJob ? null : this.deps.unassigned,
+      unassigned: port.removesJob ? 'remove' : mapping.unassignedOk ? this.deps.unassigned : null,
     };
     if (reason === 'drift' && !holdsWrongManagedJob(held, want, context)) return;
     const ops = planJobs(held, want, context);

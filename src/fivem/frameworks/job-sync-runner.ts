@@ -129,11 +129,13 @@ export class JobSyncRunner {
       this.state = 'waiting for the roster departments';
       return;
     }
+    const { departments, unassigned } = this.deps.config.jobs;
     const mapping = resolveJobMapping(
-      this.deps.config.jobs.departments,
+      departments,
       catalog,
       jobs,
       this.deps.config.ranks.order,
+      port.removesJob ? null : unassigned,
     );
     const problems = mappingProblems(mapping);
     const text = problems.join('\n');

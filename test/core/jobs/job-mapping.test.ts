@@ -30,7 +30,7 @@ const grades = (mapping: ReturnType<typeof resolveJobMapping>) =>
 
 describe('resolveJobMapping', () => {
   it('by name, else the nearest more junior rank, else the lowest grade', () => {
-    const mapping = resolveJobMapping({ LSPD: { job: 'police' } }, catalog, jobs, 'top-down');
+    const mapping = resolveJobMapping({ LSPD: { job: 'police' } }, catalog, jobs, 'top-down', null);
     expect(grades(mapping)).toEqual({
       Chief: [3, 'by name'],
       Captain: [2, 'more junior'],
@@ -47,6 +47,7 @@ describe('resolveJobMapping', () => {
       catalog,
       jobs,
       'top-down',
+      null,
     );
     expect(grades(mapping)).toMatchObject({
       Recruit: [1, 'listed'],
@@ -65,6 +66,7 @@ describe('resolveJobMapping', () => {
       catalog,
       jobs,
       'top-down',
+      null,
     );
     expect(mapping.departments).toEqual([]);
     expect(mapping.rows.map((r) => r.problems)).toEqual([
@@ -72,6 +74,19 @@ describe('resolveJobMapping', () => {
       ['the roster has no department "FIRE"', 'the framework has no job "ambulance"'],
     ]);
     expect([...mapping.managed]).toEqual(['police', 'ambulance']);
+  });
+
+  it('checks jobs.unassigned against the framework too', () => {
+    const config = { LSPD: { job: 'police' } };
+    expect(
+      resolveJobMapping(config, catalog, jobs, 'top-down', { job: 'police', grade: 0 }).unassignedOk,
+    ).toBe(true);
+    expect(
+      resolveJobMapping(config, catalog, jobs, 'top-down', { job: 'unemployed', grade: 0 }),
+    ).toMatchObject({
+      unassignedOk: false,
+      unassignedProblem: 'the framework has no job "unemployed"',
+    });
   });
 
   it('reads grades from lists with their base (ox_core labels from 1, ND weights)', () => {

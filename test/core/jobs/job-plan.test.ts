@@ -29,9 +29,11 @@ describe('planJobs', () => {
     ]);
     expect(planJobs(held('police', 1), null, single)).toEqual([{ kind: 'set', job: 'unemployed', grade: 0 }]);
     expect(planJobs(held('taxi', 0), null, single)).toEqual([]);
-    expect(planJobs(held('police', 1), null, { ...single, unassigned: null })).toEqual([
+    expect(planJobs(held('police', 1), null, { ...single, unassigned: 'remove' })).toEqual([
       { kind: 'remove', job: 'police' },
     ]);
+    // jobs.unassigned is not a job the framework has: the character keeps what it holds.
+    expect(planJobs(held('police', 1), null, { ...single, unassigned: null })).toEqual([]);
   });
 
   it('multi-job: adds, removes and sets the primary job; groups: removes the old group first', () => {
@@ -41,7 +43,7 @@ describe('planJobs', () => {
       { kind: 'add', job: 'ambulance', grade: 3 },
       { kind: 'primary', job: 'ambulance' },
     ]);
-    const groups: PlanContext = { style: 'groups', managed, unassigned: null };
+    const groups: PlanContext = { style: 'groups', managed, unassigned: 'remove' };
     const ox: HeldJobs = {
       primary: null,
       jobs: new Map([

@@ -17,6 +17,8 @@ const mapping: JobMapping = {
   ],
   rows: [],
   managed: new Set(['police']),
+  unassignedOk: true,
+  unassignedProblem: null,
 };
 const member = (id: string): Member => ({
   id,
