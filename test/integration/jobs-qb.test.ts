@@ -98,6 +98,22 @@ describe('QBCore', () => {
     expect(calls().SetJob).toBe(1);
   });
 
+  it('old qb-core (only GetCoreObject, OnJobUpdate from SetJob itself, players by number) works the same', async () => {
+    rig = await startJobsRig({
+      framework: QB,
+      departments: DEPARTMENTS,
+      convars: { qb_standin_version: 'old' },
+    });
+    const { id, member } = await rig.join('LSPD', 'Officer');
+    qb().Login!(id, 'QB6');
+    await waitFor(async () => (await jobOf(id)).grade.level === 1);
+    await rig.promote(id, member, 'LSPD', 'Chief');
+    await waitFor(async () => (await jobOf(id)).grade.level === 4);
+    await settle(10);
+    expect(calls().SetJob).toBe(2);
+    expect(qb().StandInSaved!('QB6')).toEqual({ job: 'police', grade: 4 });
+  });
+
   it('a suspended member gets jobs.unassigned', async () => {
     rig = await startJobsRig({ framework: QB, departments: DEPARTMENTS });
     const { id, member } = await rig.join('LSPD', 'Sergeant');

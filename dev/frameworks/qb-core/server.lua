@@ -19,6 +19,9 @@ local Jobs = {
 }
 
 local QBCore = { Functions = {}, Player = {}, Players = {}, Shared = { Jobs = Jobs } }
+-- 'old': qb-core before the 2025 exports and the 2026 refactor (47cf3ac): SetJob fires OnJobUpdate
+-- itself, a numeric string finds no player, a drop fires PlayerDropped with the player object.
+local OLD = GetConvar('qb_standin_version', 'new') == 'old'
 local db = {}    -- citizenid → { job, grade } as saved
 local calls = {} -- name → times called
 
@@ -26,6 +29,7 @@ local function count(name) calls[name] = (calls[name] or 0) + 1 end
 
 -- Players are looked up by number; a numeric string works from ebae2c3 (2025) on.
 function QBCore.Functions.GetPlayer(src)
+  if OLD and type(src) ~= 'number' then return nil end
   return QBCore.Players[tonumber(src)]
 end
 
@@ -51,8 +55,12 @@ local function createPlayer(src, citizenid)
     grade = grade or '0'
     if not Jobs[job] then return false end
     self.PlayerData.job = jobData(job, grade) -- always resets duty to defaultDuty
-    -- UpdateClient('job'): OnPlayerUpdated, which events.lua re-emits as OnJobUpdate.
-    TriggerEvent('QBCore:Server:OnPlayerUpdated', src, 'job', self.PlayerData.job)
+    if OLD then
+      TriggerEvent('QBCore:Server:OnJobUpdate', src, self.PlayerData.job)
+    else
+      -- UpdateClient('job'): OnPlayerUpdated, which events.lua re-emits as OnJobUpdate.
+      TriggerEvent('QBCore:Server:OnPlayerUpdated', src, 'job', self.PlayerData.job)
+    end
     return true
   end
 
@@ -82,13 +90,13 @@ exports('Login', function(src, citizenid)
   QBCore.Players[src] = player
   TriggerEvent('QBCore:Server:PlayerLoaded', player)
   -- UpdateClient() at login: OnJobUpdate fires for the whole player data.
-  TriggerEvent('QBCore:Server:OnPlayerUpdated', src, 'all', player.PlayerData)
+  if not OLD then TriggerEvent('QBCore:Server:OnPlayerUpdated', src, 'all', player.PlayerData) end
   return true
 end)
 exports('Logout', function(src)
   local player = QBCore.Players[src]
   if not player then return end
-  player.Functions.Save()
+  if not OLD then player.Functions.Save() end -- 9d6143c's Logout does not save
   TriggerEvent('QBCore:Server:OnPlayerUnload', src)
   QBCore.Players[src] = nil
 end)
@@ -97,8 +105,12 @@ AddEventHandler('playerDropped', function()
   local player = QBCore.Players[src]
   if not player then return end
   player.Functions.Save()
-  TriggerEvent('QBCore:Server:PlayerDropped', src)
-  TriggerEvent('QBCore:Server:OnPlayerUnload', src)
+  if OLD then
+    TriggerEvent('QBCore:Server:PlayerDropped', player)
+  else
+    TriggerEvent('QBCore:Server:PlayerDropped', src)
+    TriggerEvent('QBCore:Server:OnPlayerUnload', src)
+  end
   QBCore.Players[src] = nil
 end)
 

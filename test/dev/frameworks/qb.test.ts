@@ -49,3 +49,14 @@ it('a server id as a string finds the player too (ebae2c3 and later)', async () 
   const core = (await rig.ex().GetCoreObject!()) as { Functions: { GetPlayer(src: unknown): unknown } };
   expect(core.Functions.GetPlayer(String(id))).toBeTruthy();
 });
+
+it('old qb-core: a numeric string finds no player, and SetJob fires OnJobUpdate itself', async () => {
+  rig = await standIn('qb-core', { lua: true, convars: { qb_standin_version: 'old' } });
+  const id = await rig.join(LICENSE);
+  rig.listen('QBCore:Server:OnJobUpdate', 'QBCore:Server:OnPlayerUpdated');
+  rig.ex().Login!(id, 'Q1');
+  const core = (await rig.ex().GetCoreObject!()) as { Functions: { GetPlayer(src: unknown): unknown } };
+  expect(core.Functions.GetPlayer(String(id))).toBeUndefined();
+  (await player(id)).Functions.SetJob!('police', 1);
+  expect(rig.events.map(([name]) => name)).toEqual(['QBCore:Server:OnJobUpdate']);
+});
