@@ -12,14 +12,23 @@ interface GlobalBag {
 
 /**
  * ox_core (player/class.ts, groups/index.ts): groups instead of jobs, grades from 1, and grade 0
- * removes the group. A character holds one group per type, so a group the roster no longer gives
- * is removed before the new one is set. Grades go as numbers (a `'2'` while holding 2 writes again).
+ * removes the group. A character holds one group per type, so a group the roster no longer gives,
+ * or another of the same type, is removed before the new one is set. Grades go as numbers (a `'2'` while holding 2 writes again).
  * ox_core writes the database at once; it keeps no duty.
  */
 export function oxPort(): FrameworkPort {
   const ox = () => exportsOf(RESOURCE);
   const call = (src: string, method: string, ...args: unknown[]) =>
     ox().CallPlayer!(Number(src), method, ...args);
+  const typeOf = (group: string) =>
+    field((globalThis as unknown as { GlobalState: GlobalBag }).GlobalState[`group.${group}`], 'type');
+  const makeRoom = async (src: string, group: string) => {
+    const type = typeOf(group);
+    if (typeof type !== 'string') return;
+    for (const [held] of entriesOf(await call(src, 'getGroups'))) {
+      if (held !== group && typeOf(held) === type) await call(src, 'setGroup', held, 0);
+    }
+  };
   return {
     name: 'ox',
     resource: RESOURCE,
@@ -53,6 +62,9 @@ export function oxPort(): FrameworkPort {
     },
     async apply(src, op) {
       if (op.kind === 'primary') return;
+      // A character holds one group per type: a group of the same type (a taxi shift) gives way,
+      // as the other frameworks' SetJob replaces the job held.
+      if (op.kind === 'set') await makeRoom(src, op.job);
       const grade = op.kind === 'remove' ? 0 : op.grade;
       const result = await call(src, 'setGroup', op.job, grade);
       // true when it wrote; undefined when it warned (unknown group, grade or a second of a type).
