@@ -36,6 +36,22 @@ describe('ND_Core', () => {
     expect(calls().setJob).toBe(setJobs + 1);
   });
 
+  it('an admin setJob to another rank is set back, with one setJob and no loop through ND events', async () => {
+    rig = await startJobsRig({ framework: ND, departments: DEPARTMENTS });
+    const { id } = await rig.join('LSPD', 'Officer');
+    await nd().setActiveCharacter!(id, 23);
+    await eventually(() => character(id)?.groups.lspd?.rank === 2);
+    await eventually(() => calls().setJob === 1);
+    (nd().getPlayer!(id) as Character & { setJob(n: string, r: number): unknown }).setJob('lspd', 5);
+    await eventually(() => calls().setJob === 3 && character(id)?.groups.lspd?.rank === 2);
+    const until = rig.h.server.frames + 10;
+    await eventually(() => rig.h.server.frames >= until);
+    expect(calls().setJob).toBe(3);
+    expect(rig.h.logText()).toMatch(
+      /was put into lspd grade 5 by something else; the roster decides: set back to lspd grade 2/,
+    );
+  });
+
   it('SAFR by rank label; a member who no longer qualifies loses the group', async () => {
     rig = await startJobsRig({ framework: ND, departments: DEPARTMENTS });
     const { id, member } = await rig.join('SAFR', 'Captain');
