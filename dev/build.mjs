@@ -1,5 +1,5 @@
 // Builds the resource bundle (dist/server.js) and the dev tools (dist/dev/*.mjs).
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -67,4 +67,15 @@ if (Object.keys(present).length > 0) {
   copyFileSync('dev/emulator/lua-scheduler.lua', 'dist/dev/lua-scheduler.lua');
   // So is the ConnectQueue stand-in's Lua (dev/stand-ins/connect-queue.ts).
   copyFileSync('dev/stand-ins/connectqueue.lua', 'dist/dev/connectqueue.lua');
+  // The framework stand-ins are resources of their own, loaded from their folders (dev/frameworks).
+  cpSync('dev/frameworks', 'dist/dev/frameworks', { recursive: true });
+  // ox_core is TypeScript: its stand-in is built into the script its manifest names.
+  await build({
+    entryPoints: ['dev/frameworks/ox_core/server.ts'],
+    outfile: 'dist/dev/frameworks/ox_core/server.js',
+    bundle: true,
+    platform: 'neutral',
+    format: 'iife',
+    logLevel: 'warning',
+  });
 }

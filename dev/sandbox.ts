@@ -3,7 +3,8 @@
 // Lua, a rank change on the roster and its principal, rank changes from the game (the `rank`
 // command), a suspension in the roster's dashboard reaching the server through the audit feed,
 // `roster status`; then the training side against a mock learning service (a linked and an
-// unlinked player), and one request to the owner's panel.
+// unlinked player), and one request to the owner's panel. `npm start -- --jobs` runs job sync with
+// the Qbox stand-in instead (dev/sandbox/jobs.ts).
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +17,7 @@ import { runBurstPart } from './sandbox/burst';
 import { expectThat, waitFor } from './sandbox/expectation';
 import { runExportCalls } from './sandbox/export-calls';
 import { runGameRankChanges } from './sandbox/game-rank';
+import { runJobsSandbox } from './sandbox/jobs';
 import { joiner, runJoins, scriptedMembers } from './sandbox/joins';
 import { problemLines } from './sandbox/log-problems';
 import { type PanelAccess, runPanelRequest } from './sandbox/panel';
@@ -210,7 +212,9 @@ function untilInterrupted(): Promise<void> {
 
 async function main(): Promise<void> {
   try {
-    await runSandbox(process.argv.includes('--panel') ? { panel: untilInterrupted } : {});
+    // `--jobs`: job sync with the Qbox stand-in, instead of the main session.
+    if (process.argv.includes('--jobs')) await runJobsSandbox();
+    else await runSandbox(process.argv.includes('--panel') ? { panel: untilInterrupted } : {});
   } catch (error) {
     console.error(`sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;

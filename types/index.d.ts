@@ -64,6 +64,19 @@ export interface RankChange {
   actor: number;
 }
 
+/** A framework job and grade (job sync, CONTRACT section 12). */
+export interface JobGrade {
+  job: string;
+  grade: number;
+}
+
+/** The second argument of `roster:jobChanged`; `job` null when the group was removed (ox_core, ND_Core). */
+export interface JobChange {
+  job: string | null;
+  grade: number | null;
+  previous: JobGrade | null;
+}
+
 /** A member without the license: what the `roster` state bag holds, since state bags reach clients. */
 export type PublicMember = Omit<Member, 'license'>;
 
@@ -158,6 +171,12 @@ export interface RosterExports {
    * `ranks.order`). `false` on bad arguments. Sync.
    */
   hasMinRank(src: ServerId, department: string, rank: string): boolean;
+
+  /**
+   * The framework job and grade the roster gives the player's character (job sync); `null` when job
+   * sync is off or the roster gives none. Sync.
+   */
+  getJob(src: ServerId): JobGrade | null;
 
   /**
    * The member with this `license:…` identifier, cache first; `null` when not on the roster, on a
@@ -279,6 +298,8 @@ export interface RosterEvents {
   'roster:playerUpdated': [src: number, member: Member | null, previous: Member | null];
   /** A rank change from the game was confirmed by the service; `actor` 0 = console or a resource. */
   'roster:rankChanged': [target: number, change: RankChange];
+  /** The framework took a job change job sync made. */
+  'roster:jobChanged': [src: number, change: JobChange];
   /** A player's training record changed; the same value `getTraining` gives. */
   'roster:trainingUpdated': [src: number, training: Training | null];
 }

@@ -17,6 +17,7 @@
 --                                                                      a refresh changed status, departments or ranks
 --   'roster:rankChanged'     (target: integer, change: RosterRankChange) a rank change from the game was confirmed
 --   'roster:trainingUpdated' (src: integer, training: RosterTraining?) the player's training record changed
+--   'roster:jobChanged'      (src: integer, change: RosterJobChange)   the framework took a job change job sync made
 --
 -- State bags (replicated):
 --   Player(src).state.roster    RosterPublicMember? (the member without its license)
@@ -54,6 +55,15 @@
 ---@field from RosterRank?
 ---@field to RosterRank
 ---@field actor integer server id of the acting player; 0 for the console or a resource
+
+---@class RosterJob
+---@field job string framework job or group
+---@field grade integer the framework's own grade number
+
+---@class RosterJobChange
+---@field job string? nil when the group was removed
+---@field grade integer?
+---@field previous RosterJob?
 
 ---@class RosterReadyInfo
 ---@field community { id: string?, name: string }
@@ -157,6 +167,11 @@ function RosterExports:hasRank(src, department, rank) end
 ---@param rank string id or name
 ---@return boolean
 function RosterExports:hasMinRank(src, department, rank) end
+
+---The framework job and grade the roster gives the player's character (job sync); nil when none.
+---@param src integer|string server id
+---@return RosterJob?
+function RosterExports:getJob(src) end
 
 ---The member with this license, cache first; nil when not on the roster. Async: call inside a thread.
 ---@param license string `license:…` identifier

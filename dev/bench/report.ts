@@ -1,3 +1,4 @@
+import type { JobsStormResult } from './jobs-storm';
 import type { TimelineEntry } from './join-storm';
 import { MIRROR_METHOD, mirrorFindings } from './mirror-notes';
 import { type MirrorResults, mirrorRows } from './mirror-report';
@@ -61,6 +62,8 @@ export interface BenchResults {
   mirror?: MirrorResults;
   /** Queue priority and duty hours (CONTRACT.md section 13). */
   queue?: QueueBenchResults;
+  /** The join storm with the Qbox stand-in, every admitted player loading a character: job sync off and on. */
+  jobsStorm?: JobsStormResult;
 }
 
 /** What a whole run gives: every scenario ran. */
@@ -107,7 +110,62 @@ export function resultRows(r: BenchResults): ResultRow[] {
   rows.push(...laterRows(r));
   if (r.mirror) rows.push(...mirrorRows(r.mirror, r.storm?.naive));
   if (r.queue) rows.push(...queueRows(r.queue));
+  if (r.jobsStorm) rows.push(...jobsStormRows(r.jobsStorm));
   return rows;
+}
+
+/** Job sync on against off, in the naive column's place: what it costs the storm. */
+function jobsStormRows({ off, on }: JobsStormResult): ResultRow[] {
+  const scenario = 'join storm, Qbox stand-in, job sync on (off in the second column)';
+  return [
+    {
+      scenario,
+      metric: 'roster requests sent',
+      roster: on.summary.requests,
+      naive: off.summary.requests,
+      format: integer,
+      target: { text: `≤ ${integer(off.summary.requests)}`, met: (v) => v <= off.summary.requests },
+    },
+    {
+      scenario,
+      metric: 'framework set-job calls per character load',
+      roster: on.loads === 0 ? 0 : on.setJobCalls / on.loads,
+      naive: off.loads === 0 ? 0 : off.setJobCalls / off.loads,
+      format: (v) => v.toFixed(2),
+      target: { text: '≤ 1', met: (v) => v <= 1 },
+    },
+    {
+      scenario,
+      metric: `characters holding their roster job (of ${integer(on.loads)} loaded)`,
+      roster: on.managedHeld,
+      naive: off.managedHeld,
+      format: integer,
+    },
+    {
+      scenario,
+      metric: 'set-job calls beyond one per character given a job',
+      roster: on.setJobCalls - on.managedHeld,
+      naive: null,
+      format: integer,
+      target: { text: '≤ 0', met: (v) => v <= 0 },
+    },
+    {
+      scenario,
+      metric: 'p99 connect → decision',
+      roster: on.summary.p99Ms,
+      naive: off.summary.p99Ms,
+      format: ms,
+      target: { text: `≤ ${ms(off.summary.p99Ms * 1.1)}`, met: (v) => v <= off.summary.p99Ms * 1.1 },
+    },
+    {
+      scenario,
+      metric: 'wrong decisions',
+      roster: on.summary.wrong,
+      naive: off.summary.wrong,
+      format: integer,
+      target: { text: '0', met: (v) => v === 0 },
+    },
+  ];
 }
 
 /** The join storm with the mirror off, beside the naive gate, and again with permissions on. */

@@ -3,6 +3,7 @@ import { seedCommunity } from '../mock-roster/seed-community';
 import { dutyReads } from './duty-reads';
 import { fleetScenario } from './fleet';
 import { hotPathInProcess, hotPathThroughExports } from './hot-path';
+import { jobsStorm } from './jobs-storm';
 import { loneLookup } from './lone-lookup';
 import { heapPerMember, heapPerMirroredMember } from './memory';
 import { mirrorFirstRead } from './mirror-first-read';
@@ -85,6 +86,11 @@ export const SCENARIOS: readonly Scenario[] = [
         storm(progress, 'join storm, permissions on', { permissions: 'on' }),
       ),
     }),
+  },
+  {
+    name: 'jobs-storm',
+    label: 'join storm with the Qbox stand-in, job sync off and on (mirror off)',
+    run: async (progress) => ({ jobsStorm: await jobsStorm(progress) }),
   },
   {
     name: 'mirror-storm',

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { AceStore } from './aces';
 import { CommandRegistry } from './commands';
 import { Connection } from './connection';
@@ -119,6 +121,7 @@ export class FxServer implements Kernel, NativeHost {
    */
   readonly unhandledRejections: readonly UnhandledRejection[];
   private readonly resources = new Map<string, ResourceEntry>();
+  private readonly luaResources = new Map<string, LuaResource>();
   private readonly connections = new Map<number, Connection>();
   private readonly joinQueue: Connection[] = [];
   private readonly neverLoading = new Set<Connection>();
@@ -253,6 +256,8 @@ export class FxServer implements Kernel, NativeHost {
     this.bus.detach(name);
     this.http.resourceStopped(name);
     entry.runtime.stop(this.rejections.stopping(entry.runtime));
+    this.luaResources.get(name)?.close();
+    this.luaResources.delete(name);
     this.console.resourceStopped(name);
     entry.runtime = null;
     entry.state = 'stopped';
@@ -276,13 +281,30 @@ export class FxServer implements Kernel, NativeHost {
   }
 
   /**
-   * A Lua resource started from its code, as FXServer starts one from its files: the code has run
-   * (up to its first wait) before other resources hear `onServerResourceStart` on the next frame.
-   * Resolves once the code and the threads it made at load have finished.
+   * A Lua resource from its folder: the `.lua` server scripts its fxmanifest.lua lists, run in
+   * order in one Lua VM (each as a file in CreateThreadNow; threads they make go on in later
+   * ticks). The VM is made first, so the files have run (up to their first wait) before other
+   * resources hear `onServerResourceStart` on the next frame. `stopResource` closes the VM.
    */
-  async startLuaResource(name: string, code: string, root = process.cwd()): Promise<LuaResource> {
+  async startLuaResource(name: string, root: string): Promise<LuaResource> {
     const engine = await LuaResource.engine();
     const lua = LuaResource.attach(this.startResource(name, root, []), engine);
+    this.luaResources.set(name, lua);
+    for (const file of manifestServerScripts(root).filter((f) => f.endsWith('.lua'))) {
+      await lua.load(readFileSync(path.join(root, file), 'utf8'));
+    }
+    return lua;
+  }
+
+  /**
+   * A Lua resource started from one piece of code rather than a folder: the code has run (up to
+   * its first wait) before other resources hear `onServerResourceStart` on the next frame.
+   * Resolves once the code and the threads it made at load have finished.
+   */
+  async startLuaCode(name: string, code: string, root = process.cwd()): Promise<LuaResource> {
+    const engine = await LuaResource.engine();
+    const lua = LuaResource.attach(this.startResource(name, root, []), engine);
+    this.luaResources.set(name, lua);
     await lua.run(code);
     return lua;
   }

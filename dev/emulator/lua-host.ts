@@ -9,6 +9,7 @@ import {
 import type { Kernel } from './kernel';
 import { pushLuaBytes, readLuaBytes } from './lua-bytes';
 import type { LuaCoroutines } from './lua-coroutines';
+import { LUA_NATIVES } from './lua-natives';
 import type { LuaPacker } from './lua-pack';
 import { unpackToLua } from './lua-unpack';
 
@@ -35,9 +36,9 @@ export interface LuaHostDeps {
   setup(routines: LuaRoutines): void;
   /** Citizen.CreateThread: the registry slot of the function, run after the current chunk. */
   createThread(slot: number): void;
-  /** A server native of this resource's runtime: arguments and answer as msgpack bytes. */
-  callNative(name: string, args: Uint8Array): Uint8Array;
-  /** Citizen.Wait's wait: settles on the resource's timer after `ms` (the next frame for 0). */
+  /** A server native by name: its arguments and its one value cross as msgpack (lua-natives.ts). */
+  native(name: string, args: Uint8Array): Uint8Array;
+  /** Settles after `ms` on the resource's own timers (so on server frames, and fake time). */
   sleep(ms: number): Promise<void>;
 }
 
@@ -108,13 +109,13 @@ export function luaHostFunctions(deps: LuaHostDeps): Record<string, unknown> {
       deps.createThread(slot(t.address, 1));
       return new LuaRawResult(0);
     }),
-    register_event: (name: string) => deps.registerEvent(name),
-    // A native by name (InvokeNative): the same function a JS resource of this server calls.
     native: raw((t) => {
       const name = lua.lua_tolstring(t.address, 1, null);
-      return bytesResult(t.address, deps.callNative(name, readLuaBytes(lua, t.address, 2)));
+      return bytesResult(t.address, deps.native(name, readLuaBytes(lua, t.address, 2)));
     }),
     sleep: (ms: number) => deps.sleep(Number(ms) || 0),
+    native_list: LUA_NATIVES.join(','),
+    register_event: (name: string) => deps.registerEvent(name),
     release: (ref: string) => kernel.refs.release(ref),
     trace: (text: string) => deps.log(text.replace(/\n$/, '')),
     setup: raw((t) => {

@@ -6,6 +6,7 @@ import { formatScriptError } from './kernel';
 import { pushLuaBytes } from './lua-bytes';
 import { LuaCoroutines } from './lua-coroutines';
 import { type LuaRoutines, luaHostFunctions } from './lua-host';
+import { callNative } from './lua-natives';
 import { LuaPacker } from './lua-pack';
 
 const SCHEDULER_NAME = '@citizen:/scripting/lua/scheduler.lua';
@@ -95,6 +96,27 @@ export class LuaResource {
     }
   }
 
+  /**
+   * Runs a file as FXServer loads a resource's script: the chunk, then the threads it created,
+   * each up to its first wait (a thread that waits goes on in later ticks, the load does not
+   * wait for it: a framework that reads its database after start has an empty list meanwhile).
+   */
+  async load(code: string): Promise<void> {
+    const { done } = this.coroutines.spawn((thread) => {
+      thread.loadString(code);
+      return 0;
+    }, 'chunk');
+    // While the chunk runs, the threads it makes wait for it (as with `run`), then start at once.
+    this.running++;
+    try {
+      await done;
+    } finally {
+      this.running--;
+    }
+    for (let slot = this.pendingThreads.shift(); slot !== undefined; slot = this.pendingThreads.shift())
+      this.spawnThread(slot).catch(() => {}); // printed by the coroutine runner
+  }
+
   /** Same as run (kept for callers written when only threads could await). */
   thread(code: string): Promise<unknown> {
     return this.run(code);
@@ -140,26 +162,13 @@ export class LuaResource {
             this.routines = routines;
           },
           createThread: (slot) => this.createThread(slot),
-          callNative: (name, args) => this.callNative(name, args),
+          native: (name, args) => callNative(this.runtime, name, args),
           sleep: (ms) => this.sleep(ms),
         }),
       );
       if (lua.lua_pcallk(g.address, 1, 0, 0, 0, null) === LuaReturn.Ok) return;
     }
     throw new Error(lua.lua_tolstring(g.address, -1, null));
-  }
-
-  /**
-   * A server native as this resource's JS runtime has it (natives.ts), the answer packed as one
-   * value. An unknown name is a Lua error, as calling a nil global is in FXServer.
-   */
-  private callNative(name: string, args: Uint8Array): Uint8Array {
-    const { packer, realm } = this.runtime;
-    const native = realm.global[name];
-    if (typeof native !== 'function') throw new Error(`native ${name} is not emulated for Lua`);
-    const unpacked = packer.unpack(args);
-    const result = (native as (...a: unknown[]) => unknown)(...(Array.isArray(unpacked) ? unpacked : []));
-    return packer.pack(result === undefined ? null : result);
   }
 
   /**

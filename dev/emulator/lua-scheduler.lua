@@ -18,6 +18,15 @@ Citizen.CreateThreadNow = function(fn, name) return host.thread_now(fn, name or 
 Citizen.CreateThread = function(fn) host.create_thread(fn) end
 CreateThread = Citizen.CreateThread
 
+-- Natives (natives_server.lua, called by name as InvokeNative does): each packs its arguments and
+-- unpacks its one value; the same function a JS resource of this server calls (natives.ts).
+-- lua-natives.ts lists the ones the emulator gives.
+for name in host.native_list:gmatch('[^,]+') do
+  _G[name] = function(...)
+    return table_unpack(msgpack_unpack(host.native(name, msgpack_pack_args(...))), 1, 1)
+  end
+end
+
 -- deferred.lua's states: 0 pending, 3 resolved, 4 rejected. A minimal promise: no chaining.
 promise = {}
 promise.__index = promise
@@ -186,17 +195,7 @@ function TriggerEvent(name, ...)
   host.trigger(name, msgpack_pack_args(...))
 end
 
--- Natives, called by name (InvokeNative): the ones natives.ts gives a JS resource, values as
--- msgpack. Only those a stand-in (dev/stand-ins) or a test needs are listed.
-local host_native = host.native
-for _, name in ipairs({
-  'IsDuplicityVersion', 'GetInvokingResource', 'GetResourceState', 'GetConvar', 'GetConvarInt',
-  'CancelEvent', 'WasEventCanceled', 'GetNumPlayerIndices', 'GetPlayerFromIndex',
-  'GetNumPlayerIdentifiers', 'GetPlayerIdentifier', 'GetPlayerName', 'GetPlayerEndpoint',
-  'GetPlayerLastMsg', 'IsPlayerAceAllowed', 'DropPlayer',
-}) do
-  _G[name] = function(...) return msgpack_unpack(host_native(name, msgpack_pack_args(...))) end
-end
+-- FXServer's alias of GetPlayerEndpoint.
 GetPlayerEP = GetPlayerEndpoint
 
 -- scheduler.lua's helpers over those natives.

@@ -19,7 +19,7 @@ export interface Placement {
  * the name other resources look for.
  */
 export async function startConnectQueue(server: FxServer): Promise<LuaResource> {
-  return server.startLuaResource('connectqueue', source().toString('utf8'));
+  return server.startLuaCode('connectqueue', source().toString('utf8'));
 }
 
 /** Every placement so far, read through the stand-in's `Placements` export. */

@@ -55,6 +55,8 @@ export interface Capability {
   mirrorToSave?(): SavedMirror | null;
   /** The roster mirror as `roster status` and the panel tell it; null when none is kept. */
   mirrorReport?(): MirrorReport | null;
+  /** The framework job and grade the roster gives a player's character (job sync). */
+  jobOf?(src: string): { job: string; grade: number } | null;
   /** Lines added to `roster status`, after the roster's own. */
   statusLines?(): string[];
   /** An online player's hours on duty in the last `days`; null when unknown. */
@@ -168,6 +170,15 @@ export class Capabilities {
     for (const capability of this.attached) {
       const hours = capability.dutyHours?.(src, days);
       if (hours !== undefined && hours !== null) return hours;
+    }
+    return null;
+  }
+
+  /** The first capability's answer that has one. */
+  jobOf(src: string): { job: string; grade: number } | null {
+    for (const capability of this.attached) {
+      const job = capability.jobOf?.(src);
+      if (job) return job;
     }
     return null;
   }

@@ -3,6 +3,7 @@ import { PlayerRegistry } from '../core/players/player-registry';
 import { systemClock } from '../core/ports';
 import { registerRosterCommand } from '../fivem/command';
 import { registerExports } from '../fivem/exports';
+import { registerJobExports } from '../fivem/frameworks/job-exports';
 import { attachGate } from '../fivem/gate';
 import type { ConsoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
@@ -32,6 +33,7 @@ export function failClosed(problems: string[], output: ConsoleOutput): void {
   registerExports({ service: () => null, queries: () => null, ranks: () => null, logger });
   registerRankCommand(() => null, output, logger);
   registerTrainingExports({ training: () => null, roster: () => null, logger });
+  registerJobExports({ jobs: () => null, logger });
   const resource = fx.GetCurrentResourceName();
   // Players still in the gate are refused now: FXServer never ends a deferral by itself.
   fx.on('onResourceStop', (name: string) => {

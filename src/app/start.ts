@@ -17,6 +17,7 @@ import { fx } from '../fivem/natives';
 import { webTokenSetting } from '../panel/web-token';
 import { attachDutyHours } from './capabilities/duty-hours';
 import { attachExports } from './capabilities/exports';
+import { attachJobs } from './capabilities/jobs';
 import { attachJoinGate } from './capabilities/join-gate';
 import { attachKeyCheck } from './capabilities/key-check';
 import { attachMirror } from './capabilities/mirror';
@@ -51,6 +52,7 @@ const CAPABILITIES: readonly AttachCapability[] = [
   attachMirror,
   attachQueuePriority,
   attachDutyHours,
+  attachJobs,
 ];
 
 /** Reads the settings and attaches everything; with bad settings the resource fails closed. */

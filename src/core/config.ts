@@ -41,6 +41,32 @@ const messagesSchema = z
 
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 
+/** A framework's grade: a whole number (0-based in Qbox, QBCore, ESX; 1-based in ox_core, ND_Core). */
+const gradeNumber = z.number().int().min(0).max(1000);
+
+const jobsSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    framework: z.enum(['auto', 'qbx', 'qb', 'esx', 'ox', 'nd']).default('auto'),
+    departments: z
+      .record(
+        z.string().min(1),
+        z
+          .object({
+            job: z.string().min(1),
+            grades: z.record(z.string().min(1), gradeNumber).optional(),
+          })
+          .strict(),
+      )
+      .default({}),
+    unassigned: z
+      .object({ job: z.string().min(1), grade: gradeNumber })
+      .strict()
+      .default({ job: 'unemployed', grade: 0 }),
+  })
+  .strict()
+  .prefault({});
+
 export const configSchema = z
   .object({
     api: z
@@ -152,6 +178,8 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    // Job sync (CONTRACT.md section 12): the roster's departments and ranks become framework jobs.
+    jobs: jobsSchema,
     training: z
       .object({
         enabled: z.boolean().default(false),

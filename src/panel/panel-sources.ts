@@ -19,6 +19,8 @@ export interface PanelSources {
   training(): Promise<string[]> | null;
   /** The roster mirror, or null when none is kept. */
   mirror(): MirrorReport | null;
+  /** The job and grade job sync gives a player's character; absent or null without job sync. */
+  jobOf?(src: string): { job: string; grade: number } | null;
   /** `roster doctor`: the checks, as lines. */
   doctor(): Promise<string[]>;
   /** An online player's hours on duty in the last 7 days; null when unknown (no duty hours read). */

@@ -52,6 +52,8 @@ export interface PanelStatus {
       departments: { name: string; rank: string | null; callsign: string | null; primary: boolean }[];
       /** Hours on duty in the last 7 days; null when unknown. */
       hours7: number | null;
+      /** The framework job and grade the roster gives the character (job sync); null when none. */
+      job: { job: string; grade: number } | null;
     }[];
   };
   cache: { entries: number; hits: number; misses: number; hitRate: number };

@@ -55,6 +55,7 @@ export async function buildStatus(
         primary: d.primary,
       })),
       hours7: sources.dutyHours?.(id) ?? null,
+      job: sources.jobOf?.(id) ?? null,
     });
   }
   online.sort((a, b) => Number(a.id) - Number(b.id));

@@ -30,6 +30,12 @@ describe('loadSettings', () => {
     expect(config.ranks.order).toBe('top-down');
     expect(config.training.enabled).toBe(false);
     expect(config.mirror).toEqual({ enabled: true, resyncMinutes: 360 });
+    expect(config.jobs).toEqual({
+      enabled: false,
+      framework: 'auto',
+      departments: {},
+      unassigned: { job: 'unemployed', grade: 0 },
+    });
     expect(result.settings.logLevel).toBe('info');
   });
 
@@ -194,6 +200,18 @@ describe('every config key refuses a wrong value, naming the key', () => {
     ['training.enabled', 'yes', /must be a boolean/],
     ['training.departmentCourses', [], /must be an object/],
     ['training.perMinute', 0, /at least 1/],
+    ['jobs.enabled', 'yes', /must be a boolean/],
+    ['jobs.framework', 'qbcore', /one of "auto", "qbx", "qb", "esx", "ox", "nd"/],
+    ['jobs.departments', [], /must be an object/],
+    ['jobs.departments.LSPD', { grades: {} }, /jobs\.departments\.LSPD\.job/],
+    [
+      'jobs.departments.LSPD',
+      { job: 'police', grades: { Cadet: -1 } },
+      /LSPD\.grades\.Cadet must be at least 0/,
+    ],
+    ['jobs.departments.LSPD', { job: 'police', grades: { Cadet: 1.5 } }, /whole number/],
+    ['jobs.departments.LSPD', { job: 'police', grade: 1 }, /unknown key jobs\.departments\.LSPD\.grade/],
+    ['jobs.unassigned', { job: 'unemployed' }, /jobs\.unassigned\.grade must be a number/],
   ];
 
   it.each(cases)('%s = %j', (key, value, expected) => {
@@ -255,6 +273,10 @@ describe('config.example.json', () => {
       'training.enabled',
       'training.baseUrl',
       'training.departmentCourses',
+      'jobs.enabled',
+      'jobs.framework',
+      'jobs.departments',
+      'jobs.unassigned',
     ]) {
       const [section, name] = key.split('.') as [string, string];
       expect(example[section], key).toHaveProperty(name);

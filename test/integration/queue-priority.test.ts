@@ -148,7 +148,7 @@ describe('queue priority with ConnectQueue', () => {
     const { h } = await start();
     const { sergeant, plain } = pick(h);
     // What qbx_core's queue does with a sub-queue predicate: run once, in playerConnecting's thread.
-    const qbx = await h.server.startLuaResource(
+    const qbx = await h.server.startLuaCode(
       'qbxqueue',
       `seen = {}
       AddEventHandler('playerConnecting', function(_, _, deferrals)

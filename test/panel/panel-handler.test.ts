@@ -88,6 +88,24 @@ describe('the panel handler (FXServer request/response shapes)', () => {
     ]);
   });
 
+  it("status.json shows each online player's job and grade from job sync", async () => {
+    const withJobs = createPanel({
+      token: TOKEN,
+      sources: fakeSources({ jobOf: (src) => (src === '1' ? { job: 'police', grade: 2 } : null) }),
+      refusalTexts: () => texts,
+      clock,
+      logger: silentLogger,
+      basePath: '/roster/',
+      secrets: [API_KEY],
+      assets: { js: '', css: '' },
+    });
+    const data = JSON.parse((await call(withJobs.handler, { path: '/status.json', headers: bearer })).body);
+    expect(data.players.online.map((p: { job: unknown }) => p.job)).toEqual([
+      { job: 'police', grade: 2 },
+      null,
+    ]);
+  });
+
   it("status.json has the roster mirror's row: members held, last full read, last audit catch-up, requests today", async () => {
     const data = JSON.parse((await call(panel.handler, { path: '/status.json', headers: bearer })).body);
     expect(data.mirror).toEqual({

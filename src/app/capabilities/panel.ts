@@ -36,6 +36,7 @@ export function attachPanel(context: RosterContext): Capability {
       training: () => (trainingOn ? commands.training() : null),
       doctor: () => commands.doctor(),
       dutyHours: (src) => context.capabilities.dutyHours(src, 7),
+      jobOf: (src) => context.capabilities.jobOf(src),
     },
     refusalTexts: (decision) => refusalTexts(config, decision.name, community()),
     clock,

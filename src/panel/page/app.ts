@@ -244,7 +244,7 @@ class PanelPage {
         'div',
         { class: 'scroll' },
         table(
-          ['id', 'player', 'member', 'status', 'department', 'rank', 'callsign', 'hours (7 d)'],
+          ['id', 'player', 'member', 'status', 'department', 'rank', 'callsign', 'hours (7 d)', 'job'],
           rows.flatMap((p) => {
             const departments = p.departments.length > 0 ? p.departments : [null];
             return departments.map((d, i) => [
@@ -256,6 +256,7 @@ class PanelPage {
               d?.rank ?? '—',
               d?.callsign ?? '—',
               i === 0 && p.hours7 !== null ? p.hours7.toFixed(1) : i === 0 ? '—' : '',
+              i === 0 && p.job ? `${p.job.job} ${p.job.grade}` : i === 0 ? '—' : '',
             ]);
           }),
         ),

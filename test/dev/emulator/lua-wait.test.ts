@@ -1,7 +1,7 @@
 /**
  * What a Lua stand-in of a real resource (dev/stand-ins) needs from the emulator: Citizen.Wait on
  * the server's frames, scheduler.lua's GetPlayerIdentifiers over the natives, threads made by an
- * event handler started on the next frame, and startLuaResource's code loaded before other
+ * event handler started on the next frame, and startLuaCode's code loaded before other
  * resources hear onServerResourceStart.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -55,7 +55,7 @@ it('a Lua resource started from code has its exports before onServerResourceStar
   watcher.on('onServerResourceStart', (name: unknown) => {
     if (name === 'luaside') heard.push(watcher.exports.luaside!.answer!());
   });
-  await server.startLuaResource('luaside', `exports('answer', function() return 42 end)`);
+  await server.startLuaCode('luaside', `exports('answer', function() return 42 end)`);
   await server.nextTick();
   await server.nextTick();
   expect(heard).toEqual([42]);

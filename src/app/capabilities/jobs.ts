@@ -1,0 +1,56 @@
+import { JobSync } from '../../core/jobs/job-sync';
+import { matchKey } from '../../core/roster/catalog-index';
+import { registerJobExports } from '../../fivem/frameworks/job-exports';
+import { JobSyncRunner } from '../../fivem/frameworks/job-sync-runner';
+import { fx } from '../../fivem/natives';
+import type { Capability } from '../capability';
+import type { RosterContext } from '../roster-context';
+
+/** The longest one call into a framework may take: a hung framework never holds a player's sync. */
+const FRAMEWORK_CALL_MS = 3000;
+
+/**
+ * Job sync (CONTRACT.md section 12): the roster's departments and ranks become the character's
+ * framework job and grade. `getJob` is registered whether or not it is on (null when off). A
+ * player's roster data moving (load, refresh, audit feed, rank change) reaches it through the
+ * player hooks; the framework's own events through the runner.
+ */
+export function attachJobs(context: RosterContext): Capability {
+  const { config, logger, clock, players, service } = context;
+  if (!config.jobs.enabled) {
+    registerJobExports({ jobs: () => null, logger });
+    return {};
+  }
+  const admits = new Set(config.gate.requireStatus.map(matchKey));
+  const sync = new JobSync({
+    memberOf: (src) => {
+      const view = players.get(src)?.view;
+      return view === undefined ? undefined : (view?.member ?? null);
+    },
+    nameOf: (src) => fx.GetPlayerName(src) ?? `player ${src}`,
+    admits: (status) => admits.has(matchKey(status)),
+    unassigned: config.jobs.unassigned,
+    clock,
+    logger,
+    callMs: FRAMEWORK_CALL_MS,
+    jobChanged: (src, change) => fx.emit('roster:jobChanged', Number(src), change),
+  });
+  registerJobExports({ jobs: () => sync, logger });
+  const runner = new JobSyncRunner({
+    config,
+    sync,
+    catalog: () => (service.catalogReady ? service.catalog : null),
+    clock,
+    logger,
+    callMs: FRAMEWORK_CALL_MS,
+  });
+  return {
+    start: () => runner.start(),
+    stop: () => runner.stop(),
+    catalogLoaded: () => runner.catalogLoaded(),
+    playerLoaded: (src) => sync.apply(src),
+    playerUpdated: (src) => sync.apply(src),
+    doctorLines: () => runner.doctorLines(),
+    jobOf: (src) => sync.jobOf(src),
+  };
+}

@@ -1,0 +1,158 @@
+import { withinOrFail } from '../answer-within';
+import type { Member } from '../model';
+import type { Clock, Logger } from '../ports';
+import type { FrameworkPort } from './framework-port';
+import type { JobMapping } from './job-mapping';
+import { type HeldJobs, holdsWrongManagedJob, type PlanContext, planJobs } from './job-plan';
+import { type JobGrade, rosterJobsOf } from './roster-jobs';
+
+/** `roster:jobChanged`'s second argument. */
+export interface JobChange {
+  job: string | null;
+  grade: number | null;
+  previous: JobGrade | null;
+}
+
+export interface JobSyncDeps {
+  /** The player's roster data: undefined while the roster has not answered for them. */
+  memberOf(src: string): Member | null | undefined;
+  nameOf(src: string): string;
+  admits(status: string): boolean;
+  unassigned: JobGrade;
+  clock: Clock;
+  logger: Logger;
+  /** The longest one call into the framework may take. */
+  callMs: number;
+  jobChanged(src: string, change: JobChange): void;
+}
+
+/** Why a character is looked at: a load or a roster change applies; a job event checks for drift. */
+type Reason = 'apply' | 'drift';
+
+/**
+ * Keeps each online character's job where the roster puts it (CONTRACT.md section 12). One pass
+ * per player at a time; what asks meanwhile is folded into one more pass after it, so a burst of
+ * events (the framework's own, fired by our write) costs one read, and a write happens only where
+ * the character differs from the roster: no loop through the framework's job events.
+ */
+export class JobSync {
+  private port: FrameworkPort | null = null;
+  private mapping: JobMapping | null = null;
+  private readonly running = new Map<string, Reason | null>();
+
+  constructor(private readonly deps: JobSyncDeps) {}
+
+  /** The framework and a validated mapping; null while either is missing. Applies to everyone online. */
+  use(port: FrameworkPort | null, mapping: JobMapping | null, online: readonly string[]): void {
+    this.port = port;
+    this.mapping = mapping;
+    if (port && mapping) for (const src of online) this.request(src, 'apply');
+  }
+
+  /** A character loaded, or the player's roster data changed. */
+  apply(src: string): void {
+    this.request(src, 'apply');
+  }
+
+  /** The framework says the character's job changed: set back what the roster does not give. */
+  jobEvent(src: string): void {
+    this.request(src, 'drift');
+  }
+
+  forget(src: string): void {
+    this.running.delete(src);
+  }
+
+  /** The job the roster gives the player's character, or null. */
+  jobOf(src: string): JobGrade | null {
+    if (!this.mapping) return null;
+    return rosterJobsOf(this.deps.memberOf(src) ?? null, this.mapping, this.deps.admits)?.primary ?? null;
+  }
+
+  private request(src: string, reason: Reason): void {
+    if (!this.port || !this.mapping) return;
+    if (this.running.has(src)) {
+      const queued = this.running.get(src);
+      this.running.set(src, queued === 'apply' || reason === 'apply' ? 'apply' : 'drift');
+      return;
+    }
+    this.running.set(src, null);
+    void this.pass(src, reason);
+  }
+
+  private async pass(src: string, reason: Reason): Promise<void> {
+    try {
+      await this.sync(src, reason);
+    } catch (error) {
+      this.deps.logger.warn(`Job sync for ${this.deps.nameOf(src)} (${src}): ${(error as Error).message}`);
+    }
+    const next = this.running.get(src);
+    this.running.delete(src);
+    if (next) this.request(src, next);
+  }
+
+  private async sync(src: string, reason: Reason): Promise<void> {
+    const port = this.port;
+    const mapping = this.mapping;
+    const member = this.deps.memberOf(src);
+    if (!port || !mapping || member === undefined) return;
+    const held = await this.call(port.held(src), `${port.resource} reading the character`);
+    if (!held) return;
+    const want = rosterJobsOf(member, mapping, this.deps.admits);
+    const context: PlanContext = {
+      style: port.style,
+      managed: mapping.managed,
+      unassigned: port.removesJob ? 'remove' : mapping.unassignedOk ? this.deps.unassigned : null,
+    };
+    if (reason === 'drift' && !holdsWrongManagedJob(held, want, context)) return;
+    const ops = planJobs(held, want, context);
+    if (ops.length === 0) return;
+    if (reason === 'drift') this.reportDrift(src, held, want?.primary ?? null, mapping.managed);
+    for (const op of ops) {
+      const keepDuty = op.kind !== 'remove' && held.primary?.job === op.job ? held.duty : null;
+      await this.call(port.apply(src, op, keepDuty), `${port.resource} setting ${op.job}`);
+    }
+    await this.call(port.save(src), `${port.resource} saving the character`);
+    const after = await this.call(port.held(src), `${port.resource} reading the character`);
+    this.announce(src, held, after, want?.primary ?? (port.removesJob ? null : this.deps.unassigned));
+  }
+
+  /** `roster:jobChanged` once the framework shows the change it was asked for. */
+  private announce(src: string, before: HeldJobs, after: HeldJobs | null, target: JobGrade | null): void {
+    if (!after) return;
+    const previous = jobOfStyle(before, this.mapping!.managed);
+    const now = jobOfStyle(after, this.mapping!.managed);
+    const took = target ? now?.job === target.job && now.grade === target.grade : now === null;
+    if (!took) {
+      this.deps.logger.warn(
+        `Job sync for ${this.deps.nameOf(src)} (${src}): the framework did not take ${target ? `${target.job} grade ${target.grade}` : 'the removal'}.`,
+      );
+      return;
+    }
+    if (previous?.job === now?.job && previous?.grade === now?.grade) return;
+    this.deps.jobChanged(src, { job: now?.job ?? null, grade: now?.grade ?? null, previous });
+  }
+
+  private reportDrift(
+    src: string,
+    held: HeldJobs,
+    want: JobGrade | null,
+    managed: ReadonlySet<string>,
+  ): void {
+    const tried = jobOfStyle(held, managed);
+    this.deps.logger.warn(
+      `${this.deps.nameOf(src)} (${src}) was put into ${tried ? `${tried.job} grade ${tried.grade}` : 'a managed job'} by something else; the roster decides: ${want ? `set back to ${want.job} grade ${want.grade}` : 'the roster gives them no job there'}.`,
+    );
+  }
+
+  private call<T>(work: Promise<T>, what: string): Promise<T> {
+    return withinOrFail(Promise.resolve(work), this.deps.callMs, this.deps.clock, what);
+  }
+}
+
+/** The job as `roster:jobChanged` tells it: the primary job, or (ox_core) the managed group held. */
+function jobOfStyle(held: HeldJobs, managed: ReadonlySet<string>): JobGrade | null {
+  if (held.primary) return held.primary;
+  for (const [job, grade] of held.jobs) if (managed.has(job)) return { job, grade };
+  return null;
+}
