@@ -154,9 +154,9 @@ function fleetFinding(f: FleetResult): string {
       ? ` Cold start: ${integer(cold.requests)} requests (${endpoints(cold.byEndpoint)}) until every mirror
   was complete after ${ms(cold.completeMs)}, at most ${integer(cold.maxIn60s)} in any 60 s (the mirrors' own pages:
   ${integer(cold.mirrorMaxIn60s)}), ${integer(cold.rateLimited)} 429s. Each server's mirror keeps to half of the key's
-  minute as its own limiter knows it, so ${f.servers} first reads together ask for ${fixed(1)(f.servers / 2)} times the key;
-  they are held back only by each server following \`X-RateLimit-Remaining\` (the mock counts calendar
-  minutes, so a rolling 60 s can hold more than 120 without a 429).`
+  minute as its own limiter knows it, so ${f.servers} first reads together would ask for ${fixed(1)(f.servers / 2)} times the key;
+  each also waits while the key's last 60 s, pieced together from the service's \`X-RateLimit-*\` windows
+  (the mock counts calendar minutes), hold half of the key's minute, so together they keep to that half.`
       : ''
   } ${round(f.afterFirstReads, `Joining ${fixed(0)(f.afterFirstReads.afterMs / 1000)} s after the first reads`)} ${round(
     f.settled,

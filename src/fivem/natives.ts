@@ -40,7 +40,6 @@ export interface Fx {
   LoadResourceFile(resource: string, file: string): string | null;
   GetConvar(name: string, fallback: string): string;
   GetConvarInt(name: string, fallback: number): number;
-  GetResourceState(resource: string): string;
   IsPlayerAceAllowed(src: number | string, ace: string): boolean;
   IsPrincipalAceAllowed(principal: string, ace: string): boolean;
   /** Runs one console command as the principal `resource.<this resource>`. */

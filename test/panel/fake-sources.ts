@@ -43,6 +43,7 @@ export function fakeSources(overrides: Partial<PanelSources> = {}): PanelSources
       perDay: 25000,
       remainingThisMinute: 117,
       remainingToday: 24990,
+      keyUsedLastMinute: null,
       resetAt: null,
       pausedUntil: null,
       queued: { join: 1, write: 0, refresh: 2, background: 0 },

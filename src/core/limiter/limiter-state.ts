@@ -10,6 +10,11 @@ export interface LimiterState {
   remainingThisMinute: number;
   /** Requests still allowed in the rolling day, or null without a daily ceiling. */
   remainingToday: number | null;
+  /**
+   * The key's requests in the last 60 s as the service counts them for every server sharing it,
+   * when its headers say; null when they do not.
+   */
+  keyUsedLastMinute: number | null;
   /** When the service's current window resets (epoch ms), when known. */
   resetAt: number | null;
   /** Every lane is stopped until this time (epoch ms) after a 429, or null. */

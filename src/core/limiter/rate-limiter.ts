@@ -103,6 +103,7 @@ export class RateLimiter {
       perDay: this.perDay,
       remainingThisMinute: Math.min(ownMinute, serverRemaining ?? ownMinute),
       remainingToday: this.perDay === null ? null : Math.max(0, this.perDay - this.day.count(now)),
+      keyUsedLastMinute: this.server.rolling.lastMinute(now) ?? null,
       resetAt: this.server.resetAt(now) ?? null,
       pausedUntil: this.pausedUntil > now ? this.pausedUntil : null,
       queued: perLane((lane) => this.queues.size(lane)),

@@ -1,3 +1,4 @@
+import { KeyRollingCount } from './key-rolling-count';
 import type { RateLimitInfo } from './rate-limit-headers';
 
 /** How far back our sends and the service's counts are compared to see other servers. */
@@ -20,6 +21,8 @@ export class ServerBudget {
   private readonly heard: { at: number; remaining: number }[] = [];
   /** The lowest ceiling the service has announced, if any. */
   announcedLimit: number | undefined;
+  /** The key's requests in the last 60 s, every server on it counted. */
+  readonly rolling = new KeyRollingCount();
 
   observe(info: RateLimitInfo, now: number): void {
     if (info.limit !== undefined) this.announcedLimit = info.limit;
@@ -36,6 +39,9 @@ export class ServerBudget {
       this.remaining = Math.min(this.remaining ?? info.remaining, info.remaining);
     }
     this.heard.push({ at: now, remaining: info.remaining });
+    if (this.announcedLimit !== undefined) {
+      this.rolling.record(now, resetAt, this.announcedLimit - info.remaining);
+    }
     while (this.heard.length > 2 && now - this.heard[1]!.at >= RATE_WINDOW_MS) this.heard.shift();
   }
 
@@ -65,6 +71,9 @@ export class ServerBudget {
   onSend(now: number): void {
     if (this.remaining !== undefined && this.resetAtMs !== undefined && now < this.resetAtMs) {
       this.remaining = Math.max(0, this.remaining - 1);
+      if (this.announcedLimit !== undefined) {
+        this.rolling.record(now, this.resetAtMs, this.announcedLimit - this.remaining);
+      }
     }
     this.lastSendAt = now;
     this.sends.push(now);

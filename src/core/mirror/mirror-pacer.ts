@@ -19,8 +19,8 @@ export class PacerStoppedError extends Error {
  * itself, one request at a time. A request counts from when it settled: the next one can only be
  * sent after that, so no 60 s of sends ever holds more than the ceiling. Several servers share one
  * key, so it also waits while the key's minute, as the service counts it for all of them
- * (`X-RateLimit-Remaining`), has less than half left: four servers reading at once still leave
- * half of the key to joins.
+ * (`X-RateLimit-Remaining` in its windows, pieced into the last 60 s), has less than half left:
+ * four servers reading at once still leave half of the key to joins in any 60 s.
  */
 export class MirrorPacer {
   private readonly settled: number[] = [];
@@ -32,7 +32,8 @@ export class MirrorPacer {
   /** `key`: the key's minute as the rate limiter knows it now, with the service's own count. */
   constructor(
     private readonly clock: Clock,
-    private readonly key: () => Pick<LimiterState, 'perMinute' | 'remainingThisMinute' | 'resetAt'>,
+    private readonly key: () => Pick<LimiterState, 'perMinute' | 'remainingThisMinute' | 'resetAt'> &
+      Partial<Pick<LimiterState, 'keyUsedLastMinute'>>,
   ) {}
 
   /** Requests the mirror sent today (UTC day of the clock). */
@@ -92,8 +93,12 @@ export class MirrorPacer {
     const recent = this.settled.length;
     if (recent >= ceiling) return this.settled[recent - ceiling]! + MINUTE_MS - now;
     const spacing = MINUTE_MS / ceiling;
-    // The key's half for joins, whoever spent the rest: until its window resets, or look again soon.
-    if (key.remainingThisMinute - 1 < key.perMinute - ceiling) {
+    // The key's half for joins, whoever spent the rest. In the last 60 s as the service counts the
+    // key for every server on it, when its headers say: its fixed windows let servers that each
+    // keep to half of one window spend the whole minute across a reset. Else within the window.
+    if (key.keyUsedLastMinute !== undefined && key.keyUsedLastMinute !== null) {
+      if (key.keyUsedLastMinute + 1 > ceiling) return spacing;
+    } else if (key.remainingThisMinute - 1 < key.perMinute - ceiling) {
       return key.resetAt !== null && key.resetAt > now ? Math.min(key.resetAt - now, MINUTE_MS) : spacing;
     }
     if (recent < burst) return 0;

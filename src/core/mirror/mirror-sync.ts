@@ -15,7 +15,7 @@ import { restartState, SAVED_MIRROR_LIMIT, type SavedMirror } from './saved-mirr
 export interface MirrorSyncDeps {
   /** The roster client: whole answers (paging included) and the key's minute as the limiter knows it. */
   source: PageSource & {
-    limiterState(): Pick<LimiterState, 'perMinute' | 'remainingThisMinute' | 'resetAt'>;
+    limiterState(): Pick<LimiterState, 'perMinute' | 'remainingThisMinute' | 'resetAt' | 'keyUsedLastMinute'>;
   };
   service: Pick<RosterService, 'useMirror' | 'onAnswer' | 'followMirror'>;
   schedule: Schedule;

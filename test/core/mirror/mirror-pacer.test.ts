@@ -65,6 +65,31 @@ describe('MirrorPacer', () => {
     expect(sent).toEqual([clock.now()]);
   });
 
+  it("keeps the key's last 60 s, as the service counts it for every server, to half: across a window reset too", async () => {
+    const clock = new FakeClock();
+    // Other servers spent 55 of the key's 120 in the 60 s before; a new window began meanwhile,
+    // so within it the key looks nearly untouched.
+    let key = {
+      perMinute: 120,
+      remainingThisMinute: 115,
+      resetAt: clock.now() + 55_000,
+      keyUsedLastMinute: 55,
+    };
+    const pacer = new MirrorPacer(clock, () => key);
+    const sent: number[] = [];
+    for (let i = 0; i < 5; i++) void pacer.run(async () => void sent.push(clock.now())).catch(() => {});
+    await clock.advance(100);
+    // 55 + 5 is the half: five go, the sixth waits.
+    key = { ...key, keyUsedLastMinute: 60 };
+    const sixth = pacer.run(async () => void sent.push(clock.now()));
+    await clock.advance(10_000);
+    expect(sent).toHaveLength(5);
+    key = { ...key, keyUsedLastMinute: 40 };
+    await clock.advance(1_000);
+    await sixth;
+    expect(sent).toHaveLength(6);
+  });
+
   it('counts requests per day and rejects waiting ones when stopped', async () => {
     const clock = new FakeClock(Date.UTC(2025, 0, 1, 23, 59));
     const pacer = new MirrorPacer(clock, () => quietKey(2));
