@@ -30,6 +30,14 @@ export class MirrorStatus {
     return true;
   }
 
+  /** Says why the mirror went off where the owner can change it (a roster too large for it). */
+  sayOff(off: MirrorOff): void {
+    if (off.why !== 'too-large') return;
+    this.logger.warn(
+      `the roster holds more than cache.maxEntries (${off.maxEntries}) members (${off.size} found): the roster mirror is off and every join is looked up. Raise cache.maxEntries to keep the whole roster on the server.`,
+    );
+  }
+
   /** A full read completed: joins are decided from the mirror. True when they were not before. */
   fullRead(): boolean {
     const first = this.state.kind !== 'up';

@@ -9,11 +9,12 @@ import { AuditStep, catchUp, type FollowedFeed } from './mirror-catch-up';
 import { MirrorFreshness } from './mirror-freshness';
 import { MirrorPacer } from './mirror-pacer';
 import { MirrorReads } from './mirror-reads';
+import { MirrorSnapshot } from './mirror-snapshot';
 import type { MirrorOff, MirrorReport } from './mirror-state';
 import { MirrorStatus } from './mirror-status';
 import type { PageSource } from './paced-pages';
 import { RosterMirror } from './roster-mirror';
-import { restartState, SAVED_MIRROR_LIMIT, type SavedMirror } from './saved-mirror';
+import { restartState, type SavedMirror } from './saved-mirror';
 
 export interface MirrorSyncDeps {
   /** The roster client: whole answers (paging included) and the key's minute as the limiter knows it. */
@@ -54,7 +55,7 @@ export class MirrorSync {
   private begun = false;
   private readonly step = new AuditStep();
   private readonly known: MirrorFreshness;
-  private catalog: Catalog = { departments: [], ranks: [] };
+  private readonly snapshot: MirrorSnapshot;
 
   constructor(private readonly deps: MirrorSyncDeps) {
     this.status = new MirrorStatus(deps.logger);
@@ -75,6 +76,8 @@ export class MirrorSync {
       tooLarge,
       completed: (startedAt) => this.completed(startedAt),
     });
+    const { mirror, known, reads, pacer, step } = this;
+    this.snapshot = new MirrorSnapshot({ mirror, known, reads, pacer, step });
   }
 
   /**
@@ -87,10 +90,7 @@ export class MirrorSync {
     if (this.status.state.kind !== 'waiting' || this.stopped) return false;
     this.mirror.restore(saved.members, new CatalogIndex(saved.catalog));
     if (this.status.off) return false;
-    this.catalog = saved.catalog;
-    this.known.fullReadAt = saved.fullReadAt;
-    this.reads.newest = saved.newestMember;
-    this.pacer.restoreSpent(saved.spent);
+    this.snapshot.restore(saved);
     this.attachment.attach();
     const now = this.deps.clock.now();
     this.status.state = restartState(saved, now, this.deps.resyncMs);
@@ -146,11 +146,7 @@ export class MirrorSync {
   turnOff(off: MirrorOff): void {
     if (!this.status.turnOff(off)) return;
     this.detach();
-    if (off.why === 'too-large') {
-      this.deps.logger.warn(
-        `the roster holds more than cache.maxEntries (${off.maxEntries}) members (${off.size} found): the roster mirror is off and every join is looked up. Raise cache.maxEntries to keep the whole roster on the server.`,
-      );
-    }
+    this.status.sayOff(off);
   }
 
   /** The resource stops: reads under way end quietly. */
@@ -178,17 +174,7 @@ export class MirrorSync {
    * `catalog`: departments and ranks as loaded now; null keeps the ones restored.
    */
   toSave(catalog: Catalog | null): SavedMirror | null {
-    if (this.known.fullReadAt === null || !this.status.active) return null;
-    if (this.mirror.size > SAVED_MIRROR_LIMIT) return null;
-    if (catalog !== null) this.catalog = catalog;
-    return {
-      fullReadAt: this.known.fullReadAt,
-      audit: this.step.position(),
-      newestMember: this.reads.newest,
-      catalog: this.catalog,
-      members: [...this.mirror.members()],
-      spent: this.pacer.spent,
-    };
+    return this.status.active ? this.snapshot.save(catalog) : null;
   }
 
   private completed(startedAt: number): void {
