@@ -1,6 +1,6 @@
 import type { QueryValues } from '../api/roster-api';
 import type { Lane } from '../limiter/lane';
-import type { Department } from '../model';
+import type { ApiRank, Department } from '../model';
 import type { PlayerRegistry } from '../players/player-registry';
 import type { Logger } from '../ports';
 import type { RankOrder } from '../roster/catalog-index';
@@ -193,7 +193,7 @@ export class RankChanges {
     this.deps.service.refreshPlayers(srcs).catch(() => undefined);
   }
 
-  private ladder(departmentId: string) {
+  private ladder(departmentId: string): ApiRank[] {
     return this.deps.service.catalog.ladder(departmentId, this.deps.order);
   }
 }
