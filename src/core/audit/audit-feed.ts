@@ -1,13 +1,15 @@
 import type { QueryValues } from '../api/roster-api';
-import { RosterServiceError } from '../api/roster-api-error';
 import type { PlayerRegistry } from '../players/player-registry';
 import type { Clock, Logger } from '../ports';
 import type { RosterService } from '../roster/roster-service';
 import { AuditCursor } from './audit-cursor';
+import { AuditLogReads } from './audit-log-reads';
 import { CatalogReloads } from './catalog-reloads';
-import { type MemberIndex, matchEntries } from './entry-matches';
+import { type MemberIndex, matchEntries, unreadableReason } from './entry-matches';
+import { type AuditFeedState, FeedHealth } from './feed-health';
 
 export { CATALOG_RELOAD_GAP_MS } from './catalog-reloads';
+export type { AuditFeedState } from './feed-health';
 
 export interface AuditFeedDeps {
   /** Pages of `GET /api/v1/audit-logs` with this query, oldest first, at most `passSize` entries. */
@@ -57,18 +59,6 @@ export interface AuditPosition {
   at: number | null;
 }
 
-/** The feed as `roster doctor` tells it. */
-export interface AuditFeedState {
-  running: boolean;
-  healthy: boolean;
-  failing: boolean;
-  behind: boolean;
-  /** This server's time of the last read that reached the end of the log. */
-  caughtUpAt: number | null;
-  gaps: number;
-  lastGap: { reason: string; at: number } | null;
-}
-
 /**
  * The audit log as a change feed: each read lists the entries since the last one seen and re-reads
  * just the members they name, online or held in the cache, in one batch: a member suspended while
@@ -80,12 +70,8 @@ export interface AuditFeedState {
 export class AuditFeed {
   private readonly cursor = new AuditCursor(AUDIT_OVERLAP_MS);
   private readonly catalog: CatalogReloads;
-  private caughtUpAt = Number.NEGATIVE_INFINITY;
-  private failing = false;
-  private stopped = false;
-  private gaps = 0;
-  private lastGap: AuditFeedState['lastGap'] = null;
-  private anchoring: Promise<boolean> | null = null;
+  private readonly health: FeedHealth;
+  private readonly reads: AuditLogReads;
   private polling: Promise<AuditPass> | null = null;
   /** Where every entry was handled; null until the cursor is anchored or resumed. */
   private handled: AuditPosition | null = null;
@@ -97,6 +83,10 @@ export class AuditFeed {
 
   constructor(private readonly deps: AuditFeedDeps) {
     this.catalog = new CatalogReloads(deps.service, deps.clock);
+    this.health = new FeedHealth(deps);
+    this.reads = new AuditLogReads(this.cursor, this.health, deps, () => {
+      this.handled = { at: this.cursor.position };
+    });
   }
 
   /**
@@ -104,24 +94,15 @@ export class AuditFeed {
    * rare safety net. A feed paging through a backlog, or failing, is not.
    */
   get healthy(): boolean {
-    return !this.stopped && this.deps.clock.now() - this.caughtUpAt < this.deps.intervalMs * 2.5;
+    return this.health.healthy;
   }
 
   get running(): boolean {
-    return !this.stopped;
+    return this.health.running;
   }
 
   state(): AuditFeedState {
-    const caughtUp = this.caughtUpAt > Number.NEGATIVE_INFINITY ? this.caughtUpAt : null;
-    return {
-      running: !this.stopped,
-      healthy: this.healthy,
-      failing: this.failing,
-      behind: this.cursor.behind,
-      caughtUpAt: caughtUp,
-      gaps: this.gaps,
-      lastGap: this.lastGap,
-    };
+    return this.health.state(this.cursor.behind);
   }
 
   /** One read of the audit log (the one under way, if any); never throws. */
@@ -153,14 +134,14 @@ export class AuditFeed {
 
   private async readOnce(): Promise<AuditPass> {
     const pass: AuditPass = { entries: 0, members: 0, catalog: false, behind: false };
-    if (this.stopped) return pass;
-    const entries = await this.read();
+    if (!this.health.running) return pass;
+    const entries = await this.reads.read();
     if (entries === null) return pass;
     const now = this.deps.clock.now();
     const step = this.cursor.read(entries, entries.length >= this.deps.passSize, now);
-    if (!step.behind) this.caughtUpAt = now;
+    if (!step.behind) this.health.caughtUp(now);
     pass.behind = step.behind;
-    if (step.gap !== null) this.gap(step.gap);
+    if (step.gap !== null) this.health.gap(step.gap);
     pass.entries = step.fresh.length;
     if (step.fresh.length === 0 && this.owed.size === 0 && !this.catalog.pending) {
       this.handled = { at: this.cursor.position };
@@ -169,7 +150,7 @@ export class AuditFeed {
 
     const { service } = this.deps;
     const matches = matchEntries(step.fresh, this.deps.players, this.deps.cache, service.catalog);
-    if (matches.unreadable.length > 0) this.gap(unreadableReason(matches.unreadable));
+    if (matches.unreadable.length > 0) this.health.gap(unreadableReason(matches.unreadable));
     if (matches.catalog) this.catalog.ask();
     // Names first, so the members re-read below are shaped with the new department and rank names.
     pass.catalog = await this.catalog.runIfDue();
@@ -183,7 +164,7 @@ export class AuditFeed {
   }
 
   stop(): void {
-    this.stopped = true;
+    this.health.stop();
   }
 
   /**
@@ -191,80 +172,6 @@ export class AuditFeed {
    * this did not. False when the service could not answer.
    */
   anchor(): Promise<boolean> {
-    // Resumed from a saved position, or anchored already: nothing to ask.
-    if (this.cursor.anchored) return Promise.resolve(true);
-    this.anchoring ??= this.deps
-      .newest()
-      .then((newest) => {
-        if (!this.cursor.anchored) {
-          this.cursor.anchor(listOf(newest), this.deps.clock.now());
-          this.handled = { at: this.cursor.position };
-        }
-        return true;
-      })
-      .catch((error: unknown) => {
-        this.fail(error);
-        return false;
-      })
-      .finally(() => {
-        this.anchoring = null;
-      });
-    return this.anchoring;
+    return this.reads.anchor();
   }
-
-  /** The entries after the cursor (anchoring it first); null when the service could not answer. */
-  private async read(): Promise<unknown[] | null> {
-    if (!this.cursor.anchored && !(await this.anchor())) return null;
-    try {
-      const after = this.cursor.after();
-      const entries = await this.deps.list({
-        sort: 'createdAt',
-        ...(after === undefined ? {} : { 'createdAt.after': after }),
-      });
-      if (this.failing)
-        this.deps.logger.info('the audit log can be read again; changes reach players within a minute.');
-      this.failing = false;
-      return entries;
-    } catch (error) {
-      this.fail(error);
-      return null;
-    }
-  }
-
-  private gap(reason: string): void {
-    this.gaps++;
-    this.lastGap = { reason, at: this.deps.clock.now() };
-    this.deps.logger.warn(
-      `the audit log could not be read in full (${reason}); the members this server holds are read again.`,
-    );
-    this.deps.gap(reason);
-  }
-
-  private fail(error: unknown): void {
-    const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof RosterServiceError && error.code === 'insufficient_scope') {
-      this.stopped = true;
-      this.deps.logger.warn(
-        `the audit log cannot be read (${message}); online players are kept current by the periodic refresh alone.`,
-      );
-      return;
-    }
-    if (!this.failing) {
-      this.deps.logger.warn(
-        `the audit log could not be read: ${message}. The periodic refresh keeps players current until it can.`,
-      );
-    }
-    this.failing = true;
-  }
-}
-
-/** A list's data; anything else holds no entries. */
-function listOf(data: unknown): unknown[] {
-  return Array.isArray(data) ? data : [];
-}
-
-/** Entries skipped in one read, in a few words: the first three named, the rest counted. */
-function unreadableReason(unreadable: readonly string[]): string {
-  const more = unreadable.length > 3 ? ` and ${unreadable.length - 3} more` : '';
-  return `skipped ${unreadable.slice(0, 3).join('; ')}${more}`;
 }

@@ -97,3 +97,9 @@ function onlineLicenses(players: PlayerRegistry): Map<string, string> {
   }
   return byId;
 }
+
+/** Entries skipped in one read, in a few words: the first three named, the rest counted. */
+export function unreadableReason(unreadable: readonly string[]): string {
+  const more = unreadable.length > 3 ? ` and ${unreadable.length - 3} more` : '';
+  return `skipped ${unreadable.slice(0, 3).join('; ')}${more}`;
+}

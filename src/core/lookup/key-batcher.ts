@@ -1,6 +1,8 @@
-import { LANES, type Lane, perLane } from '../limiter/lane';
+import { LANES, type Lane } from '../limiter/lane';
 import type { Clock, TimerHandle } from '../ports';
-import { countThatFits, MAX_VALUES_PER_REQUEST } from './query-budget';
+import { LaneStorms } from './lane-storms';
+import { MAX_VALUES_PER_REQUEST } from './query-budget';
+import { type PendingKey, WaitingKeys } from './waiting-keys';
 
 /**
  * Fetches one batch of keys; a key missing from the answer resolves to `null`, a key answered
@@ -43,76 +45,42 @@ export interface GetOptions {
   urgent?: boolean;
 }
 
-interface Pending<V> {
-  promise: Promise<V | null>;
-  resolve(value: V | null): void;
-  reject(reason: unknown): void;
-  lane: Lane;
-  sent: boolean;
-}
-
 /**
  * Lookups by key, batched and coalesced. One request serves every concurrent lookup of a key.
  * While requests wait for the limiter, the keys waiting are merged into one request when a permit
  * comes (the most urgent lane first, then filled up from the others).
  */
 export class KeyBatcher<V> {
-  private readonly pending = new Map<string, Pending<V>>();
-  private readonly waiting: Record<Lane, Set<string>> = perLane(() => new Set());
-  private readonly urgent = new Set<string>();
-  /** Until when a lane counts as in a storm: a hold after the last key that came close behind another. */
-  private readonly denseUntil: Record<Lane, number> = perLane(() => -Infinity);
-  private readonly lastArrival: Record<Lane, number> = perLane(() => -Infinity);
+  private readonly keys = new WaitingKeys<V>();
+  private readonly storms: LaneStorms;
   private readonly jobs = new Map<Lane, AbortController>();
   private readonly holds = new Map<Lane, TimerHandle>();
-  private readonly lastSent: Record<Lane, number> = perLane(() => -Infinity);
   private readonly max: number;
 
   constructor(private readonly options: KeyBatcherOptions<V>) {
+    this.storms = new LaneStorms(options);
     this.max = Math.min(MAX_VALUES_PER_REQUEST, options.maxPerRequest ?? MAX_VALUES_PER_REQUEST);
   }
 
   /** The value for `key` (already normalised by the caller), or null when the service has none. */
   get(key: string, lane: Lane, options: GetOptions = {}): Promise<V | null> {
-    const known = this.pending.get(key);
+    const known = this.keys.get(key);
     if (known) {
       if (known.sent) return known.promise;
-      if (options.urgent) this.urgent.add(key);
+      if (options.urgent) this.keys.markUrgent(key);
       if (LANES.indexOf(lane) < LANES.indexOf(known.lane)) this.move(key, known, lane);
       else if (options.urgent) this.queueJob(known.lane);
       return known.promise;
     }
-    if (!options.urgent) this.noteArrival(lane);
-    let resolve!: Pending<V>['resolve'];
-    let reject!: Pending<V>['reject'];
-    const promise = new Promise<V | null>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    this.pending.set(key, { promise, resolve, reject, lane, sent: false });
-    if (options.urgent) this.urgent.add(key);
-    this.waiting[lane].add(key);
+    if (!options.urgent) this.storms.arrived(lane);
+    const promise = this.keys.add(key, lane, options.urgent ?? false);
     this.queueJob(lane);
     return promise;
   }
 
-  // A key close behind the one before marks the lane as in a storm for one hold.
-  private noteArrival(lane: Lane): void {
-    const now = this.options.clock.now();
-    if (now - this.lastArrival[lane] < (this.options.denseGapMs ?? 100)) {
-      this.denseUntil[lane] = now + (this.options.holdMs?.[lane] ?? 0);
-    }
-    this.lastArrival[lane] = now;
-  }
-
   /** Keys waiting for a permit in `lane` and the lanes served before it. */
   waitingAhead(lane: Lane): number {
-    let count = 0;
-    for (const each of LANES) {
-      count += this.waiting[each].size;
-      if (each === lane) break;
-    }
-    return count;
+    return this.keys.ahead(lane);
   }
 
   /** Drops pending holds (on close). */
@@ -121,11 +89,10 @@ export class KeyBatcher<V> {
     this.holds.clear();
   }
 
-  private move(key: string, pending: Pending<V>, lane: Lane): void {
-    this.waiting[pending.lane].delete(key);
-    this.cancelIdleJob(pending.lane);
-    pending.lane = lane;
-    this.waiting[lane].add(key);
+  private move(key: string, pending: PendingKey<V>, lane: Lane): void {
+    const from = pending.lane;
+    this.keys.move(key, pending, lane);
+    this.cancelIdleJob(from);
     this.queueJob(lane);
   }
 
@@ -133,20 +100,18 @@ export class KeyBatcher<V> {
     if (this.jobs.has(lane)) return;
     const { clock } = this.options;
     const held = this.holds.get(lane);
-    const urgent = this.hasUrgent(lane);
-    const full = this.waiting[lane].size >= this.max;
+    const urgent = this.keys.hasUrgent(lane);
+    const full = this.keys.count(lane) >= this.max;
     if (held !== undefined) {
       if (!full && !urgent) return;
       clock.clearTimeout(held);
       this.holds.delete(lane);
     }
-    const now = clock.now();
-    const wait = this.lastSent[lane] + (this.options.holdMs?.[lane] ?? 0) - now;
-    const storm = now < this.denseUntil[lane] || (this.options.limiterBusy?.(lane) ?? false);
-    if (wait > 0 && !full && !urgent && storm) {
+    const wait = this.storms.holdFor(lane);
+    if (wait > 0 && !full && !urgent) {
       const handle = clock.setTimeout(() => {
         this.holds.delete(lane);
-        if (this.waiting[lane].size > 0) this.queueJob(lane);
+        if (this.keys.count(lane) > 0) this.queueJob(lane);
       }, wait);
       handle.unref?.();
       this.holds.set(lane, handle);
@@ -164,69 +129,37 @@ export class KeyBatcher<V> {
       (error: unknown) => {
         if (this.jobs.get(lane) === controller) this.jobs.delete(lane);
         if (controller.signal.aborted) return;
-        for (const key of this.waiting[lane]) this.settle(key, (pending) => pending.reject(error));
-        this.waiting[lane].clear();
+        this.keys.failLane(lane, error);
       },
     );
   }
 
-  private hasUrgent(lane: Lane): boolean {
-    if (this.urgent.size === 0) return false;
-    for (const key of this.urgent) if (this.pending.get(key)?.lane === lane) return true;
-    return false;
-  }
-
   private runJob(lane: Lane): void {
-    const batch = this.takeBatch(lane);
-    if (batch.length > 0) this.lastSent[lane] = this.options.clock.now();
+    const batch = this.keys.take(lane, this.max, this.options.param);
+    if (batch.length > 0) this.storms.sent(lane);
     for (const each of LANES) {
-      if (this.waiting[each].size > 0) this.queueJob(each);
+      if (this.keys.count(each) > 0) this.queueJob(each);
       else this.cancelIdleJob(each);
     }
     if (batch.length === 0) return;
-    for (const key of batch) {
-      const pending = this.pending.get(key);
-      if (pending) pending.sent = true;
-    }
+    this.keys.markSent(batch);
     this.options.fetchBatch(batch, lane).then(
       (found) => {
         for (const key of batch) {
           const value = found.get(key);
-          this.settle(key, (pending) =>
+          this.keys.settle(key, (pending) =>
             value instanceof Error ? pending.reject(value) : pending.resolve(value ?? null),
           );
         }
       },
       (error: unknown) => {
-        for (const key of batch) this.settle(key, (pending) => pending.reject(error));
+        for (const key of batch) this.keys.settle(key, (pending) => pending.reject(error));
       },
     );
   }
 
-  // Urgent keys of the permit's lane first, then its others, then the room left filled from the
-  // other lanes.
-  private takeBatch(lane: Lane): string[] {
-    const order = [lane, ...LANES.filter((each) => each !== lane)];
-    const own = [...this.waiting[lane]];
-    const urgentFirst = [
-      ...own.filter((key) => this.urgent.has(key)),
-      ...own.filter((key) => !this.urgent.has(key)),
-    ];
-    const candidates = [...urgentFirst, ...order.slice(1).flatMap((each) => [...this.waiting[each]])].slice(
-      0,
-      this.max,
-    );
-    const batch = candidates.slice(0, countThatFits(candidates, this.options.param));
-    for (const key of batch) {
-      const pending = this.pending.get(key);
-      if (pending) this.waiting[pending.lane].delete(key);
-      this.urgent.delete(key);
-    }
-    return batch;
-  }
-
   private cancelIdleJob(lane: Lane): void {
-    if (this.waiting[lane].size > 0) return;
+    if (this.keys.count(lane) > 0) return;
     const held = this.holds.get(lane);
     if (held !== undefined) {
       this.options.clock.clearTimeout(held);
@@ -236,13 +169,5 @@ export class KeyBatcher<V> {
     if (!controller) return;
     this.jobs.delete(lane);
     controller.abort();
-  }
-
-  private settle(key: string, action: (pending: Pending<V>) => void): void {
-    const pending = this.pending.get(key);
-    if (!pending) return;
-    this.pending.delete(key);
-    this.urgent.delete(key);
-    action(pending);
   }
 }

@@ -4,13 +4,17 @@ import type { Clock, Logger } from '../ports';
 import { CatalogIndex } from '../roster/catalog-index';
 import type { RosterService } from '../roster/roster-service';
 import type { Schedule } from '../schedule';
+import { MirrorAttachment } from './mirror-attachment';
 import { AuditStep, catchUp, type FollowedFeed } from './mirror-catch-up';
+import { MirrorFreshness } from './mirror-freshness';
 import { MirrorPacer } from './mirror-pacer';
 import { MirrorReads } from './mirror-reads';
-import type { MirrorOff, MirrorReport, MirrorState } from './mirror-state';
+import { MirrorSnapshot } from './mirror-snapshot';
+import type { MirrorOff, MirrorReport } from './mirror-state';
+import { MirrorStatus } from './mirror-status';
 import type { PageSource } from './paced-pages';
 import { RosterMirror } from './roster-mirror';
-import { restartState, SAVED_MIRROR_LIMIT, type SavedMirror } from './saved-mirror';
+import { restartState, type SavedMirror } from './saved-mirror';
 
 export interface MirrorSyncDeps {
   /** The roster client: whole answers (paging included) and the key's minute as the limiter knows it. */
@@ -29,9 +33,6 @@ export interface MirrorSyncDeps {
   resyncMs: number;
 }
 
-/** Audit intervals without the roster known whole before the mirror stops answering joins. */
-const IN_STEP_PASSES = 2.5;
-
 /**
  * Keeps the whole roster on the server (CONTRACT.md section 14): a first full read in the
  * background, then the service's every answer (joins, refreshes, the audit feed's re-reads), the
@@ -48,19 +49,21 @@ export class MirrorSync {
   private readonly mirror: RosterMirror;
   private readonly pacer: MirrorPacer;
   private readonly reads: MirrorReads;
-  private state: MirrorState = { kind: 'waiting' };
-  private lastFullReadAt: number | null = null;
-  private unsubscribe: (() => void) | null = null;
+  private readonly status: MirrorStatus;
+  private readonly attachment: MirrorAttachment;
   private stopped = false;
   private begun = false;
   private readonly step = new AuditStep();
-  private caughtUp: MirrorReport['caughtUp'] = null;
-  private catalog: Catalog = { departments: [], ranks: [] };
+  private readonly known: MirrorFreshness;
+  private readonly snapshot: MirrorSnapshot;
 
   constructor(private readonly deps: MirrorSyncDeps) {
+    this.status = new MirrorStatus(deps.logger);
     const tooLarge = (size: number) => this.turnOff({ why: 'too-large', size, maxEntries: deps.maxEntries });
     this.mirror = new RosterMirror(deps.maxEntries, tooLarge);
-    this.mirror.inStep = () => this.inStep();
+    this.known = new MirrorFreshness(deps.clock, deps.passMs, this.step);
+    this.mirror.inStep = () => this.known.inStep();
+    this.attachment = new MirrorAttachment(deps.service, this.mirror);
     this.pacer = new MirrorPacer(deps.clock, () => deps.source.limiterState());
     const { source, clock, logger, maxEntries, passMs } = deps;
     this.reads = new MirrorReads({
@@ -69,10 +72,12 @@ export class MirrorSync {
       clock,
       logger,
       passMs,
-      keeping: () => !this.stopped && this.isActive(),
+      keeping: () => !this.stopped && this.status.active,
       tooLarge,
       completed: (startedAt) => this.completed(startedAt),
     });
+    const { mirror, known, reads, pacer, step } = this;
+    this.snapshot = new MirrorSnapshot({ mirror, known, reads, pacer, step });
   }
 
   /**
@@ -82,18 +87,15 @@ export class MirrorSync {
    * any other is stale.
    */
   restore(saved: SavedMirror): boolean {
-    if (this.state.kind !== 'waiting' || this.stopped) return false;
+    if (this.status.state.kind !== 'waiting' || this.stopped) return false;
     this.mirror.restore(saved.members, new CatalogIndex(saved.catalog));
-    if (this.isOff()) return false;
-    this.catalog = saved.catalog;
-    this.lastFullReadAt = saved.fullReadAt;
-    this.reads.newest = saved.newestMember;
-    this.pacer.restoreSpent(saved.spent);
-    this.attach();
+    if (this.status.off) return false;
+    this.snapshot.restore(saved);
+    this.attachment.attach();
     const now = this.deps.clock.now();
-    this.state = restartState(saved, now, this.deps.resyncMs);
-    if (this.state.kind === 'catching-up' && saved.audit) this.step.restored(saved.audit, now);
-    return this.state.kind === 'catching-up';
+    this.status.state = restartState(saved, now, this.deps.resyncMs);
+    if (this.status.catchingUp && saved.audit) this.step.restored(saved.audit, now);
+    return this.status.catchingUp;
   }
 
   /**
@@ -102,9 +104,9 @@ export class MirrorSync {
    */
   follow(feed: FollowedFeed): void {
     const from = this.step.follow(feed);
-    if (this.state.kind !== 'catching-up' || from === null) return;
+    if (!this.status.catchingUp || from === null) return;
     void catchUp(feed, from).then((result) => {
-      if (this.state.kind !== 'catching-up' || this.stopped) return;
+      if (!this.status.catchingUp || this.stopped) return;
       if (result.done) this.trust(result.reads);
       else this.stale(`the audit catch-up could not complete: ${result.why}`);
     });
@@ -112,15 +114,15 @@ export class MirrorSync {
 
   /** Starts the first read (none while catching up) and the passes; once only, never when off. */
   begin(): void {
-    if (this.begun || this.stopped || this.isOff()) return;
+    if (this.begun || this.stopped || this.status.off) return;
     this.begun = true;
-    if (this.state.kind === 'waiting') this.state = { kind: 'reading' };
-    this.attach();
-    if (this.state.kind !== 'catching-up') void this.reads.resync();
+    if (this.status.state.kind === 'waiting') this.status.state = { kind: 'reading' };
+    this.attachment.attach();
+    if (!this.status.catchingUp) void this.reads.resync();
     // Followed before this, in the key check's hooks; none means the log is not read.
     else if (!this.step.following) this.stale('the audit log is not read');
-    const catchingUp = () => this.state.kind === 'catching-up';
-    this.reads.schedule(this.deps.schedule, this.deps.resyncMs, this.lastFullReadAt, catchingUp);
+    const catchingUp = () => this.status.catchingUp;
+    this.reads.schedule(this.deps.schedule, this.deps.resyncMs, this.known.fullReadAt, catchingUp);
   }
 
   /** Reads the whole roster again (now, or right after the read under way). Never rejects. */
@@ -133,22 +135,18 @@ export class MirrorSync {
    * with no snapshot to trust (a full read first). Off for any other reason, it stays off.
    */
   auditReadGranted(): void {
-    if (this.state.kind !== 'off' || this.state.why !== 'no-audit-read' || this.stopped) return;
-    this.state = { kind: 'waiting' };
+    const { state } = this.status;
+    if (state.kind !== 'off' || state.why !== 'no-audit-read' || this.stopped) return;
+    this.status.state = { kind: 'waiting' };
     this.pacer.resume();
     this.begin();
   }
 
   /** Turns the mirror off (until the resource restarts): joins are looked up as before. */
   turnOff(off: MirrorOff): void {
-    if (this.state.kind === 'off') return;
-    this.state = { kind: 'off', ...off };
+    if (!this.status.turnOff(off)) return;
     this.detach();
-    if (off.why === 'too-large') {
-      this.deps.logger.warn(
-        `the roster holds more than cache.maxEntries (${off.maxEntries}) members (${off.size} found): the roster mirror is off and every join is looked up. Raise cache.maxEntries to keep the whole roster on the server.`,
-      );
-    }
+    this.status.sayOff(off);
   }
 
   /** The resource stops: reads under way end quietly. */
@@ -159,12 +157,12 @@ export class MirrorSync {
 
   report(): MirrorReport {
     return {
-      state: this.state,
-      held: this.state.kind === 'off' ? 0 : this.mirror.size,
-      lastFullReadAt: this.lastFullReadAt,
+      state: this.status.state,
+      held: this.status.off ? 0 : this.mirror.size,
+      lastFullReadAt: this.known.fullReadAt,
       requestsToday: this.pacer.requestsToday,
       failure: this.reads.failure,
-      caughtUp: this.caughtUp,
+      caughtUp: this.known.caughtUp,
       auditReadAt: this.step.caughtUpAt(),
     };
   }
@@ -176,38 +174,12 @@ export class MirrorSync {
    * `catalog`: departments and ranks as loaded now; null keeps the ones restored.
    */
   toSave(catalog: Catalog | null): SavedMirror | null {
-    if (this.lastFullReadAt === null || !this.isActive()) return null;
-    if (this.mirror.size > SAVED_MIRROR_LIMIT) return null;
-    if (catalog !== null) this.catalog = catalog;
-    return {
-      fullReadAt: this.lastFullReadAt,
-      audit: this.step.position(),
-      newestMember: this.reads.newest,
-      catalog: this.catalog,
-      members: [...this.mirror.members()],
-      spent: this.pacer.spent,
-    };
-  }
-
-  /**
-   * In step while the roster was last known whole (a full read, a catch-up, or the audit feed
-   * reaching the end of the log) within the time the feed itself calls healthy: an audit log that
-   * cannot be read for a while must not leave joins decided on a roster that no longer holds.
-   */
-  private inStep(): boolean {
-    const known = Math.max(
-      this.lastFullReadAt ?? Number.NEGATIVE_INFINITY,
-      this.caughtUp?.at ?? Number.NEGATIVE_INFINITY,
-      this.step.caughtUpAt() ?? Number.NEGATIVE_INFINITY,
-    );
-    return this.deps.clock.now() - known < this.deps.passMs * IN_STEP_PASSES;
+    return this.status.active ? this.snapshot.save(catalog) : null;
   }
 
   private completed(startedAt: number): void {
-    const first = this.state.kind !== 'up';
-    this.lastFullReadAt = this.deps.clock.now();
-    this.step.readFrom(startedAt);
-    this.state = { kind: 'up' };
+    this.known.fullRead(startedAt);
+    const first = this.status.fullRead();
     // The full read is the safety net for the players online too (the periodic refresh stands
     // down while the mirror answers).
     void this.deps.service.followMirror();
@@ -220,45 +192,20 @@ export class MirrorSync {
   /** A restored snapshot caught up: joins are decided from it again. */
   private trust(reads: number): void {
     this.mirror.trust();
-    this.state = { kind: 'up' };
-    this.caughtUp = { at: this.deps.clock.now(), reads };
-    this.deps.logger.info(
-      `the roster mirror caught up on the audit log since the snapshot in ${reads} read(s): its ${this.mirror.size} members' joins are decided without a request again.`,
-    );
+    this.known.caughtUpIn(reads);
+    this.status.caughtUp(reads, this.mirror.size);
   }
 
   /** What is held serves the outage policy only, until a full read (now, or once begun). */
   private stale(why: string): void {
-    this.state = { kind: 'stale', why };
     this.step.lost();
-    this.deps.logger.warn(
-      `the roster mirror's snapshot is stale (${why}): joins are looked up, and the roster is read again in full.`,
-    );
+    this.status.stale(why);
     if (this.begun) void this.reads.resync();
-  }
-
-  /** Read afresh each time: a read or a callback may have turned the mirror off meanwhile. */
-  private isOff(): boolean {
-    return this.state.kind === 'off';
-  }
-
-  /** Keeping a mirror: reading one, holding one or catching one up. */
-  private isActive(): boolean {
-    return this.state.kind !== 'off' && this.state.kind !== 'waiting';
-  }
-
-  /** Hears the service's answers and lets it find what is held; once. */
-  private attach(): void {
-    if (this.unsubscribe !== null) return;
-    this.unsubscribe = this.deps.service.onAnswer((license, answer) => this.mirror.heard(license, answer));
-    this.deps.service.useMirror(this.mirror);
   }
 
   private detach(): void {
     this.pacer.stop();
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    this.deps.service.useMirror(null);
+    this.attachment.detach();
     this.mirror.clear();
   }
 }

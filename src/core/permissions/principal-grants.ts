@@ -2,10 +2,13 @@ import type { Member } from '../model';
 import type { Logger } from '../ports';
 import { CatalogIndex, matchKey, type RankOrder } from '../roster/catalog-index';
 import { buildLadders, type Ladders } from './ladders';
-import { formatLedger, formatLedgerLines, parseLedger } from './ledger';
 import { diffLinks } from './link-diff';
 import { memberPrincipals } from './member-principals';
+import { type LedgerStore, PrincipalLedger } from './principal-ledger';
 import { isSafePrincipal, linkKey, type PrincipalLink, playerPrincipal } from './principal-names';
+import { WantedLinks } from './wanted-links';
+
+export type { LedgerStore } from './principal-ledger';
 
 /** The host's ACL: `add_principal` / `remove_principal`, and whether this resource may run them. */
 export interface PrincipalCommands {
@@ -13,17 +16,6 @@ export interface PrincipalCommands {
   add(link: PrincipalLink): void;
   remove(link: PrincipalLink): void;
 }
-
-/** Where the ledger lives (a file in the resource folder); `write` replaces it atomically. */
-export interface LedgerStore {
-  read(): string | null;
-  write(text: string): void;
-  /** Adds lines at the end (a line cut short by a crash is skipped when read back). */
-  append(text: string): void;
-}
-
-/** The ledger is rewritten without links no longer held once it lists this many more than held. */
-const LEDGER_SLACK = 256;
 
 export interface PrincipalGrantsDeps {
   commands: PrincipalCommands;
@@ -34,12 +26,6 @@ export interface PrincipalGrantsDeps {
   requireStatus: readonly string[];
   /** Said once when the resource may not change principals: names the server.cfg lines to add. */
   blockedMessage: string;
-}
-
-interface Holding {
-  license: string | null;
-  member: Member | null;
-  links: PrincipalLink[];
 }
 
 /** The holder of the ladder links, beside the players. */
@@ -54,20 +40,18 @@ const LADDER: object = Object.freeze({ ladder: true });
  */
 export class PrincipalGrants {
   private ladders: Ladders;
-  private readonly holdings = new Map<object, Holding>();
-  private readonly wanted = new Map<string, { link: PrincipalLink; count: number }>();
+  private readonly wanted = new WantedLinks();
   private readonly granted = new Map<string, PrincipalLink>();
-  /** Links the ledger file lists: what is granted, and links since removed until the next rewrite. */
-  private ledgered = new Set<string>();
+  private readonly ledger: PrincipalLedger;
   private readonly statuses: ReadonlySet<string>;
   private active = false;
   private saidBlocked = false;
-  private saidLedger = false;
   /** Catalog problems already told: a catalog read again says each one once, not every reload. */
   private saidProblems = new Set<string>();
 
   constructor(private readonly deps: PrincipalGrantsDeps) {
     this.statuses = new Set(deps.requireStatus.map(matchKey));
+    this.ledger = new PrincipalLedger(deps.ledger, deps.logger);
     this.ladders = buildLadders(new CatalogIndex(), deps.order, deps.prefix);
   }
 
@@ -99,9 +83,9 @@ export class PrincipalGrants {
     }
     this.active = true;
     if (this.saidBlocked) this.deps.logger.info('may now change principals: granting roster principals.');
-    const leftover = this.readLedger();
+    const leftover = this.ledger.readLeftover();
     for (const link of leftover) this.deps.commands.remove(link);
-    this.writeLedger();
+    this.ledger.rewrite(this.granted);
     this.sync(this.wanted.keys());
     return leftover.length;
   }
@@ -115,10 +99,14 @@ export class PrincipalGrants {
     }
     this.saidProblems = new Set(this.ladders.problems);
     const touched = new Set<string>();
-    this.replace(LADDER, { license: null, member: null, links: this.ladders.links }, touched);
-    for (const [holder, holding] of this.holdings) {
+    this.wanted.replace(LADDER, { license: null, member: null, links: this.ladders.links }, touched);
+    for (const [holder, holding] of this.wanted.holders()) {
       if (holder === LADDER) continue;
-      this.replace(holder, { ...holding, links: this.playerLinks(holding.license, holding.member) }, touched);
+      this.wanted.replace(
+        holder,
+        { ...holding, links: this.playerLinks(holding.license, holding.member) },
+        touched,
+      );
     }
     this.sync(touched);
   }
@@ -126,15 +114,15 @@ export class PrincipalGrants {
   /** Sets one client's grants from their member record (`null`: not on the roster, none). */
   hold(holder: object, license: string | null, member: Member | null): void {
     const touched = new Set<string>();
-    this.replace(holder, { license, member, links: this.playerLinks(license, member) }, touched);
+    this.wanted.replace(holder, { license, member, links: this.playerLinks(license, member) }, touched);
     this.sync(touched);
   }
 
   /** The client left (or was never admitted): its grants go unless another client of the license holds them. */
   release(holder: object): void {
-    if (!this.holdings.has(holder)) return;
+    if (!this.wanted.holds(holder)) return;
     const touched = new Set<string>();
-    this.replace(holder, null, touched);
+    this.wanted.replace(holder, null, touched);
     this.sync(touched);
   }
 
@@ -142,9 +130,9 @@ export class PrincipalGrants {
   retain(holders: ReadonlySet<object>): number {
     const touched = new Set<string>();
     let released = 0;
-    for (const holder of [...this.holdings.keys()]) {
+    for (const [holder] of [...this.wanted.holders()]) {
       if (holder === LADDER || holders.has(holder)) continue;
-      this.replace(holder, null, touched);
+      this.wanted.replace(holder, null, touched);
       released++;
     }
     this.sync(touched);
@@ -154,11 +142,10 @@ export class PrincipalGrants {
   /** Resource stop: every link this run granted is removed and the ledger emptied. */
   stop(): void {
     const touched = new Set(this.wanted.keys());
-    this.holdings.clear();
     this.wanted.clear();
     this.sync(touched);
     // Everything granted is removed: the ledger is left empty, not merely stale.
-    if (this.active && this.ledgered.size > 0) this.writeLedger();
+    if (this.active && this.ledger.size > 0) this.ledger.rewrite(this.granted);
   }
 
   private playerLinks(license: string | null, member: Member | null): PrincipalLink[] {
@@ -167,27 +154,6 @@ export class PrincipalGrants {
     return memberPrincipals(member, this.ladders, (status) => this.statuses.has(matchKey(status))).map(
       (parent) => ({ child, parent }),
     );
-  }
-
-  private replace(holder: object, next: Holding | null, touched: Set<string>): void {
-    for (const link of this.holdings.get(holder)?.links ?? []) {
-      const key = linkKey(link);
-      const entry = this.wanted.get(key);
-      if (entry && --entry.count === 0) this.wanted.delete(key);
-      touched.add(key);
-    }
-    if (next === null) {
-      this.holdings.delete(holder);
-      return;
-    }
-    this.holdings.set(holder, next);
-    for (const link of next.links) {
-      const key = linkKey(link);
-      const entry = this.wanted.get(key);
-      if (entry) entry.count++;
-      else this.wanted.set(key, { link, count: 1 });
-      touched.add(key);
-    }
   }
 
   /** Brings the touched links of the ACL in line with what is wanted: removals first, so a change never briefly grants both. */
@@ -201,12 +167,12 @@ export class PrincipalGrants {
     }
     const { add, remove } = diffLinks(desired, current);
     if (add.length === 0 && remove.length === 0) return;
-    const adding = add.map((key) => this.wanted.get(key)?.link).filter((l) => l !== undefined);
+    const adding = add.map((key) => this.wanted.link(key)).filter((l) => l !== undefined);
     // Write-ahead: the ledger names a link before the ACL holds it. New links are appended (a
     // storm grants hundreds, one at a time: rewriting the whole file each time would be quadratic);
     // links removed stay listed, harmlessly, until the file is rewritten.
-    const unlisted = adding.filter((link) => !this.ledgered.has(linkKey(link)));
-    if (unlisted.length > 0) this.appendLedger(unlisted);
+    const unlisted = adding.filter((link) => !this.ledger.lists(link));
+    if (unlisted.length > 0) this.ledger.append(unlisted);
     for (const key of remove) {
       const link = this.granted.get(key);
       if (link) this.deps.commands.remove(link);
@@ -218,50 +184,6 @@ export class PrincipalGrants {
       this.deps.commands.add(link);
       this.granted.set(linkKey(link), link);
     }
-    if (this.ledgered.size > 2 * this.granted.size + LEDGER_SLACK) this.writeLedger();
-  }
-
-  private readLedger(): PrincipalLink[] {
-    try {
-      const text = this.deps.ledger.read();
-      if (text === null) return [];
-      const { links, skipped } = parseLedger(text);
-      if (skipped > 0) this.deps.logger.warn(`permissions: ignored ${skipped} unreadable ledger line(s).`);
-      if (links.length > 0) {
-        this.deps.logger.info(`permissions: removing ${links.length} principal link(s) a previous run left.`);
-      }
-      return links;
-    } catch (error) {
-      this.deps.logger.warn(`permissions: could not read the ledger: ${(error as Error).message}`);
-      return [];
-    }
-  }
-
-  private writeLedger(): void {
-    try {
-      this.deps.ledger.write(formatLedger(this.granted.values()));
-      this.ledgered = new Set(this.granted.keys());
-    } catch (error) {
-      this.ledgerFailed(error);
-    }
-  }
-
-  private appendLedger(links: readonly PrincipalLink[]): void {
-    try {
-      this.deps.ledger.append(formatLedgerLines(links));
-      for (const link of links) this.ledgered.add(linkKey(link));
-    } catch (error) {
-      this.ledgerFailed(error);
-    }
-  }
-
-  private ledgerFailed(error: unknown): void {
-    // Granting goes on: the ledger only matters after a crash, and the owner is told once.
-    if (!this.saidLedger) {
-      this.deps.logger.warn(
-        `permissions: could not write the ledger (${(error as Error).message}); after a crash, grants may stay until the server restarts.`,
-      );
-    }
-    this.saidLedger = true;
+    this.ledger.rewriteIfOvergrown(this.granted);
   }
 }

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { assignmentSchema } from '../api/record-schemas';
 import type { QueryValues } from '../api/roster-api';
 import type { Lane } from '../limiter/lane';
-import type { ApiAssignment } from '../model';
+import type { ApiAssignment, Rank } from '../model';
+import type { CatalogIndex } from '../roster/catalog-index';
+import { toRank } from './rank-patch';
 
 /** What the roster holds now for the members of a rank change: their assignments and statuses. */
 export interface FreshAssignments {
@@ -50,4 +52,11 @@ export async function readFreshAssignments(
       assignments.find((a) => a.memberId === memberId && a.departmentId === departmentId),
     status: (memberId) => statuses.get(memberId) ?? null,
   };
+}
+
+/** The rank an assignment holds (null: none); undefined when it names a rank not known here. */
+export function heldRank(assignment: ApiAssignment, catalog: CatalogIndex): Rank | null | undefined {
+  if (assignment.rankId === null) return null;
+  const rank = assignment.rank?.id === assignment.rankId ? assignment.rank : catalog.rank(assignment.rankId);
+  return rank ? toRank(rank) : undefined;
 }

@@ -4,9 +4,9 @@ import type { ApiRank, Department, Rank } from '../model';
 import type { Logger } from '../ports';
 import type { MemberView } from '../roster/member-view';
 import type { RosterService } from '../roster/roster-service';
+import type { RankActor, RankChange, RankChangeResult } from './rank-change';
 import { rankChangeFailure, scopeNamed } from './rank-change-failure';
 import { waitText } from './rank-change-limits';
-import type { RankActor, RankChange, RankChangeResult } from './rank-changes';
 
 /** Writes are refused rather than queued when the rate limiter would hold them longer than this. */
 export const MAX_WAIT_MS = 10_000;

@@ -1,22 +1,25 @@
 import type { Dispatcher } from 'undici';
-import {
-  DEFAULT_MAX_BODY_BYTES,
-  ExchangeFailure,
-  exchange,
-  type RawAnswer,
-} from '../../core/api/http-exchange';
-import { megabytes } from '../../core/api/http-sender';
+import { DEFAULT_MAX_BODY_BYTES } from '../../core/api/http-exchange';
 import { keepAlivePool } from '../../core/api/keep-alive-pool';
 import { KeySuspension } from '../../core/api/key-suspension';
 import { backoffDelayMs } from '../../core/api/retry-policy';
 import { HeldBeforeSending } from '../../core/api/send-gate';
 import type { Lane } from '../../core/limiter/lane';
 import type { LimiterState } from '../../core/limiter/limiter-state';
-import { type HeaderBag, readRateLimitHeaders } from '../../core/limiter/rate-limit-headers';
+import { readRateLimitHeaders } from '../../core/limiter/rate-limit-headers';
 import { RateLimiter } from '../../core/limiter/rate-limiter';
-import type { Clock, Logger, TimerHandle } from '../../core/ports';
-import { failureError } from './failure-message';
+import type { Clock, Logger } from '../../core/ports';
+import { BackoffSleeps } from './backoff-sleeps';
+import {
+  type ExchangeSetup,
+  type LearningAnswer,
+  readAnswer,
+  sendOnce,
+  type WireRequest,
+} from './learning-exchange';
 import { isTrainingOutage, isUnreadable, TrainingApiError } from './training-api-error';
+
+export type { LearningAnswer } from './learning-exchange';
 
 /** The first re-check of a refused training key; each failed one doubles the wait, up to 30 minutes. */
 export const KEY_RECHECK_MS = 15_000;
@@ -24,12 +27,7 @@ export const KEY_RECHECK_MS = 15_000;
 /** Every partner path starts here. */
 export const PUBLIC_API = '/api/public/v1';
 
-export interface LearningRequest {
-  method: 'GET' | 'POST' | 'DELETE';
-  /** Path under the service's address, e.g. `/api/public/v1/courses`. */
-  path: string;
-  query?: Record<string, string> | undefined;
-  body?: unknown;
+export interface LearningRequest extends WireRequest {
   lane: Lane;
   /** Safe to send again after an outage (reads; POST /enrollments is documented as safe to retry). */
   idempotent?: boolean;
@@ -37,13 +35,6 @@ export interface LearningRequest {
   retries?: number;
   /** The key re-check itself, sent while the key is suspended. */
   bypassSuspension?: boolean;
-}
-
-export interface LearningAnswer {
-  status: number;
-  headers: HeaderBag;
-  /** The parsed body; `null` for an empty one. */
-  json: unknown;
 }
 
 export interface LearningHttpOptions {
@@ -107,7 +98,7 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
     maxRateLimitRetries: 5,
   };
   const redact = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
-  const sleeps = new Set<{ handle: TimerHandle; resolve: () => void }>();
+  const sleeps = new BackoffSleeps(clock);
   let closed = false;
   let keyCheck: (() => Promise<unknown>) | undefined;
   // A refused key (401: revoked, wrong) stops every request, as on the roster side: nothing is
@@ -122,80 +113,17 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   });
   const warned = new Set<string>();
 
-  /** One attempt: the raw answer, or an outage error when none came. */
-  async function sendOnce(request: LearningRequest): Promise<RawAnswer> {
-    const query = new URLSearchParams(request.query ?? {}).toString();
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${apiKey}`,
-      'user-agent': options.userAgent,
-      accept: 'application/json',
-    };
-    let body: string | null = null;
-    if (request.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(request.body);
-    }
-    const label = `${request.method} ${request.path}`;
-    try {
-      return await exchange(
-        dispatcher,
-        {
-          origin,
-          path: `${basePath}${request.path}${query ? `?${query}` : ''}`,
-          method: request.method,
-          headers,
-          body,
-          resendable: request.idempotent ?? request.method === 'GET',
-          // A request the limiter let go may still wait for a socket when an answer stops every
-          // request (a 429, a refused key): it is held back right before it would be written.
-          held: () => limiter.isPaused() || (!request.bypassSuspension && suspension.current !== undefined),
-        },
-        { clock, timeoutMs, maxBodyBytes },
-      );
-    } catch (error) {
-      if (error instanceof HeldBeforeSending) throw error;
-      throw failure(label, error);
-    }
-  }
-
-  function failure(label: string, error: unknown): TrainingApiError {
-    if (error instanceof ExchangeFailure && error.reason === 'too_large') {
-      return new TrainingApiError(
-        `The learning service answered ${label} with more than ${megabytes(maxBodyBytes)}; the resource stopped reading it (training.maxBodyMB).`,
-        { kind: 'outage', status: error.status, unreadable: true },
-      );
-    }
-    if (error instanceof ExchangeFailure && error.reason === 'timeout') {
-      return new TrainingApiError(
-        `The learning service did not answer ${label} within ${timeoutMs} ms (api.timeoutMs).`,
-        { kind: 'outage', status: null },
-      );
-    }
-    const detail = error instanceof ExchangeFailure ? error.detail : String((error as Error)?.message);
-    return new TrainingApiError(
-      redact(
-        `Could not reach the learning service at ${origin} for ${label} (${detail}). Check training.baseUrl and the server's internet access.`,
-      ),
-      { kind: 'outage', status: null },
-    );
-  }
-
-  /** A 2xx answer as JSON; anything else as a typed error. */
-  function read(request: LearningRequest, raw: RawAnswer): LearningAnswer {
-    const { status, headers, text } = raw;
-    if (status < 200 || status >= 300) {
-      throw failureError({ status, method: request.method, path: request.path, body: redact(text) });
-    }
-    if (text.trim() === '') return { status, headers, json: null };
-    try {
-      return { status, headers, json: JSON.parse(text) as unknown };
-    } catch {
-      throw new TrainingApiError(
-        `The learning service answered ${request.method} ${request.path} with HTTP ${status} but not JSON. Check that training.baseUrl is the learning service itself.`,
-        { kind: 'outage', status },
-      );
-    }
-  }
+  const setup: ExchangeSetup = {
+    dispatcher,
+    origin,
+    basePath,
+    apiKey,
+    userAgent: options.userAgent,
+    clock,
+    timeoutMs,
+    maxBodyBytes,
+    redact,
+  };
 
   async function send(request: LearningRequest): Promise<LearningAnswer> {
     const safe = request.idempotent ?? request.method === 'GET';
@@ -208,7 +136,13 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
       await limiter.acquire(request.lane, { front: retries + rateLimited > 0 || heldBack });
       if (!request.bypassSuspension) suspension.check();
       try {
-        const raw = await sendOnce(request);
+        const raw = await sendOnce(setup, {
+          ...request,
+          resendable: safe,
+          // A request the limiter let go may still wait for a socket when an answer stops every
+          // request (a 429, a refused key): it is held back right before it would be written.
+          held: () => limiter.isPaused() || (!request.bypassSuspension && suspension.current !== undefined),
+        });
         const info = readRateLimitHeaders(raw.headers, clock.now(), options.maxWaitMs);
         if (raw.status === 429) {
           const waitMs = limiter.pauseAfterRateLimited(info);
@@ -220,7 +154,7 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
             continue;
           }
         } else limiter.observe(info);
-        return read(request, raw);
+        return readAnswer(request, raw, redact);
       } catch (error) {
         // Stopped after this request's turn came but before it left: it reached nobody (a write
         // included). It waits for the limiter again at the front of its lane, or fails as every
@@ -235,20 +169,9 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
         const delay = backoffDelayMs(policy, retries, random);
         retries += 1;
         logger.debug(`${(error as Error).message} Retry ${retries} of ${maxRetries} in ${delay} ms.`);
-        await sleep(delay);
+        await sleeps.sleep(delay);
       }
     }
-  }
-
-  function sleep(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const entry = { handle: clock.setTimeout(() => done(), ms), resolve };
-      const done = () => {
-        sleeps.delete(entry);
-        resolve();
-      };
-      sleeps.add(entry);
-    });
   }
 
   return {
@@ -267,11 +190,7 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
       closed = true;
       suspension.close();
       limiter.close();
-      for (const entry of sleeps) {
-        clock.clearTimeout(entry.handle);
-        entry.resolve();
-      }
-      sleeps.clear();
+      sleeps.wakeAll();
       if (ownsDispatcher) await dispatcher.close();
     },
   };
