@@ -40,7 +40,11 @@ export function linkConnectQueue(resource: string, onJoin: JoinCallback, logger:
   let queue: QueueTable | null = null;
   let state = 'not running';
   const register = () => {
-    queue = null;
+    // Once per ConnectQueue instance: started in the same frame before this resource (server.cfg
+    // at boot), it is found running here and its queued onServerResourceStart still follows. Its
+    // onResourceStop walks the callbacks forward with table.remove (sh_queue.lua 737-741), so of
+    // two of ours side by side one would stay behind this resource's restart and fail every join.
+    if (queue !== null) return;
     const found = queueTable();
     if (found === null) {
       state = 'running, but neither GetQueueExports nor Exports answered';
@@ -67,7 +71,9 @@ export function linkConnectQueue(resource: string, onJoin: JoinCallback, logger:
   fx.on('onServerResourceStart', (name: string) => {
     if (name === CONNECT_QUEUE) register();
   });
-  fx.on('onServerResourceStop', (name: string) => {
+  // onResourceStop comes at once (onServerResourceStop only on the next frame, after a restart in
+  // the same frame may have registered with the new instance already).
+  fx.on('onResourceStop', (name: string) => {
     if (name !== CONNECT_QUEUE) return;
     queue = null;
     state = 'stopped';
