@@ -48,4 +48,32 @@ describe('queue priority on a bad day', () => {
     expect(frames).toBeLessThanOrEqual(framesIn(3));
     expect((await placements(queue)).map((p) => p.power)).toEqual([50]);
   });
+
+  it('a member demoted after joining and back within the old priority’s life is placed with 0, not their old power', async () => {
+    const harness = await startHarness({ config: { queue: { priority: RULES } } });
+    h = harness;
+    const queue = await startConnectQueue(harness.server);
+    await eventually(() => harness.logText().includes('connectqueue found'));
+    await eventually(() => /the roster mirror holds \d+ members/.test(harness.logText()), 10_000);
+    const roster = harness.caller.exports.roster!;
+    const sergeant = harness.mock.data.members.find(
+      (m) => m.status === 'ACTIVE' && roster.getPriority!(m.gameLicense) === 50,
+    )!;
+    const first = await harness.server.connectPlayer({ name: 'Cop', identifiers: [sergeant.gameLicense] })
+      .decision;
+    if (!first.admitted) throw new Error(first.reason);
+    const lspd = harness.mock.data.data.departments.find((d) => d.shortName === 'LSPD')!;
+    const junior = harness.mock.data.data.ranks
+      .filter((r) => r.departmentId === lspd.id)
+      .sort((a, b) => b.position - a.position)[0]!;
+    harness.mock.dashboard.setRank(sergeant.id, junior.id);
+    await roster.refreshPlayer!(first.id);
+    expect(roster.getPriority!(sergeant.gameLicense)).toBe(0);
+    harness.server.dropPlayer(first.id);
+    const again = await harness.server.connectPlayer({ name: 'Cop', identifiers: [sergeant.gameLicense] })
+      .decision;
+    expect(again).toMatchObject({ admitted: true });
+    // ConnectQueue still held the temporary 50 set at the first connection (it lasts two minutes).
+    expect((await placements(queue)).map((p) => p.power)).toEqual([50, 0]);
+  });
 });

@@ -108,13 +108,13 @@ export function attachQueuePriority(context: RosterContext): Capability {
       (outcome) => {
         if (outcome && !outcome.admitted) return answer(outcome.message);
         const power = rules.powerOf(players.get(tempId)?.view ?? service.lastKnown(license));
-        if (power > 0) link.addPriority(license, power, TEMP_PRIORITY_SECONDS);
+        link.setPriority(license, power, TEMP_PRIORITY_SECONDS);
         answer();
       },
       () => answer(),
     );
   };
-  const link = linkConnectQueue(resource, onJoin, logger);
+  const link = linkConnectQueue(resource, onJoin, logger, clock);
   // A refused player is gone from the server (and the registry) by the time ConnectQueue runs its
   // OnJoin half a second later: their license is kept here, by temporary id, for that moment.
   const connecting = new Map<string, { license: string; since: number }>();
