@@ -1,0 +1,79 @@
+/**
+ * CONTRACT section 13, duty hours, against a service whose OpenAPI description is broken: the
+ * resource says so in `roster doctor`, never throws, and asks for the description at most once per
+ * `refresh.intervalSeconds`.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually, type Harness, startHarness } from './harness';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const INTERVAL_SECONDS = 1;
+const requestsTo = (harness: Harness, endpoint: string) =>
+  harness.mock.counters.log.filter((e) => e.endpoint === endpoint);
+
+/** A description whose duty-session schema includes itself through `allOf`. */
+const selfIncluding = {
+  openapi: '3.1.0',
+  paths: {
+    '/api/v1/duty-sessions': {
+      get: {
+        responses: {
+          '200': {
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/DutySession' } } },
+          },
+        },
+      },
+    },
+  },
+  components: { schemas: { DutySession: { allOf: [{ $ref: '#/components/schemas/DutySession' }] } } },
+};
+
+async function start(beforeStart: (mock: Harness['mock']) => void): Promise<Harness> {
+  const harness = await startHarness({
+    config: { refresh: { intervalSeconds: INTERVAL_SECONDS } },
+    beforeStart,
+  });
+  h = harness;
+  await eventually(() => harness.logText().includes('connected to the roster'));
+  return harness;
+}
+
+async function doctor(harness: Harness, line: RegExp): Promise<string> {
+  const before = harness.server.log.lines.length;
+  harness.server.executeCommand('roster doctor');
+  return eventually(() => {
+    const text = harness.server.log.lines.slice(before).join('\n');
+    return line.test(text) ? text : undefined;
+  }, 10_000);
+}
+
+describe('duty hours with a broken description', () => {
+  it('a schema that includes itself: doctor says the fields are not described, nothing throws', async () => {
+    const harness = await start((mock) => mock.faults.replaceOpenApi(selfIncluding));
+    const text = await doctor(harness, /duty hours: not read: GET \/api\/v1\/duty-sessions/);
+    expect(text).toMatch(/API description confirms/);
+    expect(requestsTo(harness, 'GET /api/v1/duty-sessions')).toHaveLength(0);
+    // harness.close() fails the test on any unhandled rejection in the resource.
+  });
+
+  it('a description that cannot be read: asked again once per interval, doctor says why, no key in it', async () => {
+    const harness = await start((mock) => mock.faults.failPath('/api/v1/openapi.json'));
+    const described = () => requestsTo(harness, 'GET /api/v1/openapi.json').map((e) => e.time);
+    await eventually(() => described().length >= 8, 20_000);
+    // Each reading is one request and the API's own retries (3 at most, backing off), then the
+    // next waits an interval: never more than one reading's worth in any interval.
+    const times = described();
+    for (const [i, t] of times.entries())
+      expect(times.slice(i).filter((u) => u < t + INTERVAL_SECONDS * 1000).length).toBeLessThanOrEqual(4);
+    const text = await doctor(harness, /duty hours: not read: the description could not be read/);
+    expect(requestsTo(harness, 'GET /api/v1/duty-sessions')).toHaveLength(0);
+    const key = String(harness.mock.keys.full);
+    expect(text).not.toContain(key);
+    expect(harness.logText()).not.toContain(key);
+  });
+});
