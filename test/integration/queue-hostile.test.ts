@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LuaResource } from '../../dev/emulator/lua-resource';
 import { joinCallbacks, placements, startConnectQueue } from '../../dev/stand-ins/connect-queue';
-import { eventually, framesIn, type Harness, inFrames, startHarness } from './harness';
+import { eventually, framesIn, type Harness, inFrames, startHarness, strangerLicense } from './harness';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -75,5 +75,35 @@ describe('queue priority on a bad day', () => {
     expect(again).toMatchObject({ admitted: true });
     // ConnectQueue still held the temporary 50 set at the first connection (it lasts two minutes).
     expect((await placements(queue)).map((p) => p.power)).toEqual([50, 0]);
+  });
+
+  it('lookupPriority still waiting for a hanging service when the roster stops is answered then, not never', async () => {
+    const harness = await startHarness({
+      config: { queue: { priority: RULES }, gate: { timeoutSeconds: 30 }, api: { timeoutMs: 60_000 } },
+    });
+    h = harness;
+    await eventually(() => /the roster mirror holds \d+ members/.test(harness.logText()), 10_000);
+    // A queue's predicate asking about a license the roster must look up (a stranger's).
+    const asker = await harness.server.startLuaCode(
+      'asker',
+      "answer = nil exports('Answer', function() return answer end)",
+    );
+    harness.mock.faults.hang();
+    void asker.run(
+      `CreateThread(function() answer = 'power ' .. tostring(exports.roster:lookupPriority('${strangerLicense}')) end)`,
+    );
+    const answer = () => asker.run('return exports.asker:Answer()');
+    const from = harness.server.frames;
+    await eventually(() => harness.server.frames >= from + framesIn(1));
+    expect(await answer()).toBeUndefined();
+    // Nothing of the roster runs after its stop: an answer not given then never comes, and that
+    // Lua thread (a player's deferral in its resource) would wait for ever.
+    harness.server.stopResource('roster');
+    const stoppedAt = harness.server.frames;
+    while ((await answer()) === undefined && harness.server.frames < stoppedAt + framesIn(5))
+      await harness.server.nextTick();
+    expect(await answer()).toBe('power 0');
+    expect(harness.server.frames - stoppedAt).toBeLessThanOrEqual(2);
+    harness.mock.faults.hang(false);
   });
 });

@@ -71,13 +71,22 @@ export function attachQueuePriority(context: RosterContext): Capability {
     return resolution.kind === 'answer' ? resolution.view : resolution.lastKnown;
   };
 
+  // Settled when this resource stops: a caller still waiting (a queue's predicate, in its own
+  // deferral) is answered from memory then; after the stop nothing of this resource runs again.
+  let stopped: () => void = () => undefined;
+  const stopping = new Promise<void>((resolve) => {
+    stopped = resolve;
+  });
+
   registerSafeExports(
     {
       getPriority: [(target) => rules.powerOf(knownView(target)), 0],
       lookupPriority: [
         (target) =>
           answerWithin(
-            answeredView(target).then((view) => rules.powerOf(view)),
+            Promise.race([answeredView(target), stopping.then(() => knownView(target))]).then((view) =>
+              rules.powerOf(view),
+            ),
             timeoutMs,
             clock,
             () => rules.powerOf(knownView(target)),
@@ -146,7 +155,10 @@ export function attachQueuePriority(context: RosterContext): Capability {
       const oldest = clock.now() - timeoutMs - CONNECTING_KEPT_MS;
       for (const [tempId, { since }] of connecting) if (since < oldest) connecting.delete(tempId);
     },
-    stop: () => outcomes.stop(),
+    stop() {
+      outcomes.stop();
+      stopped();
+    },
     doctorLines() {
       const lines = [`✓ queue: ${queueFound(link.describe())}`];
       if (config.queue.priority.length === 0) {
