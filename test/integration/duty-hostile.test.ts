@@ -77,3 +77,39 @@ describe('duty hours with a broken description', () => {
     expect(harness.logText()).not.toContain(key);
   });
 });
+
+describe('duty hours while players come and go', () => {
+  it('joins and leaves all the time: still at most one request per 100 online members per interval', async () => {
+    const harness = await startHarness({
+      members: 300,
+      config: { refresh: { intervalSeconds: INTERVAL_SECONDS } },
+    });
+    h = harness;
+    await eventually(() => /the roster mirror holds \d+ members/.test(harness.logText()), 10_000);
+    const members = harness.mock.data.members.filter((m) => m.status === 'ACTIVE').slice(0, 160);
+    const online: number[] = [];
+    let most = 0;
+    const join = async (index: number) => {
+      const m = members[index]!;
+      const d = await harness.server.connectPlayer({ name: m.displayName, identifiers: [m.gameLicense] })
+        .decision;
+      if (d.admitted) online.push(d.id);
+      most = Math.max(most, online.length);
+    };
+    await Promise.all(members.slice(0, 120).map((_, i) => join(i)));
+    // Six intervals of ten leaving and ten others joining every few frames.
+    const from = harness.server.frames;
+    let next = 120;
+    while (harness.server.frames < from + 6 * INTERVAL_SECONDS * 20) {
+      for (const id of online.splice(0, 10)) harness.server.dropPlayer(id);
+      await Promise.all(Array.from({ length: 10 }, () => join(next++ % members.length)));
+      await harness.server.nextTick();
+    }
+    const times = requestsTo(harness, 'GET /api/v1/duty-sessions').map((e) => e.time);
+    expect(times.length).toBeGreaterThanOrEqual(3);
+    for (const [i, t] of times.entries())
+      expect(times.slice(i).filter((u) => u < t + INTERVAL_SECONDS * 1000).length).toBeLessThanOrEqual(
+        Math.ceil(most / 100),
+      );
+  });
+});
