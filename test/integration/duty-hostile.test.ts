@@ -113,3 +113,27 @@ describe('duty hours while players come and go', () => {
       );
   });
 });
+
+describe('duty hours from hostile sessions', () => {
+  it('a shift recorded twice counts once, one from the future counts nothing; days past 30 answer null', async () => {
+    const harness = await startHarness({ config: { refresh: { intervalSeconds: INTERVAL_SECONDS } } });
+    h = harness;
+    await eventually(() => /the roster mirror holds \d+ members/.test(harness.logText()), 10_000);
+    const member = harness.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    const now = Date.now();
+    const HOUR = 3_600_000;
+    harness.mock.data.addDutySession(member.id, now - 5 * HOUR, 120);
+    harness.mock.data.addDutySession(member.id, now - 5 * HOUR, 120);
+    harness.mock.data.addDutySession(member.id, now - 4 * HOUR, 30);
+    harness.mock.data.addDutySession(member.id, now + 3 * HOUR, null);
+    harness.mock.data.addDutySession(member.id, now + 2 * HOUR, 60);
+    const d = await harness.server.connectPlayer({ name: 'Cop', identifiers: [member.gameLicense] }).decision;
+    if (!d.admitted) throw new Error(d.reason);
+    const roster = harness.caller.exports.roster!;
+    await eventually(() => roster.getDutyHours!(d.id) !== null, 10_000);
+    expect(roster.getDutyHours!(d.id)).toBe(2);
+    expect(roster.getDutyHours!(d.id, 30)).toBe(2);
+    for (const days of [31, 1e9, Number.POSITIVE_INFINITY])
+      expect(roster.getDutyHours!(d.id, days)).toBeNull();
+  });
+});

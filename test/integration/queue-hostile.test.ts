@@ -106,4 +106,18 @@ describe('queue priority on a bad day', () => {
     expect(harness.server.frames - stoppedAt).toBeLessThanOrEqual(2);
     harness.mock.faults.hang(false);
   });
+
+  it('getPriority and lookupPriority answer 0 to anything that is not a player or a license', async () => {
+    const harness = await startHarness({ config: { queue: { priority: [{ power: 10 }] } } });
+    h = harness;
+    await eventually(() => /the roster mirror holds \d+ members/.test(harness.logText()), 10_000);
+    const roster = harness.caller.exports.roster!;
+    const garbage = [undefined, null, -1, 0, 1.5, Number.NaN, 1e12, '', '-3', 'license:xyz', {}, [], true];
+    for (const value of garbage) {
+      expect(roster.getPriority!(value)).toBe(0);
+      expect(await roster.lookupPriority!(value)).toBe(0);
+    }
+    expect(roster.getPriority!()).toBe(0);
+    expect(await roster.lookupPriority!()).toBe(0);
+  });
 });
