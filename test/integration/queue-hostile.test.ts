@@ -120,4 +120,28 @@ describe('queue priority on a bad day', () => {
     expect(roster.getPriority!()).toBe(0);
     expect(await roster.lookupPriority!()).toBe(0);
   });
+
+  it('ConnectQueue restarted (stopped, started again in the same frame): registered with the new one once', async () => {
+    const harness = await startHarness({ config: { queue: { priority: RULES } } });
+    h = harness;
+    const { server } = harness;
+    await startConnectQueue(server);
+    await eventually(() => harness.logText().includes('connectqueue found'));
+    await eventually(() => /the roster mirror holds \d+ members/.test(harness.logText()), 10_000);
+    await LuaResource.engine();
+    await server.nextTick();
+    const frame = server.frames;
+    server.stopResource('connectqueue');
+    const queue = await startConnectQueue(server);
+    expect(server.frames).toBe(frame);
+    await eventually(() => harness.logText().match(/connectqueue found/g)?.length === 2);
+    await server.nextTick();
+    expect(await joinCallbacks(queue)).toEqual(['roster']);
+    const sergeant = harness.mock.data.members.find(
+      (m) => m.status === 'ACTIVE' && harness.caller.exports.roster!.getPriority!(m.gameLicense) === 50,
+    )!;
+    const d = await server.connectPlayer({ name: 'Cop', identifiers: [sergeant.gameLicense] }).decision;
+    expect(d).toMatchObject({ admitted: true });
+    expect((await placements(queue)).map((p) => p.power)).toEqual([50]);
+  });
 });
