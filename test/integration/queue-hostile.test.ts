@@ -144,4 +144,30 @@ describe('queue priority on a bad day', () => {
     expect(d).toMatchObject({ admitted: true });
     expect((await placements(queue)).map((p) => p.power)).toEqual([50]);
   });
+
+  it('the roster stops while ConnectQueue waits in its OnJoin: ConnectQueue hears the refusal at once', async () => {
+    const harness = await startHarness({
+      config: { queue: { priority: RULES }, gate: { timeoutSeconds: 30 }, api: { timeoutMs: 60_000 } },
+    });
+    h = harness;
+    const queue = await startConnectQueue(harness.server);
+    await eventually(() => harness.logText().includes('connectqueue found'));
+    await eventually(() => /the roster mirror holds \d+ members/.test(harness.logText()), 10_000);
+    harness.mock.faults.hang();
+    const join = harness.server.connectPlayer({ name: 'Stranger', identifiers: [strangerLicense] });
+    // ConnectQueue runs the OnJoin callbacks half a second after the player connects.
+    const from = harness.server.frames;
+    await eventually(() => harness.server.frames >= from + framesIn(1.5));
+    harness.server.stopResource('roster');
+    const { value } = await inFrames(harness.server, join.decision);
+    expect(!value.admitted && value.reason).toMatch(/unavailable right now/);
+    const stoppedAt = harness.server.frames;
+    const blocked = () =>
+      harness.server.log.lines.some((l) => l.includes('Stranger[') && l.includes('was blocked'));
+    while (!blocked() && harness.server.frames < stoppedAt + framesIn(5)) await harness.server.nextTick();
+    expect(blocked()).toBe(true);
+    expect(harness.server.frames - stoppedAt).toBeLessThanOrEqual(2);
+    expect(await placements(queue)).toEqual([]);
+    harness.mock.faults.hang(false);
+  });
 });
