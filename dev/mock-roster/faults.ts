@@ -31,6 +31,8 @@ export class MockFaults extends FaultSwitches {
   inline: boolean;
   /** While set, member records carry no readable `gameLicense`: left out, null, empty, renamed or bare. */
   unreadableLicense: UnreadableLicense | null = null;
+  /** While set, `GET /api/v1/openapi.json` answers this instead of the mock's own description. */
+  openApi: unknown = undefined;
   /** Paths (e.g. `/api/v1/department-assignments`) whose every request fails (500) or hangs. */
   private readonly pathFaults = new Map<string, 'internal' | 'hang'>();
   private readonly pathWaiters = new Set<() => void>();
@@ -91,6 +93,12 @@ export class MockFaults extends FaultSwitches {
     return this;
   }
 
+  /** Serves `document` as the OpenAPI description (a broken or hostile one); `undefined` restores it. */
+  replaceOpenApi(document: unknown): this {
+    this.openApi = document;
+    return this;
+  }
+
   inlineAssignments(on = true): this {
     this.inline = on;
     return this;
@@ -103,6 +111,7 @@ export class MockFaults extends FaultSwitches {
     this.pathWaiters.clear();
     this.ipRefused = false;
     this.unreadableLicense = null;
+    this.openApi = undefined;
     this.community.planActive = true;
     return super.clear();
   }

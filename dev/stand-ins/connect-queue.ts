@@ -27,3 +27,9 @@ export async function placements(lua: LuaResource): Promise<Placement[]> {
   const list = await lua.run('return exports.connectqueue:Placements()');
   return Array.isArray(list) ? (list as Placement[]) : [];
 }
+
+/** The resource name passed with each `OnJoin` callback the stand-in holds, in order. */
+export async function joinCallbacks(lua: LuaResource): Promise<string[]> {
+  const list = await lua.run('return exports.connectqueue:JoinCallbacks()');
+  return Array.isArray(list) ? (list as string[]) : [];
+}

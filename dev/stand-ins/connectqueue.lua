@@ -8,7 +8,8 @@
 --   * Ids are lowercased on the single-id AddPriority path and when priority is read; the table
 --     path keeps them as given. A temporary priority lasts `temp` seconds (os.time based).
 --   * A refusal or an admission says its text, waits 0.5 s, then calls deferrals.done.
--- Added for tests, not in ConnectQueue: the `Placements` export, what each placement read.
+-- Added for tests, not in ConnectQueue: the `Placements` export, what each placement read, and
+-- `JoinCallbacks`, the resource name of each OnJoin callback held.
 -- Left out: Steam checks, grace priority, the hostname counter, rcon commands, Discord.
 
 local Queue = {}
@@ -156,13 +157,20 @@ AddEventHandler('playerConnecting', function(_, _, deferrals)
   end
 end)
 
--- onResourceStop: the callbacks of a stopped resource go (sh_queue.lua does the same).
+-- onResourceStop: the callbacks of a stopped resource go, as sh_queue.lua (734-742) removes them:
+-- forward over ipairs with table.remove inside, so of two callbacks of one resource side by side
+-- the second is skipped and stays behind (calling it later fails, and that player waits for ever).
 AddEventHandler('onResourceStop', function(resource)
-  for index = #joinCallbacks, 1, -1 do
-    if joinCallbacks[index].resource == resource then table.remove(joinCallbacks, index) end
+  for index, entry in ipairs(joinCallbacks) do
+    if entry.resource == resource then table.remove(joinCallbacks, index) end
   end
 end)
 
 exports('GetQueueExports', function() return Queue end)
 exports('Exports', function() return Queue end)
 exports('Placements', function() return placements end)
+exports('JoinCallbacks', function()
+  local names = {}
+  for index, entry in ipairs(joinCallbacks) do names[index] = tostring(entry.resource) end
+  return names
+end)

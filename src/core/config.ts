@@ -372,17 +372,31 @@ function tighter(issue: z.core.$ZodIssue, kept: z.core.$ZodIssue): boolean {
   return false;
 }
 
+/** What a list holds, shown when something else is given. */
+const LIST_EXAMPLES: Record<string, string> = {
+  'gate.requireStatus': 'a list (e.g. ["ACTIVE"])',
+  'gate.departments': 'a list (e.g. ["LSPD"])',
+  'queue.priority': 'a list of rules (e.g. [{ "department": "LSPD", "minRank": "Sergeant", "power": 50 }])',
+};
+
+/** The keys an object takes, where a misspelt one is likely: a queue.priority rule. */
+function acceptedKeys(key: string): string {
+  return /^queue\.priority\.\d+$/.test(key)
+    ? 'a rule takes only department, minRank and power.'
+    : 'check the spelling against config.example.json.';
+}
+
 function describeIssue(issue: z.core.$ZodIssue): string {
   const key = issue.path.map(String).join('.') || '(top level)';
   switch (issue.code) {
     case 'unrecognized_keys':
       return `config.json: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys
         .map((k) => (key === '(top level)' ? k : `${key}.${k}`))
-        .join(', ')}: check the spelling against config.example.json.`;
+        .join(', ')}: ${acceptedKeys(key)}`;
     case 'invalid_value':
       return `config.json: ${key} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`;
     case 'invalid_type':
-      return `config.json: ${key} must be ${article(issue.expected)}.`;
+      return `config.json: ${key} must be ${article(issue.expected, key)}.`;
     case 'too_small':
       return `config.json: ${key} must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters long' : ''}.`;
     case 'too_big':
@@ -392,8 +406,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   }
 }
 
-function article(expected: string): string {
-  if (expected === 'array') return 'a list (e.g. ["ACTIVE"])';
+function article(expected: string, key: string): string {
+  if (expected === 'array') return LIST_EXAMPLES[key] ?? 'a list';
   if (expected === 'object' || expected === 'record') return 'an object';
   if (expected === 'int') return 'a whole number';
   return `a ${expected}`;

@@ -1,4 +1,4 @@
-import type { Logger } from '../core/ports';
+import type { Clock, Logger } from '../core/ports';
 import { fx } from './natives';
 
 /** ConnectQueue's resource name, as its README and the QBCore recipe install it. */
@@ -25,8 +25,9 @@ export interface ConnectQueueLink {
   /**
    * A temporary priority for `license` (lowercase, as ConnectQueue's single-id path keys it): it
    * counts when ConnectQueue places the player, which follows the `OnJoin` callbacks at once.
+   * Power 0 takes back what is left of one set before (see below); with none, nothing is sent.
    */
-  addPriority(license: string, power: number, tempSeconds: number): boolean;
+  setPriority(license: string, power: number, tempSeconds: number): boolean;
 }
 
 type ExportsProxy = Record<string, Record<string, (...args: unknown[]) => unknown>>;
@@ -36,11 +37,22 @@ type ExportsProxy = Record<string, Record<string, (...args: unknown[]) => unknow
  * starts (a restarted ConnectQueue starts with no callbacks). The resource name passed with it is
  * what ConnectQueue uses to drop our callback when this resource stops.
  */
-export function linkConnectQueue(resource: string, onJoin: JoinCallback, logger: Logger): ConnectQueueLink {
+export function linkConnectQueue(
+  resource: string,
+  onJoin: JoinCallback,
+  logger: Logger,
+  clock: Clock,
+): ConnectQueueLink {
   let queue: QueueTable | null = null;
   let state = 'not running';
+  /** License → until when (epoch ms) the running ConnectQueue holds the power set for it. */
+  const granted = new Map<string, number>();
   const register = () => {
-    queue = null;
+    // Once per ConnectQueue instance: started in the same frame before this resource (server.cfg
+    // at boot), it is found running here and its queued onServerResourceStart still follows. Its
+    // onResourceStop walks the callbacks forward with table.remove (sh_queue.lua 737-741), so of
+    // two of ours side by side one would stay behind this resource's restart and fail every join.
+    if (queue !== null) return;
     const found = queueTable();
     if (found === null) {
       state = 'running, but neither GetQueueExports nor Exports answered';
@@ -60,29 +72,50 @@ export function linkConnectQueue(resource: string, onJoin: JoinCallback, logger:
       return;
     }
     queue = found;
+    granted.clear();
     state = 'running; priority is set through its OnJoin';
     logger.info(`${CONNECT_QUEUE} found: members get their queue priority before it places them.`);
+  };
+  const add = (id: string, power: number, tempSeconds: number): boolean => {
+    if (queue?.AddPriority === undefined) return false;
+    try {
+      queue.AddPriority({}, id, power, tempSeconds);
+      return true;
+    } catch (error) {
+      logger.warn(`${CONNECT_QUEUE} AddPriority failed: ${(error as Error)?.message ?? String(error)}`);
+      return false;
+    }
   };
   if (fx.GetResourceState(CONNECT_QUEUE) === 'started') register();
   fx.on('onServerResourceStart', (name: string) => {
     if (name === CONNECT_QUEUE) register();
   });
-  fx.on('onServerResourceStop', (name: string) => {
+  // onResourceStop comes at once (onServerResourceStop only on the next frame, after a restart in
+  // the same frame may have registered with the new instance already).
+  fx.on('onResourceStop', (name: string) => {
     if (name !== CONNECT_QUEUE) return;
     queue = null;
     state = 'stopped';
   });
   return {
     describe: () => `${CONNECT_QUEUE}: ${state}`,
-    addPriority(license, power, tempSeconds) {
-      if (queue?.AddPriority === undefined) return false;
-      try {
-        queue.AddPriority({}, license.toLowerCase(), power, tempSeconds);
+    setPriority(license, power, tempSeconds) {
+      const id = license.toLowerCase();
+      const now = clock.now();
+      for (const [held, until] of granted) if (until <= now) granted.delete(held);
+      if (power > 0) {
+        if (!add(id, power, tempSeconds)) return false;
+        granted.set(id, now + tempSeconds * 1000);
         return true;
-      } catch (error) {
-        logger.warn(`${CONNECT_QUEUE} AddPriority failed: ${(error as Error)?.message ?? String(error)}`);
-        return false;
       }
+      const until = granted.get(id);
+      if (until === undefined) return true;
+      // A member who lost their power reconnects while the old one still counts. ConnectQueue
+      // cannot take a temporary priority back (RemovePriority clears only its permanent list) and
+      // any number it holds places a player ahead of those it holds none for (sh_queue.lua
+      // AddToQueue): 0, the least, for what is left of the old one.
+      granted.delete(id);
+      return add(id, 0, Math.ceil((until - now) / 1000));
     },
   };
 }

@@ -47,7 +47,10 @@ export function metaRoutes(all: () => readonly Route[], baseUrl: () => string): 
       pattern: '/api/v1/openapi.json',
       access: { kind: 'public' },
       summary: 'This OpenAPI 3.1 document',
-      handle: () => ({ data: openApiDocument(all(), baseUrl()), raw: true }),
+      handle: ({ faults }) => ({
+        data: faults.openApi === undefined ? openApiDocument(all(), baseUrl()) : faults.openApi,
+        raw: true,
+      }),
     },
   ];
 }

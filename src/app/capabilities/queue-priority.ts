@@ -71,13 +71,22 @@ export function attachQueuePriority(context: RosterContext): Capability {
     return resolution.kind === 'answer' ? resolution.view : resolution.lastKnown;
   };
 
+  // Settled when this resource stops: a caller still waiting (a queue's predicate, in its own
+  // deferral) is answered from memory then; after the stop nothing of this resource runs again.
+  let stopped: () => void = () => undefined;
+  const stopping = new Promise<void>((resolve) => {
+    stopped = resolve;
+  });
+
   registerSafeExports(
     {
       getPriority: [(target) => rules.powerOf(knownView(target)), 0],
       lookupPriority: [
         (target) =>
           answerWithin(
-            answeredView(target).then((view) => rules.powerOf(view)),
+            Promise.race([answeredView(target), stopping.then(() => knownView(target))]).then((view) =>
+              rules.powerOf(view),
+            ),
             timeoutMs,
             clock,
             () => rules.powerOf(knownView(target)),
@@ -108,13 +117,13 @@ export function attachQueuePriority(context: RosterContext): Capability {
       (outcome) => {
         if (outcome && !outcome.admitted) return answer(outcome.message);
         const power = rules.powerOf(players.get(tempId)?.view ?? service.lastKnown(license));
-        if (power > 0) link.addPriority(license, power, TEMP_PRIORITY_SECONDS);
+        link.setPriority(license, power, TEMP_PRIORITY_SECONDS);
         answer();
       },
       () => answer(),
     );
   };
-  const link = linkConnectQueue(resource, onJoin, logger);
+  const link = linkConnectQueue(resource, onJoin, logger, clock);
   // A refused player is gone from the server (and the registry) by the time ConnectQueue runs its
   // OnJoin half a second later: their license is kept here, by temporary id, for that moment.
   const connecting = new Map<string, { license: string; since: number }>();
@@ -146,7 +155,10 @@ export function attachQueuePriority(context: RosterContext): Capability {
       const oldest = clock.now() - timeoutMs - CONNECTING_KEPT_MS;
       for (const [tempId, { since }] of connecting) if (since < oldest) connecting.delete(tempId);
     },
-    stop: () => outcomes.stop(),
+    stop() {
+      outcomes.stop();
+      stopped();
+    },
     doctorLines() {
       const lines = [`✓ queue: ${queueFound(link.describe())}`];
       if (config.queue.priority.length === 0) {

@@ -106,13 +106,16 @@ function recordProperties(doc: Json, op: Json): Set<string> | null {
   return names.size > 0 ? names : null;
 }
 
-function propertiesOf(doc: Json, schema: Json): Map<string, unknown> {
+/** A schema's properties, its `allOf` parts' too; a part that includes itself again is read once. */
+function propertiesOf(doc: Json, schema: Json, seen = new Set<Json>()): Map<string, unknown> {
   const out = new Map<string, unknown>();
+  if (seen.has(schema)) return out;
+  seen.add(schema);
   if (isObject(schema.properties))
     for (const [k, v] of Object.entries(schema.properties)) out.set(k, resolve(doc, v));
   for (const part of asArray(schema.allOf)) {
     const resolved = resolve(doc, part);
-    if (isObject(resolved)) for (const [k, v] of propertiesOf(doc, resolved)) out.set(k, v);
+    if (isObject(resolved)) for (const [k, v] of propertiesOf(doc, resolved, seen)) out.set(k, v);
   }
   return out;
 }

@@ -30,14 +30,26 @@ export class DutyLedger {
     this.known.add(member);
   }
 
-  /** Hours on duty in the `days` before `now` (an open session counts up to now); null when unknown. */
+  /**
+   * Hours on duty in the `days` before `now` (an open session counts up to now); null when unknown.
+   * Time covered by several sessions counts once (a shift recorded twice, a clock-in while still
+   * clocked in), and a session that starts after now counts nothing.
+   */
   hours(member: string, days: number, now: number): number | null {
     if (!this.known.has(member) || days > KEPT_DAYS) return null;
     const from = now - days * DAY_MS;
-    let ms = 0;
+    const spans: [number, number][] = [];
     for (const { start, end } of this.byMember.get(member)?.values() ?? []) {
-      const until = Math.min(end ?? now, now);
-      if (until > from) ms += until - Math.max(start, from);
+      const span: [number, number] = [Math.max(start, from), Math.min(end ?? now, now)];
+      if (span[1] > span[0]) spans.push(span);
+    }
+    spans.sort((a, b) => a[0] - b[0]);
+    let ms = 0;
+    let reached = Number.NEGATIVE_INFINITY;
+    for (const [start, end] of spans) {
+      if (end <= reached) continue;
+      ms += end - Math.max(start, reached);
+      reached = end;
     }
     return Math.round((ms / 3_600_000) * 100) / 100;
   }
