@@ -4,19 +4,30 @@ import type { Clock } from './ports';
  * `work`'s outcome, or `late()`'s after `ms`: an answer that never waits longer than the caller
  * was promised, however long the service makes the work itself wait. `late` may throw to reject.
  * The work goes on; its outcome is then dropped (and a rejection of it is not unhandled).
+ * `cutShort` settling (the resource stopping: nothing of it runs afterwards, timers included)
+ * gives `late()`'s answer at once.
  */
-export function answerWithin<T>(work: Promise<T>, ms: number, clock: Clock, late: () => T): Promise<T> {
+export function answerWithin<T>(
+  work: Promise<T>,
+  ms: number,
+  clock: Clock,
+  late: () => T,
+  cutShort?: Promise<unknown>,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    const timer = clock.setTimeout(() => {
+    const answerLate = () => {
       if (settled) return;
       settled = true;
+      clock.clearTimeout(timer);
       try {
         resolve(late());
       } catch (error) {
         reject(error);
       }
-    }, ms);
+    };
+    const timer = clock.setTimeout(answerLate, ms);
+    cutShort?.then(answerLate, answerLate);
     work.then(
       (value) => {
         if (settled) return;

@@ -12,8 +12,12 @@ export interface ExportDeps {
   /** Rank changes; null while the resource is not set up. */
   ranks?: () => RankChanges | null;
   logger: Logger;
-  /** `lookupLicense` and `refreshPlayer` answer within this (`gate.timeoutSeconds`) whatever the service does. */
-  deadline?: { ms: number; clock: Clock };
+  /**
+   * `lookupLicense` and `refreshPlayer` answer within this (`gate.timeoutSeconds`) whatever the
+   * service does, and at once from memory when `stopped` settles (the resource stops: a caller
+   * still waiting would otherwise wait for ever).
+   */
+  deadline?: { ms: number; clock: Clock; stopped?: Promise<void> };
 }
 
 const RANK_FAILED = {
@@ -36,7 +40,7 @@ function exportTable({ service, queries, ranks, deadline }: ExportDeps): Record<
     return id === null ? undefined : service()?.view(id);
   };
   const inTime = <T>(work: Promise<T>, late: () => T): Promise<T> =>
-    deadline ? answerWithin(work, deadline.ms, deadline.clock, late) : work;
+    deadline ? answerWithin(work, deadline.ms, deadline.clock, late, deadline.stopped) : work;
   return {
     getMember: [(src) => view(src)?.member ?? null, null],
     isOnRoster: [(src) => queries()?.isOnRoster(view(src)) ?? false, false],

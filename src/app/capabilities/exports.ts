@@ -28,13 +28,18 @@ export function attachExports(context: RosterContext): Capability {
     now: () => clock.now(),
     logger,
   });
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
   registerExports({
     service: () => service,
     queries: () => queries,
     ranks: () => ranks,
     logger,
-    deadline: { ms: config.gate.timeoutSeconds * 1000, clock },
+    deadline: { ms: config.gate.timeoutSeconds * 1000, clock, stopped },
   });
   registerRankCommand(() => ranks, context.output, logger);
-  return {};
+  // A lookup still waiting for the service is answered from memory as the resource stops.
+  return { stop };
 }
