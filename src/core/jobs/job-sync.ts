@@ -5,6 +5,7 @@ import type { FrameworkPort } from './framework-port';
 import type { JobMapping } from './job-mapping';
 import { type HeldJobs, holdsWrongManagedJob, type PlanContext, planJobs } from './job-plan';
 import { type JobGrade, rosterJobsOf } from './roster-jobs';
+import { SetBackBudget } from './set-back-budget';
 
 /** `roster:jobChanged`'s second argument. */
 export interface JobChange {
@@ -39,6 +40,7 @@ export class JobSync {
   private port: FrameworkPort | null = null;
   private mapping: JobMapping | null = null;
   private readonly running = new Map<string, Reason | null>();
+  private readonly setBacks = new SetBackBudget();
 
   constructor(private readonly deps: JobSyncDeps) {}
 
@@ -61,6 +63,7 @@ export class JobSync {
 
   forget(src: string): void {
     this.running.delete(src);
+    this.setBacks.reset(src);
   }
 
   /** The job the roster gives the player's character, or null. */
@@ -104,9 +107,11 @@ export class JobSync {
       managed: mapping.managed,
       unassigned: port.removesJob ? 'remove' : mapping.unassignedOk ? this.deps.unassigned : null,
     };
+    if (reason === 'apply') this.setBacks.reset(src);
     if (reason === 'drift' && !holdsWrongManagedJob(held, want, context)) return;
     const ops = planJobs(held, want, context);
     if (ops.length === 0) return;
+    if (reason === 'drift' && !this.maySetBack(src, held, mapping.managed)) return;
     if (reason === 'drift') this.reportDrift(src, held, want?.primary ?? null, mapping.managed);
     for (const op of ops) {
       const keepDuty = op.kind !== 'remove' && held.primary?.job === op.job ? held.duty : null;
@@ -131,6 +136,17 @@ export class JobSync {
     }
     if (previous?.job === now?.job && previous?.grade === now?.grade) return;
     this.deps.jobChanged(src, { job: now?.job ?? null, grade: now?.grade ?? null, previous });
+  }
+
+  /** False once something else has kept putting the character back too often: say so once. */
+  private maySetBack(src: string, held: HeldJobs, managed: ReadonlySet<string>): boolean {
+    if (this.setBacks.gaveUp(src)) return false;
+    if (this.setBacks.take(src, this.deps.clock.now())) return true;
+    const tried = jobOfStyle(held, managed);
+    this.deps.logger.warn(
+      `${this.deps.nameOf(src)} (${src}) keeps being put into ${tried ? `${tried.job} grade ${tried.grade}` : 'a managed job'} by something else; the roster stops setting it back until their next load or roster change (find what sets it).`,
+    );
+    return false;
   }
 
   private reportDrift(

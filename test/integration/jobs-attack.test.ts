@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from './harness';
+import { type JobsRig, startJobsRig } from './jobs-harness';
+
+// Bad days for job sync (CONTRACT.md section 12), against the Qbox stand-in, from the bundle.
+type Job = { name: string; grade: { level: number }; onduty: boolean };
+
+let rig: JobsRig;
+afterEach(async () => {
+  await rig?.close();
+});
+
+const QBX = { resource: 'qbx_core', lua: true };
+const qbx = () => rig.ex('qbx_core');
+const jobOf = (id: number) => (qbx().GetPlayer!(id) as { PlayerData: { job: Job } }).PlayerData.job;
+const calls = () => qbx().StandInCalls!() as Record<string, number>;
+const heldAt = (id: number, job: string, level: number) =>
+  jobOf(id).name === job && jobOf(id).grade.level === level;
+const settle = async (frames: number) => {
+  const until = rig.h.server.frames + frames;
+  await eventually(() => rig.h.server.frames >= until);
+};
+
+describe('job sync against another resource that keeps setting the job', () => {
+  it('sets back a bounded number of times, says so once, and takes the next roster change again', async () => {
+    rig = await startJobsRig({ framework: QBX });
+    const { id, member } = await rig.join('LSPD', 'Officer');
+    qbx().Login!(id, 'CID1');
+    await eventually(() => heldAt(id, 'police', 1));
+    // A job script that insists on police grade 4 whenever the job changes (its own event included).
+    let fighting = true;
+    rig.h.caller.on('QBCore:Server:OnJobUpdate', (src: unknown, raw: unknown) => {
+      const job = raw as Job;
+      if (fighting && src === id && job.name === 'police' && job.grade.level !== 4)
+        qbx().SetJob!(id, 'police', 4);
+    });
+    const before = calls().SetJob ?? 0;
+    qbx().SetJob!(id, 'police', 4);
+    await settle(30);
+    const during = (calls().SetJob ?? 0) - before;
+    await settle(30);
+    // The fight ends: the roster set back a few times, then stopped; nothing more is written.
+    expect((calls().SetJob ?? 0) - before).toBe(during);
+    expect(during).toBeLessThanOrEqual(10);
+    const lines = rig.h.server.log.lines.filter((l) => l.includes('keeps being put into'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/Officer Test \(\d+\) keeps being put into police grade 4 by something else/);
+    // The next roster change is applied again.
+    fighting = false;
+    await rig.promote(id, member, 'LSPD', 'Sergeant');
+    await eventually(() => heldAt(id, 'police', 2));
+  });
+});
