@@ -51,3 +51,41 @@ describe('job sync against another resource that keeps setting the job', () => {
     await eventually(() => heldAt(id, 'police', 2));
   });
 });
+
+describe('job sync across restarts', () => {
+  it('the roster restarting while characters are loaded applies the roster job to them again, writing only what differs', async () => {
+    rig = await startJobsRig({ framework: QBX });
+    const officer = await rig.join('LSPD', 'Officer');
+    qbx().Login!(officer.id, 'CID1');
+    await eventually(() => heldAt(officer.id, 'police', 1));
+    const steady = await rig.join('LSPD', 'Sergeant');
+    qbx().Login!(steady.id, 'CID2');
+    await eventually(() => heldAt(steady.id, 'police', 2));
+    await settle(4);
+    // Promoted on the roster while the roster resource is down: no refresh reaches the game.
+    rig.h.mock.data.setMemberRank(officer.member.id, rig.h.mock.data.rankByName('LSPD', 'Lieutenant').id);
+    const before = calls().SetJob ?? 0;
+    rig.h.server.restartResource('roster');
+    await eventually(() => heldAt(officer.id, 'police', 3));
+    await settle(20);
+    expect((calls().SetJob ?? 0) - before).toBe(1);
+    expect(heldAt(steady.id, 'police', 2)).toBe(true);
+  });
+});
+
+describe('job sync with a job named in another case than the framework spells it', () => {
+  it('"Police" in jobs.departments is the framework\'s police: managed, set back and unassigned', async () => {
+    rig = await startJobsRig({
+      framework: QBX,
+      departments: { LSPD: { job: 'Police', grades: { Officer: 1, Sergeant: 2 } } },
+    });
+    const { id, member } = await rig.join('LSPD', 'Sergeant');
+    qbx().Login!(id, 'CID1');
+    await eventually(() => heldAt(id, 'police', 2));
+    qbx().SetJob!(id, 'police', 4);
+    await eventually(() => heldAt(id, 'police', 2));
+    rig.h.mock.data.setMemberStatus(member.id, 'SUSPENDED');
+    await rig.ex('roster').refreshPlayer!(id);
+    await eventually(() => heldAt(id, 'unemployed', 0));
+  });
+});

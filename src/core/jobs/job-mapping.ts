@@ -62,11 +62,15 @@ export function resolveJobMapping(
 ): JobMapping {
   const departments: DepartmentJob[] = [];
   const rows: MappingRow[] = [];
+  // Jobs by the framework's own spelling: "Police" in config.json is the framework's police,
+  // which is what characters hold and what the framework's events name.
+  const managed = new Set<string>();
   for (const [key, entry] of Object.entries(config)) {
     const row: MappingRow = { key, job: entry.job, ok: false, problems: [], ranks: [] };
     rows.push(row);
     const department = catalog.department(key);
     const job = jobs.get(entry.job) ?? jobs.get(entry.job.toLowerCase());
+    managed.add(job?.name ?? entry.job);
     if (!department) row.problems.push(`the roster has no department "${key}"`);
     if (!job) row.problems.push(`the framework has no job "${entry.job}"`);
     else if (job.grades.length === 0) row.problems.push(`job "${entry.job}" has no grades`);
@@ -88,7 +92,7 @@ export function resolveJobMapping(
   return {
     departments,
     rows,
-    managed: new Set(Object.values(config).map((entry) => entry.job)),
+    managed,
     unassignedOk: unassignedProblem === null,
     unassignedProblem,
   };

@@ -76,6 +76,12 @@ describe('resolveJobMapping', () => {
     expect([...mapping.managed]).toEqual(['police', 'ambulance']);
   });
 
+  it('a job named in another case is the framework\'s job, managed by its own name', () => {
+    const mapping = resolveJobMapping({ LSPD: { job: 'Police' } }, catalog, jobs, 'top-down', null);
+    expect(mapping.departments[0]!.job).toBe('police');
+    expect([...mapping.managed]).toEqual(['police']);
+  });
+
   it('checks jobs.unassigned against the framework too', () => {
     const config = { LSPD: { job: 'police' } };
     expect(
