@@ -72,6 +72,10 @@ export function resolveJobMapping(
     const job = jobs.get(entry.job) ?? jobs.get(entry.job.toLowerCase());
     managed.add(job?.name ?? entry.job);
     if (!department) row.problems.push(`the roster has no department "${key}"`);
+    // The same department under two keys (its id and its name): which job would it be?
+    const twice =
+      department && rows.find((r) => r !== row && catalog.department(r.key)?.id === department.id);
+    if (twice) row.problems.push(`jobs.departments.${twice.key} already maps this department`);
     if (!job) row.problems.push(`the framework has no job "${entry.job}"`);
     else if (job.grades.length === 0) row.problems.push(`job "${entry.job}" has no grades`);
     if (!department || !job || job.grades.length === 0) continue;

@@ -76,10 +76,22 @@ describe('resolveJobMapping', () => {
     expect([...mapping.managed]).toEqual(['police', 'ambulance']);
   });
 
-  it('a job named in another case is the framework\'s job, managed by its own name', () => {
+  it("a job named in another case is the framework's job, managed by its own name", () => {
     const mapping = resolveJobMapping({ LSPD: { job: 'Police' } }, catalog, jobs, 'top-down', null);
     expect(mapping.departments[0]!.job).toBe('police');
     expect([...mapping.managed]).toEqual(['police']);
+  });
+
+  it('a department named twice (by name and by short name) is left out the second time, naming the first', () => {
+    const mapping = resolveJobMapping(
+      { LSPD: { job: 'police' }, Police: { job: 'police', grades: { Chief: 0 } } },
+      catalog,
+      jobs,
+      'top-down',
+      null,
+    );
+    expect(mapping.departments.map((d) => d.department)).toEqual(['LSPD']);
+    expect(mapping.rows[1]!.problems).toEqual(['jobs.departments.LSPD already maps this department']);
   });
 
   it('checks jobs.unassigned against the framework too', () => {
