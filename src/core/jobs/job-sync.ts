@@ -61,8 +61,12 @@ export class JobSync {
     this.request(src, 'drift');
   }
 
+  /**
+   * The character unloaded or the player dropped: what was asked meanwhile is dropped. A pass that
+   * is running keeps its place, so a character loading next waits for it rather than run beside it.
+   */
   forget(src: string): void {
-    this.running.delete(src);
+    if (this.running.has(src)) this.running.set(src, null);
     this.setBacks.reset(src);
   }
 
