@@ -89,3 +89,24 @@ describe('job sync with a job named in another case than the framework spells it
     await eventually(() => heldAt(id, 'unemployed', 0));
   });
 });
+
+describe('Qbox multi-job: a taxi shift as primary job', () => {
+  it('a member who no longer qualifies loses the managed job and keeps the shift, with no warning', async () => {
+    rig = await startJobsRig({ framework: QBX, convars: { 'qbx:max_jobs_per_player': '3' } });
+    const { id, member } = await rig.join('LSPD', 'Sergeant');
+    qbx().Login!(id, 'CID1');
+    await eventually(() => heldAt(id, 'police', 2));
+    qbx().AddPlayerToJob!('CID1', 'taxi', 0);
+    qbx().SetPlayerPrimaryJob!('CID1', 'taxi');
+    await settle(10);
+    expect(heldAt(id, 'taxi', 0)).toBe(true); // left alone
+    rig.h.mock.data.setMemberStatus(member.id, 'SUSPENDED');
+    await rig.ex('roster').refreshPlayer!(id);
+    const jobs = () =>
+      (qbx().GetPlayer!(id) as { PlayerData: { jobs: Record<string, number> } }).PlayerData.jobs;
+    await eventually(() => jobs().police === undefined);
+    await settle(10);
+    expect(heldAt(id, 'taxi', 0)).toBe(true);
+    expect(rig.h.logText()).not.toMatch(/did not take/);
+  });
+});

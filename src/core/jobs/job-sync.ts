@@ -123,7 +123,7 @@ export class JobSync {
     }
     await this.call(port.save(src), `${port.resource} saving the character`);
     const after = await this.call(port.held(src), `${port.resource} reading the character`);
-    this.announce(src, held, after, want?.primary ?? (port.removesJob ? null : this.deps.unassigned));
+    this.announce(src, held, after, targetOf(held, want?.primary ?? null, context));
   }
 
   /** `roster:jobChanged` once the framework shows the change it was asked for. */
@@ -168,6 +168,20 @@ export class JobSync {
   private call<T>(work: Promise<T>, what: string): Promise<T> {
     return withinOrFail(Promise.resolve(work), this.deps.callMs, this.deps.clock, what);
   }
+}
+
+/**
+ * The job the character should hold once the writes are taken: the roster's; else, for one losing
+ * a managed job, `jobs.unassigned` (or none, where the group is removed); a multi-job character
+ * whose primary job is unmanaged (a taxi shift) keeps it while losing a managed job beside it.
+ */
+function targetOf(held: HeldJobs, want: JobGrade | null, context: PlanContext): JobGrade | null {
+  if (want) return want;
+  if (held.primary && !context.managed.has(held.primary.job)) return held.primary;
+  if (context.unassigned === 'remove') return null;
+  // Without a usable jobs.unassigned only Qbox multi-job writes here, and it makes a character
+  // whose primary job is removed `unemployed` 0 itself.
+  return context.unassigned ?? { job: 'unemployed', grade: 0 };
 }
 
 /** The job as `roster:jobChanged` tells it: the primary job, or (ox_core) the managed group held. */
