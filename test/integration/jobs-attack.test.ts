@@ -110,3 +110,30 @@ describe('Qbox multi-job: a taxi shift as primary job', () => {
     expect(rig.h.logText()).not.toMatch(/did not take/);
   });
 });
+
+describe('a rank created on the roster after its ranks were read', () => {
+  it('a member promoted into it keeps at least the grade below it, not the job’s lowest', async () => {
+    rig = await startJobsRig({ framework: QBX });
+    const { id, member } = await rig.join('LSPD', 'Officer');
+    qbx().Login!(id, 'CID1');
+    await eventually(() => heldAt(id, 'police', 1));
+    // "Corporal" goes in below Sergeant: the ranks under it move down one position.
+    const store = rig.h.mock.data;
+    const sergeant = store.rankByName('LSPD', 'Sergeant');
+    for (const r of store.data.ranks)
+      if (r.departmentId === sergeant.departmentId && r.position > sergeant.position) r.position++;
+    store.data.ranks.push({
+      id: 'rank_lspd_corporal',
+      departmentId: sergeant.departmentId,
+      name: 'Corporal',
+      position: sergeant.position + 1,
+      createdAt: sergeant.createdAt,
+    });
+    const before = calls().SetJob ?? 0;
+    store.setMemberRank(member.id, 'rank_lspd_corporal');
+    await rig.ex('roster').refreshPlayer!(id);
+    await settle(20);
+    expect(heldAt(id, 'police', 1)).toBe(true);
+    expect(calls().SetJob ?? 0).toBe(before);
+  });
+});

@@ -13,6 +13,8 @@ export type GradeSource = 'listed' | 'by name' | 'more junior' | 'lowest';
 export interface RankGrade {
   rankId: string;
   rank: string;
+  /** The rank's position on the roster, as its ranks were read. */
+  position: number;
   grade: number;
   source: GradeSource;
 }
@@ -139,7 +141,7 @@ function rankGrades(
       source = junior === null ? 'lowest' : 'more junior';
     }
     junior = grade;
-    result.push({ rankId: rank.id, rank: rank.name, grade, source });
+    result.push({ rankId: rank.id, rank: rank.name, position: rank.position, grade, source });
   }
   return result.reverse();
 }

@@ -12,7 +12,7 @@ const mapping: JobMapping = {
       departmentId: 'd1',
       department: 'LSPD',
       job: 'police',
-      ranks: [{ rankId: 'r1', rank: 'Sergeant', grade: 2, source: 'listed' }],
+      ranks: [{ rankId: 'r1', rank: 'Sergeant', position: 1, grade: 2, source: 'listed' }],
     },
   ],
   rows: [],
