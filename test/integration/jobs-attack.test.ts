@@ -137,3 +137,25 @@ describe('a rank created on the roster after its ranks were read', () => {
     expect(calls().SetJob ?? 0).toBe(before);
   });
 });
+
+describe('the framework restarting', () => {
+  it('a mapping it still lacks is named again, once per start', async () => {
+    rig = await startJobsRig({
+      framework: QBX,
+      departments: { LSPD: { job: 'police' }, BCSO: { job: 'sheriff' } },
+    });
+    const named = () =>
+      rig.h.server.log.lines.filter((l) => l.includes('jobs.departments.BCSO (sheriff)')).length;
+    await eventually(() => named() === 1);
+    rig.h.server.stopResource('qbx_core');
+    await rig.h.server.startLuaResource(
+      'qbx_core',
+      `${import.meta.dirname}/../../dist/dev/frameworks/qbx_core`,
+    );
+    await eventually(() => named() === 2);
+    // A job edited at runtime (qbx_core's CreateJob/UpsertJobData) validates again and says nothing new.
+    rig.h.caller.emit('qbx_core:server:onJobUpdate', 'taxi', {});
+    await settle(10);
+    expect(named()).toBe(2);
+  });
+});
