@@ -26,6 +26,8 @@ export interface DepartmentJob {
   job: string;
   /** Most senior first. */
   ranks: RankGrade[];
+  /** The job's lowest grade: a member of a department with no ranks on the roster gets it. */
+  lowest: number;
 }
 
 /** What the doctor and the console show for one configured department. */
@@ -84,7 +86,13 @@ export function resolveJobMapping(
     row.ranks = rankGrades(department, entry.grades ?? {}, job, catalog, order, row.problems);
     if (row.problems.length > 0) continue;
     row.ok = true;
-    departments.push({ departmentId: department.id, department: key, job: job.name, ranks: row.ranks });
+    departments.push({
+      departmentId: department.id,
+      department: key,
+      job: job.name,
+      ranks: row.ranks,
+      lowest: job.grades[0]!.level,
+    });
   }
   const fallback = unassigned ? jobs.get(unassigned.job) : undefined;
   const unassignedProblem =

@@ -28,9 +28,9 @@ export function rosterJobsOf(
   for (const entry of mapping.departments) {
     const department = member.departments.find((d) => d.id === entry.departmentId);
     if (!department) continue;
-    // No rank: the department's most junior grade.
-    const grade = department.rank ? gradeOf(entry.ranks, department.rank) : entry.ranks.at(-1)?.grade;
-    if (grade === undefined) continue;
+    // No rank: the department's most junior grade; a department with no ranks: the job's lowest.
+    const grade =
+      (department.rank ? gradeOf(entry.ranks, department.rank) : entry.ranks.at(-1)?.grade) ?? entry.lowest;
     held.push({ job: { job: entry.job, grade }, primary: department.primary });
   }
   const first = held.find((h) => h.primary) ?? held[0];

@@ -13,6 +13,7 @@ const mapping: JobMapping = {
       department: 'LSPD',
       job: 'police',
       ranks: [{ rankId: 'r1', rank: 'Sergeant', position: 1, grade: 2, source: 'listed' }],
+      lowest: 0,
     },
   ],
   rows: [],

@@ -4,7 +4,7 @@ import { rosterJobsOf } from '../../../src/core/jobs/roster-jobs';
 import type { Member } from '../../../src/core/model';
 
 /** Chief, Sergeant, Officer, Cadet (most senior first) with their positions under `order`. */
-function mapping(order: 'top-down' | 'bottom-up'): JobMapping {
+function mapping(order: 'top-down' | 'bottom-up', withRanks = true): JobMapping {
   const names = ['Chief', 'Sergeant', 'Officer', 'Cadet'];
   const ranks: RankGrade[] = names.map((rank, i) => ({
     rankId: rank.toLowerCase(),
@@ -14,7 +14,9 @@ function mapping(order: 'top-down' | 'bottom-up'): JobMapping {
     source: 'listed',
   }));
   return {
-    departments: [{ departmentId: 'd1', department: 'LSPD', job: 'police', ranks }],
+    departments: [
+      { departmentId: 'd1', department: 'LSPD', job: 'police', ranks: withRanks ? ranks : [], lowest: 0 },
+    ],
     rows: [],
     managed: new Set(['police']),
     unassignedOk: true,
@@ -42,5 +44,12 @@ describe('rosterJobsOf', () => {
     expect(gradeOf('bottom-up', { id: 'probie', name: 'Probie', position: 1 })).toBe(0);
     expect(gradeOf('top-down', null)).toBe(0);
     expect(gradeOf('top-down', { id: 'sergeant', name: 'Sergeant', position: 2 })).toBe(2);
+  });
+
+  it('a department with no ranks on the roster gives the job’s lowest grade', () => {
+    expect(rosterJobsOf(member(null), mapping('top-down', false), () => true)?.primary).toEqual({
+      job: 'police',
+      grade: 0,
+    });
   });
 });
