@@ -159,3 +159,23 @@ describe('the framework restarting', () => {
     expect(named()).toBe(2);
   });
 });
+
+describe('a mapping left out', () => {
+  it('its job is not driven at all: a character holding it keeps it, nothing is written', async () => {
+    // police has no grade 9 (a grade deleted from the framework's jobs, or a typo): LSPD is left out.
+    rig = await startJobsRig({
+      framework: QBX,
+      departments: { LSPD: { job: 'police', grades: { Chief: 9 } } },
+    });
+    const { id } = await rig.join('LSPD', 'Sergeant');
+    await eventually(() => rig.h.logText().includes('jobs.departments.LSPD (police) is left out'));
+    qbx().Login!(id, 'CID1', { job: { name: 'police', grade: 2 } });
+    await settle(20);
+    expect(heldAt(id, 'police', 2)).toBe(true);
+    qbx().SetJob!(id, 'police', 3); // an admin: the roster does not decide this job now
+    await settle(20);
+    expect(heldAt(id, 'police', 3)).toBe(true);
+    expect(calls().SetJob).toBe(1);
+    expect(rig.ex('roster').getJob!(id)).toBeNull();
+  });
+});

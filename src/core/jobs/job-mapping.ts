@@ -44,7 +44,7 @@ export interface JobMapping {
   /** In `jobs.departments` order; only the mappings that passed. */
   departments: DepartmentJob[];
   rows: MappingRow[];
-  /** Every job named in `jobs.departments`, whether or not its mapping passed. */
+  /** The jobs of the mappings that passed: the only jobs job sync writes, sets back or takes away. */
   managed: ReadonlySet<string>;
   /** Whether `jobs.unassigned` is a job and grade the framework has (or the framework removes groups). */
   unassignedOk: boolean;
@@ -66,15 +66,15 @@ export function resolveJobMapping(
 ): JobMapping {
   const departments: DepartmentJob[] = [];
   const rows: MappingRow[] = [];
-  // Jobs by the framework's own spelling: "Police" in config.json is the framework's police,
-  // which is what characters hold and what the framework's events name.
+  // The jobs of the mappings in use, by the framework's own spelling ("Police" in config.json is
+  // the framework's police, which characters hold). A mapping left out drives nothing: a grade
+  // deleted from the framework never takes every member's job away.
   const managed = new Set<string>();
   for (const [key, entry] of Object.entries(config)) {
     const row: MappingRow = { key, job: entry.job, ok: false, problems: [], ranks: [] };
     rows.push(row);
     const department = catalog.department(key);
     const job = jobs.get(entry.job) ?? jobs.get(entry.job.toLowerCase());
-    managed.add(job?.name ?? entry.job);
     if (!department) row.problems.push(`the roster has no department "${key}"`);
     // The same department under two keys (its id and its name): which job would it be?
     const twice =
@@ -86,6 +86,7 @@ export function resolveJobMapping(
     row.ranks = rankGrades(department, entry.grades ?? {}, job, catalog, order, row.problems);
     if (row.problems.length > 0) continue;
     row.ok = true;
+    managed.add(job.name);
     departments.push({
       departmentId: department.id,
       department: key,
