@@ -64,6 +64,7 @@ async function setGroup(
   if (!group) return void console.warn(`attempted to set group '${name}' which does not exist`);
   const current = character.groups.get(name);
   if (current === grade) return undefined; // compared with ===: '2' while holding 2 writes again
+  if (grade === 0 && current === undefined) return undefined; // nothing to remove: no write, no event
   if (grade !== 0 && !group.grades[(grade as number) - 1])
     return void console.warn(`attempted to set group '${name}' to invalid grade '${grade}'`);
   if (grade !== 0 && group.type && current === undefined) {

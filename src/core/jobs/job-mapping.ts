@@ -13,6 +13,8 @@ export type GradeSource = 'listed' | 'by name' | 'more junior' | 'lowest';
 export interface RankGrade {
   rankId: string;
   rank: string;
+  /** The rank's position on the roster, as its ranks were read. */
+  position: number;
   grade: number;
   source: GradeSource;
 }
@@ -24,6 +26,8 @@ export interface DepartmentJob {
   job: string;
   /** Most senior first. */
   ranks: RankGrade[];
+  /** The job's lowest grade: a member of a department with no ranks on the roster gets it. */
+  lowest: number;
 }
 
 /** What the doctor and the console show for one configured department. */
@@ -40,7 +44,7 @@ export interface JobMapping {
   /** In `jobs.departments` order; only the mappings that passed. */
   departments: DepartmentJob[];
   rows: MappingRow[];
-  /** Every job named in `jobs.departments`, whether or not its mapping passed. */
+  /** The jobs of the mappings that passed: the only jobs job sync writes, sets back or takes away. */
   managed: ReadonlySet<string>;
   /** Whether `jobs.unassigned` is a job and grade the framework has (or the framework removes groups). */
   unassignedOk: boolean;
@@ -62,19 +66,34 @@ export function resolveJobMapping(
 ): JobMapping {
   const departments: DepartmentJob[] = [];
   const rows: MappingRow[] = [];
+  // The jobs of the mappings in use, by the framework's own spelling ("Police" in config.json is
+  // the framework's police, which characters hold). A mapping left out drives nothing: a grade
+  // deleted from the framework never takes every member's job away.
+  const managed = new Set<string>();
   for (const [key, entry] of Object.entries(config)) {
     const row: MappingRow = { key, job: entry.job, ok: false, problems: [], ranks: [] };
     rows.push(row);
     const department = catalog.department(key);
     const job = jobs.get(entry.job) ?? jobs.get(entry.job.toLowerCase());
     if (!department) row.problems.push(`the roster has no department "${key}"`);
+    // The same department under two keys (its id and its name): which job would it be?
+    const twice =
+      department && rows.find((r) => r !== row && catalog.department(r.key)?.id === department.id);
+    if (twice) row.problems.push(`jobs.departments.${twice.key} already maps this department`);
     if (!job) row.problems.push(`the framework has no job "${entry.job}"`);
     else if (job.grades.length === 0) row.problems.push(`job "${entry.job}" has no grades`);
     if (!department || !job || job.grades.length === 0) continue;
     row.ranks = rankGrades(department, entry.grades ?? {}, job, catalog, order, row.problems);
     if (row.problems.length > 0) continue;
     row.ok = true;
-    departments.push({ departmentId: department.id, department: key, job: job.name, ranks: row.ranks });
+    managed.add(job.name);
+    departments.push({
+      departmentId: department.id,
+      department: key,
+      job: job.name,
+      ranks: row.ranks,
+      lowest: job.grades[0]!.level,
+    });
   }
   const fallback = unassigned ? jobs.get(unassigned.job) : undefined;
   const unassignedProblem =
@@ -88,7 +107,7 @@ export function resolveJobMapping(
   return {
     departments,
     rows,
-    managed: new Set(Object.values(config).map((entry) => entry.job)),
+    managed,
     unassignedOk: unassignedProblem === null,
     unassignedProblem,
   };
@@ -131,7 +150,7 @@ function rankGrades(
       source = junior === null ? 'lowest' : 'more junior';
     }
     junior = grade;
-    result.push({ rankId: rank.id, rank: rank.name, grade, source });
+    result.push({ rankId: rank.id, rank: rank.name, position: rank.position, grade, source });
   }
   return result.reverse();
 }

@@ -5,6 +5,7 @@ import type { FrameworkPort } from './framework-port';
 import type { JobMapping } from './job-mapping';
 import { type HeldJobs, holdsWrongManagedJob, type PlanContext, planJobs } from './job-plan';
 import { type JobGrade, rosterJobsOf } from './roster-jobs';
+import { SetBackBudget } from './set-back-budget';
 
 /** `roster:jobChanged`'s second argument. */
 export interface JobChange {
@@ -39,6 +40,7 @@ export class JobSync {
   private port: FrameworkPort | null = null;
   private mapping: JobMapping | null = null;
   private readonly running = new Map<string, Reason | null>();
+  private readonly setBacks = new SetBackBudget();
 
   constructor(private readonly deps: JobSyncDeps) {}
 
@@ -59,8 +61,13 @@ export class JobSync {
     this.request(src, 'drift');
   }
 
+  /**
+   * The character unloaded or the player dropped: what was asked meanwhile is dropped. A pass that
+   * is running keeps its place, so a character loading next waits for it rather than run beside it.
+   */
   forget(src: string): void {
-    this.running.delete(src);
+    if (this.running.has(src)) this.running.set(src, null);
+    this.setBacks.reset(src);
   }
 
   /** The job the roster gives the player's character, or null. */
@@ -104,9 +111,11 @@ export class JobSync {
       managed: mapping.managed,
       unassigned: port.removesJob ? 'remove' : mapping.unassignedOk ? this.deps.unassigned : null,
     };
+    if (reason === 'apply') this.setBacks.reset(src);
     if (reason === 'drift' && !holdsWrongManagedJob(held, want, context)) return;
     const ops = planJobs(held, want, context);
     if (ops.length === 0) return;
+    if (reason === 'drift' && !this.maySetBack(src, held, mapping.managed)) return;
     if (reason === 'drift') this.reportDrift(src, held, want?.primary ?? null, mapping.managed);
     for (const op of ops) {
       const keepDuty = op.kind !== 'remove' && held.primary?.job === op.job ? held.duty : null;
@@ -114,7 +123,7 @@ export class JobSync {
     }
     await this.call(port.save(src), `${port.resource} saving the character`);
     const after = await this.call(port.held(src), `${port.resource} reading the character`);
-    this.announce(src, held, after, want?.primary ?? (port.removesJob ? null : this.deps.unassigned));
+    this.announce(src, held, after, targetOf(held, want?.primary ?? null, context));
   }
 
   /** `roster:jobChanged` once the framework shows the change it was asked for. */
@@ -133,6 +142,17 @@ export class JobSync {
     this.deps.jobChanged(src, { job: now?.job ?? null, grade: now?.grade ?? null, previous });
   }
 
+  /** False once something else has kept putting the character back too often: say so once. */
+  private maySetBack(src: string, held: HeldJobs, managed: ReadonlySet<string>): boolean {
+    if (this.setBacks.gaveUp(src)) return false;
+    if (this.setBacks.take(src, this.deps.clock.now())) return true;
+    const tried = jobOfStyle(held, managed);
+    this.deps.logger.warn(
+      `${this.deps.nameOf(src)} (${src}) keeps being put into ${tried ? `${tried.job} grade ${tried.grade}` : 'a managed job'} by something else; the roster stops setting it back until their next load or roster change (find what sets it).`,
+    );
+    return false;
+  }
+
   private reportDrift(
     src: string,
     held: HeldJobs,
@@ -148,6 +168,20 @@ export class JobSync {
   private call<T>(work: Promise<T>, what: string): Promise<T> {
     return withinOrFail(Promise.resolve(work), this.deps.callMs, this.deps.clock, what);
   }
+}
+
+/**
+ * The job the character should hold once the writes are taken: the roster's; else, for one losing
+ * a managed job, `jobs.unassigned` (or none, where the group is removed); a multi-job character
+ * whose primary job is unmanaged (a taxi shift) keeps it while losing a managed job beside it.
+ */
+function targetOf(held: HeldJobs, want: JobGrade | null, context: PlanContext): JobGrade | null {
+  if (want) return want;
+  if (held.primary && !context.managed.has(held.primary.job)) return held.primary;
+  if (context.unassigned === 'remove') return null;
+  // Without a usable jobs.unassigned only Qbox multi-job writes here, and it makes a character
+  // whose primary job is removed `unemployed` 0 itself.
+  return context.unassigned ?? { job: 'unemployed', grade: 0 };
 }
 
 /** The job as `roster:jobChanged` tells it: the primary job, or (ox_core) the managed group held. */

@@ -1,5 +1,5 @@
 import type { Member } from '../model';
-import type { JobMapping } from './job-mapping';
+import type { JobMapping, RankGrade } from './job-mapping';
 
 export interface JobGrade {
   job: string;
@@ -28,10 +28,9 @@ export function rosterJobsOf(
   for (const entry of mapping.departments) {
     const department = member.departments.find((d) => d.id === entry.departmentId);
     if (!department) continue;
-    const rank = department.rank ? entry.ranks.find((r) => r.rankId === department.rank!.id) : undefined;
-    // No rank (or one added since the catalog was read): the department's most junior grade.
-    const grade = rank?.grade ?? entry.ranks.at(-1)?.grade;
-    if (grade === undefined) continue;
+    // No rank: the department's most junior grade; a department with no ranks: the job's lowest.
+    const grade =
+      (department.rank ? gradeOf(entry.ranks, department.rank) : entry.ranks.at(-1)?.grade) ?? entry.lowest;
     held.push({ job: { job: entry.job, grade }, primary: department.primary });
   }
   const first = held.find((h) => h.primary) ?? held[0];
@@ -39,4 +38,19 @@ export function rosterJobsOf(
   const all: JobGrade[] = [first.job];
   for (const h of held) if (!all.some((j) => j.job === h.job.job)) all.push(h.job);
   return { primary: first.job, all };
+}
+
+/**
+ * The grade of a member's rank. A rank created on the roster since its ranks were read is not in
+ * the mapping yet: it gets the grade of the rank that held its position then, which a new rank
+ * pushes one step more junior (or the nearest more junior rank's), so a promotion into it never
+ * falls to the job's lowest grade before the ranks are read again.
+ */
+function gradeOf(ranks: readonly RankGrade[], rank: { id: string; position: number }): number | undefined {
+  const known = ranks.find((r) => r.rankId === rank.id);
+  if (known) return known.grade;
+  // Most senior first: positions rise down the list when 1 is the most senior (`top-down`).
+  const topDown = ranks.length < 2 || ranks[0]!.position <= ranks.at(-1)!.position;
+  const junior = ranks.find((r) => (topDown ? r.position >= rank.position : r.position < rank.position));
+  return (junior ?? ranks.at(-1))?.grade;
 }

@@ -67,6 +67,8 @@ export class JobSyncRunner {
       return;
     }
     this.use(port, 'waiting for its job list');
+    // A framework (re)started: what its list lacks is said again, once.
+    this.printed = '';
     void this.readJobs(this.generation);
   }
 

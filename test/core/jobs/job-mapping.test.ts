@@ -73,7 +73,26 @@ describe('resolveJobMapping', () => {
       ['job "police" has no grade 7 (for Officer)'],
       ['the roster has no department "FIRE"', 'the framework has no job "ambulance"'],
     ]);
-    expect([...mapping.managed]).toEqual(['police', 'ambulance']);
+    // Left out whole: neither job is driven, set back or taken away.
+    expect([...mapping.managed]).toEqual([]);
+  });
+
+  it("a job named in another case is the framework's job, managed by its own name", () => {
+    const mapping = resolveJobMapping({ LSPD: { job: 'Police' } }, catalog, jobs, 'top-down', null);
+    expect(mapping.departments[0]!.job).toBe('police');
+    expect([...mapping.managed]).toEqual(['police']);
+  });
+
+  it('a department named twice (by name and by short name) is left out the second time, naming the first', () => {
+    const mapping = resolveJobMapping(
+      { LSPD: { job: 'police' }, Police: { job: 'police', grades: { Chief: 0 } } },
+      catalog,
+      jobs,
+      'top-down',
+      null,
+    );
+    expect(mapping.departments.map((d) => d.department)).toEqual(['LSPD']);
+    expect(mapping.rows[1]!.problems).toEqual(['jobs.departments.LSPD already maps this department']);
   });
 
   it('checks jobs.unassigned against the framework too', () => {

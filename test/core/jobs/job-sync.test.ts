@@ -12,7 +12,8 @@ const mapping: JobMapping = {
       departmentId: 'd1',
       department: 'LSPD',
       job: 'police',
-      ranks: [{ rankId: 'r1', rank: 'Sergeant', grade: 2, source: 'listed' }],
+      ranks: [{ rankId: 'r1', rank: 'Sergeant', position: 1, grade: 2, source: 'listed' }],
+      lowest: 0,
     },
   ],
   rows: [],
@@ -124,5 +125,36 @@ describe('JobSync', () => {
     await vi.advanceTimersByTimeAsync(10);
     expect(fake.writes).toEqual(['2:police']);
     expect(sync.jobOf('2')).toEqual({ job: 'police', grade: 2 });
+  });
+  it('a character unloaded and another loaded while a pass runs: one pass at a time, one write', async () => {
+    const fake = port('throw');
+    let inFlight = 0;
+    let most = 0;
+    const held = fake.held.bind(fake);
+    // Reading the character takes a moment, as a framework answering with a Promise does.
+    fake.held = async (src) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 100));
+      inFlight--;
+      return held(src);
+    };
+    const sync = new JobSync({
+      memberOf: (src) => member(src),
+      nameOf: String,
+      admits: () => true,
+      unassigned: { job: 'unemployed', grade: 0 },
+      clock: systemClock,
+      logger: { error() {}, warn() {}, info() {}, debug() {} },
+      callMs: 3000,
+      jobChanged() {},
+    });
+    sync.use(fake, mapping, []);
+    sync.apply('2');
+    await vi.advanceTimersByTimeAsync(10);
+    sync.forget('2'); // the character logs out mid-pass…
+    sync.apply('2'); // …and the next one loads
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(most).toBe(1);
+    expect(fake.writes).toEqual(['2:police']);
   });
 });

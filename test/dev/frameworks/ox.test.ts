@@ -24,6 +24,7 @@ it('setGroup: 1-based grades, grade 0 removes, unknown warns with undefined, one
   expect(await call(id, 'setGroup', 'ems', 1)).toBeNull(); // a second group of type 'job'
   expect(await call(id, 'setGroup', 'police', 0)).toBe(true);
   expect(call(id, 'getGroups')).toEqual({});
+  expect(await call(id, 'setGroup', 'police', 0)).toBeNull(); // removing a group not held: nothing
   expect(rig.events.map(([, args]) => args.slice(1))).toEqual([
     ['police', 2],
     ['police', '2'],

@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSettings } from '../../src/core/config';
+
+// Every config.json example of the README's job sync section, loaded as the resource loads config.json.
+const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+const section = readme.slice(
+  readme.indexOf('## Jobs: the roster drives the framework'),
+  readme.indexOf('\n## ', readme.indexOf('## Jobs: the roster drives the framework') + 1),
+);
+const examples = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const convars = {
+  apiKey: 'rk_abc123_s3cr3tvalue',
+  baseUrl: 'https://roster.example.com',
+  logLevel: '',
+  trainingApiKey: '',
+};
+
+describe("the README's job sync examples", () => {
+  it('are there, one per framework', () => {
+    expect(examples.length).toBe(5);
+  });
+
+  it.each(examples.map((text, i) => [i, text] as const))('example %i loads with job sync on', (_i, text) => {
+    const result = loadSettings(text, convars);
+    if (!result.ok) throw new Error(result.problems.join('\n'));
+    expect(result.settings.config.jobs.enabled).toBe(true);
+    expect(Object.keys(result.settings.config.jobs.departments).length).toBeGreaterThan(0);
+  });
+});
