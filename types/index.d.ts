@@ -195,7 +195,8 @@ export interface RosterExports {
    * a player's server id applies the rank rules on the roster's current data (only a rank strictly
    * below the actor's own, only for a member strictly below it, only while the actor's status
    * admits them, unless they are allowed `roster.manage`; one change every 3 s and 30 an hour per
-   * actor); `0` trusts the calling resource as the console. An omitted, `nil` or `null` actor is
+   * actor); `0` trusts the calling resource as the console (never pass it from a handler a client
+   * can trigger: every player would have the console's authority). An omitted, `nil` or `null` actor is
    * refused with a reason, never taken for the console. Any actor: at most 4 changes of one member
    * in 10 minutes. Async; always resolves, never rejects.
    */

@@ -307,7 +307,9 @@ export function loadSettings(configText: string | null, convars: ConvarValues): 
 function isAddressOrRange(text: string): boolean {
   const [address = '', prefix, ...rest] = text.split('/');
   const version = isIP(address);
-  if (version === 0 || rest.length > 0) return false;
+  // Node's isIP takes a zone (`fe80::1%eth0`); FXServer's peer addresses never carry one (inet_ntop),
+  // so such an entry would never match and the panel would drop it without a word.
+  if (version === 0 || rest.length > 0 || address.includes('%')) return false;
   if (prefix === undefined) return true;
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 6 ? 128 : 32);
 }

@@ -50,6 +50,11 @@ export class ClientAddresses {
    * Without the header (or with nothing readable at that hop) the proxy itself is the client.
    */
   private forwardedClient(request: FxHttpRequest, proxy: string): string {
+    // A proxy that adds its own line beside the client's (HAProxy's `option forwardfor`) leaves two
+    // spellings here when the client's differs in case (FXServer keeps one value per exact name,
+    // ordered by name): which line the proxy wrote cannot be told, so neither names the client.
+    const names = Object.keys(request.headers ?? {}).filter((n) => n.toLowerCase() === 'x-forwarded-for');
+    if (names.length > 1) return proxy;
     const hops = (headerOf(request, 'x-forwarded-for') ?? '').split(',');
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = plainAddress(hostOf(hops[i]!.trim()));

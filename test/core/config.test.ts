@@ -75,7 +75,15 @@ describe('loadSettings', () => {
     const proxies = ['127.0.0.1', '::1', '10.0.0.0/8', 'fd00::/8'];
     const ok = loadSettings(JSON.stringify({ panel: { trustedProxies: proxies } }), convars);
     expect(ok.ok && ok.settings.config.panel.trustedProxies).toEqual(proxies);
-    for (const entry of ['nginx', 'localhost', '10.0.0.0/33', '1.2.3.4/8/1']) {
+    for (const entry of [
+      'nginx',
+      'localhost',
+      '10.0.0.0/33',
+      '1.2.3.4/8/1',
+      'fe80::1%eth0',
+      '10.0.0.0/',
+      ' 10.0.0.1',
+    ]) {
       const bad = loadSettings(JSON.stringify({ panel: { trustedProxies: ['127.0.0.1', entry] } }), convars);
       expect(bad.ok, entry).toBe(false);
       if (!bad.ok)

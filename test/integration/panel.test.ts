@@ -251,6 +251,31 @@ describe('the owner panel behind a reverse proxy on the same machine', () => {
     expect(cross.statusCode).toBe(403);
   });
 
+  it("a client adding its own X-Forwarded-For beside the proxy's line cannot name itself anew each try", async () => {
+    // As through a proxy that appends a line of its own (HAProxy's option forwardfor) rather than
+    // replacing the client's: the client's spelling sorts first in FXServer's header map.
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const response = await undiciRequest(`${origin}/roster/status.json`, {
+        headers: [
+          'Authorization',
+          wrong.authorization,
+          'X-FORWARDED-FOR',
+          `198.18.0.${i + 1}`,
+          'X-Forwarded-For',
+          '203.0.113.77',
+        ],
+      });
+      await response.body.text();
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+    // The right token from the same proxy is still served (credentials are checked first).
+    expect(
+      (await proxied('/metrics', '192.0.2.10', { headers: { authorization: `Bearer ${TOKEN}` } })).statusCode,
+    ).toBe(200);
+  });
+
   it('counts an IPv6 client by its /64, the same on the Bearer path and the login form', async () => {
     for (let i = 0; i < 5; i++) await proxied('/status.json', '2001:db8::1:0:0:5', { headers: wrong });
     const form = (client: string) =>

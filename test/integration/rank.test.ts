@@ -372,6 +372,46 @@ describe('setRank and the rank command', () => {
     }
   });
 
+  it('a fresh read rate limited or unanswered is refused on its one request, never retried into a late change', async () => {
+    const { captain, officer } = await cast();
+    const assignment = h!.mock.data.assignmentsOf(officer.member.id)[0]!;
+    // Rate limited: refused with what happened, not held through the pause and made minutes later.
+    h!.mock.faults.rateLimit(1, { retryAfter: 120 });
+    let before = h!.mock.counters.log.length;
+    let limited: Result | undefined;
+    void setRank(officer.id, 'LSPD', 'Senior Officer', captain.id).then((r) => {
+      limited = r;
+    });
+    await eventually(() => limited !== undefined);
+    expect(limited).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^The roster is rate limiting this server/),
+    });
+    expect(sentSince(before)).toEqual([READ]);
+    await vi.advanceTimersByTimeAsync(130_000);
+    expect(assignment.rankId).toBe('rank_lspd_7');
+    expect(sentSince(before)).toEqual([READ]);
+
+    // Unanswered: refused once the request's own time limit (api.timeoutMs, 5 s) has passed.
+    h!.mock.faults.failPath('/api/v1/department-assignments', 'hang');
+    before = h!.mock.counters.log.length;
+    let answer: Result | undefined;
+    void setRank(officer.id, 'LSPD', 'Senior Officer', captain.id).then((r) => {
+      answer = r;
+    });
+    await vi.advanceTimersByTimeAsync(5_500);
+    await eventually(() => answer !== undefined);
+    expect(answer).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^The roster is unavailable right now/),
+    });
+    expect(sentSince(before)).toEqual([READ]);
+    h!.mock.faults.clear();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(sentSince(before)).toEqual([READ]);
+    expect(assignment.rankId).toBe('rank_lspd_7');
+  });
+
   it('a player allowed roster.manage sets any rank', async () => {
     const { captain, senior } = await cast();
     h!.server.executeCommand(`add_ace player.${captain.id} roster.manage allow`);

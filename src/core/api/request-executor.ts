@@ -89,6 +89,10 @@ export class RequestExecutor {
     let retries = 0;
     let rateLimited = 0;
     let heldBack = false;
+    // The write lane carries rank changes, for which a supervisor waits in chat: a read that fails
+    // or is rate limited is answered at once (they try again), not retried behind a 429's pause
+    // and a change then made minutes after it was asked for.
+    const retried = options.lane !== 'write';
     // Nothing leaves during a 429 pause or, but for the key re-check, while the key is refused: an
     // answer that stops every request may come while this one still waits for its socket.
     const held = () => limiter.isPaused() || (!options.bypassSuspension && suspension.current !== undefined);
@@ -108,7 +112,7 @@ export class RequestExecutor {
           logger.warn(
             `The roster service rate limited ${label} (429); every request waits ${Math.ceil(waitMs / 1000)} s.`,
           );
-          if (request.method === 'GET' && rateLimited < policy.maxRateLimitRetries) {
+          if (request.method === 'GET' && retried && rateLimited < policy.maxRateLimitRetries) {
             rateLimited += 1;
             continue;
           }
@@ -124,7 +128,7 @@ export class RequestExecutor {
         }
         if (error instanceof RosterServiceError && SUSPENDING_CODES.has(error.code))
           suspension.suspend(error);
-        if (!isRetryable(error, request.method) || retries >= policy.maxRetries) throw error;
+        if (!retried || !isRetryable(error, request.method) || retries >= policy.maxRetries) throw error;
         const delay = backoffDelayMs(policy, retries, this.options.random);
         retries += 1;
         logger.debug(`${(error as Error).message} Retry ${retries} of ${policy.maxRetries} in ${delay} ms.`);
