@@ -15,13 +15,21 @@ afterEach(async () => {
 });
 
 describe('async exports when the roster stops', () => {
-  for (const call of [`lookupLicense('${strangerLicense}')`, 'refreshPlayer(1)']) {
-    it(`${call} still waiting for a hanging service is answered at the stop, not never`, async () => {
+  for (const exported of ['lookupLicense', 'refreshPlayer']) {
+    it(`${exported} still waiting for a hanging service is answered at the stop, not never`, async () => {
       const harness = await startHarness({
         config: { gate: { timeoutSeconds: 30 }, api: { timeoutMs: 60_000 }, mirror: { enabled: false } },
       });
       h = harness;
       await eventually(() => harness.logText().includes('connected to the roster'));
+      const member = harness.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+      const decision = await harness.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] })
+        .decision;
+      if (!decision.admitted) throw new Error(`refused: ${decision.reason}`);
+      const call =
+        exported === 'lookupLicense'
+          ? `lookupLicense('${strangerLicense}')`
+          : `refreshPlayer(${decision.id})`;
       const asker = await harness.server.startLuaCode(
         'asker',
         "answered, answer = false, nil exports('Answer', function() return { answered, answer } end)",
@@ -36,8 +44,11 @@ describe('async exports when the roster stops', () => {
       const stoppedAt = harness.server.frames;
       while (!(await answer())[0] && harness.server.frames < stoppedAt + framesIn(5))
         await harness.server.nextTick();
-      // Answered (nil: the stranger is not held, player 1 is not online) within two frames.
-      expect(await answer()).toEqual([true]);
+      // Answered within two frames: nil for the stranger, the member as last known.
+      const [answered, value] = await answer();
+      expect(answered).toBe(true);
+      if (exported === 'refreshPlayer') expect(value).toMatchObject({ id: member.id });
+      else expect(value).toBeUndefined();
       expect(harness.server.frames - stoppedAt).toBeLessThanOrEqual(2);
     });
   }
