@@ -142,10 +142,17 @@ export const configSchema = z
       .object({
         trustedProxies: z
           .array(
-            z.string().refine(isAddressOrRange, {
-              error: (issue) =>
-                `"${String(issue.input)}" is not an address: list the reverse proxies' addresses, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`,
-            }),
+            z
+              .string()
+              .refine(isAddressOrRange, {
+                error: (issue) =>
+                  `"${String(issue.input)}" is not an address: list the reverse proxies' addresses, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`,
+              })
+              // A range of every address would let anyone name the client in X-Forwarded-For.
+              .refine((text) => !/\/0+$/.test(text), {
+                error: (issue) =>
+                  `"${String(issue.input)}" is every address: anyone could then name any client in X-Forwarded-For; list only the reverse proxies, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`,
+              }),
           )
           .max(256)
           .default([]),

@@ -93,6 +93,17 @@ describe('loadSettings', () => {
     }
   });
 
+  it('refuses a trusted proxy range of every address, which would let anyone name the client', () => {
+    for (const entry of ['0.0.0.0/0', '::/0', '10.0.0.0/00']) {
+      const bad = loadSettings(JSON.stringify({ panel: { trustedProxies: [entry] } }), convars);
+      expect(bad.ok, entry).toBe(false);
+      if (!bad.ok)
+        expect(bad.problems).toEqual([
+          expect.stringContaining(`panel.trustedProxies.0: "${entry}" is every address`),
+        ]);
+    }
+  });
+
   it('lets roster_base_url override api.baseUrl and strips a trailing slash', () => {
     const result = loadSettings(JSON.stringify({ api: { baseUrl: 'https://other.example.com' } }), {
       ...convars,

@@ -1,6 +1,11 @@
 /** The longest window hours are kept for: `getDutyHours(src, days)` answers up to 30 days. */
 export const KEPT_DAYS = 30;
 const DAY_MS = 86_400_000;
+/**
+ * Sessions kept per member: about twenty a day for the whole window, far beyond a real member's.
+ * A service that answers with ever new ones cannot grow the ledger past it: the oldest go first.
+ */
+export const MAX_SESSIONS_PER_MEMBER = 600;
 
 /** One duty session as kept: when it began and ended (null while on duty). */
 export interface DutySession {
@@ -10,8 +15,9 @@ export interface DutySession {
 
 /**
  * Duty sessions of the members online, by member id and session id, for the last 30 days.
- * Bounded: sessions older than the window go at each `prune`, and a member's sessions go when the
- * member is forgotten (no longer online).
+ * Bounded: sessions older than the window go at each `prune`, a member keeps at most
+ * `MAX_SESSIONS_PER_MEMBER`, and a member's sessions go when the member is forgotten (no longer
+ * online).
  */
 export class DutyLedger {
   private readonly byMember = new Map<string, Map<string, DutySession>>();
@@ -23,6 +29,11 @@ export class DutyLedger {
     const held = this.byMember.get(member) ?? new Map<string, DutySession>();
     this.byMember.set(member, held);
     held.set(id, session);
+    if (held.size > MAX_SESSIONS_PER_MEMBER) {
+      let oldest: [string, number] | null = null;
+      for (const [key, { start }] of held) if (oldest === null || start < oldest[1]) oldest = [key, start];
+      if (oldest) held.delete(oldest[0]);
+    }
   }
 
   /** Every session of `member` in the window has been read: their hours are known from now on. */

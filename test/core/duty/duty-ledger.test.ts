@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DutyLedger } from '../../../src/core/duty/duty-ledger';
+import { DutyLedger, MAX_SESSIONS_PER_MEMBER } from '../../../src/core/duty/duty-ledger';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -35,5 +35,19 @@ describe('DutyLedger on hostile sessions', () => {
     // Never more hours than the window holds, whatever the service sends.
     const piled = ledgerOf(Array.from({ length: 50 }, () => [NOW - 40 * DAY, null] as [number, null]));
     expect(piled.hours('m', 7, NOW)).toBe(7 * 24);
+  });
+
+  it('keeps at most MAX_SESSIONS_PER_MEMBER sessions of a member, the newest', () => {
+    const ledger = new DutyLedger();
+    const count = MAX_SESSIONS_PER_MEMBER + 50;
+    // One minute on duty every hour, newest last.
+    for (let i = 0; i < count; i++) {
+      const start = NOW - (count - i) * HOUR;
+      ledger.add('m', `s${i}`, { start, end: start + 60_000 });
+    }
+    ledger.markKnown('m');
+    // The newest MAX sessions are all within the window: each counts one minute.
+    const hours = ledger.hours('m', 30, NOW)!;
+    expect(hours).toBeCloseTo(MAX_SESSIONS_PER_MEMBER / 60, 1);
   });
 });
