@@ -1,8 +1,7 @@
-import { gradesFrom } from '../../core/jobs/framework-jobs';
 import type { FrameworkPort } from '../../core/jobs/framework-port';
 import type { HeldJobs } from '../../core/jobs/job-plan';
 import { fx } from '../natives';
-import { entriesOf, exportsOf, field, jobMap, numberOf } from './framework-calls';
+import { exportsOf, field, jobsByName, numberOf, singleJob } from './framework-calls';
 
 const RESOURCE = 'es_extended';
 type Fn = (...args: unknown[]) => unknown;
@@ -27,25 +26,11 @@ export function esxPort(): FrameworkPort {
       const shared = await esx().getSharedObject!();
       // GetJobs waits while ESX (re)loads its jobs from the database: a Promise then.
       const jobs = await (field(shared, 'GetJobs') as Fn)();
-      return jobMap(
-        entriesOf(jobs).map(([name, job]) => ({
-          name,
-          label: String(field(job, 'label') ?? name),
-          grades: gradesFrom(field(job, 'grades'), 0),
-        })),
-      );
+      return jobsByName(jobs);
     },
     async held(src): Promise<HeldJobs | null> {
       const job = await run(src, 'getJob');
-      const name = field(job, 'name');
-      const grade = numberOf(field(job, 'grade'));
-      if (typeof name !== 'string' || grade === null) return null;
-      const onDuty = field(job, 'onDuty');
-      return {
-        primary: { job: name, grade },
-        jobs: new Map([[name, grade]]),
-        duty: typeof onDuty === 'boolean' ? onDuty : null,
-      };
+      return singleJob(field(job, 'name'), numberOf(field(job, 'grade')), field(job, 'onDuty'));
     },
     async apply(src, op, keepDuty) {
       if (op.kind !== 'set') throw new Error(`ESX has one job per character (${op.kind} ${op.job})`);

@@ -1,4 +1,5 @@
-import type { FrameworkJob, FrameworkJobs } from '../../core/jobs/framework-jobs';
+import { type FrameworkJob, type FrameworkJobs, gradesFrom } from '../../core/jobs/framework-jobs';
+import type { HeldJobs } from '../../core/jobs/job-plan';
 
 type Fn = (...args: unknown[]) => unknown;
 export type LuaTable = Record<string, unknown>;
@@ -37,4 +38,28 @@ export function entriesOf(value: unknown): [string, unknown][] {
 
 export function jobMap(jobs: FrameworkJob[]): FrameworkJobs {
   return new Map(jobs.map((job) => [job.name, job]));
+}
+
+/**
+ * Jobs from a framework's table of jobs by name, each with a `label` and `grades` keyed by grade
+ * number (Qbox, QBCore and ESX all keep them so, grades from 0).
+ */
+export function jobsByName(jobs: unknown): FrameworkJobs {
+  return jobMap(
+    entriesOf(jobs).map(([name, job]) => ({
+      name,
+      label: String(field(job, 'label') ?? name),
+      grades: gradesFrom(field(job, 'grades'), 0),
+    })),
+  );
+}
+
+/** The one job a character of a one-job framework holds, or null when it cannot be read. */
+export function singleJob(name: unknown, grade: number | null, duty: unknown): HeldJobs | null {
+  if (typeof name !== 'string' || grade === null) return null;
+  return {
+    primary: { job: name, grade },
+    jobs: new Map([[name, grade]]),
+    duty: typeof duty === 'boolean' ? duty : null,
+  };
 }

@@ -1,7 +1,6 @@
-import { gradesFrom } from '../../core/jobs/framework-jobs';
 import type { FrameworkPort } from '../../core/jobs/framework-port';
 import type { HeldJobs } from '../../core/jobs/job-plan';
-import { entriesOf, exportsOf, field, jobMap, numberOf } from './framework-calls';
+import { exportsOf, field, jobsByName, numberOf, singleJob } from './framework-calls';
 
 const RESOURCE = 'qb-core';
 type Fn = (...args: unknown[]) => unknown;
@@ -34,25 +33,11 @@ export function qbPort(): FrameworkPort {
       // Fresh each time: a job added at runtime (AddJob) shows in the shared table.
       core = undefined;
       const jobs = field(await qb(), 'Shared', 'Jobs');
-      return jobMap(
-        entriesOf(jobs).map(([name, job]) => ({
-          name,
-          label: String(field(job, 'label') ?? name),
-          grades: gradesFrom(field(job, 'grades'), 0),
-        })),
-      );
+      return jobsByName(jobs);
     },
     async held(src): Promise<HeldJobs | null> {
       const job = field(await player(src), 'PlayerData', 'job');
-      const name = field(job, 'name');
-      const grade = numberOf(field(job, 'grade', 'level'));
-      if (typeof name !== 'string' || grade === null) return null;
-      const onduty = field(job, 'onduty');
-      return {
-        primary: { job: name, grade },
-        jobs: new Map([[name, grade]]),
-        duty: typeof onduty === 'boolean' ? onduty : null,
-      };
+      return singleJob(field(job, 'name'), numberOf(field(job, 'grade', 'level')), field(job, 'onduty'));
     },
     async apply(src, op, keepDuty) {
       if (op.kind !== 'set') throw new Error(`QBCore has one job per character (${op.kind} ${op.job})`);

@@ -1,8 +1,7 @@
-import { gradesFrom } from '../../core/jobs/framework-jobs';
 import type { FrameworkPort } from '../../core/jobs/framework-port';
 import type { HeldJobs, JobOp } from '../../core/jobs/job-plan';
 import { fx } from '../natives';
-import { entriesOf, exportsOf, field, firstValue, jobMap, numberOf } from './framework-calls';
+import { entriesOf, exportsOf, field, firstValue, jobsByName, numberOf } from './framework-calls';
 
 const RESOURCE = 'qbx_core';
 
@@ -36,13 +35,7 @@ export function qbxPort(): FrameworkPort {
     removesJob: false,
     async jobs() {
       const jobs = await qbx().GetJobs!();
-      return jobMap(
-        entriesOf(jobs).map(([name, job]) => ({
-          name,
-          label: String(field(job, 'label') ?? name),
-          grades: gradesFrom(field(job, 'grades'), 0),
-        })),
-      );
+      return jobsByName(jobs);
     },
     async held(src): Promise<HeldJobs | null> {
       const data = await player(src);
