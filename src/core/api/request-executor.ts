@@ -1,5 +1,5 @@
 import type { Lane } from '../limiter/lane';
-import { LimiterClosedError } from '../limiter/limiter-closed-error';
+import { LaneWaitTooLongError, LimiterClosedError } from '../limiter/limiter-closed-error';
 import { readRateLimitHeaders } from '../limiter/rate-limit-headers';
 import type { RateLimiter } from '../limiter/rate-limiter';
 import type { Clock, Logger, TimerHandle } from '../ports';
@@ -21,6 +21,9 @@ export interface ExecuteOptions {
   /** Used by the key re-check itself while the client is suspended. */
   bypassSuspension?: boolean;
 }
+
+/** The longest a write (a rank change's read or PATCH) waits for the limiter before it is refused. */
+export const WRITE_WAIT_MS = 10_000;
 
 export interface RequestExecutorOptions {
   limiter: RateLimiter;
@@ -52,6 +55,20 @@ export class RequestExecutor {
   async acquire(lane: Lane, signal?: AbortSignal, front = false): Promise<void> {
     this.options.suspension.check();
     await this.options.limiter.acquire(lane, { ...(signal ? { signal } : {}), ...(front ? { front } : {}) });
+  }
+
+  /**
+   * A permit for a caller who waits in person: a 429's pause that began after the request was
+   * queued must not hold it for minutes (and send it long after it was asked for).
+   */
+  private async acquireWithin(lane: Lane, front: boolean, ms: number): Promise<void> {
+    const controller = new AbortController();
+    const timer = this.options.clock.setTimeout(() => controller.abort(new LaneWaitTooLongError(ms)), ms);
+    try {
+      await this.options.limiter.acquire(lane, { front, signal: controller.signal });
+    } finally {
+      this.options.clock.clearTimeout(timer);
+    }
   }
 
   envelope(request: HttpRequest, options: ExecuteOptions): Promise<Envelope> {
@@ -100,7 +117,8 @@ export class RequestExecutor {
       if (!options.bypassSuspension) suspension.check();
       if (!permitHeld) {
         const front = options.front === true || retries + rateLimited > 0 || heldBack;
-        await limiter.acquire(options.lane, { front });
+        if (retried) await limiter.acquire(options.lane, { front });
+        else await this.acquireWithin(options.lane, front, WRITE_WAIT_MS);
         if (!options.bypassSuspension) suspension.check();
       }
       permitHeld = false;

@@ -1,5 +1,5 @@
 import { RosterApiError, RosterServiceError } from '../api/roster-api-error';
-import { LimiterClosedError } from '../limiter/limiter-closed-error';
+import { LaneWaitTooLongError, LimiterClosedError } from '../limiter/limiter-closed-error';
 
 /** What a rank change was about, for sentences a supervisor reads. */
 export interface RankChangeContext {
@@ -32,6 +32,8 @@ export function fieldNamed(details: unknown): string | null {
 export function rankChangeFailure(error: unknown, c: RankChangeContext): string {
   const what = `${c.rank} in ${c.department} for ${c.target}`;
   if (error instanceof LimiterClosedError) return `The roster resource is stopping; ${what} was not set.`;
+  if (error instanceof LaneWaitTooLongError)
+    return `The roster is rate limiting this server right now; ${what} was not set. Try again in a minute.`;
   if (error instanceof RosterServiceError) {
     switch (error.code) {
       case 'insufficient_scope': {

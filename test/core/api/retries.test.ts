@@ -104,4 +104,27 @@ describe('429', () => {
     expect((error as RosterServiceError).kind).toBe('outage');
     await api.close();
   });
+
+  it('a write queued before a 429 pause is refused after 10 s, not sent when the pause ends', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, (request) =>
+      request.path === '/api/v1/ranks' ? fail(429, 'rate_limited', '', { 'retry-after': '120' }) : ok([]),
+    );
+    const { api } = testClient(clock, agent, { retry: { maxRateLimitRetries: 0 } });
+    const background = outcome(clock, api.get('/api/v1/ranks'), 100, 600_000);
+    await clock.advance(1);
+    expect(api.limiterState().pausedUntil).not.toBeNull();
+    const write = outcome(
+      clock,
+      api.get('/api/v1/department-assignments', { memberId: 'm1' }, 'write'),
+      100,
+      600_000,
+    );
+    const { error } = await write;
+    expect((error as Error).name).toBe('LaneWaitTooLongError');
+    await clock.advance(130_000);
+    await background;
+    expect(requests.map((request) => request.path)).not.toContain('/api/v1/department-assignments');
+    await api.close();
+  });
 });
