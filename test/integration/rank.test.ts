@@ -177,6 +177,33 @@ describe('setRank and the rank command', () => {
     expect(h!.mock.counters.log.slice(before)).toEqual([]);
   });
 
+  it('an actor outside the department is refused on what the server holds, with no request', async () => {
+    await cast();
+    const outsider = h!.mock.data.addMember({
+      displayName: 'Fay Firefighter',
+      departmentId: 'dept_safr',
+      rankId: 'rank_safr_1',
+    });
+    const decision = await h!.server.connectPlayer({
+      name: outsider.displayName,
+      identifiers: [outsider.gameLicense],
+    }).decision;
+    if (!decision.admitted) throw new Error(`refused: ${decision.reason}`);
+    const roster = h!.caller.exports.roster!;
+    await eventually(() => roster.getRank!(decision.id, 'SAFR') !== null);
+    const officer = h!.mock.data.members.find((m) => m.displayName === 'Otto Officer')!;
+    const officerId = h!.server.playerList().find((p) => p.name === officer.displayName)!.id;
+    const before = h!.mock.counters.log.length;
+    for (let i = 0; i < 5; i++) {
+      const result = await setRank(officerId, 'LSPD', 'Senior Officer', decision.id);
+      expect(result).toEqual({
+        ok: false,
+        reason: 'You are not in LSPD on the roster, so you hold no rank there to change others with.',
+      });
+    }
+    expect(sentSince(before)).toEqual([]);
+  });
+
   it('a read-only key refuses at once, naming the write scopes', async () => {
     const { officer } = await cast({ keyName: 'readOnly' });
     await eventually(() => h!.logText().includes('connected to the roster'));

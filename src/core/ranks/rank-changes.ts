@@ -108,6 +108,15 @@ export class RankChanges {
   ): Promise<RankChangeResult> {
     const acting = actingFor(this.deps.players, this.deps.canManage, actorSrc, via);
     if (!acting.ok) return acting;
+    // Outside the department on what the server holds: no authority there, and no read spent on
+    // finding that out (a player spamming the command would otherwise spend the key's day). One
+    // added to it a moment ago is refused until their record is read again, which fails closed.
+    if (acting.view && !acting.view.department(found.department.id)) {
+      const label = found.department.shortName ?? found.department.name;
+      return refuse(
+        `You are not in ${label} on the roster, so you hold no rank there to change others with.`,
+      );
+    }
     const scopeProblem = this.writeScope.missing(this.deps.scopes());
     if (scopeProblem) return refuse(scopeProblem);
     const name = found.view.member.name;
