@@ -28,6 +28,11 @@ export class KeyRollingCount {
     while (this.points.length > 0 && at - this.points[0]!.at > 2 * MINUTE_MS) this.points.shift();
   }
 
+  /** True when an answer named this window (our own sends count only in windows the service named). */
+  knows(window: number): boolean {
+    return this.points.some((point) => point.window === window);
+  }
+
   /** The key's requests in the 60 s before `now`; undefined while the service said nothing lately. */
   lastMinute(now: number): number | undefined {
     const from = now - MINUTE_MS;

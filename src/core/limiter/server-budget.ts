@@ -39,7 +39,9 @@ export class ServerBudget {
       this.remaining = Math.min(this.remaining ?? info.remaining, info.remaining);
     }
     this.heard.push({ at: now, remaining: info.remaining });
-    if (this.announcedLimit !== undefined) {
+    // Only a window the service named: one guessed per answer would count each answer's window
+    // apart, and the same requests many times over.
+    if (this.announcedLimit !== undefined && info.resetAtMs !== undefined) {
       this.rolling.record(now, resetAt, this.announcedLimit - info.remaining);
     }
     while (this.heard.length > 2 && now - this.heard[1]!.at >= RATE_WINDOW_MS) this.heard.shift();
@@ -71,7 +73,7 @@ export class ServerBudget {
   onSend(now: number): void {
     if (this.remaining !== undefined && this.resetAtMs !== undefined && now < this.resetAtMs) {
       this.remaining = Math.max(0, this.remaining - 1);
-      if (this.announcedLimit !== undefined) {
+      if (this.announcedLimit !== undefined && this.rolling.knows(this.resetAtMs)) {
         this.rolling.record(now, this.resetAtMs, this.announcedLimit - this.remaining);
       }
     }

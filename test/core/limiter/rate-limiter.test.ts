@@ -158,6 +158,24 @@ describe('RateLimiter', () => {
     expect(limiter.state().perMinute).toBe(120);
   });
 
+  it("knows the key's last 60 s only from windows the service named, never from guessed ones", async () => {
+    const clock = new FakeClock(60_000 * 1000);
+    const limiter = new RateLimiter({ perMinute: 120, clock });
+    // No X-RateLimit-Reset: each answer alone says nothing of which window it counts in.
+    for (let i = 0; i < 10; i++) {
+      await limiter.acquire('join');
+      limiter.observe({ limit: 120, remaining: 100 - i });
+      await clock.advance(1_000);
+    }
+    expect(limiter.state().keyUsedLastMinute).toBeNull();
+    // A named window: 30 spent in the one ending 20 s from now, and our own send after it.
+    const named = new RateLimiter({ perMinute: 120, clock });
+    await named.acquire('join');
+    named.observe({ limit: 120, remaining: 90, resetAtMs: clock.now() + 20_000 });
+    await named.acquire('join');
+    expect(named.state().keyUsedLastMinute).toBe(31);
+  });
+
   it('sends at most what the service says remains before its reset, spread out', async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter({ perMinute: 120, clock });
