@@ -157,6 +157,23 @@ describe('joins from the mirror', () => {
     expect(await asked()).toBe(0);
   });
 
+  it('a full read knows the roster as of when it began: a long one, with the audit log unreadable, answers nothing it may have missed', async () => {
+    // 2,500 members at 10 requests a minute: the read takes minutes, longer than 2.5 audit intervals.
+    rig = mirrorRig({ members: 2_500, perMinute: 20 });
+    const r = rig;
+    await r.service.loadCatalog();
+    r.sync.follow(followedFeed(r, () => false));
+    r.sync.begin();
+    await until(r.clock, () => r.mirrorRequests().length >= 3);
+    // Suspended after the page holding them was read; the audit log that says so cannot be read.
+    r.community.members[6]!.status = 'SUSPENDED';
+    await until(r.clock, () => r.sync.report().state.kind === 'up');
+    const before = r.requests.length;
+    const resolution = await r.service.resolve(license(7), 'join', { decideOnly: true });
+    expect(resolution.kind === 'answer' && resolution.view?.member.status).toBe('SUSPENDED');
+    expect(r.requests.length).toBeGreaterThan(before);
+  });
+
   it('decides a member whose status is refused from the mirror too', async () => {
     rig = mirrorRig({ members: 0 });
     const r = rig;
