@@ -3,6 +3,7 @@ import { CatalogIndex } from '../roster/catalog-index';
 import { type MemberView, toMemberView } from '../roster/member-view';
 import type { MemberMirror } from '../roster/roster-service';
 import {
+  claimedTwice,
   licenseKey,
   lookupOf,
   type MirroredAssignment,
@@ -141,14 +142,20 @@ export class RosterMirror implements MemberMirror {
     this.heardDuringRead = null;
   }
 
-  /** A full read completed: its members replace everything held, then the answers heard meanwhile. */
+  /**
+   * A full read completed: its members replace everything held, then the answers heard meanwhile.
+   * A license two of its members claim (a service answering wrongly) is not held: looked up at the
+   * join, as the service answers it then, rather than decided on whichever record came last.
+   */
   replaceAll(members: Iterable<MirroredMember>): void {
     const heard = this.heardDuringRead ?? new Map<string, MirroredMember | null>();
     this.heardDuringRead = null;
     this.byLicense = new Map();
     this.licenseById = new Map();
     this.licenseByAssignment = new Map();
-    for (const member of members) this.put(member);
+    const all = [...members];
+    const claimed = claimedTwice(all);
+    for (const member of all) if (!claimed.has(licenseKey(member.license))) this.put(member);
     for (const [key, member] of heard) {
       if (member === null) this.remove(key);
       else this.put(member);
@@ -157,9 +164,19 @@ export class RosterMirror implements MemberMirror {
     this.checkSize();
   }
 
-  /** Members read since the last read (created after it). */
+  /**
+   * Members read since the last read (created after it). One claiming a license another member
+   * holds is not held, nor is that other: which one the license is cannot be told from here.
+   */
   addAll(members: Iterable<MirroredMember>): void {
-    for (const member of members) this.put(member);
+    const all = [...members];
+    const claimed = claimedTwice(all);
+    for (const member of all) {
+      const key = licenseKey(member.license);
+      const holder = this.byLicense.get(key);
+      if (claimed.has(key) || (holder && holder.id !== member.id)) this.remove(key);
+      else this.put(member);
+    }
     this.checkSize();
   }
 
