@@ -33,6 +33,11 @@ export class RosterMirror implements MemberMirror {
   /** Answers heard while a full read runs (null: the license is no longer held). */
   private heardDuringRead: Map<string, MirroredMember | null> | null = null;
   private ready = false;
+  /**
+   * Licenses whose record may be out of date (a change named them and their re-read failed): not
+   * answered, only last known, until the service answers for them. At most `maxEntries`.
+   */
+  private doubted = new Set<string>();
   /** Departments and ranks saved with a restored snapshot: names for last known records offline. */
   private savedCatalog: CatalogIndex | null = null;
 
@@ -67,7 +72,7 @@ export class RosterMirror implements MemberMirror {
   }
 
   find(license: string, catalog: CatalogIndex): MemberView | undefined {
-    if (!this.answering) return undefined;
+    if (!this.answering || this.doubted.has(licenseKey(license))) return undefined;
     const member = this.byLicense.get(licenseKey(license));
     return member ? toMemberView(lookupOf(member, catalog), catalog) : undefined;
   }
@@ -106,6 +111,7 @@ export class RosterMirror implements MemberMirror {
    * removes it, and a partial answer too (the mirror holds whole records only).
    */
   heard(license: string, answer: MemberLookup | null | 'partial'): void {
+    this.doubted.delete(licenseKey(license));
     if (answer !== null && answer !== 'partial') {
       const member = this.compact(answer);
       this.put(member);
@@ -116,6 +122,10 @@ export class RosterMirror implements MemberMirror {
     const key = licenseKey(license);
     this.remove(key);
     this.heardDuringRead?.set(key, null);
+  }
+
+  doubt(license: string): void {
+    if (this.doubted.size < this.maxEntries) this.doubted.add(licenseKey(license));
   }
 
   /** Shapes a record answered by the service, sharing its expanded ranks. */
@@ -186,6 +196,7 @@ export class RosterMirror implements MemberMirror {
     this.licenseById = new Map();
     this.licenseByAssignment = new Map();
     this.ranks.clear();
+    this.doubted.clear();
     this.heardDuringRead = null;
     this.ready = false;
     this.savedCatalog = null;
