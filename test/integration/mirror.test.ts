@@ -68,6 +68,30 @@ describe('the roster on the server', () => {
     expect(h.mock.counters.total).toBe(before);
   });
 
+  it('with the audit log unreadable, stops deciding from the mirror within 2.5 audit intervals: a member suspended meanwhile is looked up and refused', async () => {
+    h = await startHarness({ config: { refresh: { intervalSeconds: 3600, auditSeconds: 1 } } });
+    await mirrored(h);
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    h.mock.faults.failPath('/api/v1/audit-logs');
+    const failedAt = Date.now();
+    h.mock.dashboard.setStatus(member.id, 'SUSPENDED');
+    const roster = h.caller.exports.roster!;
+    let status: string | undefined;
+    for (let polls = 0; polls < 2_000; polls++) {
+      status = ((await roster.lookupLicense!(member.gameLicense)) as { status: string } | null)?.status;
+      if (status === 'SUSPENDED') break;
+      await h.server.nextTick();
+    }
+    expect(status).toBe('SUSPENDED');
+    const auditReads = h.mock.counters.log.filter(
+      (e) => e.path === '/api/v1/audit-logs' && e.time >= failedAt,
+    );
+    // The mirror answered ACTIVE only while the feed could still be in step: at most 2.5 reads.
+    expect(auditReads.length).toBeLessThanOrEqual(4);
+    const decision = await h.server.connectPlayer({ name: 'S', identifiers: [member.gameLicense] }).decision;
+    expect(!decision.admitted && decision.reason).toMatch(/status is SUSPENDED/);
+  });
+
   it('refuses a member the mirror holds with a refused status, with no request', async () => {
     h = await startHarness();
     await mirrored(h);
