@@ -179,6 +179,23 @@ describe('the roster mirror across a restart', () => {
     expect(!stranger.admitted && stranger.reason).toMatch(/not on the San Andreas Roleplay roster/);
   });
 
+  it('a snapshot file far larger than one the resource writes is not read: the roster is read in full', async () => {
+    h = await startHarness({ config: EVERY_SECOND });
+    await upAndFollowing(h);
+    h.server.stopResource('roster');
+    const file = join(h.folder, 'roster-snapshot.json');
+    const snapshot = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...snapshot, padding: 'x'.repeat(40 * 1024 * 1024) }));
+    const logFrom = h.server.log.lines.length;
+    h.server.startResource('roster', h.folder);
+    await mirrored(h, logFrom);
+    const said = h.server.log.lines.slice(logFrom).join('\n');
+    expect(said).toMatch(
+      /could not read the member snapshot: roster-snapshot\.json is 40 MB, larger than a snapshot can be/,
+    );
+    expect(said).not.toContain('loaded the roster mirror from the snapshot');
+  });
+
   it('with a stale snapshot and the service down: a member in it is admitted as last known, a suspended one refused, a stranger told it is unavailable', async () => {
     h = await startHarness({
       config: { ...EVERY_SECOND, gate: { timeoutSeconds: 2 }, api: { timeoutMs: 500 } },
