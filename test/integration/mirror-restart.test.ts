@@ -151,6 +151,51 @@ describe('the roster mirror across a restart', () => {
     expect(h.server.log.lines.slice(logFrom).join('\n')).not.toContain('caught up on the audit log');
   });
 
+  it("with a key of another community: the snapshot's roster is dropped, not caught up on the new community's log; one of its members is a stranger here", async () => {
+    h = await startHarness({ config: EVERY_SECOND });
+    await upAndFollowing(h);
+    h.server.stopResource('roster');
+    // The key now belongs to another community, whose roster lacks this member and whose audit
+    // log never named them.
+    h.mock.data.data.community.id = 'com_another';
+    const other = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    h.mock.data.removeMember(other.id);
+    const logFrom = h.server.log.lines.length;
+    h.server.startResource('roster', h.folder);
+    const settled = await eventually(
+      () =>
+        h!.server.log.lines
+          .slice(logFrom)
+          .find(
+            (l) => l.includes('caught up on the audit log') || /the roster mirror holds \d+ members/.test(l),
+          ),
+      20_000,
+    );
+    expect(settled).toMatch(/the roster mirror holds 199 members/);
+    expect(h.server.log.lines.slice(logFrom).join('\n')).toContain(
+      'the roster mirror in the snapshot was not saved for this community',
+    );
+    const stranger = await h.server.connectPlayer({ name: 'X', identifiers: [other.gameLicense] }).decision;
+    expect(!stranger.admitted && stranger.reason).toMatch(/not on the San Andreas Roleplay roster/);
+  });
+
+  it('a snapshot file far larger than one the resource writes is not read: the roster is read in full', async () => {
+    h = await startHarness({ config: EVERY_SECOND });
+    await upAndFollowing(h);
+    h.server.stopResource('roster');
+    const file = join(h.folder, 'roster-snapshot.json');
+    const snapshot = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...snapshot, padding: 'x'.repeat(40 * 1024 * 1024) }));
+    const logFrom = h.server.log.lines.length;
+    h.server.startResource('roster', h.folder);
+    await mirrored(h, logFrom);
+    const said = h.server.log.lines.slice(logFrom).join('\n');
+    expect(said).toMatch(
+      /could not read the member snapshot: roster-snapshot\.json is 40 MB, larger than a snapshot can be/,
+    );
+    expect(said).not.toContain('loaded the roster mirror from the snapshot');
+  });
+
   it('with a stale snapshot and the service down: a member in it is admitted as last known, a suspended one refused, a stranger told it is unavailable', async () => {
     h = await startHarness({
       config: { ...EVERY_SECOND, gate: { timeoutSeconds: 2 }, api: { timeoutMs: 500 } },

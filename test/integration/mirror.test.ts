@@ -68,6 +68,67 @@ describe('the roster on the server', () => {
     expect(h.mock.counters.total).toBe(before);
   });
 
+  it('with the audit log unreadable, stops deciding from the mirror within 2.5 audit intervals: a member suspended meanwhile is looked up and refused', async () => {
+    h = await startHarness({ config: { refresh: { intervalSeconds: 3600, auditSeconds: 1 } } });
+    await mirrored(h);
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    h.mock.faults.failPath('/api/v1/audit-logs');
+    const failedAt = Date.now();
+    h.mock.dashboard.setStatus(member.id, 'SUSPENDED');
+    const roster = h.caller.exports.roster!;
+    let status: string | undefined;
+    for (let polls = 0; polls < 2_000; polls++) {
+      status = ((await roster.lookupLicense!(member.gameLicense)) as { status: string } | null)?.status;
+      if (status === 'SUSPENDED') break;
+      await h.server.nextTick();
+    }
+    expect(status).toBe('SUSPENDED');
+    const auditReads = h.mock.counters.log.filter(
+      (e) => e.path === '/api/v1/audit-logs' && e.time >= failedAt,
+    );
+    // The mirror answered ACTIVE only while the feed could still be in step: at most 2.5 reads.
+    expect(auditReads.length).toBeLessThanOrEqual(4);
+    const decision = await h.server.connectPlayer({ name: 'S', identifiers: [member.gameLicense] }).decision;
+    expect(!decision.admitted && decision.reason).toMatch(/status is SUSPENDED/);
+  });
+
+  it('a member whose license changed in the dashboard: the old license is not admitted from the mirror, the new one is looked up', async () => {
+    h = await startHarness({ config: { refresh: { intervalSeconds: 3600, auditSeconds: 1 } } });
+    await mirrored(h);
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    const oldLicense = member.gameLicense;
+    const newLicense = h.mock.data.nonMemberLicense(3);
+    (member as { gameLicense: string }).gameLicense = newLicense;
+    h.mock.data.appendEntry({ action: 'member.update', resourceType: 'member', resourceId: member.id });
+    const roster = h.caller.exports.roster!;
+    for (let polls = 0; (await roster.lookupLicense!(oldLicense)) !== null; polls++) {
+      if (polls === 2_000) throw new Error('the old license is still held');
+      await h.server.nextTick();
+    }
+    const old = await h.server.connectPlayer({ name: 'Old', identifiers: [oldLicense] }).decision;
+    expect(!old.admitted && old.reason).toMatch(/not on the San Andreas Roleplay roster/);
+    const before = h.mock.counters.total;
+    const renewed = await h.server.connectPlayer({ name: 'New', identifiers: [newLicense] }).decision;
+    expect(renewed).toMatchObject({ admitted: true });
+    expect(h.mock.counters.total).toBeGreaterThan(before);
+  });
+
+  it('a member deleted from the roster is removed from the mirror: their next join is refused as not on the roster', async () => {
+    h = await startHarness({ config: { refresh: { intervalSeconds: 3600, auditSeconds: 1 } } });
+    await mirrored(h);
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    h.mock.data.removeMember(member.id);
+    h.mock.data.appendEntry({ action: 'member.delete', resourceType: 'member', resourceId: member.id });
+    const roster = h.caller.exports.roster!;
+    for (let polls = 0; (await roster.lookupLicense!(member.gameLicense)) !== null; polls++) {
+      if (polls === 2_000) throw new Error('the deleted member is still held');
+      await h.server.nextTick();
+    }
+    const decision = await h.server.connectPlayer({ name: 'Gone', identifiers: [member.gameLicense] })
+      .decision;
+    expect(!decision.admitted && decision.reason).toMatch(/not on the San Andreas Roleplay roster/);
+  });
+
   it('refuses a member the mirror holds with a refused status, with no request', async () => {
     h = await startHarness();
     await mirrored(h);

@@ -1,6 +1,7 @@
 import { hasScope } from '../../core/api';
 import { mirrorDoctorLine, mirrorStatusLine } from '../../core/mirror/mirror-lines';
 import { MirrorSync } from '../../core/mirror/mirror-sync';
+import { communityKey } from '../../core/mirror/saved-mirror';
 import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
 
@@ -40,6 +41,7 @@ export function attachMirror(context: RosterContext): Capability {
     },
     auditFeedStarted: (feed) => sync.follow(feed),
     ready(identity) {
+      sync.verified(communityKey(identity.community));
       if (!config.mirror.enabled) return;
       if (config.refresh.auditSeconds === 0) sync.turnOff({ why: 'audit-off' });
       else if (!hasScope(identity.scopes, 'audit:read')) {

@@ -83,6 +83,12 @@ export class MemberCache {
     for (const [license, entry] of held) this.lru.set(license, entry, { ttl: 1, start: 1 });
   }
 
+  /** The record held for `license`, if any, becomes a last known answer only (as `markAllStale`). */
+  markStale(license: string): void {
+    const entry = this.lru.peek(license);
+    if (entry !== undefined) this.lru.set(license, entry, { ttl: 1, start: 1 });
+  }
+
   /** The license of the member record held whose member id or assignment id is `id`. */
   licenseNamedBy(id: string): string | undefined {
     return this.licenseById.get(id);

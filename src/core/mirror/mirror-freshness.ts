@@ -14,6 +14,11 @@ export class MirrorFreshness {
   fullReadAt: number | null = null;
   /** This run began from a snapshot that caught up: when, in how many audit reads. */
   caughtUp: MirrorReport['caughtUp'] = null;
+  /**
+   * When the last full read that completed began: it knows the roster as of then, not as of its
+   * end (a member suspended after their page was read is not in it).
+   */
+  private readFrom = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly clock: Clock,
@@ -25,6 +30,7 @@ export class MirrorFreshness {
   /** A full read that began at `startedAt` completed now. */
   fullRead(startedAt: number): void {
     this.fullReadAt = this.clock.now();
+    this.readFrom = startedAt;
     this.step.readFrom(startedAt);
   }
 
@@ -40,7 +46,7 @@ export class MirrorFreshness {
    */
   inStep(): boolean {
     const known = Math.max(
-      this.fullReadAt ?? Number.NEGATIVE_INFINITY,
+      this.readFrom,
       this.caughtUp?.at ?? Number.NEGATIVE_INFINITY,
       this.step.caughtUpAt() ?? Number.NEGATIVE_INFINITY,
     );

@@ -37,7 +37,7 @@ export class MirrorSnapshot {
    * Nothing before a full read or a restore, nor past `SAVED_MIRROR_LIMIT` members. `catalog`:
    * departments and ranks as loaded now; null keeps the ones restored.
    */
-  save(catalog: Catalog | null): SavedMirror | null {
+  save(catalog: Catalog | null, community: string | null): SavedMirror | null {
     const { known, mirror, step, reads, pacer } = this.parts;
     if (known.fullReadAt === null) return null;
     if (mirror.size > SAVED_MIRROR_LIMIT) return null;
@@ -49,6 +49,7 @@ export class MirrorSnapshot {
       catalog: this.catalog,
       members: [...mirror.members()],
       spent: pacer.spent,
+      community,
     };
   }
 }

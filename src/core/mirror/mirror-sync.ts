@@ -56,6 +56,10 @@ export class MirrorSync {
   private readonly step = new AuditStep();
   private readonly known: MirrorFreshness;
   private readonly snapshot: MirrorSnapshot;
+  /** The community whose roster is held: the verified key's, else the restored snapshot's. */
+  private community: string | null = null;
+  /** A snapshot was restored and the key not verified since. */
+  private unverified = false;
 
   constructor(private readonly deps: MirrorSyncDeps) {
     this.status = new MirrorStatus(deps.logger);
@@ -90,6 +94,8 @@ export class MirrorSync {
     if (this.status.state.kind !== 'waiting' || this.stopped) return false;
     this.mirror.restore(saved.members, new CatalogIndex(saved.catalog));
     if (this.status.off) return false;
+    this.community = saved.community;
+    this.unverified = true;
     this.snapshot.restore(saved);
     this.attachment.attach();
     const now = this.deps.clock.now();
@@ -110,6 +116,26 @@ export class MirrorSync {
       if (result.done) this.trust(result.reads);
       else this.stale(`the audit catch-up could not complete: ${result.why}`);
     });
+  }
+
+  /**
+   * The key was verified for `community` (`communityKey`), before `begin`. A restored snapshot of
+   * another community's roster, or one that does not say whose it is, is dropped whole (its
+   * members are strangers here, for joins and the outage policy alike): the roster is read in full.
+   */
+  verified(community: string): void {
+    const restored = this.unverified ? this.community : community;
+    this.community = community;
+    this.unverified = false;
+    if (restored === community || this.status.off || this.begun || this.stopped) return;
+    this.mirror.clear();
+    this.step.lost();
+    this.known.fullReadAt = null;
+    this.reads.newest = null;
+    this.status.state = { kind: 'waiting' };
+    this.deps.logger.warn(
+      'the roster mirror in the snapshot was not saved for this community: it is dropped, and the roster is read in full.',
+    );
   }
 
   /** Starts the first read (none while catching up) and the passes; once only, never when off. */
@@ -174,7 +200,7 @@ export class MirrorSync {
    * `catalog`: departments and ranks as loaded now; null keeps the ones restored.
    */
   toSave(catalog: Catalog | null): SavedMirror | null {
-    return this.status.active ? this.snapshot.save(catalog) : null;
+    return this.status.active ? this.snapshot.save(catalog, this.community) : null;
   }
 
   private completed(startedAt: number): void {

@@ -79,3 +79,16 @@ export function lookupOf(member: MirroredMember, catalog: CatalogIndex): MemberL
     })),
   };
 }
+
+/** Licenses more than one member of `members` claims (by `licenseKey`). */
+export function claimedTwice(members: readonly MirroredMember[]): Set<string> {
+  const idByKey = new Map<string, string>();
+  const twice = new Set<string>();
+  for (const member of members) {
+    const key = licenseKey(member.license);
+    const id = idByKey.get(key);
+    if (id === undefined) idByKey.set(key, member.id);
+    else if (id !== member.id) twice.add(key);
+  }
+  return twice;
+}

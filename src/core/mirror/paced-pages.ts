@@ -20,8 +20,8 @@ export interface ListPage {
 
 /**
  * Every page of a list endpoint (`limit=100`, `page=1…` while the service says more follow), each
- * request in the background lane at the mirror's pace. Stops at an empty page whatever it claims;
- * past `maxPages` it throws, so a service whose paging is broken cannot keep it reading forever.
+ * request in the background lane at the mirror's pace. An empty page that says more follow throws,
+ * and so does reading past `maxPages`, so a service whose paging is broken cannot keep it reading forever.
  */
 export async function* pacedPages(
   source: PageSource,
@@ -43,12 +43,22 @@ export async function* pacedPages(
     }
     const { data, meta } = parsed.data;
     const items = listData(data, `GET ${path}`, meta?.request_id ?? null);
+    const more = hasMorePages(meta?.pagination);
+    // A list cut short would hold members without some of their departments: the read fails, and
+    // what the mirror holds stays until one completes.
+    if (items.length === 0 && more)
+      throw brokenPaging(`an empty page ${page} of GET ${path} said more follow`);
     yield { items, total: meta?.pagination?.total };
-    if (items.length === 0 || !hasMorePages(meta?.pagination)) return;
+    if (items.length === 0 || !more) return;
   }
-  // A list cut short would hold members without some of their departments: the read fails instead.
-  throw new RosterResponseError(
-    `The roster service kept saying more pages of GET ${path} follow after ${maxPages} pages; its paging may be broken.`,
-    { code: 'malformed_response', kind: 'outage', status: 200, requestId: null },
-  );
+  throw brokenPaging(`it kept saying more pages of GET ${path} follow after ${maxPages} pages`);
+}
+
+function brokenPaging(what: string): RosterResponseError {
+  return new RosterResponseError(`The roster service's paging may be broken: ${what}.`, {
+    code: 'malformed_response',
+    kind: 'outage',
+    status: 200,
+    requestId: null,
+  });
 }

@@ -3,6 +3,7 @@ import { CatalogIndex } from '../roster/catalog-index';
 import { type MemberView, toMemberView } from '../roster/member-view';
 import type { MemberMirror } from '../roster/roster-service';
 import {
+  claimedTwice,
   licenseKey,
   lookupOf,
   type MirroredAssignment,
@@ -32,6 +33,11 @@ export class RosterMirror implements MemberMirror {
   /** Answers heard while a full read runs (null: the license is no longer held). */
   private heardDuringRead: Map<string, MirroredMember | null> | null = null;
   private ready = false;
+  /**
+   * Licenses whose record may be out of date (a change named them and their re-read failed): not
+   * answered, only last known, until the service answers for them. At most `maxEntries`.
+   */
+  private doubted = new Set<string>();
   /** Departments and ranks saved with a restored snapshot: names for last known records offline. */
   private savedCatalog: CatalogIndex | null = null;
 
@@ -66,7 +72,7 @@ export class RosterMirror implements MemberMirror {
   }
 
   find(license: string, catalog: CatalogIndex): MemberView | undefined {
-    if (!this.answering) return undefined;
+    if (!this.answering || this.doubted.has(licenseKey(license))) return undefined;
     const member = this.byLicense.get(licenseKey(license));
     return member ? toMemberView(lookupOf(member, catalog), catalog) : undefined;
   }
@@ -105,6 +111,7 @@ export class RosterMirror implements MemberMirror {
    * removes it, and a partial answer too (the mirror holds whole records only).
    */
   heard(license: string, answer: MemberLookup | null | 'partial'): void {
+    this.doubted.delete(licenseKey(license));
     if (answer !== null && answer !== 'partial') {
       const member = this.compact(answer);
       this.put(member);
@@ -115,6 +122,10 @@ export class RosterMirror implements MemberMirror {
     const key = licenseKey(license);
     this.remove(key);
     this.heardDuringRead?.set(key, null);
+  }
+
+  doubt(license: string): void {
+    if (this.doubted.size < this.maxEntries) this.doubted.add(licenseKey(license));
   }
 
   /** Shapes a record answered by the service, sharing its expanded ranks. */
@@ -141,14 +152,20 @@ export class RosterMirror implements MemberMirror {
     this.heardDuringRead = null;
   }
 
-  /** A full read completed: its members replace everything held, then the answers heard meanwhile. */
+  /**
+   * A full read completed: its members replace everything held, then the answers heard meanwhile.
+   * A license two of its members claim (a service answering wrongly) is not held: looked up at the
+   * join, as the service answers it then, rather than decided on whichever record came last.
+   */
   replaceAll(members: Iterable<MirroredMember>): void {
     const heard = this.heardDuringRead ?? new Map<string, MirroredMember | null>();
     this.heardDuringRead = null;
     this.byLicense = new Map();
     this.licenseById = new Map();
     this.licenseByAssignment = new Map();
-    for (const member of members) this.put(member);
+    const all = [...members];
+    const claimed = claimedTwice(all);
+    for (const member of all) if (!claimed.has(licenseKey(member.license))) this.put(member);
     for (const [key, member] of heard) {
       if (member === null) this.remove(key);
       else this.put(member);
@@ -157,9 +174,19 @@ export class RosterMirror implements MemberMirror {
     this.checkSize();
   }
 
-  /** Members read since the last read (created after it). */
+  /**
+   * Members read since the last read (created after it). One claiming a license another member
+   * holds is not held, nor is that other: which one the license is cannot be told from here.
+   */
   addAll(members: Iterable<MirroredMember>): void {
-    for (const member of members) this.put(member);
+    const all = [...members];
+    const claimed = claimedTwice(all);
+    for (const member of all) {
+      const key = licenseKey(member.license);
+      const holder = this.byLicense.get(key);
+      if (claimed.has(key) || (holder && holder.id !== member.id)) this.remove(key);
+      else this.put(member);
+    }
     this.checkSize();
   }
 
@@ -169,6 +196,7 @@ export class RosterMirror implements MemberMirror {
     this.licenseById = new Map();
     this.licenseByAssignment = new Map();
     this.ranks.clear();
+    this.doubted.clear();
     this.heardDuringRead = null;
     this.ready = false;
     this.savedCatalog = null;

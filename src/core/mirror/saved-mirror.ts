@@ -24,6 +24,11 @@ export interface SavedMirror {
   members: MirroredMember[];
   /** The mirror's requests on the UTC day `day` (days since the epoch), so a restart keeps the count. */
   spent: { day: number; requests: number };
+  /**
+   * The community whose roster it holds (`communityKey`); null when not known. A key of another
+   * community at the next start must not find this roster's members on its own.
+   */
+  community: string | null;
 }
 
 /*
@@ -59,9 +64,16 @@ const savedMirrorSchema = z.object({
   ranks: z.array(rankTuple).max(100_000),
   members: z.array(memberTuple).max(SAVED_MIRROR_LIMIT),
   spent: z.object({ day: z.number().int(), requests: z.number().int().min(0) }),
+  // Left out by snapshots written before it was kept: then not known.
+  community: text.nullable().optional(),
 });
 
 type RankTuple = z.infer<typeof rankTuple>;
+
+/** What tells one community's roster from another's: its id, else (a service that gives none) its name. */
+export function communityKey(community: { id: string | null; name: string }): string {
+  return community.id !== null ? `id:${community.id}` : `name:${community.name}`;
+}
 
 /**
  * How a restart begins from a saved mirror (`now`: this server's time): caught up on the audit
@@ -104,6 +116,7 @@ export function encodeMirror(saved: SavedMirror): unknown {
     ranks,
     members,
     spent: saved.spent,
+    community: saved.community,
   };
 }
 
@@ -143,6 +156,7 @@ export function decodeMirror(json: unknown): { saved: SavedMirror } | { problem:
       catalog: { departments: data.catalog.departments, ranks: data.catalog.ranks.map(rankOf) },
       members,
       spent: data.spent,
+      community: data.community ?? null,
     },
   };
 }

@@ -31,6 +31,8 @@ export interface MemberMirror {
    * up yet): a last known record for the outage policy only. `catalog`: null when not loaded yet.
    */
   lastKnown(license: string, catalog: CatalogIndex | null): MemberView | undefined;
+  /** The record held for `license` may be out of date: not answered until the service answers for it. */
+  doubt(license: string): void;
 }
 
 /**
@@ -294,6 +296,7 @@ export class RosterService {
       lookups = await this.deps.source.lookupMany(asked, lane);
     } catch (error) {
       this.noteError(error, 'member re-read failed');
+      for (const license of asked) this.doubt(license);
       return asked;
     }
     const holders = this.licensesOf(this.deps.players.onlinePlayers());
@@ -310,7 +313,14 @@ export class RosterService {
       if (answer.unnamed) missed.push(license);
       for (const src of holders.get(license) ?? []) this.apply(src, answer.view);
     }
+    // Named by a change that could not be read: what is held for them is a last known record only.
+    for (const license of missed) this.doubt(license);
     return missed;
+  }
+
+  private doubt(license: string): void {
+    this.deps.cache.markStale(license);
+    this.mirror?.doubt(license);
   }
 
   private licensesOf(entries: Iterable<[string, PlayerEntry]>): Map<string, string[]> {

@@ -47,6 +47,7 @@ function savedMirror(): SavedMirror {
       { id: 'm-3', name: 'Carol', status: 'ACTIVE', license: 'license:c', assignments: [] },
     ],
     spent: { day: 20_000, requests: 12 },
+    community: 'id:com_1',
   };
 }
 

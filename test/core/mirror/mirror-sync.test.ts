@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { license, outcome } from '../api/fake-roster';
+import { license, ok, outcome } from '../api/fake-roster';
 import { maxInAnyWindow } from '../limiter/fake-clock';
 import { mirrorRig, until } from './fake-community';
 
@@ -157,6 +157,23 @@ describe('joins from the mirror', () => {
     expect(await asked()).toBe(0);
   });
 
+  it('a full read knows the roster as of when it began: a long one, with the audit log unreadable, answers nothing it may have missed', async () => {
+    // 2,500 members at 10 requests a minute: the read takes minutes, longer than 2.5 audit intervals.
+    rig = mirrorRig({ members: 2_500, perMinute: 20 });
+    const r = rig;
+    await r.service.loadCatalog();
+    r.sync.follow(followedFeed(r, () => false));
+    r.sync.begin();
+    await until(r.clock, () => r.mirrorRequests().length >= 3);
+    // Suspended after the page holding them was read; the audit log that says so cannot be read.
+    r.community.members[6]!.status = 'SUSPENDED';
+    await until(r.clock, () => r.sync.report().state.kind === 'up');
+    const before = r.requests.length;
+    const resolution = await r.service.resolve(license(7), 'join', { decideOnly: true });
+    expect(resolution.kind === 'answer' && resolution.view?.member.status).toBe('SUSPENDED');
+    expect(r.requests.length).toBeGreaterThan(before);
+  });
+
   it('decides a member whose status is refused from the mirror too', async () => {
     rig = mirrorRig({ members: 0 });
     const r = rig;
@@ -309,6 +326,29 @@ describe('kept current', () => {
     const held = await r.service.resolve(license(5), 'join');
     expect(held.kind === 'answer' && held.view?.member.status).toBe('SUSPENDED');
     expect(r.sync.report().lastFullReadAt).toBeGreaterThan(firstRead);
+  });
+
+  it('a list that comes back empty while it says more pages follow fails the read: the good mirror stays whole', async () => {
+    const r = await upAndRead({ members: 250, passMs: 24 * 3_600_000 });
+    const departments = () =>
+      Array.from({ length: 250 }, (_, i) => r.service.resolve(license(i + 1), 'join'));
+    const before = (await Promise.all(departments())).map(
+      (res) => res.kind === 'answer' && res.view?.member.departments.length,
+    );
+    expect(before.filter((n) => n === 0)).toEqual([]);
+    const base = r.community.handler;
+    r.community.handler = (request) => {
+      const page = Number(request.query.get('page') ?? 1);
+      if (request.path !== '/api/v1/department-assignments' || page < 2) return base(request);
+      return ok([], { pagination: { page, limit: 100, has_more: true } });
+    };
+    await r.sync.resync();
+    r.community.handler = base;
+    const after = (await Promise.all(departments())).map(
+      (res) => res.kind === 'answer' && res.view?.member.departments.length,
+    );
+    expect(after).toEqual(before);
+    expect(r.sync.report().failure).toMatch(/empty page 2 .* said more follow/);
   });
 
   it('reads everything again every mirror.resyncMinutes', async () => {

@@ -58,6 +58,31 @@ describe('RosterMirror', () => {
     expect(mirror.size).toBe(1);
   });
 
+  it('a license two members claim in a read is not held: whichever came last, the join is looked up', () => {
+    const twin = (n: number, status: string): MemberLookup => ({
+      member: { ...other(n, status).member, gameLicense: license },
+      assignments: [],
+    });
+    for (const read of [
+      [lookupOf('ACTIVE'), twin(2, 'SUSPENDED')],
+      [twin(2, 'SUSPENDED'), lookupOf('ACTIVE')],
+    ]) {
+      const mirror = new RosterMirror(10, () => {});
+      mirror.beginRead();
+      mirror.replaceAll([...read.map((l) => mirror.compact(l)), mirror.compact(other(3))]);
+      expect(mirror.find(license, index)).toBeUndefined();
+      expect(mirror.find(other(3).member.gameLicense, index)?.member.id).toBe('m-3');
+      // Members read since the last read: one claiming a license held by another is not held either.
+      mirror.addAll([
+        mirror.compact({
+          ...other(5),
+          member: { ...other(5).member, gameLicense: other(3).member.gameLicense },
+        }),
+      ]);
+      expect(mirror.find(other(3).member.gameLicense, index)).toBeUndefined();
+    }
+  });
+
   it('answers heard during a full read win over the read', () => {
     const mirror = upMirror();
     mirror.beginRead();

@@ -74,6 +74,7 @@ const saved: SavedMirror = {
   },
   members: Array.from({ length: SAVED_MIRROR_LIMIT }, (_, i) => member(i)),
   spent: { day: Math.floor(Date.now() / 86_400_000), requests: 1100 },
+  community: 'id:com_cost',
 };
 
 const folder = mkdtempSync(join(tmpdir(), 'snapshot-cost-'));
