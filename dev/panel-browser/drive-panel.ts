@@ -69,7 +69,7 @@ export async function drivePanel(
     // The chart follows its container's width on the next resize callback, not at once: give the
     // page a moment to lay out at the new width before judging.
     const fits = 'document.documentElement.scrollWidth <= window.innerWidth + 1';
-    await page.waitForFunction(fits, undefined, { timeout: 5_000 }).catch(() => {});
+    await page.waitForFunction(fits, undefined, { timeout: 15_000 }).catch(() => {});
     const wider = await page.evaluate(`(() => {
       if (${fits}) return [];
       const all = [...document.querySelectorAll('body *')];

@@ -37,7 +37,7 @@ it('an owner signs in to the panel, sees online players and the chart, and runs 
   expect(v.searched.rows).toBeLessThan(v.playerRows);
   expect(v.chartPixels).toBeGreaterThan(500);
   expect(v.doctorLines).toContain('key works');
-  expect(v.errors).toEqual([]);
-  expect(v.widerThanPhone).toEqual([]);
+  expect(v.errors, `page errors: ${v.errors.join(' | ')}`).toEqual([]);
+  expect(v.widerThanPhone, `wider than a phone: ${v.widerThanPhone.join(', ')}`).toEqual([]);
   for (const url of v.requests) expect(url.startsWith(`${origin}/roster/`), url).toBe(true);
 });
