@@ -216,4 +216,24 @@ describe('the roster mirror across a restart', () => {
     expect(!stranger.admitted && stranger.reason).toMatch(/unavailable/);
     expect(await statusLine(h)).toMatch(/mirror: stale snapshot: outage policy only/);
   });
+
+  it("with a key of another community: the snapshot's last-known members are forgotten, so an outage does not admit them", async () => {
+    h = await startHarness({
+      config: { mirror: { enabled: false }, gate: { timeoutSeconds: 2 }, api: { timeoutMs: 500 } },
+    });
+    await eventually(() => h!.logText().includes('connected to the roster'));
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    const first = await h.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+    expect(first).toMatchObject({ admitted: true });
+    h.server.stopResource('roster');
+    h.mock.data.data.community.id = 'com_another';
+    const logFrom = h.server.log.lines.length;
+    h.server.startResource('roster', h.folder);
+    await eventually(() =>
+      h!.server.log.lines.slice(logFrom).some((l) => l.includes("they are another community's")),
+    );
+    h.mock.faults.internal();
+    const again = await h.server.connectPlayer({ name: 'A2', identifiers: [member.gameLicense] }).decision;
+    expect(!again.admitted && again.reason).toMatch(/unavailable/);
+  });
 });

@@ -1,5 +1,5 @@
 import { loadSnapshot, saveSnapshot } from '../../core/cache/snapshot';
-import { decodeMirror, encodeMirror, type SavedMirror } from '../../core/mirror/saved-mirror';
+import { communityKey, decodeMirror, encodeMirror, type SavedMirror } from '../../core/mirror/saved-mirror';
 import { snapshotFile } from '../../fivem/snapshot-file';
 import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
@@ -26,10 +26,15 @@ export function attachSnapshot(context: RosterContext): Capability {
     if ('saved' in decoded) mirror = decoded.saved;
     else logger.warn(`the roster mirror in the snapshot is unreadable (${decoded.problem}) and was ignored.`);
   }
+  // Whose roster the cache's members are: the verified key's community, else the file's own.
+  const community = () => (context.identity ? communityKey(context.identity.community) : loaded?.community);
   const save = () => {
     try {
       const part = capabilities.mirrorToSave();
-      saveSnapshot(cache, snapshot, clock.now(), part ? { mirror: encodeMirror(part) } : {});
+      saveSnapshot(cache, snapshot, clock.now(), {
+        ...(part ? { mirror: encodeMirror(part) } : {}),
+        community: community(),
+      });
     } catch (error) {
       logger.warn(`could not save the member snapshot: ${(error as Error).message}`);
     }
@@ -40,6 +45,16 @@ export function attachSnapshot(context: RosterContext): Capability {
       // Handed over once: the mirror holds it from now on.
       mirror = null;
       context.schedule.every(SNAPSHOT_SAVE_MS, save);
+    },
+    ready(identity) {
+      // Another community's members (the key was changed), or a file that does not say whose:
+      // never a last known answer for this roster, not even in an outage.
+      if (!loaded || loaded.members === 0 || loaded.community === communityKey(identity.community)) return;
+      const dropped = cache.dropStale();
+      if (dropped > 0)
+        logger.info(
+          `forgot ${dropped} last-known member(s) from the snapshot: ${loaded.community === undefined ? 'it does not say whose roster they are' : "they are another community's"}.`,
+        );
     },
     stop: save,
   };

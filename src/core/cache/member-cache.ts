@@ -89,6 +89,16 @@ export class MemberCache {
     if (entry !== undefined) this.lru.set(license, entry, { ttl: 1, start: 1 });
   }
 
+  /**
+   * Forgets every record that is only a last known answer (those from the snapshot, early in a
+   * run): for when they turn out to be another community's. Returns how many went.
+   */
+  dropStale(): number {
+    const stale = [...this.lru.keys()].filter((license) => this.lru.getRemainingTTL(license) <= 0);
+    for (const license of stale) this.lru.delete(license);
+    return stale.length;
+  }
+
   /** The license of the member record held whose member id or assignment id is `id`. */
   licenseNamedBy(id: string): string | undefined {
     return this.licenseById.get(id);

@@ -36,6 +36,8 @@ const snapshotSchema = z.object({
   savedAt: z.number(),
   members: z.array(z.object({ fetchedAt: z.number(), member: memberSchema })),
   mirror: z.unknown().optional(),
+  /** Whose roster the members are (`communityKey`), when the key was verified before the save. */
+  community: z.string().optional(),
 });
 
 /** Most members a snapshot holds; the most recently used are kept. */
@@ -46,6 +48,8 @@ export interface SnapshotSave {
   mirror?: unknown;
   /** Most cache members kept (`SNAPSHOT_LIMIT`). */
   limit?: number;
+  /** Whose roster the members are, when known. */
+  community?: string | undefined;
 }
 
 /** What a snapshot held besides the members put back in the cache. */
@@ -56,6 +60,8 @@ export interface LoadedSnapshot {
   savedAt: number;
   /** The mirror's part as written (version 2), for the mirror to read; undefined when none. */
   mirror: unknown;
+  /** Whose roster the members are; undefined when the file does not say. */
+  community: string | undefined;
 }
 
 /** Last-known-good members, so a server restarted during an outage still admits known members. */
@@ -72,7 +78,8 @@ export function saveSnapshot(
     members.push({ fetchedAt, member: view.member });
   }
   const mirror = save.mirror === undefined ? {} : { mirror: save.mirror };
-  store.write(JSON.stringify({ version: 2, savedAt: now, members, ...mirror }));
+  const community = save.community === undefined ? {} : { community: save.community };
+  store.write(JSON.stringify({ version: 2, savedAt: now, members, ...mirror, ...community }));
   return members.length;
 }
 
@@ -102,5 +109,5 @@ export function loadSnapshot(
     cache.remember(member.license, viewOf(member), fetchedAt);
   }
   const mirror = parsed.version === 2 ? parsed.mirror : undefined;
-  return { members: parsed.members.length, savedAt: parsed.savedAt, mirror };
+  return { members: parsed.members.length, savedAt: parsed.savedAt, mirror, community: parsed.community };
 }
