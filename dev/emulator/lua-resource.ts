@@ -82,18 +82,7 @@ export class LuaResource {
    * wasmoon reads Lua values back (a table with keys 1..n is an array, any other an object).
    */
   async run(code: string): Promise<unknown> {
-    const { done } = this.coroutines.spawn((thread) => {
-      thread.loadString(code);
-      return 0;
-    }, 'chunk');
-    this.running++;
-    try {
-      const result = await done;
-      await this.runThreads();
-      return result;
-    } finally {
-      this.running--;
-    }
+    return this.chunk(code, () => this.runThreads());
   }
 
   /**
@@ -102,19 +91,26 @@ export class LuaResource {
    * wait for it: a framework that reads its database after start has an empty list meanwhile).
    */
   async load(code: string): Promise<void> {
+    await this.chunk(code, async () => {
+      for (let slot = this.pendingThreads.shift(); slot !== undefined; slot = this.pendingThreads.shift())
+        this.spawnThread(slot).catch(() => {}); // printed by the coroutine runner
+    });
+  }
+
+  /** A chunk in a coroutine; the threads it makes wait for it to end (`then` starts them). */
+  private async chunk(code: string, then: () => Promise<void>): Promise<unknown> {
     const { done } = this.coroutines.spawn((thread) => {
       thread.loadString(code);
       return 0;
     }, 'chunk');
-    // While the chunk runs, the threads it makes wait for it (as with `run`), then start at once.
     this.running++;
     try {
-      await done;
+      const result = await done;
+      await then();
+      return result;
     } finally {
       this.running--;
     }
-    for (let slot = this.pendingThreads.shift(); slot !== undefined; slot = this.pendingThreads.shift())
-      this.spawnThread(slot).catch(() => {}); // printed by the coroutine runner
   }
 
   /** Same as run (kept for callers written when only threads could await). */
