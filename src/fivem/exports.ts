@@ -5,6 +5,7 @@ import type { RosterQueries } from '../core/roster/queries';
 import type { RosterService } from '../core/roster/roster-service';
 import { key, license, serverId } from './arguments';
 import { fx } from './natives';
+import { registerSafeExports } from './safe-exports';
 
 export interface ExportDeps {
   service: () => RosterService | null;
@@ -124,21 +125,5 @@ function exportTable({ service, queries, ranks, deadline }: ExportDeps): Record<
 }
 
 export function registerExports(deps: ExportDeps): void {
-  for (const [name, [handler, empty]] of Object.entries(exportTable(deps))) {
-    fx.exports(name, (...args: unknown[]) => {
-      try {
-        const answer = handler(...args);
-        if (answer instanceof Promise) {
-          return answer.catch((error: unknown) => {
-            deps.logger.warn(`export ${name} failed: ${(error as Error)?.message ?? String(error)}`);
-            return empty;
-          });
-        }
-        return answer;
-      } catch (error) {
-        deps.logger.warn(`export ${name} failed: ${(error as Error)?.message ?? String(error)}`);
-        return empty;
-      }
-    });
-  }
+  registerSafeExports(exportTable(deps), deps.logger);
 }

@@ -1,7 +1,7 @@
 import type { Logger } from '../../core/ports';
 import type { RosterService } from '../../core/roster/roster-service';
 import { key, serverId } from '../../fivem/arguments';
-import { fx } from '../../fivem/natives';
+import { registerSafeExports } from '../../fivem/safe-exports';
 import type { TrainingRequests } from '../training-requests';
 import type { TrainingService } from '../training-service';
 
@@ -94,18 +94,5 @@ function trainingExportTable({ training, roster }: TrainingExportDeps): Record<s
 
 /** Registers the training exports; nothing throws or rejects across the boundary. */
 export function registerTrainingExports(deps: TrainingExportDeps): void {
-  for (const [name, [handler, empty]] of Object.entries(trainingExportTable(deps))) {
-    const failed = (error: unknown) => {
-      deps.logger.warn(`export ${name} failed: ${(error as Error)?.message ?? String(error)}`);
-      return empty;
-    };
-    fx.exports(name, (...args: unknown[]) => {
-      try {
-        const answer = handler(...args);
-        return answer instanceof Promise ? answer.catch(failed) : answer;
-      } catch (error) {
-        return failed(error);
-      }
-    });
-  }
+  registerSafeExports(trainingExportTable(deps), deps.logger);
 }
