@@ -11,6 +11,8 @@ export interface ApiMember {
   gameLicense: string;
   /** `displayName`, else `name`, else the id. */
   name: string;
+  /** When the membership was created, as the service stamped it (tells two memberships of a license apart). */
+  createdAt?: string;
   /** Present when the service inlines assignments on member records. */
   departmentAssignments?: ApiAssignment[];
 }

@@ -54,6 +54,7 @@ export const memberSchema = z.looseObject({
   displayName: optionalText,
   name: optionalText,
   departmentAssignments: z.array(z.unknown()).nullish(),
+  createdAt: z.unknown().optional(),
 });
 
 export type MemberRecord = z.output<typeof memberSchema>;
@@ -65,6 +66,7 @@ export function toApiMember(raw: MemberRecord, assignments: ApiAssignment[] | un
     gameLicense: raw.gameLicense,
     name: raw.displayName || raw.name || raw.id,
   };
+  if (typeof raw.createdAt === 'string') member.createdAt = raw.createdAt;
   if (assignments) member.departmentAssignments = assignments;
   return member;
 }
