@@ -45,8 +45,8 @@ export interface Capability {
   dropped?(entry: PlayerEntry): void;
   /** Every minute, after connecting players that never joined were forgotten. */
   sweep?(): void;
-  /** The audit log could not be read for a while: changes in that gap were missed. */
-  auditGap?(): void;
+  /** Entries of the audit log could not be read (`reason`): changes in that gap were missed. */
+  auditGap?(reason: string): void;
   /** The audit feed was started (in a `ready` hook, so before the `ready` of those listed after). */
   auditFeedStarted?(feed: AuditFeed): void;
   /** On `onResourceStart`, before the key check: the roster mirror as the snapshot kept it. */
@@ -135,8 +135,8 @@ export class Capabilities {
     for (const capability of this.attached) capability.sweep?.();
   }
 
-  auditGap(): void {
-    for (const capability of this.attached) capability.auditGap?.();
+  auditGap(reason: string): void {
+    for (const capability of this.attached) capability.auditGap?.(reason);
   }
 
   auditFeedStarted(feed: AuditFeed): void {

@@ -1,4 +1,4 @@
-import { mirrorSummary } from '../core/mirror/mirror-lines';
+import { mirrorReportSummary } from '../core/mirror/mirror-lines';
 import type { MirrorReport } from '../core/mirror/mirror-state';
 import type { PanelStatus } from './panel-status-shape';
 
@@ -7,7 +7,10 @@ export function panelMirror(report: MirrorReport | null): PanelStatus['mirror'] 
   if (report === null) return null;
   return {
     state: report.state.kind,
-    summary: mirrorSummary(report.state),
+    summary: mirrorReportSummary(report),
+    deciding: report.deciding,
+    gaps: report.gaps,
+    lastGap: report.lastGap,
     held: report.held,
     lastFullReadAt: report.lastFullReadAt,
     lastAuditCatchUpAt: report.auditReadAt,

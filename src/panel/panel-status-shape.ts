@@ -73,6 +73,12 @@ export interface PanelStatus {
     requestsToday: number;
     /** Why its last read failed, while none has succeeded since. */
     lastReadFailure: string | null;
+    /** Members' joins are decided from it now (false while a gap is open or the audit log lags). */
+    deciding: boolean;
+    /** Gaps in the audit log this run. */
+    gaps: number;
+    /** The last gap: when, why, and when the full read begun after it ended it (null: not yet). */
+    lastGap: { at: number; reason: string; rereadAt: number | null } | null;
   } | null;
   training: { on: boolean; lines: string[] };
   doctor: { running: boolean; last: { at: number; ms: number; lines: string[] } | null };

@@ -106,7 +106,7 @@ describe('the panel handler (FXServer request/response shapes)', () => {
     ]);
   });
 
-  it("status.json has the roster mirror's row: members held, last full read, last audit catch-up, requests today", async () => {
+  it("status.json has the roster mirror's row: members held, last full read, last audit catch-up, requests today, gaps", async () => {
     const data = JSON.parse((await call(panel.handler, { path: '/status.json', headers: bearer })).body);
     expect(data.mirror).toEqual({
       state: 'up',
@@ -117,6 +117,25 @@ describe('the panel handler (FXServer request/response shapes)', () => {
       caughtUpFromSnapshot: { at: 700, reads: 1 },
       requestsToday: 31,
       lastReadFailure: null,
+      deciding: true,
+      gaps: 1,
+      lastGap: { at: 600, reason: 'more than 2000 entries stamped 2025-06-02T12:00:00.000Z', rereadAt: 650 },
+    });
+  });
+
+  it('says joins are looked up while a gap in the audit log is open', async () => {
+    const base = sources.mirror()!;
+    sources.mirror = () => ({
+      ...base,
+      deciding: false,
+      lastGap: { at: 600, reason: 'an entry too deep to read', rereadAt: null },
+    });
+    const data = JSON.parse((await call(panel.handler, { path: '/status.json', headers: bearer })).body);
+    expect(data.mirror).toMatchObject({
+      state: 'up',
+      deciding: false,
+      summary:
+        'a gap in the audit log (an entry too deep to read): joins are looked up until the full read begun after it completes',
     });
   });
 

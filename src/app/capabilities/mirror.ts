@@ -55,7 +55,7 @@ export function attachMirror(context: RosterContext): Capability {
       logger.info('the key has audit:read now: reading the whole roster to keep it on the server.');
       sync.auditReadGranted();
     },
-    auditGap: () => void sync.resync(),
+    auditGap: (reason) => sync.gap(reason),
     stop: () => sync.stop(),
     mirrorToSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),
     mirrorReport: () => sync.report(),

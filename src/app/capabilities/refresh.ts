@@ -1,6 +1,7 @@
 import { hasScope } from '../../core/api';
 import type { AuditFeed } from '../../core/audit/audit-feed';
 import { feedLines } from '../../core/audit/feed-report';
+import { gapReread } from '../../core/audit/gap-reread';
 import { scheduleRefresh } from '../../core/audit/refresh-plan';
 import type { KeyIdentity } from '../../core/model';
 import { startAuditFeed } from '../audit-start';
@@ -24,6 +25,13 @@ export function attachRefresh(context: RosterContext): Capability {
     if (change.state === 'resumed') service.refreshOnline('refresh').catch(() => {});
   });
   let feed: AuditFeed | null = null;
+  // A gap re-reads everyone online and makes the cache's records last known only (spaced out);
+  // whatever else a gap stops (the roster mirror deciding) hears of it at once.
+  const reread = gapReread({ service, cache, schedule, clock });
+  const gap = (reason: string): void => {
+    capabilities.auditGap(reason);
+    reread();
+  };
   const startFeed = (identity: KeyIdentity): void => {
     if (feed !== null) return;
     feed = startAuditFeed(
@@ -36,7 +44,7 @@ export function attachRefresh(context: RosterContext): Capability {
         clock,
         logger,
         auditSeconds: config.refresh.auditSeconds,
-        alsoReread: () => capabilities.auditGap(),
+        gap,
       },
       identity.scopes,
     );

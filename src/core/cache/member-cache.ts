@@ -60,6 +60,17 @@ export class MemberCache {
     return this.lru.get(license)?.view ?? undefined;
   }
 
+  /** When the answer held for this license (a member or "not on the roster") was read; undefined: none. */
+  readAt(license: string): number | undefined {
+    return this.lru.peek(license)?.fetchedAt;
+  }
+
+  /** The same with when it was read (this server's time), to tell it from a newer one held elsewhere. */
+  lastKnownRecord(license: string): { view: MemberView; readAt: number } | undefined {
+    const entry = this.lru.get(license);
+    return entry?.view ? { view: entry.view, readAt: entry.fetchedAt } : undefined;
+  }
+
   set(license: string, view: MemberView | null, fetchedAt = this.options.now()): void {
     const ttl = view === null ? this.options.negativeTtlMs : this.options.ttlMs;
     this.lru.set(license, { view, fetchedAt }, { ttl, start: fetchedAt });

@@ -19,6 +19,14 @@ export class MirrorFreshness {
    * end (a member suspended after their page was read is not in it).
    */
   private readFrom = Number.NEGATIVE_INFINITY;
+  /**
+   * The last gap in the audit log (entries that could not be read): when, why, and when a full
+   * read begun after it completed (null: none yet, joins are looked up meanwhile).
+   */
+  lastGap: { at: number; reason: string; rereadAt: number | null } | null = null;
+  gaps = 0;
+  /** How many full reads had begun when the last gap was seen: only a later one closes it. */
+  private readsBeforeGap = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -27,11 +35,32 @@ export class MirrorFreshness {
     private readonly step: AuditStep,
   ) {}
 
-  /** A full read that began at `startedAt` completed now. */
-  fullRead(startedAt: number): void {
+  /**
+   * A full read that began at `startedAt` completed now; `ordinal`: how many full reads had begun
+   * when it did, itself included.
+   */
+  fullRead(startedAt: number, ordinal: number): void {
     this.fullReadAt = this.clock.now();
     this.readFrom = startedAt;
     this.step.readFrom(startedAt);
+    if (this.gapOpen && ordinal > this.readsBeforeGap && this.lastGap)
+      this.lastGap.rereadAt = this.fullReadAt;
+  }
+
+  /**
+   * Entries of the audit log were lost now, when `readsBegun` full reads had begun: what is held
+   * may miss their changes, whatever those reads bring. Nothing is decided from it until a full
+   * read begun after this completes.
+   */
+  gap(reason: string, readsBegun: number): void {
+    this.gaps++;
+    this.readsBeforeGap = readsBegun;
+    this.lastGap = { at: this.clock.now(), reason, rereadAt: null };
+  }
+
+  /** A gap was seen and no full read begun after it has completed yet. */
+  get gapOpen(): boolean {
+    return this.lastGap !== null && this.lastGap.rereadAt === null;
   }
 
   /** A restored snapshot caught up now, in `reads` audit reads. */
@@ -45,6 +74,7 @@ export class MirrorFreshness {
    * cannot be read for a while must not leave joins decided on a roster that no longer holds.
    */
   inStep(): boolean {
+    if (this.gapOpen) return false;
     const known = Math.max(
       this.readFrom,
       this.caughtUp?.at ?? Number.NEGATIVE_INFINITY,

@@ -37,7 +37,7 @@ export function mirrorStatusLine(report: MirrorReport, now: number): string {
     case 'stale':
       return `mirror: stale snapshot: outage policy only (${state.why}); ${held} members held, ${fullRead}, joins looked up until a full read completes; ${today}${failing}`;
     case 'up':
-      return `mirror: ${held} members held, ${fullRead}; last audit catch-up ${report.auditReadAt === null ? 'not yet' : `${age(report.auditReadAt, now)} ago`}${caughtUp(report)}; ${today}${failing}`;
+      return `mirror: ${held} members held, ${fullRead}; last audit catch-up ${report.auditReadAt === null ? 'not yet' : `${age(report.auditReadAt, now)} ago`}${caughtUp(report)}${gapWords(report, now)}; ${today}${failing}`;
     case 'off':
       return `mirror: off (${offReason(state)}); ${today}`;
   }
@@ -57,8 +57,14 @@ export function mirrorDoctorLine(report: MirrorReport, now: number): string {
       return `… mirror: ${report.held} members from the snapshot (last full read ${age(report.lastFullReadAt, now)} ago), catching up on the audit log since; joins are looked up one by one until it completes.`;
     case 'stale':
       return `! mirror: stale snapshot, outage policy only (${state.why}): its ${report.held} members serve gate.onError "cached" as last known records until a full read of the roster completes${report.failure === null ? '' : ` (the last read failed: ${report.failure})`}; joins are looked up one by one.`;
-    case 'up':
-      return `✓ mirror holds ${report.held} members, last full read ${age(report.lastFullReadAt, now)} ago${caughtUp(report)}: members' joins are decided without a request.`;
+    case 'up': {
+      const gap = gapWords(report, now);
+      if (openGap(report))
+        return `! mirror holds ${report.held} members, but${gap.slice(1)}: joins are looked up one by one until then.`;
+      if (!report.deciding)
+        return `! mirror holds ${report.held} members, last full read ${age(report.lastFullReadAt, now)} ago, but the audit log has not been read to its end lately: joins are looked up one by one until it is.`;
+      return `✓ mirror holds ${report.held} members, last full read ${age(report.lastFullReadAt, now)} ago${caughtUp(report)}${gap}: members' joins are decided without a request.`;
+    }
     case 'off':
       return `! mirror off: ${offReason(state)}; joins are looked up one by one.${offFix(state)}`;
   }
@@ -96,6 +102,28 @@ function caughtUp(report: MirrorReport): string {
   if (done === null) return '';
   const at = new Date(done.at).toISOString().slice(11, 19);
   return `, caught up from snapshot at ${at} UTC (${done.reads} audit read${done.reads === 1 ? '' : 's'})`;
+}
+
+/** The panel's words for the mirror: its state's, unless it holds the roster but does not decide from it. */
+export function mirrorReportSummary(report: MirrorReport): string {
+  if (report.state.kind !== 'up' || report.deciding) return mirrorSummary(report.state);
+  if (openGap(report))
+    return `a gap in the audit log (${report.lastGap?.reason ?? 'entries lost'}): joins are looked up until the full read begun after it completes`;
+  return 'the audit log has not been read to its end lately: joins are looked up until it is';
+}
+
+/** The last gap in the audit log: open (a full read begun after it under way), or how it ended. */
+function gapWords(report: MirrorReport, now: number): string {
+  const gap = report.lastGap;
+  if (gap === null) return '';
+  const count = report.gaps === 1 ? '' : ` (${report.gaps} gaps this run)`;
+  if (gap.rereadAt === null)
+    return `; a gap in the audit log ${age(gap.at, now)} ago (${gap.reason})${count}: not deciding until the full read begun after it completes`;
+  return `; last gap in the audit log ${age(gap.at, now)} ago (${gap.reason})${count}, ended by a full read ${age(gap.at, gap.rereadAt)} later`;
+}
+
+function openGap(report: MirrorReport): boolean {
+  return report.lastGap !== null && report.lastGap.rereadAt === null;
 }
 
 /** "45 s", "12 min", "3 h 5 min". */

@@ -1,7 +1,7 @@
 import type { Clock, Logger } from '../ports';
 import type { Schedule } from '../schedule';
 import { PacerStoppedError } from './mirror-pacer';
-import type { RosterMirror } from './roster-mirror';
+import type { ReadReplaced, RosterMirror } from './roster-mirror';
 import { type RosterReadDeps, readNewMembers, readWholeRoster, type Stamp } from './roster-reads';
 
 /** How often the members created since the newest one held are read (each audit pass at most). */
@@ -18,8 +18,14 @@ export interface MirrorReadsDeps {
   keeping(): boolean;
   /** The roster holds more members than the mirror may. */
   tooLarge(size: number): void;
-  /** A full read replaced what is held: it began at `startedAt` (this server's time). */
-  completed(startedAt: number): void;
+  /**
+   * A full read replaced what is held: it began at `startedAt` (this server's time) as the
+   * `ordinal`-th full read; `replaced` says whether the audit log named more while it ran than it
+   * could keep.
+   */
+  completed(startedAt: number, ordinal: number, replaced: ReadReplaced): void;
+  /** Members a change named while a read brought them: read again (they are not answered until). */
+  reread(licenses: readonly string[]): void;
 }
 
 /**
@@ -37,6 +43,8 @@ export class MirrorReads {
   private again = false;
   /** The last full read failed: the next pass tries it again. */
   private owed = false;
+  /** Full reads begun so far. */
+  begun = 0;
 
   constructor(private readonly deps: MirrorReadsDeps) {}
 
@@ -84,15 +92,20 @@ export class MirrorReads {
     // New members are few and a member not held is looked up at their join anyway, so they are
     // read at most every few minutes: a request each audit pass would cost as much as the feed.
     if (clock.now() - this.newMembersReadAt < NEW_MEMBERS_EVERY_MS - this.deps.passMs / 2) return;
-    this.newMembersReadAt = clock.now();
+    const readAt = clock.now();
+    this.newMembersReadAt = readAt;
+    const window = mirror.openWindow();
     try {
       const { members, newest } = await readNewMembers(this.deps.reads, this.newest);
       if (!this.deps.keeping() || !mirror.complete) return;
-      mirror.addAll(members);
+      const added = mirror.addAll(members, readAt, window);
+      if (added.named.length > 0) this.deps.reread(added.named);
       if (newest && newest.at > this.newest.at) this.newest = newest;
       this.succeeded();
     } catch (error) {
       this.failed(error, 'read the members added since its last read');
+    } finally {
+      mirror.closeWindow(window);
     }
   }
 
@@ -100,18 +113,20 @@ export class MirrorReads {
     const { mirror, clock } = this.deps;
     mirror.beginRead();
     const startedAt = clock.now();
+    const ordinal = ++this.begun;
     try {
       const roster = await readWholeRoster(this.deps.reads);
       if (!this.deps.keeping()) return;
       if (roster.kind === 'too-large') return this.deps.tooLarge(roster.size);
-      mirror.replaceAll(roster.members);
+      const replaced = mirror.replaceAll(roster.members, startedAt);
       // The full read held every member created until it began.
       this.newMembersReadAt = startedAt;
       // Answers heard during the read may have taken it past cache.maxEntries.
       if (!this.deps.keeping()) return;
       this.newest = roster.newest ?? this.newest;
       this.succeeded();
-      this.deps.completed(startedAt);
+      if (replaced.named.length > 0) this.deps.reread(replaced.named);
+      this.deps.completed(startedAt, ordinal, replaced);
     } catch (error) {
       mirror.abandonRead();
       this.owed = true;

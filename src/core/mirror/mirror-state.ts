@@ -27,4 +27,13 @@ export interface MirrorReport {
   caughtUp: { at: number; reads: number } | null;
   /** When the audit feed last reached the end of the log (this server's time); null: not yet, or no feed. */
   auditReadAt: number | null;
+  /** Joins of the members held are decided from it now (complete, in step, no gap open). */
+  deciding: boolean;
+  /** Gaps in the audit log seen this run. */
+  gaps: number;
+  /**
+   * The last gap (this server's time): why, and when the full read begun after it completed,
+   * which ended it (null: not yet; joins are looked up until then).
+   */
+  lastGap: { at: number; reason: string; rereadAt: number | null } | null;
 }

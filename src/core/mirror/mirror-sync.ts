@@ -13,7 +13,7 @@ import { MirrorSnapshot } from './mirror-snapshot';
 import type { MirrorOff, MirrorReport } from './mirror-state';
 import { MirrorStatus } from './mirror-status';
 import type { PageSource } from './paced-pages';
-import { RosterMirror } from './roster-mirror';
+import { type LicenseClaims, type ReadReplaced, RosterMirror } from './roster-mirror';
 import { restartState, type SavedMirror } from './saved-mirror';
 
 export interface MirrorSyncDeps {
@@ -21,7 +21,7 @@ export interface MirrorSyncDeps {
   source: PageSource & {
     limiterState(): Pick<LimiterState, 'perMinute' | 'remainingThisMinute' | 'resetAt' | 'keyUsedLastMinute'>;
   };
-  service: Pick<RosterService, 'useMirror' | 'onAnswer' | 'followMirror'>;
+  service: Pick<RosterService, 'useMirror' | 'onAnswer' | 'followMirror' | 'refreshMembers'>;
   schedule: Schedule;
   clock: Clock;
   logger: Logger;
@@ -31,6 +31,8 @@ export interface MirrorSyncDeps {
   passMs: number;
   /** `mirror.resyncMinutes`: how often the whole roster is read again. */
   resyncMs: number;
+  /** Told of each license several members claim, the deciding (most recent) membership first. */
+  licenseClaims?: LicenseClaims;
 }
 
 /**
@@ -64,7 +66,7 @@ export class MirrorSync {
   constructor(private readonly deps: MirrorSyncDeps) {
     this.status = new MirrorStatus(deps.logger);
     const tooLarge = (size: number) => this.turnOff({ why: 'too-large', size, maxEntries: deps.maxEntries });
-    this.mirror = new RosterMirror(deps.maxEntries, tooLarge);
+    this.mirror = new RosterMirror(deps.maxEntries, tooLarge, deps.clock, deps.licenseClaims);
     this.known = new MirrorFreshness(deps.clock, deps.passMs, this.step);
     this.mirror.inStep = () => this.known.inStep();
     this.attachment = new MirrorAttachment(deps.service, this.mirror);
@@ -78,7 +80,8 @@ export class MirrorSync {
       passMs,
       keeping: () => !this.stopped && this.status.active,
       tooLarge,
-      completed: (startedAt) => this.completed(startedAt),
+      completed: (startedAt, ordinal, replaced) => this.completed(startedAt, ordinal, replaced),
+      reread: (licenses) => void deps.service.refreshMembers(licenses, 'refresh'),
     });
     const { mirror, known, reads, pacer, step } = this;
     this.snapshot = new MirrorSnapshot({ mirror, known, reads, pacer, step });
@@ -157,6 +160,25 @@ export class MirrorSync {
   }
 
   /**
+   * The audit log could not be read in full (`reason`): what is held may miss changes, so joins
+   * are looked up, not decided from it, until a full read begun now completes; it begins at once
+   * (or right after the one under way, which began before the gap and cannot close it).
+   */
+  gap(reason: string): void {
+    if (!this.status.active || this.stopped) return;
+    this.known.gap(reason, this.reads.begun);
+    if (this.begun) void this.reads.resync();
+  }
+
+  /**
+   * Ids the audit log named just now (every value of the entries read): a read under way keeps
+   * them, so the members it brings that a change named are read again before they are answered.
+   */
+  named(ids: Iterable<string>): void {
+    if (this.status.active) this.mirror.named(ids);
+  }
+
+  /**
    * The key was refused `audit:read` at start and has it now: the mirror starts as at a start
    * with no snapshot to trust (a full read first). Off for any other reason, it stays off.
    */
@@ -190,6 +212,9 @@ export class MirrorSync {
       failure: this.reads.failure,
       caughtUp: this.known.caughtUp,
       auditReadAt: this.step.caughtUpAt(),
+      deciding: this.mirror.answering,
+      gaps: this.known.gaps,
+      lastGap: this.known.lastGap && { ...this.known.lastGap },
     };
   }
 
@@ -203,8 +228,11 @@ export class MirrorSync {
     return this.status.active ? this.snapshot.save(catalog, this.community) : null;
   }
 
-  private completed(startedAt: number): void {
-    this.known.fullRead(startedAt);
+  private completed(startedAt: number, ordinal: number, replaced: ReadReplaced): void {
+    this.known.fullRead(startedAt, ordinal);
+    // More changes came while it ran than it could keep track of: it cannot be trusted whole.
+    if (replaced.overflowed)
+      this.gap('more changes were logged while the roster was read than it can follow');
     const first = this.status.fullRead();
     // The full read is the safety net for the players online too (the periodic refresh stands
     // down while the mirror answers).

@@ -1,5 +1,6 @@
 import type { ApiAssignment, ApiMember, ApiRank, MemberLookup } from '../model';
 import type { CatalogIndex } from '../roster/catalog-index';
+import { isNewerMembership, type Membership } from '../roster/newest-membership';
 
 /**
  * One assignment as the mirror keeps it: ids only (department and rank names come from the
@@ -26,6 +27,14 @@ export interface MirroredMember {
   /** As the service stamped it. */
   readonly license: string;
   readonly assignments: readonly MirroredAssignment[];
+  /** When the membership was created, as the service stamped it: of two claiming a license, the newer decides. */
+  readonly createdAt: string | null;
+  /**
+   * This server's time the record was read (a full read's: when that read began, as it knows the
+   * roster from then on). Set by the mirror as it takes the record; what makes it the newer or
+   * the older of two last known records.
+   */
+  readAt: number;
 }
 
 const NO_ASSIGNMENTS: readonly MirroredAssignment[] = Object.freeze([]);
@@ -61,13 +70,21 @@ export function mirroredMember(
     status: member.status,
     license: member.gameLicense,
     assignments: assignments.length === 0 ? NO_ASSIGNMENTS : assignments,
+    createdAt: member.createdAt ?? null,
+    readAt: 0,
   };
 }
 
 /** Back to the shape the cache path shapes views from; the catalog's rank wins over the stored one. */
 export function lookupOf(member: MirroredMember, catalog: CatalogIndex): MemberLookup {
   return {
-    member: { id: member.id, name: member.name, status: member.status, gameLicense: member.license },
+    member: {
+      id: member.id,
+      name: member.name,
+      status: member.status,
+      gameLicense: member.license,
+      ...(member.createdAt === null ? {} : { createdAt: member.createdAt }),
+    },
     assignments: member.assignments.map((a) => ({
       id: a.id,
       memberId: member.id,
@@ -80,15 +97,30 @@ export function lookupOf(member: MirroredMember, catalog: CatalogIndex): MemberL
   };
 }
 
-/** Licenses more than one member of `members` claims (by `licenseKey`). */
-export function claimedTwice(members: readonly MirroredMember[]): Set<string> {
-  const idByKey = new Map<string, string>();
-  const twice = new Set<string>();
+/**
+ * Licenses several members of `members` claim (by `licenseKey`), each with the members claiming
+ * it, the most recent membership first: that one decides.
+ */
+export function sharedLicenses(members: readonly MirroredMember[]): Map<string, MirroredMember[]> {
+  const claims = new Map<string, MirroredMember[]>();
   for (const member of members) {
     const key = licenseKey(member.license);
-    const id = idByKey.get(key);
-    if (id === undefined) idByKey.set(key, member.id);
-    else if (id !== member.id) twice.add(key);
+    const held = claims.get(key);
+    if (held === undefined) claims.set(key, [member]);
+    else if (!held.some((other) => other.id === member.id)) held.push(member);
   }
-  return twice;
+  const shared = new Map<string, MirroredMember[]>();
+  for (const [key, held] of claims) {
+    if (held.length < 2) continue;
+    shared.set(
+      key,
+      held.sort((a, b) => (isNewerMembership(membershipOf(a), membershipOf(b)) ? -1 : 1)),
+    );
+  }
+  return shared;
+}
+
+/** The member as a membership to compare by `isNewerMembership`. */
+export function membershipOf(member: MirroredMember): Membership {
+  return member.createdAt === null ? { id: member.id } : { id: member.id, createdAt: member.createdAt };
 }

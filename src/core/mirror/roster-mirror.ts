@@ -1,19 +1,42 @@
 import type { ApiAssignment, ApiRank, MemberLookup } from '../model';
+import type { Clock } from '../ports';
 import { CatalogIndex } from '../roster/catalog-index';
 import { type MemberView, toMemberView } from '../roster/member-view';
-import type { MemberMirror } from '../roster/roster-service';
+import { isNewerMembership } from '../roster/newest-membership';
+import type { KnownRecord, MemberMirror } from '../roster/roster-service';
 import {
-  claimedTwice,
   licenseKey,
   lookupOf,
   type MirroredAssignment,
   type MirroredMember,
+  membershipOf,
   mirroredAssignment,
   mirroredMember,
+  sharedLicenses,
 } from './mirrored-member';
 
 /** Distinct expanded ranks shared at most: a community has dozens; past this each keeps its own. */
 const MAX_SHARED_RANKS = 10_000;
+
+/**
+ * Ids the audit log named while a full read ran, kept at most: past it the read cannot tell which
+ * of its records a change reached, and does not count as in step with the log.
+ */
+export const MAX_NAMED_DURING_READ = 50_000;
+
+/** What a full read left to do before its records are answered. */
+export interface ReadReplaced {
+  /**
+   * Licenses of members the audit log named while the read ran: their records may predate the
+   * change, so they are not answered until read again.
+   */
+  named: string[];
+  /** More ids were named than could be kept: nothing the read holds is known to be in step. */
+  overflowed: boolean;
+}
+
+/** Several members claim one license: the most recent membership decides (ids newest first). */
+export type LicenseClaims = (license: string, memberIds: readonly string[]) => void;
 
 /**
  * The members of the whole roster by license. It answers only once a full read completed (or a
@@ -21,7 +44,10 @@ const MAX_SHARED_RANKS = 10_000;
  * the roster", just unknown. Until then what it holds serves as last known records only.
  * Every answer the service gives replaces what it holds for that license; answers that come while
  * a full read runs are kept aside and applied on top of it, so the read never brings back a
- * record older than one already answered.
+ * record older than one already answered. So are the ids the audit log names while it runs: the
+ * members they belong to in the read are not answered until read again, so a change made while
+ * the read ran is never lost to it. A license several members claim is held for the most recent
+ * membership.
  */
 export class RosterMirror implements MemberMirror {
   private byLicense = new Map<string, MirroredMember>();
@@ -32,6 +58,10 @@ export class RosterMirror implements MemberMirror {
   private readonly ranks = new Map<string, ApiRank>();
   /** Answers heard while a full read runs (null: the license is no longer held). */
   private heardDuringRead: Map<string, MirroredMember | null> | null = null;
+  /** The full read under way's window on the audit log. */
+  private fullRead: NamedWindow | null = null;
+  /** Reads under way, each keeping the ids the audit log names while it runs. */
+  private readonly windows = new Set<NamedWindow>();
   private ready = false;
   /**
    * Licenses whose record may be out of date (a change named them and their re-read failed): not
@@ -41,10 +71,15 @@ export class RosterMirror implements MemberMirror {
   /** Departments and ranks saved with a restored snapshot: names for last known records offline. */
   private savedCatalog: CatalogIndex | null = null;
 
-  /** `tooLarge` is told when more than `maxEntries` members would be held. */
+  /**
+   * `tooLarge` is told when more than `maxEntries` members would be held; `claims` of each license
+   * several members claim, whenever a read finds one.
+   */
   constructor(
     private readonly maxEntries: number,
     private readonly tooLarge: (size: number) => void,
+    private readonly clock: Pick<Clock, 'now'> = { now: () => 0 },
+    private readonly claims: LicenseClaims = () => undefined,
   ) {}
 
   /** True once a full read completed: from then on the licenses held are answered. */
@@ -77,12 +112,16 @@ export class RosterMirror implements MemberMirror {
     return member ? toMemberView(lookupOf(member, catalog), catalog) : undefined;
   }
 
-  /** What it holds for `license` however current: for the outage policy only. */
-  lastKnown(license: string, catalog: CatalogIndex | null): MemberView | undefined {
+  /** What it holds for `license` however current, with when it was read: for the outage policy only. */
+  lastKnown(license: string, catalog: CatalogIndex | null): KnownRecord | undefined {
     const member = this.byLicense.get(licenseKey(license));
     if (!member) return undefined;
     const names = catalog ?? this.savedCatalog ?? new CatalogIndex();
-    return toMemberView(lookupOf(member, names), names);
+    return { view: toMemberView(lookupOf(member, names), names), readAt: member.readAt };
+  }
+
+  readAt(license: string): number | undefined {
+    return this.byLicense.get(licenseKey(license))?.readAt;
   }
 
   /** Every member held (for the snapshot). */
@@ -97,7 +136,7 @@ export class RosterMirror implements MemberMirror {
   restore(members: Iterable<MirroredMember>, catalog: CatalogIndex): void {
     this.clear();
     this.savedCatalog = catalog;
-    for (const member of members) this.put(member);
+    this.putAll([...members], null);
     this.checkSize();
   }
 
@@ -114,6 +153,7 @@ export class RosterMirror implements MemberMirror {
     this.doubted.delete(licenseKey(license));
     if (answer !== null && answer !== 'partial') {
       const member = this.compact(answer);
+      member.readAt = this.clock.now();
       this.put(member);
       this.heardDuringRead?.set(licenseKey(member.license), member);
       this.checkSize();
@@ -142,52 +182,126 @@ export class RosterMirror implements MemberMirror {
     return mirroredAssignment(assignment, (rank) => this.sharedRank(rank));
   }
 
-  /** A full read starts: answers heard from now on are applied on top of its result. */
+  /**
+   * A full read starts: answers heard from now on are applied on top of its result, and the ids
+   * the audit log names from now on are kept for it.
+   */
   beginRead(): void {
     this.heardDuringRead = new Map();
+    this.fullRead = this.openWindow();
   }
 
   /** A full read failed or was abandoned: what it would have replaced stays. */
   abandonRead(): void {
     this.heardDuringRead = null;
+    if (this.fullRead) this.closeWindow(this.fullRead);
+    this.fullRead = null;
   }
 
   /**
-   * A full read completed: its members replace everything held, then the answers heard meanwhile.
-   * A license two of its members claim (a service answering wrongly) is not held: looked up at the
-   * join, as the service answers it then, rather than decided on whichever record came last.
+   * A read of members starts: the ids the audit log names from now until `closeWindow` are kept
+   * for it, so the members it brings that a change named meanwhile are read again.
    */
-  replaceAll(members: Iterable<MirroredMember>): void {
+  openWindow(): NamedWindow {
+    const window = new NamedWindow();
+    this.windows.add(window);
+    return window;
+  }
+
+  closeWindow(window: NamedWindow): void {
+    this.windows.delete(window);
+  }
+
+  /**
+   * Ids (any value of an audit entry) the audit log named just now: the members a read under way
+   * brings that they name are read again before they are answered. Nothing when no read runs: the
+   * feed re-reads the members it finds held.
+   */
+  named(ids: Iterable<string>): void {
+    if (this.windows.size === 0) return;
+    const list = [...ids];
+    for (const window of this.windows) window.add(list);
+  }
+
+  /**
+   * A full read that began at `readAt` (this server's time) completed: its members replace
+   * everything held, then the answers heard meanwhile. The members the audit log named while it ran
+   * are held but doubted (looked up, not answered) until read again: the caller reads them.
+   */
+  replaceAll(members: Iterable<MirroredMember>, readAt = this.clock.now()): ReadReplaced {
     const heard = this.heardDuringRead ?? new Map<string, MirroredMember | null>();
-    this.heardDuringRead = null;
+    const window = this.fullRead ?? new NamedWindow();
+    this.abandonRead();
     this.byLicense = new Map();
     this.licenseById = new Map();
     this.licenseByAssignment = new Map();
-    const all = [...members];
-    const claimed = claimedTwice(all);
-    for (const member of all) if (!claimed.has(licenseKey(member.license))) this.put(member);
+    this.doubted.clear();
+    this.putAll([...members], readAt);
     for (const [key, member] of heard) {
       if (member === null) this.remove(key);
       else this.put(member);
     }
+    const replaced = this.doubtNamed(window, null);
     this.ready = true;
     this.checkSize();
+    return replaced;
   }
 
   /**
-   * Members read since the last read (created after it). One claiming a license another member
-   * holds is not held, nor is that other: which one the license is cannot be told from here.
+   * Members read since the last read (created after it), read at `readAt`; those the audit log
+   * named while `window` was open are doubted until read again (the caller reads them).
    */
-  addAll(members: Iterable<MirroredMember>): void {
+  addAll(members: Iterable<MirroredMember>, readAt = this.clock.now(), window?: NamedWindow): ReadReplaced {
     const all = [...members];
-    const claimed = claimedTwice(all);
-    for (const member of all) {
-      const key = licenseKey(member.license);
-      const holder = this.byLicense.get(key);
-      if (claimed.has(key) || (holder && holder.id !== member.id)) this.remove(key);
-      else this.put(member);
-    }
+    this.putAll(all, readAt);
+    if (window) this.closeWindow(window);
+    const replaced = window
+      ? this.doubtNamed(window, new Set(all.map((m) => m.id)))
+      : { named: [], overflowed: false };
     this.checkSize();
+    return replaced;
+  }
+
+  /**
+   * Doubts the licenses held whose member or assignment ids `window` saw named (of the members
+   * `only`, when given): their records may predate the change.
+   */
+  private doubtNamed(window: NamedWindow, only: ReadonlySet<string> | null): ReadReplaced {
+    const named = new Set<string>();
+    for (const id of window.ids) {
+      const key = this.licenseNamedBy(id);
+      if (key === undefined) continue;
+      if (only !== null && !only.has(this.byLicense.get(key)?.id ?? '')) continue;
+      named.add(key);
+    }
+    for (const key of named) this.doubt(key);
+    return { named: [...named], overflowed: window.overflowed };
+  }
+
+  /**
+   * Holds `members` (stamped `readAt` unless null: restored records keep theirs). Where several
+   * claim one license, among them and with the one held, the most recent membership is held.
+   */
+  private putAll(members: MirroredMember[], readAt: number | null): void {
+    const shared = sharedLicenses(members);
+    for (const member of members) {
+      if (readAt !== null) member.readAt = readAt;
+      const key = licenseKey(member.license);
+      const claims = shared.get(key);
+      if (claims !== undefined && claims[0] !== member) continue;
+      const holder = this.byLicense.get(key);
+      if (holder !== undefined && holder.id !== member.id) {
+        const newer = isNewerMembership(membershipOf(member), membershipOf(holder));
+        this.claims(key, newer ? [member.id, holder.id] : [holder.id, member.id]);
+        if (!newer) continue;
+      }
+      this.put(member);
+    }
+    for (const [key, claims] of shared)
+      this.claims(
+        key,
+        claims.map((m) => m.id),
+      );
   }
 
   /** Forgets everything (the mirror is turned off). */
@@ -197,7 +311,8 @@ export class RosterMirror implements MemberMirror {
     this.licenseByAssignment = new Map();
     this.ranks.clear();
     this.doubted.clear();
-    this.heardDuringRead = null;
+    this.abandonRead();
+    this.windows.clear();
     this.ready = false;
     this.savedCatalog = null;
   }
@@ -236,5 +351,21 @@ export class RosterMirror implements MemberMirror {
     if (this.ranks.size >= MAX_SHARED_RANKS && !known) return rank;
     this.ranks.set(rank.id, rank);
     return rank;
+  }
+}
+
+/** The ids the audit log named while one read ran, at most `MAX_NAMED_DURING_READ`. */
+export class NamedWindow {
+  readonly ids = new Set<string>();
+  overflowed = false;
+
+  add(ids: readonly string[]): void {
+    for (const id of ids) {
+      if (this.ids.size >= MAX_NAMED_DURING_READ) {
+        this.overflowed = true;
+        return;
+      }
+      this.ids.add(id);
+    }
   }
 }

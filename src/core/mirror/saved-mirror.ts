@@ -34,7 +34,8 @@ export interface SavedMirror {
 /*
  * Members are written as tuples, not objects: a roster of 50,000 stays a few MB, and the write
  * (synchronous, at stop) stays short. Expanded ranks are written once and referred to by index.
- *   member:     [id, name, status, license, assignments]
+ *   member:     [id, name, status, license, assignments, createdAt, readAt] (the last two left out
+ *               by snapshots written before they were kept: then unknown, and read at the last full read)
  *   assignment: [id, departmentId, rankId, isPrimary, callsign, rank index or -1]
  *   rank:       [id, departmentId, name, position]
  */
@@ -48,7 +49,15 @@ const assignmentTuple = z.tuple([
   text.nullable(),
   z.number().int(),
 ]);
-const memberTuple = z.tuple([text, text, text, text, z.array(assignmentTuple).max(1_000)]);
+const memberTuple = z.tuple([
+  text,
+  text,
+  text,
+  text,
+  z.array(assignmentTuple).max(1_000),
+  text.nullable().optional(),
+  z.number().optional(),
+]);
 const stampText = text.refine((value) => Number.isFinite(Date.parse(value)), 'not a time');
 
 const savedMirrorSchema = z.object({
@@ -107,6 +116,8 @@ export function encodeMirror(saved: SavedMirror): unknown {
     m.status,
     m.license,
     m.assignments.map((a) => [a.id, a.departmentId, a.rankId, a.isPrimary, a.callsign, indexOf(a.rank)]),
+    m.createdAt,
+    m.readAt,
   ]);
   return {
     fullReadAt: saved.fullReadAt,
@@ -130,11 +141,13 @@ export function decodeMirror(json: unknown): { saved: SavedMirror } | { problem:
   const data = parsed.data;
   const ranks = data.ranks.map(rankOf);
   const members = data.members.map(
-    ([id, name, status, license, assignments]): MirroredMember => ({
+    ([id, name, status, license, assignments, createdAt, readAt]): MirroredMember => ({
       id,
       name,
       status,
       license,
+      createdAt: createdAt ?? null,
+      readAt: readAt ?? data.fullReadAt,
       assignments: assignments.map(
         ([aid, departmentId, rankId, isPrimary, callsign, rank]): MirroredAssignment => ({
           id: aid,

@@ -7,7 +7,7 @@ export interface Membership {
 
 /**
  * Whether `a` is a more recent membership than `b`: created later, else (the same stamp, or
- * neither readable) the greater id, compared as numbers when both are numeric. A license two
+ * neither readable) the greater id, digits compared as numbers (`m-12` after `m-9`). A license two
  * memberships claim (an old TERMINATED one, a new ACTIVE one) is decided by the newer.
  */
 export function isNewerMembership(a: Membership, b: Membership): boolean {
@@ -30,9 +30,10 @@ function stampOf(membership: Membership): number {
   return Number.isFinite(at) ? at : Number.NEGATIVE_INFINITY;
 }
 
-const NUMERIC = /^\d{1,15}$/;
+const ids = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
 
 function compareIds(a: string, b: string): number {
-  if (NUMERIC.test(a) && NUMERIC.test(b)) return Number(a) - Number(b);
-  return a === b ? 0 : a < b ? -1 : 1;
+  const order = ids.compare(a, b);
+  // Ids the collator holds equal (never the same string twice here) still need an order.
+  return order !== 0 || a === b ? order : a < b ? -1 : 1;
 }

@@ -15,6 +15,12 @@ export type Resolution =
   | { kind: 'answer'; view: MemberView | null; partial?: true; unnamed?: true }
   | { kind: 'outage'; error: unknown; lastKnown: MemberView | undefined };
 
+/** A last known record and when this server read it (its clock). */
+export interface KnownRecord {
+  view: MemberView;
+  readAt: number;
+}
+
 /**
  * The whole roster kept on the server (CONTRACT.md section 14): a license it holds is answered
  * without a request. It never says "not on the roster": a license it does not hold is looked up.
@@ -30,7 +36,9 @@ export interface MemberMirror {
    * The member it holds for `license` however current (e.g. loaded from a snapshot and not caught
    * up yet): a last known record for the outage policy only. `catalog`: null when not loaded yet.
    */
-  lastKnown(license: string, catalog: CatalogIndex | null): MemberView | undefined;
+  lastKnown(license: string, catalog: CatalogIndex | null): KnownRecord | undefined;
+  /** When the record held for `license` was read (this server's time); undefined when none is held. */
+  readAt(license: string): number | undefined;
   /** The record held for `license` may be out of date: not answered until the service answers for it. */
   doubt(license: string): void;
 }
@@ -163,13 +171,25 @@ export class RosterService {
   async resolve(license: string, lane: Lane, options: { decideOnly?: boolean } = {}): Promise<Resolution> {
     const held = this.catalogLoaded ? this.mirror?.find(license, this.catalogIndex) : undefined;
     if (held) return { kind: 'answer', view: held };
-    const fresh = this.deps.cache.fresh(license);
+    const fresh = this.cachedUnlessOutdated(license);
     if (fresh === null) return { kind: 'answer', view: null };
     if (fresh !== undefined) {
       if (!this.statusOnly.has(fresh)) return { kind: 'answer', view: fresh };
       if (options.decideOnly) return { kind: 'answer', view: fresh, partial: true };
     }
     return this.fetch(license, lane, options.decideOnly === true);
+  }
+
+  /**
+   * The cache's fresh answer, unless the mirror read the license since (a full read that found a
+   * change the cache's older answer predates): then none, and the service is asked.
+   */
+  private cachedUnlessOutdated(license: string): MemberView | null | undefined {
+    const fresh = this.deps.cache.fresh(license);
+    if (fresh === undefined || this.mirror === null) return fresh;
+    const held = this.mirror.readAt(license);
+    const cached = this.deps.cache.readAt(license);
+    return held !== undefined && cached !== undefined && held > cached ? undefined : fresh;
   }
 
   /** Asks the service, bypassing the cache. */
@@ -238,12 +258,17 @@ export class RosterService {
     return { kind: 'answer', view, partial: true };
   }
 
-  /** The last member record the service gave for a license, however old (the cache's, or the mirror's). */
+  /**
+   * The last member record the service gave for a license, however old: of the cache's and the
+   * mirror's, the one read most recently (a full read may know of a suspension the cache's older
+   * answer does not).
+   */
   lastKnown(license: string): MemberView | undefined {
-    return (
-      this.deps.cache.lastKnown(license) ??
-      this.mirror?.lastKnown(license, this.catalogLoaded ? this.catalogIndex : null)
-    );
+    const cached = this.deps.cache.lastKnownRecord(license);
+    const held = this.mirror?.lastKnown(license, this.catalogLoaded ? this.catalogIndex : null);
+    if (cached === undefined) return held?.view;
+    if (held === undefined) return cached.view;
+    return held.readAt > cached.readAt ? held.view : cached.view;
   }
 
   /** The member record of a player, for exports: from memory only. */

@@ -194,8 +194,13 @@ class PanelPage {
     if (mirror === null) return;
     const since = (at: number | null, none: string) => (at === null ? none : ago(at, now));
     const tone =
-      mirror.state === 'up' ? 'ok' : mirror.state === 'stale' || mirror.lastReadFailure ? 'bad' : 'dim';
+      mirror.state === 'up' && mirror.deciding
+        ? 'ok'
+        : mirror.state === 'stale' || mirror.lastReadFailure || mirror.state === 'up'
+          ? 'bad'
+          : 'dim';
     const restart = mirror.caughtUpFromSnapshot;
+    const gap = mirror.lastGap;
     this.fill(
       'mirror',
       h('p', { class: tone, id: 'mirror-state' }, mirror.summary),
@@ -212,6 +217,16 @@ class PanelPage {
           'p',
           { class: 'dim' },
           `caught up from snapshot at ${clock(restart.at)} (${restart.reads} audit read${restart.reads === 1 ? '' : 's'})`,
+        ),
+      gap !== null &&
+        h(
+          'p',
+          { class: gap.rereadAt === null ? 'bad' : 'dim', id: 'mirror-gap' },
+          `${mirror.gaps === 1 ? 'gap' : `${mirror.gaps} gaps`} in the audit log, the last ${ago(gap.at, now)} (${gap.reason}): ${
+            gap.rereadAt === null
+              ? 'joins are looked up until the full read begun after it completes'
+              : `ended by a full read at ${clock(gap.rereadAt)}`
+          }`,
         ),
       mirror.lastReadFailure !== null &&
         h('p', { class: 'bad' }, `last read failed: ${mirror.lastReadFailure}`),

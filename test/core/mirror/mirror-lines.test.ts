@@ -11,6 +11,9 @@ const report = (over: Partial<MirrorReport>): MirrorReport => ({
   failure: null,
   caughtUp: null,
   auditReadAt: NOW - 20_000,
+  deciding: true,
+  gaps: 0,
+  lastGap: null,
   ...over,
 });
 
@@ -46,6 +49,29 @@ describe('the mirror in roster status, roster doctor and the panel', () => {
     );
     expect(mirrorDoctorLine(stale, NOW)).toMatch(
       /^! mirror: stale snapshot, outage policy only \(saved out of step with the audit log\): its 1000 members serve gate\.onError "cached"/,
+    );
+  });
+
+  it('a gap in the audit log: while open, joins are looked up until the full read begun after it completes; then how it ended', () => {
+    const open = report({
+      deciding: false,
+      gaps: 1,
+      lastGap: { at: NOW - 90_000, reason: 'more than 20000 entries behind', rereadAt: null },
+    });
+    expect(mirrorDoctorLine(open, NOW)).toBe(
+      '! mirror holds 1000 members, but a gap in the audit log 90 s ago (more than 20000 entries behind): not deciding until the full read begun after it completes: joins are looked up one by one until then.',
+    );
+    expect(mirrorStatusLine(open, NOW)).toMatch(/a gap in the audit log 90 s ago .*: not deciding until/);
+    const ended = report({
+      gaps: 2,
+      lastGap: { at: NOW - 600_000, reason: 'an entry too deep to read', rereadAt: NOW - 540_000 },
+    });
+    expect(mirrorDoctorLine(ended, NOW)).toMatch(
+      /^✓ mirror holds 1000 members, .*last gap in the audit log 10 min ago \(an entry too deep to read\) \(2 gaps this run\), ended by a full read 60 s later: members' joins are decided without a request\.$/,
+    );
+    // Up, no gap, but the audit log lags: not deciding either.
+    expect(mirrorDoctorLine(report({ deciding: false }), NOW)).toMatch(
+      /^! mirror holds 1000 members, .*has not been read to its end lately/,
     );
   });
 });

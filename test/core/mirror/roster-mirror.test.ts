@@ -58,29 +58,98 @@ describe('RosterMirror', () => {
     expect(mirror.size).toBe(1);
   });
 
-  it('a license two members claim in a read is not held: whichever came last, the join is looked up', () => {
+  it('a license two members claim: the most recent membership decides, whichever the service lists first', () => {
+    const twin = (n: number, status: string, createdAt: string): MemberLookup => ({
+      member: { ...other(n, status).member, gameLicense: license, createdAt },
+      assignments: [],
+    });
+    const old = twin(2, 'TERMINATED', '2024-01-01T00:00:00.000Z');
+    const renewed = twin(7, 'ACTIVE', '2025-03-01T00:00:00.000Z');
+    for (const read of [
+      [old, renewed],
+      [renewed, old],
+    ]) {
+      const claims: [string, readonly string[]][] = [];
+      const mirror = new RosterMirror(
+        10,
+        () => {},
+        { now: () => 1 },
+        (l, ids) => claims.push([l, ids]),
+      );
+      mirror.beginRead();
+      mirror.replaceAll([...read.map((l) => mirror.compact(l)), mirror.compact(other(3))]);
+      expect(mirror.find(license, index)?.member).toMatchObject({ id: 'm-7', status: 'ACTIVE' });
+      expect(mirror.find(other(3).member.gameLicense, index)?.member.id).toBe('m-3');
+      expect(claims).toEqual([[license, ['m-7', 'm-2']]]);
+      // Members read since the last read: an older membership never displaces the one held, a newer one does.
+      mirror.addAll([mirror.compact(twin(1, 'ACTIVE', '2023-05-05T00:00:00.000Z'))]);
+      expect(mirror.find(license, index)?.member.id).toBe('m-7');
+      mirror.addAll([mirror.compact(twin(9, 'SUSPENDED', '2026-01-01T00:00:00.000Z'))]);
+      expect(mirror.find(license, index)?.member).toMatchObject({ id: 'm-9', status: 'SUSPENDED' });
+    }
+  });
+
+  it('same stamp, or none: the greater id is the more recent membership', () => {
     const twin = (n: number, status: string): MemberLookup => ({
       member: { ...other(n, status).member, gameLicense: license },
       assignments: [],
     });
-    for (const read of [
-      [lookupOf('ACTIVE'), twin(2, 'SUSPENDED')],
-      [twin(2, 'SUSPENDED'), lookupOf('ACTIVE')],
-    ]) {
-      const mirror = new RosterMirror(10, () => {});
-      mirror.beginRead();
-      mirror.replaceAll([...read.map((l) => mirror.compact(l)), mirror.compact(other(3))]);
-      expect(mirror.find(license, index)).toBeUndefined();
-      expect(mirror.find(other(3).member.gameLicense, index)?.member.id).toBe('m-3');
-      // Members read since the last read: one claiming a license held by another is not held either.
-      mirror.addAll([
-        mirror.compact({
-          ...other(5),
-          member: { ...other(5).member, gameLicense: other(3).member.gameLicense },
-        }),
-      ]);
-      expect(mirror.find(other(3).member.gameLicense, index)).toBeUndefined();
-    }
+    const mirror = new RosterMirror(10, () => {});
+    mirror.beginRead();
+    mirror.replaceAll([mirror.compact(twin(12, 'ACTIVE')), mirror.compact(twin(9, 'SUSPENDED'))]);
+    expect(mirror.find(license, index)?.member.id).toBe('m-12');
+  });
+
+  it('a member the audit log named while a full read ran is not answered from it until read again', () => {
+    const mirror = upMirror();
+    const stranger = other(4);
+    mirror.beginRead();
+    // Named before the read brought them (no record held yet), by member id and by assignment id.
+    mirror.named(['m-4', 'unrelated-value']);
+    mirror.named([lookupOf().assignments[0]!.id]);
+    const replaced = mirror.replaceAll([
+      mirror.compact(lookupOf()),
+      mirror.compact(stranger),
+      mirror.compact(other(5)),
+    ]);
+    expect(replaced.named.sort()).toEqual([license, stranger.member.gameLicense].sort());
+    expect(replaced.overflowed).toBe(false);
+    expect(mirror.find(stranger.member.gameLicense, index)).toBeUndefined();
+    expect(mirror.find(license, index)).toBeUndefined();
+    expect(mirror.find(other(5).member.gameLicense, index)?.member.id).toBe('m-5');
+    // Still a last known record for the outage policy.
+    expect(mirror.lastKnown(stranger.member.gameLicense, index)?.view.member.id).toBe('m-4');
+    // Read again: answered.
+    mirror.heard(stranger.member.gameLicense, other(4, 'SUSPENDED'));
+    expect(mirror.find(stranger.member.gameLicense, index)?.member.status).toBe('SUSPENDED');
+    // Named after the read completed: nothing kept (the feed re-reads the members it finds held).
+    mirror.named(['m-5']);
+    mirror.beginRead();
+    expect(mirror.replaceAll([mirror.compact(other(5))]).named).toEqual([]);
+  });
+
+  it('members read since the last read that a change named meanwhile are doubted; a window past its bound says so', () => {
+    const mirror = upMirror();
+    const window = mirror.openWindow();
+    mirror.named(['m-6']);
+    const added = mirror.addAll([mirror.compact(other(6)), mirror.compact(other(8))], 5, window);
+    expect(added.named).toEqual([other(6).member.gameLicense]);
+    expect(mirror.find(other(6).member.gameLicense, index)).toBeUndefined();
+    expect(mirror.find(other(8).member.gameLicense, index)?.member.id).toBe('m-8');
+    mirror.beginRead();
+    mirror.named(Array.from({ length: 50_001 }, (_, i) => `id-${i}`));
+    expect(mirror.replaceAll([]).overflowed).toBe(true);
+  });
+
+  it('knows when each record was read: a full read stamps when it began, an answer when it came', () => {
+    let now = 100;
+    const mirror = new RosterMirror(10, () => {}, { now: () => now });
+    mirror.beginRead();
+    mirror.replaceAll([mirror.compact(lookupOf()), mirror.compact(other(2))], 40);
+    now = 250;
+    mirror.heard(other(2).member.gameLicense, other(2, 'SUSPENDED'));
+    expect(mirror.lastKnown(license, index)?.readAt).toBe(40);
+    expect(mirror.lastKnown(other(2).member.gameLicense, index)?.readAt).toBe(250);
   });
 
   it('answers heard during a full read win over the read', () => {

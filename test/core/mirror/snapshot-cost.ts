@@ -58,6 +58,8 @@ function member(i: number): MirroredMember {
     status: 'ACTIVE',
     license: `license:${i.toString(16).padStart(40, '0')}`,
     assignments,
+    createdAt: new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
+    readAt: 1_700_000_000_000,
   };
 }
 
