@@ -37,7 +37,7 @@ export function mirrorStatusLine(report: MirrorReport, now: number): string {
     case 'stale':
       return `mirror: stale snapshot: outage policy only (${state.why}); ${held} members held, ${fullRead}, joins looked up until a full read completes; ${today}${failing}`;
     case 'up':
-      return `mirror: ${held} members held, ${fullRead}; last audit catch-up ${report.auditReadAt === null ? 'not yet' : `${age(report.auditReadAt, now)} ago`}${caughtUp(report)}${gapWords(report, now)}; ${today}${failing}`;
+      return `mirror: ${held} members held, ${fullRead}; last audit catch-up ${report.auditReadAt === null ? 'not yet' : `${age(report.auditReadAt, now)} ago`}${caughtUp(report)}${gapWords(report, now)}${lagging(report)}; ${today}${failing}`;
     case 'off':
       return `mirror: off (${offReason(state)}); ${today}`;
   }
@@ -120,6 +120,13 @@ function gapWords(report: MirrorReport, now: number): string {
   if (gap.rereadAt === null)
     return `; a gap in the audit log ${age(gap.at, now)} ago (${gap.reason})${count}: not deciding until the full read begun after it completes`;
   return `; last gap in the audit log ${age(gap.at, now)} ago (${gap.reason})${count}, ended by a full read ${age(gap.at, gap.rereadAt)} later`;
+}
+
+/** Up, no gap open, yet not deciding: the audit log lags. */
+function lagging(report: MirrorReport): string {
+  return report.deciding || openGap(report)
+    ? ''
+    : '; not deciding: the audit log has not been read to its end lately, joins are looked up until it is';
 }
 
 function openGap(report: MirrorReport): boolean {
