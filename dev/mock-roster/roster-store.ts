@@ -180,6 +180,25 @@ export class RosterStore {
   }
 
   /**
+   * A member who left comes back: a new membership (new id, created now) on the license of
+   * `formerId`, whose old record stays listed, as the service keeps it. The list shows the new one
+   * after the old (its default order), or before it with `listedFirst`.
+   */
+  rejoin(
+    formerId: string,
+    input: Omit<NewMember, 'gameLicense'> & { listedFirst?: boolean } = {},
+  ): MockMember {
+    const former = this.required(this.member(formerId), `member ${formerId}`);
+    const { listedFirst, ...fields } = input;
+    const member = this.addMember({ ...fields, gameLicense: former.gameLicense });
+    if (listedFirst) {
+      this.data.members = this.data.members.filter((m) => m !== member);
+      this.data.members.splice(this.data.members.indexOf(former), 0, member);
+    }
+    return member;
+  }
+
+  /**
    * Appends an entry of any shape, stamped now unless it brings its own `createdAt`: for tests of
    * readers that must not depend on this mock's field names.
    */

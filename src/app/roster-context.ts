@@ -5,6 +5,7 @@ import type { ApiMember, KeyIdentity } from '../core/model';
 import { PlayerRegistry } from '../core/players/player-registry';
 import type { Clock, Logger } from '../core/ports';
 import { matchKey } from '../core/roster/catalog-index';
+import { ClaimedLicenses } from '../core/roster/claimed-licenses';
 import { RosterQueries } from '../core/roster/queries';
 import { RosterService } from '../core/roster/roster-service';
 import { Schedule } from '../core/schedule';
@@ -31,6 +32,11 @@ export interface RosterContext {
   readonly players: PlayerRegistry;
   readonly service: RosterService;
   readonly queries: RosterQueries;
+  /**
+   * Licenses seen claimed by several members (the most recent membership decides): told by every
+   * lookup by license and by the roster mirror's reads; listed by `roster doctor` and the panel.
+   */
+  readonly claimedLicenses: ClaimedLicenses;
   /** `roster_web_token` when the owner's panel is on, else null. */
   readonly webToken: string | null;
   /** The verified key; null until the key check succeeds, which alone sets it. */
@@ -56,6 +62,7 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
   const { logger } = output;
   const { config } = settings;
   const capabilities = new Capabilities();
+  const claimedLicenses = new ClaimedLicenses(logger);
   // A status the gate refuses needs no departments to decide; with the gate off, every join does.
   const admittable = new Set(config.gate.requireStatus.map(matchKey));
   const joinNeedsDepartments = (member: ApiMember) =>
@@ -73,6 +80,7 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
     joinHoldMs: joinHoldMs(config.gate.timeoutSeconds * 1000),
     onAnswer: (status) => capabilities.answered(status),
     joinNeedsDepartments,
+    claims: claimedLicenses,
   });
   const cache = new MemberCache({
     maxEntries: config.cache.maxEntries,
@@ -116,6 +124,7 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
     players,
     service,
     queries: new RosterQueries(config.gate.requireStatus, config.ranks.order, () => service.catalog),
+    claimedLicenses,
     webToken: inputs.webToken,
     identity: null,
     capabilities,

@@ -1,6 +1,7 @@
 import type { LimiterState } from '../core/limiter/limiter-state';
 import type { MirrorReport } from '../core/mirror/mirror-state';
 import type { PlayerEntry } from '../core/players/player-registry';
+import type { LicenseClaim } from '../core/roster/claimed-licenses';
 
 /**
  * Where the panel reads the resource's state, only when a page, `status.json` or `/metrics` is
@@ -19,6 +20,8 @@ export interface PanelSources {
   training(): Promise<string[]> | null;
   /** The roster mirror, or null when none is kept. */
   mirror(): MirrorReport | null;
+  /** Licenses seen claimed by several members, and whether more were seen than are kept. */
+  claimedLicenses?(): { licenses: readonly LicenseClaim[]; more: boolean };
   /** The job and grade job sync gives a player's character; absent or null without job sync. */
   jobOf?(src: string): { job: string; grade: number } | null;
   /** `roster doctor`: the checks, as lines. */

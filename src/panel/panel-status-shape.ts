@@ -80,6 +80,20 @@ export interface PanelStatus {
     /** The last gap: when, why, and when the full read begun after it ended it (null: not yet). */
     lastGap: { at: number; reason: string; rereadAt: number | null } | null;
   } | null;
+  /** Licenses the roster lists for several members; the most recent membership decides for each. */
+  claimedLicenses: {
+    licenses: {
+      /** In part, as elsewhere on the page. */
+      license: string | null;
+      /** The deciding member first; at most a few. */
+      memberIds: string[];
+      /** How many members claimed it when last seen. */
+      members: number;
+      deciding: string;
+    }[];
+    /** More licenses were seen than are listed. */
+    more: boolean;
+  };
   training: { on: boolean; lines: string[] };
   doctor: { running: boolean; last: { at: number; ms: number; lines: string[] } | null };
 }

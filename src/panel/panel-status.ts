@@ -100,7 +100,21 @@ export async function buildStatus(
     players: { onlineCount: sources.onlineCount(), connectingCount: sources.connectingCount(), online },
     cache: { entries: cache.size, hits: cache.hits, misses: cache.misses, hitRate: cache.hitRate },
     mirror: panelMirror(sources.mirror()),
+    claimedLicenses: panelClaims(sources),
     training: { on: trainingLines !== null, lines: trainingLines === null ? [] : await trainingLines },
     doctor: { running: doctor.busy, last: doctor.last },
+  };
+}
+
+function panelClaims(sources: PanelSources): PanelStatus['claimedLicenses'] {
+  const claims = sources.claimedLicenses?.() ?? { licenses: [], more: false };
+  return {
+    licenses: claims.licenses.map((claim) => ({
+      license: partialLicense(claim.license),
+      memberIds: [...claim.memberIds],
+      members: claim.members,
+      deciding: claim.deciding,
+    })),
+    more: claims.more,
   };
 }

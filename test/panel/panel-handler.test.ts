@@ -156,6 +156,25 @@ describe('the panel handler (FXServer request/response shapes)', () => {
     expect(none.mirror).toBeNull();
   });
 
+  it('status.json lists the licenses claimed by several members, each license in part', async () => {
+    const full = `license:${'0123456789abcdef'.repeat(2)}01234567`;
+    sources.claimedLicenses = () => ({
+      licenses: [{ license: full, memberIds: ['mem_new', 'mem_old'], members: 3, deciding: 'mem_new' }],
+      more: true,
+    });
+    const body = (await call(panel.handler, { path: '/status.json', headers: bearer })).body;
+    expect(JSON.parse(body).claimedLicenses).toEqual({
+      licenses: [
+        { license: 'license:0123…4567', memberIds: ['mem_new', 'mem_old'], members: 3, deciding: 'mem_new' },
+      ],
+      more: true,
+    });
+    expect(body).not.toContain(full);
+    delete sources.claimedLicenses;
+    const none = JSON.parse((await call(panel.handler, { path: '/status.json', headers: bearer })).body);
+    expect(none.claimedLicenses).toEqual({ licenses: [], more: false });
+  });
+
   it('gives 401 to a wrong token and 429 for ten minutes after five from one address', async () => {
     const wrong = { Authorization: 'Bearer not-the-token-at-all' };
     for (let i = 0; i < 4; i++) {

@@ -30,6 +30,10 @@ export function attachPanel(context: RosterContext): Capability {
       lastError: () => service.lastError,
       cache: () => cache.stats(),
       mirror: () => context.capabilities.mirrorReport(),
+      claimedLicenses: () => ({
+        licenses: context.claimedLicenses.list(),
+        more: context.claimedLicenses.more,
+      }),
       onlinePlayers: () => players.onlinePlayers(),
       onlineCount: () => players.onlineCount,
       connectingCount: () => players.connectingCount,

@@ -1,7 +1,9 @@
 import { withinOrFail } from '../../core/answer-within';
 import { runDoctor } from '../../core/doctor/doctor';
+import { claimedLicenseLines } from '../../core/roster/claimed-licenses';
 import { serverId, license as toLicense } from '../../fivem/arguments';
 import { type RosterCommands, registerRosterCommand } from '../../fivem/command';
+import { partialLicense } from '../../panel/partial-license';
 import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
 import { memberLines, statusLines } from '../status-report';
@@ -78,6 +80,8 @@ export function rosterCommands(context: RosterContext): RosterCommands {
         // Config mistakes that did not stop the resource (said at start) are repeated here.
         ...context.settings.warnings.map((warning) => `! config: ${warning}`),
         ...(await capabilities.doctorLines()),
+        // Shown in part, as on the panel (which shows these lines too); the warning said it whole.
+        ...claimedLicenseLines(context.claimedLicenses, (license) => partialLicense(license) ?? license),
       ];
     },
   };

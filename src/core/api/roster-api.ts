@@ -6,6 +6,7 @@ import type { MemberFound } from '../lookup/fetch-members';
 import { MemberLookups } from '../lookup/member-lookups';
 import type { ApiAssignment, ApiMember, Catalog, KeyIdentity, MemberLookup } from '../model';
 import type { Clock, Logger } from '../ports';
+import type { LicenseClaims } from '../roster/claimed-licenses';
 import { CatalogLoader } from './catalog-loader';
 import { createHttpSender, type HttpSender } from './http-sender';
 import { readKeyIdentity } from './key-identity';
@@ -57,6 +58,8 @@ export interface RosterApiOptions {
    * soon as the member's batch answers. E.g. not for a status the gate refuses anyway.
    */
   joinNeedsDepartments?: (member: ApiMember) => boolean;
+  /** Told of each license a lookup finds listed for several members. */
+  claims?: LicenseClaims;
 }
 
 /** The roster service client: rate limited, batched, typed errors. Every method may reject with a `RosterApiError`. */
@@ -128,6 +131,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     limiterBusy: (lane) => limiter.isBusy(lane),
     ...(options.joinHoldMs !== undefined ? { joinHoldMs: options.joinHoldMs } : {}),
     ...(options.joinNeedsDepartments ? { joinNeedsDepartments: options.joinNeedsDepartments } : {}),
+    ...(options.claims ? { claims: options.claims } : {}),
   });
   const catalog = new CatalogLoader({
     executor,

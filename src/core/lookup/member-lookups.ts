@@ -2,6 +2,7 @@ import type { RequestExecutor } from '../api/request-executor';
 import type { Lane } from '../limiter/lane';
 import type { ApiAssignment, ApiMember, MemberLookup } from '../model';
 import type { Clock, Logger } from '../ports';
+import type { LicenseClaims } from '../roster/claimed-licenses';
 import { fetchAssignments, fetchMembers, type MemberFound } from './fetch-members';
 import { KeyBatcher } from './key-batcher';
 
@@ -36,6 +37,8 @@ export interface MemberLookupsOptions {
    * be admitted). Those members' assignments are asked for the moment their batch answers.
    */
   joinNeedsDepartments?(member: ApiMember): boolean;
+  /** Told of each license the service lists for several members. */
+  claims?: LicenseClaims;
 }
 
 /**
@@ -69,7 +72,7 @@ export class MemberLookups {
     this.members = new KeyBatcher({
       acquire,
       fetchBatch: async (licenses, lane) => {
-        const found = await fetchMembers(executor, licenses, lane, logger);
+        const found = await fetchMembers(executor, licenses, lane, logger, options.claims);
         if (lane === 'join') this.askAssignmentsNow(found);
         return found;
       },

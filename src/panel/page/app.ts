@@ -40,6 +40,7 @@ class PanelPage {
       ['health', 'Health', false],
       ['cache', 'Cache', false],
       ['mirror', 'Roster mirror', false],
+      ['claims', 'Licenses claimed by several members', false],
       ['rate', 'Rate limits', true],
       ['joins', 'Joins', true],
       ['players', 'Online players', true],
@@ -178,6 +179,7 @@ class PanelPage {
       ),
     );
     this.renderMirror(s.mirror, now, stat);
+    this.renderClaims(s.claimedLicenses);
     const training = document.getElementById('training')!;
     training.hidden = !s.training.on;
     this.fill('training', h('pre', {}, s.training.lines.join('\n')));
@@ -230,6 +232,29 @@ class PanelPage {
         ),
       mirror.lastReadFailure !== null &&
         h('p', { class: 'bad' }, `last read failed: ${mirror.lastReadFailure}`),
+    );
+  }
+
+  /** Each license several members claim, and the membership that decides; hidden when there is none. */
+  private renderClaims(claims: PanelStatus['claimedLicenses']): void {
+    document.getElementById('claims')!.hidden = claims.licenses.length === 0;
+    this.fill(
+      'claims',
+      h('p', { class: 'dim' }, 'The most recent membership decides for each license.'),
+      h(
+        'div',
+        { class: 'scroll' },
+        table(
+          ['license', 'decides', 'also claimed by'],
+          claims.licenses.map((c) => [
+            c.license ?? '—',
+            c.deciding,
+            `${c.memberIds.filter((id) => id !== c.deciding).join(', ')}${c.members > c.memberIds.length ? ` and ${c.members - c.memberIds.length} more` : ''}`,
+          ]),
+        ),
+      ),
+      claims.more &&
+        h('p', { class: 'warn' }, 'More licenses were claimed by several members than are listed.'),
     );
   }
 

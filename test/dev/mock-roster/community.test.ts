@@ -94,4 +94,24 @@ describe('mock roster mutation helpers', () => {
       isPrimary: true,
     });
   });
+
+  it('lists a returning member under one license twice: the old membership and the new, in either order', async () => {
+    const listed = async (license: string) =>
+      ((await call(mock, `/api/v1/members?gameLicense=${license}`)).json.data as { id: string }[]).map(
+        (m) => m.id,
+      );
+    const [left, alsoLeft] = mock.data.members.filter(
+      (m) => m.status === 'TERMINATED' || m.status === 'INACTIVE',
+    );
+    const back = mock.data.rejoin(left!.id, { displayName: 'Back Again' });
+    expect(back).toMatchObject({
+      gameLicense: left!.gameLicense,
+      status: 'ACTIVE',
+      displayName: 'Back Again',
+    });
+    expect(Date.parse(back.createdAt)).toBeGreaterThan(Date.parse(left!.createdAt));
+    expect(await listed(left!.gameLicense)).toEqual([left!.id, back.id]);
+    const first = mock.data.rejoin(alsoLeft!.id, { listedFirst: true });
+    expect(await listed(alsoLeft!.gameLicense)).toEqual([first.id, alsoLeft!.id]);
+  });
 });
