@@ -112,5 +112,15 @@ describe('a mirror that never decides on a record it has reason to doubt', () =>
     const decision = await h.server.connectPlayer({ name: 'Back', identifiers: [returning] }).decision;
     expect(decision).toMatchObject({ admitted: true });
     expect(requests(h)).toBe(before);
+    // Said once, and roster doctor lists the license with the membership that decides.
+    expect(h.logText().match(/The roster lists 2 members for license:/g)).toHaveLength(1);
+    const from = h.server.log.lines.length;
+    h.server.executeCommand('roster doctor');
+    const listed = await eventually(
+      () => h!.server.log.lines.slice(from).find((l) => /^\[roster\]\s+license:\S+: \S+ decides/.test(l)),
+      15_000,
+    );
+    const renewed = h.mock.data.members.filter((m) => m.gameLicense === returning).at(-1)!;
+    expect(listed).toContain(`${renewed.id} decides`);
   });
 });

@@ -22,6 +22,7 @@ export function attachMirror(context: RosterContext): Capability {
     clock,
     logger,
     maxEntries: config.cache.maxEntries,
+    licenseClaims: context.claimedLicenses,
     passMs: config.refresh.auditSeconds * 1000,
     resyncMs: config.mirror.resyncMinutes * 60_000,
   });

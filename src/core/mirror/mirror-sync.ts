@@ -2,6 +2,7 @@ import type { LimiterState } from '../limiter/limiter-state';
 import type { Catalog } from '../model';
 import type { Clock, Logger } from '../ports';
 import { CatalogIndex } from '../roster/catalog-index';
+import type { LicenseClaims } from '../roster/claimed-licenses';
 import type { RosterService } from '../roster/roster-service';
 import type { Schedule } from '../schedule';
 import { MirrorAttachment } from './mirror-attachment';
@@ -13,7 +14,7 @@ import { MirrorSnapshot } from './mirror-snapshot';
 import type { MirrorOff, MirrorReport } from './mirror-state';
 import { MirrorStatus } from './mirror-status';
 import type { PageSource } from './paced-pages';
-import { type LicenseClaims, type ReadReplaced, RosterMirror } from './roster-mirror';
+import { type ReadReplaced, RosterMirror } from './roster-mirror';
 import { restartState, type SavedMirror } from './saved-mirror';
 
 export interface MirrorSyncDeps {

@@ -1,6 +1,7 @@
 import type { ApiAssignment, ApiRank, MemberLookup } from '../model';
 import type { Clock } from '../ports';
 import { CatalogIndex } from '../roster/catalog-index';
+import type { LicenseClaims } from '../roster/claimed-licenses';
 import { type MemberView, toMemberView } from '../roster/member-view';
 import { isNewerMembership } from '../roster/newest-membership';
 import type { KnownRecord, MemberMirror } from '../roster/roster-service';
@@ -34,9 +35,6 @@ export interface ReadReplaced {
   /** More ids were named than could be kept: nothing the read holds is known to be in step. */
   overflowed: boolean;
 }
-
-/** Several members claim one license: the most recent membership decides (ids newest first). */
-export type LicenseClaims = (license: string, memberIds: readonly string[]) => void;
 
 /**
  * The members of the whole roster by license. It answers only once a full read completed (or a
@@ -79,7 +77,7 @@ export class RosterMirror implements MemberMirror {
     private readonly maxEntries: number,
     private readonly tooLarge: (size: number) => void,
     private readonly clock: Pick<Clock, 'now'> = { now: () => 0 },
-    private readonly claims: LicenseClaims = () => undefined,
+    private readonly claims: LicenseClaims = { note: () => undefined },
   ) {}
 
   /** True once a full read completed: from then on the licenses held are answered. */
@@ -292,15 +290,17 @@ export class RosterMirror implements MemberMirror {
       const holder = this.byLicense.get(key);
       if (holder !== undefined && holder.id !== member.id) {
         const newer = isNewerMembership(membershipOf(member), membershipOf(holder));
-        this.claims(key, newer ? [member.id, holder.id] : [holder.id, member.id]);
+        const ids = newer ? [member.id, holder.id] : [holder.id, member.id];
+        this.claims.note(key, ids, ids[0]!);
         if (!newer) continue;
       }
       this.put(member);
     }
     for (const [key, claims] of shared)
-      this.claims(
+      this.claims.note(
         key,
         claims.map((m) => m.id),
+        claims[0]!.id,
       );
   }
 

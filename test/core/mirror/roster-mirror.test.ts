@@ -74,7 +74,7 @@ describe('RosterMirror', () => {
         10,
         () => {},
         { now: () => 1 },
-        (l, ids) => claims.push([l, ids]),
+        { note: (l, ids) => claims.push([l, ids]) },
       );
       mirror.beginRead();
       mirror.replaceAll([...read.map((l) => mirror.compact(l)), mirror.compact(other(3))]);
