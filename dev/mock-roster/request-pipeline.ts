@@ -70,7 +70,11 @@ async function answer(deps: PipelineDeps, ex: Exchange): Promise<void> {
   let retryAfter: number | null = null;
   let status = 200;
   let body: unknown;
-  const headers: Record<string, string> = { 'X-Request-Id': ex.requestId };
+  // The service's own clock, as its stamps are: Node's default `Date` would be this machine's.
+  const headers: Record<string, string> = {
+    'X-Request-Id': ex.requestId,
+    Date: new Date(now()).toUTCString(),
+  };
   try {
     const { match } = ex;
     if (match.kind === 'none')

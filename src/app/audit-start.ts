@@ -30,6 +30,8 @@ export interface AuditStart {
   gap?: (reason: string) => void;
   /** With the default gap answer, what else is read again (the roster mirror's full read). */
   alsoReread?: () => void;
+  /** Told the entries each read brings that were not handled before (`AuditFeedDeps.entriesRead`). */
+  entriesRead?: (fresh: readonly unknown[]) => void;
 }
 
 /** Starts reading the audit log when the key may (`audit:read`) and the owner wants it; else null. */
@@ -46,6 +48,8 @@ export function startAuditFeed(deps: AuditStart, scopes: readonly string[]): Aud
     list: (query) => deps.api.list('/api/v1/audit-logs', query, 'refresh', AUDIT_MAX_PAGES),
     passSize: AUDIT_MAX_PAGES * PAGE_SIZE,
     newest: () => deps.api.get('/api/v1/audit-logs', { sort: '-createdAt', limit: 2 }, 'refresh'),
+    // Stamps are judged on the service's clock: this server's may be minutes off it.
+    serviceTime: () => deps.api.serviceTime.now(),
     service: deps.service,
     players: deps.players,
     // Members not online are found by id in the cache and, when it runs, the roster mirror.
@@ -54,6 +58,7 @@ export function startAuditFeed(deps: AuditStart, scopes: readonly string[]): Aud
     logger: deps.logger,
     intervalMs: auditMs,
     gap: deps.gap ?? gapReread(deps),
+    ...(deps.entriesRead ? { entriesRead: deps.entriesRead } : {}),
   });
   scheduleAuditFeed(deps.schedule, feed, auditMs);
   return feed;

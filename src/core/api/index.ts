@@ -19,4 +19,5 @@ export {
   RosterServiceError,
 } from './roster-api-error';
 export { hasScope, REQUIRED_SCOPES, scopeWarnings } from './scope-warnings';
+export type { ServiceTime } from './service-clock';
 export { SERVICE_ERROR_CODES, type ServiceErrorCode } from './service-error-codes';

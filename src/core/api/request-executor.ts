@@ -10,6 +10,7 @@ import { type HttpAnswer, type ReadContext, readEnvelopeAnswer, readJsonAnswer }
 import { backoffDelayMs, isRetryable, type RetryPolicy } from './retry-policy';
 import { RosterServiceError } from './roster-api-error';
 import { HeldBeforeSending } from './send-gate';
+import type { ServiceClock } from './service-clock';
 import { SUSPENDING_CODES } from './service-error-codes';
 
 export interface ExecuteOptions {
@@ -35,6 +36,8 @@ export interface RequestExecutorOptions {
   random: () => number;
   /** The longest wait the service may impose (`rateLimit.maxWaitSeconds`). */
   maxWaitMs?: number | undefined;
+  /** Told the headers of every answer: the service's `Date`. */
+  serviceClock?: ServiceClock | undefined;
 }
 
 /**
@@ -124,6 +127,7 @@ export class RequestExecutor {
       permitHeld = false;
       try {
         const answer = await sender.send(request, held);
+        this.options.serviceClock?.observe(answer.headers);
         const info = readRateLimitHeaders(answer.headers, clock.now(), this.options.maxWaitMs);
         if (answer.status === 429) {
           const waitMs = limiter.pauseAfterRateLimited(info);

@@ -15,6 +15,7 @@ import { listPages } from './list-pages';
 import { RequestExecutor } from './request-executor';
 import { defaultRetryPolicy, type RetryPolicy } from './retry-policy';
 import { HeldBeforeSending } from './send-gate';
+import { ServiceClock, type ServiceTime } from './service-clock';
 
 /** Query values for {@link RosterApi.get}; arrays repeat the parameter ("either value"). */
 export type QueryValues = Record<
@@ -86,6 +87,8 @@ export interface RosterApi {
   patch(path: string, body: unknown, lane?: Lane): Promise<unknown>;
   /** The rate limiter's state, plus the suspension error while the key is refused. */
   limiterState(): LimiterState & { suspended: string | null };
+  /** The service's own time, from the `Date` header of its latest answer. */
+  serviceTime: ServiceTime;
   /** Estimated wait in ms for a new request in `lane` (to tell a connecting player). */
   estimateWaitMs(lane: Lane): number;
   /** Called when the client stops sending (key refused) and when it resumes. Returns an unsubscribe. */
@@ -113,6 +116,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     }),
     options.onAnswer,
   );
+  const serviceTime = new ServiceClock(clock);
   const suspension = new KeySuspension({ clock, logger, recheck: () => fetchIdentity(true) });
   const executor = new RequestExecutor({
     limiter,
@@ -123,6 +127,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     logger,
     random: options.random ?? Math.random,
     maxWaitMs: options.maxWaitMs,
+    serviceClock: serviceTime,
   });
   const lookups = new MemberLookups({
     executor,
@@ -168,6 +173,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     patch: async (path, body, lane = 'refresh') =>
       (await executor.envelope({ method: 'PATCH', path: checkPath(path), body }, { lane })).data,
     limiterState: () => ({ ...limiter.state(), suspended: suspension.current?.message ?? null }),
+    serviceTime,
     // Each further batch of 100 waiting licenses costs about two requests (members, assignments).
     estimateWaitMs: (lane) =>
       limiter.estimateWaitMs(lane) +

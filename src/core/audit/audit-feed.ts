@@ -17,11 +17,15 @@ export interface AuditFeedDeps {
   /** The most entries one `list` brings (its pages × 100): a read that brings this many stopped short. */
   passSize: number;
   /**
-   * The two newest entries (`sort=-createdAt&limit=2`): where the service's own clock stands. The
-   * entries' stamps, not the `Date` header, because the cursor compares stamps with stamps only:
-   * the same clock, to the millisecond, whatever proxy answers.
+   * The two newest entries (`sort=-createdAt&limit=2`): where the log stands as the feed starts.
+   * The first read starts no later than the newest of them.
    */
   newest(): Promise<unknown>;
+  /**
+   * The service's own time (its `Date` header), which stamps are judged against; this server's
+   * clock stands in without it (a service and a server on one clock, as in tests).
+   */
+  serviceTime?: () => number;
   service: RosterService;
   players: PlayerRegistry;
   /** The member cache: members who are not online are found by id through it. */
@@ -35,10 +39,18 @@ export interface AuditFeedDeps {
    * server holds may be out of date and must be read again in full.
    */
   gap(reason: string): void;
+  /**
+   * Told the entries each read brought that were not handled before (possibly none), right after
+   * the read and before they are matched to members.
+   */
+  entriesRead?(fresh: readonly unknown[]): void;
 }
 
-/** How far back a sweep stays below the newest entries (equal stamps, late commits). */
-export const AUDIT_OVERLAP_MS = 120_000;
+/**
+ * How far before the service's time a read starts: entries stamped up to this far behind it (a
+ * node whose clock is a few minutes slow, a late commit, equal stamps) are still listed.
+ */
+export const AUDIT_OVERLAP_MS = 5 * 60_000;
 
 /** What one read of the audit log did. */
 export interface AuditPass {
@@ -51,9 +63,10 @@ export interface AuditPass {
 }
 
 /**
- * How far the feed has handled the log, in the service's time: every entry stamped up to `at` was
- * read and the members it named read again (late commits aside, which resuming re-reads). `at`
- * null: nothing yet, the log's beginning. What a restart resumes from.
+ * How far the feed has handled the log, in the service's time: a read that began then reached the
+ * end of the log and the members its entries named were read again (entries stamped a little
+ * earlier and listed later aside, which resuming reads again). Never ahead of the service's time.
+ * `at` null: nothing yet, the log's beginning. What a restart resumes from.
  */
 export interface AuditPosition {
   at: number | null;
@@ -68,7 +81,7 @@ export interface AuditPosition {
  * said once and answered by reading everything again.
  */
 export class AuditFeed {
-  private readonly cursor = new AuditCursor(AUDIT_OVERLAP_MS);
+  private readonly cursor: AuditCursor;
   private readonly catalog: CatalogReloads;
   private readonly health: FeedHealth;
   private readonly reads: AuditLogReads;
@@ -82,6 +95,7 @@ export class AuditFeed {
   private readonly owed = new Set<string>();
 
   constructor(private readonly deps: AuditFeedDeps) {
+    this.cursor = new AuditCursor(AUDIT_OVERLAP_MS, deps.serviceTime ?? (() => deps.clock.now()));
     this.catalog = new CatalogReloads(deps.service, deps.clock);
     this.health = new FeedHealth(deps);
     this.reads = new AuditLogReads(this.cursor, this.health, deps, () => {
@@ -128,7 +142,7 @@ export class AuditFeed {
    * entries: the reads that follow handle every entry since (the overlap before it again).
    */
   resumeFrom(position: AuditPosition): void {
-    this.cursor.resume(position.at, this.deps.clock.now());
+    this.cursor.resume(position.at);
     this.handled = { at: this.cursor.position };
   }
 
@@ -137,11 +151,12 @@ export class AuditFeed {
     if (!this.health.running) return pass;
     const entries = await this.reads.read();
     if (entries === null) return pass;
-    const now = this.deps.clock.now();
-    const step = this.cursor.read(entries, entries.length >= this.deps.passSize, now);
-    if (!step.behind) this.health.caughtUp(now);
+    const step = this.cursor.read(entries, entries.length >= this.deps.passSize);
+    if (!step.behind) this.health.caughtUp(this.deps.clock.now());
     pass.behind = step.behind;
     if (step.gap !== null) this.health.gap(step.gap);
+    this.health.ahead(step.ahead);
+    this.deps.entriesRead?.(step.fresh);
     pass.entries = step.fresh.length;
     if (step.fresh.length === 0 && this.owed.size === 0 && !this.catalog.pending) {
       this.handled = { at: this.cursor.position };

@@ -1,14 +1,12 @@
 import type { QueryValues } from '../api/roster-api';
-import type { Clock } from '../ports';
 import type { AuditCursor } from './audit-cursor';
 import type { FeedHealth } from './feed-health';
 
 export interface AuditLogReadsDeps {
   /** Pages of `GET /api/v1/audit-logs` with this query, oldest first. */
   list(query: QueryValues): Promise<unknown[]>;
-  /** The two newest entries: where the service's own clock stands. */
+  /** The two newest entries: where the log stands as the resource starts. */
   newest(): Promise<unknown>;
-  clock: Clock;
 }
 
 /**
@@ -35,7 +33,7 @@ export class AuditLogReads {
       .newest()
       .then((newest) => {
         if (!this.cursor.anchored) {
-          this.cursor.anchor(listOf(newest), this.deps.clock.now());
+          this.cursor.anchor(listOf(newest));
           this.anchored();
         }
         return true;
@@ -54,7 +52,7 @@ export class AuditLogReads {
   async read(): Promise<unknown[] | null> {
     if (!this.cursor.anchored && !(await this.anchor())) return null;
     try {
-      const after = this.cursor.after();
+      const after = this.cursor.nextRead();
       const entries = await this.deps.list({
         sort: 'createdAt',
         ...(after === undefined ? {} : { 'createdAt.after': after }),

@@ -1,5 +1,7 @@
 import { RosterServiceError } from '../api/roster-api-error';
 import type { Clock, Logger } from '../ports';
+import type { AheadEntry } from './audit-cursor';
+import { StampSkew, type StampSkewState } from './stamp-skew';
 
 /** The feed as `roster doctor` tells it. */
 export interface AuditFeedState {
@@ -11,6 +13,8 @@ export interface AuditFeedState {
   caughtUpAt: number | null;
   gaps: number;
   lastGap: { reason: string; at: number } | null;
+  /** Entries stamped too far ahead of the service's time; null when none was seen. */
+  skew: StampSkewState | null;
 }
 
 export interface FeedHealthDeps {
@@ -25,7 +29,8 @@ export interface FeedHealthDeps {
 /**
  * How the feed is doing, apart from where it stands in the log: when a read last reached the end,
  * whether reads fail (said once, and once when they work again), the gaps it could not read, and
- * whether it stopped for good (a key that may not read the log).
+ * whether it stopped for good (a key that may not read the log), and the entries stamped too far
+ * ahead of the service's time.
  */
 export class FeedHealth {
   private caughtUpAt = Number.NEGATIVE_INFINITY;
@@ -33,8 +38,11 @@ export class FeedHealth {
   private stopped = false;
   private gaps = 0;
   private lastGap: AuditFeedState['lastGap'] = null;
+  private readonly skew: StampSkew;
 
-  constructor(private readonly deps: FeedHealthDeps) {}
+  constructor(private readonly deps: FeedHealthDeps) {
+    this.skew = new StampSkew(deps.logger);
+  }
 
   /** True while reads reach the end of the log on time (see `AuditFeed.healthy`). */
   get healthy(): boolean {
@@ -64,7 +72,13 @@ export class FeedHealth {
       caughtUpAt: caughtUp,
       gaps: this.gaps,
       lastGap: this.lastGap,
+      skew: this.skew.state(),
     };
+  }
+
+  /** A read listed entries stamped too far ahead of the service's time. */
+  ahead(entries: readonly AheadEntry[]): void {
+    this.skew.note(entries, this.deps.clock.now());
   }
 
   /** The log answered a read. */

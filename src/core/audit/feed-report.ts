@@ -1,8 +1,10 @@
 import type { AuditFeedState } from './audit-feed';
+import { aheadText } from './stamp-skew';
 
 /**
  * What `roster doctor` says of the audit feed as it runs (the scope check says whether it can):
- * reading on time, paging through a backlog, failing or stopped, and the gaps it could not read.
+ * reading on time, paging through a backlog, failing or stopped, the gaps it could not read, and
+ * the entries stamped too far ahead of the service's time.
  */
 export function feedLines(state: AuditFeedState, now: number, refreshSeconds: number): string[] {
   const ago = (at: number) => `${Math.max(0, Math.round((now - at) / 1000))} s ago`;
@@ -26,6 +28,12 @@ export function feedLines(state: AuditFeedState, now: number, refreshSeconds: nu
   if (state.lastGap) {
     lines.push(
       `! audit feed: ${state.gaps} gap${state.gaps === 1 ? '' : 's'} since start, the last ${ago(state.lastGap.at)} (${state.lastGap.reason}); the members this server holds were read again.`,
+    );
+  }
+  if (state.skew) {
+    const { entries, last } = state.skew;
+    lines.push(
+      `! audit feed: ${entries} entr${entries === 1 ? 'y' : 'ies'} stamped ahead of the service's clock since start, the last (${last.entry}) ${aheadText(last.aheadMs)} ahead, seen ${ago(last.at)}; acted on, but the log is still read from the service's time (its Date header).`,
     );
   }
   return lines;

@@ -1,41 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AuditCursor } from '../../../src/core/audit/audit-cursor';
 import { AUDIT_OVERLAP_MS } from '../../../src/core/audit/audit-feed';
 import { feedRig, memberRecord } from './feed-rig';
-
-const T0 = Date.UTC(2025, 5, 2, 12);
-const entry = (id: string, ms: number) => ({ id, createdAt: new Date(T0 + ms).toISOString() });
-
-describe('AuditCursor position', () => {
-  it('is the newest stamp a later entry confirmed, never a lone newest one', () => {
-    const cursor = new AuditCursor(120_000);
-    cursor.anchor([], 0);
-    expect(cursor.position).toBeNull();
-    cursor.read([entry('a', 1_000)], false, 0);
-    // One entry only: it could be stamped in the future by a fault; nothing confirms it yet.
-    expect(cursor.position).toBeNull();
-    cursor.read([entry('a', 1_000), entry('b', 9_000)], false, 0);
-    expect(cursor.position).toBe(T0 + 1_000);
-  });
-
-  it('resumes from a saved position the overlap before it, as an anchor there would', () => {
-    const cursor = new AuditCursor(120_000);
-    cursor.resume(T0 + 50_000, 0);
-    expect(cursor.anchored).toBe(true);
-    expect(Date.parse(cursor.after()!)).toBe(T0 + 50_000 - 120_000 - 1);
-    expect(cursor.position).toBe(T0 + 50_000);
-    // Entries in the overlap are processed once, those after as usual.
-    const fresh = cursor.read([entry('late', 40_000), entry('new', 60_000)], false, 1_000).fresh;
-    expect(fresh).toEqual([entry('late', 40_000), entry('new', 60_000)]);
-  });
-
-  it('resumes from the log beginning when the position saved was none', () => {
-    const cursor = new AuditCursor(120_000);
-    cursor.resume(null, 0);
-    expect(cursor.anchored).toBe(true);
-    expect(cursor.after()).toBeUndefined();
-  });
-});
 
 describe('AuditFeed position and resume', () => {
   it('resumed, it reads from the saved position at once, without asking for the newest entries', async () => {

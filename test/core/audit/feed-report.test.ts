@@ -11,6 +11,7 @@ const reading: AuditFeedState = {
   caughtUpAt: NOW - 20_000,
   gaps: 0,
   lastGap: null,
+  skew: null,
 };
 
 describe('feedLines', () => {
@@ -44,6 +45,20 @@ describe('feedLines', () => {
     );
     expect(lines[1]).toBe(
       '! audit feed: 2 gaps since start, the last 5 s ago (more than 2000 entries stamped x); the members this server holds were read again.',
+    );
+  });
+
+  it('names the entries stamped ahead of the service clock: how many, the last, how far ahead and when', () => {
+    const lines = feedLines(
+      {
+        ...reading,
+        skew: { entries: 2, last: { entry: 'aud_000123', aheadMs: 3_540_000, at: NOW - 12_000 } },
+      },
+      NOW,
+      300,
+    );
+    expect(lines[1]).toBe(
+      "! audit feed: 2 entries stamped ahead of the service's clock since start, the last (aud_000123) 59 min ahead, seen 12 s ago; acted on, but the log is still read from the service's time (its Date header).",
     );
   });
 });

@@ -43,10 +43,17 @@ export function memberRecord(n: number, status = 'ACTIVE'): MemberLookup {
 /**
  * The roster core (real cache, service and player registry) over a fake source whose records a
  * test changes, and an in-memory audit log served as the service serves it: `createdAt.after`
- * exclusive, sorted by `createdAt`, at most `passSize` entries a read. The log's clock is the test
- * clock plus `skewMs`.
+ * exclusive, sorted by `createdAt`, at most `passSize` entries a read. The service's clock (its
+ * stamps and its `Date` header) is the test clock plus `skewMs`.
  */
-export function feedRig(options: { skewMs?: number; passSize?: number; logger?: Logger } = {}) {
+export function feedRig(
+  options: {
+    skewMs?: number;
+    passSize?: number;
+    logger?: Logger;
+    entriesRead?: (fresh: readonly unknown[]) => void;
+  } = {},
+) {
   const gaps: string[] = [];
   const clock = new FakeClock(Date.UTC(2025, 5, 2, 12));
   const roster = new Map<string, MemberLookup>();
@@ -113,8 +120,10 @@ export function feedRig(options: { skewMs?: number; passSize?: number; logger?: 
     players,
     cache,
     clock,
+    serviceTime: serviceNow,
     logger: options.logger ?? silentLogger,
     intervalMs: 60_000,
+    ...(options.entriesRead ? { entriesRead: options.entriesRead } : {}),
   });
   let sequence = 0;
   return {
