@@ -47,6 +47,8 @@ export interface Capability {
   sweep?(): void;
   /** Entries of the audit log could not be read (`reason`): changes in that gap were missed. */
   auditGap?(reason: string): void;
+  /** A read of the audit log brought these entries, not handled before (before they are matched). */
+  auditEntries?(fresh: readonly unknown[]): void;
   /** The audit feed was started (in a `ready` hook, so before the `ready` of those listed after). */
   auditFeedStarted?(feed: AuditFeed): void;
   /** On `onResourceStart`, before the key check: the roster mirror as the snapshot kept it. */
@@ -137,6 +139,10 @@ export class Capabilities {
 
   auditGap(reason: string): void {
     for (const capability of this.attached) capability.auditGap?.(reason);
+  }
+
+  auditEntries(fresh: readonly unknown[]): void {
+    for (const capability of this.attached) capability.auditEntries?.(fresh);
   }
 
   auditFeedStarted(feed: AuditFeed): void {

@@ -41,6 +41,31 @@ async function doctorMirrorLine(harness: Harness): Promise<string> {
 }
 
 describe('a mirror that never decides on a record it has reason to doubt', () => {
+  it('a member suspended while the first full read runs, after their page was read, is refused: the change is not lost to the read', async () => {
+    h = await startHarness({
+      config: { api: { timeoutMs: 15_000 }, refresh: { intervalSeconds: 3600, auditSeconds: 1 } },
+      // The members are read, then the assignments wait: the read is under way, past the members.
+      beforeStart: (mock) => {
+        mock.faults.failPath('/api/v1/department-assignments', 'hang');
+      },
+    });
+    await eventually(() => (h!.mock.counters.byEndpoint()['GET /api/v1/members'] ?? 0) >= 2, 10_000);
+    const member = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;
+    const changedAt = Date.now();
+    h.mock.dashboard.setStatus(member.id, 'SUSPENDED');
+    // The audit log names the member (not held by anything yet) while the read runs.
+    await eventually(
+      () =>
+        h!.mock.counters.log.filter((e) => e.path === '/api/v1/audit-logs' && e.time > changedAt).length >= 2,
+      10_000,
+    );
+    h.mock.faults.clear();
+    await mirrored(h);
+    const decision = await h.server.connectPlayer({ name: 'Mid', identifiers: [member.gameLicense] })
+      .decision;
+    expect(!decision.admitted && decision.reason).toMatch(/status is SUSPENDED/);
+  });
+
   it('a gap in the audit log: joins are looked up at once, a suspension in it is refused, and the mirror decides again after a full read begun after it', async () => {
     h = await startHarness({ config: { refresh: { intervalSeconds: 3600, auditSeconds: 1 } } });
     await mirrored(h);

@@ -57,6 +57,7 @@ export function attachMirror(context: RosterContext): Capability {
       sync.auditReadGranted();
     },
     auditGap: (reason) => sync.gap(reason),
+    auditEntries: (fresh) => sync.entriesRead(fresh),
     stop: () => sync.stop(),
     mirrorToSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),
     mirrorReport: () => sync.report(),

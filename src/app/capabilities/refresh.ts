@@ -45,6 +45,7 @@ export function attachRefresh(context: RosterContext): Capability {
         logger,
         auditSeconds: config.refresh.auditSeconds,
         gap,
+        entriesRead: (fresh) => capabilities.auditEntries(fresh),
       },
       identity.scopes,
     );

@@ -1,3 +1,4 @@
+import { entryValues } from '../audit/entry-values';
 import type { LimiterState } from '../limiter/limiter-state';
 import type { Catalog } from '../model';
 import type { Clock, Logger } from '../ports';
@@ -177,6 +178,21 @@ export class MirrorSync {
    */
   named(ids: Iterable<string>): void {
     if (this.status.active) this.mirror.named(ids);
+  }
+
+  /**
+   * Entries a read of the audit log brought: every value in them is named (an entry that cannot be
+   * read is the feed's gap to report, which stops the mirror deciding anyway).
+   */
+  entriesRead(fresh: readonly unknown[]): void {
+    if (!this.status.active || fresh.length === 0) return;
+    for (const entry of fresh) {
+      try {
+        this.mirror.named(entryValues(entry));
+      } catch {
+        // Unreadable: the feed reports it as a gap.
+      }
+    }
   }
 
   /**
