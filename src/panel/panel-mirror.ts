@@ -11,6 +11,7 @@ export function panelMirror(report: MirrorReport | null): PanelStatus['mirror'] 
     deciding: report.deciding,
     gaps: report.gaps,
     lastGap: report.lastGap,
+    clockSkew: report.clockSkew,
     held: report.held,
     lastFullReadAt: report.lastFullReadAt,
     lastAuditCatchUpAt: report.auditReadAt,

@@ -79,6 +79,8 @@ export interface PanelStatus {
     gaps: number;
     /** The last gap: when, why, and when the full read begun after it ended it (null: not yet). */
     lastGap: { at: number; reason: string; rereadAt: number | null } | null;
+    /** Audit entries stamped too far ahead of the service's clock: how many, the last one, how far, when read. */
+    clockSkew: { entries: number; last: { entry: string; aheadMs: number; at: number } } | null;
   } | null;
   /** Licenses the roster lists for several members; the most recent membership decides for each. */
   claimedLicenses: {

@@ -62,6 +62,7 @@ export function fakeSources(overrides: Partial<PanelSources> = {}): PanelSources
       deciding: true,
       gaps: 1,
       lastGap: { at: 600, reason: 'more than 2000 entries stamped 2025-06-02T12:00:00.000Z', rereadAt: 650 },
+      clockSkew: { entries: 2, last: { entry: 'aud_fast_2', aheadMs: 3_540_000, at: 800 } },
     }),
     onlinePlayers: () => online,
     onlineCount: () => online.size,

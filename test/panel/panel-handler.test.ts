@@ -120,6 +120,7 @@ describe('the panel handler (FXServer request/response shapes)', () => {
       deciding: true,
       gaps: 1,
       lastGap: { at: 600, reason: 'more than 2000 entries stamped 2025-06-02T12:00:00.000Z', rereadAt: 650 },
+      clockSkew: { entries: 2, last: { entry: 'aud_fast_2', aheadMs: 3_540_000, at: 800 } },
     });
   });
 

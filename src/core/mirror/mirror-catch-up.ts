@@ -1,4 +1,5 @@
 import type { AuditFeed, AuditPosition } from '../audit/audit-feed';
+import type { StampSkewState } from '../audit/stamp-skew';
 
 /** The part of the audit feed the mirror follows: its reads, its state and where it stands. */
 export type FollowedFeed = Pick<AuditFeed, 'resumeFrom' | 'poll' | 'state' | 'unreadMembers' | 'position'>;
@@ -78,6 +79,11 @@ export class AuditStep {
     if (this.since === null || !state?.running) return null;
     if (state.lastGap && state.lastGap.at >= this.since) return null;
     return this.feed?.position() ?? null;
+  }
+
+  /** Entries the feed saw stamped too far ahead of the service's time; null: none (or no feed). */
+  skew(): StampSkewState | null {
+    return this.feed?.state().skew ?? null;
   }
 
   /** When the feed last read the log to its end (this server's time). */

@@ -1,3 +1,4 @@
+import { aheadText } from '../audit/stamp-skew';
 import type { MirrorOff, MirrorReport, MirrorState } from './mirror-state';
 
 /** The state in a few words (the panel's mirror row). */
@@ -37,7 +38,7 @@ export function mirrorStatusLine(report: MirrorReport, now: number): string {
     case 'stale':
       return `mirror: stale snapshot: outage policy only (${state.why}); ${held} members held, ${fullRead}, joins looked up until a full read completes; ${today}${failing}`;
     case 'up':
-      return `mirror: ${held} members held, ${fullRead}; last audit catch-up ${report.auditReadAt === null ? 'not yet' : `${age(report.auditReadAt, now)} ago`}${caughtUp(report)}${gapWords(report, now)}${lagging(report)}; ${today}${failing}`;
+      return `mirror: ${held} members held, ${fullRead}; last audit catch-up ${report.auditReadAt === null ? 'not yet' : `${age(report.auditReadAt, now)} ago`}${caughtUp(report)}${gapWords(report, now)}${lagging(report)}${skewWords(report, now)}; ${today}${failing}`;
     case 'off':
       return `mirror: off (${offReason(state)}); ${today}`;
   }
@@ -120,6 +121,13 @@ function gapWords(report: MirrorReport, now: number): string {
   if (gap.rereadAt === null)
     return `; a gap in the audit log ${age(gap.at, now)} ago (${gap.reason})${count}: not deciding until the full read begun after it completes`;
   return `; last gap in the audit log ${age(gap.at, now)} ago (${gap.reason})${count}, ended by a full read ${age(gap.at, gap.rereadAt)} later`;
+}
+
+/** Audit entries stamped ahead of the service's clock, when any were seen. */
+function skewWords(report: MirrorReport, now: number): string {
+  const skew = report.clockSkew;
+  if (skew === null) return '';
+  return `; ${skew.entries} audit entr${skew.entries === 1 ? 'y' : 'ies'} stamped ahead of the service's clock, the last (${skew.last.entry}) ${aheadText(skew.last.aheadMs)} ahead, ${age(skew.last.at, now)} ago`;
 }
 
 /** Up, no gap open, yet not deciding: the audit log lags. */

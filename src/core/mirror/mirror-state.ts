@@ -1,3 +1,5 @@
+import type { StampSkewState } from '../audit/stamp-skew';
+
 /** Why the mirror is off. */
 export type MirrorOff =
   | { why: 'disabled' }
@@ -36,4 +38,6 @@ export interface MirrorReport {
    * which ended it (null: not yet; joins are looked up until then).
    */
   lastGap: { at: number; reason: string; rereadAt: number | null } | null;
+  /** Audit entries stamped too far ahead of the service's clock (acted on; the log is read on its clock). */
+  clockSkew: StampSkewState | null;
 }

@@ -232,6 +232,7 @@ export class MirrorSync {
       deciding: this.mirror.answering,
       gaps: this.known.gaps,
       lastGap: this.known.lastGap && { ...this.known.lastGap },
+      clockSkew: this.step.skew(),
     };
   }
 

@@ -230,6 +230,12 @@ class PanelPage {
               : `ended by a full read at ${clock(gap.rereadAt)}`
           }`,
         ),
+      mirror.clockSkew !== null &&
+        h(
+          'p',
+          { class: 'dim', id: 'mirror-skew' },
+          `${mirror.clockSkew.entries} audit entr${mirror.clockSkew.entries === 1 ? 'y' : 'ies'} stamped ahead of the service's clock, the last (${mirror.clockSkew.last.entry}) ${Math.round(mirror.clockSkew.last.aheadMs / 60_000)} min ahead, ${ago(mirror.clockSkew.last.at, now)}: acted on, the log read on the service's clock`,
+        ),
       mirror.lastReadFailure !== null &&
         h('p', { class: 'bad' }, `last read failed: ${mirror.lastReadFailure}`),
     );

@@ -14,6 +14,7 @@ const report = (over: Partial<MirrorReport>): MirrorReport => ({
   deciding: true,
   gaps: 0,
   lastGap: null,
+  clockSkew: null,
   ...over,
 });
 
