@@ -9,8 +9,6 @@ export interface CreatedRange {
   before: number | null;
 }
 
-export const WHOLE_LIST: CreatedRange = { after: null, before: null };
-
 /** The query parameters that ask for `range`. */
 export function rangeQuery(range: CreatedRange): QueryValues {
   const query: QueryValues = {};
@@ -19,7 +17,7 @@ export function rangeQuery(range: CreatedRange): QueryValues {
   return query;
 }
 
-export function inRange(at: number, range: CreatedRange): boolean {
+function inRange(at: number, range: CreatedRange): boolean {
   return (range.after === null || at > range.after) && (range.before === null || at < range.before);
 }
 
