@@ -10,6 +10,7 @@ export function listRoute<T extends object>(
 ): (ctx: RouteContext) => RouteResult {
   return (ctx) => {
     const query = parseListQuery(ctx.url.searchParams, spec);
+    ctx.store.beforeList?.({ path: ctx.url.pathname, query: ctx.url.searchParams });
     const { items, pagination } = applyListQuery(records(ctx), query, spec);
     // The endless-pages fault: every page claims another follows.
     const paging = ctx.faults.endlessPages

@@ -23,6 +23,11 @@ export interface NewMember {
  * directly; every change goes through here so records and their `updatedAt` stay consistent.
  */
 export class RosterStore {
+  /**
+   * Called before a list request is answered, with the path and query asked: a test changes the
+   * data here to make the change land between two pages of a read. Null: no hook.
+   */
+  beforeList: ((request: { path: string; query: URLSearchParams }) => void) | null = null;
   private nextMember: number;
   private nextAssignment: number;
   private nextAudit: number;

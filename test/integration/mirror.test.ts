@@ -163,7 +163,18 @@ describe('the roster on the server', () => {
     const pages = h.mock.counters.log.filter(
       (e) => e.path === '/api/v1/members' && new URLSearchParams(e.query).has('page'),
     );
-    expect(pages.map((e) => new URLSearchParams(e.query).get('page'))).toEqual(['1', '2', '3', '4', '5']);
+    // Read by key: each page asked after the newest stamp read, the last one newest first.
+    const asked = pages.map((e) => new URLSearchParams(e.query));
+    const after = asked.map((q) => q.get('createdAt.after'));
+    expect(after[0]).toBeNull();
+    expect(after.slice(1, 4)).toEqual([...after.slice(1, 4)].sort());
+    expect(asked.map((q) => q.get('sort'))).toEqual([
+      'createdAt',
+      'createdAt',
+      'createdAt',
+      'createdAt',
+      '-createdAt',
+    ]);
     const paced = h.mock.counters.log.filter((e) => new URLSearchParams(e.query).has('page'));
     expect(paced.every((e) => e.keyId === h!.mock.keyId('full'))).toBe(true);
     expect(paced.length).toBeGreaterThanOrEqual(10);

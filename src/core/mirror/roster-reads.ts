@@ -1,9 +1,10 @@
 import { assignmentSchema, type MemberRecord, memberSchema, toApiMember } from '../api/record-schemas';
 import type { ApiMember } from '../model';
 import type { Logger } from '../ports';
+import { readList } from './list-read';
 import type { MirrorPacer } from './mirror-pacer';
 import { type MirroredAssignment, type MirroredMember, mirroredMember } from './mirrored-member';
-import { type PageSource, pacedPages } from './paced-pages';
+import type { PageSource } from './paced-pages';
 import { RecordReader } from './record-reader';
 import type { RosterMirror } from './roster-mirror';
 
@@ -18,13 +19,13 @@ export interface RosterReadDeps {
   source: PageSource;
   pacer: MirrorPacer;
   logger: Logger;
-  /** Shapes assignments compactly, sharing expanded ranks. */
-  mirror: Pick<RosterMirror, 'assignment'>;
+  /** Shapes assignments compactly, sharing expanded ranks; tells which members it holds. */
+  mirror: Pick<RosterMirror, 'assignment' | 'licenseNamedBy'>;
   /** `cache.maxEntries`: a roster with more members is not kept. */
   maxEntries: number;
 }
 
-/** A member's `createdAt` as the service stamped it (sent back as is), and as a time to compare. */
+/** A member's `createdAt` as the service stamped it, and as a time to compare. */
 export interface Stamp {
   text: string;
   at: number;
@@ -38,24 +39,25 @@ export type WholeRoster =
 interface Found {
   member: ApiMember;
   inline: MirroredAssignment[] | null;
+  stamp: Stamp | null;
 }
 
 /**
  * Every member, then every department assignment (rank expanded), 100 a page at the mirror's
- * pace. Stops as soon as the roster is known to hold more than `maxEntries` members. Where member
- * records carry their assignments inline, the assignments list is not read.
+ * pace, each list read by key and reconciled. Stops as soon as the roster is known to hold more
+ * than `maxEntries` members. Where member records carry their assignments inline, the assignments
+ * list is not read.
  */
 export async function readWholeRoster(deps: RosterReadDeps): Promise<WholeRoster> {
+  const listed = await readList(deps.source, deps.pacer, {
+    path: MEMBERS,
+    query: {},
+    maxPages: Math.ceil(deps.maxEntries / 100) + 1,
+    atMost: deps.maxEntries,
+  });
+  if (listed.kind === 'too-many') return { kind: 'too-large', size: listed.size };
   const reader = new MemberReader(deps);
-  const maxPages = Math.ceil(deps.maxEntries / 100) + 1;
-  let seen = 0;
-  for await (const page of pacedPages(deps.source, deps.pacer, MEMBERS, { sort: 'createdAt' }, maxPages)) {
-    if (page.total !== undefined && page.total > deps.maxEntries)
-      return { kind: 'too-large', size: page.total };
-    seen += page.items.length;
-    if (seen > deps.maxEntries) return { kind: 'too-large', size: seen };
-    reader.read(page.items);
-  }
+  reader.read(listed.records);
   reader.finish('the roster mirror read every member');
   const found = reader.found;
   const separate = new Set(found.filter((f) => f.inline === null).map((f) => f.member.id));
@@ -63,56 +65,61 @@ export async function readWholeRoster(deps: RosterReadDeps): Promise<WholeRoster
   return { kind: 'read', members: shaped(found, assignments), newest: reader.newest };
 }
 
-/** Members created after `after` (one request, more pages if needed), with their assignments. */
+/**
+ * Members created after `after` (from a millisecond before it: members stamped the same
+ * millisecond are not missed), with their assignments. Members already held that were stamped no
+ * later than `after` are read again only for that overlap and left as held.
+ */
 export async function readNewMembers(
   deps: RosterReadDeps,
   after: Stamp,
 ): Promise<{ members: MirroredMember[]; newest: Stamp | null }> {
-  const reader = new MemberReader(deps);
-  const query = { 'createdAt.after': after.text, sort: 'createdAt' };
   const maxPages = Math.ceil(deps.maxEntries / 100) + 1;
-  for await (const page of pacedPages(deps.source, deps.pacer, MEMBERS, query, maxPages))
-    reader.read(page.items);
+  const listed = await readList(deps.source, deps.pacer, {
+    path: MEMBERS,
+    query: {},
+    after: after.at - 1,
+    maxPages,
+  });
+  const reader = new MemberReader(deps);
+  if (listed.kind === 'read') reader.read(listed.records);
   reader.finish('the roster mirror read new members');
-  const found = reader.found;
+  const found = reader.found.filter(
+    (f) => !(f.stamp !== null && f.stamp.at <= after.at && deps.mirror.licenseNamedBy(f.member.id)),
+  );
   const ids = found.filter((f) => f.inline === null).map((f) => f.member.id);
   const byMember = new Map<string, MirroredAssignment[]>();
   const assignmentReader = new RecordReader(assignmentSchema, 'department assignment');
   for (let start = 0; start < ids.length; start += MEMBERS_PER_REQUEST) {
     const memberId = ids.slice(start, start + MEMBERS_PER_REQUEST);
     const query = { memberId, include: 'rank' };
-    const pages = pacedPages(deps.source, deps.pacer, ASSIGNMENTS, query, ASSIGNMENTS_PER_MEMBER);
-    for await (const page of pages)
-      collect(deps, assignmentReader.read(page.items), new Set(memberId), byMember);
+    const batch = await readList(deps.source, deps.pacer, {
+      path: ASSIGNMENTS,
+      query,
+      maxPages: ASSIGNMENTS_PER_MEMBER,
+    });
+    if (batch.kind === 'read')
+      collect(deps, assignmentReader.read(batch.records), new Set(memberId), byMember);
   }
   assignmentReader.finish(deps.logger, 'the roster mirror read the assignments of new members');
   return { members: shaped(found, byMember), newest: reader.newest };
 }
 
-/**
- * The whole assignments list. Read again once when it shrank while it was read: a record removed
- * from an earlier page shifts the later ones, and one would be skipped without a trace.
- */
+/** The whole assignments list, of the members read. */
 async function allAssignments(
   deps: RosterReadDeps,
   members: ReadonlySet<string>,
 ): Promise<Map<string, MirroredAssignment[]>> {
-  const maxPages = Math.ceil((members.size * ASSIGNMENTS_PER_MEMBER) / 100) + 1;
-  for (let attempt = 1; ; attempt++) {
-    const reader = new RecordReader(assignmentSchema, 'department assignment');
-    const byMember = new Map<string, MirroredAssignment[]>();
-    let total: number | undefined;
-    let read = 0;
-    const query = { include: 'rank', sort: 'createdAt' };
-    for await (const page of pacedPages(deps.source, deps.pacer, ASSIGNMENTS, query, maxPages)) {
-      total ??= page.total;
-      read += page.items.length;
-      collect(deps, reader.read(page.items), members, byMember);
-    }
-    if (attempt < 2 && total !== undefined && read < total) continue;
-    reader.finish(deps.logger, 'the roster mirror read every department assignment');
-    return byMember;
-  }
+  const listed = await readList(deps.source, deps.pacer, {
+    path: ASSIGNMENTS,
+    query: { include: 'rank' },
+    maxPages: Math.ceil((members.size * ASSIGNMENTS_PER_MEMBER) / 100) + 1,
+  });
+  const reader = new RecordReader(assignmentSchema, 'department assignment');
+  const byMember = new Map<string, MirroredAssignment[]>();
+  if (listed.kind === 'read') collect(deps, reader.read(listed.records), members, byMember);
+  reader.finish(deps.logger, 'the roster mirror read every department assignment');
+  return byMember;
 }
 
 function collect(
@@ -134,7 +141,7 @@ function shaped(found: readonly Found[], assignments: ReadonlyMap<string, Mirror
   return found.map((f) => mirroredMember(f.member, f.inline ?? assignments.get(f.member.id) ?? []));
 }
 
-/** Member records page by page: the members, their inline assignments, the newest `createdAt`. */
+/** Member records: the members, their inline assignments, the newest `createdAt`. */
 class MemberReader {
   readonly found: Found[] = [];
   newest: Stamp | null = null;
@@ -145,8 +152,8 @@ class MemberReader {
 
   read(items: readonly unknown[]): void {
     for (const record of this.members.read(items)) {
-      this.found.push({ member: toApiMember(record, undefined), inline: this.inlineOf(record) });
       const stamp = stampOf(record);
+      this.found.push({ member: toApiMember(record, undefined), inline: this.inlineOf(record), stamp });
       if (stamp && (this.newest === null || stamp.at > this.newest.at)) this.newest = stamp;
     }
   }

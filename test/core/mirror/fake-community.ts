@@ -30,6 +30,7 @@ export interface FakeAssignment {
   rankId: string;
   isPrimary: boolean;
   callsign: string | null;
+  createdAt: string;
 }
 
 const RANKS = [
@@ -47,7 +48,7 @@ const MIRROR_PATHS = ['/api/v1/members', '/api/v1/department-assignments'];
 /**
  * A roster service on the fake clock: members (every fifth one also in SAFR), their assignments,
  * departments and ranks, with the list conventions the mirror relies on (limit, page, total,
- * has_more, repeated filters, `createdAt.after`).
+ * has_more, repeated filters, `sort` by `createdAt` either way, `createdAt.after` and `.before`).
  */
 export class FakeCommunity {
   readonly members: FakeMember[] = [];
@@ -83,6 +84,7 @@ export class FakeCommunity {
       rankId: 'r-off',
       isPrimary: true,
       callsign: `1-A-${i}`,
+      createdAt: member.createdAt,
     });
     if (i % 5 === 0)
       this.assignments.push({
@@ -92,6 +94,7 @@ export class FakeCommunity {
         rankId: 'r-ff',
         isPrimary: false,
         callsign: null,
+        createdAt: member.createdAt,
       });
     return member;
   }
@@ -116,17 +119,15 @@ export class FakeCommunity {
         return this.paged(RANKS, page, limit);
       case '/api/v1/members': {
         const licenses = new Set(query.getAll('gameLicense').map((l) => l.toLowerCase()));
-        const after = query.get('createdAt.after');
-        const rows = this.members
+        const rows = inOrder(this.members, query)
           .filter((m) => licenses.size === 0 || licenses.has(m.gameLicense))
-          .filter((m) => after === null || Date.parse(m.createdAt) > Date.parse(after))
           .map((m) => (this.unreadable.has(m.id) ? { id: m.id, status: 7 } : m));
         return this.paged(rows, page, limit);
       }
       case '/api/v1/department-assignments': {
         const ids = new Set(query.getAll('memberId'));
         const rank = query.get('include') === 'rank';
-        const rows = this.assignments
+        const rows = inOrder(this.assignments, query)
           .filter((a) => ids.size === 0 || ids.has(a.memberId))
           .map((a) => (rank ? { ...a, rank: RANKS.find((r) => r.id === a.rankId) } : a));
         return this.paged(rows, page, limit);
@@ -144,6 +145,23 @@ export class FakeCommunity {
       pagination: this.withoutTotal ? pagination : { ...pagination, total },
     });
   }
+}
+
+/** Records within `createdAt.after` / `createdAt.before` (exclusive), by `createdAt` (or `-createdAt`) when asked. */
+function inOrder<T extends { createdAt: string }>(records: readonly T[], query: URLSearchParams): T[] {
+  const after = query.get('createdAt.after');
+  const before = query.get('createdAt.before');
+  const rows = records.filter(
+    (r) =>
+      (after === null || Date.parse(r.createdAt) > Date.parse(after)) &&
+      (before === null || Date.parse(r.createdAt) < Date.parse(before)),
+  );
+  const sort = query.get('sort');
+  if (sort === 'createdAt' || sort === '-createdAt') {
+    const direction = sort === 'createdAt' ? 1 : -1;
+    rows.sort((a, b) => direction * (Date.parse(a.createdAt) - Date.parse(b.createdAt)));
+  }
+  return rows;
 }
 
 export interface RigOptions {
