@@ -244,3 +244,22 @@ export async function until(clock: FakeClock, done: () => boolean, maxMs = 3_600
     await clock.advance(1000);
   }
 }
+
+/**
+ * An audit feed as the mirror follows it, reaching the end of the log at every read while
+ * `inStep()` says so: what keeps the mirror answering joins between full reads.
+ */
+export function followedFeed(r: ReturnType<typeof mirrorRig>, inStep: () => boolean = () => true) {
+  let caughtUpAt = r.clock.now();
+  const feed = {
+    state: () => {
+      if (inStep()) caughtUpAt = r.clock.now();
+      return { running: true, caughtUpAt, gaps: 0, lastGap: null, skew: null };
+    },
+    position: () => null,
+    resumeFrom() {},
+    poll: async () => ({ entries: 0, members: 0, catalog: false, behind: false }),
+    unreadMembers: 0,
+  };
+  return feed as unknown as Parameters<ReturnType<typeof mirrorRig>['sync']['follow']>[0];
+}

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { license, ok, outcome } from '../api/fake-roster';
 import { maxInAnyWindow } from '../limiter/fake-clock';
-import { mirrorRig, until } from './fake-community';
+import { followedFeed, mirrorRig, until } from './fake-community';
 
 type Rig = ReturnType<typeof mirrorRig>;
 let rig: Rig | undefined;
@@ -9,25 +9,6 @@ afterEach(async () => {
   await rig?.close();
   rig = undefined;
 });
-
-/**
- * An audit feed as the mirror follows it, reaching the end of the log at every read while
- * `inStep()` says so: what keeps the mirror answering joins between full reads.
- */
-function followedFeed(r: Rig, inStep: () => boolean = () => true) {
-  let caughtUpAt = r.clock.now();
-  const feed = {
-    state: () => {
-      if (inStep()) caughtUpAt = r.clock.now();
-      return { running: true, caughtUpAt, gaps: 0, lastGap: null };
-    },
-    position: () => null,
-    resumeFrom() {},
-    poll: async () => ({ entries: 0, members: 0, catalog: false, behind: false }),
-    unreadMembers: 0,
-  };
-  return feed as unknown as Parameters<Rig['sync']['follow']>[0];
-}
 
 /**
  * Starts the mirror with departments and ranks loaded (and an audit feed that keeps reaching the

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { license, outcome } from '../api/fake-roster';
-import { mirrorRig, until } from './fake-community';
+import { followedFeed, mirrorRig, until } from './fake-community';
 
 type Rig = ReturnType<typeof mirrorRig>;
 let rig: Rig | undefined;
@@ -8,22 +8,6 @@ afterEach(async () => {
   await rig?.close();
   rig = undefined;
 });
-
-/** An audit feed that reaches the end of the log at every read while `inStep()`: the mirror stays in step. */
-function followedFeed(r: Rig, inStep: () => boolean = () => true) {
-  let caughtUpAt = r.clock.now();
-  const feed = {
-    state: () => {
-      if (inStep()) caughtUpAt = r.clock.now();
-      return { running: true, caughtUpAt, gaps: 0, lastGap: null };
-    },
-    position: () => null,
-    resumeFrom() {},
-    poll: async () => ({ entries: 0, members: 0, catalog: false, behind: false }),
-    unreadMembers: 0,
-  };
-  return feed as unknown as Parameters<Rig['sync']['follow']>[0];
-}
 
 async function started(
   options: Parameters<typeof mirrorRig>[0] = {},
