@@ -12,11 +12,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { entryValues, UnreadableEntryError } from '../../../src/core/audit/entry-values';
+import { FakeClock, type FakeReply } from '../api/fake-roster';
 import { type Change, type History, histories, type Step, type Target } from './model-history';
-import { type EntryStyle, PLAIN } from './model-roster';
+import { seededRandom } from './model-random';
+import { type EntryStyle, ModelRoster, PLAIN } from './model-roster';
 import { runHistory, wrongDecisions } from './model-run';
+import { API_KEY, ModelService } from './model-service';
 
-const RUNS = Number(process.env.MIRROR_MODEL_RUNS ?? 200);
+const RUNS = Number(process.env.MIRROR_MODEL_RUNS ?? 300);
 const replay = {
   ...(process.env.MIRROR_MODEL_SEED ? { seed: Number(process.env.MIRROR_MODEL_SEED) } : {}),
   ...(process.env.MIRROR_MODEL_PATH ? { path: process.env.MIRROR_MODEL_PATH } : {}),
@@ -65,6 +69,83 @@ describe('the roster mirror against a model service', () => {
     },
     PROPERTY_TIMEOUT_MS,
   );
+});
+
+describe('the model service', () => {
+  const clock = new FakeClock(Date.UTC(2025, 4, 1, 12));
+  const offsetMs = -90_000;
+  const roster = new ModelRoster(
+    () => clock.now() + offsetMs,
+    () => clock.now(),
+    { requireStatus: ['ACTIVE'], departments: [] },
+    { members: 30, rejoined: 0, ties: 0.5, seed: 3 },
+  );
+  const service = new ModelService(roster, () => clock.now(), {
+    offsetMs,
+    perMinute: 40,
+    random: seededRandom(3),
+  });
+  const get = (path: string, query: string): FakeReply =>
+    service.handler({
+      method: 'GET',
+      path,
+      query: new URLSearchParams(query),
+      headers: { authorization: `Bearer ${API_KEY}` },
+      body: undefined,
+      at: clock.now(),
+    });
+  const list = (query: string) =>
+    get('/api/v1/members', query).body as {
+      data: { id: string; createdAt: string }[];
+      meta: { pagination: object };
+    };
+
+  it('lists as the document says: pages with their total, createdAt order either way, .after exclusive, a repeated filter as either value', () => {
+    const first = list('sort=createdAt&limit=10');
+    expect(first.meta.pagination).toEqual({
+      page: 1,
+      limit: 10,
+      total: 30,
+      total_pages: 3,
+      has_more: true,
+    });
+    const stamps = first.data.map((m) => Date.parse(m.createdAt));
+    expect([...stamps].sort((a, b) => a - b)).toEqual(stamps);
+    const last = first.data.at(-1)!;
+    const after = list(`sort=createdAt&limit=100&createdAt.after=${last.createdAt}`);
+    expect(after.data.length).toBeGreaterThan(0);
+    expect(after.data.every((m) => Date.parse(m.createdAt) > Date.parse(last.createdAt))).toBe(true);
+    const newest = list('sort=-createdAt&limit=1').data[0]!;
+    expect(Date.parse(newest.createdAt)).toBe(Math.max(...roster.members.map((m) => m.createdAt)));
+    const [a, b] = roster.members;
+    const either = list(`gameLicense=${a!.gameLicense}&gameLicense=${b!.gameLicense}`);
+    expect(either.data.map((m) => m.id).sort()).toEqual([a!.id, b!.id].sort());
+    expect(get('/api/v1/members', 'nickname=x').status).toBe(400);
+  });
+
+  it("answers on its own clock (Date), with the key's minute in X-RateLimit-* and a 429 past it", () => {
+    const answer = get('/api/v1/whoami', '');
+    expect(Date.parse(answer.headers!.date!)).toBe(Math.floor((clock.now() + offsetMs) / 1000) * 1000);
+    expect(answer.headers!['x-ratelimit-limit']).toBe('40');
+    let refused: FakeReply | undefined;
+    for (let i = 0; i < 45 && !refused; i++) {
+      const each = get('/api/v1/whoami', '');
+      if (each.status === 429) refused = each;
+    }
+    expect(refused?.headers?.['retry-after']).toMatch(/^\d+$/);
+  });
+
+  it('writes an audit entry for every change, naming the record and its member; an unreadable one is deeper than the resource reads', () => {
+    const member = roster.members[0]!;
+    roster.setStatus(0, member.status === 'SUSPENDED' ? 'ACTIVE' : 'SUSPENDED');
+    const written = roster.entries.length;
+    roster.transfer(0, 1, { skewMs: 0, unreadable: true });
+    // The status change's entry, then the transfer's two (an assignment deleted, one created).
+    const [status, ...transfer] = roster.entries.slice(written - 1);
+    expect(entryValues(status!.body)).toContain(member.id);
+    expect(transfer).toHaveLength(2);
+    for (const entry of transfer) expect(() => entryValues(entry.body)).toThrow(UnreadableEntryError);
+  });
 });
 
 const ahead = (minutes: number): EntryStyle => ({ skewMs: minutes * 60_000, unreadable: false });
