@@ -6,10 +6,12 @@
  * time, one membership a license) reports the counterexample of its own kind.
  */
 import fc from 'fast-check';
-import { describe, it } from 'vitest';
+import { describe, it, vi } from 'vitest';
 import { histories, type Mix } from './model-history';
 import { runHistory } from './model-run';
 
+// The roster client's connection pool is the model service (model-transport.ts).
+vi.mock('../../../src/core/api/keep-alive-pool', () => import('./model-transport'));
 const RUNS = Number(process.env.MIRROR_MODEL_RUNS ?? 0);
 const SEED = process.env.MIRROR_MODEL_SEED ? { seed: Number(process.env.MIRROR_MODEL_SEED) } : {};
 

@@ -11,7 +11,7 @@
  * Replay a failure: MIRROR_MODEL_SEED=<seed> MIRROR_MODEL_PATH=<path> with this file.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { entryValues, UnreadableEntryError } from '../../../src/core/audit/entry-values';
 import { FakeClock, type FakeReply } from '../api/fake-roster';
 import { type Change, type History, histories, type Step, type Target } from './model-history';
@@ -20,6 +20,8 @@ import { type EntryStyle, ModelRoster, PLAIN } from './model-roster';
 import { runHistory, wrongDecisions } from './model-run';
 import { API_KEY, ModelService } from './model-service';
 
+// The roster client's connection pool is the model service (model-transport.ts).
+vi.mock('../../../src/core/api/keep-alive-pool', () => import('./model-transport'));
 const RUNS = Number(process.env.MIRROR_MODEL_RUNS ?? 300);
 const replay = {
   ...(process.env.MIRROR_MODEL_SEED ? { seed: Number(process.env.MIRROR_MODEL_SEED) } : {}),
@@ -72,6 +74,15 @@ describe('the roster mirror against a model service', () => {
 });
 
 describe('the model service', () => {
+  it('lives a history the same way every time it is run (shrinking and replays rest on it)', async () => {
+    for (const history of fc.sample(histories(), { numRuns: 5, seed: 11 })) {
+      const first = await runHistory(history);
+      const again = await runHistory(history);
+      expect(again.report()).toBe(first.report());
+      expect(again.requests).toBe(first.requests);
+    }
+  });
+
   const clock = new FakeClock(Date.UTC(2025, 4, 1, 12));
   const offsetMs = -90_000;
   const roster = new ModelRoster(

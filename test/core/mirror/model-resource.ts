@@ -2,32 +2,25 @@ import type { Dispatcher } from 'undici';
 import { attachKeyCheck } from '../../../src/app/capabilities/key-check';
 import { attachMirror } from '../../../src/app/capabilities/mirror';
 import { attachRefresh } from '../../../src/app/capabilities/refresh';
-import { Capabilities } from '../../../src/app/capability';
-import type { RosterContext } from '../../../src/app/roster-context';
-import { createRosterApi, joinHoldMs, rosterUserAgent } from '../../../src/core/api';
-import { MemberCache } from '../../../src/core/cache/member-cache';
+import { buildRosterContext } from '../../../src/app/roster-context';
 import { type Config, loadSettings } from '../../../src/core/config';
 import { admissionFor } from '../../../src/core/gate/admission';
 import { watchdogAfterMs } from '../../../src/core/gate/deadline';
 import { decideJoin } from '../../../src/core/gate/decide';
-import type { ApiMember } from '../../../src/core/model';
-import { PlayerRegistry } from '../../../src/core/players/player-registry';
 import type { Logger } from '../../../src/core/ports';
-import { matchKey } from '../../../src/core/roster/catalog-index';
-import { RosterQueries } from '../../../src/core/roster/queries';
-import { type Resolution, RosterService } from '../../../src/core/roster/roster-service';
-import { Schedule } from '../../../src/core/schedule';
+import type { Resolution, RosterService } from '../../../src/core/roster/roster-service';
 import { type FakeClock, ORIGIN } from '../api/fake-roster';
-import type { Random } from './model-random';
 import type { Outcome } from './model-roster';
 import { API_KEY } from './model-service';
+import { transportTaken, useTransport } from './model-transport';
 
 /**
- * The resource as `startRoster` puts it together (src/app/roster-context.ts, start.ts), over the
- * model service: the roster client on the model's dispatcher, the cache, the service, and the
- * capabilities that keep the roster on the server (the key check, the audit feed, the mirror),
- * attached and started in the app's order. The context is built here rather than by
- * `buildRosterContext` only because that one opens its own connection pool: it takes no dispatcher.
+ * The resource as `startRoster` puts it together, over the model service: the app's own context
+ * (`buildRosterContext`: the roster client, cache, players, service) and the capabilities that keep
+ * the roster on the server (the key check, the audit feed, the mirror), attached and started in
+ * the app's order. Only the transport is the model's: the client's connection pool is replaced by
+ * the model's dispatcher (model-transport.ts), since the context takes no dispatcher of its own.
+ * Jitter is the one thing left to chance there (`Math.random`): the history's runner seeds it.
  */
 export interface ModelResource {
   config: Config;
@@ -48,16 +41,17 @@ export interface ModelResource {
 export interface ResourceInputs {
   clock: FakeClock;
   dispatcher: Dispatcher;
-  random: Random;
   /** config.json as the owner writes it. */
   config: Record<string, unknown>;
 }
 
 export function startModelResource(inputs: ResourceInputs): ModelResource {
-  const { clock, random } = inputs;
-  // The key check tells other resources `roster:ready` through FXServer's emit.
-  const fxGlobals = globalThis as { emit?: (...args: unknown[]) => void };
+  const { clock } = inputs;
+  // What the context and the key check ask of FXServer: no resource folder (no snapshot), and
+  // somewhere for `roster:ready` to go.
+  const fxGlobals = globalThis as { emit?: (...args: unknown[]) => void; GetResourcePath?: () => null };
   fxGlobals.emit ??= () => {};
+  fxGlobals.GetResourcePath ??= () => null;
   const loaded = loadSettings(JSON.stringify(inputs.config), {
     apiKey: API_KEY,
     baseUrl: ORIGIN,
@@ -66,68 +60,25 @@ export function startModelResource(inputs: ResourceInputs): ModelResource {
   });
   if (!loaded.ok) throw new Error(`the model's config is refused: ${loaded.problems.join('; ')}`);
   const { settings } = loaded;
-  const { config } = settings;
   const lines: ModelResource['lines'] = [];
   const line = (level: string) => (message: string) => {
     lines.push({ at: clock.now(), level, message });
   };
-  const timed: Logger = { error: line('error'), warn: line('warn'), info: line('info'), debug: () => {} };
-  const capabilities = new Capabilities();
-  const admittable = new Set(config.gate.requireStatus.map(matchKey));
-  const joinNeedsDepartments = (member: ApiMember) =>
-    !config.gate.enabled || admittable.has(matchKey(member.status));
-  const api = createRosterApi({
-    baseUrl: settings.baseUrl,
-    apiKey: settings.apiKey,
-    timeoutMs: config.api.timeoutMs,
-    perMinute: config.rateLimit.perMinute,
-    maxWaitMs: config.rateLimit.maxWaitSeconds * 1000,
-    perDay: config.rateLimit.perDay,
-    userAgent: rosterUserAgent('0.0.0-model'),
-    clock,
-    logger: timed,
-    random,
-    dispatcher: inputs.dispatcher,
-    joinHoldMs: joinHoldMs(config.gate.timeoutSeconds * 1000),
-    onAnswer: (status) => capabilities.answered(status),
-    joinNeedsDepartments,
-  });
-  const cache = new MemberCache({
-    maxEntries: config.cache.maxEntries,
-    ttlMs: config.cache.ttlSeconds * 1000,
-    negativeTtlMs: config.cache.negativeTtlSeconds * 1000,
-    now: () => clock.now(),
-  });
-  const players = new PlayerRegistry();
-  const service = new RosterService({
-    source: api,
-    cache,
-    players,
-    events: { playerLoaded() {}, playerUpdated() {} },
-    clock,
-    logger: timed,
-    catalogLoaded: (catalog) => capabilities.catalogLoaded(catalog),
-    joinNeedsDepartments,
-  });
-  const schedule = new Schedule(clock, random);
-  const context: RosterContext = {
+  const logger: Logger = { error: line('error'), warn: line('warn'), info: line('info'), debug: () => {} };
+  useTransport(inputs.dispatcher);
+  const context = buildRosterContext({
     resource: 'roster',
-    resourcePath: null,
     settings,
-    config,
-    output: { logger: timed, print: () => {} },
-    logger: timed,
+    output: { logger, print: () => {} },
     clock,
-    schedule,
-    api,
-    cache,
-    players,
-    service,
-    queries: new RosterQueries(config.gate.requireStatus, config.ranks.order, () => service.catalog),
     webToken: null,
-    identity: null,
-    capabilities,
-  };
+  });
+  if (!transportTaken())
+    throw new Error(
+      'the roster client opened its own connection pool, not the model service: the test file must mock src/core/api/keep-alive-pool.ts with model-transport.ts',
+    );
+  const { capabilities, service, config } = context;
+  // The capabilities that keep the roster on the server, in the app's order (src/app/start.ts).
   for (const attach of [attachKeyCheck, attachRefresh, attachMirror]) capabilities.add(attach(context));
   capabilities.start();
 
@@ -166,8 +117,8 @@ export function startModelResource(inputs: ResourceInputs): ModelResource {
     },
     async stop() {
       capabilities.stop();
-      schedule.stop();
-      await api.close();
+      context.schedule.stop();
+      await context.api.close();
     },
   };
 }

@@ -54,10 +54,12 @@ export async function runHistory(history: History): Promise<Verdict> {
     random: seededRandom(history.seed ^ 0x5eed),
   });
   const { agent } = fakeRoster(clock, service.handler);
+  // The app's schedule and backoff jitter with Math.random: seeded, a history replays exactly.
+  const systemRandom = Math.random;
+  Math.random = seededRandom(history.seed ^ 0x7a11);
   const resource = startModelResource({
     clock,
     dispatcher: agent,
-    random: seededRandom(history.seed ^ 0x7a11),
     config: {
       refresh: { auditSeconds: history.auditSeconds },
       rateLimit: { perMinute: history.perMinute },
@@ -142,8 +144,9 @@ export async function runHistory(history: History): Promise<Verdict> {
     for (const each of inOutage) each.resolution ??= resource.watchdog(each.license);
     for (const each of inOutage) judge('in an outage', each, new Set([roster.expected(each.license)]), true);
   } finally {
+    // The roster client owns its pool, the model's dispatcher here: stopping closes it.
     await resource.stop();
-    await agent.close();
+    Math.random = systemRandom;
   }
 
   return {

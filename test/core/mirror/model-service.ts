@@ -108,7 +108,13 @@ export class ModelService {
     }
     this.count(now);
     const reply = this.answer(request, now);
-    return { ...reply, headers: { ...this.headers(now, reply.status === 429), ...reply.headers } };
+    const requestId = `req_m${this.log.length}`;
+    const body = reply.body as { meta?: Record<string, unknown> } | undefined;
+    if (body?.meta) body.meta.request_id = requestId;
+    return {
+      ...reply,
+      headers: { ...this.headers(now, reply.status === 429), 'x-request-id': requestId, ...reply.headers },
+    };
   };
 
   private answer(request: FakeRequest, now: number): FakeReply {
@@ -218,13 +224,12 @@ export class ModelService {
     this.window.used++;
   }
 
-  /** `Date`, `X-Request-Id` and the key's minute. */
+  /** `Date` and the key's minute. */
   private headers(now: number, refused: boolean): Record<string, string> {
     const { start } = this.window;
     const { perMinute } = this.options;
     return {
       date: new Date(now).toUTCString(),
-      'x-request-id': `req_${this.log.length}`,
       'x-ratelimit-limit': String(perMinute),
       'x-ratelimit-remaining': String(refused ? 0 : Math.max(0, perMinute - this.window.used)),
       'x-ratelimit-reset': String((start + 60_000) / 1000),
@@ -246,10 +251,9 @@ function plainOrNull(row: Row | undefined): Record<string, unknown> | null {
   return row ? plain(row) : null;
 }
 
-let requestIds = 0;
-
+/** The envelope's `request_id` is the `X-Request-Id` header's, added when the answer goes out. */
 function success(data: unknown, pagination?: object): FakeReply {
-  const meta: Record<string, unknown> = { request_id: `req_m${++requestIds}` };
+  const meta: Record<string, unknown> = {};
   if (pagination) meta.pagination = pagination;
   return { status: 200, body: { success: true, data, meta } };
 }
@@ -265,7 +269,7 @@ function failure(
   if (details !== undefined) error.details = details;
   return {
     status,
-    body: { success: false, error, meta: { request_id: `req_m${++requestIds}` } },
+    body: { success: false, error, meta: {} },
     headers,
   };
 }
