@@ -14,9 +14,10 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { entryValues, UnreadableEntryError } from '../../../src/core/audit/entry-values';
 import { FakeClock, type FakeReply } from '../api/fake-roster';
+import { type EntryStyle, PLAIN } from './model-entries';
 import { type Change, type History, histories, type Step, type Target } from './model-history';
 import { seededRandom } from './model-random';
-import { type EntryStyle, ModelRoster, PLAIN } from './model-roster';
+import { ModelRoster } from './model-roster';
 import { runHistory, wrongDecisions } from './model-run';
 import { API_KEY, ModelService } from './model-service';
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { type EntryStyle, PLAIN, STATUSES } from './model-roster';
+import { type EntryStyle, PLAIN } from './model-entries';
+import { STATUSES } from './model-roster';
 import type { Fault } from './model-service';
 
 /**

@@ -1,6 +1,7 @@
+import type { Outcome } from './model-decisions';
 import type { History } from './model-history';
 import type { ModelResource } from './model-resource';
-import type { ModelRoster, Outcome } from './model-roster';
+import type { ModelRoster } from './model-roster';
 
 export type Phase = 'during the run' | 'after a quiet period' | 'after a long quiet period' | 'in an outage';
 

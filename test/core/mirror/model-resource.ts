@@ -10,7 +10,7 @@ import { decideJoin } from '../../../src/core/gate/decide';
 import type { Logger } from '../../../src/core/ports';
 import type { Resolution, RosterService } from '../../../src/core/roster/roster-service';
 import { type FakeClock, ORIGIN } from '../api/fake-roster';
-import type { Outcome } from './model-roster';
+import type { Outcome } from './model-decisions';
 import { API_KEY } from './model-service';
 import { transportTaken, useTransport } from './model-transport';
 

@@ -1,3 +1,5 @@
+import { DecisionTimeline, type GateRules, newestMembership, type Outcome } from './model-decisions';
+import { auditEntry, type EntryStyle, PLAIN } from './model-entries';
 import type { Row } from './model-lists';
 import { oneOf, type Random, seededRandom } from './model-random';
 
@@ -6,18 +8,8 @@ import { oneOf, type Random, seededRandom } from './model-random';
  * log. Every change is made as the dashboard makes it, and writes the audit entries the real
  * service would (naming the record changed and the member it belongs to), stamped on the
  * service's clock unless the change says otherwise (a node with a fast or slow clock, an entry
- * the resource cannot read). It also keeps, per license, which join decision its data gave and
- * since when (this server's time), to judge the mirror against.
+ * the resource cannot read). Its decisions (model-decisions.ts) are what the mirror is judged against.
  */
-
-/** What the gate decides for a license: admit, or why it refuses. */
-export type Outcome = 'admit' | 'not_on_roster' | 'status' | 'department' | 'unavailable';
-
-export interface GateRules {
-  requireStatus: readonly string[];
-  /** Department ids, names or short names; empty: any. */
-  departments: readonly string[];
-}
 
 export interface RosterSetup {
   members: number;
@@ -28,16 +20,6 @@ export interface RosterSetup {
   seed: number;
 }
 
-/** How a change's audit entries are written. */
-export interface EntryStyle {
-  /** Added to the service's time in `createdAt` (a node whose clock is off). */
-  skewMs: number;
-  /** Nested deeper than the resource reads: the entry cannot be read (a gap). */
-  unreadable: boolean;
-}
-
-export const PLAIN: EntryStyle = { skewMs: 0, unreadable: false };
-
 export const STATUSES = ['ACTIVE', 'SUSPENDED', 'LOA', 'INACTIVE', 'TERMINATED'] as const;
 
 export const DEPARTMENTS = [
@@ -47,8 +29,6 @@ export const DEPARTMENTS = [
 ] as const;
 
 const RANK_NAMES = ['Chief', 'Sergeant', 'Officer'];
-/** Deeper than the resource reads an entry (`MAX_ENTRY_DEPTH` is 32). */
-const UNREADABLE_DEPTH = 40;
 const DAY_MS = 86_400_000;
 
 export class ModelRoster {
@@ -61,8 +41,7 @@ export class ModelRoster {
   readonly changes: { at: number; what: string }[] = [];
   /** Licenses a change concerned (the ones worth probing during the run). */
   readonly touched = new Set<string>();
-  /** Per license, what its data was from `at` (this server's time) on, oldest first. */
-  private readonly states = new Map<string, LicenseState[]>();
+  private readonly decisions: DecisionTimeline;
   private readonly shared = new Set<string>();
   private readonly random: Random;
   private next = 0;
@@ -73,10 +52,14 @@ export class ModelRoster {
     private readonly serviceNow: () => number,
     /** This server's time: when a decision changed, for the bounds the mirror is held to. */
     private readonly serverNow: () => number,
-    private readonly rules: GateRules,
+    rules: GateRules,
     setup: RosterSetup,
   ) {
     this.random = seededRandom(setup.seed);
+    this.decisions = new DecisionTimeline(
+      rules,
+      new Map(DEPARTMENTS.map((d) => [d.id, [d.id, d.name, d.shortName]])),
+    );
     const long = serviceNow() - 400 * DAY_MS;
     this.departments = DEPARTMENTS.map((d) => this.row({ ...d }, long));
     this.ranks = DEPARTMENTS.flatMap((d) =>
@@ -90,27 +73,18 @@ export class ModelRoster {
   /** Licenses worth asking about: every one ever on the roster, and two never on it. */
   licenses(): string[] {
     const all = new Set(this.members.map((m) => String(m.gameLicense)));
-    for (const license of this.states.keys()) all.add(license);
+    for (const license of this.decisions.licenses()) all.add(license);
     return [...all];
   }
 
   /** The decision the data gives now. */
   expected(license: string): Outcome {
-    return this.decide(this.stateOf(license), this.stateOf(license));
+    return this.decisions.now(license);
   }
 
-  /**
-   * Every decision a record read at some moment in [from, to] (this server's time) can give. A
-   * member's record is two reads (the member, then their assignments), so its status and its
-   * departments may each come from a different moment of the window.
-   */
+  /** Every decision a record read at some moment in [from, to] (this server's time) can give. */
   outcomesDuring(license: string, from: number, to: number): Set<Outcome> {
-    const timeline = this.states.get(license) ?? [];
-    const during = timeline.filter((each, i) => each.at <= to && (timeline[i + 1]?.at ?? Infinity) > from);
-    const outcomes = new Set<Outcome>();
-    for (const member of during)
-      for (const departments of during) outcomes.add(this.decide(member, departments));
-    return outcomes;
+    return this.decisions.during(license, from, to);
   }
 
   /** Whether more than one member has held `license` at some time. */
@@ -189,7 +163,7 @@ export class ModelRoster {
     const old = this.pick(pick);
     if (!old) return;
     const license = String(old.gameLicense);
-    if (this.newestMembership(license) !== old) return;
+    if (newestMembership(license, this.members) !== old) return;
     if (old.status !== 'TERMINATED') {
       const from = old.status;
       old.status = 'TERMINATED';
@@ -243,20 +217,6 @@ export class ModelRoster {
   private pick(pick: number): Row | undefined {
     if (this.members.length === 0) return undefined;
     return this.members[pick % this.members.length];
-  }
-
-  private newestMembership(license: string): Row | undefined {
-    let newest: Row | undefined;
-    for (const member of this.members) {
-      if (member.gameLicense !== license) continue;
-      if (
-        !newest ||
-        member.createdAt > newest.createdAt ||
-        (member.createdAt === newest.createdAt && member.id > newest.id)
-      )
-        newest = member;
-    }
-    return newest;
   }
 
   private newLicense(): string {
@@ -317,10 +277,6 @@ export class ModelRoster {
     );
   }
 
-  /**
-   * One audit entry, in one of the shapes a service's log takes (the document does not show an
-   * entry's fields): each names the record changed and the member it belongs to.
-   */
   private log(
     action: string,
     record: Row,
@@ -329,35 +285,10 @@ export class ModelRoster {
     style: EntryStyle,
   ): void {
     const id = this.id('log');
-    const [kind, verb] = action.split('.') as [string, string];
-    const shapes: Record<string, unknown>[] = [
-      {
-        action,
-        resourceType: kind,
-        resourceId: record.id,
-        memberId: member.id,
-        changes,
-        source: 'DASHBOARD',
-      },
-      {
-        event: `${kind.toUpperCase()}_${verb.toUpperCase()}D`,
-        target: { type: kind, id: record.id },
-        member: { id: member.id, name: member.displayName },
-        diff: Object.entries(changes).map(([field, value]) => ({ field, value })),
-      },
-      { type: action, data: { object: { id: record.id, memberId: member.id }, previous: changes } },
-    ];
-    const body = shapes[this.next % shapes.length]!;
-    const createdAt = this.serviceNow() + style.skewMs;
-    this.entries.push({
-      id,
-      createdAt,
-      tie: this.random(),
-      action,
-      resourceType: kind,
-      resourceId: record.id,
-      body: style.unreadable ? { metadata: nested(UNREADABLE_DEPTH, body) } : body,
-    });
+    const stamp = this.serviceNow() + style.skewMs;
+    this.entries.push(
+      auditEntry({ id, action, record, member, changes, stamp, tie: this.random(), shape: this.next }, style),
+    );
   }
 
   private changed(member: Row, what: string, style: EntryStyle): void {
@@ -372,59 +303,6 @@ export class ModelRoster {
   }
 
   private note(license: string): void {
-    const timeline = this.states.get(license) ?? [];
-    const state = this.stateOf(license);
-    const last = timeline.at(-1);
-    if (!last || JSON.stringify({ ...last, at: 0 }) !== JSON.stringify({ ...state, at: 0 }))
-      timeline.push(state);
-    this.states.set(license, timeline);
+    this.decisions.note(license, this.members, this.assignments, this.serverNow());
   }
-
-  /** What decides a join for `license` now: its newest membership, and every member's departments. */
-  private stateOf(license: string): LicenseState {
-    const newest = this.newestMembership(license);
-    const departments: Record<string, string[]> = {};
-    for (const member of this.members.filter((m) => m.gameLicense === license))
-      departments[member.id] = this.assignments
-        .filter((a) => a.memberId === member.id)
-        .map((a) => String(a.departmentId))
-        .sort();
-    return {
-      at: this.serverNow(),
-      member: newest ? newest.id : null,
-      status: newest ? String(newest.status) : null,
-      departments,
-    };
-  }
-
-  /** The gate's decision on the membership and status of `member`, with the departments of `held`. */
-  private decide(member: LicenseState, held: LicenseState): Outcome {
-    if (member.member === null || member.status === null) return 'not_on_roster';
-    const status = member.status.trim().toLowerCase();
-    if (!this.rules.requireStatus.some((s) => s.trim().toLowerCase() === status)) return 'status';
-    if (this.rules.departments.length === 0) return 'admit';
-    const wanted = new Set(this.rules.departments.map((d) => d.trim().toLowerCase()));
-    const inOne = (held.departments[member.member] ?? []).some((id) => {
-      const department = DEPARTMENTS.find((d) => d.id === id);
-      return (
-        department !== undefined &&
-        [department.id, department.name, department.shortName].some((key) => wanted.has(key.toLowerCase()))
-      );
-    });
-    return inOne ? 'admit' : 'department';
-  }
-}
-
-/** A license's data at one moment: its newest membership, and the departments of each of its members. */
-interface LicenseState {
-  at: number;
-  member: string | null;
-  status: string | null;
-  departments: Record<string, string[]>;
-}
-
-function nested(depth: number, inner: unknown): unknown {
-  let value = inner;
-  for (let i = 0; i < depth; i++) value = { next: value };
-  return value;
 }

@@ -1,10 +1,12 @@
 import { FakeClock, type FakeRequest, fakeRoster } from '../api/fake-roster';
+import type { Outcome } from './model-decisions';
+import type { EntryStyle } from './model-entries';
 import type { Change, History, Step, Target } from './model-history';
 import { decided, type Join, joinAll } from './model-joins';
 import { seededRandom } from './model-random';
 import { describeRun, describeViolation, type Phase, sinceStart, type Violation } from './model-report';
 import { startModelResource } from './model-resource';
-import { type EntryStyle, ModelRoster, type Outcome } from './model-roster';
+import { ModelRoster } from './model-roster';
 import { ModelService } from './model-service';
 
 /**
@@ -118,7 +120,8 @@ export async function runHistory(history: History): Promise<Verdict> {
       for (let waited = 0; !resource.service.mirrorAnswering && waited < READ_WAIT_MS; waited += 5000)
         await clock.advance(5000);
       const all = await join(roster.licenses());
-      await decided(clock, all);
+      // Lookups on a key of 20 a minute take a while; no change or fault comes meanwhile.
+      await decided(clock, all, READ_WAIT_MS);
       for (const each of all) {
         judge('after a quiet period', each, new Set([roster.expected(each.license)]));
         if (each.fromMemory) joins.memory++;
