@@ -12,6 +12,7 @@ import { runHistory } from './model-run';
 
 // The roster client's connection pool is the model service (model-transport.ts).
 vi.mock('../../../src/core/api/keep-alive-pool', () => import('./model-transport'));
+
 const RUNS = Number(process.env.MIRROR_MODEL_RUNS ?? 0);
 const SEED = process.env.MIRROR_MODEL_SEED ? { seed: Number(process.env.MIRROR_MODEL_SEED) } : {};
 

@@ -6,7 +6,7 @@
  * behind, writes entries the resource cannot read, and answers some requests 429 or 5xx. Time is
  * the fake clock's. See model-run.ts for what is judged.
  *
- * More histories (the property and each narrower mix, shrunk separately):
+ * MIRROR_MODEL_RUNS sets how many histories (300 here). Many more, each narrower mix shrunk apart:
  *   MIRROR_MODEL_RUNS=2000 npx vitest run test/core/mirror/mirror-model-soak.test.ts
  * Replay a failure: MIRROR_MODEL_SEED=<seed> MIRROR_MODEL_PATH=<path> with this file.
  */
@@ -23,6 +23,7 @@ import { API_KEY, ModelService } from './model-service';
 
 // The roster client's connection pool is the model service (model-transport.ts).
 vi.mock('../../../src/core/api/keep-alive-pool', () => import('./model-transport'));
+
 const RUNS = Number(process.env.MIRROR_MODEL_RUNS ?? 300);
 const replay = {
   ...(process.env.MIRROR_MODEL_SEED ? { seed: Number(process.env.MIRROR_MODEL_SEED) } : {}),
