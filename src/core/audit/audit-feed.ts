@@ -149,10 +149,12 @@ export class AuditFeed {
   private async readOnce(): Promise<AuditPass> {
     const pass: AuditPass = { entries: 0, members: 0, catalog: false, behind: false };
     if (!this.health.running) return pass;
+    // A read that reaches the end of the log knows it as of when it was asked, not when it came back.
+    const askedAt = this.deps.clock.now();
     const entries = await this.reads.read();
     if (entries === null) return pass;
     const step = this.cursor.read(entries, entries.length >= this.deps.passSize);
-    if (!step.behind) this.health.caughtUp(this.deps.clock.now());
+    if (!step.behind) this.health.caughtUp(askedAt);
     pass.behind = step.behind;
     if (step.gap !== null) this.health.gap(step.gap);
     this.health.ahead(step.ahead);

@@ -2,8 +2,13 @@ import type { Clock } from '../ports';
 import type { AuditStep } from './mirror-catch-up';
 import type { MirrorReport } from './mirror-state';
 
-/** Audit intervals without the roster known whole before the mirror stops answering joins. */
-const IN_STEP_PASSES = 2.5;
+/**
+ * Audit intervals without the roster known whole before the mirror stops answering joins: a change
+ * made just after the last read that reached the end of the log is decided on within an interval
+ * (the next read) plus a pass, and no later is the mirror left deciding without it. Reads are
+ * counted from when they were asked, so a slow answer does not stretch the span.
+ */
+const IN_STEP_PASSES = 2;
 
 /**
  * When the roster was last known whole: the last full read, the catch-up of a restored snapshot,

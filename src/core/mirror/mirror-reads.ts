@@ -45,6 +45,8 @@ export class MirrorReads {
   private owed = false;
   /** Full reads begun so far. */
   begun = 0;
+  /** The audit log named something the mirror does not hold: members are read at the next pass. */
+  private newMembersWanted = false;
 
   constructor(private readonly deps: MirrorReadsDeps) {}
 
@@ -83,6 +85,15 @@ export class MirrorReads {
     return this.reading;
   }
 
+  /**
+   * The audit log named something the mirror holds nothing of (a member created since, who may
+   * claim a license an older membership holds): the members created since the newest one read are
+   * read at the next pass rather than up to 10 minutes later.
+   */
+  wantNewMembers(): void {
+    this.newMembersWanted = true;
+  }
+
   /** Each pass: the full read still owed, or the members created since the newest one read. */
   async pass(): Promise<void> {
     if (this.reading || !this.deps.keeping()) return;
@@ -91,7 +102,9 @@ export class MirrorReads {
     if (this.newest === null) return;
     // New members are few and a member not held is looked up at their join anyway, so they are
     // read at most every few minutes: a request each audit pass would cost as much as the feed.
-    if (clock.now() - this.newMembersReadAt < NEW_MEMBERS_EVERY_MS - this.deps.passMs / 2) return;
+    const due = clock.now() - this.newMembersReadAt >= NEW_MEMBERS_EVERY_MS - this.deps.passMs / 2;
+    if (!due && !this.newMembersWanted) return;
+    this.newMembersWanted = false;
     const readAt = clock.now();
     this.newMembersReadAt = readAt;
     const window = mirror.openWindow();

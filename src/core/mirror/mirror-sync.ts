@@ -187,11 +187,17 @@ export class MirrorSync {
   entriesRead(fresh: readonly unknown[]): void {
     if (!this.status.active || fresh.length === 0) return;
     for (const entry of fresh) {
+      let values: Set<string>;
       try {
-        this.mirror.named(entryValues(entry));
+        values = entryValues(entry);
       } catch {
         // Unreadable: the feed reports it as a gap.
+        continue;
       }
+      this.mirror.named(values);
+      // About no one held: perhaps a member created since, perhaps on a license an older
+      // membership holds. Those are read at the next pass, not at the next 10-minute read.
+      if (!this.mirror.namesAnyHeld(values)) this.reads.wantNewMembers();
     }
   }
 

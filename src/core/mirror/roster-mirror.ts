@@ -89,6 +89,12 @@ export class RosterMirror implements MemberMirror {
     return this.byLicense.size;
   }
 
+  /** Whether any of `ids` is the member id or an assignment id of a member held. */
+  namesAnyHeld(ids: Iterable<string>): boolean {
+    for (const id of ids) if (this.licenseNamedBy(id) !== undefined) return true;
+    return false;
+  }
+
   /** The license of the member held whose member id or assignment id is `id`. */
   licenseNamedBy(id: string): string | undefined {
     return this.licenseById.get(id) ?? this.licenseByAssignment.get(id);
