@@ -27,6 +27,16 @@ first read's own requests are counted in rows of their own, never in a join row.
   2,000 members) starting 3 s after the mirror completed. Requests are counted from the first
   connection; the strangers are still looked up (the mirror never says "not on the roster").
   The naive gate's column is its own storm, the same players.
+- **Join storm right after a cold start, mirror on and off.** The same storm, but the players
+  connect the moment the resource has verified its key and loaded departments and ranks: with the
+  mirror on, its first read (2,000 members) has just begun and runs beside the joins. The second
+  column is the same storm with \`mirror.enabled: false\`; the target is its p99 and one frame
+  more. "requests sent for the joins" leaves out the mirror's own pages (\`request-log.ts\` tells them
+  apart by their query); the next row counts everything from the first connection on.
+- **2 servers × 2,000 in 60 s, cold.** Two game servers on one key, each its own OS process (as in
+  the fleet below), start together against a mock of 4,000 members; the players connect as soon as
+  both have verified the key, alternating servers, every fifth a stranger, over 60 s, so both
+  first reads run beside all of the joins. Mirror on, and again with mirror off (second column).
 - **Fleet, each server its own process.** Four game servers on one key, each an OS process of its
   own (the bench forks itself: \`dev/bench/fleet-server.ts\` builds its own FXServer emulator and
   loads \`dist/server.js\` from its own resource folder), all against one mock in the parent
@@ -102,6 +112,25 @@ export function mirrorFindings(m: MirrorResults): string[] {
   the storm's p99 is a stranger's wait for their batch. The first read before the storm cost
   ${integer(m.storm.mirror?.firstReadRequests ?? 0)} requests (start-up included) over ${ms(m.storm.mirror?.firstReadMs ?? 0)}.`);
   }
+  if (m.coldStorm) {
+    const { on, off } = m.coldStorm;
+    notes.push(`- **Join storm right after a cold start.** Mirror on: p50 ${ms(on.summary.p50Ms)}, p99 ${ms(on.summary.p99Ms)},
+  ${integer(on.summary.requests - mirrorShare(on.byKind))} lookups and ${integer(mirrorShare(on.byKind))} of the mirror's pages from the first connection
+  on; mirror off: p50 ${ms(off.summary.p50Ms)}, p99 ${ms(off.summary.p99Ms)}, ${integer(off.summary.requests)} requests. The mirror's reads wait
+  while a join waits on the rate limiter (a join-lane request queued for a permit, or join lookups held
+  to be sent together) and for 250 ms after (\`src/core/mirror/mirror-pacer.ts\`), so the pages it
+  sends in a storm are those it had sent before the first player waited, and at most one each 10 s
+  (no read yields longer).`);
+  }
+  if (m.twoServersCold) {
+    const { on, off } = m.twoServersCold;
+    const line = (f: typeof on) =>
+      `p50 ${ms(f.joins.summary.p50Ms)}, p99 ${ms(f.joins.summary.p99Ms)}, ${integer(f.joins.summary.rateLimited)} 429s, ${integer(
+        f.joins.summary.wrong,
+      )} wrong, ${integer(f.joins.summary.requests)} requests (${endpoints(f.joins.byKind)})`;
+    notes.push(`- **2 servers × 2,000 in 60 s, cold.** Mirror on: ${line(on)}; ${integer(on.mirrorsCompleteAfter ?? 0)} of
+  the ${on.servers} mirrors complete when the joins were over. Mirror off: ${line(off)}.`);
+  }
   for (const fleet of [m.fleetLong, m.fleetDense]) if (fleet) notes.push(fleetFinding(fleet));
   if (m.restart) {
     const r = m.restart;
@@ -133,8 +162,8 @@ export function mirrorFindings(m: MirrorResults): string[] {
   return notes;
 }
 
-/** Requests per hour the mirror sent for itself (`request-kinds.ts` marks them). */
-function mirrorShare(byKind: Record<string, number>): number {
+/** Requests (or requests per hour) the mirror sent for itself (`request-log.ts` marks them). */
+export function mirrorShare(byKind: Record<string, number>): number {
   return Object.entries(byKind)
     .filter(([kind]) => kind.includes('(mirror'))
     .reduce((sum, [, n]) => sum + n, 0);
@@ -170,18 +199,24 @@ function fleetFinding(f: FleetResult): string {
   }`;
 }
 
+/** The p99 of connect → decision of the members (decided from the mirror) or of the strangers alone. */
+export function p99Of(
+  samples: readonly { player: { name: string }; latencyMs: number | null }[],
+  strangers: boolean,
+): number {
+  return percentile(
+    samples
+      .filter((x) => isStranger(x.player.name) === strangers)
+      .map((x) => x.latencyMs ?? Number.POSITIVE_INFINITY)
+      .sort((a, b) => a - b),
+    0.99,
+  );
+}
+
 /** ", members p99 …, strangers p99 …" when the samples are at hand. */
 export function splitLatencies(
   samples: readonly { player: { name: string }; latencyMs: number | null }[],
 ): string {
   if (samples.length === 0) return '';
-  const p99 = (stranger: boolean) =>
-    percentile(
-      samples
-        .filter((x) => isStranger(x.player.name) === stranger)
-        .map((x) => x.latencyMs ?? Number.POSITIVE_INFINITY)
-        .sort((a, b) => a - b),
-      0.99,
-    );
-  return ` (members p99 ${ms(p99(false))}, strangers p99 ${ms(p99(true))})`;
+  return ` (members p99 ${ms(p99Of(samples, false))}, strangers p99 ${ms(p99Of(samples, true))})`;
 }

@@ -2,6 +2,7 @@ import { RosterStore } from '../mock-roster/roster-store';
 import { seedCommunity } from '../mock-roster/seed-community';
 import { dutyReads } from './duty-reads';
 import { fleetScenario } from './fleet';
+import { coldFleetScenario } from './fleet-cold';
 import { hotPathInProcess, hotPathThroughExports } from './hot-path';
 import { jobsStorm } from './jobs-storm';
 import { loneLookup } from './lone-lookup';
@@ -100,6 +101,32 @@ export const SCENARIOS: readonly Scenario[] = [
         storm: await joinStormScenario('roster', storm(progress, 'join storm, mirror on', { mirror: 'on' })),
       },
     }),
+  },
+  {
+    name: 'cold-storm',
+    label: 'join storm right after a cold start, mirror on and off',
+    run: async (progress) => {
+      const cold = (mirror: 'on' | 'off') =>
+        joinStormScenario('roster', storm(progress, `cold storm, mirror ${mirror}`, { mirror, cold: true }));
+      return { mirror: { coldStorm: { on: await cold('on'), off: await cold('off') } } };
+    },
+  },
+  {
+    name: 'two-servers-cold',
+    label: '2 servers × 2,000 joins in 60 s right after a cold start, own processes, mirror on and off',
+    run: async (progress) => {
+      const cold = (mirror: 'on' | 'off') =>
+        coldFleetScenario({
+          servers: 2,
+          playersPerServer: 2_000,
+          spanMs: 60_000,
+          members: 4_000,
+          mirror,
+          label: `2 servers × 2,000 in 60 s, cold, mirror ${mirror}`,
+          progress,
+        });
+      return { mirror: { twoServersCold: { on: await cold('on'), off: await cold('off') } } };
+    },
   },
   {
     name: 'quiet',
