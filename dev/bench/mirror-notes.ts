@@ -37,6 +37,21 @@ first read's own requests are counted in rows of their own, never in a join row.
   the fleet below), start together against a mock of 4,000 members; the players connect as soon as
   both have verified the key, alternating servers, every fifth a stranger, over 60 s, so both
   first reads run beside all of the joins. Mirror on, and again with mirror off (second column).
+- **Changes during the first read.** A mock of 2,000 members, the resource with
+  \`gate.departments\` ["LSPD", "BCSO", "SAHP"] and \`refresh.auditSeconds\` 15 (so the wait below
+  is short). From the mirror's first page until it is complete, once a second a member picked at
+  random (read already or not yet) goes through a change made in the dashboard and written to the
+  audit log as the service writes it (\`dev/bench/staff-changes.ts\`): a suspension, a transfer out
+  of the allowed departments (assignments deleted, one created elsewhere), the member deleted, a
+  reinstatement, a transfer into them. Once the read is complete and an audit interval and a pass
+  (30 s) have gone by, every member and every member deleted connects (2,000 in 20 s) and each
+  decision is checked against the mock's data as it is then.
+- **Audit entries stamped an hour ahead.** A mock of 1,000 members, \`refresh.auditSeconds\` 15,
+  the mirror complete: two audit entries stamped one hour (and a second) ahead are written, as a
+  service node with a fast clock would. 150 s later (past the feed's two-minute overlap and an
+  interval) 40 offline members are suspended at once, and every 1.5 s one of them tries to join
+  for the first time; the row is the try from which on every one was refused, against the bound
+  of an audit interval and a pass (30 s).
 - **Fleet, each server its own process.** Four game servers on one key, each an OS process of its
   own (the bench forks itself: \`dev/bench/fleet-server.ts\` builds its own FXServer emulator and
   loads \`dist/server.js\` from its own resource folder), all against one mock in the parent
@@ -130,6 +145,23 @@ export function mirrorFindings(m: MirrorResults): string[] {
       )} wrong, ${integer(f.joins.summary.requests)} requests (${endpoints(f.joins.byKind)})`;
     notes.push(`- **2 servers × 2,000 in 60 s, cold.** Mirror on: ${line(on)}; ${integer(on.mirrorsCompleteAfter ?? 0)} of
   the ${on.servers} mirrors complete when the joins were over. Mirror off: ${line(off)}.`);
+  }
+  if (m.changes) {
+    const c = m.changes;
+    notes.push(`- **Changes during the first read.** ${endpoints(c.changes)} while the read ran
+  (${ms(c.readMs)} from the resource's start); after ${ms(c.waitedMs)} more, ${integer(c.players)} joins: ${integer(c.wrong)} wrong
+  (${integer(c.wrongAdmits)} admitted, ${integer(c.wrongRefusals)} refused${
+    c.wrong > 0 ? `; by the change their member went through: ${endpoints(c.wrongByChange)}` : ''
+  }), ${integer(c.checkRequests)} requests for them.`);
+  }
+  if (m.futureStamps) {
+    const f = m.futureStamps;
+    notes.push(`- **Audit entries stamped an hour ahead.** ${integer(f.admitted)} of ${integer(f.tries)} suspended members
+  were admitted at their first try, the last ${ms(f.triedMs)} after the suspension; ${
+    Number.isFinite(f.refusedWithinMs)
+      ? `from ${ms(f.refusedWithinMs)} on every try was refused`
+      : 'the suspension never reached the door'
+  } (bound: ${ms(f.boundMs)}).`);
   }
   for (const fleet of [m.fleetLong, m.fleetDense]) if (fleet) notes.push(fleetFinding(fleet));
   if (m.restart) {

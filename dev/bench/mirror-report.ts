@@ -1,5 +1,7 @@
+import type { FirstReadChangesResult } from './first-read-changes';
 import type { FleetJoins, FleetResult } from './fleet';
 import type { ColdFleetResult } from './fleet-cold';
+import type { FutureStampsResult } from './future-stamps';
 import type { FirstReadResult } from './mirror-first-read';
 import { mirrorShare, p99Of } from './mirror-notes';
 import type { QuietServerResult } from './quiet-server';
@@ -22,6 +24,10 @@ export interface MirrorResults {
   coldStorm?: { on: StormResult; off: StormResult };
   /** 2 servers × 2,000 joins in 60 s right after they start together, each its own process: mirror on and off. */
   twoServersCold?: { on: ColdFleetResult; off: ColdFleetResult };
+  /** Suspensions, transfers and deletions while the first read runs, checked after an audit interval and a pass. */
+  changes?: FirstReadChangesResult;
+  /** Audit entries stamped an hour ahead, then a suspension. */
+  futureStamps?: FutureStampsResult;
   steady?: SteadyResult;
   memory?: { bytesPerMember: number; structureBytes: number; members: number };
 }
@@ -86,6 +92,33 @@ export function mirrorRows(m: MirrorResults, naive?: StormResult): ResultRow[] {
   }
   if (m.coldStorm) rows.push(...coldStormRows(m.coldStorm));
   if (m.twoServersCold) rows.push(...coldFleetRows(m.twoServersCold));
+  if (m.changes) {
+    const c = m.changes;
+    const made = Object.values(c.changes).reduce((sum, n) => sum + n, 0);
+    const scenario = `${integer(made)} changes during the first read (${integer(c.members)} members), checked an audit interval and a pass later`;
+    row(scenario, `wrong decisions (of ${integer(c.players)} joins)`, c.wrong, integer, { target: zero });
+    row(scenario, 'of them wrongly admitted', c.wrongAdmits, integer);
+    row(scenario, 'of them wrongly refused', c.wrongRefusals, integer);
+  }
+  if (m.futureStamps) {
+    const f = m.futureStamps;
+    const scenario = 'audit entries stamped an hour ahead, then suspensions';
+    row(
+      scenario,
+      `suspension → every first try refused (tried for ${ms(f.triedMs)})`,
+      f.refusedWithinMs,
+      ms,
+      {
+        target: at(f.boundMs, ms),
+      },
+    );
+    row(
+      scenario,
+      `suspended members admitted at their first try (of ${integer(f.tries)})`,
+      f.admitted,
+      integer,
+    );
+  }
   if (m.storm) rows.push(...stormRows(m.storm, naive));
   if (m.fleetLong) rows.push(...fleetRows(m.fleetLong, '500 joins in 60 s', 4_000));
   if (m.fleetDense) rows.push(...fleetRows(m.fleetDense, '1,000 joins in 30 s'));

@@ -1,8 +1,10 @@
 import { RosterStore } from '../mock-roster/roster-store';
 import { seedCommunity } from '../mock-roster/seed-community';
 import { dutyReads } from './duty-reads';
+import { firstReadChanges } from './first-read-changes';
 import { fleetScenario } from './fleet';
 import { coldFleetScenario } from './fleet-cold';
+import { futureStamps } from './future-stamps';
 import { hotPathInProcess, hotPathThroughExports } from './hot-path';
 import { jobsStorm } from './jobs-storm';
 import { loneLookup } from './lone-lookup';
@@ -127,6 +129,16 @@ export const SCENARIOS: readonly Scenario[] = [
         });
       return { mirror: { twoServersCold: { on: await cold('on'), off: await cold('off') } } };
     },
+  },
+  {
+    name: 'mirror-changes',
+    label: 'changes during the first read, checked an audit interval and a pass later',
+    run: async (progress) => ({ mirror: { changes: await firstReadChanges(2_000, progress) } }),
+  },
+  {
+    name: 'future-stamps',
+    label: 'audit entries stamped an hour ahead, then a suspension',
+    run: async (progress) => ({ mirror: { futureStamps: await futureStamps(progress) } }),
   },
   {
     name: 'quiet',
