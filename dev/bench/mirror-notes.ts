@@ -26,7 +26,9 @@ first read's own requests are counted in rows of their own, never in a join row.
 - **Join storm, mirror on.** The join storm above (1,000 players in 10 s, every fifth a stranger,
   2,000 members) starting 3 s after the mirror completed. Requests are counted from the first
   connection; the strangers are still looked up (the mirror never says "not on the roster").
-  The naive gate's column is its own storm, the same players.
+  The naive gate's column is its own storm, the same players. The members' p99 is held to one
+  frame: a member decided from the mirror is let in on the next frame, so waits up to FXServer's
+  50 ms and the frame's own work (5 ms allowed); the fleet's members row likewise.
 - **Join storm right after a cold start, mirror on and off.** The same storm, but the players
   connect the moment the resource has verified its key and loaded departments and ranks: with the
   mirror on, its first read (2,000 members) has just begun and runs beside the joins. The second

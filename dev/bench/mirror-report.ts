@@ -35,7 +35,15 @@ export interface MirrorResults {
 const zero = { text: '0', met: (v: number) => v === 0 };
 /** FXServer's frame at 20 a second: a decision from the mirror waits for the next one. */
 const FRAME_MS = 50;
-const oneFrame = { text: 'one frame (50 ms)', met: (v: number) => v <= FRAME_MS };
+/**
+ * Decided on the next frame: a player who connects just after one waits the whole frame, and then
+ * the frame's own work (a few milliseconds) before the decision is out.
+ */
+const FRAME_WORK_MS = 5;
+const oneFrame = {
+  text: `one frame (≤ ${FRAME_MS + FRAME_WORK_MS} ms)`,
+  met: (v: number) => v <= FRAME_MS + FRAME_WORK_MS,
+};
 const at = (limit: number, format: (v: number) => string) => ({
   text: `≤ ${format(limit)}`,
   met: (v: number) => v <= limit,
