@@ -124,11 +124,11 @@ export async function fleetScenario(options: FleetOptions): Promise<FleetResult>
 }
 
 /** Every player connects once, alternating servers, spread over `spanMs`; summed up across the fleet. */
-async function joinRound(
+export async function joinRound(
   fleet: readonly FleetProcess[],
   mock: MockRoster,
   players: readonly FleetPlayer[],
-  options: FleetOptions,
+  options: Pick<FleetOptions, 'mirror' | 'spanMs' | 'label' | 'progress'>,
   since: number,
   round: string,
 ): Promise<FleetJoins> {
@@ -172,7 +172,7 @@ async function joinRound(
 }
 
 /** The storm's mix (a fifth strangers), each with the departments the mock holds for them. */
-function fleetPlayers(mock: MockRoster, count: number): FleetPlayer[] {
+export function fleetPlayers(mock: MockRoster, count: number): FleetPlayer[] {
   const departments = new Map<string, number>();
   for (const a of mock.data.data.assignments)
     departments.set(a.memberId, (departments.get(a.memberId) ?? 0) + 1);

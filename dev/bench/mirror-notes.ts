@@ -26,7 +26,34 @@ first read's own requests are counted in rows of their own, never in a join row.
 - **Join storm, mirror on.** The join storm above (1,000 players in 10 s, every fifth a stranger,
   2,000 members) starting 3 s after the mirror completed. Requests are counted from the first
   connection; the strangers are still looked up (the mirror never says "not on the roster").
-  The naive gate's column is its own storm, the same players.
+  The naive gate's column is its own storm, the same players. The members' p99 is held to one
+  frame: a member decided from the mirror is let in on the next frame, so waits up to FXServer's
+  50 ms and the frame's own work (5 ms allowed); the fleet's members row likewise.
+- **Join storm right after a cold start, mirror on and off.** The same storm, but the players
+  connect the moment the resource has verified its key and loaded departments and ranks: with the
+  mirror on, its first read (2,000 members) has just begun and runs beside the joins. The second
+  column is the same storm with \`mirror.enabled: false\`; the target is its p99 and one frame
+  more. "requests sent for the joins" leaves out the mirror's own pages (\`request-log.ts\` tells them
+  apart by their query); the next row counts everything from the first connection on.
+- **2 servers × 2,000 in 60 s, cold.** Two game servers on one key, each its own OS process (as in
+  the fleet below), start together against a mock of 4,000 members; the players connect as soon as
+  both have verified the key, alternating servers, every fifth a stranger, over 60 s, so both
+  first reads run beside all of the joins. Mirror on, and again with mirror off (second column).
+- **Changes during the first read.** A mock of 2,000 members, the resource with
+  \`gate.departments\` ["LSPD", "BCSO", "SAHP"] and \`refresh.auditSeconds\` 15 (so the wait below
+  is short). From the mirror's first page until it is complete, once a second a member picked at
+  random (read already or not yet) goes through a change made in the dashboard and written to the
+  audit log as the service writes it (\`dev/bench/staff-changes.ts\`): a suspension, a transfer out
+  of the allowed departments (assignments deleted, one created elsewhere), the member deleted, a
+  reinstatement, a transfer into them. Once the read is complete and an audit interval and a pass
+  (30 s) have gone by, every member and every member deleted connects (2,000 in 20 s) and each
+  decision is checked against the mock's data as it is then.
+- **Audit entries stamped an hour ahead.** A mock of 1,000 members, \`refresh.auditSeconds\` 15,
+  the mirror complete: two audit entries stamped one hour (and a second) ahead are written, as a
+  service node with a fast clock would. 150 s later (past the feed's two-minute overlap and an
+  interval) 40 offline members are suspended at once, and every 1.5 s one of them tries to join
+  for the first time; the row is the try from which on every one was refused, against the bound
+  of an audit interval and a pass (30 s).
 - **Fleet, each server its own process.** Four game servers on one key, each an OS process of its
   own (the bench forks itself: \`dev/bench/fleet-server.ts\` builds its own FXServer emulator and
   loads \`dist/server.js\` from its own resource folder), all against one mock in the parent
@@ -102,6 +129,42 @@ export function mirrorFindings(m: MirrorResults): string[] {
   the storm's p99 is a stranger's wait for their batch. The first read before the storm cost
   ${integer(m.storm.mirror?.firstReadRequests ?? 0)} requests (start-up included) over ${ms(m.storm.mirror?.firstReadMs ?? 0)}.`);
   }
+  if (m.coldStorm) {
+    const { on, off } = m.coldStorm;
+    notes.push(`- **Join storm right after a cold start.** Mirror on: p50 ${ms(on.summary.p50Ms)}, p99 ${ms(on.summary.p99Ms)},
+  ${integer(on.summary.requests - mirrorShare(on.byKind))} lookups and ${integer(mirrorShare(on.byKind))} of the mirror's pages from the first connection
+  on; mirror off: p50 ${ms(off.summary.p50Ms)}, p99 ${ms(off.summary.p99Ms)}, ${integer(off.summary.requests)} requests. The mirror's reads wait
+  while a join waits on the rate limiter (a join-lane request queued for a permit, or join lookups held
+  to be sent together) and for 250 ms after (\`src/core/mirror/mirror-pacer.ts\`), so the pages it
+  sends in a storm are those it had sent before the first player waited, and at most one each 10 s
+  (no read yields longer).`);
+  }
+  if (m.twoServersCold) {
+    const { on, off } = m.twoServersCold;
+    const line = (f: typeof on) =>
+      `p50 ${ms(f.joins.summary.p50Ms)}, p99 ${ms(f.joins.summary.p99Ms)}, ${integer(f.joins.summary.rateLimited)} 429s, ${integer(
+        f.joins.summary.wrong,
+      )} wrong, ${integer(f.joins.summary.requests)} requests (${endpoints(f.joins.byKind)})`;
+    notes.push(`- **2 servers × 2,000 in 60 s, cold.** Mirror on: ${line(on)}; ${integer(on.mirrorsCompleteAfter ?? 0)} of
+  the ${on.servers} mirrors complete when the joins were over. Mirror off: ${line(off)}.`);
+  }
+  if (m.changes) {
+    const c = m.changes;
+    notes.push(`- **Changes during the first read.** ${endpoints(c.changes)} while the read ran
+  (${ms(c.readMs)} from the resource's start); after ${ms(c.waitedMs)} more, ${integer(c.players)} joins: ${integer(c.wrong)} wrong
+  (${integer(c.wrongAdmits)} admitted, ${integer(c.wrongRefusals)} refused${
+    c.wrong > 0 ? `; by the change their member went through: ${endpoints(c.wrongByChange)}` : ''
+  }), ${integer(c.checkRequests)} requests for them.`);
+  }
+  if (m.futureStamps) {
+    const f = m.futureStamps;
+    notes.push(`- **Audit entries stamped an hour ahead.** ${integer(f.admitted)} of ${integer(f.tries)} suspended members
+  were admitted at their first try, the last ${ms(f.triedMs)} after the suspension; ${
+    Number.isFinite(f.refusedWithinMs)
+      ? `from ${ms(f.refusedWithinMs)} on every try was refused`
+      : 'the suspension never reached the door'
+  } (bound: ${ms(f.boundMs)}).`);
+  }
   for (const fleet of [m.fleetLong, m.fleetDense]) if (fleet) notes.push(fleetFinding(fleet));
   if (m.restart) {
     const r = m.restart;
@@ -133,8 +196,8 @@ export function mirrorFindings(m: MirrorResults): string[] {
   return notes;
 }
 
-/** Requests per hour the mirror sent for itself (`request-kinds.ts` marks them). */
-function mirrorShare(byKind: Record<string, number>): number {
+/** Requests (or requests per hour) the mirror sent for itself (`request-log.ts` marks them). */
+export function mirrorShare(byKind: Record<string, number>): number {
   return Object.entries(byKind)
     .filter(([kind]) => kind.includes('(mirror'))
     .reduce((sum, [, n]) => sum + n, 0);
@@ -170,18 +233,24 @@ function fleetFinding(f: FleetResult): string {
   }`;
 }
 
+/** The p99 of connect → decision of the members (decided from the mirror) or of the strangers alone. */
+export function p99Of(
+  samples: readonly { player: { name: string }; latencyMs: number | null }[],
+  strangers: boolean,
+): number {
+  return percentile(
+    samples
+      .filter((x) => isStranger(x.player.name) === strangers)
+      .map((x) => x.latencyMs ?? Number.POSITIVE_INFINITY)
+      .sort((a, b) => a - b),
+    0.99,
+  );
+}
+
 /** ", members p99 …, strangers p99 …" when the samples are at hand. */
 export function splitLatencies(
   samples: readonly { player: { name: string }; latencyMs: number | null }[],
 ): string {
   if (samples.length === 0) return '';
-  const p99 = (stranger: boolean) =>
-    percentile(
-      samples
-        .filter((x) => isStranger(x.player.name) === stranger)
-        .map((x) => x.latencyMs ?? Number.POSITIVE_INFINITY)
-        .sort((a, b) => a - b),
-      0.99,
-    );
-  return ` (members p99 ${ms(p99(false))}, strangers p99 ${ms(p99(true))})`;
+  return ` (members p99 ${ms(p99Of(samples, false))}, strangers p99 ${ms(p99Of(samples, true))})`;
 }

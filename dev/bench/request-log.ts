@@ -12,6 +12,8 @@ export function requestKind(entry: RequestLogEntry): string {
     if (query.has('createdAt.after')) return `${name} created since (mirror pass)`;
     if (query.has('gameLicense') || query.has('memberId')) return `${name} by player (lookup, refresh)`;
     if (query.has('page')) return `${name} page (mirror full read)`;
+    // A whole list read by another key than page numbers (e.g. its first page, `sort` alone).
+    if (query.has('sort')) return `${name} list (mirror full read)`;
   }
   return name;
 }

@@ -1,7 +1,10 @@
 import { RosterStore } from '../mock-roster/roster-store';
 import { seedCommunity } from '../mock-roster/seed-community';
 import { dutyReads } from './duty-reads';
+import { firstReadChanges } from './first-read-changes';
 import { fleetScenario } from './fleet';
+import { coldFleetScenario } from './fleet-cold';
+import { futureStamps } from './future-stamps';
 import { hotPathInProcess, hotPathThroughExports } from './hot-path';
 import { jobsStorm } from './jobs-storm';
 import { loneLookup } from './lone-lookup';
@@ -100,6 +103,42 @@ export const SCENARIOS: readonly Scenario[] = [
         storm: await joinStormScenario('roster', storm(progress, 'join storm, mirror on', { mirror: 'on' })),
       },
     }),
+  },
+  {
+    name: 'cold-storm',
+    label: 'join storm right after a cold start, mirror on and off',
+    run: async (progress) => {
+      const cold = (mirror: 'on' | 'off') =>
+        joinStormScenario('roster', storm(progress, `cold storm, mirror ${mirror}`, { mirror, cold: true }));
+      return { mirror: { coldStorm: { on: await cold('on'), off: await cold('off') } } };
+    },
+  },
+  {
+    name: 'two-servers-cold',
+    label: '2 servers × 2,000 joins in 60 s right after a cold start, own processes, mirror on and off',
+    run: async (progress) => {
+      const cold = (mirror: 'on' | 'off') =>
+        coldFleetScenario({
+          servers: 2,
+          playersPerServer: 2_000,
+          spanMs: 60_000,
+          members: 4_000,
+          mirror,
+          label: `2 servers × 2,000 in 60 s, cold, mirror ${mirror}`,
+          progress,
+        });
+      return { mirror: { twoServersCold: { on: await cold('on'), off: await cold('off') } } };
+    },
+  },
+  {
+    name: 'mirror-changes',
+    label: 'changes during the first read, checked an audit interval and a pass later',
+    run: async (progress) => ({ mirror: { changes: await firstReadChanges(2_000, progress) } }),
+  },
+  {
+    name: 'future-stamps',
+    label: 'audit entries stamped an hour ahead, then a suspension',
+    run: async (progress) => ({ mirror: { futureStamps: await futureStamps(progress) } }),
   },
   {
     name: 'quiet',

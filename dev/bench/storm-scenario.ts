@@ -13,6 +13,7 @@ import {
 import { type JoinSample, runJoinStorm, type StormSummary, summarizeStorm } from './join-storm';
 import { choosePlayers } from './population';
 import type { Progress } from './progress';
+import { countKinds } from './request-log';
 
 export const SERVICE_LATENCY_MS = 50;
 
@@ -40,6 +41,11 @@ export interface StormScenarioOptions {
    * `queue.priority` rules, and room for every player (`sv_maxclients`).
    */
   connectQueue?: { priority: readonly Record<string, unknown>[] };
+  /**
+   * The storm begins the moment the resource has verified its key and loaded departments and
+   * ranks: with the mirror on, its first read runs beside the joins (nothing waits for it).
+   */
+  cold?: boolean;
 }
 
 /** What the storm's roster server gets for `permissions` and `mirror`. */
@@ -66,6 +72,8 @@ export interface StormResult {
   summary: StormSummary;
   samples: JoinSample[];
   maxInRolling60s: number;
+  /** The storm's requests by what they were for (`request-log.ts`): lookups, the mirror's own pages. */
+  byKind: Record<string, number>;
   /** The resource only: when admitted players' data (every department) was complete. */
   fullData?: FullDataSummary;
   /** With permissions 'on': admitted players, and how many hold roster.member once the storm is over. */
@@ -116,7 +124,7 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
       : [];
     for (const gate of gates) await rosterReady(gate, mock);
     let mirror: MirrorBeforeStorm | undefined;
-    if (kind === 'roster' && options.mirror === 'on') {
+    if (kind === 'roster' && options.mirror === 'on' && !options.cold) {
       let last = startedAt;
       for (const gate of gates) last = Math.max(last, await mirrorComplete(gate));
       mirror = {
@@ -126,7 +134,7 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
       };
     }
     // A server that has been up a little while: the start-up requests are behind it.
-    if (kind === 'roster') await sleep(3_000);
+    if (kind === 'roster' && !options.cold) await sleep(3_000);
     if (mirror) mirror.completeBeforeStorm = gates.every((g) => mirrorHolds(g.server) !== null);
     const probe =
       kind === 'roster'
@@ -172,6 +180,7 @@ export async function joinStormScenario(kind: GateKind, options: StormScenarioOp
       summary,
       samples,
       maxInRolling60s: mock.counters.maxInRolling60s(mock.keyId('full')),
+      byKind: countKinds(mock.counters.log.slice(mark)),
       ...(fullData ? { fullData } : {}),
       ...(principals ? { principals } : {}),
       ...(mirror ? { mirror } : {}),

@@ -85,8 +85,11 @@ export interface RosterApi {
   list(path: string, query?: QueryValues, lane?: Lane, maxPages?: number): Promise<unknown[]>;
   /** A write (JSON body); never retried automatically. Returns the envelope's `data`. */
   patch(path: string, body: unknown, lane?: Lane): Promise<unknown>;
-  /** The rate limiter's state, plus the suspension error while the key is refused. */
-  limiterState(): LimiterState & { suspended: string | null };
+  /**
+   * The rate limiter's state, plus the suspension error while the key is refused and how many
+   * joins wait on the limiter (join-lane requests queued for a permit, join lookups not sent yet).
+   */
+  limiterState(): LimiterState & { suspended: string | null; joinsWaiting: number };
   /** The service's own time, from the `Date` header of its latest answer. */
   serviceTime: ServiceTime;
   /** Estimated wait in ms for a new request in `lane` (to tell a connecting player). */
@@ -172,7 +175,11 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
       }),
     patch: async (path, body, lane = 'refresh') =>
       (await executor.envelope({ method: 'PATCH', path: checkPath(path), body }, { lane })).data,
-    limiterState: () => ({ ...limiter.state(), suspended: suspension.current?.message ?? null }),
+    limiterState: () => {
+      const state = limiter.state();
+      const joinsWaiting = state.queued.join + lookups.joinsWaiting();
+      return { ...state, suspended: suspension.current?.message ?? null, joinsWaiting };
+    },
     serviceTime,
     // Each further batch of 100 waiting licenses costs about two requests (members, assignments).
     estimateWaitMs: (lane) =>

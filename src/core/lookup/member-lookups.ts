@@ -154,6 +154,14 @@ export class MemberLookups {
     return this.members.waitingAhead(lane);
   }
 
+  /**
+   * Join lookups not sent yet, held to be merged into one request or waiting for its permit:
+   * licenses, and the members whose assignments a join still needs.
+   */
+  joinsWaiting(): number {
+    return this.members.waitingAhead('join') + this.assignments.waitingAhead('join');
+  }
+
   close(): void {
     this.members.close();
     this.assignments.close();

@@ -21,7 +21,10 @@ import { restartState, type SavedMirror } from './saved-mirror';
 export interface MirrorSyncDeps {
   /** The roster client: whole answers (paging included) and the key's minute as the limiter knows it. */
   source: PageSource & {
-    limiterState(): Pick<LimiterState, 'perMinute' | 'remainingThisMinute' | 'resetAt' | 'keyUsedLastMinute'>;
+    limiterState(): Pick<
+      LimiterState,
+      'perMinute' | 'remainingThisMinute' | 'resetAt' | 'keyUsedLastMinute'
+    > & { joinsWaiting: number };
   };
   service: Pick<RosterService, 'useMirror' | 'onAnswer' | 'followMirror' | 'refreshMembers'>;
   schedule: Schedule;

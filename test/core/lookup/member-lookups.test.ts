@@ -201,6 +201,29 @@ describe('lanes and waiting', () => {
   });
 });
 
+describe('joins waiting, as the limiter state tells the mirror', () => {
+  it('counts join lookups held back to be sent together and those waiting for a permit, none once answered', async () => {
+    const clock = new FakeClock();
+    const { agent, requests } = fakeRoster(clock, rosterHandler(seed(12)));
+    const { api } = testClient(clock, agent);
+    expect(api.limiterState().joinsWaiting).toBe(0);
+    const first = api.lookup(license(0), 'join');
+    await clock.advance(10);
+    // A storm: the next licenses are held for one request, not queued at the limiter.
+    const rest = Array.from({ length: 10 }, (_, index) => api.lookup(license(index + 1), 'join'));
+    expect(api.limiterState().queued.join).toBe(0);
+    expect(api.limiterState().joinsWaiting).toBe(10);
+    // A refresh or background lookup is no join.
+    const background = api.lookup(license(11), 'background');
+    expect(api.limiterState().joinsWaiting).toBe(10);
+    const { value } = await outcome(clock, Promise.all([first, ...rest, background]));
+    expect((value as unknown[]).every((answer) => answer !== null)).toBe(true);
+    expect(requests.length).toBeGreaterThan(1);
+    expect(api.limiterState().joinsWaiting).toBe(0);
+    await api.close();
+  });
+});
+
 describe('estimated wait', () => {
   it('grows with the licenses waiting ahead, so a player in a storm is told a fair wait', async () => {
     const clock = new FakeClock();

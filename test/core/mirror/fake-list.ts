@@ -85,6 +85,11 @@ export function fakeLists(lists: Record<string, FakeList>) {
       return list.answer(query);
     },
   };
-  const pacer = new MirrorPacer(clock, () => ({ perMinute: 120, remainingThisMinute: 120, resetAt: null }));
+  const pacer = new MirrorPacer(clock, () => ({
+    perMinute: 120,
+    remainingThisMinute: 120,
+    resetAt: null,
+    joinsWaiting: 0,
+  }));
   return { clock, source, pacer };
 }

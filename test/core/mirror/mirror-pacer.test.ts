@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MirrorPacer, PacerStoppedError } from '../../../src/core/mirror/mirror-pacer';
+import { MAX_YIELD_MS, MirrorPacer, PacerStoppedError } from '../../../src/core/mirror/mirror-pacer';
 import { FakeClock, maxInAnyWindow } from '../limiter/fake-clock';
 
 /** A key whose minute is `perMinute`, with nothing else spending it. */
-const quietKey = (perMinute: number) => ({ perMinute, remainingThisMinute: perMinute, resetAt: null });
+const quietKey = (perMinute: number, joinsWaiting = 0) => ({
+  perMinute,
+  remainingThisMinute: perMinute,
+  resetAt: null,
+  joinsWaiting,
+});
 
 /** Runs `count` requests one after the other, each taking `tookMs`; returns when each was sent. */
 async function sendAll(clock: FakeClock, pacer: MirrorPacer, count: number, tookMs = 0): Promise<number[]> {
@@ -53,13 +58,13 @@ describe('MirrorPacer', () => {
   it('waits while the key has less than half its minute left, whoever spent it (servers sharing the key)', async () => {
     const clock = new FakeClock();
     // Other servers on the key have spent 70 of 120 this minute; the window resets in 20 s.
-    let key = { perMinute: 120, remainingThisMinute: 50, resetAt: clock.now() + 20_000 };
+    let key = { perMinute: 120, remainingThisMinute: 50, resetAt: clock.now() + 20_000, joinsWaiting: 0 };
     const pacer = new MirrorPacer(clock, () => key);
     const sent: number[] = [];
     const first = pacer.run(async () => void sent.push(clock.now()));
     await clock.advance(19_000);
     expect(sent).toEqual([]);
-    key = { perMinute: 120, remainingThisMinute: 120, resetAt: clock.now() + 60_000 };
+    key = { perMinute: 120, remainingThisMinute: 120, resetAt: clock.now() + 60_000, joinsWaiting: 0 };
     await clock.advance(1_000);
     await first;
     expect(sent).toEqual([clock.now()]);
@@ -74,6 +79,7 @@ describe('MirrorPacer', () => {
       remainingThisMinute: 115,
       resetAt: clock.now() + 55_000,
       keyUsedLastMinute: 55,
+      joinsWaiting: 0,
     };
     const pacer = new MirrorPacer(clock, () => key);
     const sent: number[] = [];
@@ -88,6 +94,49 @@ describe('MirrorPacer', () => {
     await clock.advance(1_000);
     await sixth;
     expect(sent).toHaveLength(6);
+  });
+
+  it('holds its request while a join waits on the rate limiter, and lets it go once none has for a moment', async () => {
+    const clock = new FakeClock();
+    let joinsWaiting = 3;
+    const pacer = new MirrorPacer(clock, () => quietKey(120, joinsWaiting));
+    const sent: number[] = [];
+    const read = pacer.run(async () => void sent.push(clock.now()));
+    await clock.advance(5_000);
+    expect(sent).toEqual([]);
+    // The batch left; the next join arrives before the moment is over: still held.
+    joinsWaiting = 0;
+    await clock.advance(100);
+    joinsWaiting = 1;
+    await clock.advance(100);
+    expect(sent).toEqual([]);
+    joinsWaiting = 0;
+    const quietFrom = clock.now();
+    await clock.advance(1_000);
+    await read;
+    expect(sent).toHaveLength(1);
+    expect(sent[0]! - quietFrom).toBeLessThanOrEqual(300);
+  });
+
+  it('sends at once when no join waits', async () => {
+    const clock = new FakeClock();
+    const pacer = new MirrorPacer(clock, () => quietKey(120, 0));
+    const sent: number[] = [];
+    const started = clock.now();
+    await pacer.run(async () => void sent.push(clock.now()));
+    expect(sent).toEqual([started]);
+  });
+
+  it('never starves: with joins always waiting, a read goes once it has yielded MAX_YIELD_MS', async () => {
+    const clock = new FakeClock();
+    const pacer = new MirrorPacer(clock, () => quietKey(120, 5));
+    const started = clock.now();
+    const sent = await sendAll(clock, pacer, 3);
+    expect(sent[0]! - started).toBeGreaterThanOrEqual(MAX_YIELD_MS);
+    expect(sent[0]! - started).toBeLessThan(MAX_YIELD_MS + 200);
+    // Each later read yields again, as long, then goes.
+    expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(MAX_YIELD_MS);
+    expect(sent[2]! - sent[1]!).toBeLessThan(MAX_YIELD_MS + 200);
   });
 
   it('counts requests per day and rejects waiting ones when stopped', async () => {
