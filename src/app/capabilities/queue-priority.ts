@@ -61,7 +61,7 @@ export function attachQueuePriority(context: RosterContext): Capability {
       if (license === null) return entry?.view;
       if (entry?.view === undefined && !players.isOnline(id)) {
         const since = entry?.since ?? clock.now();
-        await outcomes.wait(license, since, since + timeoutMs);
+        await outcomes.wait(id, since + timeoutMs);
       }
       return players.get(id)?.view ?? service.lastKnown(license);
     }
@@ -110,37 +110,37 @@ export function attachQueuePriority(context: RosterContext): Capability {
         logger.warn(`${CONNECT_QUEUE}'s allow failed: ${(error as Error)?.message ?? String(error)}`);
       }
     };
-    // Without a license the gate refuses on its own; ConnectQueue need not wait for it.
+    // Connecting since before this resource started: the gate never saw them, nothing to wait for.
     if (!seen) return answer();
-    const { license, since } = seen;
-    outcomes.wait(license, since, since + timeoutMs).then(
+    outcomes.wait(tempId, seen.since + timeoutMs).then(
       (outcome) => {
         if (outcome && !outcome.admitted) return answer(outcome.message);
-        const power = rules.powerOf(players.get(tempId)?.view ?? service.lastKnown(license));
-        link.setPriority(license, power, TEMP_PRIORITY_SECONDS);
+        if (seen.license !== null) {
+          const power = rules.powerOf(players.get(tempId)?.view ?? service.lastKnown(seen.license));
+          link.setPriority(seen.license, power, TEMP_PRIORITY_SECONDS);
+        }
         answer();
       },
       () => answer(),
     );
   };
   const link = linkConnectQueue(resource, onJoin, logger, clock);
-  // A refused player is gone from the server (and the registry) by the time ConnectQueue runs its
-  // OnJoin half a second later: their license is kept here, by temporary id, for that moment.
-  const connecting = new Map<string, { license: string; since: number }>();
+  // Every connection the gate sees, by temporary id: when it began (the wait's deadline) and its
+  // license, kept because a refused player is gone from the server (and the registry) by the time
+  // ConnectQueue runs its OnJoin half a second later.
+  const connecting = new Map<string, { license: string | null; since: number }>();
   fx.on('playerConnecting', () => {
     const tempId = String(fx.source);
-    const license = licenseOf(tempId);
-    if (license !== null) connecting.set(tempId, { license, since: clock.now() });
+    connecting.set(tempId, { license: licenseOf(tempId), since: clock.now() });
   });
 
   return {
     decided(decision) {
-      if (decision.license === null) return;
       const outcome =
         decision.admitted || decision.message === undefined
           ? ({ admitted: true } as const)
           : { admitted: false as const, message: decision.message };
-      outcomes.record(decision.license, outcome, decision.at);
+      outcomes.record(decision.tempId, outcome);
     },
     departmentsRead(catalog) {
       // A failed load hands an empty catalog: every rule would look unknown.
