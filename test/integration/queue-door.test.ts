@@ -1,7 +1,7 @@
 /**
  * CONTRACT section 13, queue priority at the door, from the built bundle with ConnectQueue (the
  * Lua stand-in in dev/stand-ins): a decision the join gate has already made reaches ConnectQueue's
- * `OnJoin` at once.
+ * `OnJoin` at once, and a player who is gone gets no priority and no place in its lists.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LuaResource } from '../../dev/emulator/lua-resource';
@@ -52,6 +52,12 @@ function clockAlwaysMoving(): void {
     last = Math.max(realNow(), last + 1);
     return last;
   });
+}
+
+/** The temporary priorities ConnectQueue holds, by id (its own `GetTempPriorityList`). */
+async function tempPriorities(queue: LuaResource): Promise<Record<string, { power: number }>> {
+  const list = await queue.run('return exports.connectqueue:GetQueueExports():GetTempPriorityList()');
+  return Array.isArray(list) ? {} : (list as Record<string, { power: number }>);
 }
 
 /** Frames from `from` until ConnectQueue placed or blocked each license, polled frame by frame. */
@@ -114,6 +120,46 @@ describe('queue priority at the door', () => {
     const frames = await framesUntil(h, queue, [address], from, framesIn(2));
     expect(frames.get(address)).toBeLessThanOrEqual(framesIn(1));
     expect(h.server.log.lines.some((l) => l.includes(`[${address}] was blocked from joining`))).toBe(true);
+    expect(await placements(queue)).toEqual([]);
+  });
+
+  it('a member who closes the game while the roster is answering gets no priority and no place', async () => {
+    const { h, queue } = await start({
+      mirror: { enabled: false },
+      gate: { timeoutSeconds: 30 },
+      api: { timeoutMs: 60_000 },
+    });
+    const sergeant = sergeantOf(h);
+    h.mock.faults.hang();
+    const join = h.server.connectPlayer({ name: 'Cop', identifiers: [sergeant.gameLicense] });
+    // ConnectQueue asks through OnJoin half a second after the player connects; the roster is
+    // still answering then.
+    const from = h.server.frames;
+    await eventually(() => h.server.frames >= from + framesIn(1.5));
+    expect(h.logText()).not.toMatch(/Cop (admitted|refused)/);
+    join.abandon();
+    h.mock.faults.hang(false);
+    await eventually(() => /Cop admitted/.test(h.logText()), 10_000);
+    const frames = await framesUntil(h, queue, [sergeant.gameLicense], h.server.frames, framesIn(2));
+    expect(frames.has(sergeant.gameLicense)).toBe(true);
+    expect(Object.keys(await tempPriorities(queue))).not.toContain(sergeant.gameLicense);
+    expect(await placements(queue)).toEqual([]);
+  });
+
+  it('a member who quits after the gate admitted them, before ConnectQueue asks, gets no priority and no place', async () => {
+    const { h, queue } = await start();
+    const sergeant = sergeantOf(h);
+    const from = h.server.frames;
+    const join = h.server.connectPlayer({ name: 'Cop', identifiers: [sergeant.gameLicense] });
+    // The mirror answers at once; ConnectQueue's own deferral keeps the connection open, and it
+    // asks through OnJoin only half a second after the player connected.
+    await eventually(() => /Cop admitted/.test(h.logText()));
+    expect(h.server.frames - from).toBeLessThan(framesIn(0.5));
+    h.server.dropPlayer(join.tempId, 'Exiting');
+    expect(await join.decision).toMatchObject({ admitted: false });
+    const frames = await framesUntil(h, queue, [sergeant.gameLicense], from, framesIn(2));
+    expect(frames.has(sergeant.gameLicense)).toBe(true);
+    expect(Object.keys(await tempPriorities(queue))).not.toContain(sergeant.gameLicense);
     expect(await placements(queue)).toEqual([]);
   });
 });

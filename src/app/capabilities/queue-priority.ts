@@ -4,7 +4,12 @@ import { GateOutcomes } from '../../core/queue/gate-outcomes';
 import { describeRule, PriorityRules } from '../../core/queue/priority-rules';
 import type { MemberView } from '../../core/roster/member-view';
 import { serverId, license as toLicense } from '../../fivem/arguments';
-import { CONNECT_QUEUE, type JoinCallback, linkConnectQueue } from '../../fivem/connect-queue';
+import {
+  CONNECT_QUEUE,
+  type JoinCallback,
+  linkConnectQueue,
+  stillConnecting,
+} from '../../fivem/connect-queue';
 import { licenseOf } from '../../fivem/identifiers';
 import { fx } from '../../fivem/natives';
 import { registerSafeExports } from '../../fivem/safe-exports';
@@ -19,6 +24,12 @@ import type { RosterContext } from '../roster-context';
 const TEMP_PRIORITY_SECONDS = 120;
 /** How long past the join deadline a connecting player's license is kept for ConnectQueue. */
 const CONNECTING_KEPT_MS = 60_000;
+/**
+ * What ConnectQueue is told for a player who left before it placed them. Nobody reads it (the
+ * player is gone) but its console line; a refusal keeps the player out of its queue and connecting
+ * lists, where it notices no departure.
+ */
+const LEFT_BEFORE_PLACED = 'Left before being placed in the queue.';
 
 /**
  * Queue priority by department and rank (CONTRACT.md section 13): `getPriority`, `lookupPriority`
@@ -115,6 +126,9 @@ export function attachQueuePriority(context: RosterContext): Capability {
     outcomes.wait(tempId, seen.since + timeoutMs).then(
       (outcome) => {
         if (outcome && !outcome.admitted) return answer(outcome.message);
+        // Gone (closed the game while the roster answered): no priority, and no place in
+        // ConnectQueue's lists, which would keep a player who never comes back.
+        if (!stillConnecting(tempId)) return answer(LEFT_BEFORE_PLACED);
         if (seen.license !== null) {
           const power = rules.powerOf(players.get(tempId)?.view ?? service.lastKnown(seen.license));
           link.setPriority(seen.license, power, TEMP_PRIORITY_SECONDS);
