@@ -1,7 +1,7 @@
 /**
- * CONTRACT section 13, queue priority at the door, from the built bundle with ConnectQueue (the
- * Lua stand-in in dev/stand-ins): a decision the join gate has already made reaches ConnectQueue's
- * `OnJoin` at once, and a player who is gone gets no priority and no place in its lists.
+ * Queue priority at the door, from the built bundle with ConnectQueue (the Lua stand-in in
+ * dev/stand-ins): a decision the join gate has already made reaches ConnectQueue's `OnJoin` at
+ * once, and a player who is gone gets no priority and no place in its lists.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LuaResource } from '../../dev/emulator/lua-resource';
