@@ -120,6 +120,16 @@ export function linkConnectQueue(
   };
 }
 
+/**
+ * Whether the connecting client `tempId` is still there. One that closed the game is removed from
+ * the server's clients (InitConnectMethod.cpp: the request's cancel handler lets go of its
+ * deferral, and with it the holder that removes the client), after which the player natives
+ * answer null (MakeClientFunction).
+ */
+export function stillConnecting(tempId: string): boolean {
+  return fx.GetPlayerName(tempId) !== null;
+}
+
 /** `GetQueueExports` (current copies) or `Exports` (the original's name for the same table). */
 function queueTable(): QueueTable | null {
   const exportsOf = (globalThis as unknown as { exports: ExportsProxy }).exports[CONNECT_QUEUE];

@@ -264,7 +264,16 @@ class Join {
     if (!this.deps.onDecision) return;
     const at = this.deps.clock.now();
     const license = this.deps.players.get(this.tempId)?.license ?? null;
-    this.deps.onDecision({ at, ms: at - this.startedAt, name: this.name, license, admitted, note, message });
+    this.deps.onDecision({
+      at,
+      ms: at - this.startedAt,
+      tempId: this.tempId,
+      name: this.name,
+      license,
+      admitted,
+      note,
+      message,
+    });
   }
 
   private end(): void {

@@ -4,6 +4,8 @@ export interface JoinDecision {
   at: number;
   /** How long the player waited for it, in ms. */
   ms: number;
+  /** The connection's temporary server id (FXServer never gives one twice). */
+  tempId: string;
   name: string;
   license: string | null;
   admitted: boolean;

@@ -12,6 +12,7 @@ const texts = { notOnRoster: 'not on roster', notInDepartment: 'no dept', unavai
 const decision = (over: Partial<JoinDecision>): JoinDecision => ({
   at: 0,
   ms: 120,
+  tempId: '65536',
   name: 'Alice',
   license: 'license:0123456789abcdef0123456789abcdef01234567',
   admitted: true,

@@ -4,7 +4,12 @@ import { GateOutcomes } from '../../core/queue/gate-outcomes';
 import { describeRule, PriorityRules } from '../../core/queue/priority-rules';
 import type { MemberView } from '../../core/roster/member-view';
 import { serverId, license as toLicense } from '../../fivem/arguments';
-import { CONNECT_QUEUE, type JoinCallback, linkConnectQueue } from '../../fivem/connect-queue';
+import {
+  CONNECT_QUEUE,
+  type JoinCallback,
+  linkConnectQueue,
+  stillConnecting,
+} from '../../fivem/connect-queue';
 import { licenseOf } from '../../fivem/identifiers';
 import { fx } from '../../fivem/natives';
 import { registerSafeExports } from '../../fivem/safe-exports';
@@ -19,6 +24,12 @@ import type { RosterContext } from '../roster-context';
 const TEMP_PRIORITY_SECONDS = 120;
 /** How long past the join deadline a connecting player's license is kept for ConnectQueue. */
 const CONNECTING_KEPT_MS = 60_000;
+/**
+ * What ConnectQueue is told for a player who left before it placed them. Nobody reads it (the
+ * player is gone) but its console line; a refusal keeps the player out of its queue and connecting
+ * lists, where it notices no departure.
+ */
+const LEFT_BEFORE_PLACED = 'Left before being placed in the queue.';
 
 /**
  * Queue priority by department and rank (CONTRACT.md section 13): `getPriority`, `lookupPriority`
@@ -61,7 +72,7 @@ export function attachQueuePriority(context: RosterContext): Capability {
       if (license === null) return entry?.view;
       if (entry?.view === undefined && !players.isOnline(id)) {
         const since = entry?.since ?? clock.now();
-        await outcomes.wait(license, since, since + timeoutMs);
+        await outcomes.wait(id, since + timeoutMs);
       }
       return players.get(id)?.view ?? service.lastKnown(license);
     }
@@ -110,37 +121,40 @@ export function attachQueuePriority(context: RosterContext): Capability {
         logger.warn(`${CONNECT_QUEUE}'s allow failed: ${(error as Error)?.message ?? String(error)}`);
       }
     };
-    // Without a license the gate refuses on its own; ConnectQueue need not wait for it.
+    // Connecting since before this resource started: the gate never saw them, nothing to wait for.
     if (!seen) return answer();
-    const { license, since } = seen;
-    outcomes.wait(license, since, since + timeoutMs).then(
+    outcomes.wait(tempId, seen.since + timeoutMs).then(
       (outcome) => {
         if (outcome && !outcome.admitted) return answer(outcome.message);
-        const power = rules.powerOf(players.get(tempId)?.view ?? service.lastKnown(license));
-        link.setPriority(license, power, TEMP_PRIORITY_SECONDS);
+        // Gone (closed the game while the roster answered): no priority, and no place in
+        // ConnectQueue's lists, which would keep a player who never comes back.
+        if (!stillConnecting(tempId)) return answer(LEFT_BEFORE_PLACED);
+        if (seen.license !== null) {
+          const power = rules.powerOf(players.get(tempId)?.view ?? service.lastKnown(seen.license));
+          link.setPriority(seen.license, power, TEMP_PRIORITY_SECONDS);
+        }
         answer();
       },
       () => answer(),
     );
   };
   const link = linkConnectQueue(resource, onJoin, logger, clock);
-  // A refused player is gone from the server (and the registry) by the time ConnectQueue runs its
-  // OnJoin half a second later: their license is kept here, by temporary id, for that moment.
-  const connecting = new Map<string, { license: string; since: number }>();
+  // Every connection the gate sees, by temporary id: when it began (the wait's deadline) and its
+  // license, kept because a refused player is gone from the server (and the registry) by the time
+  // ConnectQueue runs its OnJoin half a second later.
+  const connecting = new Map<string, { license: string | null; since: number }>();
   fx.on('playerConnecting', () => {
     const tempId = String(fx.source);
-    const license = licenseOf(tempId);
-    if (license !== null) connecting.set(tempId, { license, since: clock.now() });
+    connecting.set(tempId, { license: licenseOf(tempId), since: clock.now() });
   });
 
   return {
     decided(decision) {
-      if (decision.license === null) return;
       const outcome =
         decision.admitted || decision.message === undefined
           ? ({ admitted: true } as const)
           : { admitted: false as const, message: decision.message };
-      outcomes.record(decision.license, outcome, decision.at);
+      outcomes.record(decision.tempId, outcome);
     },
     departmentsRead(catalog) {
       // A failed load hands an empty catalog: every rule would look unknown.

@@ -1,6 +1,6 @@
 import type { Clock } from '../ports';
 
-/** What the join gate decided for a connecting license. */
+/** What the join gate decided for one connection. */
 export type GateOutcome = { admitted: true } | { admitted: false; message: string };
 
 interface Decided {
@@ -8,18 +8,18 @@ interface Decided {
   at: number;
 }
 
-interface Waiter {
-  since: number;
-  settle(outcome: GateOutcome | undefined): void;
-}
+type Waiter = (outcome: GateOutcome | undefined) => void;
 
 /** How long a decision is kept for a queue that asks after it (ConnectQueue asks 0.5 s later). */
 const KEEP_MS = 5 * 60_000;
 
 /**
- * The join gate's decisions by license, for a queue that must hear them before it places the
- * player (ConnectQueue's `OnJoin`): the gate decides once, the queue waits for that decision
- * instead of asking the roster a second time.
+ * The join gate's decisions by connection (the player's temporary id, which FXServer never gives
+ * twice), for a queue that must hear them before it places the player (ConnectQueue's `OnJoin`):
+ * the gate decides once, the queue waits for that decision instead of asking the roster a second
+ * time. Keyed by connection, a decision made before the queue side heard of the player (the
+ * bypass ACE decides in the same handler call) is found all the same, and one made for an earlier
+ * connection of the same license never answers for a later one.
  */
 export class GateOutcomes {
   private readonly decided = new Map<string, Decided>();
@@ -27,56 +27,47 @@ export class GateOutcomes {
 
   constructor(private readonly clock: Clock) {}
 
-  record(license: string, outcome: GateOutcome, at: number): void {
-    this.decided.set(license, { outcome, at });
-    const waiting = this.waiters.get(license);
+  record(connection: string, outcome: GateOutcome): void {
+    this.decided.set(connection, { outcome, at: this.clock.now() });
+    const waiting = this.waiters.get(connection);
     if (!waiting) return;
-    for (const waiter of [...waiting]) {
-      if (at < waiter.since) continue;
-      waiting.delete(waiter);
-      waiter.settle(outcome);
-    }
-    if (waiting.size === 0) this.waiters.delete(license);
+    this.waiters.delete(connection);
+    for (const settle of waiting) settle(outcome);
   }
 
-  /**
-   * The decision made for `license` since `since` (when the player began connecting), at once if
-   * made already; undefined when none comes by `until` (epoch ms).
-   */
-  wait(license: string, since: number, until: number): Promise<GateOutcome | undefined> {
-    const known = this.decided.get(license);
-    if (known && known.at >= since) return Promise.resolve(known.outcome);
+  /** The decision for `connection`, at once if made already; undefined when none comes by `until` (epoch ms). */
+  wait(connection: string, until: number): Promise<GateOutcome | undefined> {
+    const known = this.decided.get(connection);
+    if (known) return Promise.resolve(known.outcome);
     const delay = until - this.clock.now();
     if (delay <= 0) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      const waiting = this.waiters.get(license) ?? new Set<Waiter>();
-      this.waiters.set(license, waiting);
-      const waiter: Waiter = {
-        since,
-        settle: (outcome) => {
-          this.clock.clearTimeout(timer);
-          resolve(outcome);
-        },
+      const waiting = this.waiters.get(connection) ?? new Set<Waiter>();
+      this.waiters.set(connection, waiting);
+      const settle: Waiter = (outcome) => {
+        this.clock.clearTimeout(timer);
+        resolve(outcome);
       };
       const timer = this.clock.setTimeout(() => {
-        waiting.delete(waiter);
-        if (waiting.size === 0) this.waiters.delete(license);
+        waiting.delete(settle);
+        if (waiting.size === 0 && this.waiters.get(connection) === waiting) this.waiters.delete(connection);
         resolve(undefined);
       }, delay);
-      waiting.add(waiter);
+      waiting.add(settle);
     });
   }
 
   /** Forgets decisions no queue will ask about any more. */
   sweep(): void {
     const oldest = this.clock.now() - KEEP_MS;
-    for (const [license, { at }] of this.decided) if (at < oldest) this.decided.delete(license);
+    for (const [connection, { at }] of this.decided) if (at < oldest) this.decided.delete(connection);
   }
 
   /** Answers every waiter with "no decision" (the resource is stopping). */
   stop(): void {
-    for (const waiting of this.waiters.values()) for (const waiter of waiting) waiter.settle(undefined);
+    const waiting = [...this.waiters.values()];
     this.waiters.clear();
     this.decided.clear();
+    for (const settles of waiting) for (const settle of settles) settle(undefined);
   }
 }
