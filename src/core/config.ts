@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { unassignedProblem } from './jobs/unassigned-check';
 import { isReservedPrefix, PRINCIPAL_PATTERN, RESERVED_NAMESPACES } from './permissions/principal-names';
 
 /** Texts shown to refused or waiting players. Placeholders: {player}, {community}, {seconds}, {status}, {requestId}. */
@@ -283,6 +284,9 @@ export function loadSettings(configText: string | null, convars: ConvarValues): 
       'gate.requireCourses is set, but the training side is off: set training.enabled to true and roster_training_api_key, or empty gate.requireCourses.',
     );
   }
+
+  const unassigned = unassignedProblem(config.jobs);
+  if (unassigned) problems.push(unassigned);
 
   const warnings: string[] = [];
   const level = convars.logLevel.trim().toLowerCase();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from './harness';
+import { eventually, framesIn } from './harness';
 import { type JobsRig, startJobsRig } from './jobs-harness';
 
 // CONTRACT.md section 12 against the ox_core stand-in (dev/frameworks/ox_core, TypeScript).
@@ -59,5 +59,32 @@ describe('ox_core', () => {
     rig.h.mock.data.setMemberStatus(member.id, 'INACTIVE');
     await rig.ex('roster').refreshPlayer!(id);
     await waitFor(async () => (await groups(id)).police === undefined);
+  });
+
+  it('every group counts: a suspended member loses police held beside another group, which stays', async () => {
+    rig = await startJobsRig({ framework: OX, departments: DEPARTMENTS });
+    const { id, member } = await rig.join('LSPD', 'Officer');
+    ox().Login!(id, 14);
+    await waitFor(async () => (await groups(id)).police === 2);
+    expect(await ox().CallPlayer!(id, 'setGroup', 'mechanic', 2)).toBe(true);
+    rig.h.mock.data.setMemberStatus(member.id, 'SUSPENDED');
+    await rig.ex('roster').refreshPlayer!(id);
+    await waitFor(async () => JSON.stringify(await groups(id)) === JSON.stringify({ mechanic: 2 }));
+  });
+
+  it("another resource's setGroup('police', 5) on a non-member is taken away within a second", async () => {
+    rig = await startJobsRig({ framework: OX, departments: DEPARTMENTS });
+    await eventually(() => rig.h.logText().includes('jobs.departments.SAHP (police) is left out'), 15_000);
+    const { id } = await rig.join('SAHP', 'Trooper'); // its mapping is left out: no job from the roster
+    ox().Login!(id, 15);
+    const loaded = rig.h.server.frames + 10; // the load's pass has run: what follows is a change
+    await eventually(() => rig.h.server.frames >= loaded);
+    expect(await ox().CallPlayer!(id, 'setGroup', 'police', 5)).toBe(true);
+    const from = rig.h.server.frames;
+    await waitFor(async () => (await groups(id)).police === undefined);
+    expect(rig.h.server.frames - from).toBeLessThanOrEqual(framesIn(1));
+    expect(rig.h.logText()).toMatch(
+      /was put into police grade 5 by something else; the roster decides: the roster gives them no police/,
+    );
   });
 });

@@ -246,3 +246,69 @@ describe('Qbox: multi-job', () => {
     expect(heldAt(id, 'police', 2)).toBe(true);
   });
 });
+
+describe('Qbox: jobs held beside the primary job count too', () => {
+  const list = (id: number) => data(id).jobs as Record<string, number>;
+
+  it("with one job allowed, another resource's AddPlayerToJob police beside unemployed is taken away within a second", async () => {
+    rig = await startJobsRig({ framework: QBX });
+    const { id } = await rig.join('SAHP', 'Trooper'); // a department no job is mapped to
+    qbx().Login!(id, 'CID5');
+    await settle();
+    expect(heldAt(id, 'unemployed', 0)).toBe(true);
+    expect(qbx().AddPlayerToJob!('CID5', 'police', 4)).toBe(true);
+    const from = rig.h.server.frames;
+    expect(qbx().HasGroup!(id, 'police')).toBe(true);
+    await eventually(() => qbx().HasGroup!(id, 'police') === false);
+    expect(rig.h.server.frames - from).toBeLessThanOrEqual(framesIn(1));
+    expect(heldAt(id, 'unemployed', 0)).toBe(true);
+    expect(rig.h.logText()).toMatch(
+      /was put into police grade 4 by something else; the roster decides: the roster gives them no police/,
+    );
+  });
+
+  it('with one job allowed, a suspended member loses police kept in the list while the primary job is unemployed', async () => {
+    rig = await startJobsRig({ framework: QBX });
+    const { id, member } = await loaded('LSPD', 'Officer', 'CID6');
+    expect(qbx().SetPlayerPrimaryJob!('CID6', 'unemployed')).toBe(true);
+    await settle(10);
+    expect(heldAt(id, 'unemployed', 0)).toBe(true);
+    expect(list(id).police).toBe(1); // at the roster's grade: nothing to set back
+    rig.h.mock.data.setMemberStatus(member.id, 'SUSPENDED');
+    await rig.ex('roster').refreshPlayer!(id);
+    await eventually(() => qbx().HasGroup!(id, 'police') === false);
+    const saved = () =>
+      qbx().StandInSaved!('CID6') as { jobs: Record<string, number> | unknown[] } | undefined;
+    await eventually(() => (saved()?.jobs as Record<string, number> | undefined)?.police === undefined);
+  });
+
+  it('multi-job: a suspended member on a taxi shift loses police beside it and keeps the shift', async () => {
+    rig = await startJobsRig({ framework: QBX, convars: { 'qbx:max_jobs_per_player': '3' } });
+    const { id, member } = await loaded('LSPD', 'Officer', 'CID7');
+    qbx().AddPlayerToJob!('CID7', 'taxi', 0);
+    qbx().SetPlayerPrimaryJob!('CID7', 'taxi');
+    await settle(10);
+    expect(heldAt(id, 'taxi', 0)).toBe(true);
+    expect(list(id).police).toBe(1);
+    rig.h.mock.data.setMemberStatus(member.id, 'SUSPENDED');
+    await rig.ex('roster').refreshPlayer!(id);
+    await eventually(() => list(id).police === undefined);
+    expect(heldAt(id, 'taxi', 0)).toBe(true);
+  });
+
+  it("multi-job: police set to another grade beside a taxi shift goes back to the roster's grade, the shift kept", async () => {
+    rig = await startJobsRig({ framework: QBX, convars: { 'qbx:max_jobs_per_player': '3' } });
+    const { id } = await loaded('LSPD', 'Officer', 'CID8');
+    qbx().AddPlayerToJob!('CID8', 'taxi', 0);
+    qbx().SetPlayerPrimaryJob!('CID8', 'taxi');
+    await settle(10);
+    qbx().AddPlayerToJob!('CID8', 'police', 4);
+    const from = rig.h.server.frames;
+    expect(list(id).police).toBe(4);
+    await eventually(() => list(id).police === 1);
+    expect(rig.h.server.frames - from).toBeLessThanOrEqual(framesIn(1));
+    await settle(10);
+    expect(heldAt(id, 'taxi', 0)).toBe(true);
+    expect(list(id).police).toBe(1);
+  });
+});

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, framesIn } from './harness';
+import { eventually, framesIn, type Harness, startHarness } from './harness';
 import { type JobsRig, startJobsRig } from './jobs-harness';
 
 // The rules of CONTRACT.md section 12 that every framework shares, against the QBCore, ESX,
@@ -171,5 +171,32 @@ describe.each(Object.entries(DRIVERS))('%s', (_name, d) => {
     expect((await d.job(ex, id))?.job).toBe('taxi');
     await rig.promote(id, member, 'LSPD', 'Sergeant');
     await waitJob(d, id, 'police', d.sergeant);
+  });
+});
+
+describe('jobs.unassigned', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('naming a managed job fails closed at start, the problem named', async () => {
+    h = await startHarness({
+      config: {
+        jobs: {
+          enabled: true,
+          departments: { LSPD: { job: 'police' }, SAFR: { job: 'ambulance' } },
+          unassigned: { job: 'Police', grade: 0 },
+        },
+      },
+    });
+    const member = h.mock.data.members[0]!;
+    const decision = await h.server.connectPlayer({ name: 'M', identifiers: [member.gameLicense] }).decision;
+    expect(!decision.admitted && decision.reason).toMatch(/roster check is not set up/);
+    expect(h.logText()).toMatch(
+      /jobs\.unassigned names "Police", the job jobs\.departments\.LSPD manages: every character the roster gives no job would get it/,
+    );
+    expect(h.caller.exports.roster!.getJob!(1)).toBeNull();
   });
 });

@@ -29,12 +29,16 @@ end
 local function createCharacter(src, id)
   local row = db[id] or { groups = {} }
   local self = { source = src, id = id, groups = {} }
+  -- Every saved group comes back; the job is the one flagged isJob (server/player.lua 494-506).
   for name, g in pairs(row.groups) do
     self.groups[name] = { name = name, rank = g.rank, isJob = g.isJob, label = name }
     if g.isJob then self.job = name end
   end
 
-  -- No check that the group exists: label and rank name fall back to the raw values.
+  -- server/player.lua 405-446. No check that the group exists: label and rank name fall back to
+  -- the raw values. A group added without isJob sits beside the job (an admin's
+  -- `/setgroup <id> add <group> <rank>`, server/commands.lua 107-145, calls addGroup(group, rank));
+  -- one added with isJob clears isJob on every other group, which stay held.
   function self.addGroup(name, rank, customGroup, isJob)
     local groupRank = tonumber(rank) or 1
     local info = groups[name] or {}
@@ -48,6 +52,7 @@ local function createCharacter(src, id)
     return self.groups[name]
   end
 
+  -- server/player.lua 455-470.
   function self.removeGroup(name)
     count('removeGroup')
     local group = self.groups[name]
@@ -59,7 +64,9 @@ local function createCharacter(src, id)
     return group
   end
 
-  -- The same job and rank again is not a no-op: the job is removed and added back.
+  -- server/player.lua 475-490. The same job and rank again is not a no-op: the job is removed and
+  -- added back. With keepGroup the old job is not removed: it stays as a plain group beside the new
+  -- job (addGroup cleared its isJob), with its rank and its rights.
   function self.setJob(name, rank, customGroup, keepGroup)
     count('setJob')
     if not keepGroup then self.removeGroup(self.job) end

@@ -2,7 +2,9 @@
  * ox_core's group side as a JS resource: GlobalState.groups and GlobalState['group.<name>'] (grades
  * as a label array, index 0 = grade 1), filled after start as the database answers; setGroup with
  * its quirks (grade 0 removes, unknown group or grade warns and answers undefined, one group per
- * type, grades compared with ===); ox:playerLoaded, ox:playerLogout, ox:setGroup.
+ * type, grades compared with ===); ox:playerLoaded, ox:playerLogout, ox:setGroup. As in ox_core's
+ * player/class.ts (setGroup 212-262) a character holds every group it was given side by side, one
+ * per type and any number without one, and any resource may call setGroup through CallPlayer.
  */
 interface Group {
   name: string;

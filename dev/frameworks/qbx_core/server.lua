@@ -1,5 +1,6 @@
 -- server/player.lua's job functions (SetJob 147-192, SetJobDuty 196-211, SetPlayerPrimaryJob
--- 238-273, AddPlayerToJob 281-337, RemovePlayerFromJob 344-380), Login/Logout and GetPlayer.
+-- 238-273, AddPlayerToJob 281-337, RemovePlayerFromJob 344-380), Login/Logout, GetPlayer and
+-- HasGroup (server/functions.lua 516-521 over shared/functions.lua 29-90).
 local MAX_JOBS = GetConvarInt('qbx:max_jobs_per_player', 1)
 local REPLACES = GetConvar('qbx:setjob_replaces', 'true') == 'true'
 
@@ -64,6 +65,9 @@ function SetPlayerPrimaryJob(cid, jobName)
   return true
 end
 
+-- The job goes into the character's list of jobs; the primary job changes only when it is this one.
+-- So with one job allowed, a character whose primary job is unemployed (an empty list) can be
+-- given police beside it, and HasGroup counts it.
 function AddPlayerToJob(cid, jobName, grade)
   jobName = jobName:lower()
   grade = tonumber(grade) or 0
@@ -89,11 +93,12 @@ function AddPlayerToJob(cid, jobName, grade)
   return true
 end
 
+-- A job not held is no error: true, with no write and no event.
 function RemovePlayerFromJob(cid, jobName)
+  if jobName == 'unemployed' then return false, { code = 'unemployed', message = 'cannot remove unemployed' } end
   local c = characters[cid]
-  if not c or not c.jobs[jobName] then
-    return false, { code = 'player_not_in_job', message = 'player is not in the job' }
-  end
+  if not c then return false, { code = 'player_not_found', message = 'player not found' } end
+  if not c.jobs[jobName] then return true end
   c.jobs[jobName] = nil
   local src, p = online(cid)
   if c.job == jobName then
@@ -186,6 +191,13 @@ exports('GetPlayer', function(src)
   return players[tonumber(src) or src]
 end)
 exports('StandInBreak', function(src) broken[src] = true end)
+-- HasGroup with a name (shared/functions.lua 29-43, 76-90): the primary job, or any job of the
+-- list, gangs left out here.
+exports('HasGroup', function(src, name)
+  local p = players[tonumber(src) or src]
+  if not p then return false end
+  return p.PlayerData.job.name == name or p.PlayerData.jobs[name] ~= nil
+end)
 exports('GetJobs', function() return QbxJobs end)
 exports('GetJob', function(name) return QbxJobs[name] end)
 -- Calls from other resources are counted here, not the ones SetJob makes itself.

@@ -1,9 +1,9 @@
 import type { JobGrade, RosterJobs } from './roster-jobs';
 
 /**
- * How a framework holds jobs: one job per character (QBCore, ESX, ND_Core, Qbox by default),
- * several with a primary one (Qbox with `qbx:max_jobs_per_player` above 1), or groups of which
- * the roster gives one (ox_core).
+ * How a framework holds jobs: one job per character (QBCore, ESX, ND_Core, Qbox by default; ND_Core
+ * and Qbox may still hold groups or jobs beside it), several with a primary one (Qbox with
+ * `qbx:max_jobs_per_player` above 1), or groups of which the roster gives one (ox_core).
  */
 export type JobStyle = 'single' | 'multi' | 'groups';
 
@@ -17,7 +17,10 @@ export interface HeldJobs {
   duty: boolean | null;
 }
 
-/** One write into the framework. */
+/**
+ * One write into the framework: `set` the character's job (ox_core: a group), `add` a job beside
+ * it or set the grade of one held there, `remove` a job or group, make one held `primary`.
+ */
 export type JobOp =
   | { kind: 'set'; job: string; grade: number }
   | { kind: 'add'; job: string; grade: number }
@@ -33,24 +36,41 @@ export interface PlanContext {
    * character keeps what it holds rather than get a job that does not exist.
    */
   unassigned: JobGrade | 'remove' | null;
+  /**
+   * True when the pass sets back what something else changed, rather than applying the roster at
+   * a load or a roster change: an unmanaged job the character took (a taxi shift) stays theirs.
+   */
+  settingBack?: boolean;
 }
 
 /**
  * The writes that make a character hold what the roster gives, and only those: nothing when it
- * already does, and nothing about jobs the roster does not manage.
+ * already does, and nothing about jobs the roster does not manage. Every managed job or group the
+ * character holds is judged, the job itself and any held beside it (ND_Core's groups, a Qbox
+ * character's list of jobs): each carries the job's rights wherever it sits.
  */
 export function planJobs(held: HeldJobs, want: RosterJobs | null, c: PlanContext): JobOp[] {
+  const keeps = keepsOwnJob(held, c);
   if (c.style === 'single') {
     const current = held.primary;
-    if (want) return same(current, want.primary) ? [] : [{ kind: 'set', ...want.primary }];
-    if (!current || !c.managed.has(current.job)) return [];
-    if (c.unassigned === 'remove') return [{ kind: 'remove', job: current.job }];
-    if (!c.unassigned) return [];
-    return same(current, c.unassigned) ? [] : [{ kind: 'set', ...c.unassigned }];
+    const wanted = want?.primary ?? null;
+    const ops: JobOp[] = [];
+    for (const [job, grade] of held.jobs) {
+      if (job === current?.job || !c.managed.has(job)) continue;
+      if (job !== wanted?.job) ops.push({ kind: 'remove', job });
+      // Held beside an unmanaged job the character keeps: the group's grade is set, not the job.
+      else if (keeps && grade !== wanted.grade) ops.push({ kind: 'add', ...wanted });
+    }
+    if (wanted) {
+      if (!keeps && !same(current, wanted)) ops.push({ kind: 'set', ...wanted });
+      return ops;
+    }
+    if (!current || !c.managed.has(current.job)) return ops;
+    if (c.unassigned === 'remove') ops.push({ kind: 'remove', job: current.job });
+    else if (c.unassigned && !same(current, c.unassigned)) ops.push({ kind: 'set', ...c.unassigned });
+    return ops;
   }
-  const given = new Map(
-    (c.style === 'multi' ? want?.all : want ? [want.primary] : [])?.map((j) => [j.job, j.grade]),
-  );
+  const given = givenJobs(want, c.style);
   const ops: JobOp[] = [];
   for (const job of held.jobs.keys())
     if (c.managed.has(job) && !given.has(job)) ops.push({ kind: 'remove', job });
@@ -58,7 +78,8 @@ export function planJobs(held: HeldJobs, want: RosterJobs | null, c: PlanContext
     if (held.jobs.get(job) !== grade) ops.push({ kind: c.style === 'multi' ? 'add' : 'set', job, grade });
   }
   if (c.style === 'multi') {
-    if (want && held.primary?.job !== want.primary.job) ops.push({ kind: 'primary', job: want.primary.job });
+    if (want && !keeps && held.primary?.job !== want.primary.job)
+      ops.push({ kind: 'primary', job: want.primary.job });
     const losesPrimary = !want && held.primary !== null && c.managed.has(held.primary.job);
     // Qbox makes a character whose primary job goes `unemployed` 0 itself; anything else is set.
     const unassigned = c.unassigned === 'remove' ? null : c.unassigned;
@@ -69,22 +90,35 @@ export function planJobs(held: HeldJobs, want: RosterJobs | null, c: PlanContext
 }
 
 /**
- * True when the character holds a managed job, or a grade of one, that the roster does not give:
- * something else put it there, and the roster sets it back. A character who left a managed job
- * for another (a taxi shift) holds nothing wrong.
+ * A managed job or group the character holds at a grade the roster does not give (or at all):
+ * something else put it there, and the roster sets it back. Null when there is none; a character
+ * who left a managed job for another (a taxi shift) holds nothing wrong.
  */
-export function holdsWrongManagedJob(held: HeldJobs, want: RosterJobs | null, c: PlanContext): boolean {
-  const given = new Map(
-    (c.style === 'multi' ? (want?.all ?? []) : want ? [want.primary] : []).map((j) => [j.job, j.grade]),
-  );
-  const jobs =
-    c.style === 'single'
-      ? held.primary
-        ? new Map([[held.primary.job, held.primary.grade]])
-        : new Map()
-      : held.jobs;
-  for (const [job, grade] of jobs) if (c.managed.has(job) && given.get(job) !== grade) return true;
-  return false;
+export function wrongManagedJob(held: HeldJobs, want: RosterJobs | null, c: PlanContext): JobGrade | null {
+  const given = givenJobs(want, c.style);
+  for (const [job, grade] of held.jobs)
+    if (c.managed.has(job) && given.get(job) !== grade) return { job, grade };
+  return null;
+}
+
+/** The grade the roster gives the character in `job`, or undefined where it gives none. */
+export function givenGrade(want: RosterJobs | null, style: JobStyle, job: string): number | undefined {
+  return givenJobs(want, style).get(job);
+}
+
+/**
+ * True while setting back, for a character whose job is not a managed one: the job is left to
+ * them (ox_core has no job; its groups are all judged alike).
+ */
+export function keepsOwnJob(held: HeldJobs, c: PlanContext): boolean {
+  if (!c.settingBack || c.style === 'groups') return false;
+  return !(held.primary && c.managed.has(held.primary.job));
+}
+
+/** The jobs the roster gives, by name: every mapped department's for multi-job, else the one. */
+function givenJobs(want: RosterJobs | null, style: JobStyle): Map<string, number> {
+  const jobs = style === 'multi' ? (want?.all ?? []) : want ? [want.primary] : [];
+  return new Map(jobs.map((j) => [j.job, j.grade]));
 }
 
 function same(a: JobGrade | null, b: JobGrade): boolean {

@@ -3,8 +3,16 @@ import type { Member } from '../model';
 import type { Clock, Logger } from '../ports';
 import type { FrameworkPort } from './framework-port';
 import type { JobMapping } from './job-mapping';
-import { type HeldJobs, holdsWrongManagedJob, type PlanContext, planJobs } from './job-plan';
-import { type JobGrade, rosterJobsOf } from './roster-jobs';
+import {
+  givenGrade,
+  type HeldJobs,
+  type JobStyle,
+  keepsOwnJob,
+  type PlanContext,
+  planJobs,
+  wrongManagedJob,
+} from './job-plan';
+import { type JobGrade, type RosterJobs, rosterJobsOf } from './roster-jobs';
 import { SetBackBudget } from './set-back-budget';
 
 /** `roster:jobChanged`'s second argument. */
@@ -110,13 +118,17 @@ export class JobSync {
       style: port.style,
       managed: mapping.managed,
       unassigned: port.removesJob ? 'remove' : mapping.unassignedOk ? this.deps.unassigned : null,
+      settingBack: reason === 'drift',
     };
     if (reason === 'apply') this.setBacks.reset(src);
-    if (reason === 'drift' && !holdsWrongManagedJob(held, want, context)) return;
+    const wrong = wrongManagedJob(held, want, context);
+    if (reason === 'drift' && !wrong) return;
     const ops = planJobs(held, want, context);
     if (ops.length === 0) return;
-    if (reason === 'drift' && !this.maySetBack(src, held, mapping.managed)) return;
-    if (reason === 'drift') this.reportDrift(src, held, want?.primary ?? null, mapping.managed);
+    if (reason === 'drift' && wrong) {
+      if (!this.maySetBack(src, wrong)) return;
+      this.reportDrift(src, wrong, this.decision(held, want, wrong, context));
+    }
     for (const op of ops) {
       const keepDuty = op.kind !== 'remove' && held.primary?.job === op.job ? held.duty : null;
       await this.call(port.apply(src, op, keepDuty), `${port.resource} setting ${op.job}`);
@@ -126,11 +138,22 @@ export class JobSync {
     this.announce(src, held, after, targetOf(held, want?.primary ?? null, context));
   }
 
+  /** What the roster does about a managed job something else gave, as the console tells it. */
+  private decision(held: HeldJobs, want: RosterJobs | null, wrong: JobGrade, context: PlanContext): string {
+    const grade = givenGrade(want, context.style, wrong.job);
+    if (grade !== undefined) return `set back to ${wrong.job} grade ${grade}`;
+    // Their job itself: the roster's job takes its place.
+    if (want && held.primary?.job === wrong.job)
+      return `set back to ${want.primary.job} grade ${want.primary.grade}`;
+    return `the roster gives them no ${wrong.job}`;
+  }
+
   /** `roster:jobChanged` once the framework shows the change it was asked for. */
   private announce(src: string, before: HeldJobs, after: HeldJobs | null, target: JobGrade | null): void {
     if (!after) return;
-    const previous = jobOfStyle(before, this.mapping!.managed);
-    const now = jobOfStyle(after, this.mapping!.managed);
+    const style = this.port!.style;
+    const previous = jobOfStyle(before, this.mapping!.managed, style);
+    const now = jobOfStyle(after, this.mapping!.managed, style);
     const took = target ? now?.job === target.job && now.grade === target.grade : now === null;
     if (!took) {
       this.deps.logger.warn(
@@ -143,25 +166,18 @@ export class JobSync {
   }
 
   /** False once something else has kept putting the character back too often: say so once. */
-  private maySetBack(src: string, held: HeldJobs, managed: ReadonlySet<string>): boolean {
+  private maySetBack(src: string, tried: JobGrade): boolean {
     if (this.setBacks.gaveUp(src)) return false;
     if (this.setBacks.take(src, this.deps.clock.now())) return true;
-    const tried = jobOfStyle(held, managed);
     this.deps.logger.warn(
-      `${this.deps.nameOf(src)} (${src}) keeps being put into ${tried ? `${tried.job} grade ${tried.grade}` : 'a managed job'} by something else; the roster stops setting it back until their next load or roster change (find what sets it).`,
+      `${this.deps.nameOf(src)} (${src}) keeps being put into ${tried.job} grade ${tried.grade} by something else; the roster stops setting it back until their next load or roster change (find what sets it).`,
     );
     return false;
   }
 
-  private reportDrift(
-    src: string,
-    held: HeldJobs,
-    want: JobGrade | null,
-    managed: ReadonlySet<string>,
-  ): void {
-    const tried = jobOfStyle(held, managed);
+  private reportDrift(src: string, tried: JobGrade, decision: string): void {
     this.deps.logger.warn(
-      `${this.deps.nameOf(src)} (${src}) was put into ${tried ? `${tried.job} grade ${tried.grade}` : 'a managed job'} by something else; the roster decides: ${want ? `set back to ${want.job} grade ${want.grade}` : 'the roster gives them no job there'}.`,
+      `${this.deps.nameOf(src)} (${src}) was put into ${tried.job} grade ${tried.grade} by something else; the roster decides: ${decision}.`,
     );
   }
 
@@ -176,6 +192,8 @@ export class JobSync {
  * whose primary job is unmanaged (a taxi shift) keeps it while losing a managed job beside it.
  */
 function targetOf(held: HeldJobs, want: JobGrade | null, context: PlanContext): JobGrade | null {
+  // Setting back a group beside an unmanaged job the character keeps leaves that job as it is.
+  if (keepsOwnJob(held, context)) return held.primary;
   if (want) return want;
   if (held.primary && !context.managed.has(held.primary.job)) return held.primary;
   if (context.unassigned === 'remove') return null;
@@ -185,8 +203,8 @@ function targetOf(held: HeldJobs, want: JobGrade | null, context: PlanContext): 
 }
 
 /** The job as `roster:jobChanged` tells it: the primary job, or (ox_core) the managed group held. */
-function jobOfStyle(held: HeldJobs, managed: ReadonlySet<string>): JobGrade | null {
-  if (held.primary) return held.primary;
+function jobOfStyle(held: HeldJobs, managed: ReadonlySet<string>, style: JobStyle): JobGrade | null {
+  if (held.primary || style !== 'groups') return held.primary;
   for (const [job, grade] of held.jobs) if (managed.has(job)) return { job, grade };
   return null;
 }

@@ -33,6 +33,8 @@ const EVENTS: readonly [FrameworkName[], string, Kind, From][] = [
   [['nd'], 'ND:characterUnloaded', 'unloaded', 'src'],
   [['nd'], 'ND:updateCharacter', 'jobChanged', 'source'],
   [['nd'], 'ND:groupRemoved', 'jobChanged', 'source'],
+  // ND: addGroup with the job flag but not through setJob fires only this one.
+  [['nd'], 'ND:groupAdded', 'jobChanged', 'source'],
 ];
 
 /** Listens to every framework's events once; each reaches `listener` while its framework is in use. */

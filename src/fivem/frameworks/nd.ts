@@ -8,8 +8,11 @@ type Fn = (...args: unknown[]) => unknown;
 
 /**
  * ND_Core (server/player.lua, groups.lua). `setJob` takes any name (the mapping is validated
- * first), ranks from 1; the same job and rank again is not a no-op. A character losing a managed
- * job loses the group (`removeGroup`). ND_Core saves groups only at unload and every 10 minutes,
+ * first), ranks from 1; the same job and rank again is not a no-op. A character holds groups
+ * beside its job (an old job kept by `setJob(…, keepGroup)`, an admin's `addGroup`), each with its
+ * rights, so every one of them is read: a managed group beside the job is removed (`removeGroup`)
+ * or set to the roster's rank with `addGroup`, which leaves the job where it is. A character
+ * losing a managed job loses the group. ND_Core saves groups only at unload and every 10 minutes,
  * so `save('groups')` follows every change. Players are looked up by number.
  */
 export function ndPort(): FrameworkPort {
@@ -59,8 +62,10 @@ export function ndPort(): FrameworkPort {
     },
     async apply(src, op) {
       if (op.kind === 'set') await (await method(src, 'setJob'))(op.job, op.grade);
+      // Without the job flag: the group stays beside the character's job.
+      else if (op.kind === 'add') await (await method(src, 'addGroup'))(op.job, op.grade);
       else if (op.kind === 'remove') await (await method(src, 'removeGroup'))(op.job);
-      else throw new Error(`ND_Core has one job per character (${op.kind} ${op.job})`);
+      else throw new Error(`ND_Core makes a job primary only by setJob (${op.kind} ${op.job})`);
     },
     async save(src) {
       await (await method(src, 'save'))('groups');

@@ -10,7 +10,9 @@ const RESOURCE = 'qbx_core';
  * already has is not a no-op (it removes the job, adds it back and resets duty), so it is only
  * called where something differs; every primary-job write resets duty, so a grade change puts it
  * back with `SetJobDuty`. With `qbx:max_jobs_per_player` above 1, every mapped department is a
- * job (`AddPlayerToJob`, `RemovePlayerFromJob`, `SetPlayerPrimaryJob`, by citizenid). Qbox saves
+ * job (`AddPlayerToJob`, `RemovePlayerFromJob`, `SetPlayerPrimaryJob`, by citizenid). Even with
+ * one job allowed, a character's list of jobs may hold one beside the primary job (`AddPlayerToJob`
+ * while the primary is `unemployed`), and `HasGroup` counts it: the whole list is read. Qbox saves
  * job changes itself.
  */
 export function qbxPort(): FrameworkPort {

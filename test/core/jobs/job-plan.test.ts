@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type HeldJobs,
-  holdsWrongManagedJob,
-  type PlanContext,
-  planJobs,
-} from '../../../src/core/jobs/job-plan';
+import { type HeldJobs, type PlanContext, planJobs, wrongManagedJob } from '../../../src/core/jobs/job-plan';
 
 const managed = new Set(['police', 'ambulance']);
 const single: PlanContext = { style: 'single', managed, unassigned: { job: 'unemployed', grade: 0 } };
@@ -59,11 +54,73 @@ describe('planJobs', () => {
   });
 });
 
-describe('holdsWrongManagedJob', () => {
+describe('groups beside the job', () => {
+  // ND_Core after setJob('taxi', 1, nil, keepGroup), or an admin's addGroup; a Qbox character whose
+  // list of jobs holds police while the primary job is unemployed.
+  const beside = (job: string, grade: number, more: Record<string, number>) =>
+    held(job, grade, { [job]: grade, ...more });
+
+  it('a managed group the roster does not give is removed, whatever the job', () => {
+    expect(planJobs(beside('taxi', 1, { police: 2 }), null, single)).toEqual([
+      { kind: 'remove', job: 'police' },
+    ]);
+    expect(planJobs(beside('ambulance', 3, { police: 5 }), want('ambulance', 3), single)).toEqual([
+      { kind: 'remove', job: 'police' },
+    ]);
+    // Losing the job too: the group beside goes first, then the job gets jobs.unassigned.
+    expect(planJobs(beside('police', 2, { ambulance: 1 }), null, single)).toEqual([
+      { kind: 'remove', job: 'ambulance' },
+      { kind: 'set', job: 'unemployed', grade: 0 },
+    ]);
+  });
+
+  it('at a load or roster change the roster’s job replaces the job; setting back leaves an unmanaged job alone', () => {
+    const onTaxi = beside('taxi', 1, { police: 5 });
+    expect(planJobs(onTaxi, want('police', 2), single)).toEqual([{ kind: 'set', job: 'police', grade: 2 }]);
+    const settingBack = { ...single, settingBack: true };
+    expect(planJobs(onTaxi, want('police', 2), settingBack)).toEqual([
+      { kind: 'add', job: 'police', grade: 2 },
+    ]);
+    expect(planJobs(beside('taxi', 1, { police: 2 }), want('police', 2), settingBack)).toEqual([]);
+    // Their own managed job at a wrong grade is still set back.
+    expect(planJobs(held('police', 5), want('police', 2), settingBack)).toEqual([
+      { kind: 'set', job: 'police', grade: 2 },
+    ]);
+  });
+
+  it('multi-job: setting back a job beside an unmanaged primary job never makes it primary', () => {
+    const multi: PlanContext = { ...single, style: 'multi', settingBack: true };
+    expect(planJobs(beside('taxi', 0, { police: 4 }), want('police', 2), multi)).toEqual([
+      { kind: 'add', job: 'police', grade: 2 },
+    ]);
+    expect(
+      planJobs(beside('taxi', 0, { police: 4 }), want('police', 2), { ...multi, settingBack: false }),
+    ).toEqual([
+      { kind: 'add', job: 'police', grade: 2 },
+      { kind: 'primary', job: 'police' },
+    ]);
+  });
+});
+
+describe('wrongManagedJob', () => {
   it('a managed job or grade the roster does not give is wrong; an unmanaged one (a taxi shift) is not', () => {
-    expect(holdsWrongManagedJob(held('police', 0), want('police', 2), single)).toBe(true);
-    expect(holdsWrongManagedJob(held('ambulance', 1), want('police', 2), single)).toBe(true);
-    expect(holdsWrongManagedJob(held('taxi', 0), want('police', 2), single)).toBe(false);
-    expect(holdsWrongManagedJob(held('police', 2), want('police', 2), single)).toBe(false);
+    expect(wrongManagedJob(held('police', 0), want('police', 2), single)).toEqual({
+      job: 'police',
+      grade: 0,
+    });
+    expect(wrongManagedJob(held('ambulance', 1), want('police', 2), single)).toEqual({
+      job: 'ambulance',
+      grade: 1,
+    });
+    expect(wrongManagedJob(held('taxi', 0), want('police', 2), single)).toBeNull();
+    expect(wrongManagedJob(held('police', 2), want('police', 2), single)).toBeNull();
+  });
+
+  it('a managed group beside the job counts as much as the job', () => {
+    expect(wrongManagedJob(held('taxi', 1, { taxi: 1, police: 5 }), null, single)).toEqual({
+      job: 'police',
+      grade: 5,
+    });
+    expect(wrongManagedJob(held('taxi', 1, { taxi: 1, police: 2 }), want('police', 2), single)).toBeNull();
   });
 });
