@@ -3,10 +3,10 @@ import { seededRandom } from '../mock-http/seeded-random';
 /** One change made in the dashboard, before it is written as an audit entry. */
 export interface DashboardChange {
   /** What kind of record changed. */
-  kind: 'member' | 'department_assignment' | 'rank';
+  kind: 'member' | 'department_assignment' | 'rank' | 'duty_session';
   /** The record changed. */
   id: string;
-  /** The member the record belongs to (a member or their assignment); null for a rank. */
+  /** The member the record belongs to (a member, their assignment or duty session); null for a rank. */
   memberId: string | null;
   field: string;
   from: unknown;
@@ -79,7 +79,7 @@ export function shapeEntry(
       // Names the member the change concerns, not the record itself (an assignment's id is absent).
       return {
         action: 'UPDATE',
-        category: kind === 'rank' ? 'departments' : 'roster',
+        category: CATEGORIES[kind],
         description: `Changed ${field} from ${String(from)} to ${String(to)}`,
         metadata:
           change.memberId === null
@@ -97,6 +97,14 @@ export function shapeEntry(
       };
   }
 }
+
+/** The scope group each kind of record belongs to, as the API document groups them. */
+const CATEGORIES: Record<DashboardChange['kind'], string> = {
+  member: 'roster',
+  department_assignment: 'roster',
+  rank: 'departments',
+  duty_session: 'timelogs',
+};
 
 function pascal(kind: string): string {
   return kind

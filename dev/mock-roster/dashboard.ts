@@ -1,5 +1,5 @@
 import { type AuditShape, auditShapeAt, type DashboardChange, shapeEntry } from './audit-shapes';
-import type { MemberStatus, MockAssignment, MockMember, MockRank } from './records';
+import type { MemberStatus, MockAssignment, MockDutySession, MockMember, MockRank } from './records';
 import type { RosterStore } from './roster-store';
 
 /** The staff member the dashboard's changes are attributed to. */
@@ -59,6 +59,36 @@ export class MockDashboard {
     rank.name = name;
     this.audit({ kind: 'rank', id: rankId, memberId: null, field: 'name', from, to: name });
     return rank;
+  }
+
+  /** Corrects how long a duty session lasted (its end moves with it). */
+  setDutySessionLength(sessionId: string, minutes: number): MockDutySession {
+    const from = this.store.dutySession(sessionId)?.stoodDownAt ?? null;
+    const session = this.store.setDutySessionLength(sessionId, minutes);
+    if (from !== session.stoodDownAt)
+      this.audit({
+        kind: 'duty_session',
+        id: sessionId,
+        memberId: session.rosterRef,
+        field: 'stoodDownAt',
+        from,
+        to: session.stoodDownAt,
+      });
+    return session;
+  }
+
+  /** Deletes a duty session (a shift clocked by mistake): the entry shows it marked deleted. */
+  deleteDutySession(sessionId: string): void {
+    const session = this.store.dutySession(sessionId);
+    if (!session || !this.store.removeDutySession(sessionId)) return;
+    this.audit({
+      kind: 'duty_session',
+      id: sessionId,
+      memberId: session.rosterRef,
+      field: 'deleted',
+      from: false,
+      to: true,
+    });
   }
 
   private audit(change: DashboardChange): void {

@@ -31,6 +31,7 @@ export class RosterStore {
   private nextMember: number;
   private nextAssignment: number;
   private nextAudit: number;
+  private nextDutySession: number;
 
   constructor(
     readonly data: CommunityData,
@@ -40,6 +41,7 @@ export class RosterStore {
     this.nextMember = data.members.length;
     this.nextAssignment = data.assignments.length;
     this.nextAudit = data.auditLogs.length;
+    this.nextDutySession = data.dutySessions.length;
   }
 
   /** License of seeded member `index` (stable for a seed, whether or not the member was removed since). */
@@ -137,22 +139,48 @@ export class RosterStore {
 
   /**
    * A duty session of `memberId` in their primary department from `startedAt` (epoch ms): ended
-   * after `minutes`, or still on duty with null.
+   * after `minutes`, or still on duty with null. Stored as it began unless `storedAt` says later
+   * (a missed clock-in added by staff, a CAD that posts the whole session at clock-out).
    */
-  addDutySession(memberId: string, startedAt: number, minutes: number | null): MockDutySession {
+  addDutySession(
+    memberId: string,
+    startedAt: number,
+    minutes: number | null,
+    options: { storedAt?: number } = {},
+  ): MockDutySession {
     const department = this.data.assignments.find((a) => a.memberId === memberId && a.isPrimary);
     const start = new Date(startedAt).toISOString();
     const session: MockDutySession = {
-      id: `duty_${String(this.data.dutySessions.length + 1).padStart(6, '0')}_${memberId}`,
+      id: `duty_${String(++this.nextDutySession).padStart(6, '0')}_${memberId}`,
       rosterRef: memberId,
       unitRef: department?.departmentId ?? 'dept_civ',
       startedAt: start,
-      stoodDownAt: minutes === null ? null : new Date(startedAt + minutes * 60_000).toISOString(),
-      onDutySeconds: minutes === null ? null : minutes * 60,
-      createdAt: start,
+      stoodDownAt: null,
+      onDutySeconds: null,
+      createdAt: options.storedAt === undefined ? start : new Date(options.storedAt).toISOString(),
     };
     this.data.dutySessions.push(session);
+    return minutes === null ? session : this.setDutySessionLength(session.id, minutes);
+  }
+
+  dutySession(id: string): MockDutySession | undefined {
+    return this.data.dutySessions.find((s) => s.id === id);
+  }
+
+  /** Sets how long a session lasted (its end moves with it), or null to put it back on duty. */
+  setDutySessionLength(id: string, minutes: number | null): MockDutySession {
+    const session = this.required(this.dutySession(id), `duty session ${id}`);
+    session.stoodDownAt =
+      minutes === null ? null : new Date(Date.parse(session.startedAt) + minutes * 60_000).toISOString();
+    session.onDutySeconds = minutes === null ? null : Math.round(minutes * 60);
     return session;
+  }
+
+  /** Deletes a duty session: it is listed no more. */
+  removeDutySession(id: string): boolean {
+    const before = this.data.dutySessions.length;
+    this.data.dutySessions = this.data.dutySessions.filter((s) => s.id !== id);
+    return this.data.dutySessions.length < before;
   }
 
   addMember(input: NewMember = {}): MockMember {

@@ -1,6 +1,6 @@
 /**
- * CONTRACT section 13, duty hours, against a service whose OpenAPI description is broken: the
- * resource says so in `roster doctor`, never throws, and asks for the description at most once per
+ * Duty hours against a service whose OpenAPI description is broken: the resource says so in
+ * `roster doctor`, never throws, and asks for the description at most once per
  * `refresh.intervalSeconds`.
  */
 import { afterEach, describe, expect, it } from 'vitest';

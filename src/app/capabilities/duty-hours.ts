@@ -1,5 +1,11 @@
 import { hasScope } from '../../core/api';
-import { DUTY_SESSIONS, describeDutyFields, readDutyFields } from '../../core/duty/duty-fields';
+import { membersNamedByDutyEntries } from '../../core/duty/duty-entries';
+import {
+  DUTY_SESSIONS,
+  type DutyFields,
+  describeDutyFields,
+  readDutyFields,
+} from '../../core/duty/duty-fields';
 import { DutyLedger } from '../../core/duty/duty-ledger';
 import { DUTY_BATCH, DutyReader, dutyBudget } from '../../core/duty/duty-reader';
 import { serverId } from '../../fivem/arguments';
@@ -16,19 +22,23 @@ type DutyState =
   | { kind: 'no-scope' }
   | { kind: 'off'; why: string }
   | { kind: 'no-fields'; why: string }
-  | { kind: 'reading'; reader: DutyReader; described: string };
+  | { kind: 'reading'; reader: DutyReader; fields: DutyFields; described: string };
 
 /**
- * Duty hours (CONTRACT.md section 13): with `timelogs:read`, the duty sessions of the members
- * online, read in batches of 100 in the background lane at most once per 100 online members per
- * `refresh.intervalSeconds`, their fields taken from the service's OpenAPI description. Answers
- * `getDutyHours`, the `hours` command and the panel's hours column from memory.
+ * Duty hours: with `timelogs:read`, the duty sessions of the members online, read in batches of
+ * 100 in the background lane at most once per 100 online members per `refresh.intervalSeconds`,
+ * their fields taken from the service's OpenAPI description. Sessions stored late are read by when
+ * they were stored; a member whose sessions an audit entry names is read again in full at the next
+ * refresh, within the same budget. Answers `getDutyHours`, the `hours` command and the panel's
+ * hours column from memory.
  */
 export function attachDutyHours(context: RosterContext): Capability {
   const { api, players, schedule, clock, logger, config, output } = context;
   const intervalMs = config.refresh.intervalSeconds * 1000;
   const ledger = new DutyLedger();
   let state: DutyState = { kind: 'waiting' };
+  /** The audit log is read: entries about duty sessions reach `auditEntries`. */
+  let auditRead = false;
 
   const memberOf = (src: string) => players.get(src)?.view?.member ?? null;
   const hoursOf = (src: string, days: number): number | null => {
@@ -86,8 +96,14 @@ export function attachDutyHours(context: RosterContext): Capability {
       ledger,
       clock,
       logger,
+      serviceTime: () => api.serviceTime.now(),
     });
-    state = { kind: 'reading', reader, described: describeDutyFields(reading.fields) };
+    state = {
+      kind: 'reading',
+      reader,
+      fields: reading.fields,
+      described: describeDutyFields(reading.fields),
+    };
     const refresh = async () => {
       const online = onlineMembers();
       await reader.refresh(online, dutyBudget(online.length)).catch((error: unknown) => {
@@ -112,12 +128,29 @@ export function attachDutyHours(context: RosterContext): Capability {
       }
       void describe();
     },
+    auditEntries(fresh) {
+      if (state.kind !== 'reading' || fresh.length === 0) return;
+      const members = new Set(onlineMembers());
+      const named = membersNamedByDutyEntries(fresh, {
+        owners: ledger.owners(),
+        members,
+        fields: state.fields,
+      });
+      state.reader.reread(named);
+    },
+    // Entries were lost: any online member's sessions may have been changed or deleted meanwhile.
+    auditGap() {
+      if (state.kind === 'reading') state.reader.rereadEveryone();
+    },
     dutyHours: hoursOf,
-    doctorLines: () => dutyLines(state, config.refresh.intervalSeconds),
+    auditFeedStarted() {
+      auditRead = true;
+    },
+    doctorLines: () => dutyLines(state, config.refresh.intervalSeconds, auditRead),
   };
 }
 
-function dutyLines(state: DutyState, intervalSeconds: number): string[] {
+function dutyLines(state: DutyState, intervalSeconds: number, auditRead: boolean): string[] {
   switch (state.kind) {
     case 'waiting':
       return ['! duty hours: waiting for the key check.'];
@@ -135,9 +168,13 @@ function dutyLines(state: DutyState, intervalSeconds: number): string[] {
         `✓ duty hours: ${DUTY_SESSIONS} fields, from the service's description: ${state.described}.`,
         `  At most one request per ${DUTY_BATCH} online members every ${intervalSeconds} s${
           last
-            ? `; last read: ${last.members} member(s) complete, ${last.requests} request(s), ${last.sessions} session(s).`
+            ? `; last read: ${last.members} member(s) complete (${last.reread} read again in full after the audit log named their sessions), ${last.requests} request(s), ${last.sessions} session(s).`
             : '.'
         }`,
+        '  Each member is read in full as they join, then by the sessions stored since (createdAt), so a session stored after it began counts.',
+        auditRead
+          ? '  A member whose sessions the audit log names is read again in full: corrections and deletions count at the next refresh.'
+          : '! duty hours: the audit log is not read (audit:read, refresh.auditSeconds), so a session corrected or deleted after it was read counts as first read until the member joins again.',
       ];
     }
   }

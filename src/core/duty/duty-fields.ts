@@ -2,6 +2,8 @@ import { listedRecordFields, listQueryParameters } from '../doctor/openapi-check
 
 /** The only duty-session field the API document names. */
 export const STARTED_AT = 'startedAt';
+/** When a record was stored: the document gives every resource one, usable with `.after`. */
+export const CREATED_AT = 'createdAt';
 export const DUTY_SESSIONS = '/api/v1/duty-sessions';
 
 /** Where a duty session keeps what the resource needs, as the service's OpenAPI description says. */
@@ -12,8 +14,8 @@ export interface DutyFields {
   end: string | null;
   /** Its length, and how many ms one unit of it is. */
   duration: { field: string; unitMs: number } | null;
-  /** The list can be sorted by `startedAt`, so a long read resumes where it stopped. */
-  sortable: boolean;
+  /** What the list can be sorted by, so a long read resumes where it stopped. */
+  sortable: { [STARTED_AT]: boolean; [CREATED_AT]: boolean };
 }
 
 export type DutyFieldsReading = { ok: true; fields: DutyFields } | { ok: false; why: string };
@@ -46,7 +48,7 @@ export function readDutyFields(document: unknown): DutyFieldsReading {
   if (member === undefined) return { ok: false, why: 'no field of a session names its member' };
   if (!filters.has(member))
     return { ok: false, why: `its member field ${member} is not a filter of the list` };
-  const stamps = new Set([STARTED_AT, 'createdAt', 'updatedAt', 'deletedAt']);
+  const stamps = new Set([STARTED_AT, CREATED_AT, 'updatedAt', 'deletedAt']);
   const end =
     [...fields].find(
       ([name, schema]) =>
@@ -60,7 +62,9 @@ export function readDutyFields(document: unknown): DutyFieldsReading {
   const sort = parameters.find((p) => p.name === 'sort');
   const schema = sort?.schema;
   const allowed = isObjectLike(schema) ? (schema as Json).enum : undefined;
-  const sortable = sort !== undefined && (!Array.isArray(allowed) || allowed.includes(STARTED_AT));
+  const sortsBy = (field: string) =>
+    sort !== undefined && (!Array.isArray(allowed) || allowed.includes(field));
+  const sortable = { [STARTED_AT]: sortsBy(STARTED_AT), [CREATED_AT]: sortsBy(CREATED_AT) };
   return { ok: true, fields: { member, end, duration, sortable } };
 }
 

@@ -7,10 +7,12 @@ const DAY_MS = 86_400_000;
  */
 export const MAX_SESSIONS_PER_MEMBER = 600;
 
-/** One duty session as kept: when it began and ended (null while on duty). */
+/** One duty session as kept: when it began and ended (null while on duty), and when it was stored. */
 export interface DutySession {
   start: number;
   end: number | null;
+  /** The service's `createdAt`: a session may be stored long after it began. */
+  stored: number;
 }
 
 /**
@@ -65,12 +67,31 @@ export class DutyLedger {
     return Math.round((ms / 3_600_000) * 100) / 100;
   }
 
-  /** The earliest start among `member`'s sessions still on duty, if any. */
-  openSince(member: string): number | null {
+  /** When the earliest stored of `member`'s sessions still on duty was stored, if any. */
+  openStoredSince(member: string): number | null {
     let earliest: number | null = null;
-    for (const { start, end } of this.byMember.get(member)?.values() ?? [])
-      if (end === null && (earliest === null || start < earliest)) earliest = start;
+    for (const { stored, end } of this.byMember.get(member)?.values() ?? [])
+      if (end === null && (earliest === null || stored < earliest)) earliest = stored;
     return earliest;
+  }
+
+  /** Ids of `member`'s sessions that began after `time`. */
+  startedAfter(member: string, time: number): Set<string> {
+    const ids = new Set<string>();
+    for (const [id, { start }] of this.byMember.get(member) ?? []) if (start > time) ids.add(id);
+    return ids;
+  }
+
+  /** A session the service no longer lists (deleted, or moved out of the window). */
+  remove(member: string, id: string): void {
+    this.byMember.get(member)?.delete(id);
+  }
+
+  /** Which member holds each session, by session id. */
+  owners(): Map<string, string> {
+    const owners = new Map<string, string>();
+    for (const [member, sessions] of this.byMember) for (const id of sessions.keys()) owners.set(id, member);
+    return owners;
   }
 
   isKnown(member: string): boolean {

@@ -1,21 +1,19 @@
 import type { Lane } from '../limiter/lane';
 import type { Clock, Logger } from '../ports';
-import { DUTY_SESSIONS, type DutyFields, STARTED_AT } from './duty-fields';
+import { CREATED_AT, DUTY_SESSIONS, type DutyFields, STARTED_AT } from './duty-fields';
 import { type DutyLedger, KEPT_DAYS } from './duty-ledger';
+import { DUTY_BATCH, type FullRead, type MemberReads, planBatches } from './duty-read-plan';
+import { type ListedSession, readListedSession } from './duty-session-record';
 
-/** Members asked for in one request (the member filter repeated), and records per page. */
-export const DUTY_BATCH = 100;
+export { DUTY_BATCH, dutyBudget } from './duty-read-plan';
+
 /**
- * How far before the last read the next one starts: a session recorded a little after it began
- * (a client's clock, a late sync) is still found; reading one twice costs rows, not requests.
+ * How far before the last read the next one asks for sessions stored: one stamped a little before
+ * it could be listed (a slow commit, the service's time known to the second) is still found;
+ * reading one twice costs rows, not requests.
  */
 const OVERLAP_MS = 10 * 60_000;
 const DAY_MS = 86_400_000;
-
-/** The most requests one refresh may send: one per 100 online members (CONTRACT.md section 13). */
-export function dutyBudget(onlineMembers: number): number {
-  return Math.ceil(onlineMembers / DUTY_BATCH);
-}
 
 export interface DutyReaderDeps {
   list(
@@ -28,25 +26,34 @@ export interface DutyReaderDeps {
   ledger: DutyLedger;
   clock: Clock;
   logger: Logger;
+  /** The service's time, which `createdAt` stamps are judged against; this server's clock without it. */
+  serviceTime?: () => number;
 }
 
 /** What the last refresh did, for `roster doctor`. */
 export interface DutyRefresh {
   at: number;
+  /** Members whose read completed. */
   members: number;
+  /** Of them, members read in full again because the audit log named their sessions. */
+  reread: number;
   requests: number;
   sessions: number;
 }
 
 /**
- * Reads the duty sessions of the members online (CONTRACT.md section 13): in batches of 100
- * members (the member filter repeated), each from the member's own mark on (`startedAt.after`),
- * spending at most the budget it is given per refresh. A batch cut short by the budget resumes
- * from its last session at the next refresh; members never read come first.
+ * Reads the duty sessions of the members online in batches of 100 (the member filter repeated),
+ * spending at most the budget it is given per refresh. A member is read in full once (every
+ * session that began in the window, by `startedAt`), then by what the service stored since the
+ * last read (`createdAt.after`), so a session stored long after it began (a clock-in added by
+ * staff, a CAD posting at clock-out) is found as soon as it is stored; a session still on duty is
+ * listed again until it ends. A member the audit log names is read in full again, and a session
+ * that read does not list is gone: edits and deletions are seen. When there are more batches than
+ * the budget, those waiting longest go first; a batch cut short resumes at the next refresh.
  */
 export class DutyReader {
-  /** Member id → the time from which their next read asks (startedAt after it). */
-  private readonly marks = new Map<string, number>();
+  private readonly reads = new Map<string, MemberReads>();
+  private turn = 0;
   last: DutyRefresh | null = null;
 
   constructor(private readonly deps: DutyReaderDeps) {}
@@ -54,82 +61,148 @@ export class DutyReader {
   async refresh(online: readonly string[], budget: number): Promise<DutyRefresh> {
     const { ledger, clock } = this.deps;
     const here = new Set(online);
-    for (const member of [...this.marks.keys()]) if (!here.has(member)) this.forget(member);
+    for (const member of [...this.reads.keys()]) if (!here.has(member)) this.forget(member);
     const now = clock.now();
     ledger.prune(now);
-    const windowStart = now - KEPT_DAYS * DAY_MS;
-    const markOf = (member: string) => this.marks.get(member) ?? windowStart;
-    const order = [...here].sort((a, b) => markOf(a) - markOf(b));
-    const done: DutyRefresh = { at: now, members: 0, requests: 0, sessions: 0 };
-    for (let i = 0; i < order.length && done.requests < budget; i += DUTY_BATCH) {
-      const batch = order.slice(i, i + DUTY_BATCH);
-      const after = Math.min(...batch.map(markOf));
+    this.turn++;
+    for (const member of here)
+      if (!this.reads.has(member))
+        this.reads.set(member, { storedAfter: null, due: this.turn, full: null, fullWanted: true });
+    const done: DutyRefresh = { at: now, members: 0, reread: 0, requests: 0, sessions: 0 };
+    const batches = planBatches(this.reads);
+    for (const [i, batch] of batches.entries()) {
+      if (done.requests >= budget) break;
       // Every batch gets a request before one batch takes a second page.
-      const batchesAfter = Math.max(0, Math.ceil((order.length - i) / DUTY_BATCH) - 1);
-      const share = Math.max(1, budget - done.requests - batchesAfter);
-      const { pages, sessions, complete, lastStart } = await this.readBatch(batch, after, share);
-      done.requests += pages;
-      done.sessions += sessions;
-      for (const member of batch) {
-        if (complete) {
-          const open = ledger.openSince(member);
-          this.marks.set(member, Math.min(now - OVERLAP_MS, open === null ? now : open - 1));
-          ledger.markKnown(member);
-          done.members++;
-        } else if (lastStart !== null) this.marks.set(member, Math.max(markOf(member), lastStart - 1));
-      }
+      const share = Math.max(1, budget - done.requests - (batches.length - i - 1));
+      const read = batch.full
+        ? await this.readFull(batch.members, share, now)
+        : await this.readStored(batch.members, share, now);
+      done.requests += read.pages;
+      done.sessions += read.sessions;
+      done.members += read.completed;
+      done.reread += read.reread;
     }
     this.last = done;
     return done;
   }
 
+  /** The audit log named these members' sessions: read them in full at their next turn. */
+  reread(members: Iterable<string>): void {
+    for (const member of members) {
+      const reads = this.reads.get(member);
+      if (!reads) continue;
+      reads.fullWanted = true;
+      reads.due = Math.min(reads.due, this.turn + 1);
+    }
+  }
+
+  /** Entries of the audit log were lost: any member's sessions may have changed. */
+  rereadEveryone(): void {
+    this.reread([...this.reads.keys()]);
+  }
+
   forget(member: string): void {
-    this.marks.delete(member);
+    this.reads.delete(member);
     this.deps.ledger.forget(member);
   }
 
-  private async readBatch(batch: readonly string[], after: number, maxPages: number) {
-    const { fields, ledger } = this.deps;
-    const query: Record<string, string | readonly string[]> = {
-      [fields.member]: batch,
-      [`${STARTED_AT}.after`]: new Date(after).toISOString(),
-      ...(fields.sortable ? { sort: STARTED_AT } : {}),
-    };
-    const items = await this.deps.list(DUTY_SESSIONS, query, 'background', maxPages);
-    const wanted = new Set(batch);
-    let lastStart: number | null = null;
-    let sessions = 0;
-    for (const item of items) {
-      const read = this.sessionOf(item);
-      if (read === null || !wanted.has(read.member)) continue;
-      ledger.add(read.member, read.id, { start: read.start, end: read.end });
-      sessions++;
-      lastStart = lastStart === null ? read.start : Math.max(lastStart, read.start);
+  private async readFull(members: string[], maxPages: number, now: number) {
+    const { ledger } = this.deps;
+    const windowStart = now - KEPT_DAYS * DAY_MS;
+    const fulls = new Map<string, FullRead>();
+    for (const member of members) {
+      const reads = this.reads.get(member)!;
+      if (reads.full === null) {
+        const unlisted = ledger.startedAfter(member, windowStart);
+        reads.full = { startedAfter: windowStart, began: this.serviceNow(), unlisted };
+        // Named again while this read is under way: another follows it.
+        reads.fullWanted = false;
+      }
+      fulls.set(member, reads.full);
     }
-    const pages = Math.max(1, Math.ceil(items.length / DUTY_BATCH));
-    // Full pages up to the budget: more may follow, read from the last start at the next refresh.
-    const complete = items.length < maxPages * DUTY_BATCH;
-    return { pages, sessions, complete, lastStart };
+    const after = Math.min(...[...fulls.values()].map((full) => full.startedAfter));
+    const { listed, pages, complete } = await this.list(members, STARTED_AT, after, maxPages);
+    let lastStart: number | null = null;
+    for (const session of listed) {
+      fulls.get(session.member)?.unlisted.delete(session.id);
+      lastStart = Math.max(lastStart ?? session.start, session.start);
+    }
+    let completed = 0;
+    let reread = 0;
+    for (const [member, full] of fulls) {
+      const reads = this.reads.get(member)!;
+      if (complete) {
+        for (const id of full.unlisted) ledger.remove(member, id);
+        if (ledger.isKnown(member)) reread++;
+        ledger.markKnown(member);
+        reads.full = null;
+        this.caughtUp(member, reads, full.began, now);
+        completed++;
+      } else if (lastStart !== null) full.startedAfter = Math.max(full.startedAfter, lastStart - 1);
+    }
+    return { pages, sessions: listed.length, completed, reread };
   }
 
-  private sessionOf(item: unknown): { id: string; member: string; start: number; end: number | null } | null {
-    if (typeof item !== 'object' || item === null) return null;
-    const record = item as Record<string, unknown>;
-    const { fields } = this.deps;
-    const member = record[fields.member];
-    const start =
-      typeof record[STARTED_AT] === 'string' ? Date.parse(record[STARTED_AT] as string) : Number.NaN;
-    if (typeof member !== 'string' || Number.isNaN(start)) return null;
-    const id =
-      typeof record.id === 'string' || typeof record.id === 'number'
-        ? String(record.id)
-        : `${member}@${start}`;
-    let end: number | null = null;
-    const endText = fields.end ? record[fields.end] : undefined;
-    const length = fields.duration ? record[fields.duration.field] : undefined;
-    if (typeof endText === 'string' && !Number.isNaN(Date.parse(endText))) end = Date.parse(endText);
-    else if (fields.duration && typeof length === 'number' && Number.isFinite(length))
-      end = start + length * fields.duration.unitMs;
-    return { id, member, start, end: end !== null && end < start ? start : end };
+  private async readStored(members: string[], maxPages: number, now: number) {
+    const began = this.serviceNow();
+    const after = Math.min(...members.map((member) => this.reads.get(member)!.storedAfter!));
+    const { listed, pages, complete } = await this.list(members, CREATED_AT, after, maxPages);
+    let lastStored: number | null = null;
+    for (const session of listed) lastStored = Math.max(lastStored ?? session.stored, session.stored);
+    for (const member of members) {
+      const reads = this.reads.get(member)!;
+      if (complete) this.caughtUp(member, reads, began, now);
+      else if (lastStored !== null) reads.storedAfter = Math.max(reads.storedAfter!, lastStored - 1);
+    }
+    return { pages, sessions: listed.length, completed: complete ? members.length : 0, reread: 0 };
+  }
+
+  /**
+   * Read up to `began`: the next read asks for what was stored since (a little before), and from
+   * before the earliest session still on duty, so its end is seen; never from before the window.
+   */
+  private caughtUp(member: string, reads: MemberReads, began: number, now: number): void {
+    const open = this.deps.ledger.openStoredSince(member);
+    const from = Math.min(began - OVERLAP_MS, open === null ? began : open - 1);
+    reads.storedAfter = Math.max(from, now - KEPT_DAYS * DAY_MS);
+    reads.due = this.turn + 1;
+  }
+
+  /** One request's pages for `members`, sessions with `field` after `after`; keeps what it lists. */
+  private async list(
+    members: readonly string[],
+    field: typeof STARTED_AT | typeof CREATED_AT,
+    after: number,
+    maxPages: number,
+  ) {
+    const { fields, ledger } = this.deps;
+    const query: Record<string, string | readonly string[]> = {
+      [fields.member]: members,
+      [`${field}.after`]: new Date(after).toISOString(),
+      ...(fields.sortable[field] ? { sort: field } : {}),
+    };
+    const items = await this.deps.list(DUTY_SESSIONS, query, 'background', maxPages);
+    const wanted = new Set(members);
+    const listed: ListedSession[] = [];
+    for (const item of items) {
+      const session = readListedSession(item, fields);
+      if (session === null || !wanted.has(session.member)) continue;
+      ledger.add(session.member, session.id, {
+        start: session.start,
+        end: session.end,
+        stored: session.stored,
+      });
+      listed.push(session);
+    }
+    return {
+      listed,
+      pages: Math.max(1, Math.ceil(items.length / DUTY_BATCH)),
+      // Full pages up to the budget: more may follow, read from the last one at the next refresh.
+      complete: items.length < maxPages * DUTY_BATCH,
+    };
+  }
+
+  private serviceNow(): number {
+    return this.deps.serviceTime?.() ?? this.deps.clock.now();
   }
 }

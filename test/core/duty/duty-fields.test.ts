@@ -51,7 +51,7 @@ describe('duty session fields read from the OpenAPI description', () => {
         member: 'rosterRef',
         end: 'stoodDownAt',
         duration: { field: 'onDutySeconds', unitMs: 1000 },
-        sortable: true,
+        sortable: { startedAt: true, createdAt: true },
       },
     });
     if (reading.ok)
@@ -60,7 +60,7 @@ describe('duty session fields read from the OpenAPI description', () => {
       );
   });
 
-  it('reads plain names too, a length in minutes, and no sort when startedAt is not sortable', () => {
+  it('reads plain names too, a length in minutes, and no sort by a field the list does not sort by', () => {
     const reading = readDutyFields(
       described(
         {
@@ -70,7 +70,7 @@ describe('duty session fields read from the OpenAPI description', () => {
           durationMinutes: { type: ['integer', 'null'] },
         },
         ['memberId'],
-        ['id', '-id'],
+        ['id', '-id', 'createdAt', '-createdAt'],
       ),
     );
     expect(reading).toEqual({
@@ -79,7 +79,7 @@ describe('duty session fields read from the OpenAPI description', () => {
         member: 'memberId',
         end: null,
         duration: { field: 'durationMinutes', unitMs: 60_000 },
-        sortable: false,
+        sortable: { startedAt: false, createdAt: true },
       },
     });
   });

@@ -58,4 +58,34 @@ describe('mock roster dashboard audit entries', () => {
     expect(mock.dashboard.last!.entry).toMatchObject({ metadata: { memberId: member.id } });
     expect(text).not.toContain(assignment.id);
   });
+
+  it('duty sessions: stored late, corrected and deleted, each correction listed as the API lists it', async () => {
+    const now = Date.UTC(2025, 5, 2, 12);
+    mock = await startMockRoster({ members: 50, seed: 7, now: () => now });
+    const member = mock.data.memberWithStatus('ACTIVE');
+    const late = mock.data.addDutySession(member.id, now - 3 * 3_600_000, 180, { storedAt: now });
+    expect(late).toMatchObject({
+      startedAt: '2025-06-02T09:00:00.000Z',
+      stoodDownAt: '2025-06-02T12:00:00.000Z',
+      onDutySeconds: 10_800,
+      createdAt: '2025-06-02T12:00:00.000Z',
+    });
+    const stored = await call(
+      mock,
+      `/api/v1/duty-sessions?rosterRef=${member.id}&createdAt.after=2025-06-02T11:00:00Z`,
+    );
+    expect(stored.json.data.map((s: { id: string }) => s.id)).toEqual([late.id]);
+
+    mock.dashboard.setDutySessionLength(late.id, 60);
+    expect(mock.data.dutySession(late.id)).toMatchObject({
+      stoodDownAt: '2025-06-02T10:00:00.000Z',
+      onDutySeconds: 3600,
+    });
+    expect(JSON.stringify(mock.dashboard.last!.entry)).toContain(member.id);
+    mock.dashboard.deleteDutySession(late.id);
+    expect(mock.data.dutySession(late.id)).toBeUndefined();
+    expect(JSON.stringify(mock.dashboard.last!.entry)).toContain(member.id);
+    const again = mock.data.addDutySession(member.id, now, null);
+    expect(again.id).not.toBe(late.id);
+  });
 });
