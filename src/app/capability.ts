@@ -5,6 +5,7 @@ import type { KeyIdentity, Member } from '../core/model';
 import type { PlayerEntry } from '../core/players/player-registry';
 import type { CatalogIndex } from '../core/roster/catalog-index';
 import type { JoinCheck } from '../fivem/gate';
+import type { ExportAnswers } from '../fivem/safe-exports';
 import type { JoinDecision } from '../panel/join-decision';
 import type { RosterContext } from './roster-context';
 
@@ -35,6 +36,8 @@ export interface Capability {
   playerUpdated?(src: string, member: Member | null, previous: Member | null): void;
   /** A further check a joining player must pass once the roster admits them. */
   joinCheck?: JoinCheck;
+  /** The documented exports this capability answers; the resource registers every one once. */
+  exports?: ExportAnswers;
   /** The gate is about to admit a connecting player (before `done()`). */
   admitted?(tempId: string): void;
   /** The gate decided on a connecting player; called synchronously, so it must be cheap. */
@@ -115,6 +118,13 @@ export class Capabilities {
 
   joinChecks(): JoinCheck[] {
     return this.attached.flatMap((capability) => (capability.joinCheck ? [capability.joinCheck] : []));
+  }
+
+  /** Every capability's export answers; an export two answer is the first one's. */
+  exportAnswers(): ExportAnswers {
+    const answers: ExportAnswers = {};
+    for (const capability of [...this.attached].reverse()) Object.assign(answers, capability.exports);
+    return answers;
   }
 
   admitted(tempId: string): void {
