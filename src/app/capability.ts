@@ -56,7 +56,7 @@ export interface Capability {
   auditFeedStarted?(feed: AuditFeed): void;
   /** On `onResourceStart`, before the key check: the roster mirror as the snapshot kept it. */
   mirrorRestored?(saved: SavedMirror): void;
-  /** The snapshot is being written (synchronously): the roster mirror's part, null for none. */
+  /** The snapshot is being saved: the roster mirror's part as it stands now, null for none. */
   mirrorToSave?(): SavedMirror | null;
   /** The roster mirror as `roster status` and the panel tell it; null when none is kept. */
   mirrorReport?(): MirrorReport | null;
