@@ -8,9 +8,9 @@ import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
 
 /**
- * What other resources and players call: the roster's exports (CONTRACT.md section 3) and the
- * `rank` command. Rank changes live here because only these two make them (section 10); each
- * change is recorded in the console, `rank-changes.log` and `roster:rankChanged`.
+ * What other resources and players call: the roster's exports and the `rank` command. Rank
+ * changes live here because only these two make them; each change is recorded in the console,
+ * `rank-changes.log` and `roster:rankChanged`.
  */
 export function attachExports(context: RosterContext): Capability {
   const { service, queries, players, api, config, clock, logger, resourcePath } = context;
