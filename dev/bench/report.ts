@@ -4,6 +4,7 @@ import { MIRROR_METHOD, mirrorFindings } from './mirror-notes';
 import { type MirrorResults, mirrorRows } from './mirror-report';
 import { type QueueBenchResults, queueRows } from './queue-bench';
 import type { QuietServerResult } from './quiet-server';
+import { type SnapshotSaveResult, snapshotSaveRows } from './snapshot-save';
 import type { StormResult } from './storm-scenario';
 import { bytes, fixed, integer, ms, percent, perSecond, type ResultRow } from './table';
 
@@ -64,6 +65,8 @@ export interface BenchResults {
   queue?: QueueBenchResults;
   /** The join storm with the Qbox stand-in, every admitted player loading a character: job sync off and on. */
   jobsStorm?: JobsStormResult;
+  /** The periodic snapshot save of the largest mirror it keeps, against 20 fps frames. */
+  snapshotSave?: SnapshotSaveResult;
 }
 
 /** What a whole run gives: every scenario ran. */
@@ -111,6 +114,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
   if (r.mirror) rows.push(...mirrorRows(r.mirror, r.storm?.naive));
   if (r.queue) rows.push(...queueRows(r.queue));
   if (r.jobsStorm) rows.push(...jobsStormRows(r.jobsStorm));
+  if (r.snapshotSave) rows.push(...snapshotSaveRows(r.snapshotSave));
   return rows;
 }
 

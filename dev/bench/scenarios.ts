@@ -16,6 +16,7 @@ import { quietServer } from './quiet-server';
 import { reconnectStorm } from './reconnect-storm';
 import type { BenchResults } from './report';
 import { restartScenario } from './restart-scenario';
+import { snapshotSave } from './snapshot-save';
 import { steadyStateNaive, steadyStateRoster } from './steady-state';
 import { joinStormScenario } from './storm-scenario';
 import { twoServersLong, twoServersOneKey } from './two-servers';
@@ -63,6 +64,11 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'mirror-memory',
     label: 'memory, 10,000 mirrored members',
     run: async () => ({ mirror: { memory: heapPerMirroredMember(10_000) } }),
+  },
+  {
+    name: 'snapshot-save',
+    label: 'snapshot save, 50,000 mirrored members, frame lateness at 20 fps',
+    run: async (progress) => ({ snapshotSave: await snapshotSave(progress) }),
   },
   { name: 'lone-lookup', label: 'lone lookup', run: async () => ({ loneLookup: await loneLookup() }) },
   {

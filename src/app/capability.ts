@@ -5,6 +5,7 @@ import type { KeyIdentity, Member } from '../core/model';
 import type { PlayerEntry } from '../core/players/player-registry';
 import type { CatalogIndex } from '../core/roster/catalog-index';
 import type { JoinCheck } from '../fivem/gate';
+import type { ExportAnswers } from '../fivem/safe-exports';
 import type { JoinDecision } from '../panel/join-decision';
 import type { RosterContext } from './roster-context';
 
@@ -35,6 +36,8 @@ export interface Capability {
   playerUpdated?(src: string, member: Member | null, previous: Member | null): void;
   /** A further check a joining player must pass once the roster admits them. */
   joinCheck?: JoinCheck;
+  /** The documented exports this capability answers; the resource registers every one once. */
+  exports?: ExportAnswers;
   /** The gate is about to admit a connecting player (before `done()`). */
   admitted?(tempId: string): void;
   /** The gate decided on a connecting player; called synchronously, so it must be cheap. */
@@ -53,7 +56,7 @@ export interface Capability {
   auditFeedStarted?(feed: AuditFeed): void;
   /** On `onResourceStart`, before the key check: the roster mirror as the snapshot kept it. */
   mirrorRestored?(saved: SavedMirror): void;
-  /** The snapshot is being written (synchronously): the roster mirror's part, null for none. */
+  /** The snapshot is being saved: the roster mirror's part as it stands now, null for none. */
   mirrorToSave?(): SavedMirror | null;
   /** The roster mirror as `roster status` and the panel tell it; null when none is kept. */
   mirrorReport?(): MirrorReport | null;
@@ -115,6 +118,13 @@ export class Capabilities {
 
   joinChecks(): JoinCheck[] {
     return this.attached.flatMap((capability) => (capability.joinCheck ? [capability.joinCheck] : []));
+  }
+
+  /** Every capability's export answers; an export two answer is the first one's. */
+  exportAnswers(): ExportAnswers {
+    const answers: ExportAnswers = {};
+    for (const capability of [...this.attached].reverse()) Object.assign(answers, capability.exports);
+    return answers;
   }
 
   admitted(tempId: string): void {

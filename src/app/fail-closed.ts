@@ -2,13 +2,11 @@ import { configSchema } from '../core/config';
 import { PlayerRegistry } from '../core/players/player-registry';
 import { systemClock } from '../core/ports';
 import { registerRosterCommand } from '../fivem/command';
-import { registerExports } from '../fivem/exports';
-import { registerJobExports } from '../fivem/frameworks/job-exports';
 import { attachGate } from '../fivem/gate';
 import type { ConsoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { registerRankCommand } from '../fivem/rank-command';
-import { registerTrainingExports } from '../training/fivem/training-exports';
+import { registerExports } from '../fivem/safe-exports';
 
 /**
  * With settings it cannot run on, the resource still answers: every connecting player is refused
@@ -30,10 +28,9 @@ export function failClosed(problems: string[], output: ConsoleOutput): void {
     clock: systemClock,
     logger,
   });
-  registerExports({ service: () => null, queries: () => null, ranks: () => null, logger });
+  // Every documented export, none answered: each gives its empty answer.
+  registerExports({}, logger);
   registerRankCommand(() => null, output, logger);
-  registerTrainingExports({ training: () => null, roster: () => null, logger });
-  registerJobExports({ jobs: () => null, logger });
   const resource = fx.GetCurrentResourceName();
   // Players still in the gate are refused now: FXServer never ends a deferral by itself.
   fx.on('onResourceStop', (name: string) => {

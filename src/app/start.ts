@@ -4,16 +4,18 @@
  * roster client, cache, players and service) and attaches each capability in `CAPABILITIES` to it.
  *
  * To add a capability: write one module under `capabilities/` exporting `attachX(context)`. It
- * registers its own handlers, exports and commands (its timers in `start`) and returns the hooks
- * it needs (`Capability` in capability.ts: start, stop, ready, a player's data, doctor lines…).
- * Then add it to the list below; nothing else here changes. A moment no hook covers yet becomes a
- * new optional hook, called where that moment happens. The place in the list matters: capabilities
+ * registers its own handlers and commands (its timers in `start`) and returns the hooks it needs
+ * (`Capability` in capability.ts: start, stop, ready, a player's data, doctor lines…) and its
+ * answers to documented exports (declared in fivem/documented-exports.ts). Then add it to the
+ * list below; nothing else here changes. A moment no hook covers yet becomes a new optional hook,
+ * called where that moment happens. The place in the list matters: capabilities
  * are attached, started and stopped in list order, and every hook is called in list order too.
  */
 import { loadSettings, type Settings } from '../core/config';
 import { type Clock, systemClock } from '../core/ports';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
+import { registerExports } from '../fivem/safe-exports';
 import { webTokenSetting } from '../panel/web-token';
 import { attachDutyHours } from './capabilities/duty-hours';
 import { attachExports } from './capabilities/exports';
@@ -92,6 +94,8 @@ function run(
   const context = buildRosterContext({ resource, settings, output, clock, webToken });
   const { capabilities } = context;
   for (const attach of CAPABILITIES) capabilities.add(attach(context));
+  // The same list as when failing closed: an export no capability answers gives its empty answer.
+  registerExports(capabilities.exportAnswers(), output.logger);
   fx.on('onResourceStart', (name: string) => {
     if (name === resource) capabilities.start();
   });

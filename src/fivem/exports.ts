@@ -1,24 +1,22 @@
 import { answerWithin } from '../core/answer-within';
-import type { Clock, Logger } from '../core/ports';
+import type { Clock } from '../core/ports';
 import type { RankChanges } from '../core/ranks/rank-changes';
 import type { RosterQueries } from '../core/roster/queries';
 import type { RosterService } from '../core/roster/roster-service';
 import { key, license, serverId } from './arguments';
 import { fx } from './natives';
-import { registerSafeExports } from './safe-exports';
+import type { ExportAnswers } from './safe-exports';
 
 export interface ExportDeps {
-  service: () => RosterService | null;
-  queries: () => RosterQueries | null;
-  /** Rank changes; null while the resource is not set up. */
-  ranks?: () => RankChanges | null;
-  logger: Logger;
+  service: RosterService;
+  queries: RosterQueries;
+  ranks: RankChanges;
   /**
    * `lookupLicense` and `refreshPlayer` answer within this (`gate.timeoutSeconds`) whatever the
    * service does, and at once from memory when `stopped` settles (the resource stops: a caller
    * still waiting would otherwise wait for ever).
    */
-  deadline?: { ms: number; clock: Clock; stopped?: Promise<void> };
+  deadline: { ms: number; clock: Clock; stopped: Promise<void> };
 }
 
 const RANK_FAILED = {
@@ -29,35 +27,33 @@ const RANK_FAILED = {
 const NO_ACTOR =
   "actor is missing: pass the acting player's server id, or 0 to act as this resource. A missing actor is never taken for the console (a Lua `source` read after Wait() is nil: copy it first).";
 
-type Answer = (...args: unknown[]) => unknown;
-
 /**
- * Every export of the resource, as one table: name → [handler, the answer for bad input].
- * Nothing throws across the boundary: one resource's mistake never breaks another.
+ * The roster's own exports (members, departments, ranks, rank changes): name → [handler, the
+ * answer when it fails]. Bad input gets the empty answer, never a throw.
  */
-function exportTable({ service, queries, ranks, deadline }: ExportDeps): Record<string, [Answer, unknown]> {
+export function rosterExports({ service, queries, ranks, deadline }: ExportDeps): ExportAnswers {
   const view = (src: unknown) => {
     const id = serverId(src);
-    return id === null ? undefined : service()?.view(id);
+    return id === null ? undefined : service.view(id);
   };
   const inTime = <T>(work: Promise<T>, late: () => T): Promise<T> =>
-    deadline ? answerWithin(work, deadline.ms, deadline.clock, late, deadline.stopped) : work;
+    answerWithin(work, deadline.ms, deadline.clock, late, deadline.stopped);
   return {
     getMember: [(src) => view(src)?.member ?? null, null],
-    isOnRoster: [(src) => queries()?.isOnRoster(view(src)) ?? false, false],
+    isOnRoster: [(src) => queries.isOnRoster(view(src)), false],
     getDepartments: [(src) => view(src)?.member.departments ?? [], []],
     isInDepartment: [
       (src, department) => {
         const d = key(department);
-        return d !== null && (queries()?.isInDepartment(view(src), d) ?? false);
+        return d !== null && queries.isInDepartment(view(src), d);
       },
       false,
     ],
     getRank: [
       (src, department) => {
-        if (department === undefined || department === null) return queries()?.rank(view(src)) ?? null;
+        if (department === undefined || department === null) return queries.rank(view(src));
         const d = key(department);
-        return d === null ? null : (queries()?.rank(view(src), d) ?? null);
+        return d === null ? null : queries.rank(view(src), d);
       },
       null,
     ],
@@ -65,7 +61,7 @@ function exportTable({ service, queries, ranks, deadline }: ExportDeps): Record<
       (src, department, rank) => {
         const d = key(department);
         const r = key(rank);
-        return d !== null && r !== null && (queries()?.hasRank(view(src), d, r) ?? false);
+        return d !== null && r !== null && queries.hasRank(view(src), d, r);
       },
       false,
     ],
@@ -73,17 +69,16 @@ function exportTable({ service, queries, ranks, deadline }: ExportDeps): Record<
       (src, department, rank) => {
         const d = key(department);
         const r = key(rank);
-        return d !== null && r !== null && (queries()?.hasMinRank(view(src), d, r) ?? false);
+        return d !== null && r !== null && queries.hasMinRank(view(src), d, r);
       },
       false,
     ],
     lookupLicense: [
       async (value) => {
         const wanted = license(value);
-        const roster = service();
-        if (wanted === null || roster === null) return null;
-        const lastKnown = () => roster.lastKnown(wanted)?.member ?? null;
-        const resolution = await inTime(roster.resolve(wanted, 'refresh'), () => undefined);
+        if (wanted === null) return null;
+        const lastKnown = () => service.lastKnown(wanted)?.member ?? null;
+        const resolution = await inTime(service.resolve(wanted, 'refresh'), () => undefined);
         if (resolution === undefined) return lastKnown();
         if (resolution.kind === 'answer') return resolution.view?.member ?? null;
         return resolution.lastKnown?.member ?? null;
@@ -93,16 +88,13 @@ function exportTable({ service, queries, ranks, deadline }: ExportDeps): Record<
     refreshPlayer: [
       async (src) => {
         const id = serverId(src);
-        const roster = service();
-        if (id === null || roster === null) return null;
-        return inTime(roster.refreshPlayer(id), () => roster.view(id)?.member ?? null);
+        if (id === null) return null;
+        return inTime(service.refreshPlayer(id), () => service.view(id)?.member ?? null);
       },
       null,
     ],
     setRank: [
       async (target, department, rank, actor) => {
-        const changes = ranks?.() ?? null;
-        if (changes === null) return { ok: false, reason: 'The roster resource is not set up.' };
         const src = serverId(target);
         const d = key(department);
         const r = key(rank);
@@ -116,14 +108,10 @@ function exportTable({ service, queries, ranks, deadline }: ExportDeps): Record<
         const by = trusted ? null : serverId(actor);
         if (!trusted && by === null) return { ok: false, reason: 'actor must be a player server id, or 0.' };
         const via = `resource ${fx.GetInvokingResource?.() ?? 'unknown'}`;
-        const result = await changes.setRank(src, d, r, by, via);
+        const result = await ranks.setRank(src, d, r, by, via);
         return result.ok ? { ok: true, member: result.member } : { ok: false, reason: result.reason };
       },
       RANK_FAILED,
     ],
   };
-}
-
-export function registerExports(deps: ExportDeps): void {
-  registerSafeExports(exportTable(deps), deps.logger);
 }

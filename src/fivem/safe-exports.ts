@@ -1,25 +1,41 @@
 import type { Logger } from '../core/ports';
+import { DOCUMENTED_EXPORTS, type ExportName } from './documented-exports';
 import { fx } from './natives';
 
 type Handler = (...args: unknown[]) => unknown;
 
+/** What answers some of the exports: name → [handler, the answer when it fails]. */
+export type ExportAnswers = { [Name in ExportName]?: [Handler, unknown] };
+
 /**
- * Registers exports, each as name → [handler, the answer when it fails]. Nothing throws across
- * the boundary and no rejection reaches the caller: one resource's mistake never breaks another.
+ * Registers every documented export with FXServer, once each, the same list whether the resource
+ * runs or fails closed: one with an entry in `answers` calls its handler, any other gives its
+ * empty answer. Nothing throws across the boundary and no rejection reaches the caller: one
+ * resource's mistake never breaks another.
  */
-export function registerSafeExports(table: Record<string, [Handler, unknown]>, logger: Logger): void {
-  for (const [name, [handler, empty]] of Object.entries(table)) {
-    const failed = (error: unknown) => {
-      logger.warn(`export ${name} failed: ${(error as Error)?.message ?? String(error)}`);
-      return empty;
-    };
-    fx.exports(name, (...args: unknown[]) => {
-      try {
-        const answer = handler(...args);
-        return answer instanceof Promise ? answer.catch(failed) : answer;
-      } catch (error) {
-        return failed(error);
-      }
-    });
+export function registerExports(answers: ExportAnswers, logger: Logger): void {
+  for (const name of Object.keys(DOCUMENTED_EXPORTS) as ExportName[]) {
+    const declared: { empty: unknown; async?: true } = DOCUMENTED_EXPORTS[name];
+    const answer = answers[name];
+    fx.exports(name, answer ? safely(name, answer, logger) : emptyAnswer(declared));
   }
+}
+
+function emptyAnswer({ empty, async }: { empty: unknown; async?: true }): Handler {
+  return async ? () => Promise.resolve(empty) : () => empty;
+}
+
+function safely(name: string, [handler, whenFailed]: [Handler, unknown], logger: Logger): Handler {
+  const failed = (error: unknown) => {
+    logger.warn(`export ${name} failed: ${(error as Error)?.message ?? String(error)}`);
+    return whenFailed;
+  };
+  return (...args: unknown[]) => {
+    try {
+      const answer = handler(...args);
+      return answer instanceof Promise ? answer.catch(failed) : answer;
+    } catch (error) {
+      return failed(error);
+    }
+  };
 }

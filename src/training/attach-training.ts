@@ -6,13 +6,14 @@ import type { RosterService } from '../core/roster/roster-service';
 import { Schedule } from '../core/schedule';
 import type { JoinCheck } from '../fivem/gate';
 import { fx } from '../fivem/natives';
+import type { ExportAnswers } from '../fivem/safe-exports';
 import { LearningApi } from './api/learning-api';
 import { createLearningHttp } from './api/learning-http';
 import { DepartmentRequirements, unmatchedDepartmentLine } from './department-requirements';
 import { aliasFile } from './fivem/alias-file';
 import { discordOf } from './fivem/discord-identifier';
 import { registerLinkCommand } from './fivem/link-command';
-import { registerTrainingExports, type TrainingParts } from './fivem/training-exports';
+import { type TrainingParts, trainingExports } from './fivem/training-exports';
 import { attachTrainingLifecycle, loadOnlineTrainingPlayers } from './fivem/training-lifecycle';
 import { fivemTrainingEvents } from './fivem/training-publish';
 import { decideJoin } from './join-decision';
@@ -33,6 +34,8 @@ export interface TrainingDeps {
 export interface TrainingHandle {
   /** Present when `gate.requireCourses` is set and training is on. */
   joinCheck: JoinCheck | null;
+  /** The training exports, answering emptily while training is off. */
+  exports: ExportAnswers;
   /** `roster training` on the console. */
   consoleLines(): Promise<string[]>;
   /** Extra lines for `roster doctor`. */
@@ -66,7 +69,7 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
   const { settings, logger, clock } = deps;
   const { config } = settings;
   let parts: TrainingParts | null = null;
-  registerTrainingExports({ training: () => parts, roster: deps.roster, logger });
+  const answers = trainingExports({ training: () => parts, roster: deps.roster });
 
   const off = offReason(settings);
   if (off !== undefined || settings.trainingApiKey === undefined) {
@@ -75,6 +78,7 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
     logger.info(line);
     return {
       joinCheck: null,
+      exports: answers,
       consoleLines: async () => [line],
       doctorLines: async () => [`training: ${line}`],
       departmentsLoaded() {},
@@ -172,6 +176,7 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
 
   return {
     joinCheck,
+    exports: answers,
     consoleLines: async () => consoleLines(report()),
     async doctorLines() {
       await service.loadLayout();

@@ -11,7 +11,7 @@ import { DUTY_BATCH, DutyReader, dutyBudget } from '../../core/duty/duty-reader'
 import { serverId } from '../../fivem/arguments';
 import { registerHoursCommand } from '../../fivem/hours-command';
 import { fx } from '../../fivem/natives';
-import { registerSafeExports } from '../../fivem/safe-exports';
+import type { ExportAnswers } from '../../fivem/safe-exports';
 import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
 
@@ -51,21 +51,17 @@ export function attachDutyHours(context: RosterContext): Capability {
     return [...ids];
   };
 
-  registerSafeExports(
-    {
-      getDutyHours: [
-        (src, days) => {
-          const id = serverId(src);
-          const window = days === undefined || days === null ? DEFAULT_DAYS : days;
-          if (id === null || typeof window !== 'number' || !Number.isFinite(window) || window <= 0)
-            return null;
-          return hoursOf(id, window);
-        },
-        null,
-      ],
-    },
-    logger,
-  );
+  const answers: ExportAnswers = {
+    getDutyHours: [
+      (src, days) => {
+        const id = serverId(src);
+        const window = days === undefined || days === null ? DEFAULT_DAYS : days;
+        if (id === null || typeof window !== 'number' || !Number.isFinite(window) || window <= 0) return null;
+        return hoursOf(id, window);
+      },
+      null,
+    ],
+  };
   registerHoursCommand({
     hours: hoursOf,
     name: (src) => memberOf(src)?.name ?? fx.GetPlayerName(src) ?? `player ${src}`,
@@ -115,6 +111,7 @@ export function attachDutyHours(context: RosterContext): Capability {
   };
 
   return {
+    exports: answers,
     ready(identity) {
       if (state.kind !== 'waiting') return;
       if (!hasScope(identity.scopes, 'timelogs:read')) {

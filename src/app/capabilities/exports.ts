@@ -1,6 +1,6 @@
 import { RankChanges } from '../../core/ranks/rank-changes';
 import { matchKey } from '../../core/roster/catalog-index';
-import { registerExports } from '../../fivem/exports';
+import { rosterExports } from '../../fivem/exports';
 import { fx } from '../../fivem/natives';
 import { registerRankCommand } from '../../fivem/rank-command';
 import { rankChangeRecorder } from '../../fivem/rank-record';
@@ -8,9 +8,9 @@ import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
 
 /**
- * What other resources and players call: every export (CONTRACT.md section 3) and the `rank`
- * command. Rank changes live here because only these two make them (section 10); each change is
- * recorded in the console, `rank-changes.log` and `roster:rankChanged`.
+ * What other resources and players call: the roster's exports and the `rank` command. Rank
+ * changes live here because only these two make them; each change is recorded in the console,
+ * `rank-changes.log` and `roster:rankChanged`.
  */
 export function attachExports(context: RosterContext): Capability {
   const { service, queries, players, api, config, clock, logger, resourcePath } = context;
@@ -32,14 +32,15 @@ export function attachExports(context: RosterContext): Capability {
   const stopped = new Promise<void>((resolve) => {
     stop = resolve;
   });
-  registerExports({
-    service: () => service,
-    queries: () => queries,
-    ranks: () => ranks,
-    logger,
-    deadline: { ms: config.gate.timeoutSeconds * 1000, clock, stopped },
-  });
   registerRankCommand(() => ranks, context.output, logger);
-  // A lookup still waiting for the service is answered from memory as the resource stops.
-  return { stop };
+  return {
+    exports: rosterExports({
+      service,
+      queries,
+      ranks,
+      deadline: { ms: config.gate.timeoutSeconds * 1000, clock, stopped },
+    }),
+    // A lookup still waiting for the service is answered from memory as the resource stops.
+    stop,
+  };
 }

@@ -1,6 +1,6 @@
 import { JobSync } from '../../core/jobs/job-sync';
 import { matchKey } from '../../core/roster/catalog-index';
-import { registerJobExports } from '../../fivem/frameworks/job-exports';
+import { jobExports } from '../../fivem/frameworks/job-exports';
 import { JobSyncRunner } from '../../fivem/frameworks/job-sync-runner';
 import { fx } from '../../fivem/natives';
 import type { Capability } from '../capability';
@@ -11,16 +11,13 @@ const FRAMEWORK_CALL_MS = 3000;
 
 /**
  * Job sync (CONTRACT.md section 12): the roster's departments and ranks become the character's
- * framework job and grade. `getJob` is registered whether or not it is on (null when off). A
+ * framework job and grade. `getJob` answers whether or not it is on (null when off). A
  * player's roster data moving (load, refresh, audit feed, rank change) reaches it through the
  * player hooks; the framework's own events through the runner.
  */
 export function attachJobs(context: RosterContext): Capability {
   const { config, logger, clock, players, service } = context;
-  if (!config.jobs.enabled) {
-    registerJobExports({ jobs: () => null, logger });
-    return {};
-  }
+  if (!config.jobs.enabled) return { exports: jobExports(() => null) };
   const admits = new Set(config.gate.requireStatus.map(matchKey));
   const sync = new JobSync({
     memberOf: (src) => {
@@ -35,7 +32,6 @@ export function attachJobs(context: RosterContext): Capability {
     callMs: FRAMEWORK_CALL_MS,
     jobChanged: (src, change) => fx.emit('roster:jobChanged', Number(src), change),
   });
-  registerJobExports({ jobs: () => sync, logger });
   const runner = new JobSyncRunner({
     config,
     sync,
@@ -45,6 +41,7 @@ export function attachJobs(context: RosterContext): Capability {
     callMs: FRAMEWORK_CALL_MS,
   });
   return {
+    exports: jobExports(() => sync),
     start: () => runner.start(),
     stop: () => runner.stop(),
     catalogLoaded: () => runner.catalogLoaded(),

@@ -12,7 +12,7 @@ import {
 } from '../../fivem/connect-queue';
 import { licenseOf } from '../../fivem/identifiers';
 import { fx } from '../../fivem/natives';
-import { registerSafeExports } from '../../fivem/safe-exports';
+import type { ExportAnswers } from '../../fivem/safe-exports';
 import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
 
@@ -89,24 +89,21 @@ export function attachQueuePriority(context: RosterContext): Capability {
     stopped = resolve;
   });
 
-  registerSafeExports(
-    {
-      getPriority: [(target) => rules.powerOf(knownView(target)), 0],
-      lookupPriority: [
-        (target) =>
-          answerWithin(
-            Promise.race([answeredView(target), stopping.then(() => knownView(target))]).then((view) =>
-              rules.powerOf(view),
-            ),
-            timeoutMs,
-            clock,
-            () => rules.powerOf(knownView(target)),
+  const answers: ExportAnswers = {
+    getPriority: [(target) => rules.powerOf(knownView(target)), 0],
+    lookupPriority: [
+      (target) =>
+        answerWithin(
+          Promise.race([answeredView(target), stopping.then(() => knownView(target))]).then((view) =>
+            rules.powerOf(view),
           ),
-        0,
-      ],
-    },
-    logger,
-  );
+          timeoutMs,
+          clock,
+          () => rules.powerOf(knownView(target)),
+        ),
+      0,
+    ],
+  };
 
   // ConnectQueue runs this inside its own deferral, before it places the player: the gate's
   // decision (from the mirror, usually at once) comes first, then the priority, then `allow`.
@@ -149,6 +146,7 @@ export function attachQueuePriority(context: RosterContext): Capability {
   });
 
   return {
+    exports: answers,
     decided(decision) {
       const outcome =
         decision.admitted || decision.message === undefined

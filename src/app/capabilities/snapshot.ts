@@ -1,5 +1,10 @@
-import { loadSnapshot, saveSnapshot } from '../../core/cache/snapshot';
-import { communityKey, decodeMirror, encodeMirror, type SavedMirror } from '../../core/mirror/saved-mirror';
+import {
+  loadSnapshot,
+  type SnapshotSave,
+  saveSnapshot,
+  saveSnapshotInSlices,
+} from '../../core/cache/snapshot';
+import { communityKey, decodeMirror, mirrorJson, type SavedMirror } from '../../core/mirror/saved-mirror';
 import { snapshotFile } from '../../fivem/snapshot-file';
 import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
@@ -10,8 +15,10 @@ const SNAPSHOT_SAVE_MS = 5 * 60_000;
  * The last-known members and the roster mirror kept in `roster-snapshot.json`, so a restart during
  * an outage still knows them and a restart otherwise costs an audit catch-up, not a full read.
  * The members are loaded when attached, before any player can be looked up; the mirror is handed
- * to it at start, before the key check. Saved every few minutes and at stop, synchronously, since
- * FXServer tears the resource down right after `onResourceStop`.
+ * to it at start, before the key check. Saved every few minutes a piece per server frame, the file
+ * written in the background (a 50,000-member mirror is about 11 MB: written at once, it would hold
+ * the game thread for several frames); at stop at once, since FXServer tears the resource down
+ * right after `onResourceStop` and nothing asynchronous runs after it.
  */
 export function attachSnapshot(context: RosterContext): Capability {
   const { cache, clock, logger, resourcePath, capabilities } = context;
@@ -28,15 +35,26 @@ export function attachSnapshot(context: RosterContext): Capability {
   }
   // Whose roster the cache's members are: the verified key's community, else the file's own.
   const community = () => (context.identity ? communityKey(context.identity.community) : loaded?.community);
-  const save = () => {
+  const what = (): SnapshotSave => {
+    const part = capabilities.mirrorToSave();
+    return { ...(part ? { mirror: mirrorJson(part) } : {}), community: community() };
+  };
+  const failed = (error: unknown) =>
+    logger.warn(`could not save the member snapshot: ${(error as Error)?.message ?? String(error)}`);
+  const saveNow = () => {
     try {
-      const part = capabilities.mirrorToSave();
-      saveSnapshot(cache, snapshot, clock.now(), {
-        ...(part ? { mirror: encodeMirror(part) } : {}),
-        community: community(),
-      });
+      saveSnapshot(cache, snapshot, clock.now(), what());
     } catch (error) {
-      logger.warn(`could not save the member snapshot: ${(error as Error).message}`);
+      failed(error);
+    }
+  };
+  // FXServer's timers fire on the next server frame at the earliest.
+  const nextFrame = () => new Promise<void>((resolve) => clock.setTimeout(resolve, 0));
+  const saveInBackground = async () => {
+    try {
+      await saveSnapshotInSlices(cache, snapshot, clock.now(), what(), nextFrame);
+    } catch (error) {
+      failed(error);
     }
   };
   return {
@@ -44,7 +62,8 @@ export function attachSnapshot(context: RosterContext): Capability {
       if (mirror) capabilities.mirrorRestored(mirror);
       // Handed over once: the mirror holds it from now on.
       mirror = null;
-      context.schedule.every(SNAPSHOT_SAVE_MS, save);
+      // The schedule waits for one save to end before it counts to the next.
+      context.schedule.every(SNAPSHOT_SAVE_MS, saveInBackground);
     },
     ready(identity) {
       // Another community's members (the key was changed), or a file that does not say whose:
@@ -56,6 +75,7 @@ export function attachSnapshot(context: RosterContext): Capability {
           `forgot ${dropped} last-known member(s) from the snapshot: ${loaded.community === undefined ? 'it does not say whose roster they are' : "they are another community's"}.`,
         );
     },
-    stop: save,
+    // A background save under way is dropped: this one is newer.
+    stop: saveNow,
   };
 }

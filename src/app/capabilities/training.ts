@@ -4,11 +4,11 @@ import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
 
 /**
- * The learning partner side (CONTRACT.md section 8): its exports are registered when attached,
- * answering emptily while training is off; with training on, also its player tracking and the
- * `link` command. Attached before the player capability: its `playerJoining` handler must run
- * before the roster's, which may emit an event and with it reset `source`. It starts after the roster side (`rosterStarted`), so what
- * it announces at start finds the online players already registered.
+ * The learning partner side: its exports answer emptily while training is off; with training
+ * on, also its player tracking and the `link` command. Attached before the player capability: its
+ * `playerJoining` handler must run before the roster's, which may emit an event and with it reset
+ * `source`. It starts after the roster side (`rosterStarted`), so what it announces at start finds
+ * the online players already registered.
  */
 export function attachTraining(context: RosterContext): Capability {
   const { settings, logger, clock, config } = context;
@@ -16,6 +16,7 @@ export function attachTraining(context: RosterContext): Capability {
   const { timeoutSeconds } = config.gate;
   return {
     ...(training.joinCheck ? { joinCheck: training.joinCheck } : {}),
+    exports: training.exports,
     departmentsRead: (catalog) => training.departmentsLoaded(catalog),
     // `roster doctor` answers within gate.timeoutSeconds, however long the learning service takes.
     doctorLines: () =>

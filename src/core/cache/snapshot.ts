@@ -6,7 +6,25 @@ import type { MemberCache } from './member-cache';
 /** Where the snapshot lives; the FiveM side writes a file in the resource folder, atomically. */
 export interface SnapshotStore {
   read(): string | null;
+  /** Writes the whole text now and puts it in place (at stop, where nothing runs after). */
   write(text: string): void;
+}
+
+/** A store that can also write without holding the game thread. */
+export interface BackgroundSnapshotStore extends SnapshotStore {
+  /** Begins a write in the background; a write at once (`write`) drops it. */
+  begin(): SnapshotWriter;
+}
+
+/** One background write: text appended in order, put in place only whole. */
+export interface SnapshotWriter {
+  /** False once a write at once came (it is newer) or this one was abandoned. */
+  readonly current: boolean;
+  append(text: string): Promise<void>;
+  /** Flushes and puts the text in place; false when it is no longer current (nothing replaced). */
+  finish(): Promise<boolean>;
+  /** Drops what was written; the snapshot in place stays. */
+  abandon(): Promise<void>;
 }
 
 const rankSchema = z.object({ id: z.string(), name: z.string(), position: z.number() });
@@ -44,13 +62,16 @@ const snapshotSchema = z.object({
 export const SNAPSHOT_LIMIT = 5000;
 
 export interface SnapshotSave {
-  /** The mirror's part, in its own JSON shape; left out when undefined. */
-  mirror?: unknown;
+  /** The mirror's part as JSON text in pieces (`mirrorJson`); left out when undefined. */
+  mirror?: Iterable<string>;
   /** Most cache members kept (`SNAPSHOT_LIMIT`). */
   limit?: number;
   /** Whose roster the members are, when known. */
   community?: string | undefined;
 }
+
+/** Cache members written in one piece: a few milliseconds of work. */
+const CACHED_PER_PIECE = 500;
 
 /** What a snapshot held besides the members put back in the cache. */
 export interface LoadedSnapshot {
@@ -64,23 +85,83 @@ export interface LoadedSnapshot {
   community: string | undefined;
 }
 
-/** Last-known-good members, so a server restarted during an outage still admits known members. */
+/**
+ * Last-known-good members, so a server restarted during an outage still admits known members:
+ * written at once (at stop). Returns how many cache members it holds.
+ */
 export function saveSnapshot(
   cache: MemberCache,
   store: SnapshotStore,
   now: number,
   save: SnapshotSave = {},
 ): number {
-  const limit = save.limit ?? SNAPSHOT_LIMIT;
-  const members: { fetchedAt: number; member: MemberView['member'] }[] = [];
+  const members = cachedMembers(cache, save.limit ?? SNAPSHOT_LIMIT);
+  store.write([...snapshotJson(members, now, save)].join(''));
+  return members.length;
+}
+
+/**
+ * The same snapshot written without holding the game thread: one piece made and handed to the
+ * store per `nextFrame`, the store writing it in the background and putting the file in place
+ * whole. What is saved is what the cache and `save` hold when it begins. Returns how many cache
+ * members it holds, or null when a write at once came meanwhile (at stop) and this one was dropped.
+ */
+export async function saveSnapshotInSlices(
+  cache: MemberCache,
+  store: BackgroundSnapshotStore,
+  now: number,
+  save: SnapshotSave,
+  nextFrame: () => Promise<void>,
+): Promise<number | null> {
+  const members = cachedMembers(cache, save.limit ?? SNAPSHOT_LIMIT);
+  const pieces = snapshotJson(members, now, save);
+  const writer = store.begin();
+  try {
+    for (;;) {
+      await nextFrame();
+      if (!writer.current) return null;
+      const piece = pieces.next();
+      if (piece.done) break;
+      await writer.append(piece.value);
+    }
+    return (await writer.finish()) ? members.length : null;
+  } catch (error) {
+    // Dropped for a newer write at once: what failed on the way does not matter.
+    if (!writer.current) return null;
+    await writer.abandon();
+    throw error;
+  }
+}
+
+interface CachedMember {
+  fetchedAt: number;
+  member: MemberView['member'];
+}
+
+/** The most recently used members of the cache, at most `limit`. */
+function cachedMembers(cache: MemberCache, limit: number): CachedMember[] {
+  const members: CachedMember[] = [];
   for (const { view, fetchedAt } of cache.knownMembers()) {
     if (members.length >= limit) break;
     members.push({ fetchedAt, member: view.member });
   }
-  const mirror = save.mirror === undefined ? {} : { mirror: save.mirror };
-  const community = save.community === undefined ? {} : { community: save.community };
-  store.write(JSON.stringify({ version: 2, savedAt: now, members, ...mirror, ...community }));
-  return members.length;
+  return members;
+}
+
+/** The snapshot as JSON text, in pieces of bounded work made as they are taken (version 2). */
+function* snapshotJson(members: CachedMember[], now: number, save: SnapshotSave): Generator<string> {
+  // A community left undefined is left out.
+  yield `${JSON.stringify({ version: 2, savedAt: now, community: save.community }).slice(0, -1)},"members":[`;
+  for (let from = 0; from < members.length; from += CACHED_PER_PIECE) {
+    const piece = JSON.stringify(members.slice(from, from + CACHED_PER_PIECE)).slice(1, -1);
+    yield `${from === 0 ? '' : ','}${piece}`;
+  }
+  yield ']';
+  if (save.mirror !== undefined) {
+    yield ',"mirror":';
+    yield* save.mirror;
+  }
+  yield '}';
 }
 
 /** Loads a snapshot's members as stale records: kept for outages, never taken as fresh. */

@@ -5,7 +5,7 @@ import type { MirrorState } from './mirror-state';
 import type { MirroredAssignment, MirroredMember } from './mirrored-member';
 import type { Stamp } from './roster-reads';
 
-/** Most members the snapshot keeps of the mirror: the file is written synchronously, on the game thread. */
+/** Most members the snapshot keeps of the mirror: the file is read back, and written at stop, on the game thread. */
 export const SAVED_MIRROR_LIMIT = 50_000;
 
 /** The mirror as `roster-snapshot.json` keeps it (CONTRACT.md section 14, restarts). */
@@ -33,7 +33,7 @@ export interface SavedMirror {
 
 /*
  * Members are written as tuples, not objects: a roster of 50,000 stays a few MB, and the write
- * (synchronous, at stop) stays short. Expanded ranks are written once and referred to by index.
+ * at stop (synchronous) stays short. Expanded ranks are written once and referred to by index.
  *   member:     [id, name, status, license, assignments, createdAt, readAt] (the last two left out
  *               by snapshots written before they were kept: then unknown, and read at the last full read)
  *   assignment: [id, departmentId, rankId, isPrimary, callsign, rank index or -1]
@@ -99,36 +99,78 @@ export function restartState(saved: SavedMirror, now: number, resyncMs: number):
 
 /** The mirror in the snapshot's JSON shape. */
 export function encodeMirror(saved: SavedMirror): unknown {
-  const rankIndex = new Map<ApiRank, number>();
-  const ranks: RankTuple[] = [];
-  const indexOf = (rank: ApiRank | null): number => {
-    if (rank === null) return -1;
-    let index = rankIndex.get(rank);
-    if (index === undefined) {
-      index = ranks.push(rankToTuple(rank)) - 1;
-      rankIndex.set(rank, index);
-    }
-    return index;
-  };
-  const members = saved.members.map((m) => [
-    m.id,
-    m.name,
-    m.status,
-    m.license,
-    m.assignments.map((a) => [a.id, a.departmentId, a.rankId, a.isPrimary, a.callsign, indexOf(a.rank)]),
-    m.createdAt,
-    m.readAt,
-  ]);
+  const ranks = new ExpandedRanks();
+  const members = saved.members.map((m) => tupleOf(m, ranks));
+  return { ...headOf(saved), ranks: ranks.tuples, members };
+}
+
+/** Members encoded in one piece of `mirrorJson`: a few milliseconds of work, about 200 KB of text. */
+export const MEMBERS_PER_PIECE = 1_000;
+
+/**
+ * The mirror in the snapshot's JSON shape as text, in pieces made one at a time as they are taken:
+ * each encodes at most `membersPerPiece` members, so a large mirror is written a piece per server
+ * frame. Joined, the pieces parse to what `encodeMirror` gives; the expanded ranks come last,
+ * collected while the members are encoded. `saved` is read as the pieces are taken: the mirror's
+ * `toSave` hands a list of its own, and the mirror replaces a record on a change, never edits it,
+ * so what is written is the mirror as it stood when the save began.
+ */
+export function* mirrorJson(saved: SavedMirror, membersPerPiece = MEMBERS_PER_PIECE): Generator<string> {
+  const ranks = new ExpandedRanks();
+  yield `${JSON.stringify(headOf(saved)).slice(0, -1)},"members":[`;
+  for (let from = 0; from < saved.members.length; from += membersPerPiece) {
+    const tuples = saved.members.slice(from, from + membersPerPiece).map((m) => tupleOf(m, ranks));
+    yield `${from === 0 ? '' : ','}${JSON.stringify(tuples).slice(1, -1)}`;
+  }
+  yield `],"ranks":${JSON.stringify(ranks.tuples)}}`;
+}
+
+/** Everything of the saved mirror but its members and their expanded ranks. */
+function headOf(saved: SavedMirror) {
   return {
     fullReadAt: saved.fullReadAt,
     audit: saved.audit && { at: saved.audit.at === null ? null : new Date(saved.audit.at).toISOString() },
     newestMember: saved.newestMember?.text ?? null,
     catalog: { departments: saved.catalog.departments, ranks: saved.catalog.ranks.map(rankToTuple) },
-    ranks,
-    members,
     spent: saved.spent,
     community: saved.community,
   };
+}
+
+/** The expanded ranks the members' assignments carry, each written once and referred to by index. */
+class ExpandedRanks {
+  readonly tuples: RankTuple[] = [];
+  private readonly index = new Map<ApiRank, number>();
+
+  indexOf(rank: ApiRank | null): number {
+    if (rank === null) return -1;
+    let index = this.index.get(rank);
+    if (index === undefined) {
+      index = this.tuples.push(rankToTuple(rank)) - 1;
+      this.index.set(rank, index);
+    }
+    return index;
+  }
+}
+
+/** A member as the snapshot writes it (the tuple described above). */
+function tupleOf(m: MirroredMember, ranks: ExpandedRanks): unknown[] {
+  return [
+    m.id,
+    m.name,
+    m.status,
+    m.license,
+    m.assignments.map((a) => [
+      a.id,
+      a.departmentId,
+      a.rankId,
+      a.isPrimary,
+      a.callsign,
+      ranks.indexOf(a.rank),
+    ]),
+    m.createdAt,
+    m.readAt,
+  ];
 }
 
 /** The mirror read back from the snapshot, or why it cannot be. */

@@ -1,24 +1,20 @@
 import type { JobGrade } from '../../core/jobs/roster-jobs';
-import type { Logger } from '../../core/ports';
 import { serverId } from '../arguments';
-import { fx } from '../natives';
+import type { ExportAnswers } from '../safe-exports';
 
 /**
  * `getJob(src)`: the job and grade the roster gives the player's character, or null (job sync
- * off, not set up, or the roster gives none). Never throws across the boundary.
+ * off, or the roster gives none).
  */
-export function registerJobExports(deps: {
-  jobs: () => { jobOf(src: string): JobGrade | null } | null;
-  logger: Logger;
-}): void {
-  fx.exports('getJob', (src: unknown) => {
-    try {
-      const id = serverId(src);
-      const job = id === null ? null : (deps.jobs()?.jobOf(id) ?? null);
-      return job ? { job: job.job, grade: job.grade } : null;
-    } catch (error) {
-      deps.logger.warn(`export getJob failed: ${(error as Error)?.message ?? String(error)}`);
-      return null;
-    }
-  });
+export function jobExports(jobs: () => { jobOf(src: string): JobGrade | null } | null): ExportAnswers {
+  return {
+    getJob: [
+      (src) => {
+        const id = serverId(src);
+        const job = id === null ? null : (jobs()?.jobOf(id) ?? null);
+        return job ? { job: job.job, grade: job.grade } : null;
+      },
+      null,
+    ],
+  };
 }

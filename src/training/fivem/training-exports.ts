@@ -1,7 +1,6 @@
-import type { Logger } from '../../core/ports';
 import type { RosterService } from '../../core/roster/roster-service';
 import { key, serverId } from '../../fivem/arguments';
-import { registerSafeExports } from '../../fivem/safe-exports';
+import type { ExportAnswers } from '../../fivem/safe-exports';
 import type { TrainingRequests } from '../training-requests';
 import type { TrainingService } from '../training-service';
 
@@ -14,10 +13,7 @@ export interface TrainingParts {
 export interface TrainingExportDeps {
   training: () => TrainingParts | null;
   roster: () => RosterService | null;
-  logger: Logger;
 }
-
-type Answer = (...args: unknown[]) => unknown;
 
 const DEFAULT_DAYS = 30;
 const MAX_DAYS = 365;
@@ -30,10 +26,10 @@ export function certificateDays(value: unknown): number | null {
 }
 
 /**
- * The training exports, as one table: name → [handler, the answer for bad input or failure].
- * They exist whether training is on or off; off, they give their empty answers.
+ * The training exports: name → [handler, the answer when it fails]. They answer whether training
+ * is on or off; off, with their empty answers.
  */
-function trainingExportTable({ training, roster }: TrainingExportDeps): Record<string, [Answer, unknown]> {
+export function trainingExports({ training, roster }: TrainingExportDeps): ExportAnswers {
   const notEnrolled = (reason: string) => ({ enrolled: false, reason });
   return {
     getTraining: [
@@ -90,9 +86,4 @@ function trainingExportTable({ training, roster }: TrainingExportDeps): Record<s
       null,
     ],
   };
-}
-
-/** Registers the training exports; nothing throws or rejects across the boundary. */
-export function registerTrainingExports(deps: TrainingExportDeps): void {
-  registerSafeExports(trainingExportTable(deps), deps.logger);
 }

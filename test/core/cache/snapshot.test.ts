@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { MemberCache } from '../../../src/core/cache/member-cache';
-import { loadSnapshot, type SnapshotStore, saveSnapshot } from '../../../src/core/cache/snapshot';
-import { decodeMirror, encodeMirror, type SavedMirror } from '../../../src/core/mirror/saved-mirror';
+import {
+  type BackgroundSnapshotStore,
+  loadSnapshot,
+  type SnapshotStore,
+  saveSnapshot,
+  saveSnapshotInSlices,
+} from '../../../src/core/cache/snapshot';
+import type { MirroredMember } from '../../../src/core/mirror/mirrored-member';
+import {
+  decodeMirror,
+  encodeMirror,
+  MEMBERS_PER_PIECE,
+  mirrorJson,
+  type SavedMirror,
+} from '../../../src/core/mirror/saved-mirror';
 import { silentLogger } from '../../../src/core/ports';
 import { CatalogIndex } from '../../../src/core/roster/catalog-index';
 import { toMemberView } from '../../../src/core/roster/member-view';
@@ -80,7 +93,7 @@ describe('roster-snapshot.json', () => {
     const store = memoryStore();
     const first = cacheAt(5_000_000);
     first.set(license, view);
-    saveSnapshot(first, store, 5_100_000, { mirror: encodeMirror(savedMirror()) });
+    saveSnapshot(first, store, 5_100_000, { mirror: mirrorJson(savedMirror()) });
     expect(JSON.parse(store.text!)).toMatchObject({ version: 2, savedAt: 5_100_000 });
 
     const loaded = loadSnapshot(cacheAt(6_000_000), store, silentLogger)!;
@@ -134,5 +147,159 @@ describe('roster-snapshot.json', () => {
     expect('problem' in decodeMirror({ ...(json as object), members: [], audit: { at: 'yesterday' } })).toBe(
       true,
     );
+  });
+});
+
+/** `count` members of one department, the rank of each one of three shared expanded ranks. */
+function largeMirror(count: number): SavedMirror {
+  const base = savedMirror();
+  const ranks = [1, 2, 3].map((n) => ({
+    id: `r-${n}`,
+    departmentId: 'd-lspd',
+    name: `Rank ${n}`,
+    position: n,
+  }));
+  const members: MirroredMember[] = Array.from({ length: count }, (_, i) => ({
+    id: `m-${i}`,
+    name: `Member ${i}`,
+    status: 'ACTIVE',
+    license: `license:${i.toString(16).padStart(40, '0')}`,
+    assignments: [
+      {
+        id: `a-${i}`,
+        departmentId: 'd-lspd',
+        rankId: ranks[i % 3]!.id,
+        isPrimary: true,
+        callsign: null,
+        rank: ranks[i % 3]!,
+      },
+    ],
+    createdAt: null,
+    readAt: 4_000_000 + i,
+  }));
+  return { ...base, members };
+}
+
+/** A store that keeps what each background write appended, and in which frame. */
+function backgroundStore() {
+  const frames = { now: 0 };
+  const appended: { frame: number; text: string }[] = [];
+  let writing: { current: boolean } | null = null;
+  const store: BackgroundSnapshotStore & { text: string | null } = {
+    text: null,
+    read() {
+      return this.text;
+    },
+    write(next) {
+      if (writing) writing.current = false;
+      this.text = next;
+    },
+    begin() {
+      const parts: string[] = [];
+      const writer = {
+        current: true,
+        append: async (text: string) => {
+          appended.push({ frame: frames.now, text });
+          parts.push(text);
+        },
+        finish: async () => {
+          if (!writer.current) return false;
+          writer.current = false;
+          store.text = parts.join('');
+          return true;
+        },
+        abandon: async () => {
+          writer.current = false;
+        },
+      };
+      writing = writer;
+      return writer;
+    },
+  };
+  const nextFrame = async () => {
+    frames.now++;
+  };
+  return { store, appended, frames, nextFrame };
+}
+
+const licensesIn = (text: string) => text.split('"license:').length - 1;
+
+describe('the mirror written in pieces', () => {
+  it('joined, the pieces parse to what encodeMirror gives; no piece encodes more than its share of members', () => {
+    const saved = largeMirror(2_500);
+    const pieces = [...mirrorJson(saved)];
+    expect(JSON.parse(pieces.join(''))).toEqual(encodeMirror(saved));
+    expect(pieces.length).toBe(2 + Math.ceil(2_500 / MEMBERS_PER_PIECE));
+    for (const piece of pieces) expect(licensesIn(piece)).toBeLessThanOrEqual(MEMBERS_PER_PIECE);
+    const decoded = decodeMirror(JSON.parse(pieces.join('')));
+    if (!('saved' in decoded)) throw new Error(decoded.problem);
+    expect(decoded.saved).toEqual(saved);
+  });
+
+  it('a mirror without members, and one of exactly one piece, are whole JSON too', () => {
+    for (const count of [0, MEMBERS_PER_PIECE]) {
+      const saved = largeMirror(count);
+      expect(JSON.parse([...mirrorJson(saved)].join(''))).toEqual(encodeMirror(saved));
+    }
+  });
+
+  it('each piece is made when it is taken, not before', () => {
+    const saved = largeMirror(3 * MEMBERS_PER_PIECE);
+    const pieces = mirrorJson(saved);
+    pieces.next();
+    pieces.next();
+    // A member replaced after the first pieces were taken is written as it is now.
+    saved.members[2 * MEMBERS_PER_PIECE] = { ...saved.members[2 * MEMBERS_PER_PIECE]!, name: 'Renamed' };
+    const rest = [...pieces].join('');
+    expect(rest).toContain('"Renamed"');
+  });
+});
+
+describe('a snapshot saved in slices', () => {
+  it('takes one piece a frame, none over its share of members, and writes what a save at once writes', async () => {
+    const cache = cacheAt(5_000_000);
+    cache.set(license, view);
+    const saved = largeMirror(5 * MEMBERS_PER_PIECE + 1);
+    const { store, appended, nextFrame } = backgroundStore();
+    const held = await saveSnapshotInSlices(
+      cache,
+      store,
+      5_100_000,
+      { mirror: mirrorJson(saved) },
+      nextFrame,
+    );
+    expect(held).toBe(1);
+    const frames = appended.map((a) => a.frame);
+    expect(new Set(frames).size).toBe(frames.length);
+    for (const { text } of appended) expect(licensesIn(text)).toBeLessThanOrEqual(MEMBERS_PER_PIECE);
+    // 5,001 members: six pieces of members among the pieces, each in a frame of its own.
+    expect(appended.filter((a) => licensesIn(a.text) > 0).length).toBeGreaterThanOrEqual(6);
+
+    const atOnce = memoryStore();
+    saveSnapshot(cache, atOnce, 5_100_000, { mirror: mirrorJson(saved) });
+    expect(JSON.parse(store.text!)).toEqual(JSON.parse(atOnce.text!));
+    const decoded = decodeMirror(loadSnapshot(cacheAt(6_000_000), store, silentLogger)!.mirror);
+    expect('saved' in decoded && decoded.saved.members).toHaveLength(5 * MEMBERS_PER_PIECE + 1);
+  });
+
+  it('a save at once while it runs wins: the one in slices stops and never puts its file in place', async () => {
+    const cache = cacheAt(5_000_000);
+    cache.set(license, view);
+    const { store, frames, appended } = backgroundStore();
+    const stopAt = 3;
+    const nextFrame = async () => {
+      frames.now++;
+      if (frames.now === stopAt) saveSnapshot(cache, store, 5_200_000, {});
+    };
+    const held = await saveSnapshotInSlices(
+      cache,
+      store,
+      5_100_000,
+      { mirror: mirrorJson(largeMirror(4 * MEMBERS_PER_PIECE)) },
+      nextFrame,
+    );
+    expect(held).toBeNull();
+    expect(JSON.parse(store.text!)).toMatchObject({ savedAt: 5_200_000 });
+    expect(appended.length).toBe(stopAt - 1);
   });
 });

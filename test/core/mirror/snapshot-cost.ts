@@ -1,8 +1,9 @@
 /**
  * What saving and loading the mirror in `roster-snapshot.json` costs for the largest mirror kept
- * there (50,000 members, every fifth in two departments): the file's size, and the time of the
- * synchronous save (encode, JSON, write, fsync, rename) and of the load (read, parse, validate,
- * decode). Not a test (no bound on a busy machine); run it by hand:
+ * there (50,000 members, every fifth in two departments): the file's size, the time of the save
+ * at once (at stop: encode, JSON, write, fsync, rename), the longest piece of the save in slices
+ * (the work one server frame does; the writing itself is off the game thread), and the load
+ * (read, parse, validate, decode). Not a test (no bound on a busy machine); run it by hand:
  *
  *   npx esbuild test/core/mirror/snapshot-cost.ts --bundle --platform=node --format=esm \
  *     --outfile=/tmp/snapshot-cost.mjs && node /tmp/snapshot-cost.mjs
@@ -16,7 +17,7 @@ import { loadSnapshot, saveSnapshot } from '../../../src/core/cache/snapshot';
 import type { MirroredMember } from '../../../src/core/mirror/mirrored-member';
 import {
   decodeMirror,
-  encodeMirror,
+  mirrorJson,
   SAVED_MIRROR_LIMIT,
   type SavedMirror,
 } from '../../../src/core/mirror/saved-mirror';
@@ -88,7 +89,14 @@ const time = (work: () => void) => {
   return performance.now() - start;
 };
 for (let run = 1; run <= 3; run++) {
-  const save = time(() => saveSnapshot(cache(), store, Date.now(), { mirror: encodeMirror(saved) }));
+  const save = time(() => saveSnapshot(cache(), store, Date.now(), { mirror: mirrorJson(saved) }));
+  let longestPiece = 0;
+  const pieces = mirrorJson(saved);
+  for (let done = false; !done; )
+    longestPiece = Math.max(
+      longestPiece,
+      time(() => (done = !!pieces.next().done)),
+    );
   let members = 0;
   const load = time(() => {
     const loaded = loadSnapshot(cache(), store, silentLogger);
@@ -97,7 +105,7 @@ for (let run = 1; run <= 3; run++) {
   });
   const size = statSync(join(folder, 'roster-snapshot.json')).size;
   console.log(
-    `run ${run}: ${members} members, ${(size / 1e6).toFixed(1)} MB, save ${save.toFixed(0)} ms, load ${load.toFixed(0)} ms`,
+    `run ${run}: ${members} members, ${(size / 1e6).toFixed(1)} MB, save at once ${save.toFixed(0)} ms, longest piece ${longestPiece.toFixed(1)} ms, load ${load.toFixed(0)} ms`,
   );
 }
 rmSync(folder, { recursive: true, force: true });
