@@ -46,31 +46,51 @@ export interface Gate {
    * clears a deferral itself, so a player left in it would wait forever.
    */
   stop(): void;
+  /**
+   * The server is about to be shut down: every open join, and every join from now on, is refused
+   * with `message` rather than left waiting for a server that will be gone. Returns how many
+   * were waiting.
+   */
+  shutDown(message: string): number;
 }
 
-/** Decides an open join at once, on what is known, by the outage policy. */
-type DecideNow = (why: string) => void;
+/** A join still open, as the gate ends it from outside. */
+interface OpenJoin {
+  /** Decides at once, on what is known, by the outage policy. */
+  decideNow(why: string): void;
+  /** Refuses with `message`, whatever the roster would say. */
+  refuse(message: string): void;
+}
 
 /** Attaches the join gate: defers every connection and always ends it within `gate.timeoutSeconds`. */
 export function attachGate(deps: GateDeps): Gate {
-  const open = new Set<DecideNow>();
+  const open = new Set<OpenJoin>();
   let stopped = false;
+  /** Set once the server is shutting down: what every join is refused with. */
+  let closedWith: string | null = null;
   fx.on('playerConnecting', (name: string, _setKickReason: unknown, deferrals: Deferrals) => {
     // `source` is only valid during the synchronous part of the handler: copy it first.
     const tempId = String(fx.source);
     const ticked = new TickedDeferrals(deferrals);
     const player = typeof name === 'string' ? name : '';
     const join = new Join(deps, tempId, player, ticked);
-    const decideNow: DecideNow = (why) => {
-      join.decideByPolicy(why);
-      ticked.flush();
+    const handle: OpenJoin = {
+      decideNow(why) {
+        join.decideByPolicy(why);
+        ticked.flush();
+      },
+      refuse: (message) => join.refuse(message, 'the server is shutting down'),
     };
     if (stopped) {
-      decideNow('the resource is stopping');
+      handle.decideNow('the resource is stopping');
       return;
     }
-    open.add(decideNow);
-    join.onFinish = () => open.delete(decideNow);
+    if (closedWith !== null) {
+      handle.refuse(closedWith);
+      return;
+    }
+    open.add(handle);
+    join.onFinish = () => open.delete(handle);
     join.run().catch((error: unknown) => {
       // Never leave a deferral open: an unexpected failure is decided like an outage.
       deps.logger.error(
@@ -88,8 +108,15 @@ export function attachGate(deps: GateDeps): Gate {
   return {
     stop() {
       stopped = true;
-      for (const decideNow of [...open]) decideNow('the resource stopped');
+      for (const handle of [...open]) handle.decideNow('the resource stopped');
       open.clear();
+    },
+    shutDown(message) {
+      closedWith = message;
+      const waiting = [...open];
+      for (const handle of waiting) handle.refuse(message);
+      open.clear();
+      return waiting.length;
     },
   };
 }
@@ -238,12 +265,18 @@ class Join {
       this.admit(note);
       return;
     }
+    this.refuse(refusal, note);
+  }
+
+  /** Ends the join refused with `message`, even with the gate off (the server is going away). */
+  refuse(message: string, note: string): void {
+    if (this.finished) return;
     this.end();
     this.deps.logger.info(`${this.name || this.tempId} refused (${note})`);
-    this.tell(false, note, refusal);
+    this.tell(false, note, message);
     // A refused player never gets a final id, so no playerDropped will clear them.
     this.deps.players.drop(this.tempId);
-    this.deferrals.done(refusal);
+    this.deferrals.done(message);
   }
 
   /**

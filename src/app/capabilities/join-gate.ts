@@ -1,4 +1,5 @@
 import { attachGate } from '../../fivem/gate';
+import { onServerShuttingDown } from '../../fivem/txadmin-events';
 import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
 
@@ -22,6 +23,13 @@ export function attachJoinGate(context: RosterContext): Capability {
     logger: context.logger,
     admitted: (tempId) => capabilities.admitted(tempId),
     onDecision: (decision) => capabilities.decided(decision),
+  });
+  // txAdmin kills the process a few seconds after this notice, often before onResourceStop runs.
+  onServerShuttingDown(context.logger, (notice) => {
+    const waiting = gate.shutDown(notice.message);
+    context.logger.info(
+      `txAdmin shuts the server down in ${Math.round(notice.delayMs / 1000)}s (${notice.author || 'no author'}): ${waiting} waiting join(s) told so; joins are refused from now on.`,
+    );
   });
   return { stop: () => gate.stop() };
 }
