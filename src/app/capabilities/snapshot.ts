@@ -6,6 +6,7 @@ import {
 } from '../../core/cache/snapshot';
 import { communityKey, decodeMirror, mirrorJson, type SavedMirror } from '../../core/mirror/saved-mirror';
 import { snapshotFile } from '../../fivem/snapshot-file';
+import { onScheduledRestart, onServerShuttingDown } from '../../fivem/txadmin-events';
 import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
 
@@ -18,7 +19,10 @@ const SNAPSHOT_SAVE_MS = 5 * 60_000;
  * to it at start, before the key check. Saved every few minutes a piece per server frame, the file
  * written in the background (a 50,000-member mirror is about 11 MB: written at once, it would hold
  * the game thread for several frames); at stop at once, since FXServer tears the resource down
- * right after `onResourceStop` and nothing asynchronous runs after it.
+ * right after `onResourceStop` and nothing asynchronous runs after it. Under txAdmin, also at once
+ * on its shutdown notice (the process is killed a few seconds later, often before `onResourceStop`
+ * comes; the largest save takes a fraction of a second), and in the background at each warning of
+ * a scheduled restart.
  */
 export function attachSnapshot(context: RosterContext): Capability {
   const { cache, clock, logger, resourcePath, capabilities } = context;
@@ -41,11 +45,13 @@ export function attachSnapshot(context: RosterContext): Capability {
   };
   const failed = (error: unknown) =>
     logger.warn(`could not save the member snapshot: ${(error as Error)?.message ?? String(error)}`);
-  const saveNow = () => {
+  const saveNow = (): boolean => {
     try {
       saveSnapshot(cache, snapshot, clock.now(), what());
+      return true;
     } catch (error) {
       failed(error);
+      return false;
     }
   };
   // FXServer's timers fire on the next server frame at the earliest.
@@ -57,6 +63,10 @@ export function attachSnapshot(context: RosterContext): Capability {
       failed(error);
     }
   };
+  onServerShuttingDown(logger, () => {
+    if (saveNow()) logger.info('saved the snapshot before the shutdown.');
+  });
+  onScheduledRestart(logger, () => void saveInBackground());
   return {
     start: () => {
       if (mirror) capabilities.mirrorRestored(mirror);
@@ -76,6 +86,6 @@ export function attachSnapshot(context: RosterContext): Capability {
         );
     },
     // A background save under way is dropped: this one is newer.
-    stop: saveNow,
+    stop: () => void saveNow(),
   };
 }
