@@ -64196,6 +64196,13 @@ function failClosed(problems, output2) {
   );
 }
 
+// src/app/resource-name.ts
+var RESOURCE_NAME = "roster";
+function wrongNameProblem(actual) {
+  if (actual === RESOURCE_NAME) return null;
+  return `this resource is started as "${actual}" but must be named "${RESOURCE_NAME}": other resources call exports.${RESOURCE_NAME}, and "add_convar_permission ${RESOURCE_NAME} read roster_api_key" in server.cfg lets only a resource named ${RESOURCE_NAME} read the key. Rename the folder to ${RESOURCE_NAME} (a downloaded zip unpacks as ${RESOURCE_NAME}-main) and use "ensure ${RESOURCE_NAME}".`;
+}
+
 // src/core/cache/member-cache.ts
 var MemberCache = class {
   constructor(options) {
@@ -64935,6 +64942,14 @@ var CAPABILITIES = [
 ];
 function startRoster() {
   const resource = fx.GetCurrentResourceName();
+  const misnamed = wrongNameProblem(resource);
+  if (misnamed) {
+    failClosed(
+      [misnamed],
+      consoleOutput("info", () => [])
+    );
+    return;
+  }
   const convars = {
     apiKey: fx.GetConvar("roster_api_key", ""),
     baseUrl: fx.GetConvar("roster_base_url", ""),
