@@ -1,47 +1,21 @@
-// Builds the resource bundle (dist/server.js) and the dev tools (dist/dev/*.mjs).
-import { copyFileSync, cpSync, existsSync, readFileSync } from 'node:fs';
+// Builds the resource bundle (dist/server.js, committed: the repository is the resource) and the
+// dev tools (.build/dev/*.mjs, never committed).
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
+import { BUNDLE_PATH, buildResourceBundle, packageVersion, repoRoot } from './resource-bundle.mjs';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const bundle = await buildResourceBundle();
+const bundleFile = join(repoRoot, BUNDLE_PATH);
+// Written only when it changed, so a build from unchanged sources leaves the file (and git) alone.
+if (!existsSync(bundleFile) || readFileSync(bundleFile, 'utf8') !== bundle) {
+  mkdirSync(join(repoRoot, 'dist'), { recursive: true });
+  writeFileSync(bundleFile, bundle);
+}
 
-// The owner's panel page: one small script and one style sheet (uPlot's and ours), inlined into
-// the resource bundle below, so the resource serves them itself and the page fetches nothing else.
-const page = await build({
-  entryPoints: ['src/panel/page/app.ts'],
-  outdir: 'dist/panel',
-  bundle: true,
-  minify: true,
-  write: false,
-  platform: 'browser',
-  target: 'es2020',
-  format: 'iife',
-  legalComments: 'none',
-  logLevel: 'warning',
-});
-const pageFile = (ext) => page.outputFiles.find((file) => file.path.endsWith(ext))?.text ?? '';
-const panelJs = pageFile('.js');
-const panelCss = pageFile('.css');
-
-// FXServer runs the bundle as a classic script on Node 22 with a global `require`
-// resolving from the resource root, so every dependency goes inside the file.
-await build({
-  entryPoints: ['src/index.ts'],
-  outfile: 'dist/server.js',
-  bundle: true,
-  platform: 'node',
-  target: 'node22',
-  format: 'cjs',
-  sourcemap: false,
-  legalComments: 'none',
-  logLevel: 'warning',
-  define: {
-    __ROSTER_VERSION__: JSON.stringify(pkg.version),
-    __PANEL_JS__: JSON.stringify(panelJs),
-    __PANEL_CSS__: JSON.stringify(panelCss),
-  },
-});
-
-// Dev tools run on the host Node; their npm dependencies stay external.
+// Dev tools run on the host Node; their npm dependencies stay external. Two folders below the
+// repository, like their sources in dev/, so paths they find from their own place hold in both.
+const devOut = join(repoRoot, '.build/dev');
 const devEntries = {
   sandbox: 'dev/sandbox.ts',
   'mock-api': 'dev/mock-roster/cli.ts',
@@ -49,11 +23,14 @@ const devEntries = {
   package: 'dev/package.ts',
   'panel-screenshot': 'dev/panel-screenshot.ts',
 };
-const present = Object.fromEntries(Object.entries(devEntries).filter(([, file]) => existsSync(file)));
+const present = Object.fromEntries(
+  Object.entries(devEntries).filter(([, file]) => existsSync(join(repoRoot, file))),
+);
 if (Object.keys(present).length > 0) {
   await build({
+    absWorkingDir: repoRoot,
     entryPoints: present,
-    outdir: 'dist/dev',
+    outdir: devOut,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
@@ -61,18 +38,19 @@ if (Object.keys(present).length > 0) {
     format: 'esm',
     packages: 'external',
     logLevel: 'warning',
-    define: { __ROSTER_VERSION__: JSON.stringify(pkg.version) },
+    define: { __ROSTER_VERSION__: JSON.stringify(packageVersion()) },
   });
   // The emulator's Lua scheduler is read beside the code that loads it (dev/emulator/lua-resource.ts).
-  copyFileSync('dev/emulator/lua-scheduler.lua', 'dist/dev/lua-scheduler.lua');
+  copyFileSync(join(repoRoot, 'dev/emulator/lua-scheduler.lua'), join(devOut, 'lua-scheduler.lua'));
   // So is the ConnectQueue stand-in's Lua (dev/stand-ins/connect-queue.ts).
-  copyFileSync('dev/stand-ins/connectqueue.lua', 'dist/dev/connectqueue.lua');
+  copyFileSync(join(repoRoot, 'dev/stand-ins/connectqueue.lua'), join(devOut, 'connectqueue.lua'));
   // The framework stand-ins are resources of their own, loaded from their folders (dev/frameworks).
-  cpSync('dev/frameworks', 'dist/dev/frameworks', { recursive: true });
+  cpSync(join(repoRoot, 'dev/frameworks'), join(devOut, 'frameworks'), { recursive: true });
   // ox_core is TypeScript: its stand-in is built into the script its manifest names.
   await build({
+    absWorkingDir: repoRoot,
     entryPoints: ['dev/frameworks/ox_core/server.ts'],
-    outfile: 'dist/dev/frameworks/ox_core/server.js',
+    outfile: join(devOut, 'frameworks/ox_core/server.js'),
     bundle: true,
     platform: 'neutral',
     format: 'iife',

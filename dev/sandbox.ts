@@ -226,7 +226,7 @@ async function main(): Promise<void> {
   }, 3000).unref();
 }
 
-// Run when this file (or its bundle, dist/dev/sandbox.mjs) is the entry; not when another dev
+// Run when this file (or its bundle, .build/dev/sandbox.mjs) is the entry; not when another dev
 // tool bundles it in (their import.meta.url is then the same file).
 if (
   process.argv[1] &&

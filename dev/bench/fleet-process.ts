@@ -10,7 +10,7 @@ import {
 
 /**
  * One fleet server as the parent sees it: the bench itself forked with `FLEET_SERVER_FLAG` (so
- * the built `dist/dev/bench.mjs` runs `runFleetServer`), driven over the IPC channel.
+ * the built `.build/dev/bench.mjs` runs `runFleetServer`), driven over the IPC channel.
  */
 export class FleetProcess {
   private readonly child: ChildProcess;
@@ -20,7 +20,7 @@ export class FleetProcess {
   private readonly failed: Promise<never>;
 
   constructor(readonly index: number) {
-    // This module is bundled into dist/dev/bench.mjs: that file, run again, becomes the server.
+    // This module is bundled into .build/dev/bench.mjs: that file, run again, becomes the server.
     const script = fileURLToPath(import.meta.url);
     this.child = fork(script, [FLEET_SERVER_FLAG], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.failed = new Promise<never>((_, reject) => {

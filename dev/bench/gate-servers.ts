@@ -11,7 +11,7 @@ export interface ServiceAddress {
   keys: { full: string };
 }
 
-/** Both dev/bench/*.ts (tests) and dist/dev/bench.mjs sit two folders below the repository. */
+/** Both dev/bench/*.ts (tests) and .build/dev/bench.mjs sit two folders below the repository. */
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const naiveGateFolder = join(repoRoot, 'dev/bench/naive-gate');
 

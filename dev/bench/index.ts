@@ -13,7 +13,7 @@ import { benchmarksMarkdown, CHART_FILE, type CompleteResults, resultRows } from
 import { mergeResults, type PartialResults, SCENARIOS, type Scenario } from './scenarios';
 import { renderTable } from './table';
 
-// `node dist/dev/bench.mjs` runs every scenario and rewrites BENCHMARKS.md; `--only a,b` runs
+// `node .build/dev/bench.mjs` runs every scenario and rewrites BENCHMARKS.md; `--only a,b` runs
 // those alone and prints their rows; `--list` names them. The fleet scenario forks this same
 // file with FLEET_SERVER_FLAG: that process is one game server, not a bench run.
 if (process.argv.includes(FLEET_SERVER_FLAG)) runFleetServer();

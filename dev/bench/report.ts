@@ -498,7 +498,7 @@ export function benchmarksMarkdown(r: CompleteResults, table: string): string {
 
 \`npm run bench\` builds the bundle and runs every scenario below in one go (about twenty minutes),
 prints this table and rewrites this file and [\`${CHART_FILE}\`](${CHART_FILE}).
-\`node dist/dev/bench.mjs --only <name>[,<name>…]\` (after \`npm run build\`) runs some of them and
+\`node .build/dev/bench.mjs --only <name>[,<name>…]\` (after \`npm run build\`) runs some of them and
 prints their rows only; \`--list\` names them.
 
 Machine: ${r.machine}.

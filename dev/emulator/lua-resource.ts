@@ -11,7 +11,7 @@ import { LuaPacker } from './lua-pack';
 
 const SCHEDULER_NAME = '@citizen:/scripting/lua/scheduler.lua';
 let scheduler: Buffer | undefined;
-/** Beside this file, in dev/emulator or (copied by dev/build.mjs) in dist/dev; read once, when first needed. */
+/** Beside this file, in dev/emulator or (copied by dev/build.mjs) in .build/dev; read once, when first needed. */
 const schedulerSource = () =>
   (scheduler ??= readFileSync(path.join(import.meta.dirname, 'lua-scheduler.lua')));
 

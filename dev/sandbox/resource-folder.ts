@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 
 /**
  * The repository root, found by walking up from `start` to the folder holding fxmanifest.lua:
- * the sandbox runs both from dev/ (vitest) and from dist/dev/ (`npm start`).
+ * the sandbox runs both from dev/ (vitest) and from .build/dev/ (`npm start`).
  */
 export function repoRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {

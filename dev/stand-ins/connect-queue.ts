@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FxServer } from '../emulator';
 import type { LuaResource } from '../emulator/lua-resource';
 
-/** Beside this file in dev/stand-ins or (copied by dev/build.mjs) in dist/dev. */
+/** Beside this file in dev/stand-ins or (copied by dev/build.mjs) in .build/dev. */
 const source = () => readFileSync(path.join(import.meta.dirname, 'connectqueue.lua'));
 
 /** What the stand-in recorded when it placed a player: the priority it read then (0 for none). */

@@ -33,6 +33,7 @@ import { attachSnapshot } from './capabilities/snapshot';
 import { attachTraining } from './capabilities/training';
 import type { AttachCapability } from './capability';
 import { failClosed } from './fail-closed';
+import { wrongNameProblem } from './resource-name';
 import { buildRosterContext } from './roster-context';
 
 const CAPABILITIES: readonly AttachCapability[] = [
@@ -57,9 +58,22 @@ const CAPABILITIES: readonly AttachCapability[] = [
   attachJobs,
 ];
 
-/** Reads the settings and attaches everything; with bad settings the resource fails closed. */
+/**
+ * Reads the settings and attaches everything; with bad settings, or under another name than
+ * `roster`, the resource fails closed.
+ */
 export function startRoster(): void {
   const resource = fx.GetCurrentResourceName();
+  // Checked before any setting: under another name the key reads as unset, and saying so would
+  // send the owner to fix a key that is fine. Nothing is read, so there is no secret to redact.
+  const misnamed = wrongNameProblem(resource);
+  if (misnamed) {
+    failClosed(
+      [misnamed],
+      consoleOutput('info', () => []),
+    );
+    return;
+  }
   const convars = {
     apiKey: fx.GetConvar('roster_api_key', ''),
     baseUrl: fx.GetConvar('roster_base_url', ''),

@@ -26,7 +26,7 @@ describe('npm run package', () => {
   afterAll(() => rmSync(zipPath, { force: true }));
 
   it('builds a zip an owner unpacks into resources/ as it is', () => {
-    execFileSync(process.execPath, ['dist/dev/package.mjs'], { cwd: repo, stdio: 'pipe' });
+    execFileSync(process.execPath, ['.build/dev/package.mjs'], { cwd: repo, stdio: 'pipe' });
     expect(zipEntries(readFileSync(zipPath)).sort()).toEqual([
       'roster/LICENSE',
       'roster/README.md',

@@ -150,7 +150,7 @@ describe('the framework restarting', () => {
     rig.h.server.stopResource('qbx_core');
     await rig.h.server.startLuaResource(
       'qbx_core',
-      `${import.meta.dirname}/../../dist/dev/frameworks/qbx_core`,
+      `${import.meta.dirname}/../../.build/dev/frameworks/qbx_core`,
     );
     await eventually(() => named() === 2);
     // A job edited at runtime (qbx_core's CreateJob/UpsertJobData) validates again and says nothing new.

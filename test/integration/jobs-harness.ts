@@ -3,7 +3,7 @@ import type { MockMember } from '../../dev/mock-roster/records';
 import { eventually, type Harness, type HarnessOptions, startHarness } from './harness';
 
 /** The stand-ins, as the built tree holds them (dev/build.mjs copies dev/frameworks). */
-export const FRAMEWORKS_DIR = path.resolve(import.meta.dirname, '../../dist/dev/frameworks');
+export const FRAMEWORKS_DIR = path.resolve(import.meta.dirname, '../../.build/dev/frameworks');
 
 type Fn = (...args: unknown[]) => unknown;
 

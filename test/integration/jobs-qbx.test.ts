@@ -176,7 +176,7 @@ describe('Qbox: validation', () => {
     expect(doctor).toContain('no framework');
     await rig.h.server.startLuaResource(
       'qbx_core',
-      `${import.meta.dirname}/../../dist/dev/frameworks/qbx_core`,
+      `${import.meta.dirname}/../../.build/dev/frameworks/qbx_core`,
     );
     await rig.console('roster doctor', /jobs: framework qbx \(qbx_core\) \(\d+ jobs/);
     qbx().Login!(id, 'CID1');
@@ -212,7 +212,7 @@ describe('Qbox: a framework that fails', () => {
     rig = await startJobsRig({ framework: QBX, frameworkFirst: true });
     await rig.h.server.startLuaResource(
       'qb-core',
-      `${import.meta.dirname}/../../dist/dev/frameworks/qb-core`,
+      `${import.meta.dirname}/../../.build/dev/frameworks/qb-core`,
     );
     await rig.console('roster doctor', /jobs: framework qbx \(qbx_core\) \(\d+ jobs/);
   });

@@ -13,7 +13,7 @@ export async function standIn(resource: string, options: { lua: boolean; convars
   await server.start();
   const root = options.lua
     ? path.join(repo, 'dev/frameworks', resource)
-    : path.join(repo, 'dist/dev/frameworks', resource);
+    : path.join(repo, '.build/dev/frameworks', resource);
   if (options.lua) await server.startLuaResource(resource, root);
   else server.startResource(resource, root);
   const caller = server.createScriptResource('caller');
