@@ -51684,6 +51684,60 @@ function consoleOutput(level, secrets) {
 // src/fivem/natives.ts
 var fx = globalThis;
 
+// src/fivem/documented-exports.ts
+var NOT_SET_UP = "The roster resource is not set up; see `roster doctor`.";
+var DOCUMENTED_EXPORTS = {
+  // Members, departments and ranks.
+  getMember: { empty: null },
+  isOnRoster: { empty: false },
+  getDepartments: { empty: [] },
+  isInDepartment: { empty: false },
+  getRank: { empty: null },
+  hasRank: { empty: false },
+  hasMinRank: { empty: false },
+  lookupLicense: { empty: null, async: true },
+  refreshPlayer: { empty: null, async: true },
+  setRank: { empty: { ok: false, reason: NOT_SET_UP }, async: true },
+  // Training.
+  getTraining: { empty: null },
+  hasCompletedCourse: { empty: false },
+  isQualified: { empty: false },
+  getExpiringCertificates: { empty: [], async: true },
+  assignCourse: { empty: { enrolled: false, reason: NOT_SET_UP }, async: true },
+  getTrainingProgress: { empty: null, async: true },
+  // Jobs, queue priority and duty hours.
+  getJob: { empty: null },
+  getPriority: { empty: 0 },
+  lookupPriority: { empty: 0, async: true },
+  getDutyHours: { empty: null }
+};
+
+// src/fivem/safe-exports.ts
+function registerExports(answers, logger) {
+  for (const name of Object.keys(DOCUMENTED_EXPORTS)) {
+    const declared = DOCUMENTED_EXPORTS[name];
+    const answer = answers[name];
+    fx.exports(name, answer ? safely(name, answer, logger) : emptyAnswer(declared));
+  }
+}
+function emptyAnswer({ empty, async }) {
+  return async ? () => Promise.resolve(empty) : () => empty;
+}
+function safely(name, [handler, whenFailed], logger) {
+  const failed = (error62) => {
+    logger.warn(`export ${name} failed: ${error62?.message ?? String(error62)}`);
+    return whenFailed;
+  };
+  return (...args) => {
+    try {
+      const answer = handler(...args);
+      return answer instanceof Promise ? answer.catch(failed) : answer;
+    } catch (error62) {
+      return failed(error62);
+    }
+  };
+}
+
 // src/panel/web-token.ts
 var import_node_crypto = require("node:crypto");
 var MIN_WEB_TOKEN_LENGTH = 16;
@@ -54287,8 +54341,8 @@ var DutyReader = class {
    * before the earliest session still on duty, so its end is seen; never from before the window.
    */
   caughtUp(member, reads, began, now) {
-    const open2 = this.deps.ledger.openStoredSince(member);
-    const from = Math.min(began - OVERLAP_MS, open2 === null ? began : open2 - 1);
+    const open3 = this.deps.ledger.openStoredSince(member);
+    const from = Math.min(began - OVERLAP_MS, open3 === null ? began : open3 - 1);
     reads.storedAfter = Math.max(from, now - KEPT_DAYS * DAY_MS3);
     reads.due = this.turn + 1;
   }
@@ -54414,24 +54468,6 @@ function registerHoursCommand(deps) {
   );
 }
 
-// src/fivem/safe-exports.ts
-function registerSafeExports(table, logger) {
-  for (const [name, [handler, empty]] of Object.entries(table)) {
-    const failed = (error62) => {
-      logger.warn(`export ${name} failed: ${error62?.message ?? String(error62)}`);
-      return empty;
-    };
-    fx.exports(name, (...args) => {
-      try {
-        const answer = handler(...args);
-        return answer instanceof Promise ? answer.catch(failed) : answer;
-      } catch (error62) {
-        return failed(error62);
-      }
-    });
-  }
-}
-
 // src/app/capabilities/duty-hours.ts
 var DEFAULT_DAYS = 7;
 function attachDutyHours(context) {
@@ -54450,21 +54486,17 @@ function attachDutyHours(context) {
     for (const [, entry] of players.onlinePlayers()) if (entry.view) ids2.add(entry.view.member.id);
     return [...ids2];
   };
-  registerSafeExports(
-    {
-      getDutyHours: [
-        (src, days) => {
-          const id2 = serverId(src);
-          const window2 = days === void 0 || days === null ? DEFAULT_DAYS : days;
-          if (id2 === null || typeof window2 !== "number" || !Number.isFinite(window2) || window2 <= 0)
-            return null;
-          return hoursOf(id2, window2);
-        },
-        null
-      ]
-    },
-    logger
-  );
+  const answers = {
+    getDutyHours: [
+      (src, days) => {
+        const id2 = serverId(src);
+        const window2 = days === void 0 || days === null ? DEFAULT_DAYS : days;
+        if (id2 === null || typeof window2 !== "number" || !Number.isFinite(window2) || window2 <= 0) return null;
+        return hoursOf(id2, window2);
+      },
+      null
+    ]
+  };
   registerHoursCommand({
     hours: hoursOf,
     name: (src) => memberOf(src)?.name ?? fx.GetPlayerName(src) ?? `player ${src}`,
@@ -54511,6 +54543,7 @@ function attachDutyHours(context) {
     schedule.every(intervalMs, refresh);
   };
   return {
+    exports: answers,
     ready(identity) {
       if (state.kind !== "waiting") return;
       if (!hasScope(identity.scopes, "timelogs:read")) {
@@ -55145,28 +55178,28 @@ var RANK_FAILED = {
   reason: "The rank change failed inside the roster resource; see the server console."
 };
 var NO_ACTOR = "actor is missing: pass the acting player's server id, or 0 to act as this resource. A missing actor is never taken for the console (a Lua `source` read after Wait() is nil: copy it first).";
-function exportTable({ service, queries, ranks, deadline }) {
+function rosterExports({ service, queries, ranks, deadline }) {
   const view = (src) => {
     const id2 = serverId(src);
-    return id2 === null ? void 0 : service()?.view(id2);
+    return id2 === null ? void 0 : service.view(id2);
   };
-  const inTime = (work, late) => deadline ? answerWithin(work, deadline.ms, deadline.clock, late, deadline.stopped) : work;
+  const inTime = (work, late) => answerWithin(work, deadline.ms, deadline.clock, late, deadline.stopped);
   return {
     getMember: [(src) => view(src)?.member ?? null, null],
-    isOnRoster: [(src) => queries()?.isOnRoster(view(src)) ?? false, false],
+    isOnRoster: [(src) => queries.isOnRoster(view(src)), false],
     getDepartments: [(src) => view(src)?.member.departments ?? [], []],
     isInDepartment: [
       (src, department) => {
         const d3 = key(department);
-        return d3 !== null && (queries()?.isInDepartment(view(src), d3) ?? false);
+        return d3 !== null && queries.isInDepartment(view(src), d3);
       },
       false
     ],
     getRank: [
       (src, department) => {
-        if (department === void 0 || department === null) return queries()?.rank(view(src)) ?? null;
+        if (department === void 0 || department === null) return queries.rank(view(src));
         const d3 = key(department);
-        return d3 === null ? null : queries()?.rank(view(src), d3) ?? null;
+        return d3 === null ? null : queries.rank(view(src), d3);
       },
       null
     ],
@@ -55174,7 +55207,7 @@ function exportTable({ service, queries, ranks, deadline }) {
       (src, department, rank) => {
         const d3 = key(department);
         const r = key(rank);
-        return d3 !== null && r !== null && (queries()?.hasRank(view(src), d3, r) ?? false);
+        return d3 !== null && r !== null && queries.hasRank(view(src), d3, r);
       },
       false
     ],
@@ -55182,17 +55215,16 @@ function exportTable({ service, queries, ranks, deadline }) {
       (src, department, rank) => {
         const d3 = key(department);
         const r = key(rank);
-        return d3 !== null && r !== null && (queries()?.hasMinRank(view(src), d3, r) ?? false);
+        return d3 !== null && r !== null && queries.hasMinRank(view(src), d3, r);
       },
       false
     ],
     lookupLicense: [
       async (value) => {
         const wanted = license(value);
-        const roster = service();
-        if (wanted === null || roster === null) return null;
-        const lastKnown = () => roster.lastKnown(wanted)?.member ?? null;
-        const resolution = await inTime(roster.resolve(wanted, "refresh"), () => void 0);
+        if (wanted === null) return null;
+        const lastKnown = () => service.lastKnown(wanted)?.member ?? null;
+        const resolution = await inTime(service.resolve(wanted, "refresh"), () => void 0);
         if (resolution === void 0) return lastKnown();
         if (resolution.kind === "answer") return resolution.view?.member ?? null;
         return resolution.lastKnown?.member ?? null;
@@ -55202,16 +55234,13 @@ function exportTable({ service, queries, ranks, deadline }) {
     refreshPlayer: [
       async (src) => {
         const id2 = serverId(src);
-        const roster = service();
-        if (id2 === null || roster === null) return null;
-        return inTime(roster.refreshPlayer(id2), () => roster.view(id2)?.member ?? null);
+        if (id2 === null) return null;
+        return inTime(service.refreshPlayer(id2), () => service.view(id2)?.member ?? null);
       },
       null
     ],
     setRank: [
       async (target, department, rank, actor) => {
-        const changes = ranks?.() ?? null;
-        if (changes === null) return { ok: false, reason: "The roster resource is not set up." };
         const src = serverId(target);
         const d3 = key(department);
         const r = key(rank);
@@ -55223,15 +55252,12 @@ function exportTable({ service, queries, ranks, deadline }) {
         const by = trusted ? null : serverId(actor);
         if (!trusted && by === null) return { ok: false, reason: "actor must be a player server id, or 0." };
         const via = `resource ${fx.GetInvokingResource?.() ?? "unknown"}`;
-        const result = await changes.setRank(src, d3, r, by, via);
+        const result = await ranks.setRank(src, d3, r, by, via);
         return result.ok ? { ok: true, member: result.member } : { ok: false, reason: result.reason };
       },
       RANK_FAILED
     ]
   };
-}
-function registerExports(deps) {
-  registerSafeExports(exportTable(deps), deps.logger);
 }
 
 // src/fivem/rank-record.ts
@@ -55307,15 +55333,17 @@ function attachExports(context) {
   const stopped = new Promise((resolve2) => {
     stop = resolve2;
   });
-  registerExports({
-    service: () => service,
-    queries: () => queries,
-    ranks: () => ranks,
-    logger,
-    deadline: { ms: config2.gate.timeoutSeconds * 1e3, clock, stopped }
-  });
   registerRankCommand(() => ranks, context.output, logger);
-  return { stop };
+  return {
+    exports: rosterExports({
+      service,
+      queries,
+      ranks,
+      deadline: { ms: config2.gate.timeoutSeconds * 1e3, clock, stopped }
+    }),
+    // A lookup still waiting for the service is answered from memory as the resource stops.
+    stop
+  };
 }
 
 // src/core/jobs/job-plan.ts
@@ -55574,17 +55602,17 @@ function jobOfStyle(held, managed, style) {
 }
 
 // src/fivem/frameworks/job-exports.ts
-function registerJobExports(deps) {
-  fx.exports("getJob", (src) => {
-    try {
-      const id2 = serverId(src);
-      const job = id2 === null ? null : deps.jobs()?.jobOf(id2) ?? null;
-      return job ? { job: job.job, grade: job.grade } : null;
-    } catch (error62) {
-      deps.logger.warn(`export getJob failed: ${error62?.message ?? String(error62)}`);
-      return null;
-    }
-  });
+function jobExports(jobs) {
+  return {
+    getJob: [
+      (src) => {
+        const id2 = serverId(src);
+        const job = id2 === null ? null : jobs()?.jobOf(id2) ?? null;
+        return job ? { job: job.job, grade: job.grade } : null;
+      },
+      null
+    ]
+  };
 }
 
 // src/core/jobs/job-doctor.ts
@@ -56158,10 +56186,7 @@ var JobSyncRunner = class {
 var FRAMEWORK_CALL_MS = 3e3;
 function attachJobs(context) {
   const { config: config2, logger, clock, players, service } = context;
-  if (!config2.jobs.enabled) {
-    registerJobExports({ jobs: () => null, logger });
-    return {};
-  }
+  if (!config2.jobs.enabled) return { exports: jobExports(() => null) };
   const admits = new Set(config2.gate.requireStatus.map(matchKey));
   const sync = new JobSync({
     memberOf: (src) => {
@@ -56176,7 +56201,6 @@ function attachJobs(context) {
     callMs: FRAMEWORK_CALL_MS,
     jobChanged: (src, change) => fx.emit("roster:jobChanged", Number(src), change)
   });
-  registerJobExports({ jobs: () => sync, logger });
   const runner = new JobSyncRunner({
     config: config2,
     sync,
@@ -56186,6 +56210,7 @@ function attachJobs(context) {
     callMs: FRAMEWORK_CALL_MS
   });
   return {
+    exports: jobExports(() => sync),
     start: () => runner.start(),
     stop: () => runner.stop(),
     catalogLoaded: () => runner.catalogLoaded(),
@@ -56295,23 +56320,31 @@ var TickedDeferrals = class {
 
 // src/fivem/gate.ts
 function attachGate(deps) {
-  const open2 = /* @__PURE__ */ new Set();
+  const open3 = /* @__PURE__ */ new Set();
   let stopped = false;
+  let closedWith = null;
   fx.on("playerConnecting", (name, _setKickReason, deferrals) => {
     const tempId = String(fx.source);
     const ticked = new TickedDeferrals(deferrals);
     const player = typeof name === "string" ? name : "";
     const join5 = new Join(deps, tempId, player, ticked);
-    const decideNow = (why) => {
-      join5.decideByPolicy(why);
-      ticked.flush();
+    const handle = {
+      decideNow(why) {
+        join5.decideByPolicy(why);
+        ticked.flush();
+      },
+      refuse: (message) => join5.refuse(message, "the server is shutting down")
     };
     if (stopped) {
-      decideNow("the resource is stopping");
+      handle.decideNow("the resource is stopping");
       return;
     }
-    open2.add(decideNow);
-    join5.onFinish = () => open2.delete(decideNow);
+    if (closedWith !== null) {
+      handle.refuse(closedWith);
+      return;
+    }
+    open3.add(handle);
+    join5.onFinish = () => open3.delete(handle);
     join5.run().catch((error62) => {
       deps.logger.error(
         `the join check of ${player || tempId} failed: ${error62?.message ?? error62}`
@@ -56326,8 +56359,15 @@ function attachGate(deps) {
   return {
     stop() {
       stopped = true;
-      for (const decideNow of [...open2]) decideNow("the resource stopped");
-      open2.clear();
+      for (const handle of [...open3]) handle.decideNow("the resource stopped");
+      open3.clear();
+    },
+    shutDown(message) {
+      closedWith = message;
+      const waiting = [...open3];
+      for (const handle of waiting) handle.refuse(message);
+      open3.clear();
+      return waiting.length;
     }
   };
 }
@@ -56465,11 +56505,16 @@ var Join = class {
       this.admit(note);
       return;
     }
+    this.refuse(refusal, note);
+  }
+  /** Ends the join refused with `message`, even with the gate off (the server is going away). */
+  refuse(message, note) {
+    if (this.finished) return;
     this.end();
     this.deps.logger.info(`${this.name || this.tempId} refused (${note})`);
-    this.tell(false, note, refusal);
+    this.tell(false, note, message);
     this.deps.players.drop(this.tempId);
-    this.deferrals.done(refusal);
+    this.deferrals.done(message);
   }
   /**
    * The one place a player is let in. Their entry holds the member's full record by now (from the
@@ -56520,6 +56565,59 @@ function announceWait(deps, deferrals, values, finished, timers) {
   show();
 }
 
+// src/fivem/txadmin-events.ts
+var SERVER_SHUTTING_DOWN = "txAdmin:events:serverShuttingDown";
+var SCHEDULED_RESTART = "txAdmin:events:scheduledRestart";
+var MESSAGE_MAX = 300;
+var SHUTDOWN_FALLBACK = "The server is restarting. Try again in a minute.";
+var shutdownSchema = external_exports.object({
+  delay: external_exports.number().nonnegative(),
+  author: external_exports.string(),
+  message: external_exports.string()
+});
+var restartSchema = external_exports.object({ secondsRemaining: external_exports.number().nonnegative() });
+function readShutdownNotice(data) {
+  const parsed = shutdownSchema.safeParse(data);
+  if (!parsed.success) return { problem: firstProblem(parsed.error) };
+  const { delay, author, message } = parsed.data;
+  return { notice: { delayMs: delay, author: author.trim(), message: forPlayers(message) } };
+}
+function forPlayers(message) {
+  const text6 = message.trim();
+  if (text6 === "") return SHUTDOWN_FALLBACK;
+  return text6.length > MESSAGE_MAX ? `${text6.slice(0, MESSAGE_MAX - 1)}\u2026` : text6;
+}
+function readRestartNotice(data) {
+  const parsed = restartSchema.safeParse(data);
+  return parsed.success ? { notice: { secondsRemaining: parsed.data.secondsRemaining } } : { problem: firstProblem(parsed.error) };
+}
+function onServerShuttingDown(logger, handler) {
+  listen(SERVER_SHUTTING_DOWN, readShutdownNotice, logger, handler);
+}
+function onScheduledRestart(logger, handler) {
+  listen(SCHEDULED_RESTART, readRestartNotice, logger, handler);
+}
+function listen(event, read, logger, handler) {
+  fx.on(event, (data) => {
+    const source = fx.source;
+    if (source !== "") {
+      logger.warn(`ignored ${event} from ${String(source)}: only the server itself may send it.`);
+      return;
+    }
+    const reading = read(data);
+    if ("problem" in reading) {
+      logger.warn(`ignored ${event}: its data is not what txAdmin sends (${reading.problem}).`);
+      return;
+    }
+    handler(reading.notice);
+  });
+}
+function firstProblem(error62) {
+  const issue2 = error62.issues[0];
+  if (!issue2) return "unreadable";
+  return issue2.path.length > 0 ? `${issue2.path.join(".")}: ${issue2.message}` : issue2.message;
+}
+
 // src/app/capabilities/join-gate.ts
 function attachJoinGate(context) {
   const { capabilities } = context;
@@ -56535,6 +56633,12 @@ function attachJoinGate(context) {
     logger: context.logger,
     admitted: (tempId) => capabilities.admitted(tempId),
     onDecision: (decision) => capabilities.decided(decision)
+  });
+  onServerShuttingDown(context.logger, (notice) => {
+    const waiting = gate.shutDown(notice.message);
+    context.logger.info(
+      `txAdmin shuts the server down in ${Math.round(notice.delayMs / 1e3)}s (${notice.author || "no author"}): ${waiting} waiting join(s) told so; joins are refused from now on.`
+    );
   });
   return { stop: () => gate.stop() };
 }
@@ -57755,37 +57859,56 @@ function restartState(saved, now, resyncMs) {
     return { kind: "stale", why: "its last full read is older than mirror.resyncMinutes" };
   return { kind: "catching-up" };
 }
-function encodeMirror(saved) {
-  const rankIndex = /* @__PURE__ */ new Map();
-  const ranks = [];
-  const indexOf = (rank) => {
-    if (rank === null) return -1;
-    let index = rankIndex.get(rank);
-    if (index === void 0) {
-      index = ranks.push(rankToTuple(rank)) - 1;
-      rankIndex.set(rank, index);
-    }
-    return index;
-  };
-  const members2 = saved.members.map((m) => [
-    m.id,
-    m.name,
-    m.status,
-    m.license,
-    m.assignments.map((a) => [a.id, a.departmentId, a.rankId, a.isPrimary, a.callsign, indexOf(a.rank)]),
-    m.createdAt,
-    m.readAt
-  ]);
+var MEMBERS_PER_PIECE = 1e3;
+function* mirrorJson(saved, membersPerPiece = MEMBERS_PER_PIECE) {
+  const ranks = new ExpandedRanks();
+  yield `${JSON.stringify(headOf(saved)).slice(0, -1)},"members":[`;
+  for (let from = 0; from < saved.members.length; from += membersPerPiece) {
+    const tuples = saved.members.slice(from, from + membersPerPiece).map((m) => tupleOf(m, ranks));
+    yield `${from === 0 ? "" : ","}${JSON.stringify(tuples).slice(1, -1)}`;
+  }
+  yield `],"ranks":${JSON.stringify(ranks.tuples)}}`;
+}
+function headOf(saved) {
   return {
     fullReadAt: saved.fullReadAt,
     audit: saved.audit && { at: saved.audit.at === null ? null : new Date(saved.audit.at).toISOString() },
     newestMember: saved.newestMember?.text ?? null,
     catalog: { departments: saved.catalog.departments, ranks: saved.catalog.ranks.map(rankToTuple) },
-    ranks,
-    members: members2,
     spent: saved.spent,
     community: saved.community
   };
+}
+var ExpandedRanks = class {
+  tuples = [];
+  index = /* @__PURE__ */ new Map();
+  indexOf(rank) {
+    if (rank === null) return -1;
+    let index = this.index.get(rank);
+    if (index === void 0) {
+      index = this.tuples.push(rankToTuple(rank)) - 1;
+      this.index.set(rank, index);
+    }
+    return index;
+  }
+};
+function tupleOf(m, ranks) {
+  return [
+    m.id,
+    m.name,
+    m.status,
+    m.license,
+    m.assignments.map((a) => [
+      a.id,
+      a.departmentId,
+      a.rankId,
+      a.isPrimary,
+      a.callsign,
+      ranks.indexOf(a.rank)
+    ]),
+    m.createdAt,
+    m.readAt
+  ];
 }
 function decodeMirror(json3) {
   const parsed = savedMirrorSchema.safeParse(json3);
@@ -61295,23 +61418,20 @@ function attachQueuePriority(context) {
   const stopping = new Promise((resolve2) => {
     stopped = resolve2;
   });
-  registerSafeExports(
-    {
-      getPriority: [(target) => rules.powerOf(knownView(target)), 0],
-      lookupPriority: [
-        (target) => answerWithin(
-          Promise.race([answeredView(target), stopping.then(() => knownView(target))]).then(
-            (view) => rules.powerOf(view)
-          ),
-          timeoutMs,
-          clock,
-          () => rules.powerOf(knownView(target))
+  const answers = {
+    getPriority: [(target) => rules.powerOf(knownView(target)), 0],
+    lookupPriority: [
+      (target) => answerWithin(
+        Promise.race([answeredView(target), stopping.then(() => knownView(target))]).then(
+          (view) => rules.powerOf(view)
         ),
-        0
-      ]
-    },
-    logger
-  );
+        timeoutMs,
+        clock,
+        () => rules.powerOf(knownView(target))
+      ),
+      0
+    ]
+  };
   const onJoin = (src, allow) => {
     const tempId = String(src);
     const seen = connecting.get(tempId);
@@ -61344,6 +61464,7 @@ function attachQueuePriority(context) {
     connecting.set(tempId, { license: licenseOf2(tempId), since: clock.now() });
   });
   return {
+    exports: answers,
     decided(decision) {
       const outcome = decision.admitted || decision.message === void 0 ? { admitted: true } : { admitted: false, message: decision.message };
       outcomes.record(decision.tempId, outcome);
@@ -62093,17 +62214,51 @@ var snapshotSchema = external_exports.object({
   community: external_exports.string().optional()
 });
 var SNAPSHOT_LIMIT = 5e3;
+var CACHED_PER_PIECE = 500;
 function saveSnapshot(cache, store, now, save = {}) {
-  const limit = save.limit ?? SNAPSHOT_LIMIT;
+  const members2 = cachedMembers(cache, save.limit ?? SNAPSHOT_LIMIT);
+  store.write([...snapshotJson(members2, now, save)].join(""));
+  return members2.length;
+}
+async function saveSnapshotInSlices(cache, store, now, save, nextFrame) {
+  const members2 = cachedMembers(cache, save.limit ?? SNAPSHOT_LIMIT);
+  const pieces = snapshotJson(members2, now, save);
+  const writer = store.begin();
+  try {
+    for (; ; ) {
+      await nextFrame();
+      if (!writer.current) return null;
+      const piece = pieces.next();
+      if (piece.done) break;
+      await writer.append(piece.value);
+    }
+    return await writer.finish() ? members2.length : null;
+  } catch (error62) {
+    if (!writer.current) return null;
+    await writer.abandon();
+    throw error62;
+  }
+}
+function cachedMembers(cache, limit) {
   const members2 = [];
   for (const { view, fetchedAt } of cache.knownMembers()) {
     if (members2.length >= limit) break;
     members2.push({ fetchedAt, member: view.member });
   }
-  const mirror = save.mirror === void 0 ? {} : { mirror: save.mirror };
-  const community = save.community === void 0 ? {} : { community: save.community };
-  store.write(JSON.stringify({ version: 2, savedAt: now, members: members2, ...mirror, ...community }));
-  return members2.length;
+  return members2;
+}
+function* snapshotJson(members2, now, save) {
+  yield `${JSON.stringify({ version: 2, savedAt: now, community: save.community }).slice(0, -1)},"members":[`;
+  for (let from = 0; from < members2.length; from += CACHED_PER_PIECE) {
+    const piece = JSON.stringify(members2.slice(from, from + CACHED_PER_PIECE)).slice(1, -1);
+    yield `${from === 0 ? "" : ","}${piece}`;
+  }
+  yield "]";
+  if (save.mirror !== void 0) {
+    yield ',"mirror":';
+    yield* save.mirror;
+  }
+  yield "}";
 }
 function loadSnapshot(cache, store, logger) {
   let text6;
@@ -62130,10 +62285,12 @@ function loadSnapshot(cache, store, logger) {
 
 // src/fivem/snapshot-file.ts
 var import_node_fs4 = require("node:fs");
+var import_promises = require("node:fs/promises");
 var import_node_path3 = require("node:path");
 var MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
 function snapshotFile(resourcePath, name = "roster-snapshot.json") {
   const path = (0, import_node_path3.join)(resourcePath, name);
+  let background = null;
   return {
     read() {
       const size = sizeOf(path);
@@ -62144,6 +62301,7 @@ function snapshotFile(resourcePath, name = "roster-snapshot.json") {
       return readIfPresent(path);
     },
     write(text6) {
+      background?.drop();
       const temporary = `${path}.tmp`;
       const fd = (0, import_node_fs4.openSync)(temporary, "w");
       try {
@@ -62153,9 +62311,52 @@ function snapshotFile(resourcePath, name = "roster-snapshot.json") {
         (0, import_node_fs4.closeSync)(fd);
       }
       (0, import_node_fs4.renameSync)(temporary, path);
+    },
+    begin() {
+      background?.drop();
+      background = new BackgroundWrite(path, `${path}.saving.tmp`);
+      return background;
     }
   };
 }
+var BackgroundWrite = class {
+  constructor(path, temporary) {
+    this.path = path;
+    this.temporary = temporary;
+    this.opened = (0, import_promises.open)(temporary, "w");
+    this.opened.catch(() => void 0);
+  }
+  path;
+  temporary;
+  current = true;
+  opened;
+  async append(text6) {
+    if (!this.current) return;
+    const handle = await this.opened;
+    const bytes = Buffer.from(text6, "utf8");
+    for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at)).bytesWritten;
+  }
+  async finish() {
+    if (!this.current) return false;
+    const handle = await this.opened;
+    await handle.sync();
+    await handle.close();
+    if (!this.current) return false;
+    this.current = false;
+    (0, import_node_fs4.renameSync)(this.temporary, this.path);
+    return true;
+  }
+  async abandon() {
+    this.drop();
+  }
+  /** A write at once came, or this one failed: its file is removed and never put in place. */
+  drop() {
+    if (!this.current) return;
+    this.current = false;
+    this.opened.then((handle) => handle.close()).catch(() => void 0);
+    (0, import_node_fs4.rmSync)(this.temporary, { force: true });
+  }
+};
 function sizeOf(path) {
   try {
     return (0, import_node_fs4.statSync)(path).size;
@@ -62180,22 +62381,37 @@ function attachSnapshot(context) {
     else logger.warn(`the roster mirror in the snapshot is unreadable (${decoded.problem}) and was ignored.`);
   }
   const community = () => context.identity ? communityKey(context.identity.community) : loaded?.community;
-  const save = () => {
+  const what = () => {
+    const part = capabilities.mirrorToSave();
+    return { ...part ? { mirror: mirrorJson(part) } : {}, community: community() };
+  };
+  const failed = (error62) => logger.warn(`could not save the member snapshot: ${error62?.message ?? String(error62)}`);
+  const saveNow = () => {
     try {
-      const part = capabilities.mirrorToSave();
-      saveSnapshot(cache, snapshot, clock.now(), {
-        ...part ? { mirror: encodeMirror(part) } : {},
-        community: community()
-      });
+      saveSnapshot(cache, snapshot, clock.now(), what());
+      return true;
     } catch (error62) {
-      logger.warn(`could not save the member snapshot: ${error62.message}`);
+      failed(error62);
+      return false;
     }
   };
+  const nextFrame = () => new Promise((resolve2) => clock.setTimeout(resolve2, 0));
+  const saveInBackground = async () => {
+    try {
+      await saveSnapshotInSlices(cache, snapshot, clock.now(), what(), nextFrame);
+    } catch (error62) {
+      failed(error62);
+    }
+  };
+  onServerShuttingDown(logger, () => {
+    if (saveNow()) logger.info("saved the snapshot before the shutdown.");
+  });
+  onScheduledRestart(logger, () => void saveInBackground());
   return {
     start: () => {
       if (mirror) capabilities.mirrorRestored(mirror);
       mirror = null;
-      context.schedule.every(SNAPSHOT_SAVE_MS, save);
+      context.schedule.every(SNAPSHOT_SAVE_MS, saveInBackground);
     },
     ready(identity) {
       if (!loaded || loaded.members === 0 || loaded.community === communityKey(identity.community)) return;
@@ -62205,7 +62421,8 @@ function attachSnapshot(context) {
           `forgot ${dropped} last-known member(s) from the snapshot: ${loaded.community === void 0 ? "it does not say whose roster they are" : "they are another community's"}.`
         );
     },
-    stop: save
+    // A background save under way is dropped: this one is newer.
+    stop: () => void saveNow()
   };
 }
 
@@ -63071,7 +63288,7 @@ function certificateDays(value) {
   const days = typeof value === "string" && /^\d{1,4}$/.test(value.trim()) ? Number(value) : value;
   return typeof days === "number" && Number.isInteger(days) && days >= 1 && days <= MAX_DAYS ? days : null;
 }
-function trainingExportTable({ training, roster }) {
+function trainingExports({ training, roster }) {
   const notEnrolled = (reason) => ({ enrolled: false, reason });
   return {
     getTraining: [
@@ -63128,9 +63345,6 @@ function trainingExportTable({ training, roster }) {
       null
     ]
   };
-}
-function registerTrainingExports(deps) {
-  registerSafeExports(trainingExportTable(deps), deps.logger);
 }
 
 // src/training/fivem/training-lifecycle.ts
@@ -63934,13 +64148,14 @@ function attachTraining(deps) {
   const { settings, logger, clock } = deps;
   const { config: config2 } = settings;
   let parts = null;
-  registerTrainingExports({ training: () => parts, roster: deps.roster, logger });
+  const answers = trainingExports({ training: () => parts, roster: deps.roster });
   const off = offReason2(settings);
   if (off !== void 0 || settings.trainingApiKey === void 0) {
     const line = `training checks are off (${off}).`;
     logger.info(line);
     return {
       joinCheck: null,
+      exports: answers,
       consoleLines: async () => [line],
       doctorLines: async () => [`training: ${line}`],
       departmentsLoaded() {
@@ -64033,6 +64248,7 @@ function attachTraining(deps) {
   );
   return {
     joinCheck,
+    exports: answers,
     consoleLines: async () => consoleLines(report()),
     async doctorLines() {
       await service.loadLayout();
@@ -64063,6 +64279,7 @@ function attachTraining2(context) {
   const { timeoutSeconds } = config2.gate;
   return {
     ...training.joinCheck ? { joinCheck: training.joinCheck } : {},
+    exports: training.exports,
     departmentsRead: (catalog) => training.departmentsLoaded(catalog),
     // `roster doctor` answers within gate.timeoutSeconds, however long the learning service takes.
     doctorLines: () => answerWithin(training.doctorLines(), timeoutSeconds * 1e3, clock, () => [
@@ -64175,10 +64392,8 @@ function failClosed(problems, output2) {
     clock: systemClock,
     logger
   });
-  registerExports({ service: () => null, queries: () => null, ranks: () => null, logger });
+  registerExports({}, logger);
   registerRankCommand(() => null, output2, logger);
-  registerTrainingExports({ training: () => null, roster: () => null, logger });
-  registerJobExports({ jobs: () => null, logger });
   const resource = fx.GetCurrentResourceName();
   fx.on("onResourceStop", (name) => {
     if (name === resource) gate.stop();
@@ -64768,6 +64983,12 @@ var Capabilities = class {
   joinChecks() {
     return this.attached.flatMap((capability) => capability.joinCheck ? [capability.joinCheck] : []);
   }
+  /** Every capability's export answers; an export two answer is the first one's. */
+  exportAnswers() {
+    const answers = {};
+    for (const capability of [...this.attached].reverse()) Object.assign(answers, capability.exports);
+    return answers;
+  }
   admitted(tempId) {
     for (const capability of this.attached) capability.admitted?.(tempId);
   }
@@ -64976,6 +65197,7 @@ function run(resource, settings, output2, clock, webToken) {
   const context = buildRosterContext({ resource, settings, output: output2, clock, webToken });
   const { capabilities } = context;
   for (const attach of CAPABILITIES) capabilities.add(attach(context));
+  registerExports(capabilities.exportAnswers(), output2.logger);
   fx.on("onResourceStart", (name) => {
     if (name === resource) capabilities.start();
   });
