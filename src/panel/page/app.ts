@@ -142,7 +142,13 @@ class PanelPage {
         'div',
         { class: 'bars', title: 'decision times of the recent joins' },
         ...joins.histogram.counts.map((count, i) =>
-          h('div', {}, h('small', {}, count), h('span', { class: 'bar' }), h('small', {}, bounds[i])),
+          h(
+            'div',
+            {},
+            h('small', { class: 'count' }, count),
+            h('span', { class: 'bar' }),
+            h('small', { class: 'bound' }, bounds[i]),
+          ),
         ),
       ),
       h(
@@ -161,11 +167,11 @@ class PanelPage {
         ),
       ),
     );
-    // Bar heights through CSSOM (allowed by the CSP, unlike style attributes in markup).
+    // Each bar's share of the tallest through CSSOM (allowed by the CSP, unlike style attributes in
+    // markup); the style sheet makes it a height, or a length where the bars lie across a phone.
     const bars = this.sections.get('joins')!.querySelectorAll<HTMLElement>('span.bar');
     joins.histogram.counts.forEach((count, i) => {
-      const bar = bars[i];
-      if (bar) bar.style.height = `${Math.round((count / most) * 80)}%`;
+      bars[i]?.style.setProperty('--share', String(count / most));
     });
     this.renderPlayers(s);
     this.fill(
