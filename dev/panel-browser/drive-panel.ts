@@ -15,13 +15,39 @@ export interface PanelVisit {
   errors: string[];
   /** At phone width, the outermost elements wider than the screen (none when the page fits). */
   widerThanPhone: string[];
+  phone: PhoneView;
 }
 
-/** Logs in with the token, waits for the data, searches players, runs doctor, takes a screenshot. */
+/** The tables an owner reads first and the decision times' histogram, as seen on a phone. */
+export interface PhoneView {
+  /** Elements in the joins and players tables reaching past the screen's edges. */
+  pastTheEdge: string[];
+  /** The joins and players tables' boxes that scroll sideways. */
+  sidewaysScroll: string[];
+  /** The first row's decision, department, rank, hours and job, as an owner sees them without scrolling sideways. */
+  firstRows: { column: string; text: string; onScreen: boolean }[];
+  /** Rows of the players table with no player in them. */
+  rowsWithoutPlayer: number;
+  /** The row showing the most departments: whose, and the departments in it. */
+  mostDepartments: { player: string; shown: string[] };
+  /** Pairs of the histogram's labels that overlap. */
+  overlappingLabels: string[];
+}
+
+/** Where the screenshots go: the page as on a desktop and as on a phone. */
+export interface PanelScreenshots {
+  wide: string;
+  phone: string;
+}
+
+/** A phone's width in CSS pixels (an iPhone mini, SE or 13 mini: the narrowest in common use). */
+export const PHONE_WIDTH = 375;
+
+/** Logs in with the token, waits for the data, searches players, runs doctor, takes screenshots. */
 export async function drivePanel(
   browser: Browser,
   access: PanelAccess,
-  screenshotPath: string,
+  screenshots: PanelScreenshots,
 ): Promise<PanelVisit> {
   // A locale as an owner's browser has one (this machine's C locale reaches Chromium as `en-US@posix`).
   const context = await browser.newContext({
@@ -62,9 +88,9 @@ export async function drivePanel(
     const doctorLines = (await page.textContent('#doctor-lines')) ?? '';
     // One more refresh so the doctor's requests show in the chart and the screenshot is current.
     await page.waitForTimeout(4500);
-    await page.screenshot({ path: screenshotPath, fullPage: true });
+    await page.screenshot({ path: screenshots.wide, fullPage: true });
 
-    await page.setViewportSize({ width: 390, height: 844 });
+    await page.setViewportSize({ width: PHONE_WIDTH, height: 812 });
     // Evaluated in the page (as text: this file is compiled without the DOM's types).
     // The chart follows its container's width on the next resize callback, not at once: give the
     // page a moment to lay out at the new width before judging.
@@ -79,6 +105,8 @@ export async function drivePanel(
         .slice(0, 5)
         .map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' ' + Math.round(e.getBoundingClientRect().right) + 'px');
     })()`);
+    const phone = await lookAsPhone(page);
+    await page.screenshot({ path: screenshots.phone, fullPage: true });
     return {
       playerRows,
       searched: { query, rows: searchedRows },
@@ -87,6 +115,7 @@ export async function drivePanel(
       requests,
       errors,
       widerThanPhone: wider as string[],
+      phone,
     };
   } finally {
     await context.close();
@@ -105,4 +134,68 @@ async function inkOnChart(page: Page): Promise<number> {
     return ink;
   })()`);
   return Number(ink);
+}
+
+/**
+ * Measures the page at phone width as it stands (no sideways scrolling done). A cell counts as on
+ * screen when its text lies inside the screen and is what the browser finds at that point: not
+ * clipped by a box scrolled or cut short. Text boxes are measured through a Range, which also sees
+ * cells the style sheet lays out without a box of their own.
+ */
+async function lookAsPhone(page: Page): Promise<PhoneView> {
+  const view = await page.evaluate(`(() => {
+    const width = window.innerWidth;
+    const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '') + (e.dataset && e.dataset.label ? '[' + e.dataset.label + ']' : '');
+    const tables = ['#joins table', '#players table'].map((s) => document.querySelector(s)).filter(Boolean);
+    const pastTheEdge = [];
+    const sidewaysScroll = [];
+    for (const table of tables) {
+      for (const e of [table, ...table.querySelectorAll('*')]) {
+        const r = e.getBoundingClientRect();
+        if (r.width > 0 && (r.left < -1 || r.right > width + 1)) pastTheEdge.push(name(e) + ' ' + Math.round(r.left) + '..' + Math.round(r.right) + 'px');
+      }
+      for (let box = table; box && box !== document.body; box = box.parentElement) {
+        if (box.scrollWidth > box.clientWidth + 1 && getComputedStyle(box).overflowX !== 'visible') sidewaysScroll.push(name(box) + ' ' + box.scrollWidth + ' > ' + box.clientWidth + 'px');
+      }
+    }
+    // A row's cell in a column, found by the column's heading.
+    const cellIn = (section, row, column) => {
+      const at = [...document.querySelectorAll(section + ' thead th')].findIndex((th) => (th.textContent || '').trim() === column);
+      return row && at >= 0 ? row.children[at] || null : null;
+    };
+    const firstRows = [];
+    const wanted = [['#joins', 'decision'], ['#players', 'department'], ['#players', 'rank'], ['#players', 'hours (7 d)'], ['#players', 'job']];
+    for (const [section, column] of wanted) {
+      const cell = cellIn(section, document.querySelector(section + ' tbody tr'), column);
+      if (!cell) { firstRows.push({ column: section + ' ' + column, text: '', onScreen: false }); continue; }
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      let r = range.getBoundingClientRect();
+      // Bring the row into the screen's height (only ever scrolling down, never sideways).
+      window.scrollTo(0, Math.max(0, window.scrollY + r.top - window.innerHeight / 2));
+      r = range.getBoundingClientRect();
+      const hit = r.width > 0 ? document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height, 16) / 2) : null;
+      const onScreen = r.width > 0 && r.left >= -1 && r.right <= width + 1 && window.scrollX === 0 && hit !== null && cell.contains(hit);
+      firstRows.push({ column: section + ' ' + column, text: (cell.textContent || '').trim(), onScreen });
+    }
+    window.scrollTo(0, 0);
+    const rows = [...document.querySelectorAll('#players tbody tr')];
+    const playerIn = (row) => (cellIn('#players', row, 'player')?.textContent || '').trim();
+    const rowsWithoutPlayer = rows.filter((row) => playerIn(row) === '').length;
+    let mostDepartments = { player: '', shown: [] };
+    for (const row of rows) {
+      const cell = cellIn('#players', row, 'department');
+      const lines = !cell ? [] : (cell.children.length > 0 ? [...cell.children] : [cell]).map((l) => (l.textContent || '').trim());
+      if (lines.length > mostDepartments.shown.length) mostDepartments = { player: playerIn(row), shown: lines };
+    }
+    const labels = [...document.querySelectorAll('#joins .bars small')].map((e) => ({ text: e.textContent, r: e.getBoundingClientRect() }));
+    const overlappingLabels = [];
+    for (let i = 0; i < labels.length; i++)
+      for (let j = i + 1; j < labels.length; j++) {
+        const a = labels[i].r, b = labels[j].r;
+        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) overlappingLabels.push(labels[i].text + ' / ' + labels[j].text);
+      }
+    return { pastTheEdge: pastTheEdge.slice(0, 10), sidewaysScroll, firstRows, rowsWithoutPlayer, mostDepartments, overlappingLabels };
+  })()`);
+  return view as PhoneView;
 }

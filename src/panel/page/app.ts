@@ -1,5 +1,5 @@
 import type { PanelStatus } from '../panel-status-shape';
-import { ago, clock, h, table } from './dom';
+import { ago, clock, h, lines, table } from './dom';
 import './panel.css';
 import { RateChart } from './rate-chart';
 
@@ -142,7 +142,13 @@ class PanelPage {
         'div',
         { class: 'bars', title: 'decision times of the recent joins' },
         ...joins.histogram.counts.map((count, i) =>
-          h('div', {}, h('small', {}, count), h('span', { class: 'bar' }), h('small', {}, bounds[i])),
+          h(
+            'div',
+            {},
+            h('small', { class: 'count' }, count),
+            h('span', { class: 'bar' }),
+            h('small', { class: 'bound' }, bounds[i]),
+          ),
         ),
       ),
       h(
@@ -161,11 +167,11 @@ class PanelPage {
         ),
       ),
     );
-    // Bar heights through CSSOM (allowed by the CSP, unlike style attributes in markup).
+    // Each bar's share of the tallest through CSSOM (allowed by the CSP, unlike style attributes in
+    // markup); the style sheet makes it a height, or a length where the bars lie across a phone.
     const bars = this.sections.get('joins')!.querySelectorAll<HTMLElement>('span.bar');
     joins.histogram.counts.forEach((count, i) => {
-      const bar = bars[i];
-      if (bar) bar.style.height = `${Math.round((count / most) * 80)}%`;
+      bars[i]?.style.setProperty('--share', String(count / most));
     });
     this.renderPlayers(s);
     this.fill(
@@ -291,19 +297,22 @@ class PanelPage {
         { class: 'scroll' },
         table(
           ['id', 'player', 'member', 'status', 'department', 'rank', 'callsign', 'hours (7 d)', 'job'],
-          rows.flatMap((p) => {
-            const departments = p.departments.length > 0 ? p.departments : [null];
-            return departments.map((d, i) => [
-              i === 0 ? p.id : '',
-              i === 0 ? p.name : '',
-              i === 0 ? (p.member ?? (p.loaded ? 'not on the roster' : 'loading…')) : '',
-              i === 0 ? (p.status ?? '—') : '',
-              d ? `${d.primary ? '★ ' : ''}${d.name}` : '—',
-              d?.rank ?? '—',
-              d?.callsign ?? '—',
-              i === 0 && p.hours7 !== null ? p.hours7.toFixed(1) : i === 0 ? '—' : '',
-              i === 0 && p.job ? `${p.job.job} ${p.job.grade}` : i === 0 ? '—' : '',
-            ]);
+          // One row a player: a member's further departments are further lines in the department,
+          // rank and callsign cells, not rows of their own.
+          rows.map((p) => {
+            const each = (pick: (d: (typeof p.departments)[number]) => string) =>
+              lines(p.departments.length > 0 ? p.departments.map(pick) : ['—']);
+            return [
+              p.id,
+              p.name,
+              p.member ?? (p.loaded ? 'not on the roster' : 'loading…'),
+              p.status ?? '—',
+              each((d) => `${d.primary ? '★ ' : ''}${d.name}`),
+              each((d) => d.rank ?? '—'),
+              each((d) => d.callsign ?? '—'),
+              p.hours7 !== null ? p.hours7.toFixed(1) : '—',
+              p.job ? `${p.job.job} ${p.job.grade}` : '—',
+            ];
           }),
         ),
       ),

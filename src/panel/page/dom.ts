@@ -30,11 +30,31 @@ export function clock(at: number): string {
   }
 }
 
+/**
+ * Each cell carries its column's name (`data-label`): where the table is too narrow for its columns
+ * the style sheet lays each row out as a card and places or labels the cells by it.
+ */
 export function table(head: string[], rows: Child[][]): HTMLElement {
   return h(
     'table',
     {},
     h('thead', {}, h('tr', {}, ...head.map((name) => h('th', {}, name)))),
-    h('tbody', {}, ...rows.map((row) => h('tr', {}, ...row.map((cell) => h('td', {}, cell))))),
+    h(
+      'tbody',
+      {},
+      ...rows.map((row) =>
+        h('tr', {}, ...row.map((cell, i) => h('td', { 'data-label': head[i] ?? '' }, cell))),
+      ),
+    ),
   );
+}
+
+/**
+ * Several values in one cell, one line each (a member's departments): side by side, cells built
+ * from the same list keep their lines level, so the nth department sits beside its rank.
+ */
+export function lines(values: string[]): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  fragment.append(...values.map((value) => h('div', { class: 'line' }, value)));
+  return fragment;
 }
