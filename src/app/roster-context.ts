@@ -69,6 +69,7 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
     !config.gate.enabled || admittable.has(matchKey(member.status));
   const api = createRosterApi({
     baseUrl: settings.baseUrl,
+    addressSetting: settings.baseUrlSetting,
     apiKey: settings.apiKey,
     timeoutMs: config.api.timeoutMs,
     perMinute: config.rateLimit.perMinute,

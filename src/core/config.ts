@@ -213,10 +213,15 @@ export interface ConvarValues {
   trainingApiKey: string;
 }
 
+/** Where the roster service's address was read from: the convar wins over config.json. */
+export type AddressSetting = 'roster_base_url' | 'api.baseUrl';
+
 export interface Settings {
   config: Config;
   /** Normalised address of the roster service, without a trailing slash. */
   baseUrl: string;
+  /** The setting `baseUrl` came from, for messages that tell the owner what to check. */
+  baseUrlSetting: AddressSetting;
   apiKey: string;
   logLevel: LogLevel;
   trainingApiKey: string | undefined;
@@ -246,6 +251,7 @@ export function loadSettings(configText: string | null, convars: ConvarValues): 
   }
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
+    const secrets = [convars.apiKey.trim(), convars.trainingApiKey.trim()].filter((s) => s !== '');
     // One line per key: zod can report a key twice (a number past both the safe-integer limit and
     // the key's own bound); two bounds for one value read as a contradiction, so keep the key's own:
     // the lower ceiling, the higher floor.
@@ -255,7 +261,7 @@ export function loadSettings(configText: string | null, convars: ConvarValues): 
       const kept = byKey.get(key);
       if (kept === undefined || tighter(issue, kept)) byKey.set(key, issue);
     }
-    for (const issue of byKey.values()) problems.push(describeIssue(issue));
+    for (const issue of byKey.values()) problems.push(describeIssue(issue, raw, secrets));
     return { ok: false, problems };
   }
   const config = parsed.data;
@@ -269,9 +275,9 @@ export function loadSettings(configText: string | null, convars: ConvarValues): 
     problems.push('roster_api_key does not look like a roster key: expected <KEY_PREFIX>_<KEY_ID>_<SECRET>.');
   }
 
-  const addressSource = convars.baseUrl.trim() !== '' ? 'roster_base_url' : 'api.baseUrl';
+  const baseUrlSetting: AddressSetting = convars.baseUrl.trim() !== '' ? 'roster_base_url' : 'api.baseUrl';
   const address = convars.baseUrl.trim() !== '' ? convars.baseUrl.trim() : (config.api.baseUrl ?? '').trim();
-  const baseUrl = checkAddress(address, addressSource, problems);
+  const baseUrl = checkRosterAddress(address, baseUrlSetting, problems);
 
   let trainingApiKey: string | undefined;
   if (config.training.enabled && convars.trainingApiKey.trim() !== '') {
@@ -311,7 +317,10 @@ export function loadSettings(configText: string | null, convars: ConvarValues): 
   }
 
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, settings: { config, baseUrl, apiKey, logLevel, trainingApiKey, warnings } };
+  return {
+    ok: true,
+    settings: { config, baseUrl, baseUrlSetting, apiKey, logLevel, trainingApiKey, warnings },
+  };
 }
 
 /** An IPv4 or IPv6 address, or a range of them as `address/prefix`. */
@@ -350,7 +359,34 @@ export function checkAddress(address: string, key: string, problems: string[]): 
     );
     return '';
   }
+  // The README and config.example.json write example.com addresses, which are reserved for
+  // documentation: one left in place can only ever fail to answer.
+  if (isPlaceholderHost(url.hostname)) {
+    problems.push(
+      `${key} is still the placeholder "${url.origin}" (example.com addresses are for documentation only): replace it with your ${key.startsWith('training.') ? 'learning' : 'roster'} service's address.`,
+    );
+    return '';
+  }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * The roster service's address: as {@link checkAddress}, and without the API's `/api/v1`, which
+ * every request path already starts with (kept, it would ask for `/api/v1/api/v1/whoami`).
+ */
+function checkRosterAddress(address: string, key: AddressSetting, problems: string[]): string {
+  const checked = checkAddress(address, key, problems);
+  const versioned = /\/api\/v1$/i.exec(checked);
+  if (!versioned) return checked;
+  problems.push(
+    `${key} ends in /api/v1, which the resource adds to every request itself: write "${checked.slice(0, versioned.index)}" instead.`,
+  );
+  return '';
+}
+
+/** `example.com`, `example.net`, `example.org` and their subdomains (RFC 2606). */
+function isPlaceholderHost(hostname: string): boolean {
+  return /(^|\.)example\.(com|net|org)\.?$/i.test(hostname);
 }
 
 /**
@@ -399,24 +435,49 @@ function acceptedKeys(key: string): string {
     : 'check the spelling against config.example.json.';
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, raw: unknown, secrets: readonly string[]): string {
   const key = issue.path.map(String).join('.') || '(top level)';
+  const given = `; it is ${shownValue(valueAt(raw, issue.path), secrets)}`;
   switch (issue.code) {
     case 'unrecognized_keys':
       return `config.json: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys
         .map((k) => (key === '(top level)' ? k : `${key}.${k}`))
         .join(', ')}: ${acceptedKeys(key)}`;
     case 'invalid_value':
-      return `config.json: ${key} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`;
+      return `config.json: ${key} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${given}.`;
     case 'invalid_type':
-      return `config.json: ${key} must be ${article(issue.expected, key)}.`;
+      return `config.json: ${key} must be ${article(issue.expected, key)}${given}.`;
     case 'too_small':
-      return `config.json: ${key} must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters long' : ''}.`;
+      return `config.json: ${key} must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters long' : ''}${given}.`;
     case 'too_big':
-      return `config.json: ${key} must be at most ${String(issue.maximum)}.`;
+      return `config.json: ${key} must be at most ${String(issue.maximum)}${given}.`;
     default:
       return `config.json: ${key}: ${issue.message}.`;
   }
+}
+
+/** The value config.json holds at `path` (undefined when it holds none). */
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let node = raw;
+  for (const part of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<PropertyKey, unknown>)[part];
+  }
+  return node;
+}
+
+const SHOWN_CHARACTERS = 40;
+
+/**
+ * A wrong value as a problem may print it: JSON, cut to a few dozen characters. A key pasted into
+ * the wrong place stays hidden: the configured keys, and anything shaped like a roster key.
+ */
+function shownValue(value: unknown, secrets: readonly string[]): string {
+  if (value === undefined) return 'missing';
+  const text = JSON.stringify(value) ?? String(value);
+  if (secrets.some((secret) => text.includes(secret)) || /[^_\s"]+_[^_\s"]+_[^\s"]{8,}/.test(text))
+    return 'a value shaped like an API key (not shown)';
+  return text.length > SHOWN_CHARACTERS ? `${text.slice(0, SHOWN_CHARACTERS)}…` : text;
 }
 
 function article(expected: string, key: string): string {

@@ -4,7 +4,7 @@ import { configSchema, loadSettings } from '../../src/core/config';
 
 const convars = {
   apiKey: 'rk_abc123_s3cr3tvalue',
-  baseUrl: 'https://roster.example.com',
+  baseUrl: 'https://roster.community.test',
   logLevel: '',
   trainingApiKey: '',
 };
@@ -105,11 +105,55 @@ describe('loadSettings', () => {
   });
 
   it('lets roster_base_url override api.baseUrl and strips a trailing slash', () => {
-    const result = loadSettings(JSON.stringify({ api: { baseUrl: 'https://other.example.com' } }), {
+    const result = loadSettings(JSON.stringify({ api: { baseUrl: 'https://other.community.test' } }), {
       ...convars,
-      baseUrl: 'https://roster.example.com/',
+      baseUrl: 'https://roster.community.test/',
     });
-    expect(result.ok && result.settings.baseUrl).toBe('https://roster.example.com');
+    expect(result.ok && result.settings.baseUrl).toBe('https://roster.community.test');
+    expect(result.ok && result.settings.baseUrlSetting).toBe('roster_base_url');
+    const fromConfig = loadSettings(JSON.stringify({ api: { baseUrl: 'https://other.community.test' } }), {
+      ...convars,
+      baseUrl: '',
+    });
+    expect(fromConfig.ok && fromConfig.settings.baseUrlSetting).toBe('api.baseUrl');
+  });
+
+  it('refuses an address ending in /api/v1, naming the setting and the address to write instead', () => {
+    const fromConvar = loadSettings(null, { ...convars, baseUrl: 'https://roster.community.test/api/v1/' });
+    expect(fromConvar).toEqual({
+      ok: false,
+      problems: [
+        'roster_base_url ends in /api/v1, which the resource adds to every request itself: write "https://roster.community.test" instead.',
+      ],
+    });
+    const fromConfig = loadSettings(
+      JSON.stringify({ api: { baseUrl: 'https://community.test/roster/API/V1' } }),
+      { ...convars, baseUrl: '' },
+    );
+    expect(!fromConfig.ok && fromConfig.problems).toEqual([
+      'api.baseUrl ends in /api/v1, which the resource adds to every request itself: write "https://community.test/roster" instead.',
+    ]);
+    // A path prefix of the service's own is kept.
+    const prefixed = loadSettings(null, { ...convars, baseUrl: 'https://community.test/roster' });
+    expect(prefixed.ok && prefixed.settings.baseUrl).toBe('https://community.test/roster');
+  });
+
+  it("refuses the README's placeholder address left in place, naming where it came from", () => {
+    const fromConvar = loadSettings(null, { ...convars, baseUrl: 'https://roster.example.com' });
+    expect(!fromConvar.ok && fromConvar.problems).toEqual([
+      'roster_base_url is still the placeholder "https://roster.example.com" (example.com addresses are for documentation only): replace it with your roster service\'s address.',
+    ]);
+    // config.example.json as copied, without the convar.
+    const example = readFileSync(new URL('../../config.example.json', import.meta.url), 'utf8');
+    const fromConfig = loadSettings(example, { ...convars, baseUrl: '' });
+    expect(!fromConfig.ok && fromConfig.problems.join('\n')).toMatch(
+      /^api\.baseUrl is still the placeholder "https:\/\/roster\.example\.com"/,
+    );
+    for (const address of ['https://EXAMPLE.org', 'https://a.b.example.net./x']) {
+      expect(loadSettings(null, { ...convars, baseUrl: address }).ok).toBe(false);
+    }
+    expect(loadSettings(null, { ...convars, baseUrl: 'https://example.community.test' }).ok).toBe(true);
+    expect(loadSettings(null, { ...convars, baseUrl: 'https://notexample.com' }).ok).toBe(true);
   });
 
   it('names the key and the accepted values for a wrong enum', () => {
@@ -117,7 +161,7 @@ describe('loadSettings', () => {
     expect(result.ok).toBe(false);
     if (!result.ok)
       expect(result.problems).toEqual([
-        'config.json: gate.onError must be one of "cached", "allow", "deny".',
+        'config.json: gate.onError must be one of "cached", "allow", "deny"; it is "maybe".',
       ]);
   });
 
@@ -125,9 +169,35 @@ describe('loadSettings', () => {
     const result = loadSettings(JSON.stringify({ gate: { enabled: 'yes', requireStatuss: [] } }), convars);
     expect(result.ok).toBe(false);
     if (!result.ok) {
-      expect(result.problems).toContain('config.json: gate.enabled must be a boolean.');
+      expect(result.problems).toContain('config.json: gate.enabled must be a boolean; it is "yes".');
       expect(result.problems.some((p) => p.includes('gate.requireStatuss'))).toBe(true);
     }
+  });
+
+  it('shows the wrong value, cut short, and never a key put in the wrong place', () => {
+    const long = 'x'.repeat(100);
+    const result = loadSettings(
+      JSON.stringify({
+        api: { timeoutMs: '5000' },
+        gate: { requireStatus: long, timeoutSeconds: convars.apiKey, bypassAce: 'rk_other_t0ps3cr3tkey' },
+        cache: { ttlSeconds: { seconds: 600 } },
+        queue: { priority: [{ department: 'LSPD' }] },
+      }),
+      convars,
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toEqual(
+      expect.arrayContaining([
+        'config.json: api.timeoutMs must be a number; it is "5000".',
+        `config.json: gate.requireStatus must be a list (e.g. ["ACTIVE"]); it is "${'x'.repeat(39)}….`,
+        'config.json: gate.timeoutSeconds must be a number; it is a value shaped like an API key (not shown).',
+        'config.json: cache.ttlSeconds must be a number; it is {"seconds":600}.',
+        'config.json: queue.priority.0.power must be a number; it is missing.',
+      ]),
+    );
+    expect(result.problems.join('\n')).not.toContain('s3cr3tvalue');
+    expect(result.problems.join('\n')).not.toContain('t0ps3cr3t');
   });
 
   it('refuses invalid JSON with the parser message', () => {
@@ -147,7 +217,7 @@ describe('loadSettings', () => {
   });
 
   it('refuses plain http except on loopback', () => {
-    expect(loadSettings(null, { ...convars, baseUrl: 'http://roster.example.com' }).ok).toBe(false);
+    expect(loadSettings(null, { ...convars, baseUrl: 'http://roster.community.test' }).ok).toBe(false);
     expect(loadSettings(null, { ...convars, baseUrl: 'http://127.0.0.1:4010' }).ok).toBe(true);
     expect(loadSettings(null, { ...convars, baseUrl: 'http://localhost:4010' }).ok).toBe(true);
   });

@@ -12,7 +12,7 @@ const section = readme.slice(
 const examples = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!);
 const convars = {
   apiKey: 'rk_abc123_s3cr3tvalue',
-  baseUrl: 'https://roster.example.com',
+  baseUrl: 'https://roster.community.test',
   logLevel: '',
   trainingApiKey: '',
 };

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, type Harness, startHarness } from './harness';
@@ -10,6 +11,19 @@ afterEach(async () => {
 });
 
 const ready = (harness: Harness) => eventually(() => harness.logText().includes('connected to the roster'));
+
+/** A loopback address where nothing listens: a port taken and given back. */
+async function closedAddress(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** The resource's first line that says it could not verify the key. */
+const unverified = (harness: Harness) =>
+  eventually(() => harness.server.log.of('roster').find((l) => l.includes('could not verify the key')), 8000);
 
 describe('service addresses', () => {
   for (const address of ['http://127.attacker.example:8080', 'http://127.0.0.1.nip.io:8080']) {
@@ -60,6 +74,45 @@ describe('service addresses', () => {
     }
   });
 
+  it('an unreachable address from roster_base_url names roster_base_url, in one sentence each', async () => {
+    const address = await closedAddress();
+    h = await startHarness({ baseUrl: address, config: { api: { timeoutMs: 500 } } });
+    const line = await unverified(h);
+    expect(line).toContain(`Could not reach the roster service at ${address}`);
+    expect(line).toMatch(/Check the server's internet access and roster_base_url\. Retrying in 30s\.$/);
+    expect(line).not.toContain('api.baseUrl');
+    expect(line).not.toContain('..');
+  });
+
+  it('an unreachable address from config.json names api.baseUrl', async () => {
+    const address = await closedAddress();
+    h = await startHarness({ baseUrl: '', config: { api: { baseUrl: address, timeoutMs: 500 } } });
+    const line = await unverified(h);
+    expect(line).toMatch(/Check the server's internet access and api\.baseUrl\. Retrying in 30s\.$/);
+    expect(line).not.toContain('roster_base_url');
+  });
+
+  it('refuses an address ending in /api/v1 and says what to write instead, sending nothing', async () => {
+    h = await startHarness({ startResource: false });
+    h.server.executeCommand(`set roster_base_url "${h.mock.url}/api/v1"`);
+    h.server.startResource('roster', h.folder);
+    expect(h.server.log.of('roster')).toContain(
+      `ERROR: roster_base_url ends in /api/v1, which the resource adds to every request itself: write "${h.mock.url}" instead.`,
+    );
+    expect(h.mock.counters.total).toBe(0);
+  });
+
+  it("recognises the README's placeholder left in place, in the convar or in config.json", async () => {
+    h = await startHarness({ baseUrl: 'https://roster.example.com' });
+    expect(h.server.log.of('roster')).toContain(
+      `ERROR: roster_base_url is still the placeholder "https://roster.example.com" (example.com addresses are for documentation only): replace it with your roster service's address.`,
+    );
+    await h.close();
+    h = await startHarness({ baseUrl: '', config: { api: { baseUrl: 'https://roster.example.com' } } });
+    expect(h.logText()).toMatch(/api\.baseUrl is still the placeholder "https:\/\/roster\.example\.com"/);
+    expect(h.mock.counters.total).toBe(0);
+  });
+
   it('never prints the credentials of an unreadable address either', async () => {
     h = await startHarness({ baseUrl: 'ftp://owner:hunter2hunter2@exa mple.com' });
     const text = h.logText();
@@ -98,11 +151,30 @@ describe('surprising config', () => {
     });
     const lines = h.server.log.of('roster');
     expect(lines.filter((l) => l.includes('rateLimit.perMinute'))).toEqual([
-      'ERROR: config.json: rateLimit.perMinute must be at least 1.',
+      'ERROR: config.json: rateLimit.perMinute must be at least 1; it is -1e+300.',
     ]);
     expect(lines.filter((l) => l.includes('refresh.intervalSeconds'))).toEqual([
-      'ERROR: config.json: refresh.intervalSeconds must be at least 0.',
+      'ERROR: config.json: refresh.intervalSeconds must be at least 0; it is -1e+300.',
     ]);
+  });
+
+  it('shows the value of a wrong type, and never a key pasted into config.json', async () => {
+    h = await startHarness({ startResource: false });
+    const key = String(h.mock.keys.full);
+    writeFileSync(
+      join(h.folder, 'config.json'),
+      JSON.stringify({ gate: { enabled: 'yes', requireStatus: 'ACTIVE' }, api: { timeoutMs: key } }),
+    );
+    h.server.startResource('roster', h.folder);
+    const lines = h.server.log.of('roster');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'ERROR: config.json: gate.enabled must be a boolean; it is "yes".',
+        'ERROR: config.json: gate.requireStatus must be a list (e.g. ["ACTIVE"]); it is "ACTIVE".',
+        'ERROR: config.json: api.timeoutMs must be a number; it is a value shaped like an API key (not shown).',
+      ]),
+    );
+    expect(h.logText()).not.toContain(key.split('_')[2]!);
   });
 
   it('names one ceiling, once, for a rate limit of 1e300', async () => {

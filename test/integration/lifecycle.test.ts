@@ -165,6 +165,45 @@ describe('player lifecycle', () => {
   });
 });
 
+describe('a refused key', () => {
+  it('is reported once while it stays refused, and the resource connects by itself once it works', async () => {
+    // Fake time that also follows real time, so the mock service's real I/O still gets answered.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      h = await startHarness({ keyName: 'revoked', startResource: false });
+      const harness = h;
+      const events = recordEvents(harness);
+      harness.server.startResource('roster', harness.folder);
+      const refusals = () => harness.server.log.of('roster').filter((l) => l.includes('was refused'));
+      await eventually(() => refusals().length > 0);
+      // Five minutes: the key re-checked five times, and every start retry and catalog reload due.
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+      const member = harness.mock.data.members[0]!;
+      const d = await harness.server.connectPlayer({ name: 'A', identifiers: [member.gameLicense] }).decision;
+      expect(!d.admitted && d.reason).toMatch(/unavailable right now/);
+      expect(refusals()).toEqual([
+        expect.stringMatching(
+          /^ERROR: The roster API key was refused: .* Requests are stopped; the key is re-checked every minute\.$/,
+        ),
+      ]);
+      expect(harness.logText()).not.toMatch(
+        /could not verify the key|could not load departments|lookup failed/,
+      );
+
+      harness.mock.keyRecords.find((k) => k.name === 'revoked')!.revoked = false;
+      await vi.advanceTimersByTimeAsync(60_000);
+      await eventually(() => events.ready.length === 1);
+      expect(harness.logText()).toContain('The roster API key works again; requests resume.');
+      expect(harness.logText()).toContain('connected to the roster of "San Andreas Roleplay".');
+      expect(refusals()).toHaveLength(1);
+      await harness.close();
+      h = undefined;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('snapshot', () => {
   it('a server restarted during an outage still admits known members, and the file holds no key', async () => {
     // The cache's last-known members alone: the roster mirror, saved too, would know every member.

@@ -1,4 +1,4 @@
-import { hasScope, scopeWarnings } from '../../core/api';
+import { hasScope, isKeyRefused, scopeWarnings } from '../../core/api';
 import type { KeyIdentity } from '../../core/model';
 import { fx } from '../../fivem/natives';
 import type { Capability } from '../capability';
@@ -10,7 +10,8 @@ export const SCOPE_RECHECK_MS = 15 * 60_000;
 
 /**
  * At start, asks the roster who the key belongs to and what it may do (`whoami`), again every 30 s
- * until it answers. Then the context knows the identity, other resources hear `roster:ready`, the
+ * until it answers; a refused key is re-checked by the client, and the check begins again once it
+ * works. Then the context knows the identity, other resources hear `roster:ready`, the
  * capabilities their `ready`, and once the first departments load settled, `departmentsRead`.
  * While the key lacks `audit:read` it is checked again every 15 minutes (background lane): an
  * owner who adds the scope in the dashboard gets the audit feed and the mirror without a restart.
@@ -44,8 +45,18 @@ export function attachKeyCheck(context: RosterContext): Capability {
       // Known before anything is said: a `roster:ready` handler may already change a rank.
       context.identity = verified;
     } catch (error) {
+      if (isKeyRefused(error)) {
+        // The client said so once, with when it checks the key again; a second report would
+        // only name another schedule.
+        const stopListening = api.onStateChange((change) => {
+          if (change.state !== 'resumed') return;
+          stopListening();
+          void begin();
+        });
+        return;
+      }
       logger.error(
-        `could not verify the key: ${(error as Error).message}. Retrying in ${START_RETRY_MS / 1000}s.`,
+        `could not verify the key: ${sentence((error as Error).message)} Retrying in ${START_RETRY_MS / 1000}s.`,
       );
       schedule.once(START_RETRY_MS, () => void begin());
       return;
@@ -59,4 +70,9 @@ export function attachKeyCheck(context: RosterContext): Capability {
     capabilities.departmentsRead(service.catalog);
   };
   return { start: () => void begin() };
+}
+
+/** `text` ending in a full stop, without doubling one already there. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

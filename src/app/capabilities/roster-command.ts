@@ -1,5 +1,6 @@
 import { withinOrFail } from '../../core/answer-within';
 import { runDoctor } from '../../core/doctor/doctor';
+import { doctorSummary } from '../../core/doctor/doctor-summary';
 import { claimedLicenseLines } from '../../core/roster/claimed-licenses';
 import { serverId, license as toLicense } from '../../fivem/arguments';
 import { type RosterCommands, registerRosterCommand } from '../../fivem/command';
@@ -56,7 +57,7 @@ export function rosterCommands(context: RosterContext): RosterCommands {
     doctor: async () => {
       const ms = config.gate.timeoutSeconds * 1000;
       const within = <T>(work: Promise<T>, what: string) => withinOrFail(work, ms, clock, what);
-      return [
+      const lines = [
         ...(await runDoctor(
           {
             whoami: () => within(api.whoami(), 'The roster service (GET /api/v1/whoami)'),
@@ -83,6 +84,7 @@ export function rosterCommands(context: RosterContext): RosterCommands {
         // Shown in part, as on the panel (which shows these lines too); the warning said it whole.
         ...claimedLicenseLines(context.claimedLicenses, (license) => partialLicense(license) ?? license),
       ];
+      return [...lines, doctorSummary(lines)];
     },
   };
 }

@@ -16,6 +16,8 @@ export interface HttpRequest {
 
 export interface HttpSenderOptions {
   baseUrl: string;
+  /** The setting the address was read from, named when it cannot be reached (default `api.baseUrl`). */
+  addressSetting?: string | undefined;
   apiKey: string;
   userAgent: string;
   /** The whole request's time limit: connect, headers and body together. */
@@ -105,7 +107,7 @@ export function createHttpSender(options: HttpSenderOptions): HttpSender {
     const detail = error instanceof ExchangeFailure ? error.detail : String((error as Error)?.message);
     return new RosterNetworkError(
       redact(
-        `Could not reach the roster service at ${origin} for ${what} (${detail}). Check the server's internet access and api.baseUrl.`,
+        `Could not reach the roster service at ${origin} for ${what} (${detail}). Check the server's internet access and ${options.addressSetting ?? 'api.baseUrl'}.`,
       ),
       { code: 'network', kind: 'outage', status: null, requestId: null },
     );

@@ -2,7 +2,7 @@
 export type { Lane } from '../limiter/lane';
 export type { LimiterState } from '../limiter/limiter-state';
 export { joinHoldMs } from '../lookup/member-lookups';
-export type { ClientStateChange } from './key-suspension';
+export { type ClientStateChange, isKeyRefused } from './key-suspension';
 export {
   createRosterApi,
   type QueryValues,
@@ -18,6 +18,6 @@ export {
   RosterResponseError,
   RosterServiceError,
 } from './roster-api-error';
-export { hasScope, REQUIRED_SCOPES, scopeWarnings } from './scope-warnings';
+export { hasScope, scopeWarnings } from './scope-warnings';
 export type { ServiceTime } from './service-clock';
 export { SERVICE_ERROR_CODES, type ServiceErrorCode } from './service-error-codes';

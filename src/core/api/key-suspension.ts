@@ -1,5 +1,6 @@
 import type { Clock, Logger, TimerHandle } from '../ports';
-import type { RosterServiceError } from './roster-api-error';
+import { RosterServiceError } from './roster-api-error';
+import { SUSPENDING_CODES } from './service-error-codes';
 
 /** A change in whether the client may use its key. */
 export type ClientStateChange<E extends Error = RosterServiceError> =
@@ -17,6 +18,15 @@ export interface KeySuspensionOptions {
   maxRecheckMs?: number;
   /** Whose key, for messages: default `roster`. */
   service?: string;
+}
+
+/**
+ * True for an error that stops the roster client: the key itself was refused (invalid, revoked,
+ * expired, no plan, IP not allowed). The suspension says so once, with when the key is checked
+ * again, and once more when it works: whoever else meets the error has nothing to add.
+ */
+export function isKeyRefused(error: unknown): error is RosterServiceError {
+  return error instanceof RosterServiceError && SUSPENDING_CODES.has(error.code);
 }
 
 /**

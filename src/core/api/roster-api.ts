@@ -26,6 +26,8 @@ export type QueryValues = Record<
 export interface RosterApiOptions {
   /** The service's address, e.g. `https://roster.example.com` (a path prefix is kept). */
   baseUrl: string;
+  /** Where `baseUrl` was read from (`roster_base_url` or `api.baseUrl`), for messages. */
+  addressSetting?: string;
   /** Sent as `Authorization: Bearer`; kept in a closure, never in an error, log line or dump. */
   apiKey: string;
   /** One request's whole time limit (`api.timeoutMs`). */
@@ -111,6 +113,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
   const sender = observed(
     createHttpSender({
       baseUrl: options.baseUrl,
+      addressSetting: options.addressSetting,
       apiKey: options.apiKey,
       userAgent: options.userAgent,
       timeoutMs: options.timeoutMs,

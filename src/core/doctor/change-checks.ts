@@ -7,17 +7,17 @@ export interface ChangeSettings {
   intervalSeconds: number;
 }
 
-/** What `roster doctor` says about changes both ways: rank changes from the game, the audit feed. */
+/**
+ * What `roster doctor` says about changes both ways: rank changes from the game, the audit feed.
+ * A scope the key lacks is named by the scope check, with what it turns off; these lines say what
+ * the key's scopes and the settings make of the rest.
+ */
 export function changeLines(scopes: readonly string[], settings: ChangeSettings): string[] {
   const lines: string[] = [];
   const writes = ['roster:write', 'departments:write'].filter((scope) => hasScope(scopes, scope));
   if (writes.length > 0) {
     lines.push(
       `✓ rank changes: the key has ${writes.join(' and ')}, so \`rank\` and setRank can change ranks${writes.length === 1 ? ' (if the service wants the other write scope, the first change names it)' : ''}.`,
-    );
-  } else {
-    lines.push(
-      '✗ rank changes: the key has no write scope (roster:write or departments:write), so `rank` and setRank are refused. Add one to the key in the roster dashboard (Settings, API Keys) if supervisors should change ranks in game.',
     );
   }
   if (settings.auditSeconds === 0) {
@@ -27,10 +27,6 @@ export function changeLines(scopes: readonly string[], settings: ChangeSettings)
   } else if (hasScope(scopes, 'audit:read')) {
     lines.push(
       `✓ audit feed: the key has audit:read; changes on the roster reach online players within about ${settings.auditSeconds} s.`,
-    );
-  } else {
-    lines.push(
-      `! audit feed: the key lacks audit:read, so changes on the roster reach online players only with the refresh every ${settings.intervalSeconds} s. Add audit:read to the key for about ${settings.auditSeconds} s and fewer requests.`,
     );
   }
   return lines;

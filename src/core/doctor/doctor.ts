@@ -1,4 +1,4 @@
-import { scopeWarnings } from '../api/scope-warnings';
+import { scopeLines } from '../api/scope-warnings';
 import type { Catalog, KeyIdentity, MemberLookup } from '../model';
 import type { RankOrder } from '../roster/catalog-index';
 import { CatalogIndex } from '../roster/catalog-index';
@@ -33,9 +33,7 @@ export async function runDoctor(
   lines.push(
     `✓ key works; community "${identity.community.name}"; plan active; this server's address is allowed.`,
   );
-  const warnings = scopeWarnings(identity.scopes);
-  if (warnings.length === 0) lines.push(`✓ scopes: ${identity.scopes.join(', ')}.`);
-  for (const warning of warnings) lines.push(`✗ scopes: ${warning}`);
+  lines.push(...scopeLines(identity.scopes));
   if (changes) lines.push(...changeLines(identity.scopes, changes));
 
   try {
@@ -48,7 +46,7 @@ export async function runDoctor(
       lines.push(`  ${check.verdict}: ${check.assumption}${check.detail ? ` (${check.detail})` : ''}`);
     }
   } catch (error) {
-    lines.push(`! could not read /api/v1/openapi.json: ${messageOf(error)}`);
+    lines.push(`! API description: could not read /api/v1/openapi.json: ${messageOf(error)}`);
   }
 
   try {

@@ -1,3 +1,4 @@
+import { isKeyRefused } from '../api/key-suspension';
 import type { MemberCache } from '../cache/member-cache';
 import type { ApiMember, ApiRank, Member, MemberLookup } from '../model';
 import type { PlayerEntry, PlayerRegistry } from '../players/player-registry';
@@ -464,6 +465,7 @@ export class RosterService {
   private noteError(error: unknown, context: string): void {
     const message = error instanceof Error ? error.message : String(error);
     this.lastError = { message: `${context}: ${message}`, at: this.deps.clock.now() };
-    this.deps.logger.warn(`${context}: ${message}`);
+    // A refused key is said once by the client itself, not again by every read it stops.
+    if (!isKeyRefused(error)) this.deps.logger.warn(`${context}: ${message}`);
   }
 }

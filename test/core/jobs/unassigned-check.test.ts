@@ -3,7 +3,7 @@ import { loadSettings } from '../../../src/core/config';
 
 const convars = {
   apiKey: 'rk_abc123_s3cr3tvalue',
-  baseUrl: 'https://roster.example.com',
+  baseUrl: 'https://roster.community.test',
   logLevel: '',
   trainingApiKey: '',
 };
