@@ -51510,13 +51510,14 @@ function loadSettings(configText, convars) {
   }
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
+    const secrets = [convars.apiKey.trim(), convars.trainingApiKey.trim()].filter((s) => s !== "");
     const byKey = /* @__PURE__ */ new Map();
     for (const issue2 of parsed.error.issues) {
       const key2 = issue2.path.map(String).join(".");
       const kept = byKey.get(key2);
       if (kept === void 0 || tighter(issue2, kept)) byKey.set(key2, issue2);
     }
-    for (const issue2 of byKey.values()) problems.push(describeIssue(issue2));
+    for (const issue2 of byKey.values()) problems.push(describeIssue(issue2, raw, secrets));
     return { ok: false, problems };
   }
   const config2 = parsed.data;
@@ -51528,9 +51529,9 @@ function loadSettings(configText, convars) {
   } else if (!/^[^_\s]+_[^_\s]+_\S+$/.test(apiKey)) {
     problems.push("roster_api_key does not look like a roster key: expected <KEY_PREFIX>_<KEY_ID>_<SECRET>.");
   }
-  const addressSource = convars.baseUrl.trim() !== "" ? "roster_base_url" : "api.baseUrl";
+  const baseUrlSetting = convars.baseUrl.trim() !== "" ? "roster_base_url" : "api.baseUrl";
   const address = convars.baseUrl.trim() !== "" ? convars.baseUrl.trim() : (config2.api.baseUrl ?? "").trim();
-  const baseUrl = checkAddress(address, addressSource, problems);
+  const baseUrl = checkRosterAddress(address, baseUrlSetting, problems);
   let trainingApiKey;
   if (config2.training.enabled && convars.trainingApiKey.trim() !== "") {
     trainingApiKey = convars.trainingApiKey.trim();
@@ -51565,7 +51566,10 @@ function loadSettings(configText, convars) {
     );
   }
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, settings: { config: config2, baseUrl, apiKey, logLevel, trainingApiKey, warnings } };
+  return {
+    ok: true,
+    settings: { config: config2, baseUrl, baseUrlSetting, apiKey, logLevel, trainingApiKey, warnings }
+  };
 }
 function isAddressOrRange(text6) {
   const [address = "", prefix, ...rest] = text6.split("/");
@@ -51598,7 +51602,25 @@ function checkAddress(address, key2, problems) {
     );
     return "";
   }
+  if (isPlaceholderHost(url2.hostname)) {
+    problems.push(
+      `${key2} is still the placeholder "${url2.origin}" (example.com addresses are for documentation only): replace it with your ${key2.startsWith("training.") ? "learning" : "roster"} service's address.`
+    );
+    return "";
+  }
   return `${url2.origin}${url2.pathname.replace(/\/+$/, "")}`;
+}
+function checkRosterAddress(address, key2, problems) {
+  const checked = checkAddress(address, key2, problems);
+  const versioned = /\/api\/v1$/i.exec(checked);
+  if (!versioned) return checked;
+  problems.push(
+    `${key2} ends in /api/v1, which the resource adds to every request itself: write "${checked.slice(0, versioned.index)}" instead.`
+  );
+  return "";
+}
+function isPlaceholderHost(hostname3) {
+  return /(^|\.)example\.(com|net|org)\.?$/i.test(hostname3);
 }
 function isLoopbackHost(hostname3) {
   if (hostname3 === "localhost" || hostname3 === "[::1]") return true;
@@ -51625,22 +51647,39 @@ var LIST_EXAMPLES = {
 function acceptedKeys(key2) {
   return /^queue\.priority\.\d+$/.test(key2) ? "a rule takes only department, minRank and power." : "check the spelling against config.example.json.";
 }
-function describeIssue(issue2) {
+function describeIssue(issue2, raw, secrets) {
   const key2 = issue2.path.map(String).join(".") || "(top level)";
+  const given = `; it is ${shownValue(valueAt(raw, issue2.path), secrets)}`;
   switch (issue2.code) {
     case "unrecognized_keys":
       return `config.json: unknown key${issue2.keys.length > 1 ? "s" : ""} ${issue2.keys.map((k2) => key2 === "(top level)" ? k2 : `${key2}.${k2}`).join(", ")}: ${acceptedKeys(key2)}`;
     case "invalid_value":
-      return `config.json: ${key2} must be one of ${issue2.values.map((v) => JSON.stringify(v)).join(", ")}.`;
+      return `config.json: ${key2} must be one of ${issue2.values.map((v) => JSON.stringify(v)).join(", ")}${given}.`;
     case "invalid_type":
-      return `config.json: ${key2} must be ${article(issue2.expected, key2)}.`;
+      return `config.json: ${key2} must be ${article(issue2.expected, key2)}${given}.`;
     case "too_small":
-      return `config.json: ${key2} must be at least ${String(issue2.minimum)}${issue2.origin === "string" ? " characters long" : ""}.`;
+      return `config.json: ${key2} must be at least ${String(issue2.minimum)}${issue2.origin === "string" ? " characters long" : ""}${given}.`;
     case "too_big":
-      return `config.json: ${key2} must be at most ${String(issue2.maximum)}.`;
+      return `config.json: ${key2} must be at most ${String(issue2.maximum)}${given}.`;
     default:
       return `config.json: ${key2}: ${issue2.message}.`;
   }
+}
+function valueAt(raw, path) {
+  let node2 = raw;
+  for (const part of path) {
+    if (node2 === null || typeof node2 !== "object") return void 0;
+    node2 = node2[part];
+  }
+  return node2;
+}
+var SHOWN_CHARACTERS = 40;
+function shownValue(value, secrets) {
+  if (value === void 0) return "missing";
+  const text6 = JSON.stringify(value) ?? String(value);
+  if (secrets.some((secret) => text6.includes(secret)) || /[^_\s"]+_[^_\s"]+_[^\s"]{8,}/.test(text6))
+    return "a value shaped like an API key (not shown)";
+  return text6.length > SHOWN_CHARACTERS ? `${text6.slice(0, SHOWN_CHARACTERS)}\u2026` : text6;
 }
 function article(expected, key2) {
   if (expected === "array") return LIST_EXAMPLES[key2] ?? "a list";
@@ -52488,6 +52527,131 @@ var MemberLookups = class {
   }
 };
 
+// src/core/api/service-error-codes.ts
+var SERVICE_ERROR_CODES = [
+  "invalid_api_key",
+  "insufficient_scope",
+  "ip_not_allowed",
+  "plan_required",
+  "not_found",
+  "method_not_allowed",
+  "conflict",
+  "validation_error",
+  "rate_limited",
+  "internal"
+];
+var SUSPENDING_CODES = /* @__PURE__ */ new Set([
+  "invalid_api_key",
+  "plan_required",
+  "ip_not_allowed"
+]);
+var KINDS = {
+  invalid_api_key: "refused",
+  insufficient_scope: "refused",
+  ip_not_allowed: "refused",
+  plan_required: "refused",
+  not_found: "rejected",
+  method_not_allowed: "rejected",
+  conflict: "rejected",
+  validation_error: "rejected",
+  rate_limited: "outage",
+  internal: "outage"
+};
+function isServiceErrorCode(code) {
+  return SERVICE_ERROR_CODES.includes(code);
+}
+function kindOfCode(code, status) {
+  if (isServiceErrorCode(code)) return KINDS[code];
+  if (status === null || status >= 500 || status === 429) return "outage";
+  if (status === 401 || status === 403) return "refused";
+  return "rejected";
+}
+
+// src/core/api/key-suspension.ts
+function isKeyRefused(error62) {
+  return error62 instanceof RosterServiceError && SUSPENDING_CODES.has(error62.code);
+}
+var KeySuspension = class {
+  constructor(options) {
+    this.options = options;
+    this.everyMs = options.recheckEveryMs ?? 6e4;
+    this.delayMs = this.everyMs;
+  }
+  options;
+  error;
+  delayMs;
+  timer;
+  listeners = /* @__PURE__ */ new Set();
+  everyMs;
+  closed = false;
+  /** The error every call rejects with while suspended, if suspended. */
+  get current() {
+    return this.error;
+  }
+  /** Throws the suspension error if the key may not be used now. */
+  check() {
+    if (this.error) throw this.error;
+  }
+  suspend(error62) {
+    const first = this.error === void 0;
+    this.error = error62;
+    if (!first) return;
+    this.delayMs = this.everyMs;
+    const when = this.options.maxRecheckMs === void 0 ? "every minute" : `after ${Math.round(this.everyMs / 1e3)} s, then less often (at most every ${Math.round(this.options.maxRecheckMs / 6e4)} min)`;
+    this.options.logger.error(`${error62.message} Requests are stopped; the key is re-checked ${when}.`);
+    this.emit({ state: "suspended", error: error62 });
+    this.schedule();
+  }
+  onChange(listener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  close() {
+    this.closed = true;
+    if (this.timer !== void 0) this.options.clock.clearTimeout(this.timer);
+    this.timer = void 0;
+    this.listeners.clear();
+  }
+  schedule() {
+    if (this.closed) return;
+    const handle = this.options.clock.setTimeout(() => {
+      this.timer = void 0;
+      this.options.recheck().then(
+        () => this.resume(),
+        (error62) => {
+          this.options.logger.debug(`${this.subject} key re-check failed: ${error62.message}`);
+          const max = this.options.maxRecheckMs;
+          if (max !== void 0) this.delayMs = Math.min(max, this.delayMs * 2);
+          if (this.error) this.schedule();
+        }
+      );
+    }, this.delayMs);
+    handle.unref?.();
+    this.timer = handle;
+  }
+  resume() {
+    if (!this.error) return;
+    this.error = void 0;
+    this.options.logger.info(`The ${this.options.service ?? "roster"} API key works again; requests resume.`);
+    this.emit({ state: "resumed" });
+  }
+  get subject() {
+    const service = this.options.service ?? "roster";
+    return service.charAt(0).toUpperCase() + service.slice(1);
+  }
+  emit(change) {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error62) {
+        this.options.logger.error(
+          `A ${this.options.service ?? "roster"} state listener failed: ${error62.message}`
+        );
+      }
+    }
+  }
+};
+
 // src/core/limiter/lane-queues.ts
 var LaneQueues = class {
   queues = perLane(() => []);
@@ -53226,7 +53390,7 @@ function createHttpSender(options) {
     const detail = error62 instanceof ExchangeFailure ? error62.detail : String(error62?.message);
     return new RosterNetworkError(
       redact(
-        `Could not reach the roster service at ${origin} for ${what} (${detail}). Check the server's internet access and api.baseUrl.`
+        `Could not reach the roster service at ${origin} for ${what} (${detail}). Check the server's internet access and ${options.addressSetting ?? "api.baseUrl"}.`
       ),
       { code: "network", kind: "outage", status: null, requestId: null }
     );
@@ -53269,88 +53433,6 @@ function scopes(value) {
   return void 0;
 }
 
-// src/core/api/key-suspension.ts
-var KeySuspension = class {
-  constructor(options) {
-    this.options = options;
-    this.everyMs = options.recheckEveryMs ?? 6e4;
-    this.delayMs = this.everyMs;
-  }
-  options;
-  error;
-  delayMs;
-  timer;
-  listeners = /* @__PURE__ */ new Set();
-  everyMs;
-  closed = false;
-  /** The error every call rejects with while suspended, if suspended. */
-  get current() {
-    return this.error;
-  }
-  /** Throws the suspension error if the key may not be used now. */
-  check() {
-    if (this.error) throw this.error;
-  }
-  suspend(error62) {
-    const first = this.error === void 0;
-    this.error = error62;
-    if (!first) return;
-    this.delayMs = this.everyMs;
-    const when = this.options.maxRecheckMs === void 0 ? "every minute" : `after ${Math.round(this.everyMs / 1e3)} s, then less often (at most every ${Math.round(this.options.maxRecheckMs / 6e4)} min)`;
-    this.options.logger.error(`${error62.message} Requests are stopped; the key is re-checked ${when}.`);
-    this.emit({ state: "suspended", error: error62 });
-    this.schedule();
-  }
-  onChange(listener) {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  close() {
-    this.closed = true;
-    if (this.timer !== void 0) this.options.clock.clearTimeout(this.timer);
-    this.timer = void 0;
-    this.listeners.clear();
-  }
-  schedule() {
-    if (this.closed) return;
-    const handle = this.options.clock.setTimeout(() => {
-      this.timer = void 0;
-      this.options.recheck().then(
-        () => this.resume(),
-        (error62) => {
-          this.options.logger.debug(`${this.subject} key re-check failed: ${error62.message}`);
-          const max = this.options.maxRecheckMs;
-          if (max !== void 0) this.delayMs = Math.min(max, this.delayMs * 2);
-          if (this.error) this.schedule();
-        }
-      );
-    }, this.delayMs);
-    handle.unref?.();
-    this.timer = handle;
-  }
-  resume() {
-    if (!this.error) return;
-    this.error = void 0;
-    this.options.logger.info(`The ${this.options.service ?? "roster"} API key works again; requests resume.`);
-    this.emit({ state: "resumed" });
-  }
-  get subject() {
-    const service = this.options.service ?? "roster";
-    return service.charAt(0).toUpperCase() + service.slice(1);
-  }
-  emit(change) {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch (error62) {
-        this.options.logger.error(
-          `A ${this.options.service ?? "roster"} state listener failed: ${error62.message}`
-        );
-      }
-    }
-  }
-};
-
 // src/core/limiter/rate-limit-headers.ts
 var DEFAULT_MAX_WAIT_MS = 5 * 6e4;
 function readRateLimitHeaders(headers, now, maxWaitMs = DEFAULT_MAX_WAIT_MS) {
@@ -53392,46 +53474,6 @@ function readRetryAfter(headers, now) {
   if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1e3));
   const date5 = Date.parse(text6);
   return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
-}
-
-// src/core/api/service-error-codes.ts
-var SERVICE_ERROR_CODES = [
-  "invalid_api_key",
-  "insufficient_scope",
-  "ip_not_allowed",
-  "plan_required",
-  "not_found",
-  "method_not_allowed",
-  "conflict",
-  "validation_error",
-  "rate_limited",
-  "internal"
-];
-var SUSPENDING_CODES = /* @__PURE__ */ new Set([
-  "invalid_api_key",
-  "plan_required",
-  "ip_not_allowed"
-]);
-var KINDS = {
-  invalid_api_key: "refused",
-  insufficient_scope: "refused",
-  ip_not_allowed: "refused",
-  plan_required: "refused",
-  not_found: "rejected",
-  method_not_allowed: "rejected",
-  conflict: "rejected",
-  validation_error: "rejected",
-  rate_limited: "outage",
-  internal: "outage"
-};
-function isServiceErrorCode(code) {
-  return SERVICE_ERROR_CODES.includes(code);
-}
-function kindOfCode(code, status) {
-  if (isServiceErrorCode(code)) return KINDS[code];
-  if (status === null || status >= 500 || status === 429) return "outage";
-  if (status === 401 || status === 403) return "refused";
-  return "rejected";
 }
 
 // src/core/api/service-error-message.ts
@@ -53715,6 +53757,7 @@ function createRosterApi(options) {
   const sender = observed(
     createHttpSender({
       baseUrl: options.baseUrl,
+      addressSetting: options.addressSetting,
       apiKey: options.apiKey,
       userAgent: options.userAgent,
       timeoutMs: options.timeoutMs,
@@ -53824,22 +53867,71 @@ function toParams(query) {
 }
 
 // src/core/api/scope-warnings.ts
-var REQUIRED_SCOPES = ["roster:read", "departments:read"];
+var SCOPE_USES = [
+  {
+    anyOf: ["roster:read"],
+    part: "joins",
+    without: "members cannot be looked up, so joining players cannot be checked (gate.onError decides every join)",
+    required: true
+  },
+  {
+    anyOf: ["departments:read"],
+    part: "department and rank names",
+    without: "department and rank names are unknown, so a gate.departments rule falls to gate.onError, and principals, queue priority by rank and job sync have nothing to go on",
+    required: true
+  },
+  {
+    anyOf: ["audit:read"],
+    part: "the roster mirror and the change feed",
+    without: "every join is looked up, and changes on the roster reach online players only with the periodic refresh (refresh.intervalSeconds)",
+    required: false
+  },
+  {
+    anyOf: ["roster:write", "departments:write"],
+    part: "rank changes",
+    without: "the `rank` command and setRank are refused",
+    required: false
+  },
+  {
+    anyOf: ["timelogs:read"],
+    part: "duty hours",
+    without: "duty hours are unknown (getDutyHours answers null)",
+    required: false
+  }
+];
 function hasScope(scopes2, needed) {
   const held = new Set(scopes2.map((scope) => scope.trim().toLowerCase()));
   const [group, access] = needed.toLowerCase().split(":");
   return held.has(`${group}:${access}`) || access === "read" && held.has(`${group}:write`);
 }
-function scopeWarnings(scopes2, needed = REQUIRED_SCOPES) {
-  return needed.filter((scope) => !hasScope(scopes2, scope)).map(
-    (scope) => `The roster API key lacks the scope ${scope}${explain(scope)}. Add it to the key in the roster dashboard (Settings, API Keys).`
+function missingScopes(scopes2, uses = SCOPE_USES) {
+  return uses.filter((use) => !use.anyOf.some((scope) => hasScope(scopes2, scope)));
+}
+function scopeName(use) {
+  return use.anyOf.join(" or ");
+}
+function scopeWarnings(scopes2) {
+  return missingScopes(
+    scopes2,
+    SCOPE_USES.filter((use) => use.required)
+  ).map(
+    (use) => `The roster API key lacks the scope ${scopeName(use)}: ${use.without}. Add it to the key in the roster dashboard (Settings, API Keys).`
   );
 }
-function explain(scope) {
-  if (scope.startsWith("roster:"))
-    return ": members cannot be looked up, so joining players cannot be checked";
-  if (scope.startsWith("departments:")) return ": department and rank names are unknown";
-  return "";
+function scopeLines(scopes2) {
+  const missing2 = missingScopes(scopes2);
+  if (missing2.length === 0) {
+    const held = SCOPE_USES.map(
+      (use) => use.anyOf.filter((scope) => hasScope(scopes2, scope)).join(" and ") || scopeName(use)
+    );
+    return [`\u2713 scopes: the key has every scope the resource uses (${held.join(", ")}).`];
+  }
+  const mark = (use) => use.required ? "\u2717" : "!";
+  const count2 = missing2.length === 1 ? "a scope" : `${missing2.length} scopes`;
+  return [
+    `${missing2.some((use) => use.required) ? "\u2717" : "!"} scopes: the key lacks ${count2} the resource uses; add ${missing2.length === 1 ? "it" : "them"} to the key in the roster dashboard (Settings, API Keys):`,
+    ...missing2.map((use) => `  ${mark(use)} ${scopeName(use)} (${use.part}): ${use.without}.`)
+  ];
 }
 
 // src/core/audit/entry-values.ts
@@ -56672,8 +56764,16 @@ function attachKeyCheck(context) {
       verified = await api.whoami();
       context.identity = verified;
     } catch (error62) {
+      if (isKeyRefused(error62)) {
+        const stopListening = api.onStateChange((change) => {
+          if (change.state !== "resumed") return;
+          stopListening();
+          void begin();
+        });
+        return;
+      }
       logger.error(
-        `could not verify the key: ${error62.message}. Retrying in ${START_RETRY_MS / 1e3}s.`
+        `could not verify the key: ${sentence(error62.message)} Retrying in ${START_RETRY_MS / 1e3}s.`
       );
       schedule.once(START_RETRY_MS, () => void begin());
       return;
@@ -56687,6 +56787,9 @@ function attachKeyCheck(context) {
     capabilities.departmentsRead(service.catalog);
   };
   return { start: () => void begin() };
+}
+function sentence(text6) {
+  return /[.!?]$/.test(text6) ? text6 : `${text6}.`;
 }
 
 // src/core/audit/entry-identity.ts
@@ -60183,10 +60286,6 @@ function changeLines(scopes2, settings) {
     lines.push(
       `\u2713 rank changes: the key has ${writes.join(" and ")}, so \`rank\` and setRank can change ranks${writes.length === 1 ? " (if the service wants the other write scope, the first change names it)" : ""}.`
     );
-  } else {
-    lines.push(
-      "\u2717 rank changes: the key has no write scope (roster:write or departments:write), so `rank` and setRank are refused. Add one to the key in the roster dashboard (Settings, API Keys) if supervisors should change ranks in game."
-    );
   }
   if (settings.auditSeconds === 0) {
     lines.push(
@@ -60195,10 +60294,6 @@ function changeLines(scopes2, settings) {
   } else if (hasScope(scopes2, "audit:read")) {
     lines.push(
       `\u2713 audit feed: the key has audit:read; changes on the roster reach online players within about ${settings.auditSeconds} s.`
-    );
-  } else {
-    lines.push(
-      `! audit feed: the key lacks audit:read, so changes on the roster reach online players only with the refresh every ${settings.intervalSeconds} s. Add audit:read to the key for about ${settings.auditSeconds} s and fewer requests.`
     );
   }
   return lines;
@@ -60218,9 +60313,7 @@ async function runDoctor(probe, order, changes) {
   lines.push(
     `\u2713 key works; community "${identity.community.name}"; plan active; this server's address is allowed.`
   );
-  const warnings = scopeWarnings(identity.scopes);
-  if (warnings.length === 0) lines.push(`\u2713 scopes: ${identity.scopes.join(", ")}.`);
-  for (const warning of warnings) lines.push(`\u2717 scopes: ${warning}`);
+  lines.push(...scopeLines(identity.scopes));
   if (changes) lines.push(...changeLines(identity.scopes, changes));
   try {
     const checks = checkAssumptions(await probe.openapi());
@@ -60232,7 +60325,7 @@ async function runDoctor(probe, order, changes) {
       lines.push(`  ${check2.verdict}: ${check2.assumption}${check2.detail ? ` (${check2.detail})` : ""}`);
     }
   } catch (error62) {
-    lines.push(`! could not read /api/v1/openapi.json: ${messageOf(error62)}`);
+    lines.push(`! API description: could not read /api/v1/openapi.json: ${messageOf(error62)}`);
   }
   try {
     const license2 = await probe.sampleLicense();
@@ -60269,6 +60362,38 @@ async function runDoctor(probe, order, changes) {
 function messageOf(error62) {
   return error62 instanceof Error ? error62.message : String(error62);
 }
+
+// src/core/doctor/doctor-summary.ts
+function doctorSummary(lines) {
+  const failed = checkNames(lines, "\u2717");
+  const noted = checkNames(lines, "!");
+  const notes = noted.length > 0 ? `; ${noted.length} worth a look (!): ${noted.join(", ")}` : "";
+  if (failed.length === 0) return `doctor: all checks passed${notes}.`;
+  const checks = failed.length === 1 ? "1 check needs" : `${failed.length} checks need`;
+  return `doctor: ${checks} attention (\u2717): ${failed.join(", ")}${notes}.`;
+}
+function checkNames(lines, mark) {
+  const names = [];
+  for (const line of lines) {
+    const marked = /^(?:([a-z]+): )?(\S) (.*)$/.exec(line);
+    if (marked?.[2] !== mark) continue;
+    names.push(marked[1] ?? checkName(marked[3] ?? ""));
+  }
+  return [...new Set(names)];
+}
+function checkName(text6) {
+  const head = text6.split(":", 1)[0]?.trim() ?? "";
+  if (/^[A-Za-z]+( [A-Za-z]+){0,2}$/.test(head)) return head;
+  const words = [];
+  for (const word of text6.split(" ").slice(0, 2)) {
+    const name = /^[A-Za-z_-]+/.exec(word)?.[0];
+    if (name === void 0 || VERBS.has(name)) break;
+    words.push(name);
+    if (name !== word) break;
+  }
+  return words.join(" ") || text6.slice(0, 20);
+}
+var VERBS = /* @__PURE__ */ new Set(["holds", "confirms", "claimed", "has", "is", "are"]);
 
 // src/core/roster/claimed-licenses.ts
 var MAX_CLAIMED_LICENSES = 50;
@@ -60451,7 +60576,7 @@ function rosterCommands(context) {
     doctor: async () => {
       const ms = config2.gate.timeoutSeconds * 1e3;
       const within = (work, what) => withinOrFail(work, ms, clock, what);
-      return [
+      const lines = [
         ...await runDoctor(
           {
             whoami: () => within(api.whoami(), "The roster service (GET /api/v1/whoami)"),
@@ -60476,6 +60601,7 @@ function rosterCommands(context) {
         // Shown in part, as on the panel (which shows these lines too); the warning said it whole.
         ...claimedLicenseLines(context.claimedLicenses, (license2) => partialLicense(license2) ?? license2)
       ];
+      return [...lines, doctorSummary(lines)];
     }
   };
 }
@@ -64925,7 +65051,7 @@ var RosterService = class {
   noteError(error62, context) {
     const message = error62 instanceof Error ? error62.message : String(error62);
     this.lastError = { message: `${context}: ${message}`, at: this.deps.clock.now() };
-    this.deps.logger.warn(`${context}: ${message}`);
+    if (!isKeyRefused(error62)) this.deps.logger.warn(`${context}: ${message}`);
   }
 };
 
@@ -65077,6 +65203,7 @@ function buildRosterContext(inputs) {
   const joinNeedsDepartments = (member) => !config2.gate.enabled || admittable.has(matchKey(member.status));
   const api = createRosterApi({
     baseUrl: settings.baseUrl,
+    addressSetting: settings.baseUrlSetting,
     apiKey: settings.apiKey,
     timeoutMs: config2.api.timeoutMs,
     perMinute: config2.rateLimit.perMinute,
