@@ -1,4 +1,4 @@
-// `npm run panel-screenshot`: the README's picture of the owner's panel, taken by the browser
+// `npm run panel-screenshot`: the picture of the owner's panel in docs/panel.md, taken by the browser
 // test's own code (sandbox, Chromium, sign in, doctor) and written to docs/panel.png.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
