@@ -1,6 +1,6 @@
-// `npm run panel-screenshot`: the pictures of the owner's panel, taken by the browser test's own
-// code (sandbox, Chromium, sign in, doctor): docs/panel.png as on a desktop (1280 px wide) and
-// docs/panel-phone.png as on a phone (375 px).
+// `npm run panel-screenshot`: the pictures of the owner's panel shown in docs/panel.md, taken by
+// the browser test's own code (sandbox, Chromium, sign in, doctor): docs/panel.png as on a desktop
+// (1280 px wide) and docs/panel-phone.png as on a phone (375 px).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { launchChromium } from './panel-browser/chromium';

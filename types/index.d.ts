@@ -1,5 +1,5 @@
 /**
- * Types of the `roster` resource's public interface (CONTRACT.md sections 3, 4, 5 and 8), for other
+ * Types of the `roster` resource's public interface (its exports, events and state bags), for other
  * TypeScript resources. Types only, no runtime code: import them with `import type`, so nothing of
  * `roster` is bundled into your resource.
  *
@@ -19,7 +19,7 @@
  */
 
 // ---------------------------------------------------------------------------------------------
-// Roster shapes (CONTRACT.md section 3). The resource may add fields; these are the ones it promises.
+// Roster shapes. The resource may add fields; these are the ones it promises.
 
 /** A rank inside a department. */
 export interface Rank {
@@ -64,7 +64,7 @@ export interface RankChange {
   actor: number;
 }
 
-/** A framework job and grade (job sync, CONTRACT section 12). */
+/** A framework job and grade (job sync). */
 export interface JobGrade {
   job: string;
   grade: number;
@@ -81,7 +81,7 @@ export interface JobChange {
 export type PublicMember = Omit<Member, 'license'>;
 
 // ---------------------------------------------------------------------------------------------
-// Training shapes (CONTRACT.md section 8, the learning partner side).
+// Training shapes (the learning partner side).
 
 /** One completed course. */
 export interface CourseCompletion {
@@ -129,7 +129,7 @@ export interface TrainingProgress {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Exports (CONTRACT.md sections 3 and 8).
+// Exports.
 
 /** A server id, as a number or a numeric string. */
 export type ServerId = number | string;
@@ -269,11 +269,12 @@ export interface RosterExportsGlobal {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Events (CONTRACT.md sections 4 and 8), emitted server side with `emit`.
+// Events, emitted server side with `emit`.
 
 /** Argument of `roster:ready`. */
 export interface RosterReadyInfo {
-  community: { id: string | null; name: string };
+  /** The community's name. */
+  community: string;
   /** The roster API key's scopes. */
   scopes: string[];
 }
@@ -312,7 +313,7 @@ export type RosterEventName = keyof RosterEvents;
 export type RosterEventHandler<K extends RosterEventName> = (...args: RosterEvents[K]) => void;
 
 // ---------------------------------------------------------------------------------------------
-// State bag (CONTRACT.md sections 5 and 8): `Player(src).state.<key>`, replicated.
+// State bags: `Player(src).state.<key>`, replicated.
 
 /** The keys `roster` sets on a player's state bag, and their values. */
 export interface RosterPlayerState {

@@ -6,9 +6,10 @@
 -- Every export is a colon call:  exports.roster:hasMinRank(source, 'LSPD', 'Sergeant')
 -- Departments match by id, name or short name; ranks and courses by id or name/title; all
 -- case-insensitively. No export throws: bad arguments give false, nil or {}.
--- Async exports (lookupLicense, refreshPlayer, assignCourse, getExpiringCertificates,
--- getTrainingProgress) return their value directly when called inside a thread
--- (CreateThread, an event handler, a command handler); they never error.
+-- Async exports (lookupLicense, refreshPlayer, setRank, lookupPriority, assignCourse,
+-- getExpiringCertificates, getTrainingProgress) return their value directly when called inside a
+-- thread (CreateThread, an event handler, a command handler); they never error. Every other export
+-- answers at once, from memory, inside a thread or not.
 --
 -- Server events (AddEventHandler), arguments in order:
 --   'roster:ready'           (info: RosterReadyInfo)                   the API key was verified at start
@@ -49,7 +50,7 @@
 ---@class RosterMember: RosterPublicMember
 ---@field license string `license:<hex>`
 
----Argument of the `roster:ready` event.
+---Second argument of the `roster:rankChanged` event.
 ---@class RosterRankChange
 ---@field department RosterDepartment
 ---@field from RosterRank?
@@ -65,8 +66,9 @@
 ---@field grade integer?
 ---@field previous RosterJob?
 
+---Argument of the `roster:ready` event.
 ---@class RosterReadyInfo
----@field community { id: string?, name: string }
+---@field community string The community's name.
 ---@field scopes string[] The roster API key's scopes.
 
 ---One completed course.

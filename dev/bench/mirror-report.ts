@@ -10,7 +10,7 @@ import type { RestartResult } from './restart-scenario';
 import type { StormResult } from './storm-scenario';
 import { bytes, fixed, integer, ms, type ResultRow } from './table';
 
-/** The scenarios that measure the roster kept on the server (CONTRACT.md section 14). */
+/** The scenarios that measure the roster kept on the server. */
 export interface MirrorResults {
   firstRead?: FirstReadResult;
   quiet?: QuietServerResult;

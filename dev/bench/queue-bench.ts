@@ -2,7 +2,7 @@ import type { Progress } from './progress';
 import { joinStormScenario, type StormResult } from './storm-scenario';
 import { fixed, integer, type ResultRow } from './table';
 
-/** CONTRACT.md section 13 in numbers: queue priority's cost at the door, duty hours' on duty. */
+/** Queue priority and duty hours in numbers: queue priority's cost at the door, duty hours' on duty. */
 export interface QueueBenchResults {
   /** The same 1,000-join storm (mirror off), without and with ConnectQueue and priority rules. */
   storm?: { plain: StormResult; connectQueue: StormResult };
@@ -20,7 +20,7 @@ export interface DutyBenchResult {
   knownAfterLast: number;
 }
 
-/** Sergeant+ LSPD first, then SAFR, then every admitted member: the README's example rules. */
+/** Sergeant+ LSPD first, then SAFR, then every admitted member: the example rules of docs/queue-and-duty.md. */
 export const BENCH_PRIORITY = [
   { department: 'LSPD', minRank: 'Sergeant', power: 50 },
   { department: 'SAFR', power: 40 },

@@ -59,9 +59,9 @@ export interface BenchResults {
   hotPath?: { typical?: number; mixed?: number; exports?: number };
   memory?: { bytesPerMember: number; structureBytes: number; members: number };
   loneLookup?: { addedMs: number; lookupMs: number; rawMs: number; memberAddedMs: number };
-  /** The roster kept on the server (CONTRACT.md section 14). */
+  /** The roster kept on the server. */
   mirror?: MirrorResults;
-  /** Queue priority and duty hours (CONTRACT.md section 13). */
+  /** Queue priority and duty hours. */
   queue?: QueueBenchResults;
   /** The join storm with the Qbox stand-in, every admitted player loading a character: job sync off and on. */
   jobsStorm?: JobsStormResult;
@@ -523,7 +523,7 @@ such thing (it has no rank exports and no client of its own), or a ratio would d
   one after another were set by the limiter's pacing (0.3–0.8 s apart) at either rate. The join
   path was then cut to the timers it needs, which gives the figures above.
 - **mirror off / mirror on.** The resource keeps the whole roster on the server by default
-  (\`mirror.enabled\`, CONTRACT.md section 14; the mock's key has \`audit:read\`). Rows marked
+  (\`mirror.enabled\`, see docs/internals.md; the mock's key has \`audit:read\`). Rows marked
   "mirror off" run it with \`mirror.enabled: false\`: every join is looked up per player, which is
   also what happens while a mirror's first read is under way, and what the naive gate is compared
   with.

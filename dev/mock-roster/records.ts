@@ -1,4 +1,4 @@
-/** Record shapes the mock serves. Field names follow the API document and CONTRACT.md section 7. */
+/** Record shapes the mock serves. Field names follow the API document and the fields the resource relies on beyond it. */
 
 export const MEMBER_STATUSES = ['ACTIVE', 'SUSPENDED', 'LOA', 'INACTIVE', 'TERMINATED'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];

@@ -23,7 +23,7 @@ export interface DashboardChangeDeps {
 }
 
 /**
- * CONTRACT section 10, changes made on the roster: staff suspend an online member in the dashboard
+ * Changes made on the roster: staff suspend an online member in the dashboard
  * (the mock's control endpoint, which writes the audit entry the service would); the resource reads
  * it from the audit log on its own and re-reads that member. Nothing here asks it to.
  */

@@ -21,7 +21,7 @@ export interface GameRankDeps {
 }
 
 /**
- * CONTRACT section 10 from the game: the `rank` command, answered in the actor's chat. A Sergeant
+ * Rank changes from the game: the `rank` command, answered in the actor's chat. A Sergeant
  * promotes an Officer, is told to wait 3 s before her next change, may not raise them to her own
  * rank, and the admin does; each change fires
  * `roster:rankChanged` and `roster:playerUpdated`, and the principals follow.

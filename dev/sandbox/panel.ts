@@ -8,7 +8,7 @@ export interface PanelAccess {
 }
 
 /**
- * One request to the owner's panel as a tool makes it (CONTRACT section 11): `status.json` with
+ * One request to the owner's panel as a tool makes it: `status.json` with
  * the token as a Bearer header, summed up in one line.
  */
 export async function runPanelRequest(panel: PanelAccess, print: (line: string) => void): Promise<void> {

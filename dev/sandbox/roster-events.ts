@@ -26,7 +26,7 @@ export interface RosterEventLog {
   rankChanges: RankChanged[];
 }
 
-/** Listens, as another resource would, to the events CONTRACT section 4 and 10 name. */
+/** Listens, as another resource would, to roster's events: players loaded and updated, ranks changed. */
 export function listenToRoster(caller: ScriptResource): RosterEventLog {
   const log: RosterEventLog = { loaded: new Map(), updates: [], rankChanges: [] };
   caller.on('roster:playerLoaded', (src, member) =>

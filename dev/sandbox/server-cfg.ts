@@ -1,6 +1,6 @@
-/** The ACE the sandbox's server.cfg gives LSPD Sergeants and above (README's first worked example). */
+/** The ACE the sandbox's server.cfg gives LSPD Sergeants and above (the first worked example of docs/permissions.md). */
 export const SERGEANT_ACE = 'command.spikestrip';
-/** The ACE it gives every admitted member (README's third example). */
+/** The ACE it gives every admitted member (that page's third example). */
 export const MEMBER_ACE = 'vMenu.OnlinePlayers.Menu';
 
 export interface CfgValues {
@@ -14,8 +14,8 @@ export interface CfgValues {
 }
 
 /**
- * The sandbox's server.cfg, as an owner writes it (README: install, permissions, rank changes,
- * panel). FxServer runs each line as the console; `ensure roster` is the sandbox's own start of
+ * The sandbox's server.cfg, as an owner writes it (the README's install block, and docs/ on
+ * permissions, rank changes and the panel). FxServer runs each line as the console; `ensure roster` is the sandbox's own start of
  * the resource from a temporary folder, so it is not among them. `keys cut`: the text to print.
  */
 export function sandboxServerCfg(values: CfgValues, shown: 'as is' | 'keys cut' = 'as is'): string {

@@ -138,7 +138,7 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    // The owner's panel (CONTRACT.md section 11); the token is the convar roster_web_token.
+    // The owner's panel; the token is the convar roster_web_token.
     panel: z
       .object({
         trustedProxies: z
@@ -160,7 +160,7 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    // The whole roster kept on the server (CONTRACT.md section 14). A full read of a large roster
+    // The whole roster kept on the server. A full read of a large roster
     // costs about two requests per 100 members, so it is never repeated more than twice an hour.
     mirror: z
       .object({
@@ -169,7 +169,7 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    // Queue priority by department and rank (CONTRACT.md section 13): first match wins.
+    // Queue priority by department and rank: first match wins.
     queue: z
       .object({
         priority: z
@@ -186,7 +186,7 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    // Job sync (CONTRACT.md section 12): the roster's departments and ranks become framework jobs.
+    // Job sync: the roster's departments and ranks become framework jobs.
     jobs: jobsSchema,
     training: z
       .object({

@@ -61,7 +61,7 @@ export interface KeyIdentity {
   scopes: string[];
 }
 
-// Shapes handed to other resources (CONTRACT.md section 3).
+// Shapes handed to other resources (exports, events, state bags).
 
 export interface Rank {
   id: string;

@@ -57,7 +57,7 @@ export interface PanelStatus {
     }[];
   };
   cache: { entries: number; hits: number; misses: number; hitRate: number };
-  /** The roster kept on the server (CONTRACT.md section 14); null when none is kept. */
+  /** The roster kept on the server; null when none is kept. */
   mirror: {
     state: 'waiting' | 'reading' | 'catching-up' | 'stale' | 'up' | 'off';
     /** The state in a few words, with why it is stale or off. */

@@ -1,5 +1,5 @@
 /**
- * CONTRACT sections 10 and 14, changes made on the roster reach online players and the next join of
+ * Changes made on the roster reach online players and the next join of
  * members who are not: the audit log read as a change feed, from the built bundle against the mock
  * roster over loopback.
  */

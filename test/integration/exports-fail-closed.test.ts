@@ -1,6 +1,6 @@
 /**
- * With settings it cannot run on, the resource fails closed: every export it documents (README,
- * "For script authors": roster, rank changes, queue priority, duty hours, jobs, training) still
+ * With settings it cannot run on, the resource fails closed: every export it documents
+ * (docs/exports.md: roster, rank changes, queue priority, duty hours, jobs, training) still
  * exists and gives its empty answer, from JS and from Lua, never "No such export". The list here
  * is the documented one, written out, not read from the code.
  */
@@ -93,7 +93,7 @@ return r`);
     expect(answer).toEqual(inLua(empty));
   });
 
-  it("README's Qbox queue predicate runs and places the player in no priority sub-queue", async () => {
+  it('the Qbox queue predicate of docs/queue-and-duty.md runs and places the player in no priority sub-queue', async () => {
     const placed = await vm.run(`local ok, r = pcall(function()
   return exports.roster:lookupPriority(65536) >= 40 or exports.roster:lookupPriority(65536) >= 10
 end)

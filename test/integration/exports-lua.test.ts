@@ -1,5 +1,5 @@
 /**
- * CONTRACT section 3 exports called from Lua (`exports.roster:fn(...)`, colon call) through a
+ * The roster exports called from Lua (`exports.roster:fn(...)`, colon call) through a
  * real Lua 5.4 VM, against the built bundle and the mock roster service over loopback.
  * Async exports are called inside a thread (Citizen.CreateThread body), where they are awaited.
  */

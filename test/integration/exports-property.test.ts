@@ -1,5 +1,5 @@
 /**
- * Property-based: arbitrary values thrown at every CONTRACT section 3 export, from a JS caller
+ * Property-based: arbitrary values thrown at every roster export, from a JS caller
  * and from a Lua caller, against the built bundle in the emulator and the mock roster service.
  * No call may throw across the boundary; a non-player gets the documented empty answer, and a
  * joined player's department and rank answers agree with the mock's data.

@@ -1,5 +1,5 @@
 /**
- * CONTRACT section 3 exports, called by a JS resource through the real export path (event,
+ * The roster exports, called by a JS resource through the real export path (event,
  * funcrefs, msgpack) against the built bundle and the mock roster service over loopback.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

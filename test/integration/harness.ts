@@ -123,7 +123,7 @@ export const framesIn = (seconds: number): number => Math.round(seconds * 20);
 /** A license the mock service does not know. */
 export const strangerLicense = `license:${'f'.repeat(40)}`;
 
-/** The Member the resource should hand out for a mock member (CONTRACT section 3 shapes). */
+/** The Member the resource should hand out for a mock member, in the shape the exports give. */
 export function expectedMember(h: Harness, member: MockMember) {
   const { data } = h.mock.data;
   return {

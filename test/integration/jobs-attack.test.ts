@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from './harness';
 import { type JobsRig, startJobsRig } from './jobs-harness';
 
-// Bad days for job sync (CONTRACT.md section 12), against the Qbox stand-in, from the bundle.
+// Bad days for job sync, against the Qbox stand-in, from the bundle.
 type Job = { name: string; grade: { level: number }; onduty: boolean };
 
 let rig: JobsRig;

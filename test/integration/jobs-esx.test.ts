@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from './harness';
 import { type JobsRig, startJobsRig } from './jobs-harness';
 
-// CONTRACT.md section 12 against the ESX stand-in (dev/frameworks/es_extended, Lua), from the bundle.
+// Job sync against the ESX stand-in (dev/frameworks/es_extended, Lua), from the bundle.
 type Job = { name: string; grade: number; onDuty: boolean };
 
 let rig: JobsRig;

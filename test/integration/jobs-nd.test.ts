@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, framesIn } from './harness';
 import { type JobsRig, startJobsRig } from './jobs-harness';
 
-// CONTRACT.md section 12 against the ND_Core stand-in (dev/frameworks/ND_Core, Lua), from the bundle.
+// Job sync against the ND_Core stand-in (dev/frameworks/ND_Core, Lua), from the bundle.
 type Character = { job?: string; groups: Record<string, { rank: number; isJob?: boolean }> };
 type Methods = {
   setJob(name: string, rank: number, custom?: unknown, keepGroup?: boolean): unknown;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, framesIn } from './harness';
 import { type JobsRig, startJobsRig } from './jobs-harness';
 
-// CONTRACT.md section 12 against the ox_core stand-in (dev/frameworks/ox_core, TypeScript).
+// Job sync against the ox_core stand-in (dev/frameworks/ox_core, TypeScript).
 let rig: JobsRig;
 afterEach(async () => {
   await rig?.close();

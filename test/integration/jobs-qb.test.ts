@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from './harness';
 import { type JobsRig, startJobsRig } from './jobs-harness';
 
-// CONTRACT.md section 12 against the QBCore stand-in (dev/frameworks/qb-core, Lua), from the bundle.
+// Job sync against the QBCore stand-in (dev/frameworks/qb-core, Lua), from the bundle.
 type Job = { name: string; grade: { level: number; name: string }; onduty: boolean };
 
 let rig: JobsRig;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, framesIn } from './harness';
 import { type JobsRig, QBOX_DEPARTMENTS, startJobsRig } from './jobs-harness';
 
-// CONTRACT.md section 12 against the Qbox stand-in (dev/frameworks/qbx_core, Lua), from the bundle.
+// Job sync against the Qbox stand-in (dev/frameworks/qbx_core, Lua), from the bundle.
 type Job = { name: string; grade: { level: number }; onduty: boolean };
 type PlayerData = { job: Job; jobs: Record<string, number> | unknown[] };
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, framesIn, type Harness, startHarness } from './harness';
 import { type JobsRig, startJobsRig } from './jobs-harness';
 
-// The rules of CONTRACT.md section 12 that every framework shares, against the QBCore, ESX,
+// The rules of job sync that every framework shares, against the QBCore, ESX,
 // ND_Core and ox_core stand-ins (Qbox's are in jobs-qbx.test.ts), from the built bundle.
 type Job = { job: string; grade: number } | null;
 type Fn = (...args: unknown[]) => unknown;

@@ -1,5 +1,5 @@
 /**
- * CONTRACT section 13, queue priority, on a bad day: start orders and restarts of ConnectQueue
+ * Queue priority on a bad day: start orders and restarts of ConnectQueue
  * (the Lua stand-in, faithful to sh_queue.lua where it matters here) and of the roster, a member
  * demoted between two connections.
  */

@@ -1,5 +1,5 @@
 /**
- * CONTRACT section 13, queue priority, from the built bundle: ConnectQueue (the Lua stand-in in
+ * Queue priority, from the built bundle: ConnectQueue (the Lua stand-in in
  * dev/stand-ins, its own resource) places each player with the priority it reads at that moment;
  * the roster sets it through ConnectQueue's `OnJoin`, from the join gate's own decision.
  */

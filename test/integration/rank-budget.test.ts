@@ -1,5 +1,5 @@
 /**
- * CONTRACT section 10, "rank changes never spend the budget that joins need": a supervisor flapping
+ * "Rank changes never spend the budget that joins need": a supervisor flapping
  * ranks on a key with a small day, and a member joining while they go on. From the built bundle,
  * in the emulator, against the mock roster over loopback; time is faked (and follows real time, so
  * the mock's real I/O is answered).
@@ -91,7 +91,7 @@ it('a supervisor flapping ranks is stopped at the write floor; a member joining 
   expect(tried).toEqual({ ok: false, reason: expect.stringMatching(budgetRefusal) });
   expect(spent()).toBeLessThanOrEqual(PER_DAY);
   expect(mock.counters.rateLimited).toBe(0);
-  // The numbers of the README's table.
+  // The numbers of the table in docs/rank-changes.md.
   console.info(
     `rank-budget: ${made} changes made, ${mock.counters.log.filter((e) => e.endpoint === PATCH).length} PATCHes, ${spent()} of ${PER_DAY} requests spent; supervisor told: ${(tried as { reason: string }).reason}`,
   );

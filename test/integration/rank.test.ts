@@ -1,5 +1,5 @@
 /**
- * CONTRACT section 10, rank changes from the game: the setRank export and the `rank` command,
+ * Rank changes from the game: the setRank export and the `rank` command,
  * from the built bundle against the mock roster over loopback.
  */
 import { readFileSync } from 'node:fs';

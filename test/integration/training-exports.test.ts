@@ -1,5 +1,5 @@
 /**
- * CONTRACT section 8 exports, called by a JS resource through the real export path, against the
+ * The training exports, called by a JS resource through the real export path, against the
  * bundle in the emulator and the mock learning service over loopback.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 -- A stand-in for Qbox's qbx_core (Qbox-project/qbx_core @ 959b77b): its job API and events, as
--- FRAMEWORKS.md reads them from its source, with an in-memory database. Not the framework.
+-- its source has them, with an in-memory database. Not the framework.
 fx_version 'cerulean'
 game 'gta5'
 provide 'qb-core'

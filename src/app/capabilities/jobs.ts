@@ -10,7 +10,7 @@ import type { RosterContext } from '../roster-context';
 const FRAMEWORK_CALL_MS = 3000;
 
 /**
- * Job sync (CONTRACT.md section 12): the roster's departments and ranks become the character's
+ * Job sync: the roster's departments and ranks become the character's
  * framework job and grade. `getJob` answers whether or not it is on (null when off). A
  * player's roster data moving (load, refresh, audit feed, rank change) reaches it through the
  * player hooks; the framework's own events through the runner.

@@ -4,7 +4,7 @@ import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
 
 /**
- * The join gate (CONTRACT.md sections 1 and 2): every connecting player is deferred and decided within
+ * The join gate: every connecting player is deferred and decided within
  * `gate.timeoutSeconds`. Listed first so its stop comes first: the players still waiting are
  * decided on what is known while everything else still runs (an admission grants principals),
  * because FXServer never ends a deferral by itself.

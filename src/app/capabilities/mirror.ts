@@ -6,7 +6,7 @@ import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
 
 /**
- * The whole roster kept on the server (CONTRACT.md section 14), so a member's join is decided
+ * The whole roster kept on the server, so a member's join is decided
  * with no request. It needs the audit log to stay current: it starts once the key is verified
  * with `audit:read` (and `refresh.auditSeconds` above 0); otherwise, or with `mirror.enabled`
  * false, it stays off and every join is looked up as before. The audit feed's `auditGap` asks

@@ -8,7 +8,7 @@ import type { RosterContext } from '../roster-context';
 import { rosterCommands } from './roster-command';
 
 /**
- * The owner's panel (CONTRACT.md section 11), on only with `roster_web_token`. It records every
+ * The owner's panel, on only with `roster_web_token`. It records every
  * roster answer and join decision as they happen, cheaply, and reads the rest only when a page
  * asks: the same status, doctor and training report as the `roster` command.
  */

@@ -3,7 +3,7 @@ import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
 
 /**
- * Roster data as ACE principals (CONTRACT.md section 9). Every call site of the grants is a hook:
+ * Roster data as ACE principals. Every call site of the grants is a hook:
  * the gate's admission, a player's data moving, a player leaving, the rank ladders, the sweep.
  * Its start must come before anything grants (what a previous run left is removed first), and its
  * stop after the gate's, which may still admit a player.

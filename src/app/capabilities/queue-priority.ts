@@ -32,7 +32,7 @@ const CONNECTING_KEPT_MS = 60_000;
 const LEFT_BEFORE_PLACED = 'Left before being placed in the queue.';
 
 /**
- * Queue priority by department and rank (CONTRACT.md section 13): `getPriority`, `lookupPriority`
+ * Queue priority by department and rank: `getPriority`, `lookupPriority`
  * and, with ConnectQueue running, each member's priority set through its `OnJoin` from the gate's
  * own decision (no second roster request), a refused player refused there at once.
  */

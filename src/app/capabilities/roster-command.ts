@@ -9,7 +9,7 @@ import type { Capability } from '../capability';
 import type { RosterContext } from '../roster-context';
 import { memberLines, statusLines } from '../status-report';
 
-/** The owner's `roster` console command (CONTRACT.md section 6). */
+/** The owner's `roster` console command: status, lookup, refresh, doctor, training. */
 export function attachRosterCommand(context: RosterContext): Capability {
   registerRosterCommand(rosterCommands(context), context.output);
   return {};

@@ -1,6 +1,6 @@
 /**
  * Reads the service's OpenAPI description and says which of the resource's assumptions about the
- * API (CONTRACT.md section 7) it confirms. Tolerant: a missing piece is "not described", not a crash.
+ * API (the fields and filters it relies on beyond the API document) it confirms. Tolerant: a missing piece is "not described", not a crash.
  */
 
 export type Verdict = 'confirmed' | 'contradicted' | 'not described';

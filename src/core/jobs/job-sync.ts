@@ -39,7 +39,7 @@ export interface JobSyncDeps {
 type Reason = 'apply' | 'drift';
 
 /**
- * Keeps each online character's job where the roster puts it (CONTRACT.md section 12). One pass
+ * Keeps each online character's job where the roster puts it. One pass
  * per player at a time; what asks meanwhile is folded into one more pass after it, so a burst of
  * events (the framework's own, fired by our write) costs one read, and a write happens only where
  * the character differs from the roster: no loop through the framework's job events.

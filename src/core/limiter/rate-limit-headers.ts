@@ -11,7 +11,7 @@ export interface RateLimitInfo {
 }
 
 /**
- * The longest wait a service may impose through `Retry-After` or `X-RateLimit-Reset` (README:
+ * The longest wait a service may impose through `Retry-After` or `X-RateLimit-Reset` (the config key
  * `rateLimit.maxWaitSeconds`). A hostile or broken answer (`Retry-After: 99999999`, a reset in
  * 2286) would otherwise stop every request for good; past the ceiling the request is simply tried
  * again, and a service that still refuses says so again.

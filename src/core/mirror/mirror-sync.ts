@@ -41,7 +41,7 @@ export interface MirrorSyncDeps {
 }
 
 /**
- * Keeps the whole roster on the server (CONTRACT.md section 14): a first full read in the
+ * Keeps the whole roster on the server: a first full read in the
  * background, then the service's every answer (joins, refreshes, the audit feed's re-reads), the
  * members created since each pass, a full read again every `mirror.resyncMinutes` and whenever
  * `resync` is asked (the audit feed could not read some entries). Joins are answered from it only

@@ -8,7 +8,7 @@ import type { Stamp } from './roster-reads';
 /** Most members the snapshot keeps of the mirror: the file is read back, and written at stop, on the game thread. */
 export const SAVED_MIRROR_LIMIT = 50_000;
 
-/** The mirror as `roster-snapshot.json` keeps it (CONTRACT.md section 14, restarts). */
+/** The mirror as `roster-snapshot.json` keeps it across restarts. */
 export interface SavedMirror {
   /** This server's time when the last full read completed: how old what it holds may be. */
   fullReadAt: number;

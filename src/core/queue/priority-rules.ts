@@ -10,7 +10,7 @@ export interface PriorityRule {
 }
 
 /**
- * Queue priority by department and rank (CONTRACT.md section 13): the power of the first rule a
+ * Queue priority by department and rank: the power of the first rule a
  * member matches, 0 for none. Only members the gate admits match; a rule with neither a department
  * nor a rank matches every one of them.
  */

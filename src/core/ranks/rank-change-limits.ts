@@ -1,4 +1,4 @@
-/** How often rank changes may be made (CONTRACT section 10). */
+/** How often rank changes may be made, per acting player and per member changed. */
 export interface RankChangeRules {
   /** A player actor's changes are at least this far apart. */
   actorSpacingMs: number;

@@ -23,7 +23,7 @@ export interface KnownRecord {
 }
 
 /**
- * The whole roster kept on the server (CONTRACT.md section 14): a license it holds is answered
+ * The whole roster kept on the server: a license it holds is answered
  * without a request. It never says "not on the roster": a license it does not hold is looked up.
  */
 export interface MemberMirror {

@@ -1,7 +1,7 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { LICENSE, standIn } from './stand-in-rig';
 
-// The ESX stand-in behaves as FRAMEWORKS.md reads es_extended's source.
+// The ESX stand-in behaves as es_extended's source does.
 type Rig = Awaited<ReturnType<typeof standIn>>;
 let rig: Rig;
 afterEach(() => rig.server.stop());

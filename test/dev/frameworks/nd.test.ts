@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { LICENSE, standIn } from './stand-in-rig';
 
-// The ND_Core stand-in behaves as FRAMEWORKS.md reads ND_Core's source (server/player.lua).
+// The ND_Core stand-in behaves as ND_Core's source does (server/player.lua).
 type Rig = Awaited<ReturnType<typeof standIn>>;
 let rig: Rig;
 afterEach(() => rig.server.stop());

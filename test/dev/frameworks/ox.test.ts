@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { LICENSE, standIn } from './stand-in-rig';
 
-// The ox_core stand-in behaves as FRAMEWORKS.md reads ox_core's source (player/class.ts).
+// The ox_core stand-in behaves as ox_core's source does (player/class.ts).
 // It is TypeScript, loaded from the build: run `npm run build` first.
 type Rig = Awaited<ReturnType<typeof standIn>>;
 let rig: Rig;

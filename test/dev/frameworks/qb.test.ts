@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { LICENSE, standIn } from './stand-in-rig';
 
-// The QBCore stand-in behaves as FRAMEWORKS.md reads qb-core's source (server/player.lua).
+// The QBCore stand-in behaves as qb-core's source does (server/player.lua).
 type Rig = Awaited<ReturnType<typeof standIn>>;
 let rig: Rig;
 afterEach(() => rig.server.stop());

@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { LICENSE, standIn } from './stand-in-rig';
 
-// The Qbox stand-in behaves as FRAMEWORKS.md reads qbx_core's source (server/player.lua).
+// The Qbox stand-in behaves as qbx_core's source does (server/player.lua).
 type Rig = Awaited<ReturnType<typeof standIn>>;
 let rig: Rig;
 afterEach(() => rig.server.stop());

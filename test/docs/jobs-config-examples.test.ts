@@ -3,13 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/core/config';
 
-// Every config.json example of the README's job sync section, loaded as the resource loads config.json.
-const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-const section = readme.slice(
-  readme.indexOf('## Jobs: the roster drives the framework'),
-  readme.indexOf('\n## ', readme.indexOf('## Jobs: the roster drives the framework') + 1),
-);
-const examples = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!);
+// Every config.json example of the job sync page, loaded as the resource loads config.json.
+const page = readFileSync(path.resolve(import.meta.dirname, '../../docs/jobs.md'), 'utf8');
+const examples = [...page.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!);
 const convars = {
   apiKey: 'rk_abc123_s3cr3tvalue',
   baseUrl: 'https://roster.community.test',
@@ -17,7 +13,7 @@ const convars = {
   trainingApiKey: '',
 };
 
-describe("the README's job sync examples", () => {
+describe("the job sync page's examples", () => {
   it('are there, one per framework', () => {
     expect(examples.length).toBe(5);
   });
