@@ -51458,7 +51458,7 @@ var configSchema = external_exports.object({
       error: (issue2) => `"${String(issue2.input)}" is in one of FXServer's own namespaces (${RESERVED_NAMESPACES.join(", ")}): a department named like a server group (e.g. Admin) would hand its members that group's rights; choose another, e.g. "roster"`
     }).default("roster")
   }).strict().prefault({}),
-  // The owner's panel (CONTRACT.md section 11); the token is the convar roster_web_token.
+  // The owner's panel; the token is the convar roster_web_token.
   panel: external_exports.object({
     trustedProxies: external_exports.array(
       external_exports.string().refine(isAddressOrRange, {
@@ -51468,13 +51468,13 @@ var configSchema = external_exports.object({
       })
     ).max(256).default([])
   }).strict().prefault({}),
-  // The whole roster kept on the server (CONTRACT.md section 14). A full read of a large roster
+  // The whole roster kept on the server. A full read of a large roster
   // costs about two requests per 100 members, so it is never repeated more than twice an hour.
   mirror: external_exports.object({
     enabled: external_exports.boolean().default(true),
     resyncMinutes: external_exports.number().int().min(30).max(10080).default(360)
   }).strict().prefault({}),
-  // Queue priority by department and rank (CONTRACT.md section 13): first match wins.
+  // Queue priority by department and rank: first match wins.
   queue: external_exports.object({
     priority: external_exports.array(
       external_exports.object({
@@ -51484,7 +51484,7 @@ var configSchema = external_exports.object({
       }).strict()
     ).default([])
   }).strict().prefault({}),
-  // Job sync (CONTRACT.md section 12): the roster's departments and ranks become framework jobs.
+  // Job sync: the roster's departments and ranks become framework jobs.
   jobs: jobsSchema,
   training: external_exports.object({
     enabled: external_exports.boolean().default(false),
