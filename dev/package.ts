@@ -1,7 +1,12 @@
 // Builds roster.zip: the folder an owner unpacks into resources/ as it is.
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync, readdirSync } from 'node:fs';
 import { ZipFile } from 'yazl';
 
+// The README's links lead into docs/: its pages and pictures go with it.
+const docs = readdirSync('docs')
+  .filter((name) => /\.(md|png)$/.test(name))
+  .sort()
+  .map((name) => `docs/${name}`);
 const files = [
   'fxmanifest.lua',
   'dist/server.js',
@@ -10,6 +15,7 @@ const files = [
   'LICENSE',
   'types/index.d.ts',
   'types/roster.lua',
+  ...docs,
 ];
 const missing = files.filter((file) => !existsSync(file));
 if (missing.length > 0) {

@@ -61630,7 +61630,7 @@ function attachQueuePriority(context) {
 function queueFound(connectQueue) {
   if (fx.GetResourceState(CONNECT_QUEUE) === "started") return connectQueue;
   if (fx.GetResourceState("qbx_core") === "started")
-    return "qbx_core's queue: give a sub-queue the predicate from the README (it calls lookupPriority).";
+    return "qbx_core's queue: give a sub-queue the predicate in docs/queue-and-duty.md (it calls lookupPriority).";
   return "no ConnectQueue running; other queues can call getPriority or lookupPriority.";
 }
 

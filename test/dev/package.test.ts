@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -27,14 +27,21 @@ describe('npm run package', () => {
 
   it('builds a zip an owner unpacks into resources/ as it is', () => {
     execFileSync(process.execPath, ['.build/dev/package.mjs'], { cwd: repo, stdio: 'pipe' });
-    expect(zipEntries(readFileSync(zipPath)).sort()).toEqual([
-      'roster/LICENSE',
-      'roster/README.md',
-      'roster/config.example.json',
-      'roster/dist/server.js',
-      'roster/fxmanifest.lua',
-      'roster/types/index.d.ts',
-      'roster/types/roster.lua',
-    ]);
+    const docs = readdirSync(join(repo, 'docs'))
+      .filter((name) => /\.(md|png)$/.test(name))
+      .map((name) => `roster/docs/${name}`);
+    expect(docs).toContain('roster/docs/configuration.md');
+    expect(zipEntries(readFileSync(zipPath)).sort()).toEqual(
+      [
+        'roster/LICENSE',
+        'roster/README.md',
+        'roster/config.example.json',
+        'roster/dist/server.js',
+        'roster/fxmanifest.lua',
+        'roster/types/index.d.ts',
+        'roster/types/roster.lua',
+        ...docs,
+      ].sort(),
+    );
   });
 });
