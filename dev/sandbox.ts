@@ -3,8 +3,8 @@
 // joins, export calls from JS and Lua, a rank change on the roster and its principal, rank changes
 // from the game (the `rank` command), `roster status`, the training side against a mock learning
 // service, queue priority with ConnectQueue, and a second server whose clocks run fast (duty hours
-// and a suspension in the roster's dashboard arriving through the audit feed), and one request to
-// the owner's panel.
+// and a suspension in the roster's dashboard arriving through the audit feed); then the owner's
+// console, where they type commands into the running server (dev/sandbox/console.ts).
 // `npm start -- --jobs` runs job sync with the Qbox stand-in instead (dev/sandbox/jobs.ts).
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { type MockLearning, startMockLearning } from './mock-learning/server';
 import { type MockRoster, startMockRoster } from './mock-roster/server';
 import type { RosterExports } from './sandbox/answers';
 import { runBurstPart } from './sandbox/burst';
+import { type ConsoleSource, runConsole } from './sandbox/console';
 import { runDoctorPart } from './sandbox/doctor';
 import { addRecentDuty, RECENT_HOURS } from './sandbox/duty-hours';
 import { expectThat, waitFor } from './sandbox/expectation';
@@ -46,8 +47,14 @@ export interface SandboxOptions {
   /** Where the narrative goes (default `console.log`). */
   print?: (line: string) => void;
   /**
-   * Called with the owner's panel once the scripted session is done, before everything closes
-   * (`npm start -- --panel` waits here until Ctrl+C; the browser test drives the page here).
+   * The owner's console once the scripted session is done: commands typed (or piped) into the
+   * running server, whose own lines are shown meanwhile. None: the session just ends.
+   */
+  console?: ConsoleSource;
+  /**
+   * Called with the owner's panel once the scripted session (and the console) are done, before
+   * everything closes (`npm start -- --panel` without a terminal waits here until Ctrl+C; the
+   * browser test drives the page here).
    */
   panel?: (panel: PanelAccess, running: RunningSandbox) => Promise<void>;
 }
@@ -228,6 +235,12 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<SandboxR
     );
     print('');
     print(`sandbox finished in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+    if (options.console) {
+      print(
+        "the server keeps running: the audit log is read every 60 s, duty sessions every 300 s (a player's hours are known from the first read after they joined)",
+      );
+      await runConsole(options.console, { server, roster, print });
+    }
     if (options.panel) {
       print(`owner's panel: ${panel.url} (token ${panel.token})`);
       await options.panel(panel, { server, roster: mock, learning });
@@ -241,7 +254,27 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<SandboxR
   }
 }
 
-/** `--panel`: keep the sandbox (and its panel) running until Ctrl+C. */
+const USAGE = `npm start [-- --panel | --jobs | --help]
+
+The resource end to end on this machine: a mock roster service, the FXServer emulator with the
+built bundle, scripted players and changes (about 15 s), then the server console.
+
+  (nothing)  After the scripted session, a prompt: type console commands into the running server
+             (roster status, roster doctor, roster lookup 1, roster refresh all, rank promote 1,
+             hours 1, players, help); the server's own lines print above the prompt.
+             exit, Ctrl+D or Ctrl+C stops it.
+             When stdin is not a terminal (CI, a pipe, a file), the commands are read from it one
+             a line, each answer printed before the next, and the sandbox stops at its end:
+               printf 'roster status\\nhours 1\\n' | npm start
+               npm start < /dev/null          (no commands: just the session)
+  --panel    Without a terminal: once stdin ends, keep the server and the owner's panel running
+             until Ctrl+C (with one, the panel is open as long as the prompt is).
+  --jobs     Job sync with the Qbox stand-in, instead of the session above.
+  --help     This text.`;
+
+const OPTIONS = new Set(['--panel', '--jobs', '--help', '-h']);
+
+/** Without a terminal, `--panel`: keep the sandbox (and its panel) running until Ctrl+C. */
 function untilInterrupted(): Promise<void> {
   return new Promise((resolve) => {
     console.log('the sandbox keeps running with the panel open; press Ctrl+C to stop.');
@@ -251,10 +284,23 @@ function untilInterrupted(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((arg) => !OPTIONS.has(arg));
+  if (unknown.length > 0 || args.includes('--help') || args.includes('-h')) {
+    if (unknown.length > 0) console.error(`unknown option ${unknown.join(' ')}\n`);
+    console.log(USAGE);
+    process.exitCode = unknown.length > 0 ? 2 : 0;
+    return;
+  }
+  const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
   try {
     // `--jobs`: job sync with the Qbox stand-in, instead of the main session.
-    if (process.argv.includes('--jobs')) await runJobsSandbox();
-    else await runSandbox(process.argv.includes('--panel') ? { panel: untilInterrupted } : {});
+    if (args.includes('--jobs')) await runJobsSandbox();
+    else
+      await runSandbox({
+        console: terminal ? { input: process.stdin, terminal: process.stdout } : { input: process.stdin },
+        ...(args.includes('--panel') && !terminal ? { panel: untilInterrupted } : {}),
+      });
   } catch (error) {
     console.error(`sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
