@@ -257,7 +257,7 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<SandboxR
 const USAGE = `npm start [-- --panel | --jobs | --help]
 
 The resource end to end on this machine: a mock roster service, the FXServer emulator with the
-built bundle, scripted players and changes (about 15 s), then the server console.
+built bundle, scripted players and changes (about 10 s), then the server console.
 
   (nothing)  After the scripted session, a prompt: type console commands into the running server
              (roster status, roster doctor, roster lookup 1, roster refresh all, rank promote 1,
