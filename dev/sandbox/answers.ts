@@ -20,6 +20,8 @@ export interface RosterExports {
   hasMinRank(src: number, department: string, rank: string): boolean;
   lookupLicense(license: string): Promise<MemberAnswer | null>;
   refreshPlayer(src: number): Promise<MemberAnswer | null>;
+  getDutyHours(src: number, days?: number): number | null;
+  getPriority(srcOrLicense: number | string): number;
 }
 
 /** The member's LSPD rank name, or `none`. */

@@ -21,6 +21,7 @@ export interface CfgValues {
 export function sandboxServerCfg(values: CfgValues, shown: 'as is' | 'keys cut' = 'as is'): string {
   const key = (token: string) => (shown === 'as is' ? token : cut(token));
   const lines: [string, string?][] = [
+    ['set sv_maxclients 64', 'ConnectQueue holds players beyond it'],
     [`set roster_base_url "${values.baseUrl}"`, 'the mock roster service'],
     [`set roster_api_key "${key(values.apiKey)}"`, '`set`, never `setr`/`sets`: those publish it'],
     ['add_convar_permission roster read roster_api_key', 'only this resource may read the key'],
@@ -34,6 +35,25 @@ export function sandboxServerCfg(values: CfgValues, shown: 'as is' | 'keys cut' 
     [`add_ace roster.lspd.sergeant ${SERGEANT_ACE} allow`, 'LSPD Sergeant and above'],
     [`add_ace roster.member ${MEMBER_ACE} allow`, 'every admitted member'],
   ];
+  return cfgText(lines);
+}
+
+/**
+ * The second server's server.cfg: the roster with its own key, the principals, and the ACE the
+ * audit-feed part checks. No panel, no training, no admin.
+ */
+export function secondServerCfg(values: Pick<CfgValues, 'baseUrl' | 'apiKey'>): string {
+  return cfgText([
+    [`set roster_base_url "${values.baseUrl}"`],
+    [`set roster_api_key "${values.apiKey}"`],
+    ['add_convar_permission roster read roster_api_key'],
+    ['add_ace resource.roster command.add_principal allow'],
+    ['add_ace resource.roster command.remove_principal allow'],
+    [`add_ace roster.member ${MEMBER_ACE} allow`],
+  ]);
+}
+
+function cfgText(lines: readonly (readonly [string, string?])[]): string {
   const width = Math.max(...lines.map(([line]) => line.length)) + 2;
   return lines.map(([line, note]) => (note ? `${line.padEnd(width)}# ${note}` : line)).join('\n');
 }

@@ -28,6 +28,16 @@ it('the sandbox runs its scripted session and shows every decision, export, chan
   expect(text).toMatch(/^set roster_api_key "rstr_\w+_…"/m);
   expect(text).toContain('connected to the roster of "San Andreas Roleplay"');
 
+  // `roster doctor` once the resource is ready: each check's line and a count, nothing broken.
+  const doctor = text.split('-- roster doctor, once the resource is ready --\n')[1]?.split('\n\n')[0] ?? '';
+  expect(doctor).toMatch(/^✓ key works; community "San Andreas Roleplay"/m);
+  expect(doctor).toMatch(/^✓ audit feed: .* within about 60 s\.$/m);
+  expect(doctor).toMatch(/^✓ mirror holds 200 members/m);
+  expect(doctor).toMatch(/^✓ duty hours: /m);
+  expect(doctor).not.toMatch(/^✗/m);
+  expect(doctor).not.toMatch(/^ {2}/m);
+  expect(doctor).toMatch(/^doctor: \d+ ✓, \d+ ! \(worth a look\), \d+ … \(under way\), 0 ✗ \(broken\); /m);
+
   expect(text).toMatch(/^Alice \(member mem_\d+, ACTIVE\) +-> admitted as player \d+/m);
   expect(text).toMatch(
     /^Bob \(not on the roster\) +-> refused: "You are not on the San Andreas Roleplay roster/m,
@@ -95,11 +105,41 @@ it('the sandbox runs its scripted session and shows every decision, export, chan
     new RegExp(`^IsPlayerAceAllowed\\(${promoted}, 'command\\.spikestrip'\\) now +-> true$`, 'm'),
   );
 
-  // A suspension made in the roster's dashboard, read by the audit feed (no refreshPlayer asked).
+  expect(text).toMatch(/^players: \d+\/\d+ online loaded/m);
+
+  // Queue priority: ConnectQueue places each member with the power of the first rule they match.
+  expect(text).toMatch(/^ConnectQueue started .* -> \[roster\] connectqueue found: /m);
+  for (const [name, power] of [
+    ['Hank', 50],
+    ['Iris', 40],
+    ['Jules', 10],
+  ] as const) {
+    const player = text.match(
+      new RegExp(`^ConnectQueue placed ${name} \\(player (\\d+)\\) with power ${power}$`, 'm'),
+    )?.[1];
+    expect(player, name).toBeDefined();
+    expect(text).toMatch(new RegExp(`^exports\\.roster\\.getPriority\\(${player}\\) +-> ${power}$`, 'm'));
+  }
+
+  // The second server, its clocks turned up: a member's duty hours on its console, then a
+  // suspension made in the roster's dashboard, read by the audit feed (no refreshPlayer asked).
+  expect(text).toMatch(/^config\.json there: refresh \{"auditSeconds":1,"intervalSeconds":2\}/m);
+  const kim = text.match(
+    /^Kim \(member mem_\d+, ACTIVE, on duty this month\) +-> admitted as player (\d+)/m,
+  )?.[1];
+  expect(kim).toBeDefined();
+  expect(text).toMatch(
+    new RegExp(
+      `^hours ${kim} \\(the console, \\d+ ms after the join\\) -> .+: 4\\.75 h on duty in the last 7 days, 7\\.75 h in the last 30 days\\.$`,
+      'm',
+    ),
+  );
+  expect(text).toMatch(new RegExp(`^exports\\.roster\\.getDutyHours\\(${kim}\\) +-> 4\\.75$`, 'm'));
+  expect(text).toMatch(new RegExp(`^exports\\.roster\\.getDutyHours\\(${kim}, 30\\) +-> 7\\.75$`, 'm'));
   const suspended = text.match(
     /^dashboard: staff suspend mem_\d+ \(player (\d+)\): POST \/__mock\/dashboard \{"setStatus":.*"SUSPENDED"\}\} -> 200$/m,
   )?.[1];
-  expect(suspended).toBeDefined();
+  expect(suspended).toBe(kim);
   expect(text).toMatch(
     /^the resource's requests since the change: .*GET \/api\/v1\/audit-logs \(\+\d+ ms\), .*GET \/api\/v1\/members \(\+\d+ ms\)/m,
   );
@@ -113,7 +153,6 @@ it('the sandbox runs its scripted session and shows every decision, export, chan
   expect(text).toMatch(
     new RegExp(`^IsPlayerAceAllowed\\(${suspended}, 'vMenu\\.OnlinePlayers\\.Menu'\\) now +-> false$`, 'm'),
   );
-  expect(text).toMatch(/^players: \d+\/\d+ online loaded/m);
 
   expect(text).toMatch(/^training: connected to the learning service of "LSRP Academy"\.$/m);
   expect(text).toMatch(/^Erin \(member mem_\d+, Discord linked\) +-> admitted as player \d+/m);
