@@ -57301,6 +57301,13 @@ var ListRecords = class {
     }
     return ordered ? stamps : null;
   }
+  /** The newest stamp held; null when none is readable. */
+  newest() {
+    let newest = null;
+    for (const { at } of this.byKey.values())
+      if (at !== null && (newest === null || at > newest)) newest = at;
+    return newest;
+  }
   /** Stamps of the records held in `range`, oldest first. */
   stampsIn(range) {
     const stamps = [];
@@ -57471,10 +57478,12 @@ async function reconcile(list, held, range, total) {
     const known = round === 0 && total !== null;
     const comparison = known ? counted(held, range, total) : await compare(list, held, range);
     if (comparison.kind !== "differs") return "settled";
-    if (round === ROUNDS)
+    if (round === ROUNDS) {
+      if (!comparison.short) return "settled";
       throw new ListReadError(
         `GET ${list.path} kept changing while it was read: its total still differed from the ${held.size} records read after ${ROUNDS} re-reads of the difference`
       );
+    }
     if (await repair(list, held, range) === 0) return "unreachable";
   }
 }
@@ -57486,7 +57495,8 @@ async function compare(list, held, range) {
 }
 function counted(held, range, total) {
   if (total === void 0) return { kind: "uncounted" };
-  return total === held.stampsIn(range).length ? { kind: "same" } : { kind: "differs" };
+  const ours = held.stampsIn(range).length;
+  return total === ours ? { kind: "same" } : { kind: "differs", short: total > ours };
 }
 async function repair(list, held, range) {
   const middle = middleStamp(held.stampsIn(range));
@@ -57562,8 +57572,11 @@ async function readList(source, pacer, list) {
   const read = await readByKey(paced, held, range, stop);
   if (read.kind === "stopped") return { kind: "too-many", size };
   let byKey = read.kind === "read";
-  if (read.kind === "read" && counted2 && read.total !== held.size)
-    byKey = await reconcile(paced, held, range, read.total) === "settled";
+  if (read.kind === "read" && counted2 && read.total !== held.size) {
+    const newest = held.newest();
+    const part = newest === null ? range : { after: range.after, before: newest + 1 };
+    byKey = await reconcile(paced, held, part, part === range ? read.total : null) === "settled";
+  }
   if (!byKey) held = await readByNumberConfirmed(paced, range, stop);
   if (held === null) return { kind: "too-many", size };
   if (atMost !== void 0 && held.size > atMost) return { kind: "too-many", size: held.size };

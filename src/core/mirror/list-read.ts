@@ -46,9 +46,15 @@ export async function readList(source: PageSource, pacer: MirrorPacer, list: Lis
   const read = await readByKey(paced, held, range, stop);
   if (read.kind === 'stopped') return { kind: 'too-many', size };
   let byKey = read.kind === 'read';
-  // Nothing to reconcile when the last answer counted the whole list and it matches.
-  if (read.kind === 'read' && counted && read.total !== held.size)
-    byKey = (await reconcile(paced, held, range, read.total)) === 'settled';
+  // Nothing to reconcile when the last answer counted the whole list and it matches. Else the part
+  // read is reconciled, up to the newest record held: records created since the last page (the
+  // audit log and the next read of new members bring them) change no count there, so a roster
+  // that changes all the time is still read whole.
+  if (read.kind === 'read' && counted && read.total !== held.size) {
+    const newest = held.newest();
+    const part = newest === null ? range : { after: range.after, before: newest + 1 };
+    byKey = (await reconcile(paced, held, part, part === range ? read.total : null)) === 'settled';
+  }
   if (!byKey) held = await readByNumberConfirmed(paced, range, stop);
   if (held === null) return { kind: 'too-many', size };
   // Records the reconciliation brought in count too.

@@ -55,6 +55,14 @@ export class ListRecords {
     return ordered ? stamps : null;
   }
 
+  /** The newest stamp held; null when none is readable. */
+  newest(): number | null {
+    let newest: number | null = null;
+    for (const { at } of this.byKey.values())
+      if (at !== null && (newest === null || at > newest)) newest = at;
+    return newest;
+  }
+
   /** Stamps of the records held in `range`, oldest first. */
   stampsIn(range: CreatedRange): number[] {
     const stamps: number[] = [];
