@@ -15,7 +15,13 @@ describe('readRateLimitHeaders', () => {
         },
         now,
       ),
-    ).toEqual({ limit: 60, remaining: 3, resetAtMs: now + 30_000, retryAfterMs: 7000 });
+    ).toEqual({
+      limit: 60,
+      remaining: 3,
+      resetAtMs: now + 30_000,
+      resetInMs: 30_000,
+      retryAfterMs: 7000,
+    });
   });
 
   it('accepts an HTTP-date Retry-After and ignores nonsense', () => {
@@ -30,11 +36,14 @@ describe('readRateLimitHeaders', () => {
 describe('waits the service imposes are bounded', () => {
   const ceiling = 300_000;
   it.each([
-    ['an epoch reset in the year 2286', { 'x-ratelimit-reset': '9999999999' }],
-    ['a 31-year reset delta', { 'x-ratelimit-reset': '999999999' }],
-    ['a reset in epoch milliseconds far ahead', { 'x-ratelimit-reset': String(now + 1e12) }],
-  ])('%s is read as the ceiling', (_name, headers) => {
-    expect(readRateLimitHeaders(headers, now, ceiling)).toEqual({ resetAtMs: now + ceiling });
+    ['an epoch reset in the year 2286', { 'x-ratelimit-reset': '9999999999' }, 9_999_999_999_000 - now],
+    ['a 31-year reset delta', { 'x-ratelimit-reset': '999999999' }, 999_999_999_000],
+    ['a reset in epoch milliseconds far ahead', { 'x-ratelimit-reset': String(now + 1e12) }, 1e12],
+  ])('%s is read as the ceiling (the reset as sent is kept apart)', (_name, headers, reported) => {
+    expect(readRateLimitHeaders(headers, now, ceiling)).toEqual({
+      resetAtMs: now + ceiling,
+      resetInMs: reported,
+    });
   });
 
   it('a huge Retry-After (seconds or date) is read as the ceiling', () => {
