@@ -15,6 +15,7 @@ import { type Clock, systemClock } from '../core/ports';
 import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { webTokenSetting } from '../panel/web-token';
+import { attachDailyBudget } from './capabilities/daily-budget';
 import { attachDutyHours } from './capabilities/duty-hours';
 import { attachExports } from './capabilities/exports';
 import { attachJobs } from './capabilities/jobs';
@@ -53,6 +54,8 @@ const CAPABILITIES: readonly AttachCapability[] = [
   attachQueuePriority,
   attachDutyHours,
   attachJobs,
+  // Its count of the day is read back when attached, before any request; its doctor line comes last.
+  attachDailyBudget,
 ];
 
 /** Reads the settings and attaches everything; with bad settings the resource fails closed. */
