@@ -1,3 +1,4 @@
+import { hasScope } from '../../core/api';
 import type { AuditFeed } from '../../core/audit/audit-feed';
 import { dailyBudgetLines } from '../../core/doctor/daily-budget';
 import { dailyCost, keyOutlook, type ServerRates } from '../../core/limiter/daily-estimate';
@@ -41,6 +42,8 @@ export function attachDailyBudget(context: RosterContext): Capability {
     }
   };
   let feed: AuditFeed | null = null;
+  /** The key may read duty sessions: those of the members online are read every refresh interval. */
+  let dutyRead = false;
   const rates = (): ServerRates => {
     const mirror = capabilities.mirrorReport();
     const on = mirror !== null && mirror.state.kind !== 'off';
@@ -50,6 +53,7 @@ export function attachDailyBudget(context: RosterContext): Capability {
         ? { resyncMinutes: config.mirror.resyncMinutes, held: mirror.held, deciding: mirror.deciding }
         : null,
       refreshSeconds: config.refresh.intervalSeconds,
+      dutySeconds: dutyRead ? config.refresh.intervalSeconds : 0,
       feedHealthy: feed?.healthy ?? false,
       online: players.onlineCount,
     };
@@ -59,6 +63,12 @@ export function attachDailyBudget(context: RosterContext): Capability {
       if (store) schedule.every(SAVE_MS, save);
     },
     stop: save,
+    ready: (identity) => {
+      dutyRead = hasScope(identity.scopes, 'timelogs:read');
+    },
+    scopesChanged: (identity) => {
+      dutyRead = hasScope(identity.scopes, 'timelogs:read');
+    },
     auditFeedStarted: (started) => {
       feed = started;
     },

@@ -52,6 +52,7 @@ function parts(outlook: KeyOutlook): string {
   if (cost.fullReads > 0) named.push(`full re-reads ${integer(cost.fullReads)}`);
   named.push(`departments and ranks ${integer(cost.catalog)}`);
   if (cost.refreshes > 0) named.push(`refreshes ${integer(cost.refreshes)}`);
+  if (cost.duty > 0) named.push(`duty hours ${integer(cost.duty)}`);
   named.push(
     cost.measured === null
       ? 'joins and changes not counted long enough yet'

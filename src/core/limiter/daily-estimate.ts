@@ -20,6 +20,8 @@ export interface ServerRates {
   mirror: { resyncMinutes: number; held: number; deciding: boolean } | null;
   /** `refresh.intervalSeconds`; 0 when the periodic refresh is off. */
   refreshSeconds: number;
+  /** How often the duty sessions of the members online are read (`refresh.intervalSeconds`); 0 when they are not. */
+  dutySeconds: number;
   /** The audit feed reads changes on time: the periodic refresh is only a safety net. */
   feedHealthy: boolean;
   online: number;
@@ -35,6 +37,8 @@ export interface DailyCost {
   catalog: number;
   /** Re-reads of every player online. */
   refreshes: number;
+  /** Duty sessions of the members online: a request per hundred online each time. */
+  duty: number;
   /**
    * Joins, rank changes and the members the audit log named, at the pace counted (what the lanes
    * sent beyond the audit reads and refreshes); null until enough is counted.
@@ -69,14 +73,18 @@ export interface KeyOutlook {
 
 /**
  * This server's daily cost from its own rates: the periodic work from its settings and what it
- * holds (audit reads, the mirror's full re-reads, departments and ranks, refreshes of the players
- * online), and the rest (joins, rank changes, members the audit log named) at the pace counted.
+ * holds (audit reads, the mirror's full re-reads, departments and ranks, refreshes and duty
+ * sessions of the players online), and the rest (joins, rank changes, members the audit log named) at the pace counted.
  */
 export function dailyCost(rates: ServerRates, day: KeyDayReport, now: number): DailyCost {
   const audit = rates.auditSeconds > 0 ? Math.round(86_400 / rates.auditSeconds) : 0;
   const mirror = rates.mirror;
   const fullReads = mirror ? Math.round((1440 / mirror.resyncMinutes) * fullReadCost(mirror.held)) : 0;
   const refreshes = refreshesPerDay(rates);
+  const duty =
+    rates.dutySeconds > 0 && rates.online > 0
+      ? Math.round((86_400 / rates.dutySeconds) * Math.ceil(rates.online / PAGE))
+      : 0;
   const overMs = day.countedSince === null ? 0 : Math.min(DAY_MS, now - day.countedSince);
   let measured: number | null = null;
   if (overMs >= SHORTEST_MEASURE_MS) {
@@ -89,9 +97,10 @@ export function dailyCost(rates: ServerRates, day: KeyDayReport, now: number): D
     fullReads,
     catalog: CATALOG_PER_DAY,
     refreshes,
+    duty,
     measured,
     measuredOverMs: overMs,
-    total: audit + fullReads + CATALOG_PER_DAY + refreshes + (measured ?? 0),
+    total: audit + fullReads + CATALOG_PER_DAY + refreshes + duty + (measured ?? 0),
   };
 }
 

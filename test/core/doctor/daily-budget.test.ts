@@ -13,6 +13,7 @@ const rates: ServerRates = {
   auditSeconds: 60,
   mirror: { resyncMinutes: 360, held: 2_000, deciding: true },
   refreshSeconds: 300,
+  dutySeconds: 0,
   feedHealthy: true,
   online: 80,
 };
@@ -40,7 +41,8 @@ function report(more: Partial<KeyDayReport> = {}): KeyDayReport {
 
 describe("the doctor's daily estimate", () => {
   it('adds up the periodic work from the settings and what is held, and the rest at the pace counted', () => {
-    const cost = dailyCost(rates, report(), now);
+    // The key may read duty sessions: those of the 80 online are read every refresh interval.
+    const cost = dailyCost({ ...rates, dutySeconds: 300 }, report(), now);
     expect(cost).toEqual({
       audit: 1_440,
       // Four full reads a day, each 20 pages of members and 20 of assignments.
@@ -48,10 +50,12 @@ describe("the doctor's daily estimate", () => {
       catalog: 96,
       // The mirror decides joins and the feed is on time: no refresh runs.
       refreshes: 0,
+      // One request for the 80 online every 300 s.
+      duty: 288,
       // (30 + 390) in six hours is 1,680 a day, of which 1,440 are the audit reads.
       measured: 240,
       measuredOverMs: 6 * HOUR_MS,
-      total: 1_936,
+      total: 2_224,
     });
     // Without the mirror, the refresh is the safety net every 12 intervals: 24 a day of one page pair.
     const alone = dailyCost({ ...rates, mirror: null }, report(), now);
