@@ -1,6 +1,7 @@
 import type { KeyDayReport } from './key-day';
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 /** Departments and ranks are read again every 30 minutes: two requests. */
 const CATALOG_PER_DAY = 2 * 48;
 /** A member page and an assignment page per 100 members: a full read of the roster. */
@@ -53,7 +54,7 @@ export interface DailyCost {
 export interface KeyOutlook {
   cost: DailyCost;
   /**
-   * How many of this server the key carries (the key's pace over the last hour, every server
+   * How many of this server the key carries (the key's requests of the last hours, every server
    * counted, over this server's own); 1 when the service's counts show no other server.
    */
   serversWorth: number;
@@ -106,9 +107,7 @@ export function dailyCost(rates: ServerRates, day: KeyDayReport, now: number): D
 
 /** What the key's day comes to when every server on it spends as the last hour's counts show. */
 export function keyOutlook(cost: DailyCost, day: KeyDayReport, now: number): KeyOutlook {
-  const { own, others } = day.pace;
-  const othersNoticed = own !== null && others !== null && own > 0 && others >= own * OTHERS_NOTICED;
-  const serversWorth = othersNoticed ? (own + others) / own : 1;
+  const serversWorth = worthOf(day);
   const keyPerDay = Math.round(cost.total * serversWorth);
   const service = day.serviceDay;
   const ceiling = service
@@ -143,6 +142,20 @@ function todaySoFar(day: KeyDayReport, keyPerDay: number): number | null {
   if (day.countedSince === null) return null;
   const uncounted = Math.max(0, day.countedSince - day.today.since);
   return Math.round(day.today.own + (day.today.others ?? 0) + (keyPerDay * uncounted) / DAY_MS);
+}
+
+/**
+ * The key's requests over this server's own: over the last three hours counted once an hour is
+ * (a steadier figure: the others' requests are seen a window at a time), else over this run's
+ * pace. 1 while the others' part is too small to tell from the counts' noise.
+ */
+function worthOf(day: KeyDayReport): number {
+  const { recent, pace } = day;
+  const counted = recent.overMs >= HOUR_MS && recent.others !== null && recent.own > 0;
+  const own = counted ? recent.own : pace.own;
+  const others = counted ? recent.others : pace.others;
+  if (own === null || others === null || own <= 0 || others < own * OTHERS_NOTICED) return 1;
+  return (own + others) / own;
 }
 
 function fullReadCost(held: number): number {

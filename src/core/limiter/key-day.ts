@@ -5,6 +5,8 @@ import type { Lane } from './lane';
 import type { RateLimitInfo } from './rate-limit-headers';
 
 const MINUTE_MS = 60_000;
+/** How far back the others' part of the key is judged once that much is counted. */
+const RECENT_MS = 3 * 3_600_000;
 
 /**
  * Fractions of the day's ceiling that only more urgent lanes may use: when the day runs low,
@@ -43,6 +45,11 @@ export interface KeyDayReport {
    * the other servers' as the minute windows showed them (null when none was seen).
    */
   pace: { own: number | null; others: number | null };
+  /**
+   * The last three hours as counted (restarts included; `overMs` less while less is counted):
+   * this server's requests and the others' the minute windows showed (null when none was seen).
+   */
+  recent: { overMs: number; own: number; others: number | null };
   /**
    * Today, since the key's day began (the service's day window's reset less a day, else midnight
    * UTC): this server's requests and the others' seen (null when no window was).
@@ -151,12 +158,20 @@ export class KeyDay {
     const service = this.current(now);
     const since = service ? service.resetAt - DAY_MS : now - (now % DAY_MS);
     const today = this.tally.ownByLane(now, since);
+    const recentFrom = now - RECENT_MS;
+    const recent = this.tally.ownByLane(now, recentFrom);
+    const countedSince = this.tally.firstAt(now);
     return {
       perDay: this.perDay,
       own: this.tally.ownByLane(now),
-      countedSince: this.tally.firstAt(now),
+      countedSince,
       others: this.tally.others(now),
       pace: { own: this.pace.ownPerHour(now), others: this.pace.othersPerHour(now) },
+      recent: {
+        overMs: countedSince === null ? 0 : Math.min(RECENT_MS, now - countedSince),
+        own: recent.join + recent.write + recent.refresh + recent.background,
+        others: this.tally.others(now, recentFrom),
+      },
       today: {
         since,
         own: today.join + today.write + today.refresh + today.background,

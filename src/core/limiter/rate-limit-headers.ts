@@ -43,8 +43,10 @@ export function readRateLimitHeaders(
   const reset = readNumber(headers, 'x-ratelimit-reset');
   if (reset !== undefined && reset >= 0) {
     info.resetAtMs = Math.min(resetToEpochMs(reset, now), now + maxWaitMs);
-    // A delta is the same on both clocks; a time is read against the service's own.
-    const serviceNow = reset < 1e9 ? now : (answerDate(headers) ?? now);
+    // A delta is the same on both clocks; a time is read against the service's own, unless the two
+    // agree to the `Date` header's whole second (then ours, the finer, places the reset better).
+    const date = reset < 1e9 ? undefined : answerDate(headers);
+    const serviceNow = date === undefined || Math.abs(date - now) < 1000 ? now : date;
     info.resetInMs = resetToEpochMs(reset, serviceNow) - serviceNow;
   }
   const retryAfter = readRetryAfter(headers, now);

@@ -33,6 +33,8 @@ function report(more: Partial<KeyDayReport> = {}): KeyDayReport {
     countedSince: now - 6 * HOUR_MS,
     others: null,
     pace: { own: 75, others: 0 },
+    // Less than an hour counted: the pace of this run tells the others' part.
+    recent: { overMs: 0, own: 0, others: null },
     today: { since: Date.UTC(2025, 0, 1), own: 620, others: null },
     serviceDay: null,
     ...more,
@@ -109,6 +111,18 @@ describe("the doctor's daily estimate", () => {
     expect(lines[0]).toMatch(
       /^✗ daily budget: .*6\.0 servers' worth.*24,000 used today \(the service's count\)\. At that pace the key's day runs out at about 16:03 UTC \(in 2 h 4 min\)/,
     );
+  });
+
+  it('once an hour is counted, the last hours tell the servers’ worth, not the last minutes’ pace', () => {
+    const day = report({
+      ...wholeDay,
+      recent: { overMs: 3 * HOUR_MS, own: 300, others: 2_100 },
+      pace: { own: 80, others: 5_000 },
+    });
+    expect(keyOutlook(dailyCost(rates, day, now), day, now).serversWorth).toBe(8);
+    // Others too few to tell from the counts' noise: this server alone.
+    const alone = report({ ...wholeDay, recent: { overMs: 3 * HOUR_MS, own: 300, others: 20 } });
+    expect(keyOutlook(dailyCost(rates, alone, now), alone, now).serversWorth).toBe(1);
   });
 
   it('close to the day, but within it: a warning, not a failure', () => {

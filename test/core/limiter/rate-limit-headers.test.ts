@@ -33,6 +33,26 @@ describe('readRateLimitHeaders', () => {
   });
 });
 
+describe('how far the reset is, on the answer’s own clock', () => {
+  it('on ours while the `Date` header agrees to its whole second, on the service’s when minutes off', () => {
+    const at = now + 459;
+    const reset = String(now / 1000 + 60);
+    // Same clocks: the Date header says 12:00:00 for 12:00:00.459; ours places the reset to the millisecond.
+    const same = readRateLimitHeaders({ date: new Date(now).toUTCString(), 'x-ratelimit-reset': reset }, at);
+    expect(same.resetInMs).toBe(59_541);
+    // The service 10 minutes behind: its minute window resets 60 s after its own time.
+    const behind = readRateLimitHeaders(
+      {
+        date: new Date(now - 600_000).toUTCString(),
+        'x-ratelimit-reset': String((now - 600_000) / 1000 + 60),
+      },
+      at,
+    );
+    expect(behind.resetInMs).toBe(60_000);
+    expect(behind.resetAtMs).toBe(at - 540_459);
+  });
+});
+
 describe('waits the service imposes are bounded', () => {
   const ceiling = 300_000;
   it.each([
