@@ -1,3 +1,4 @@
+import { type DayBudgetResults, dayBudgetNotes, dayBudgetRows } from './day-budget';
 import type { JobsStormResult } from './jobs-storm';
 import type { TimelineEntry } from './join-storm';
 import { MIRROR_METHOD, mirrorFindings } from './mirror-notes';
@@ -64,6 +65,8 @@ export interface BenchResults {
   queue?: QueueBenchResults;
   /** The join storm with the Qbox stand-in, every admitted player loading a character: job sync off and on. */
   jobsStorm?: JobsStormResult;
+  /** N servers on one key, a virtual day each: what the key's day costs. */
+  dayBudget?: DayBudgetResults;
 }
 
 /** What a whole run gives: every scenario ran. */
@@ -111,6 +114,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
   if (r.mirror) rows.push(...mirrorRows(r.mirror, r.storm?.naive));
   if (r.queue) rows.push(...queueRows(r.queue));
   if (r.jobsStorm) rows.push(...jobsStormRows(r.jobsStorm));
+  if (r.dayBudget) rows.push(...dayBudgetRows(r.dayBudget));
   return rows;
 }
 
@@ -712,6 +716,7 @@ function findings(r: CompleteResults): string {
   \`trim().toLowerCase()\`, which allocates.`,
   );
   if (r.mirror) notes.push(...mirrorFindings(r.mirror));
+  if (r.dayBudget) notes.push(...dayBudgetNotes(r.dayBudget));
   return notes.join('\n');
 }
 
