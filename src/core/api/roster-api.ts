@@ -110,7 +110,12 @@ export function rosterUserAgent(version: string): string {
 
 export function createRosterApi(options: RosterApiOptions): RosterApi {
   const { clock, logger } = options;
-  const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: options.perDay, clock });
+  const limiter = new RateLimiter({
+    perMinute: options.perMinute,
+    perDay: options.perDay,
+    clock,
+    ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+  });
   const sender = observed(
     createHttpSender({
       baseUrl: options.baseUrl,

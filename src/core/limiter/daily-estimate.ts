@@ -54,7 +54,7 @@ export interface DailyCost {
 export interface KeyOutlook {
   cost: DailyCost;
   /**
-   * How many of this server the key carries (the key's requests of the last hours, every server
+   * How many of this server the key carries (the key's requests of the rolling day, every server
    * counted, over this server's own); 1 when the service's counts show no other server.
    */
   serversWorth: number;
@@ -107,7 +107,7 @@ export function dailyCost(rates: ServerRates, day: KeyDayReport, now: number): D
 
 /** What the key's day comes to when every server on it spends as the last hour's counts show. */
 export function keyOutlook(cost: DailyCost, day: KeyDayReport, now: number): KeyOutlook {
-  const serversWorth = worthOf(day);
+  const serversWorth = worthOf(day, now);
   const keyPerDay = Math.round(cost.total * serversWorth);
   const service = day.serviceDay;
   const ceiling = service
@@ -145,15 +145,17 @@ function todaySoFar(day: KeyDayReport, keyPerDay: number): number | null {
 }
 
 /**
- * The key's requests over this server's own: over the last three hours counted once an hour is
- * (a steadier figure: the others' requests are seen a window at a time), else over this run's
- * pace. 1 while the others' part is too small to tell from the counts' noise.
+ * The key's requests over this server's own: over the rolling day once an hour of it is counted
+ * (the others' requests are seen a minute window at a time, and many windows make a steadier
+ * figure), else over this run's pace. 1 while the others' part is too small to tell from the
+ * counts' noise.
  */
-function worthOf(day: KeyDayReport): number {
-  const { recent, pace } = day;
-  const counted = recent.overMs >= HOUR_MS && recent.others !== null && recent.own > 0;
-  const own = counted ? recent.own : pace.own;
-  const others = counted ? recent.others : pace.others;
+function worthOf(day: KeyDayReport, now: number): number {
+  const ownDay = day.own.join + day.own.write + day.own.refresh + day.own.background;
+  const counted =
+    day.countedSince !== null && now - day.countedSince >= HOUR_MS && day.others !== null && ownDay > 0;
+  const own = counted ? ownDay : day.pace.own;
+  const others = counted ? day.others : day.pace.others;
   if (own === null || others === null || own <= 0 || others < own * OTHERS_NOTICED) return 1;
   return (own + others) / own;
 }

@@ -2,11 +2,9 @@ import { DAY_MS, DayTally, type SavedBucket } from './day-tally';
 import { isDayWindow, resetInMs } from './day-window';
 import { KeyPace } from './key-pace';
 import type { Lane } from './lane';
-import type { RateLimitInfo } from './rate-limit-headers';
+import { DEFAULT_MAX_WAIT_MS, type RateLimitInfo } from './rate-limit-headers';
 
 const MINUTE_MS = 60_000;
-/** How far back the others' part of the key is judged once that much is counted. */
-const RECENT_MS = 3 * 3_600_000;
 
 /**
  * Fractions of the day's ceiling that only more urgent lanes may use: when the day runs low,
@@ -28,6 +26,21 @@ interface ServiceDay {
   /** What it said was left, less our own sends since. */
   remaining: number;
   resetAt: number;
+  /** When an answer last said it (this server's clock). */
+  heardAt: number;
+}
+
+export interface KeyDayOptions {
+  /** `rateLimit.perDay`; null for no daily ceiling of our own. */
+  perDay: number | null;
+  reserve?: DayReserve;
+  /** The per-minute limit configured: a day's ceiling is above it. */
+  minuteLimit?: number;
+  /**
+   * The longest the service's day window holds a request back on its word alone
+   * (`rateLimit.maxWaitSeconds`): then one request tries again, and its answer says it anew.
+   */
+  maxWaitMs?: number;
 }
 
 /** What the key's day looks like from this server (`roster status`, `roster doctor`, the panel). */
@@ -45,11 +58,7 @@ export interface KeyDayReport {
    * the other servers' as the minute windows showed them (null when none was seen).
    */
   pace: { own: number | null; others: number | null };
-  /**
-   * The last three hours as counted (restarts included; `overMs` less while less is counted):
-   * this server's requests and the others' the minute windows showed (null when none was seen).
-   */
-  recent: { overMs: number; own: number; others: number | null };
+
   /**
    * Today, since the key's day began (the service's day window's reset less a day, else midnight
    * UTC): this server's requests and the others' seen (null when no window was).
@@ -76,19 +85,23 @@ export interface SavedDay {
  *   stopped by counts alone.
  */
 export class KeyDay {
+  readonly perDay: number | null;
+  private readonly minuteLimit: number;
+  private readonly maxWaitMs: number;
   private readonly tally = new DayTally();
   private readonly floors: Record<Lane, number>;
   private service: ServiceDay | undefined;
   /** The day's ceiling as the service's day windows announced it. */
   private announcedDay: number | undefined;
   private readonly pace = new KeyPace();
+  /** When a request went to ask the service again, its day window having held requests back too long. */
+  private probeAt: number | undefined;
 
-  constructor(
-    readonly perDay: number | null,
-    reserve: DayReserve = DEFAULT_DAY_RESERVE,
-    /** The per-minute limit configured: a day's ceiling is above it. */
-    private readonly minuteLimit = 120,
-  ) {
+  constructor(options: KeyDayOptions) {
+    this.perDay = options.perDay;
+    this.minuteLimit = options.minuteLimit ?? 120;
+    this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    const reserve = options.reserve ?? DEFAULT_DAY_RESERVE;
     const refresh = clamp(reserve.refresh);
     this.floors = {
       join: 0,
@@ -102,8 +115,10 @@ export class KeyDay {
   onSend(lane: Lane, now: number): void {
     this.tally.record(lane, now);
     this.pace.onSend(now);
-    if (this.service && now < this.service.resetAt)
-      this.service.remaining = Math.max(0, this.service.remaining - 1);
+    const service = this.current(now);
+    if (!service) return;
+    service.remaining = Math.max(0, service.remaining - 1);
+    if (now >= service.heardAt + this.maxWaitMs) this.probeAt = now;
   }
 
   /**
@@ -111,6 +126,7 @@ export class KeyDay {
    * of the minute); a minute window's count shows what the other servers on the key sent in it.
    */
   heard(info: RateLimitInfo, now: number): boolean {
+    this.probeAt = undefined;
     const dayLimit = this.announcedDay ?? this.perDay;
     if (isDayWindow(info, now, dayLimit, this.minuteLimit)) {
       this.heardDay(info, now);
@@ -133,7 +149,7 @@ export class KeyDay {
       if (!service && lane !== 'join') wait = Math.max(wait, this.tally.msUntilKeyBelow(ceiling, now));
     }
     if (service && service.remaining <= Math.floor(service.limit * floor)) {
-      wait = Math.max(wait, service.resetAt - now);
+      wait = Math.max(wait, this.serviceWaitMs(service, now));
     }
     return wait;
   }
@@ -153,13 +169,24 @@ export class KeyDay {
     return this.perDay === null ? service.limit : Math.min(this.perDay, service.limit);
   }
 
+  /**
+   * How long the service's day window, with too little left for a lane, holds it: until the reset,
+   * but on its word alone no longer than `maxWaitMs` after it was said. Then one request asks again
+   * (a service that still has nothing left says so again), and the rest wait for its answer.
+   */
+  private serviceWaitMs(service: ServiceDay, now: number): number {
+    const trustedUntil = service.heardAt + this.maxWaitMs;
+    if (now < trustedUntil) return Math.min(service.resetAt, trustedUntil) - now;
+    if (this.probeAt !== undefined && now < this.probeAt + this.maxWaitMs)
+      return this.probeAt + this.maxWaitMs - now;
+    return 0;
+  }
+
   report(now: number): KeyDayReport {
     this.settle(now);
     const service = this.current(now);
     const since = service ? service.resetAt - DAY_MS : now - (now % DAY_MS);
     const today = this.tally.ownByLane(now, since);
-    const recentFrom = now - RECENT_MS;
-    const recent = this.tally.ownByLane(now, recentFrom);
     const countedSince = this.tally.firstAt(now);
     return {
       perDay: this.perDay,
@@ -167,24 +194,19 @@ export class KeyDay {
       countedSince,
       others: this.tally.others(now),
       pace: { own: this.pace.ownPerHour(now), others: this.pace.othersPerHour(now) },
-      recent: {
-        overMs: countedSince === null ? 0 : Math.min(RECENT_MS, now - countedSince),
-        own: recent.join + recent.write + recent.refresh + recent.background,
-        others: this.tally.others(now, recentFrom),
-      },
       today: {
         since,
         own: today.join + today.write + today.refresh + today.background,
         others: this.tally.others(now, since),
       },
-      serviceDay: service ? { ...service } : null,
+      serviceDay: service ? dayWindow(service) : null,
     };
   }
 
   saved(now: number): SavedDay {
     this.settle(now);
     const service = this.current(now);
-    return { buckets: this.tally.saved(now), serviceDay: service ? { ...service } : null };
+    return { buckets: this.tally.saved(now), serviceDay: service ? dayWindow(service) : null };
   }
 
   /** Takes back the day a previous run saved (at start, before any request). */
@@ -192,7 +214,7 @@ export class KeyDay {
     this.tally.restore(saved.buckets, now);
     const day = saved.serviceDay;
     if (day && day.resetAt > now && day.resetAt - now <= DAY_MS && !this.service) {
-      this.service = { ...day };
+      this.service = { ...day, heardAt: now };
       this.announcedDay = day.limit;
     }
   }
@@ -208,9 +230,10 @@ export class KeyDay {
     if (current && Math.abs(current.resetAt - reset) <= MINUTE_MS) {
       current.remaining = Math.min(current.remaining, remaining);
       current.limit = limit;
+      current.heardAt = now;
       return;
     }
-    this.service = { limit, remaining, resetAt: reset };
+    this.service = { limit, remaining, resetAt: reset, heardAt: now };
   }
 
   /**
@@ -219,6 +242,10 @@ export class KeyDay {
    */
   private heardMinute(info: RateLimitInfo, now: number): void {
     const { limit, remaining } = info;
+    // The service describes its minute again, and its day was last said too long ago to hold: the
+    // counts alone judge the day until it says the day again.
+    const service = this.current(now);
+    if (service && now >= service.heardAt + this.maxWaitMs) this.service = undefined;
     const resetIn = resetInMs(info, now);
     if (limit === undefined || remaining === undefined || resetIn === undefined) return;
     // On our clock: when the window began, as far before its reset as a minute.
@@ -244,4 +271,8 @@ export class KeyDay {
 
 function clamp(fraction: number): number {
   return Math.min(1, Math.max(0, fraction));
+}
+
+function dayWindow(service: ServiceDay): { limit: number; remaining: number; resetAt: number } {
+  return { limit: service.limit, remaining: service.remaining, resetAt: service.resetAt };
 }

@@ -47,7 +47,12 @@ export class RateLimiter {
     this.burst = options.burst;
     const burst = this.burstFor(this.perMinute);
     this.bucket = new TokenBucket(this.refillPerMs(this.perMinute, burst), burst, this.clock.now());
-    this.day = new KeyDay(perDay, options.dayReserve, this.configuredPerMinute);
+    this.day = new KeyDay({
+      perDay,
+      minuteLimit: this.configuredPerMinute,
+      ...(options.dayReserve ? { reserve: options.dayReserve } : {}),
+      ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+    });
     this.defaultPauseMs = options.defaultPauseMs ?? 30_000;
   }
 

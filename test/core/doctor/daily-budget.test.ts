@@ -33,8 +33,6 @@ function report(more: Partial<KeyDayReport> = {}): KeyDayReport {
     countedSince: now - 6 * HOUR_MS,
     others: null,
     pace: { own: 75, others: 0 },
-    // Less than an hour counted: the pace of this run tells the others' part.
-    recent: { overMs: 0, own: 0, others: null },
     today: { since: Date.UTC(2025, 0, 1), own: 620, others: null },
     serviceDay: null,
     ...more,
@@ -75,11 +73,12 @@ describe("the doctor's daily estimate", () => {
   });
 
   it("other servers on the key: how many servers' worth it carries, and when the day runs out", () => {
-    // The others spend 15 times this server's pace: 16 servers' worth, about 31,000 a day.
+    // The others spend 15 times what this server does: 16 servers' worth, about 31,000 a day.
     const day = report({
       ...wholeDay,
       pace: { own: 80, others: 1_200 },
-      others: 12_000,
+      // Over the day counted, the others sent 15 times this server's 2,480.
+      others: 37_200,
       today: { since: Date.UTC(2025, 0, 1), own: 1_100, others: 16_000 },
     });
     const outlook = keyOutlook(dailyCost(rates, day, now), day, now);
@@ -113,15 +112,12 @@ describe("the doctor's daily estimate", () => {
     );
   });
 
-  it('once an hour is counted, the last hours tell the servers’ worth, not the last minutes’ pace', () => {
-    const day = report({
-      ...wholeDay,
-      recent: { overMs: 3 * HOUR_MS, own: 300, others: 2_100 },
-      pace: { own: 80, others: 5_000 },
-    });
+  it('once an hour is counted, the rolling day tells the servers’ worth, not the last minutes’ pace', () => {
+    // 2,480 of this server's and 17,360 of the others' in the day counted: 8 servers' worth.
+    const day = report({ ...wholeDay, others: 17_360, pace: { own: 80, others: 5_000 } });
     expect(keyOutlook(dailyCost(rates, day, now), day, now).serversWorth).toBe(8);
     // Others too few to tell from the counts' noise: this server alone.
-    const alone = report({ ...wholeDay, recent: { overMs: 3 * HOUR_MS, own: 300, others: 20 } });
+    const alone = report({ ...wholeDay, others: 100, pace: { own: 80, others: 5_000 } });
     expect(keyOutlook(dailyCost(rates, alone, now), alone, now).serversWorth).toBe(1);
   });
 

@@ -89,10 +89,48 @@ describe('the key’s day, told by the service', () => {
     expect(granted).toEqual({ background: 50, refresh: 150, join: 100 });
     expect(limiter.state().remainingToday).toBe(0);
     expect(limiter.state().perDay).toBe(1000);
-    // Nothing more until the day resets (the wait is the service's, not five minutes).
-    expect(limiter.estimateWaitMs('join')).toBeGreaterThan(11 * HOUR_MS);
+    // On the service's word alone, for five minutes (`rateLimit.maxWaitSeconds`): then one join
+    // asks again, and its answer holds the rest as long again.
+    const waiting = limiter.state().queued.join;
+    await clock.advance(296_000);
+    expect(limiter.state().queued.join).toBe(waiting);
+    await clock.advance(1_000);
+    expect(limiter.state().queued.join).toBe(waiting - 1);
+    limiter.observe({
+      limit: 1000,
+      remaining: 0,
+      resetAtMs: clock.now() + 300_000,
+      resetInMs: midnight - clock.now(),
+    });
+    await clock.advance(299_000);
+    expect(limiter.state().queued.join).toBe(waiting - 1);
+    // The day turned: the service's window is gone, and the count of our own says the rest.
     await clock.advance(12 * HOUR_MS);
     expect(limiter.state().queued.join).toBe(0);
+    limiter.close();
+  });
+
+  it('a broken day window (nothing left, reset in 2286) holds requests five minutes, then one asks again', async () => {
+    const clock = new FakeClock(Date.UTC(2025, 0, 1, 12));
+    const limiter = new RateLimiter({ perMinute: 120, perDay: 25_000, clock });
+    await limiter.acquire('join');
+    const headers = {
+      'x-ratelimit-limit': '25000',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': '9999999999',
+    };
+    limiter.observe(readRateLimitHeaders(headers, clock.now()));
+    const granted: Lane[] = [];
+    for (const lane of ['background', 'join'] as const)
+      void limiter.acquire(lane).then(() => granted.push(lane), ignore);
+    await clock.advance(299_000);
+    expect(granted).toEqual([]);
+    await clock.advance(1_000);
+    expect(granted).toEqual(['join']);
+    // Its answer describes the minute: the broken day is forgotten, and the background request goes.
+    limiter.observe({ limit: 120, remaining: 100, resetAtMs: clock.now() + 30_000, resetInMs: 30_000 });
+    await clock.advance(0);
+    expect(granted).toEqual(['join', 'background']);
     limiter.close();
   });
 
