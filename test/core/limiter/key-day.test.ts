@@ -110,7 +110,7 @@ describe('the key’s day, told by the service', () => {
     limiter.close();
   });
 
-  it('a broken day window (nothing left, reset in 2286) holds requests five minutes, then one asks again', async () => {
+  it('a reset in 2286 is no day’s: nothing left holds requests no longer than the longest wait', async () => {
     const clock = new FakeClock(Date.UTC(2025, 0, 1, 12));
     const limiter = new RateLimiter({ perMinute: 120, perDay: 25_000, clock });
     await limiter.acquire('join');
@@ -119,18 +119,41 @@ describe('the key’s day, told by the service', () => {
       'x-ratelimit-remaining': '0',
       'x-ratelimit-reset': '9999999999',
     };
-    limiter.observe(readRateLimitHeaders(headers, clock.now()));
+    const info = readRateLimitHeaders(headers, clock.now());
+    expect(isDayWindow(info, clock.now(), 25_000, 120)).toBe(false);
+    limiter.observe(info);
     const granted: Lane[] = [];
     for (const lane of ['background', 'join'] as const)
       void limiter.acquire(lane).then(() => granted.push(lane), ignore);
     await clock.advance(299_000);
     expect(granted).toEqual([]);
     await clock.advance(1_000);
+    expect(granted).toEqual(['join', 'background']);
+    expect(limiter.state().perDay).toBe(25_000);
+    limiter.close();
+  });
+
+  it('a day window saying nothing is left holds every lane five minutes, then one request asks again', async () => {
+    const clock = new FakeClock(Date.UTC(2025, 0, 1, 12));
+    const limiter = new RateLimiter({ perMinute: 120, perDay: 25_000, clock });
+    await limiter.acquire('join');
+    limiter.observe({
+      limit: 25_000,
+      remaining: 0,
+      resetAtMs: clock.now() + 300_000,
+      resetInMs: 10 * HOUR_MS,
+    });
+    const granted: Lane[] = [];
+    for (const lane of ['background', 'join', 'join'] as const)
+      void limiter.acquire(lane).then(() => granted.push(lane), ignore);
+    await clock.advance(299_000);
+    expect(granted).toEqual([]);
+    await clock.advance(1_000);
     expect(granted).toEqual(['join']);
-    // Its answer describes the minute: the broken day is forgotten, and the background request goes.
+    // Its answer describes the minute: the day's word is old, and the counts judge the day again.
     limiter.observe({ limit: 120, remaining: 100, resetAtMs: clock.now() + 30_000, resetInMs: 30_000 });
     await clock.advance(0);
-    expect(granted).toEqual(['join', 'background']);
+    expect(granted).toEqual(['join', 'join', 'background']);
     limiter.close();
   });
 
