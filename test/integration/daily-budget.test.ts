@@ -33,7 +33,29 @@ async function run(harness: Harness, command: string, until: RegExp): Promise<st
 
 const fullKey = (mock: MockRoster) => mock.keyRecords.find((key) => key.name === 'full')!;
 
+/** What `roster status` says is left of the day. */
+async function leftToday(harness: Harness): Promise<number> {
+  const text = await run(harness, 'roster status', /\d+\/\d+ today/);
+  return Number(/(\d+)\/\d+ today/.exec(text)![1]);
+}
+
 describe("the key's day across servers", () => {
+  it('a restart goes on from the day counted so far, not from zero', async () => {
+    h = await startHarness({ config: { rateLimit: { perDay: 1_000 } } });
+    await eventually(() => h!.logText().includes('the roster mirror holds'), 20_000);
+    const sent = h.mock.counters.log.length;
+    const before = await leftToday(h);
+    expect(before).toBeLessThanOrEqual(1_000 - sent);
+    const from = h.server.log.lines.length;
+    h.server.restartResource('roster');
+    await eventually(
+      () => h!.server.log.lines.slice(from).some((line) => line.includes('connected to the roster')),
+      10_000,
+    );
+    // The new run's own requests come on top of what the last one spent.
+    expect(await leftToday(h)).toBeLessThan(before);
+  }, 40_000);
+
   it('with the day all but spent by other servers, the mirror and the audit log wait, a join is still decided, and doctor says the day is spent', async () => {
     // The service's day resets at its midnight, twelve hours on.
     const t0 = Date.now();

@@ -43,7 +43,7 @@ export interface KeyDayOptions {
   maxWaitMs?: number;
 }
 
-/** What the key's day looks like from this server (`roster status`, `roster doctor`, the panel). */
+/** What the key's day looks like from this server, for `roster doctor`. */
 export interface KeyDayReport {
   /** `rateLimit.perDay`, or null for no daily ceiling. */
   perDay: number | null;
@@ -58,7 +58,6 @@ export interface KeyDayReport {
    * the other servers' as the minute windows showed them (null when none was seen).
    */
   pace: { own: number | null; others: number | null };
-
   /**
    * Today, since the key's day began (the service's day window's reset less a day, else midnight
    * UTC): this server's requests and the others' seen (null when no window was).
@@ -242,12 +241,12 @@ export class KeyDay {
    */
   private heardMinute(info: RateLimitInfo, now: number): void {
     const { limit, remaining } = info;
+    const resetIn = resetInMs(info, now);
+    if (limit === undefined || remaining === undefined || resetIn === undefined) return;
     // The service describes its minute again, and its day was last said too long ago to hold: the
     // counts alone judge the day until it says the day again.
     const service = this.current(now);
     if (service && now >= service.heardAt + this.maxWaitMs) this.service = undefined;
-    const resetIn = resetInMs(info, now);
-    if (limit === undefined || remaining === undefined || resetIn === undefined) return;
     // On our clock: when the window began, as far before its reset as a minute.
     const reset = now + resetIn;
     const start = reset - MINUTE_MS;
