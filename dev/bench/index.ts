@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { joinLatencyChart } from './chart';
+import { dayBudgetNotes } from './day-budget';
 import { FLEET_SERVER_FLAG } from './fleet-protocol';
 import { runFleetServer } from './fleet-server';
 import { repoRoot } from './gate-servers';
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
   if (values.only !== undefined) {
     // What BENCHMARKS.md would say about the mirror scenarios that ran.
     if (results.mirror) console.log(`${mirrorFindings(results.mirror).join('\n')}\n`);
+    if (results.dayBudget) console.log(`${dayBudgetNotes(results.dayBudget).join('\n')}\n`);
     return;
   }
   const complete = { machine: describeMachine(), ...results } as CompleteResults;

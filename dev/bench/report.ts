@@ -1,3 +1,4 @@
+import { type DayBudgetResults, dayBudgetNotes, dayBudgetRows } from './day-budget';
 import type { JobsStormResult } from './jobs-storm';
 import type { TimelineEntry } from './join-storm';
 import { MIRROR_METHOD, mirrorFindings } from './mirror-notes';
@@ -67,6 +68,8 @@ export interface BenchResults {
   jobsStorm?: JobsStormResult;
   /** The periodic snapshot save of the largest mirror it keeps, against 20 fps frames. */
   snapshotSave?: SnapshotSaveResult;
+  /** N servers on one key, a virtual day each: what the key's day costs. */
+  dayBudget?: DayBudgetResults;
 }
 
 /** What a whole run gives: every scenario ran. */
@@ -115,6 +118,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
   if (r.queue) rows.push(...queueRows(r.queue));
   if (r.jobsStorm) rows.push(...jobsStormRows(r.jobsStorm));
   if (r.snapshotSave) rows.push(...snapshotSaveRows(r.snapshotSave));
+  if (r.dayBudget) rows.push(...dayBudgetRows(r.dayBudget));
   return rows;
 }
 
@@ -716,6 +720,7 @@ function findings(r: CompleteResults): string {
   \`trim().toLowerCase()\`, which allocates.`,
   );
   if (r.mirror) notes.push(...mirrorFindings(r.mirror));
+  if (r.dayBudget) notes.push(...dayBudgetNotes(r.dayBudget));
   return notes.join('\n');
 }
 

@@ -1,5 +1,6 @@
 import { RosterStore } from '../mock-roster/roster-store';
 import { seedCommunity } from '../mock-roster/seed-community';
+import { dayBudget } from './day-budget';
 import { dutyReads } from './duty-reads';
 import { firstReadChanges } from './first-read-changes';
 import { fleetScenario } from './fleet';
@@ -265,6 +266,12 @@ export const SCENARIOS: readonly Scenario[] = [
     run: async () => ({
       mirror: { steady: await steadyStateRoster({ players: 1_000, hours: 6, mirror: true }) },
     }),
+  },
+  {
+    name: 'day-budget',
+    label: "the key's day: 1, 2, 4 and 8 servers on one key, a virtual day each",
+    countsOnly: true,
+    run: async (progress) => ({ dayBudget: await dayBudget(progress) }),
   },
   {
     name: 'mirror-first-read',

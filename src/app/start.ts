@@ -17,6 +17,7 @@ import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
 import { fx } from '../fivem/natives';
 import { registerExports } from '../fivem/safe-exports';
 import { webTokenSetting } from '../panel/web-token';
+import { attachDailyBudget } from './capabilities/daily-budget';
 import { attachDutyHours } from './capabilities/duty-hours';
 import { attachExports } from './capabilities/exports';
 import { attachJobs } from './capabilities/jobs';
@@ -56,6 +57,8 @@ const CAPABILITIES: readonly AttachCapability[] = [
   attachQueuePriority,
   attachDutyHours,
   attachJobs,
+  // Its count of the day is read back when attached, before any request; its doctor line comes last.
+  attachDailyBudget,
 ];
 
 /**

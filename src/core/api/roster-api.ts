@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { KeyDay } from '../limiter/key-day';
 import type { Lane } from '../limiter/lane';
 import type { LimiterState } from '../limiter/limiter-state';
 import { RateLimiter } from '../limiter/rate-limiter';
@@ -94,6 +95,8 @@ export interface RosterApi {
   limiterState(): LimiterState & { suspended: string | null; joinsWaiting: number };
   /** The service's own time, from the `Date` header of its latest answer. */
   serviceTime: ServiceTime;
+  /** The key's day as the rate limiter counts it (saved across restarts, read by `roster doctor`). */
+  keyDay: KeyDay;
   /** Estimated wait in ms for a new request in `lane` (to tell a connecting player). */
   estimateWaitMs(lane: Lane): number;
   /** Called when the client stops sending (key refused) and when it resumes. Returns an unsubscribe. */
@@ -109,7 +112,12 @@ export function rosterUserAgent(version: string): string {
 
 export function createRosterApi(options: RosterApiOptions): RosterApi {
   const { clock, logger } = options;
-  const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: options.perDay, clock });
+  const limiter = new RateLimiter({
+    perMinute: options.perMinute,
+    perDay: options.perDay,
+    clock,
+    ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+  });
   const sender = observed(
     createHttpSender({
       baseUrl: options.baseUrl,
@@ -184,6 +192,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
       return { ...state, suspended: suspension.current?.message ?? null, joinsWaiting };
     },
     serviceTime,
+    keyDay: limiter.day,
     // Each further batch of 100 waiting licenses costs about two requests (members, assignments).
     estimateWaitMs: (lane) =>
       limiter.estimateWaitMs(lane) +

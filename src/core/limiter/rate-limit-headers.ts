@@ -4,8 +4,14 @@ export interface RateLimitInfo {
   limit?: number;
   /** `X-RateLimit-Remaining`: requests left in the current window. */
   remaining?: number;
-  /** `X-RateLimit-Reset`, as epoch milliseconds. */
+  /** `X-RateLimit-Reset`, as epoch milliseconds, no later than the longest wait allowed. */
   resetAtMs?: number;
+  /**
+   * How far `X-RateLimit-Reset` is from the answer's own time (its `Date` header, else this server's
+   * clock), unbounded: it tells the day's window from the minute's whatever the two clocks say.
+   * Never a wait by itself.
+   */
+  resetInMs?: number;
   /** `Retry-After`, as milliseconds from now. */
   retryAfterMs?: number;
 }
@@ -35,8 +41,14 @@ export function readRateLimitHeaders(
   const remaining = readNumber(headers, 'x-ratelimit-remaining');
   if (remaining !== undefined && remaining >= 0) info.remaining = Math.floor(remaining);
   const reset = readNumber(headers, 'x-ratelimit-reset');
-  if (reset !== undefined && reset >= 0)
+  if (reset !== undefined && reset >= 0) {
     info.resetAtMs = Math.min(resetToEpochMs(reset, now), now + maxWaitMs);
+    // A delta is the same on both clocks; a time is read against the service's own, unless the two
+    // agree to the `Date` header's whole second (then ours, the finer, places the reset better).
+    const date = reset < 1e9 ? undefined : answerDate(headers);
+    const serviceNow = date === undefined || Math.abs(date - now) < 1000 ? now : date;
+    info.resetInMs = resetToEpochMs(reset, serviceNow) - serviceNow;
+  }
   const retryAfter = readRetryAfter(headers, now);
   if (retryAfter !== undefined) info.retryAfterMs = Math.min(retryAfter, maxWaitMs);
   return info;
@@ -64,6 +76,14 @@ function resetToEpochMs(value: number, now: number): number {
   if (value < 1e9) return now + value * 1000;
   if (value > 1e12) return value;
   return value * 1000;
+}
+
+/** The answer's `Date` header (epoch ms), when it has a readable one. */
+function answerDate(headers: HeaderBag): number | undefined {
+  const text = headerValue(headers, 'date')?.trim();
+  if (text === undefined || text === '') return undefined;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : date;
 }
 
 function readRetryAfter(headers: HeaderBag, now: number): number | undefined {

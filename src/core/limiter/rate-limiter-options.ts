@@ -18,6 +18,12 @@ export interface RateLimiterOptions {
    * what is kept for joins.
    */
   dayReserve?: { write?: number; refresh: number; background: number };
+  /**
+   * The longest the service's word alone holds requests back (`rateLimit.maxWaitSeconds`): its day
+   * window saying nothing is left stops requests no longer than this before one asks again.
+   * Default five minutes.
+   */
+  maxWaitMs?: number;
   /** Pause after a 429 that says neither Retry-After nor X-RateLimit-Reset. Default 30 s. */
   defaultPauseMs?: number;
 }

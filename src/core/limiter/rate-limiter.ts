@@ -1,4 +1,5 @@
 import type { Clock, TimerHandle } from '../ports';
+import { KeyDay } from './key-day';
 import { LANES, type Lane, perLane } from './lane';
 import { LaneQueues, type WaitOptions } from './lane-queues';
 import { LimiterClosedError } from './limiter-closed-error';
@@ -13,26 +14,24 @@ export type AcquireOptions = WaitOptions;
 export type { RateLimiterOptions };
 
 const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 
 /**
  * A proactive limiter shared by every request of one API key. While the recent minute is quiet a
  * request goes at once (a burst of up to a quarter of the minute); only when that burst is spent,
  * i.e. under a queue or when the minute's budget runs low, are requests paced, at a rate that
- * with the burst never adds up to more than the minute allows. Rolling windows keep the minute
- * and day ceilings hard, the service's own `X-RateLimit-*` view is followed after every response,
- * and a 429 stops every lane.
+ * with the burst never adds up to more than the minute allows. A rolling window keeps the minute
+ * ceiling hard and `KeyDay` the day's (restarts and the other servers on the key included), the
+ * service's own `X-RateLimit-*` view is followed after every response, and a 429 stops every lane.
  */
 export class RateLimiter {
   private readonly clock: Clock;
   private readonly configuredPerMinute: number;
   private perMinute: number;
-  private readonly perDay: number | null;
   private readonly bucket: TokenBucket;
   private readonly minute = new SlidingWindow(MINUTE_MS, 1);
-  private readonly day = new SlidingWindow(DAY_MS, MINUTE_MS);
+  /** The key's day: this server's requests (kept across restarts), the service's day, the others'. */
+  readonly day: KeyDay;
   private readonly server = new ServerBudget();
-  private readonly dayFloor: Record<Lane, number>;
   private readonly defaultPauseMs: number;
   private readonly queues = new LaneQueues();
   private readonly burst: number | undefined;
@@ -44,18 +43,16 @@ export class RateLimiter {
     this.clock = options.clock;
     this.configuredPerMinute = Math.max(1, Math.floor(options.perMinute));
     this.perMinute = this.configuredPerMinute;
-    this.perDay = options.perDay ? Math.max(1, Math.floor(options.perDay)) : null;
+    const perDay = options.perDay ? Math.max(1, Math.floor(options.perDay)) : null;
     this.burst = options.burst;
     const burst = this.burstFor(this.perMinute);
     this.bucket = new TokenBucket(this.refillPerMs(this.perMinute, burst), burst, this.clock.now());
-    const reserve = options.dayReserve ?? { refresh: 0.1, background: 0.25 };
-    const perDay = this.perDay ?? 0;
-    this.dayFloor = {
-      join: 0,
-      write: Math.floor(perDay * Math.max(reserve.write ?? reserve.refresh, reserve.refresh)),
-      refresh: Math.floor(perDay * reserve.refresh),
-      background: Math.floor(perDay * Math.max(reserve.background, reserve.refresh)),
-    };
+    this.day = new KeyDay({
+      perDay,
+      minuteLimit: this.configuredPerMinute,
+      ...(options.dayReserve ? { reserve: options.dayReserve } : {}),
+      ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
+    });
     this.defaultPauseMs = options.defaultPauseMs ?? 30_000;
   }
 
@@ -100,9 +97,9 @@ export class RateLimiter {
     const serverRemaining = this.server.remainingAt(now);
     return {
       perMinute: this.perMinute,
-      perDay: this.perDay,
+      perDay: this.day.ceiling(now),
       remainingThisMinute: Math.min(ownMinute, serverRemaining ?? ownMinute),
-      remainingToday: this.perDay === null ? null : Math.max(0, this.perDay - this.day.count(now)),
+      remainingToday: this.day.remaining(now),
       keyUsedLastMinute: this.server.rolling.lastMinute(now) ?? null,
       resetAt: this.server.resetAt(now) ?? null,
       pausedUntil: this.pausedUntil > now ? this.pausedUntil : null,
@@ -141,6 +138,8 @@ export class RateLimiter {
   }
 
   private follow(info: RateLimitInfo, now: number): void {
+    // A day's window says nothing of the minute: the minute's budget and ceiling are left as they were.
+    if (this.day.heard(info, now)) return;
     this.server.observe(info, now);
     const announced = this.server.announcedLimit;
     const perMinute = Math.min(this.configuredPerMinute, announced ?? Number.POSITIVE_INFINITY);
@@ -180,7 +179,7 @@ export class RateLimiter {
   private grant(lane: Lane, now: number): void {
     this.bucket.take(now);
     this.minute.record(now);
-    this.day.record(now);
+    this.day.onSend(lane, now);
     this.server.onSend(now);
     this.queues.release(lane);
   }
@@ -198,8 +197,7 @@ export class RateLimiter {
   }
 
   private dayWaitMs(lane: Lane, now: number): number {
-    if (this.perDay === null) return 0;
-    return this.day.msUntilBelow(this.perDay - this.dayFloor[lane], now);
+    return this.day.waitMs(lane, now);
   }
 
   private burstFor(perMinute: number): number {
