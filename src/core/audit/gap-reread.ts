@@ -2,7 +2,10 @@ import type { Clock } from '../ports';
 import type { RosterService } from '../roster/roster-service';
 import type { Schedule } from '../schedule';
 
-/** Re-reads for gaps are at least this far apart; a gap meanwhile is answered when it is due. */
+/**
+ * Re-reads of everyone online for gaps are at least this far apart; a gap meanwhile is answered
+ * when it is due. The cache's records are made last known at every gap, at once (no request).
+ */
 export const GAP_REREAD_SPACING_MS = 10 * 60_000;
 
 export interface GapRereadDeps {
@@ -27,11 +30,13 @@ export function gapReread(deps: GapRereadDeps): () => void {
   const run = () => {
     owed = false;
     last = deps.clock.now();
-    deps.cache.markAllStale();
     void deps.service.refreshOnline('refresh');
     deps.alsoReread?.();
   };
   return () => {
+    // What the cache holds may miss this gap's changes from now on, however soon after the last:
+    // its records are last known only at once (no request); the re-reads are what is spaced.
+    deps.cache.markAllStale();
     if (owed) return;
     const wait = last + GAP_REREAD_SPACING_MS - deps.clock.now();
     if (wait <= 0) run();

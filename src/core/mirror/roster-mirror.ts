@@ -61,6 +61,8 @@ export class RosterMirror implements MemberMirror {
   /** Reads under way, each keeping the ids the audit log names while it runs. */
   private readonly windows = new Set<NamedWindow>();
   private ready = false;
+  /** When the last full read that replaced everything held began; null: none this run. */
+  private wholeSince: number | null = null;
   /**
    * Licenses whose record may be out of date (a change named them and their re-read failed): not
    * answered, only last known, until the service answers for them. At most `maxEntries`.
@@ -79,6 +81,10 @@ export class RosterMirror implements MemberMirror {
     private readonly clock: Pick<Clock, 'now'> = { now: () => 0 },
     private readonly claims: LicenseClaims = { note: () => undefined },
   ) {}
+
+  get wholeAt(): number | null {
+    return this.wholeSince;
+  }
 
   /** True once a full read completed: from then on the licenses held are answered. */
   get complete(): boolean {
@@ -247,6 +253,7 @@ export class RosterMirror implements MemberMirror {
     }
     const replaced = this.doubtNamed(window, null);
     this.ready = true;
+    this.wholeSince = readAt;
     this.checkSize();
     return replaced;
   }
@@ -320,6 +327,7 @@ export class RosterMirror implements MemberMirror {
     this.abandonRead();
     this.windows.clear();
     this.ready = false;
+    this.wholeSince = null;
     this.savedCatalog = null;
   }
 

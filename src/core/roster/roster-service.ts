@@ -40,6 +40,11 @@ export interface MemberMirror {
   lastKnown(license: string, catalog: CatalogIndex | null): KnownRecord | undefined;
   /** When the record held for `license` was read (this server's time); undefined when none is held. */
   readAt(license: string): number | undefined;
+  /**
+   * When the last full read of the whole roster that completed began (this server's time): a
+   * license it does not hold was not on the roster then. null: none this run.
+   */
+  readonly wholeAt: number | null;
   /** The record held for `license` may be out of date: not answered until the service answers for it. */
   doubt(license: string): void;
 }
@@ -268,7 +273,12 @@ export class RosterService {
     const cached = this.deps.cache.lastKnownRecord(license);
     const held = this.mirror?.lastKnown(license, this.catalogLoaded ? this.catalogIndex : null);
     if (cached === undefined) return held?.view;
-    if (held === undefined) return cached.view;
+    if (held === undefined) {
+      // A full read of the whole roster since the cache's answer did not find the license: the
+      // newest word on it is that it is not on the roster.
+      const whole = this.mirror?.wholeAt ?? null;
+      return whole !== null && whole > cached.readAt ? undefined : cached.view;
+    }
     return held.readAt > cached.readAt ? held.view : cached.view;
   }
 

@@ -307,4 +307,25 @@ describe('counterexamples the model found', () => {
     );
     expect(wrongDecisions(verdict)).toEqual([]);
   });
+
+  it('a member deleted in a second gap soon after the first is not admitted from a fresh cached answer, nor in an outage', async () => {
+    // One member moved (the entry unreadable: a gap, a full read, the member read again and cached
+    // fresh), then deleted two minutes later, that entry unreadable too. The second gap came within
+    // the ten minutes that space re-reads, so the cache's answer stayed fresh: admitted with no
+    // request. In the outage after, the cache's old record was the last known one although a full
+    // read since had found the license on the roster no more: admitted. Neither: not on the roster.
+    const verdict = await runHistory(
+      setting({
+        seed: 0,
+        episodes: [
+          [
+            make({ kind: 'transfer', pick: 0, to: 0 }, { skewMs: 0, unreadable: true }),
+            make({ kind: 'drop-assignment', pick: 0 }),
+          ],
+          [make({ kind: 'remove', pick: 0 }, { skewMs: 0, unreadable: true }), { kind: 'wait', ms: 1000 }],
+        ],
+      }),
+    );
+    expect(wrongDecisions(verdict)).toEqual([]);
+  });
 });
