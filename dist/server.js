@@ -6461,7 +6461,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           length = null;
         }
         source = object2;
-        const parts = (async function* () {
+        const parts2 = (async function* () {
           for (const part of blobParts) {
             if (part.stream) {
               yield* part.stream();
@@ -6470,7 +6470,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             }
           }
         })();
-        action = () => parts;
+        action = () => parts2;
         type = `multipart/form-data; boundary=${boundary}`;
       } else if (webidl.is.Blob(object2)) {
         source = object2;
@@ -9972,11 +9972,11 @@ var require_socks5_utils = __commonJS({
     var { InvalidArgumentError } = require_errors();
     function parseAddress(address) {
       if (net.isIPv4(address)) {
-        const parts = address.split(".").map(Number);
+        const parts2 = address.split(".").map(Number);
         return {
           type: 1,
           // IPv4
-          buffer: Buffer2.from(parts)
+          buffer: Buffer2.from(parts2)
         };
       }
       if (net.isIPv6(address)) {
@@ -10026,9 +10026,9 @@ var require_socks5_utils = __commonJS({
           bufferIndex += 2;
         }
       } else {
-        const parts = normalizedAddress.split(":");
-        for (let i = 0; i < parts.length; i++) {
-          buffer.writeUInt16BE(parseInt(parts[i], 16), i * 2);
+        const parts2 = normalizedAddress.split(":");
+        for (let i = 0; i < parts2.length; i++) {
+          buffer.writeUInt16BE(parseInt(parts2[i], 16), i * 2);
         }
       }
       return buffer;
@@ -10075,12 +10075,12 @@ var require_socks5_utils = __commonJS({
           if (buffer.length < currentOffset + 18) {
             throw new InvalidArgumentError("Buffer too small for IPv6 address");
           }
-          const parts = [];
+          const parts2 = [];
           for (let i = 0; i < 8; i++) {
             const value = buffer.readUInt16BE(currentOffset + i * 2);
-            parts.push(value.toString(16));
+            parts2.push(value.toString(16));
           }
-          address = parts.join(":");
+          address = parts2.join(":");
           currentOffset += 16;
           break;
         }
@@ -10405,12 +10405,12 @@ var require_socks5_client = __commonJS({
           boundAddress = this.buffer.subarray(offset, offset + domainLength).toString();
           offset += domainLength;
         } else if (addressType === ADDRESS_TYPES.IPV6) {
-          const parts = [];
+          const parts2 = [];
           for (let i = 0; i < 8; i++) {
             const value = this.buffer.readUInt16BE(offset + i * 2);
-            parts.push(value.toString(16));
+            parts2.push(value.toString(16));
           }
-          boundAddress = parts.join(":");
+          boundAddress = parts2.join(":");
           offset += 16;
         }
         const boundPort = this.buffer.readUInt16BE(offset);
@@ -14006,7 +14006,7 @@ var require_snapshot_recorder = __commonJS({
       return filtered;
     }
     function createRequestHash(formattedRequest) {
-      const parts = [
+      const parts2 = [
         formattedRequest.method,
         formattedRequest.url
       ];
@@ -14014,14 +14014,14 @@ var require_snapshot_recorder = __commonJS({
         const headerKeys = Object.keys(formattedRequest.headers).sort();
         for (const key2 of headerKeys) {
           const values = Array.isArray(formattedRequest.headers[key2]) ? formattedRequest.headers[key2] : [formattedRequest.headers[key2]];
-          parts.push(key2);
+          parts2.push(key2);
           for (const value of values.sort()) {
-            parts.push(String(value));
+            parts2.push(String(value));
           }
         }
       }
-      parts.push(formattedRequest.body);
-      const content = parts.join("|");
+      parts2.push(formattedRequest.body);
+      const content = parts2.join("|");
       return hashId(content);
     }
     var SnapshotRecorder = class {
@@ -15954,9 +15954,9 @@ var require_cache = __commonJS({
       const values = Array.isArray(varyHeader) ? varyHeader : [varyHeader];
       const output2 = [];
       for (let i = 0; i < values.length; i++) {
-        const parts = values[i].split(",");
-        for (let j2 = 0; j2 < parts.length; j2++) {
-          output2.push(parts[j2]);
+        const parts2 = values[i].split(",");
+        for (let j2 = 0; j2 < parts2.length; j2++) {
+          output2.push(parts2[j2]);
         }
       }
       return output2;
@@ -18368,14 +18368,14 @@ var require_decompress = __commonJS({
        * @throws {Error} - If the number of content-encodings exceeds the maximum allowed
        */
       #createDecompressionChain(encodings) {
-        const parts = encodings.split(",");
+        const parts2 = encodings.split(",");
         const maxContentEncodings = 5;
-        if (parts.length > maxContentEncodings) {
-          throw new Error(`too many content-encodings in response: ${parts.length}, maximum allowed is ${maxContentEncodings}`);
+        if (parts2.length > maxContentEncodings) {
+          throw new Error(`too many content-encodings in response: ${parts2.length}, maximum allowed is ${maxContentEncodings}`);
         }
         const decompressors = [];
-        for (let i = parts.length - 1; i >= 0; i--) {
-          const encoding = parts[i].trim();
+        for (let i = parts2.length - 1; i >= 0; i--) {
+          const encoding = parts2[i].trim();
           if (!encoding) continue;
           if (!supportedEncodings[encoding]) {
             decompressors.length = 0;
@@ -26103,15 +26103,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count2) {
-        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count3) {
+        while (count3 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count2 < remaining) {
-            this.linePos += count2;
-            count2 = 0;
+          if (count3 < remaining) {
+            this.linePos += count3;
+            count3 = 0;
           } else {
-            count2 -= remaining;
+            count3 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -28728,28 +28728,28 @@ var require_pushgateway = __commonJS({
 var require_bucketGenerators = __commonJS({
   "node_modules/prom-client/lib/bucketGenerators.js"(exports2) {
     "use strict";
-    exports2.linearBuckets = (start, width, count2) => {
-      if (count2 < 1) {
+    exports2.linearBuckets = (start, width, count3) => {
+      if (count3 < 1) {
         throw new Error("Linear buckets needs a positive count");
       }
-      const buckets = new Array(count2);
-      for (let i = 0; i < count2; i++) {
+      const buckets = new Array(count3);
+      for (let i = 0; i < count3; i++) {
         buckets[i] = start + i * width;
       }
       return buckets;
     };
-    exports2.exponentialBuckets = (start, factor, count2) => {
+    exports2.exponentialBuckets = (start, factor, count3) => {
       if (start <= 0) {
         throw new Error("Exponential buckets needs a positive start");
       }
-      if (count2 < 1) {
+      if (count3 < 1) {
         throw new Error("Exponential buckets needs a positive count");
       }
       if (factor <= 1) {
         throw new Error("Exponential buckets needs a factor greater than 1");
       }
-      const buckets = new Array(count2);
-      for (let i = 0; i < count2; i++) {
+      const buckets = new Array(count3);
+      for (let i = 0; i < count3; i++) {
         buckets[i] = start;
         start *= factor;
       }
@@ -29737,8 +29737,8 @@ var require_context_utils = __commonJS({
     function getActiveSpan() {
       return getSpan(require_context$1.ContextAPI.getInstance().active());
     }
-    function setSpan(context, span) {
-      return context.setValue(SPAN_KEY, span);
+    function setSpan(context, span2) {
+      return context.setValue(SPAN_KEY, span2);
     }
     function deleteSpan(context) {
       return context.deleteValue(SPAN_KEY);
@@ -29790,9 +29790,9 @@ var require_NoopTracer = __commonJS({
           fn = arg4;
         }
         const parentContext = (_ctx = ctx) !== null && _ctx !== void 0 ? _ctx : contextApi.active();
-        const span = this.startSpan(name, opts, parentContext);
-        const contextWithSpanSet = require_context_utils2.setSpan(parentContext, span);
-        return contextApi.with(contextWithSpanSet, fn, void 0, span);
+        const span2 = this.startSpan(name, opts, parentContext);
+        const contextWithSpanSet = require_context_utils2.setSpan(parentContext, span2);
+        return contextApi.with(contextWithSpanSet, fn, void 0, span2);
       }
     };
     function isSpanContext(spanContext) {
@@ -30790,8 +30790,8 @@ var require_processMaxFileDescriptors = __commonJS({
           const lines = limits.split("\n");
           for (const line of lines) {
             if (line.startsWith("Max open files")) {
-              const parts = line.split(/  +/);
-              maxFds = Number(parts[1]);
+              const parts2 = line.split(/  +/);
+              maxFds = Number(parts2[1]);
               break;
             }
           }
@@ -32300,7 +32300,7 @@ function assertNotEqual(val) {
   return val;
 }
 function toZod() {
-  return (schema) => schema;
+  return (schema2) => schema2;
 }
 function assertIs(_arg) {
 }
@@ -32393,8 +32393,8 @@ function rawShape(def) {
   const desc = Object.getOwnPropertyDescriptor(def, "shape");
   return desc?.get ? desc.get.raw : desc?.value;
 }
-function sourceShape(schema) {
-  return rawShape(schema._zod.def) ?? schema._zod.def.shape;
+function sourceShape(schema2) {
+  return rawShape(schema2._zod.def) ?? schema2._zod.def.shape;
 }
 function deferProp(target, key2, getter) {
   Object.defineProperty(target, key2, {
@@ -32447,8 +32447,8 @@ function mergeDefs(...defs) {
   }
   return Object.defineProperties({}, mergedDescriptors);
 }
-function cloneDef(schema) {
-  return mergeDefs(schema._zod.def);
+function cloneDef(schema2) {
+  return mergeDefs(schema2._zod.def);
 }
 function getElementAtPath(obj, path) {
   if (!path)
@@ -32670,19 +32670,19 @@ var BIGINT_FORMAT_RANGES = {
   int64: [/* @__PURE__ */ BigInt("-9223372036854775808"), /* @__PURE__ */ BigInt("9223372036854775807")],
   uint64: [/* @__PURE__ */ BigInt(0), /* @__PURE__ */ BigInt("18446744073709551615")]
 };
-function pick(schema, mask) {
-  const currDef = schema._zod.def;
+function pick(schema2, mask) {
+  const currDef = schema2._zod.def;
   const checks = currDef.checks;
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
     throw new Error(".pick() cannot be used on object schemas containing refinements");
   }
   const newShape = {};
-  mirrorShape(newShape, schema, maskedKeys(schema, mask));
-  return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
+  mirrorShape(newShape, schema2, maskedKeys(schema2, mask));
+  return clone(schema2, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
-function maskedKeys(schema, mask) {
-  const raw = sourceShape(schema);
+function maskedKeys(schema2, mask) {
+  const raw = sourceShape(schema2);
   const keys = [];
   for (const key2 of Reflect.ownKeys(mask)) {
     if (!Object.getOwnPropertyDescriptor(raw, key2)?.enumerable) {
@@ -32693,45 +32693,45 @@ function maskedKeys(schema, mask) {
   }
   return keys;
 }
-function omit(schema, mask) {
-  const currDef = schema._zod.def;
+function omit(schema2, mask) {
+  const currDef = schema2._zod.def;
   const checks = currDef.checks;
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
     throw new Error(".omit() cannot be used on object schemas containing refinements");
   }
-  const omitted = new Set(maskedKeys(schema, mask));
+  const omitted = new Set(maskedKeys(schema2, mask));
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key2) => !omitted.has(key2)));
-  return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
+  mirrorShape(newShape, schema2, Reflect.ownKeys(sourceShape(schema2)).filter((key2) => !omitted.has(key2)));
+  return clone(schema2, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
-function extend(schema, shape) {
+function extend(schema2, shape) {
   if (!isPlainObject(shape)) {
     throw new Error("Invalid input to extend: expected a plain object");
   }
-  const checks = schema._zod.def.checks;
+  const checks = schema2._zod.def.checks;
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
-    const existingShape = sourceShape(schema);
+    const existingShape = sourceShape(schema2);
     for (const key2 of Reflect.ownKeys(shape)) {
       if (Object.getOwnPropertyDescriptor(existingShape, key2) !== void 0) {
         throw new Error("Cannot overwrite keys on object schemas containing refinements. Use `.safeExtend()` instead.");
       }
     }
   }
-  return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
+  return clone(schema2, mergeDefs(schema2._zod.def, { shape: extended(schema2, shape) }));
 }
-function extended(schema, shape) {
+function extended(schema2, shape) {
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)));
+  mirrorShape(newShape, schema2, Reflect.ownKeys(sourceShape(schema2)));
   mirrorProps(newShape, shape);
   return newShape;
 }
-function safeExtend(schema, shape) {
+function safeExtend(schema2, shape) {
   if (!isPlainObject(shape)) {
     throw new Error("Invalid input to safeExtend: expected a plain object");
   }
-  return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
+  return clone(schema2, mergeDefs(schema2._zod.def, { shape: extended(schema2, shape) }));
 }
 function merge(a, b) {
   if (!b?._zod?.def) {
@@ -32752,26 +32752,26 @@ function merge(a, b) {
   });
   return clone(a, def);
 }
-function partial(Class2, schema, mask, name = "partial") {
-  const currDef = schema._zod.def;
+function partial(Class2, schema2, mask, name = "partial") {
+  const currDef = schema2._zod.def;
   const checks = currDef.checks;
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
     throw new Error(`.${name}() cannot be used on object schemas containing refinements`);
   }
-  const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
+  const selected = mask ? new Set(maskedKeys(schema2, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key2) => selected && !selected.has(key2) ? value : new Class2({ type: "optional", innerType: value })));
-  return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
+  mirrorShape(newShape, schema2, Reflect.ownKeys(sourceShape(schema2)), Class2 && ((value, key2) => selected && !selected.has(key2) ? value : new Class2({ type: "optional", innerType: value })));
+  return clone(schema2, mergeDefs(schema2._zod.def, { shape: newShape, checks: [] }));
 }
-function required(Class2, schema, mask) {
-  const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
+function required(Class2, schema2, mask) {
+  const selected = mask ? new Set(maskedKeys(schema2, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key2) => (
+  mirrorShape(newShape, schema2, Reflect.ownKeys(sourceShape(schema2)), (value, key2) => (
     // overwrite with non-optional
     selected && !selected.has(key2) ? value : new Class2({ type: "nonoptional", innerType: value })
   ));
-  return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
+  return clone(schema2, mergeDefs(schema2._zod.def, { shape: newShape }));
 }
 function aborted(x2, startIndex = 0) {
   if (x2.aborted === true)
@@ -32860,14 +32860,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count2 = units;
+  let count3 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
-      count2--;
+      count3--;
       i++;
     }
   }
-  return count2;
+  return count3;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -33388,9 +33388,9 @@ function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
 var _parse = (_Err) => {
-  const fn = (schema, value, _ctx, _params) => {
+  const fn = (schema2, value, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
-    const result = schema._zod.run({ value, issues: [] }, ctx);
+    const result = schema2._zod.run({ value, issues: [] }, ctx);
     if (result instanceof Promise) {
       throw new $ZodAsyncError();
     }
@@ -33405,9 +33405,9 @@ var _parse = (_Err) => {
 };
 var parse = /* @__PURE__ */ _parse($ZodRealError);
 var _parseAsync = (_Err) => {
-  const fn = async (schema, value, _ctx, params) => {
+  const fn = async (schema2, value, _ctx, params) => {
     const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
-    let result = schema._zod.run({ value, issues: [] }, ctx);
+    let result = schema2._zod.run({ value, issues: [] }, ctx);
     if (result instanceof Promise)
       result = await result;
     if (result.issues.length) {
@@ -33420,9 +33420,9 @@ var _parseAsync = (_Err) => {
   return fn;
 };
 var parseAsync = /* @__PURE__ */ _parseAsync($ZodRealError);
-var _safeParse = (_Err) => (schema, value, _ctx) => {
+var _safeParse = (_Err) => (schema2, value, _ctx) => {
   const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
-  const result = schema._zod.run({ value, issues: [] }, ctx);
+  const result = schema2._zod.run({ value, issues: [] }, ctx);
   if (result instanceof Promise) {
     throw new $ZodAsyncError();
   }
@@ -33448,9 +33448,9 @@ function failure(Err, issues, ctx) {
     }
   };
 }
-var _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
+var _safeParseAsync = (_Err) => async (schema2, value, _ctx) => {
   const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
-  let result = schema._zod.run({ value, issues: [] }, ctx);
+  let result = schema2._zod.run({ value, issues: [] }, ctx);
   if (result instanceof Promise)
     result = await result;
   return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
@@ -33458,88 +33458,88 @@ var _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
 var safeParseAsync = /* @__PURE__ */ _safeParseAsync($ZodRealError);
 var COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
-var validate = ((schema, value, _ctx) => {
-  const validator = schema._zod.bag.validator;
+var validate = ((schema2, value, _ctx) => {
+  const validator = schema2._zod.bag.validator;
   if (validator !== void 0) {
     if (validator(value) !== COMPILE_INVALID)
       return true;
     if (validator.definite === true && _ctx === void 0)
       return false;
   }
-  return validateFallback(schema, value, _ctx);
+  return validateFallback(schema2, value, _ctx);
 });
-function validateFallback(schema, value, _ctx) {
+function validateFallback(schema2, value, _ctx) {
   const ctx = _ctx ? { ..._ctx, async: false, abortEarly: true } : { async: false, abortEarly: true };
-  const fallbackRun = schema._zod.bag.fallbackRun;
+  const fallbackRun = schema2._zod.bag.fallbackRun;
   let result;
   if (fallbackRun) {
     ctx[COMPILE_FALLBACK] = true;
     result = fallbackRun({ value, issues: [] }, ctx);
   } else {
-    result = schema._zod.run({ value, issues: [] }, ctx);
+    result = schema2._zod.run({ value, issues: [] }, ctx);
   }
   if (result instanceof Promise) {
     throw new $ZodAsyncError();
   }
   return result.issues.length === 0;
 }
-var validateAsync = async (schema, value, _ctx) => {
+var validateAsync = async (schema2, value, _ctx) => {
   const ctx = _ctx ? { ..._ctx, async: true, abortEarly: true } : { async: true, abortEarly: true };
-  let result = schema._zod.run({ value, issues: [] }, ctx);
+  let result = schema2._zod.run({ value, issues: [] }, ctx);
   if (result instanceof Promise)
     result = await result;
   return result.issues.length === 0;
 };
 var _encode = (_Err) => {
   const parse3 = _parse(_Err);
-  const fn = (schema, value, _ctx, _params) => {
+  const fn = (schema2, value, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return parse3(schema, value, ctx, finalizeParams(fn, _params));
+    return parse3(schema2, value, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encode = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
   const parse3 = _parse(_Err);
-  const fn = (schema, value, _ctx, _params) => {
-    return parse3(schema, value, _ctx, finalizeParams(fn, _params));
+  const fn = (schema2, value, _ctx, _params) => {
+    return parse3(schema2, value, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var decode = /* @__PURE__ */ _decode($ZodRealError);
 var _encodeAsync = (_Err) => {
   const parseAsync3 = _parseAsync(_Err);
-  const fn = async (schema, value, _ctx, _params) => {
+  const fn = async (schema2, value, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return await parseAsync3(schema, value, ctx, finalizeParams(fn, _params));
+    return await parseAsync3(schema2, value, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encodeAsync = /* @__PURE__ */ _encodeAsync($ZodRealError);
 var _decodeAsync = (_Err) => {
   const parseAsync3 = _parseAsync(_Err);
-  const fn = async (schema, value, _ctx, _params) => {
-    return await parseAsync3(schema, value, _ctx, finalizeParams(fn, _params));
+  const fn = async (schema2, value, _ctx, _params) => {
+    return await parseAsync3(schema2, value, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var decodeAsync = /* @__PURE__ */ _decodeAsync($ZodRealError);
-var _safeEncode = (_Err) => (schema, value, _ctx) => {
+var _safeEncode = (_Err) => (schema2, value, _ctx) => {
   const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-  return _safeParse(_Err)(schema, value, ctx);
+  return _safeParse(_Err)(schema2, value, ctx);
 };
 var safeEncode = /* @__PURE__ */ _safeEncode($ZodRealError);
-var _safeDecode = (_Err) => (schema, value, _ctx) => {
-  return _safeParse(_Err)(schema, value, _ctx);
+var _safeDecode = (_Err) => (schema2, value, _ctx) => {
+  return _safeParse(_Err)(schema2, value, _ctx);
 };
 var safeDecode = /* @__PURE__ */ _safeDecode($ZodRealError);
-var _safeEncodeAsync = (_Err) => async (schema, value, _ctx) => {
+var _safeEncodeAsync = (_Err) => async (schema2, value, _ctx) => {
   const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-  return _safeParseAsync(_Err)(schema, value, ctx);
+  return _safeParseAsync(_Err)(schema2, value, ctx);
 };
 var safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync($ZodRealError);
-var _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
-  return _safeParseAsync(_Err)(schema, value, _ctx);
+var _safeDecodeAsync = (_Err) => async (schema2, value, _ctx) => {
+  return _safeParseAsync(_Err)(schema2, value, _ctx);
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
@@ -34155,8 +34155,8 @@ var $ZodCheckProperties = /* @__PURE__ */ $constructor("$ZodCheckProperties", (i
     entries ?? (entries = Reflect.ownKeys(def.shape).map((key2) => [key2, def.shape[key2]]));
     const input2 = payload.value;
     let proms;
-    for (const [key2, schema] of entries) {
-      const result = schema._zod.run({ value: input2[key2], issues: [] }, {});
+    for (const [key2, schema2] of entries) {
+      const result = schema2._zod.run({ value: input2[key2], issues: [] }, {});
       if (result instanceof Promise) {
         proms ?? (proms = []);
         proms.push(result.then((result2) => handleCheckPropertyResult(result2, payload, key2)));
@@ -34613,10 +34613,10 @@ var $ZodCIDRv4 = /* @__PURE__ */ $constructor("$ZodCIDRv4", (inst, def) => {
   $ZodStringFormat.init(inst, def);
 });
 function isValidCIDRv6(value) {
-  const parts = value.split("/");
-  if (parts.length !== 2)
+  const parts2 = value.split("/");
+  if (parts2.length !== 2)
     return false;
-  const [address, prefix] = parts;
+  const [address, prefix] = parts2;
   if (!prefix)
     return false;
   const prefixNum = Number(prefix);
@@ -35276,10 +35276,10 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
       const id2 = ids2[key2];
       const k2 = typeof key2 === "symbol" ? `syms[${syms.indexOf(key2)}]` : esc(key2);
       const isPresent = `${k2} in input`;
-      const schema = shape[key2];
-      const optin = schema?._zod?.optin;
+      const schema2 = shape[key2];
+      const optin = schema2?._zod?.optin;
       const isOptionalIn = optin !== void 0;
-      const isOptionalOut = schema?._zod?.optout === "optional";
+      const isOptionalOut = schema2?._zod?.optout === "optional";
       doc.write(`const ${id2} = ${parseStr(k2)};`);
       if (isOptionalIn && isOptionalOut) {
         const assign = optin === "optional" ? `${id2}_present` : `${id2}.value !== undefined || ${id2}_present`;
@@ -36460,8 +36460,8 @@ function handleReadonlyResult(payload) {
     payload.value = Object.freeze(payload.value);
   return payload;
 }
-function leafPattern(schema) {
-  const def = schema._zod.def;
+function leafPattern(schema2) {
+  const def = schema2._zod.def;
   let pattern = def.pattern;
   let isInt = !!def.format?.includes("int");
   let minimum;
@@ -36484,13 +36484,13 @@ function leafPattern(schema) {
     return "(?!)";
   if (minimum !== void 0 || maximum !== void 0)
     return string({ minimum, maximum }).source;
-  const own2 = schema._zod.pattern;
+  const own2 = schema2._zod.pattern;
   return (isInt && own2 === number ? integer : own2)?.source;
 }
-function partPattern(schema) {
-  const def = schema._zod.def;
-  const own2 = schema._zod.pattern?.source;
-  const inner = def.innerType ?? schema._zod.innerType;
+function partPattern(schema2) {
+  const def = schema2._zod.def;
+  const own2 = schema2._zod.pattern?.source;
+  const inner = def.innerType ?? schema2._zod.innerType;
   if (inner) {
     const before = inner._zod.pattern?.source;
     const after = partPattern(inner);
@@ -36504,7 +36504,7 @@ function partPattern(schema) {
     if (sources.every(Boolean))
       return `^(${sources.map((s) => cleanRegex(s)).join("|")})$`;
   }
-  return leafPattern(schema);
+  return leafPattern(schema2);
 }
 var $ZodTemplateLiteral = /* @__PURE__ */ $constructor("$ZodTemplateLiteral", (inst, def) => {
   $ZodType.init(inst, def);
@@ -37250,8 +37250,8 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count2, one, few, many) {
-  const absCount = Math.abs(count2);
+function getBelarusianPlural(count3, one, few, many) {
+  const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -39898,8 +39898,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count2, one, many) {
-  return Math.abs(count2) === 1 ? one : many;
+function getArmenianPlural(count3, one, many) {
+  return Math.abs(count3) === 1 ? one : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -42637,8 +42637,8 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count2, one, few, many) {
-  const absCount = Math.abs(count2);
+function getRussianPlural(count3, one, few, many) {
+  const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -44534,11 +44534,11 @@ var $ZodRegistry = class {
     this._map = /* @__PURE__ */ new WeakMap();
     this._idmap = /* @__PURE__ */ new Map();
   }
-  add(schema, ..._meta) {
+  add(schema2, ..._meta) {
     const meta3 = _meta[0];
-    this._map.set(schema, meta3);
+    this._map.set(schema2, meta3);
     if (meta3 && typeof meta3 === "object" && "id" in meta3) {
-      this._idmap.set(meta3.id, schema);
+      this._idmap.set(meta3.id, schema2);
     }
     return this;
   }
@@ -44547,26 +44547,26 @@ var $ZodRegistry = class {
     this._idmap = /* @__PURE__ */ new Map();
     return this;
   }
-  remove(schema) {
-    const meta3 = this._map.get(schema);
+  remove(schema2) {
+    const meta3 = this._map.get(schema2);
     if (meta3 && typeof meta3 === "object" && "id" in meta3) {
       this._idmap.delete(meta3.id);
     }
-    this._map.delete(schema);
+    this._map.delete(schema2);
     return this;
   }
-  get(schema) {
-    const p = schema._zod.parent;
+  get(schema2) {
+    const p = schema2._zod.parent;
     if (p) {
       const pm = { ...this.get(p) ?? {} };
       delete pm.id;
-      const f = { ...pm, ...this._map.get(schema) };
+      const f = { ...pm, ...this._map.get(schema2) };
       return Object.keys(f).length ? f : void 0;
     }
-    return this._map.get(schema);
+    return this._map.get(schema2);
   }
-  has(schema) {
-    return this._map.has(schema);
+  has(schema2) {
+    return this._map.has(schema2);
   }
 };
 function registry() {
@@ -44591,31 +44591,31 @@ var ZodCompileUnsupportedError = class extends Error {
     this.islandable = islandable;
   }
 };
-function compileValidator(schema, parser) {
+function compileValidator(schema2, parser) {
   try {
-    return compileFn(schema, { assertOnly: true });
+    return compileFn(schema2, { assertOnly: true });
   } catch {
     return parser;
   }
 }
-function compile(schema, options) {
+function compile(schema2, options) {
   try {
-    const parser = compileFn(schema);
-    const clone2 = withParser(schema, parser);
-    clone2._zod.bag.validator = compileValidator(schema, parser);
+    const parser = compileFn(schema2);
+    const clone2 = withParser(schema2, parser);
+    clone2._zod.bag.validator = compileValidator(schema2, parser);
     return clone2;
   } catch (err) {
     if (options?.strict)
       throw err;
-    return schema;
+    return schema2;
   }
 }
-function withParser(schema, parser) {
-  if (isRecursiveSchema(schema)) {
+function withParser(schema2, parser) {
+  if (isRecursiveSchema(schema2)) {
     throw new ZodCompileUnsupportedError("a schema whose subtree contains a reference cycle");
   }
-  const clone2 = clone(schema);
-  const liveRun = schema._zod.run;
+  const clone2 = clone(schema2);
+  const liveRun = schema2._zod.run;
   const originalRun = liveRun.__originalRun ?? liveRun;
   const wrapped = (payload, ctx) => {
     if (ctx?.async || ctx?.direction === "backward" || ctx?.skipChecks || ctx?.[FALLBACK_FLAG]) {
@@ -44638,7 +44638,7 @@ function withParser(schema, parser) {
   clone2._zod.bag.validator = parser;
   clone2._zod.run = wrapped;
   if (!liveRun.__originalRun)
-    installCompiledUserMethods(clone2, schema, parser);
+    installCompiledUserMethods(clone2, schema2, parser);
   return clone2;
 }
 function installCompiledUserMethods(target, source, parser) {
@@ -44665,10 +44665,10 @@ function installCompiledUserMethods(target, source, parser) {
     };
   }
 }
-function compileFn(schema, options) {
+function compileFn(schema2, options) {
   let recursive2 = true;
   try {
-    recursive2 = isRecursiveSchema(schema);
+    recursive2 = isRecursiveSchema(schema2);
   } catch {
   }
   if (recursive2) {
@@ -44681,7 +44681,7 @@ function compileFn(schema, options) {
     definite: true
   };
   const doc = new Doc(["input"]);
-  const outputAccessor = generateCheck(doc, ctx, schema, "input", !options?.assertOnly);
+  const outputAccessor = generateCheck(doc, ctx, schema2, "input", !options?.assertOnly);
   doc.write(outputAccessor === null ? `return true;` : `return ${outputAccessor};`);
   const constantNames = ["INVALID", ...ctx.constants.keys()];
   const constantValues = [INVALID, ...ctx.constants.values()];
@@ -44721,20 +44721,20 @@ function addUserConstant(ctx, fn) {
 function newVar(ctx) {
   return `v${ctx.varCounter++}`;
 }
-function runtimeRun(schema, value) {
-  const result = schema._zod.run({ value, issues: [] }, {});
+function runtimeRun(schema2, value) {
+  const result = schema2._zod.run({ value, issues: [] }, {});
   if (result && typeof result.then === "function")
     return INVALID;
   const r = result;
   return r.issues.length === 0 ? r.value : INVALID;
 }
-function compileChild(doc, ctx, schema, accessor, needsValue = true) {
+function compileChild(doc, ctx, schema2, accessor, needsValue = true) {
   const contentLen = doc.content.length;
   const constantCount = ctx.constants.size;
   const constantCounter = ctx.constantCounter;
   const varCounter = ctx.varCounter;
   try {
-    return generateCheck(doc, ctx, schema, accessor, needsValue);
+    return generateCheck(doc, ctx, schema2, accessor, needsValue);
   } catch (err) {
     if (!(err instanceof ZodCompileUnsupportedError) || !err.islandable)
       throw err;
@@ -44746,12 +44746,12 @@ function compileChild(doc, ctx, schema, accessor, needsValue = true) {
     }
     ctx.constantCounter = constantCounter;
     ctx.varCounter = varCounter;
-    return emitRuntimeIsland(doc, ctx, schema, accessor);
+    return emitRuntimeIsland(doc, ctx, schema2, accessor);
   }
 }
-function emitRuntimeIsland(doc, ctx, schema, accessor) {
+function emitRuntimeIsland(doc, ctx, schema2, accessor) {
   ctx.definite = false;
-  const schemaConst = addConstant(ctx, schema);
+  const schemaConst = addConstant(ctx, schema2);
   const runConst = addConstant(ctx, runtimeRun);
   const outVar = newVar(ctx);
   doc.write(`const ${outVar} = ${runConst}(${schemaConst}, ${accessor});`);
@@ -44766,8 +44766,8 @@ var WHEN_DEFAULTED_CHECKS = /* @__PURE__ */ new Set([
   "min_length",
   "length_equals"
 ]);
-function generateChecks(doc, ctx, schema, accessor) {
-  const schemaChecks = schema._zod.def.checks;
+function generateChecks(doc, ctx, schema2, accessor) {
+  const schemaChecks = schema2._zod.def.checks;
   if (!schemaChecks || schemaChecks.length === 0)
     return accessor;
   let currentAccessor = accessor;
@@ -45142,8 +45142,8 @@ function generateStringFormatCheck(doc, ctx, def, accessor, needsValue = true) {
   }
   return accessor;
 }
-function generateCheck(doc, ctx, schema, accessor, needsValue = true) {
-  const def = schema._zod.def;
+function generateCheck(doc, ctx, schema2, accessor, needsValue = true) {
+  const def = schema2._zod.def;
   const type = def.type;
   if (def.coerce) {
     throw new ZodCompileUnsupportedError(`coercion (z.coerce.${type}())`);
@@ -45152,16 +45152,16 @@ function generateCheck(doc, ctx, schema, accessor, needsValue = true) {
   let typeAccessor;
   switch (type) {
     case "string":
-      typeAccessor = generateStringCheck(doc, ctx, schema, accessor, buildsValue);
+      typeAccessor = generateStringCheck(doc, ctx, schema2, accessor, buildsValue);
       break;
     case "number":
-      typeAccessor = generateNumberCheck(doc, schema, accessor);
+      typeAccessor = generateNumberCheck(doc, schema2, accessor);
       break;
     case "boolean":
       typeAccessor = generateBooleanCheck(doc, accessor);
       break;
     case "bigint":
-      typeAccessor = generateBigIntCheck(doc, schema, accessor);
+      typeAccessor = generateBigIntCheck(doc, schema2, accessor);
       break;
     case "symbol":
       typeAccessor = generateSymbolCheck(doc, accessor);
@@ -45190,79 +45190,79 @@ function generateCheck(doc, ctx, schema, accessor, needsValue = true) {
       typeAccessor = generateDateCheck(doc, accessor);
       break;
     case "object":
-      typeAccessor = generateObjectCheck(doc, ctx, schema, accessor, buildsValue);
+      typeAccessor = generateObjectCheck(doc, ctx, schema2, accessor, buildsValue);
       break;
     case "optional":
-      typeAccessor = generateOptionalCheck(doc, ctx, schema, accessor, buildsValue);
+      typeAccessor = generateOptionalCheck(doc, ctx, schema2, accessor, buildsValue);
       break;
     case "nullable":
-      typeAccessor = generateNullableCheck(doc, ctx, schema, accessor, buildsValue);
+      typeAccessor = generateNullableCheck(doc, ctx, schema2, accessor, buildsValue);
       break;
     case "array":
-      typeAccessor = generateArrayCheck(doc, ctx, schema, accessor, buildsValue);
+      typeAccessor = generateArrayCheck(doc, ctx, schema2, accessor, buildsValue);
       break;
     case "literal":
-      typeAccessor = generateLiteralCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateLiteralCheck(doc, ctx, schema2, accessor);
       break;
     case "enum":
-      typeAccessor = generateEnumCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateEnumCheck(doc, ctx, schema2, accessor);
       break;
     case "readonly": {
-      const innerOut = generateWrapperCheck(doc, ctx, schema, accessor);
+      const innerOut = generateWrapperCheck(doc, ctx, schema2, accessor);
       const frozenVar = newVar(ctx);
       doc.write(`const ${frozenVar} = Object.freeze(${innerOut});`);
       typeAccessor = frozenVar;
       break;
     }
     case "success":
-      generateWrapperCheck(doc, ctx, schema, accessor);
+      generateWrapperCheck(doc, ctx, schema2, accessor);
       typeAccessor = "true";
       break;
     case "default":
     case "prefault":
-      typeAccessor = generateDefaultCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateDefaultCheck(doc, ctx, schema2, accessor);
       break;
     case "nonoptional":
-      typeAccessor = generateNonOptionalCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateNonOptionalCheck(doc, ctx, schema2, accessor);
       break;
     case "tuple":
-      typeAccessor = generateTupleCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateTupleCheck(doc, ctx, schema2, accessor);
       break;
     case "union":
-      typeAccessor = generateUnionCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateUnionCheck(doc, ctx, schema2, accessor);
       break;
     case "intersection":
-      typeAccessor = generateIntersectionCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateIntersectionCheck(doc, ctx, schema2, accessor);
       break;
     case "record":
-      typeAccessor = generateRecordCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateRecordCheck(doc, ctx, schema2, accessor);
       break;
     case "map":
-      typeAccessor = generateMapCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateMapCheck(doc, ctx, schema2, accessor);
       break;
     case "set":
-      typeAccessor = generateSetCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateSetCheck(doc, ctx, schema2, accessor);
       break;
     case "file":
       typeAccessor = generateFileCheck(doc, accessor);
       break;
     case "template_literal":
-      typeAccessor = generateTemplateLiteralCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateTemplateLiteralCheck(doc, ctx, schema2, accessor);
       break;
     case "lazy":
-      typeAccessor = generateLazyCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateLazyCheck(doc, ctx, schema2, accessor);
       break;
     case "pipe":
-      typeAccessor = generatePipeCheck(doc, ctx, schema, accessor);
+      typeAccessor = generatePipeCheck(doc, ctx, schema2, accessor);
       break;
     case "custom":
-      typeAccessor = generateCustomCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateCustomCheck(doc, ctx, schema2, accessor);
       break;
     case "transform":
-      typeAccessor = generateTransformCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateTransformCheck(doc, ctx, schema2, accessor);
       break;
     case "catch":
-      typeAccessor = generateCatchCheck(doc, ctx, schema, accessor);
+      typeAccessor = generateCatchCheck(doc, ctx, schema2, accessor);
       break;
     default: {
       void type;
@@ -45271,18 +45271,18 @@ function generateCheck(doc, ctx, schema, accessor, needsValue = true) {
   }
   if (typeAccessor === null)
     return null;
-  return generateChecks(doc, ctx, schema, typeAccessor);
+  return generateChecks(doc, ctx, schema2, typeAccessor);
 }
-function generateStringCheck(doc, ctx, schema, accessor, needsValue = true) {
+function generateStringCheck(doc, ctx, schema2, accessor, needsValue = true) {
   doc.write(`if (typeof ${accessor} !== "string") return INVALID;`);
-  const def = schema._zod.def;
+  const def = schema2._zod.def;
   if (def.format === void 0)
     return accessor;
   return generateStringFormatCheck(doc, ctx, def, accessor, needsValue);
 }
-function generateNumberCheck(doc, schema, accessor) {
+function generateNumberCheck(doc, schema2, accessor) {
   doc.write(`if (typeof ${accessor} !== "number" || !Number.isFinite(${accessor})) return INVALID;`);
-  const def = schema._zod.def;
+  const def = schema2._zod.def;
   if (def.check === "number_format" && def.format) {
     generateNumberFormatCheck(doc, { format: def.format }, accessor);
   }
@@ -45292,9 +45292,9 @@ function generateBooleanCheck(doc, accessor) {
   doc.write(`if (typeof ${accessor} !== "boolean") return INVALID;`);
   return accessor;
 }
-function generateBigIntCheck(doc, schema, accessor) {
+function generateBigIntCheck(doc, schema2, accessor) {
   doc.write(`if (typeof ${accessor} !== "bigint") return INVALID;`);
-  const def = schema._zod.def;
+  const def = schema2._zod.def;
   if (def.format) {
     switch (def.format) {
       case "int64":
@@ -45331,8 +45331,8 @@ function generateDateCheck(doc, accessor) {
   doc.write(`if (!(${accessor} instanceof Date) || Number.isNaN(${accessor}.getTime())) return INVALID;`);
   return accessor;
 }
-function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
-  const def = schema._zod.def;
+function generateObjectCheck(doc, ctx, schema2, accessor, buildsValue = true) {
+  const def = schema2._zod.def;
   doc.write(`if (typeof ${accessor} !== "object" || ${accessor} === null || Array.isArray(${accessor})) return INVALID;`);
   const shape = def.shape;
   const keys = Object.keys(shape);
@@ -45450,9 +45450,9 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
   }
   return outputVar;
 }
-function generateOptionalCheck(doc, ctx, schema, accessor, buildsValue = true) {
-  const def = schema._zod.def;
-  if (isExactOptional(schema)) {
+function generateOptionalCheck(doc, ctx, schema2, accessor, buildsValue = true) {
+  const def = schema2._zod.def;
+  if (isExactOptional(schema2)) {
     return generateCheck(doc, ctx, def.innerType, accessor, buildsValue);
   }
   if (def.innerType._zod.optin === "defaulted") {
@@ -45489,16 +45489,16 @@ function generateOptionalCheck(doc, ctx, schema, accessor, buildsValue = true) {
   doc.write(`}`);
   return outputVar;
 }
-function isExactOptional(schema) {
-  return schema._zod.traits?.has("$ZodExactOptional") === true;
+function isExactOptional(schema2) {
+  return schema2._zod.traits?.has("$ZodExactOptional") === true;
 }
-function requiresPresenceCheck(schema) {
-  return schema._zod.optin === void 0 && fastPathAcceptsAbsence(schema);
+function requiresPresenceCheck(schema2) {
+  return schema2._zod.optin === void 0 && fastPathAcceptsAbsence(schema2);
 }
-function fastPathAcceptsAbsence(schema) {
-  if (schema._zod.def.coerce)
+function fastPathAcceptsAbsence(schema2) {
+  if (schema2._zod.def.coerce)
     return true;
-  const def = schema._zod.def;
+  const def = schema2._zod.def;
   switch (def.type) {
     case "any":
     case "unknown":
@@ -45533,7 +45533,7 @@ function fastPathAcceptsAbsence(schema) {
     case "literal":
       return !!def.values?.includes(void 0);
     case "enum":
-      return !!schema._zod.values?.has(void 0);
+      return !!schema2._zod.values?.has(void 0);
     case "optional":
     case "nullable":
     case "readonly":
@@ -45553,14 +45553,14 @@ function fastPathAcceptsAbsence(schema) {
       return true;
   }
 }
-function dropsWhenAbsent(schema) {
-  return schema._zod.optin === "optional" && schema._zod.optout === "optional";
+function dropsWhenAbsent(schema2) {
+  return schema2._zod.optin === "optional" && schema2._zod.optout === "optional";
 }
-function mayOmitUndefined(schema) {
-  return (schema._zod.optin !== "defaulted" || schema._zod.optout === "optional") && mayOutputUndefined(schema);
+function mayOmitUndefined(schema2) {
+  return (schema2._zod.optin !== "defaulted" || schema2._zod.optout === "optional") && mayOutputUndefined(schema2);
 }
-function mayOutputUndefined(schema) {
-  const def = schema._zod.def;
+function mayOutputUndefined(schema2) {
+  const def = schema2._zod.def;
   switch (def.type) {
     case "string":
     case "number":
@@ -45584,7 +45584,7 @@ function mayOutputUndefined(schema) {
     case "literal":
       return !!def.values?.includes(void 0);
     case "enum":
-      return !!schema._zod.values?.has(void 0);
+      return !!schema2._zod.values?.has(void 0);
     case "optional":
       return true;
     case "nullable":
@@ -45601,8 +45601,8 @@ function mayOutputUndefined(schema) {
       return true;
   }
 }
-function generateNullableCheck(doc, ctx, schema, accessor, buildsValue = true) {
-  const def = schema._zod.def;
+function generateNullableCheck(doc, ctx, schema2, accessor, buildsValue = true) {
+  const def = schema2._zod.def;
   const outputVar = buildsValue ? newVar(ctx) : null;
   if (outputVar)
     doc.write(`let ${outputVar} = null;`);
@@ -45615,15 +45615,15 @@ function generateNullableCheck(doc, ctx, schema, accessor, buildsValue = true) {
   doc.write(`}`);
   return outputVar;
 }
-function generateSizeGate(doc, schema, size) {
-  for (const [max, check2] of sizeCaps(schema._zod.def.checks)) {
+function generateSizeGate(doc, schema2, size) {
+  for (const [max, check2] of sizeCaps(schema2._zod.def.checks)) {
     doc.write(`if (${size} > ${numericOperand(max, check2._zod.def.check)}) return INVALID;`);
   }
 }
-function generateArrayCheck(doc, ctx, schema, accessor, buildsValue = true) {
-  const def = schema._zod.def;
+function generateArrayCheck(doc, ctx, schema2, accessor, buildsValue = true) {
+  const def = schema2._zod.def;
   doc.write(`if (!Array.isArray(${accessor})) return INVALID;`);
-  generateSizeGate(doc, schema, `${accessor}.length`);
+  generateSizeGate(doc, schema2, `${accessor}.length`);
   const outputVar = buildsValue ? newVar(ctx) : null;
   const iVar = newVar(ctx);
   const elemVar = newVar(ctx);
@@ -45639,8 +45639,8 @@ function generateArrayCheck(doc, ctx, schema, accessor, buildsValue = true) {
   doc.write(`}`);
   return outputVar;
 }
-function generateLiteralCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generateLiteralCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   const values = def.values;
   if (values.length !== 1) {
     const literalSet = addConstant(ctx, new Set(values));
@@ -45668,8 +45668,8 @@ function generateLiteralCheck(doc, ctx, schema, accessor) {
   }
   return accessor;
 }
-function generateEnumCheck(doc, ctx, schema, accessor) {
-  const values = schema._zod.values;
+function generateEnumCheck(doc, ctx, schema2, accessor) {
+  const values = schema2._zod.values;
   if (!values) {
     throw new ZodCompileUnsupportedError("enum schema without enumerated values");
   }
@@ -45677,15 +45677,15 @@ function generateEnumCheck(doc, ctx, schema, accessor) {
   doc.write(`if (!${enumSet}.has(${accessor})) return INVALID;`);
   return accessor;
 }
-function generateWrapperCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generateWrapperCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   return generateCheck(doc, ctx, def.innerType, accessor);
 }
-function generateDefaultCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  const descriptor = Object.getOwnPropertyDescriptor(schema._zod.def, "defaultValue");
-  const defaultGetter = descriptor ? () => schema._zod.def.defaultValue : void 0;
-  if (schema._zod.def.type === "prefault") {
+function generateDefaultCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
+  const descriptor = Object.getOwnPropertyDescriptor(schema2._zod.def, "defaultValue");
+  const defaultGetter = descriptor ? () => schema2._zod.def.defaultValue : void 0;
+  if (schema2._zod.def.type === "prefault") {
     if (!defaultGetter) {
       return generateCheck(doc, ctx, def.innerType, accessor);
     }
@@ -45721,16 +45721,16 @@ function generateDefaultCheck(doc, ctx, schema, accessor) {
   }
   return outputVar;
 }
-function generateNonOptionalCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generateNonOptionalCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   const innerOutput = generateCheck(doc, ctx, def.innerType, accessor);
   const outputVar = newVar(ctx);
   doc.write(`const ${outputVar} = ${innerOutput};`);
   doc.write(`if (${outputVar} === undefined) return INVALID;`);
   return outputVar;
 }
-function generateTupleCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generateTupleCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   const items = def.items;
   const rest = def.rest;
   doc.write(`if (!Array.isArray(${accessor})) return INVALID;`);
@@ -45804,8 +45804,8 @@ function getTupleOptStart2(items, key2) {
   }
   return 0;
 }
-function generateUnionCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generateUnionCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   const options = def.options;
   if (def.discriminator) {
     return generateDiscriminatedUnionCheck(doc, ctx, def, accessor);
@@ -45905,8 +45905,8 @@ function literalEquality(ctx, accessor, value) {
   }
   throw new ZodCompileUnsupportedError(`literal discriminator value ${String(value)}`);
 }
-function generateIntersectionCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generateIntersectionCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   ctx.definite = false;
   const leftOutput = compileChild(doc, ctx, def.left, accessor);
   const rightOutput = compileChild(doc, ctx, def.right, accessor);
@@ -45916,8 +45916,8 @@ function generateIntersectionCheck(doc, ctx, schema, accessor) {
   doc.write(`if (!${mergedVar}.valid) return INVALID;`);
   return `${mergedVar}.data`;
 }
-function generateRecordCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generateRecordCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   const isPlainObjectConst = addConstant(ctx, isPlainObject);
   doc.write(`if (!${isPlainObjectConst}(${accessor})) return INVALID;`);
   const outputVar = newVar(ctx);
@@ -46020,10 +46020,10 @@ function literalPropertyKey(ctx, key2) {
     return esc(key2);
   return addConstant(ctx, key2);
 }
-function generateMapCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generateMapCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   doc.write(`if (!(${accessor} instanceof Map)) return INVALID;`);
-  generateSizeGate(doc, schema, `${accessor}.size`);
+  generateSizeGate(doc, schema2, `${accessor}.size`);
   const outputVar = newVar(ctx);
   const kVar = newVar(ctx);
   const valVar = newVar(ctx);
@@ -46037,10 +46037,10 @@ function generateMapCheck(doc, ctx, schema, accessor) {
   doc.write(`}`);
   return outputVar;
 }
-function generateSetCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generateSetCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   doc.write(`if (!(${accessor} instanceof Set)) return INVALID;`);
-  generateSizeGate(doc, schema, `${accessor}.size`);
+  generateSizeGate(doc, schema2, `${accessor}.size`);
   const outputVar = newVar(ctx);
   const valVar = newVar(ctx);
   doc.write(`const ${outputVar} = new Set();`);
@@ -46056,9 +46056,9 @@ function generateFileCheck(doc, accessor) {
   doc.write(`if (!(${accessor} instanceof File)) return INVALID;`);
   return accessor;
 }
-function generateTemplateLiteralCheck(doc, ctx, schema, accessor) {
+function generateTemplateLiteralCheck(doc, ctx, schema2, accessor) {
   doc.write(`if (typeof ${accessor} !== "string") return INVALID;`);
-  const pattern = schema._zod.pattern;
+  const pattern = schema2._zod.pattern;
   if (pattern) {
     const patternConst = addConstant(ctx, pattern);
     doc.write(`${patternConst}.lastIndex = 0;`);
@@ -46066,8 +46066,8 @@ function generateTemplateLiteralCheck(doc, ctx, schema, accessor) {
   }
   return accessor;
 }
-function generateLazyCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generateLazyCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   const getterConst = addUserConstant(ctx, def.getter);
   const cacheConst = addConstant(ctx, { parser: null });
   doc.write(`if (!${cacheConst}.parser) {`);
@@ -46086,8 +46086,8 @@ function generateLazyCheck(doc, ctx, schema, accessor) {
   doc.write(`if (${outputVar} === INVALID) return INVALID;`);
   return outputVar;
 }
-function generatePipeCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generatePipeCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   const inputOutput = generateCheck(doc, ctx, def.in, accessor);
   if (def.transform) {
     if (isAsyncFunction(def.transform)) {
@@ -46113,8 +46113,8 @@ function generatePipeCheck(doc, ctx, schema, accessor) {
 function isAsyncFunction(fn) {
   return typeof fn === "function" && (fn.constructor.name === "AsyncFunction" || fn[Symbol.toStringTag] === "AsyncFunction");
 }
-function generateCustomCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generateCustomCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   if (def.fn) {
     if (isAsyncFunction(def.fn)) {
       throw new ZodCompileAsyncError("z.compile: async custom predicates are not supported");
@@ -46139,8 +46139,8 @@ function runtimeCatch(innerSchema, catchValue, value) {
     return r.value;
   return catchValue();
 }
-function generateCatchCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generateCatchCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   if (!def.catchValue[CONSTANT_CATCH]) {
     throw new ZodCompileUnsupportedError("catch with a callback (only a constant catch value compiles)", false);
   }
@@ -46162,8 +46162,8 @@ function generateCatchCheck(doc, ctx, schema, accessor) {
   doc.write(`}`);
   return outputVar;
 }
-function generateTransformCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
+function generateTransformCheck(doc, ctx, schema2, accessor) {
+  const def = schema2._zod.def;
   if (def.transform) {
     if (isAsyncFunction(def.transform)) {
       throw new ZodCompileAsyncError("z.compile: async transforms are not supported");
@@ -46838,11 +46838,11 @@ function _endsWith(suffix, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _property(property, schema, params) {
+function _property(property, schema2, params) {
   return new $ZodCheckProperty({
     check: "property",
     property,
-    schema,
+    schema: schema2,
     ...normalizeParams(params)
   });
 }
@@ -47073,10 +47073,10 @@ function _readonly(Class2, innerType) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _templateLiteral(Class2, parts, params) {
+function _templateLiteral(Class2, parts2, params) {
   return new Class2({
     type: "template_literal",
-    parts,
+    parts: parts2,
     ...normalizeParams(params)
   });
 }
@@ -47098,23 +47098,23 @@ function _promise(Class2, innerType) {
 function _custom(Class2, fn, _params) {
   const norm = normalizeParams(_params);
   norm.abort ?? (norm.abort = true);
-  const schema = new Class2({
+  const schema2 = new Class2({
     type: "custom",
     check: "custom",
     fn,
     ...norm
   });
-  return schema;
+  return schema2;
 }
 // @__NO_SIDE_EFFECTS__
 function _refine(Class2, fn, _params) {
-  const schema = new Class2({
+  const schema2 = new Class2({
     type: "custom",
     check: "custom",
     fn,
     ...normalizeParams(_params)
   });
-  return schema;
+  return schema2;
 }
 // @__NO_SIDE_EFFECTS__
 function _superRefine(fn, params) {
@@ -47280,8 +47280,8 @@ function initializeContext(params) {
     external: params?.external ?? void 0
   };
 }
-function handleUnrepresentable(schema, ctx, json3, params, message) {
-  const result = typeof ctx.unrepresentable === "function" ? ctx.unrepresentable({ zodSchema: schema, path: params.path, message }) : ctx.unrepresentable;
+function handleUnrepresentable(schema2, ctx, json3, params, message) {
+  const result = typeof ctx.unrepresentable === "function" ? ctx.unrepresentable({ zodSchema: schema2, path: params.path, message }) : ctx.unrepresentable;
   if (result === "any")
     return false;
   if (result === void 0 || result === "throw")
@@ -47289,42 +47289,42 @@ function handleUnrepresentable(schema, ctx, json3, params, message) {
   Object.assign(json3, result);
   return true;
 }
-function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
+function processSchema(schema2, ctx, _params = { path: [], schemaPath: [] }) {
   var _a3;
-  const def = schema._zod.def;
-  const seen = ctx.seen.get(schema);
+  const def = schema2._zod.def;
+  const seen = ctx.seen.get(schema2);
   if (seen) {
     seen.count++;
-    const isCycle = _params.schemaPath.includes(schema);
+    const isCycle = _params.schemaPath.includes(schema2);
     if (isCycle) {
       seen.cycle = _params.path;
     }
     return seen.schema;
   }
   const result = { schema: {}, count: 1, cycle: void 0, path: _params.path };
-  ctx.seen.set(schema, result);
+  ctx.seen.set(schema2, result);
   ctx.sharedDefsExtractedFor = void 0;
   ctx.sharedEmitDoneFor = void 0;
-  const overrideSchema = schema._zod.toJSONSchema?.();
+  const overrideSchema = schema2._zod.toJSONSchema?.();
   if (overrideSchema) {
     result.schema = overrideSchema;
   } else {
     const params = {
       ..._params,
-      schemaPath: [..._params.schemaPath, schema],
+      schemaPath: [..._params.schemaPath, schema2],
       path: _params.path
     };
-    if (schema._zod.processJSONSchema) {
-      schema._zod.processJSONSchema(ctx, result.schema, params);
+    if (schema2._zod.processJSONSchema) {
+      schema2._zod.processJSONSchema(ctx, result.schema, params);
     } else {
       const _json = result.schema;
       const processor = ctx.processors[def.type];
       if (!processor) {
         throw new Error(`[toJSONSchema]: Non-representable type encountered: ${def.type}`);
       }
-      processor(schema, ctx, _json, params);
+      processor(schema2, ctx, _json, params);
     }
-    const parent = schema._zod.parent;
+    const parent = schema2._zod.parent;
     if (parent) {
       if (!result.ref)
         result.ref = parent;
@@ -47332,24 +47332,24 @@ function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
       ctx.seen.get(parent).isParent = true;
     }
   }
-  const meta3 = ctx.metadataRegistry.get(schema);
+  const meta3 = ctx.metadataRegistry.get(schema2);
   if (meta3)
     assignProps(result.schema, meta3);
-  if (ctx.io === "input" && isTransforming(schema)) {
+  if (ctx.io === "input" && isTransforming(schema2)) {
     delete result.schema.examples;
     delete result.schema.default;
   }
   if (ctx.io === "input" && "_prefault" in result.schema)
     (_a3 = result.schema).default ?? (_a3.default = result.schema._prefault);
   delete result.schema._prefault;
-  const _result = ctx.seen.get(schema);
+  const _result = ctx.seen.get(schema2);
   return _result.schema;
 }
 function encodeJSONPointerSegment(segment) {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
-function extractDefs(ctx, schema) {
-  const root = ctx.seen.get(schema);
+function extractDefs(ctx, schema2) {
+  const root = ctx.seen.get(schema2);
   if (!root)
     throw new Error("Unprocessed schema. This is a bug in Zod.");
   if (ctx.external && ctx.sharedDefsExtractedFor === ctx.external)
@@ -47394,11 +47394,11 @@ function extractDefs(ctx, schema) {
     seen.def = { ...seen.schema };
     if (defId)
       seen.defId = defId;
-    const schema2 = seen.schema;
-    for (const key2 in schema2) {
-      delete schema2[key2];
+    const schema3 = seen.schema;
+    for (const key2 in schema3) {
+      delete schema3[key2];
     }
-    schema2.$ref = ref;
+    schema3.$ref = ref;
   };
   if (ctx.cycles === "throw") {
     for (const entry of ctx.seen.entries()) {
@@ -47412,13 +47412,13 @@ Set the \`cycles\` parameter to \`"ref"\` to resolve cyclical schemas with defs.
   }
   for (const entry of ctx.seen.entries()) {
     const seen = entry[1];
-    if (schema === entry[0]) {
+    if (schema2 === entry[0]) {
       extractToDef(entry);
       continue;
     }
     if (ctx.external) {
       const ext = ctx.external.registry.get(entry[0])?.id;
-      if (schema !== entry[0] && ext) {
+      if (schema2 !== entry[0] && ext) {
         extractToDef(entry);
         continue;
       }
@@ -47441,9 +47441,9 @@ Set the \`cycles\` parameter to \`"ref"\` to resolve cyclical schemas with defs.
   if (ctx.external)
     ctx.sharedDefsExtractedFor = ctx.external;
 }
-function compactTypeUnion(schema) {
-  const options = schema.anyOf;
-  if (!Array.isArray(options) || options.length === 0 || schema.type !== void 0)
+function compactTypeUnion(schema2) {
+  const options = schema2.anyOf;
+  if (!Array.isArray(options) || options.length === 0 || schema2.type !== void 0)
     return;
   const types2 = [];
   for (const option of options) {
@@ -47461,8 +47461,8 @@ function compactTypeUnion(schema) {
         types2.push(member);
     }
   }
-  delete schema.anyOf;
-  schema.type = types2.length === 1 ? types2[0] : types2;
+  delete schema2.anyOf;
+  schema2.type = types2.length === 1 ? types2[0] : types2;
 }
 var FOLDABLE_KEYS = /* @__PURE__ */ new Set(["type", "properties", "required", "additionalProperties"]);
 var UNION_KEYS = ["oneOf", "anyOf"];
@@ -47489,15 +47489,15 @@ function foldObjects(members2) {
     for (const key2 in object2.properties) {
       if (Object.prototype.hasOwnProperty.call(properties, key2))
         continue;
-      const parts = [];
+      const parts2 = [];
       for (const other of objects) {
         const part = other.properties?.[key2] ?? undeclaredConstraint(other);
         if (part === null || part === void 0)
           continue;
-        if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
-          parts.push(part);
+        if (!parts2.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
+          parts2.push(part);
       }
-      const merged = parts.length === 1 ? parts[0] : foldObjects(parts) ?? { allOf: parts };
+      const merged = parts2.length === 1 ? parts2[0] : foldObjects(parts2) ?? { allOf: parts2 };
       assignProp(properties, key2, merged);
     }
     for (const key2 of object2.required ?? [])
@@ -47549,16 +47549,16 @@ function foldIntersection(json3) {
   delete json3.allOf;
   assignProps(json3, folded);
 }
-function finalize(ctx, schema) {
-  const root = ctx.seen.get(schema);
+function finalize(ctx, schema2) {
+  const root = ctx.seen.get(schema2);
   if (!root)
     throw new Error("Unprocessed schema. This is a bug in Zod.");
   const flattenRef = (zodSchema) => {
     const seen = ctx.seen.get(zodSchema);
     if (seen.ref === null)
       return;
-    const schema2 = seen.def ?? seen.schema;
-    const _cached = { ...schema2 };
+    const schema3 = seen.def ?? seen.schema;
+    const _cached = { ...schema3 };
     const ref = seen.ref;
     seen.ref = null;
     if (ref) {
@@ -47566,28 +47566,28 @@ function finalize(ctx, schema) {
       const refSeen = ctx.seen.get(ref);
       const refSchema = refSeen.schema;
       if (refSchema.$ref && (ctx.target === "draft-07" || ctx.target === "draft-04" || ctx.target === "openapi-3.0")) {
-        schema2.allOf = schema2.allOf ?? [];
-        schema2.allOf.push(refSchema);
+        schema3.allOf = schema3.allOf ?? [];
+        schema3.allOf.push(refSchema);
       } else {
-        assignProps(schema2, refSchema);
+        assignProps(schema3, refSchema);
       }
-      assignProps(schema2, _cached);
+      assignProps(schema3, _cached);
       const isParentRef = zodSchema._zod.parent === ref;
       if (isParentRef) {
-        for (const key2 in schema2) {
+        for (const key2 in schema3) {
           if (key2 === "$ref" || key2 === "allOf")
             continue;
           if (!(key2 in _cached)) {
-            delete schema2[key2];
+            delete schema3[key2];
           }
         }
       }
       if (refSchema.$ref && refSeen.def) {
-        for (const key2 in schema2) {
+        for (const key2 in schema3) {
           if (key2 === "$ref" || key2 === "allOf")
             continue;
-          if (key2 in refSeen.def && JSON.stringify(schema2[key2]) === JSON.stringify(refSeen.def[key2])) {
-            delete schema2[key2];
+          if (key2 in refSeen.def && JSON.stringify(schema3[key2]) === JSON.stringify(refSeen.def[key2])) {
+            delete schema3[key2];
           }
         }
       }
@@ -47597,13 +47597,13 @@ function finalize(ctx, schema) {
       flattenRef(parent);
       const parentSeen = ctx.seen.get(parent);
       if (parentSeen?.schema.$ref) {
-        schema2.$ref = parentSeen.schema.$ref;
+        schema3.$ref = parentSeen.schema.$ref;
         if (parentSeen.def) {
-          for (const key2 in schema2) {
+          for (const key2 in schema3) {
             if (key2 === "$ref" || key2 === "allOf")
               continue;
-            if (key2 in parentSeen.def && JSON.stringify(schema2[key2]) === JSON.stringify(parentSeen.def[key2])) {
-              delete schema2[key2];
+            if (key2 in parentSeen.def && JSON.stringify(schema3[key2]) === JSON.stringify(parentSeen.def[key2])) {
+              delete schema3[key2];
             }
           }
         }
@@ -47611,7 +47611,7 @@ function finalize(ctx, schema) {
     }
     ctx.override({
       zodSchema,
-      jsonSchema: schema2,
+      jsonSchema: schema3,
       path: seen.path ?? []
     });
   };
@@ -47657,13 +47657,13 @@ function finalize(ctx, schema) {
   } else {
   }
   if (ctx.external?.uri) {
-    const id2 = ctx.external.registry.get(schema)?.id;
+    const id2 = ctx.external.registry.get(schema2)?.id;
     if (!id2)
       throw new Error("Schema is missing an `id` property");
     result.$id = ctx.external.uri(id2);
   }
   assignProps(result, root.defId ? root.schema : root.def ?? root.schema);
-  const rootMetaId = ctx.metadataRegistry.get(schema)?.id;
+  const rootMetaId = ctx.metadataRegistry.get(schema2)?.id;
   if (rootMetaId !== void 0 && result.id === rootMetaId)
     delete result.id;
   const defs = ctx.external?.defs ?? {};
@@ -47693,10 +47693,10 @@ function finalize(ctx, schema) {
     const finalized = JSON.parse(JSON.stringify(result));
     Object.defineProperty(finalized, "~standard", {
       value: {
-        ...schema["~standard"],
+        ...schema2["~standard"],
         jsonSchema: {
-          input: createStandardJSONSchemaMethod(schema, "input", ctx.processors),
-          output: createStandardJSONSchemaMethod(schema, "output", ctx.processors)
+          input: createStandardJSONSchemaMethod(schema2, "input", ctx.processors),
+          output: createStandardJSONSchemaMethod(schema2, "output", ctx.processors)
         }
       },
       enumerable: false,
@@ -47760,18 +47760,18 @@ function isTransforming(_schema, _ctx) {
   }
   return false;
 }
-var createToJSONSchemaMethod = (schema, processors = {}) => (params) => {
+var createToJSONSchemaMethod = (schema2, processors = {}) => (params) => {
   const ctx = initializeContext({ ...params, processors });
-  processSchema(schema, ctx);
-  extractDefs(ctx, schema);
-  return finalize(ctx, schema);
+  processSchema(schema2, ctx);
+  extractDefs(ctx, schema2);
+  return finalize(ctx, schema2);
 };
-var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) => {
+var createStandardJSONSchemaMethod = (schema2, io, processors = {}) => (params) => {
   const { libraryOptions, target } = params ?? {};
   const ctx = initializeContext({ ...libraryOptions ?? {}, target, io, processors });
-  processSchema(schema, ctx);
-  extractDefs(ctx, schema);
-  return finalize(ctx, schema);
+  processSchema(schema2, ctx);
+  extractDefs(ctx, schema2);
+  return finalize(ctx, schema2);
 };
 
 // node_modules/zod/v4/core/json-schema-processors.js
@@ -47835,13 +47835,13 @@ var contributors = {
   },
   mime_type: (agg, def) => intersectMime(agg, def.mime)
 };
-function aggregateChecks(schema) {
+function aggregateChecks(schema2) {
   const agg = {};
-  const def = schema._zod.def;
-  const list = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
+  const def = schema2._zod.def;
+  const list = schema2._zod.traits.has("$ZodCheck") ? [schema2, ...def.checks ?? []] : def.checks ?? [];
   for (const ch of list)
     contributors[ch._zod.def.check]?.(agg, ch._zod.def);
-  const bag2 = schema._zod.bag;
+  const bag2 = schema2._zod.bag;
   if (bag2.minimum !== void 0)
     narrowMin(agg, "minimum", bag2.minimum);
   if (bag2.exclusiveMinimum !== void 0)
@@ -47876,10 +47876,10 @@ var exactPatterns = /* @__PURE__ */ new Map([
   [base64urlCharset, base64url]
 ]);
 var exactPattern = (p) => exactPatterns.get(p) ?? p;
-var stringProcessor = (schema, ctx, _json, _params) => {
+var stringProcessor = (schema2, ctx, _json, _params) => {
   const json3 = _json;
   json3.type = "string";
-  const { minimum, maximum, format: format2, patterns, contentEncoding, laxFormat } = aggregateChecks(schema);
+  const { minimum, maximum, format: format2, patterns, contentEncoding, laxFormat } = aggregateChecks(schema2);
   if (typeof minimum === "number")
     json3.minLength = minimum;
   if (typeof maximum === "number")
@@ -47908,9 +47908,9 @@ var stringProcessor = (schema, ctx, _json, _params) => {
     }
   }
 };
-var numberProcessor = (schema, ctx, _json, params) => {
+var numberProcessor = (schema2, ctx, _json, params) => {
   const json3 = _json;
-  const { minimum, maximum, multipleOf, exclusiveMaximum, exclusiveMinimum, isInt } = aggregateChecks(schema);
+  const { minimum, maximum, multipleOf, exclusiveMaximum, exclusiveMinimum, isInt } = aggregateChecks(schema2);
   json3.type = isInt ? "integer" : "number";
   const exMin = typeof exclusiveMinimum === "number" && exclusiveMinimum >= (minimum ?? Number.NEGATIVE_INFINITY);
   const exMax = typeof exclusiveMaximum === "number" && exclusiveMaximum <= (maximum ?? Number.POSITIVE_INFINITY);
@@ -47941,7 +47941,7 @@ var numberProcessor = (schema, ctx, _json, params) => {
       if (Number.isFinite(divisor) && divisor !== 0)
         divisors.add(Math.abs(divisor));
       else
-        handleUnrepresentable(schema, ctx, json3, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
+        handleUnrepresentable(schema2, ctx, json3, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
     }
     const [first, ...rest] = divisors;
     if (first !== void 0)
@@ -47953,11 +47953,11 @@ var numberProcessor = (schema, ctx, _json, params) => {
 var booleanProcessor = (_schema, _ctx, json3, _params) => {
   json3.type = "boolean";
 };
-var bigintProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "BigInt cannot be represented in JSON Schema");
+var bigintProcessor = (schema2, ctx, json3, params) => {
+  handleUnrepresentable(schema2, ctx, json3, params, "BigInt cannot be represented in JSON Schema");
 };
-var symbolProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Symbols cannot be represented in JSON Schema");
+var symbolProcessor = (schema2, ctx, json3, params) => {
+  handleUnrepresentable(schema2, ctx, json3, params, "Symbols cannot be represented in JSON Schema");
 };
 var nullProcessor = (_schema, ctx, json3, _params) => {
   if (ctx.target === "openapi-3.0") {
@@ -47968,11 +47968,11 @@ var nullProcessor = (_schema, ctx, json3, _params) => {
     json3.type = "null";
   }
 };
-var undefinedProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Undefined cannot be represented in JSON Schema");
+var undefinedProcessor = (schema2, ctx, json3, params) => {
+  handleUnrepresentable(schema2, ctx, json3, params, "Undefined cannot be represented in JSON Schema");
 };
-var voidProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Void cannot be represented in JSON Schema");
+var voidProcessor = (schema2, ctx, json3, params) => {
+  handleUnrepresentable(schema2, ctx, json3, params, "Void cannot be represented in JSON Schema");
 };
 var neverProcessor = (_schema, _ctx, json3, _params) => {
   json3.not = {};
@@ -47981,11 +47981,11 @@ var anyProcessor = (_schema, _ctx, _json, _params) => {
 };
 var unknownProcessor = (_schema, _ctx, _json, _params) => {
 };
-var dateProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Date cannot be represented in JSON Schema");
+var dateProcessor = (schema2, ctx, json3, params) => {
+  handleUnrepresentable(schema2, ctx, json3, params, "Date cannot be represented in JSON Schema");
 };
-var enumProcessor = (schema, _ctx, json3, _params) => {
-  const def = schema._zod.def;
+var enumProcessor = (schema2, _ctx, json3, _params) => {
+  const def = schema2._zod.def;
   const values = getEnumValues(def.entries);
   if (values.length === 0) {
     json3.not = {};
@@ -47997,8 +47997,8 @@ var enumProcessor = (schema, _ctx, json3, _params) => {
     json3.type = "string";
   json3.enum = values;
 };
-var literalProcessor = (schema, ctx, json3, params) => {
-  const def = schema._zod.def;
+var literalProcessor = (schema2, ctx, json3, params) => {
+  const def = schema2._zod.def;
   if (def.values.length === 0) {
     json3.not = {};
     return;
@@ -48006,10 +48006,10 @@ var literalProcessor = (schema, ctx, json3, params) => {
   const vals = [];
   for (const val of def.values) {
     if (val === void 0) {
-      if (handleUnrepresentable(schema, ctx, json3, params, "Literal `undefined` cannot be represented in JSON Schema"))
+      if (handleUnrepresentable(schema2, ctx, json3, params, "Literal `undefined` cannot be represented in JSON Schema"))
         return;
     } else if (typeof val === "bigint") {
-      if (handleUnrepresentable(schema, ctx, json3, params, "BigInt literals cannot be represented in JSON Schema"))
+      if (handleUnrepresentable(schema2, ctx, json3, params, "BigInt literals cannot be represented in JSON Schema"))
         return;
       vals.push(Number(val));
     } else {
@@ -48037,23 +48037,23 @@ var literalProcessor = (schema, ctx, json3, params) => {
     json3.enum = vals;
   }
 };
-var nanProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "NaN cannot be represented in JSON Schema");
+var nanProcessor = (schema2, ctx, json3, params) => {
+  handleUnrepresentable(schema2, ctx, json3, params, "NaN cannot be represented in JSON Schema");
 };
-var templateLiteralProcessor = (schema, _ctx, json3, _params) => {
+var templateLiteralProcessor = (schema2, _ctx, json3, _params) => {
   const _json = json3;
-  const pattern = schema._zod.pattern;
+  const pattern = schema2._zod.pattern;
   if (!pattern)
     throw new Error("Pattern not found in template literal");
   _json.type = "string";
   _json.pattern = pattern.source;
 };
-var fileProcessor = (schema, _ctx, json3, _params) => {
+var fileProcessor = (schema2, _ctx, json3, _params) => {
   const _json = json3;
   _json.type = "string";
   _json.format = "binary";
   _json.contentEncoding = "binary";
-  const { minimum, maximum, mime } = aggregateChecks(schema);
+  const { minimum, maximum, mime } = aggregateChecks(schema2);
   if (minimum !== void 0)
     _json.minLength = minimum;
   if (maximum !== void 0)
@@ -48070,25 +48070,25 @@ var fileProcessor = (schema, _ctx, json3, _params) => {
 var successProcessor = (_schema, _ctx, json3, _params) => {
   json3.type = "boolean";
 };
-var customProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Custom types cannot be represented in JSON Schema");
+var customProcessor = (schema2, ctx, json3, params) => {
+  handleUnrepresentable(schema2, ctx, json3, params, "Custom types cannot be represented in JSON Schema");
 };
-var functionProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Function types cannot be represented in JSON Schema");
+var functionProcessor = (schema2, ctx, json3, params) => {
+  handleUnrepresentable(schema2, ctx, json3, params, "Function types cannot be represented in JSON Schema");
 };
-var transformProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Transforms cannot be represented in JSON Schema");
+var transformProcessor = (schema2, ctx, json3, params) => {
+  handleUnrepresentable(schema2, ctx, json3, params, "Transforms cannot be represented in JSON Schema");
 };
-var mapProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Map cannot be represented in JSON Schema");
+var mapProcessor = (schema2, ctx, json3, params) => {
+  handleUnrepresentable(schema2, ctx, json3, params, "Map cannot be represented in JSON Schema");
 };
-var setProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Set cannot be represented in JSON Schema");
+var setProcessor = (schema2, ctx, json3, params) => {
+  handleUnrepresentable(schema2, ctx, json3, params, "Set cannot be represented in JSON Schema");
 };
-var arrayProcessor = (schema, ctx, _json, params) => {
+var arrayProcessor = (schema2, ctx, _json, params) => {
   const json3 = _json;
-  const def = schema._zod.def;
-  const { minimum, maximum } = aggregateChecks(schema);
+  const def = schema2._zod.def;
+  const { minimum, maximum } = aggregateChecks(schema2);
   if (typeof minimum === "number")
     json3.minItems = minimum;
   if (typeof maximum === "number")
@@ -48099,22 +48099,22 @@ var arrayProcessor = (schema, ctx, _json, params) => {
     path: [...params.path, "items"]
   });
 };
-function inputOptin(schema) {
-  const def = schema._zod.def;
+function inputOptin(schema2) {
+  const def = schema2._zod.def;
   if (def.type === "pipe" && def.in._zod.traits.has("$ZodTransform")) {
     return inputOptin(def.out);
   }
   if (def.type === "catch") {
     return inputOptin(def.innerType);
   }
-  return schema._zod.optin;
+  return schema2._zod.optin;
 }
-var objectProcessor = (schema, ctx, _json, params) => {
+var objectProcessor = (schema2, ctx, _json, params) => {
   const json3 = _json;
-  const def = schema._zod.def;
+  const def = schema2._zod.def;
   const shape = def.shape;
   const symbolKeys = Object.getOwnPropertySymbols(shape);
-  if (symbolKeys.length && handleUnrepresentable(schema, ctx, json3, params, "Symbol keys cannot be represented in JSON Schema")) {
+  if (symbolKeys.length && handleUnrepresentable(schema2, ctx, json3, params, "Symbol keys cannot be represented in JSON Schema")) {
     return;
   }
   json3.type = "object";
@@ -48147,8 +48147,8 @@ var objectProcessor = (schema, ctx, _json, params) => {
     });
   }
 };
-var unionProcessor = (schema, ctx, json3, params) => {
-  const def = schema._zod.def;
+var unionProcessor = (schema2, ctx, json3, params) => {
+  const def = schema2._zod.def;
   const isExclusive = def.inclusive === false;
   const options = def.options.map((x2, i) => processSchema(x2, ctx, {
     ...params,
@@ -48160,8 +48160,8 @@ var unionProcessor = (schema, ctx, json3, params) => {
     json3.anyOf = options;
   }
 };
-var intersectionProcessor = (schema, ctx, json3, params) => {
-  const def = schema._zod.def;
+var intersectionProcessor = (schema2, ctx, json3, params) => {
+  const def = schema2._zod.def;
   const a = processSchema(def.left, ctx, {
     ...params,
     path: [...params.path, "allOf", 0]
@@ -48178,9 +48178,9 @@ var intersectionProcessor = (schema, ctx, json3, params) => {
   json3.allOf = allOf;
   ctx.intersections.push(allOf);
 };
-var tupleProcessor = (schema, ctx, _json, params) => {
+var tupleProcessor = (schema2, ctx, _json, params) => {
   const json3 = _json;
-  const def = schema._zod.def;
+  const def = schema2._zod.def;
   json3.type = "array";
   const prefixPath = ctx.target === "draft-2020-12" ? "prefixItems" : "items";
   const restPath = ctx.target === "draft-2020-12" ? "items" : ctx.target === "openapi-3.0" ? "items" : "additionalItems";
@@ -48236,7 +48236,7 @@ var tupleProcessor = (schema, ctx, _json, params) => {
     if (isClosed)
       json3.maxItems = maxItems;
   }
-  const { minimum, maximum } = aggregateChecks(schema);
+  const { minimum, maximum } = aggregateChecks(schema2);
   if (typeof minimum === "number")
     json3.minItems = minimum;
   if (typeof maximum === "number")
@@ -48305,9 +48305,9 @@ function rewriteKeyNames(ctx) {
     }
   }
 }
-var recordProcessor = (schema, ctx, _json, params) => {
+var recordProcessor = (schema2, ctx, _json, params) => {
   const json3 = _json;
-  const def = schema._zod.def;
+  const def = schema2._zod.def;
   json3.type = "object";
   const keyType = def.keyType;
   const patterns = aggregateChecks(keyType).patterns;
@@ -48332,7 +48332,7 @@ var recordProcessor = (schema, ctx, _json, params) => {
         pendingRecords.set(ctx, pending);
         ctx.deferred.push(() => rewriteKeyNames(ctx));
       }
-      pending.push(schema);
+      pending.push(schema2);
     }
     json3.additionalProperties = processSchema(def.valueType, ctx, {
       ...params,
@@ -48348,10 +48348,10 @@ var recordProcessor = (schema, ctx, _json, params) => {
     }
   }
 };
-var nullableProcessor = (schema, ctx, json3, params) => {
-  const def = schema._zod.def;
+var nullableProcessor = (schema2, ctx, json3, params) => {
+  const def = schema2._zod.def;
   const inner = processSchema(def.innerType, ctx, params);
-  const seen = ctx.seen.get(schema);
+  const seen = ctx.seen.get(schema2);
   if (ctx.target === "openapi-3.0") {
     seen.ref = def.innerType;
     json3.nullable = true;
@@ -48359,14 +48359,14 @@ var nullableProcessor = (schema, ctx, json3, params) => {
     json3.anyOf = [inner, { type: "null" }];
   }
 };
-var nonoptionalProcessor = (schema, ctx, _json, params) => {
-  const def = schema._zod.def;
+var nonoptionalProcessor = (schema2, ctx, _json, params) => {
+  const def = schema2._zod.def;
   processSchema(def.innerType, ctx, params);
-  const seen = ctx.seen.get(schema);
+  const seen = ctx.seen.get(schema2);
   seen.ref = def.innerType;
 };
 var UNREPRESENTABLE_DEFAULT = /* @__PURE__ */ Symbol();
-function serializeDefaultValue(value, schema, ctx, json3, params) {
+function serializeDefaultValue(value, schema2, ctx, json3, params) {
   let unrepresentable = false;
   const serialized = JSON.stringify(value, (_, val) => {
     if (typeof val !== "bigint")
@@ -48376,74 +48376,74 @@ function serializeDefaultValue(value, schema, ctx, json3, params) {
   });
   if (!unrepresentable)
     return JSON.parse(serialized);
-  handleUnrepresentable(schema, ctx, json3, params, "BigInt defaults cannot be represented in JSON Schema");
+  handleUnrepresentable(schema2, ctx, json3, params, "BigInt defaults cannot be represented in JSON Schema");
   return UNREPRESENTABLE_DEFAULT;
 }
-var defaultProcessor = (schema, ctx, json3, params) => {
-  const def = schema._zod.def;
+var defaultProcessor = (schema2, ctx, json3, params) => {
+  const def = schema2._zod.def;
   processSchema(def.innerType, ctx, params);
-  const seen = ctx.seen.get(schema);
+  const seen = ctx.seen.get(schema2);
   seen.ref = def.innerType;
-  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json3, params);
+  const value = serializeDefaultValue(def.defaultValue, schema2, ctx, json3, params);
   if (value !== UNREPRESENTABLE_DEFAULT)
     json3.default = value;
 };
-var prefaultProcessor = (schema, ctx, json3, params) => {
-  const def = schema._zod.def;
+var prefaultProcessor = (schema2, ctx, json3, params) => {
+  const def = schema2._zod.def;
   processSchema(def.innerType, ctx, params);
-  const seen = ctx.seen.get(schema);
+  const seen = ctx.seen.get(schema2);
   seen.ref = def.innerType;
   if (ctx.io !== "input")
     return;
-  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json3, params);
+  const value = serializeDefaultValue(def.defaultValue, schema2, ctx, json3, params);
   if (value !== UNREPRESENTABLE_DEFAULT)
     json3._prefault = value;
 };
-var catchProcessor = (schema, ctx, json3, params) => {
-  const def = schema._zod.def;
+var catchProcessor = (schema2, ctx, json3, params) => {
+  const def = schema2._zod.def;
   processSchema(def.innerType, ctx, params);
-  const seen = ctx.seen.get(schema);
+  const seen = ctx.seen.get(schema2);
   seen.ref = def.innerType;
   let catchValue;
   try {
     catchValue = def.catchValue(void 0);
   } catch {
-    handleUnrepresentable(schema, ctx, json3, params, "Dynamic catch values are not supported in JSON Schema");
+    handleUnrepresentable(schema2, ctx, json3, params, "Dynamic catch values are not supported in JSON Schema");
     return;
   }
   json3.default = catchValue;
 };
-var pipeProcessor = (schema, ctx, _json, params) => {
-  const def = schema._zod.def;
+var pipeProcessor = (schema2, ctx, _json, params) => {
+  const def = schema2._zod.def;
   const inIsTransform = def.in._zod.traits.has("$ZodTransform");
   const innerType = ctx.io === "input" ? inIsTransform ? def.out : def.in : def.out;
   processSchema(innerType, ctx, params);
-  const seen = ctx.seen.get(schema);
+  const seen = ctx.seen.get(schema2);
   seen.ref = innerType;
 };
-var readonlyProcessor = (schema, ctx, json3, params) => {
-  const def = schema._zod.def;
+var readonlyProcessor = (schema2, ctx, json3, params) => {
+  const def = schema2._zod.def;
   processSchema(def.innerType, ctx, params);
-  const seen = ctx.seen.get(schema);
+  const seen = ctx.seen.get(schema2);
   seen.ref = def.innerType;
   json3.readOnly = true;
 };
-var promiseProcessor = (schema, ctx, _json, params) => {
-  const def = schema._zod.def;
+var promiseProcessor = (schema2, ctx, _json, params) => {
+  const def = schema2._zod.def;
   processSchema(def.innerType, ctx, params);
-  const seen = ctx.seen.get(schema);
+  const seen = ctx.seen.get(schema2);
   seen.ref = def.innerType;
 };
-var optionalProcessor = (schema, ctx, _json, params) => {
-  const def = schema._zod.def;
+var optionalProcessor = (schema2, ctx, _json, params) => {
+  const def = schema2._zod.def;
   processSchema(def.innerType, ctx, params);
-  const seen = ctx.seen.get(schema);
+  const seen = ctx.seen.get(schema2);
   seen.ref = def.innerType;
 };
-var lazyProcessor = (schema, ctx, _json, params) => {
-  const innerType = schema._zod.innerType;
+var lazyProcessor = (schema2, ctx, _json, params) => {
+  const innerType = schema2._zod.innerType;
   processSchema(innerType, ctx, params);
-  const seen = ctx.seen.get(schema);
+  const seen = ctx.seen.get(schema2);
   seen.ref = innerType;
 };
 var allProcessors = {
@@ -48493,8 +48493,8 @@ function toJSONSchema(input2, params) {
     const ctx2 = initializeContext({ ...params, processors: allProcessors });
     const defs = {};
     for (const entry of registry2._idmap.entries()) {
-      const [_, schema] = entry;
-      processSchema(schema, ctx2);
+      const [_, schema2] = entry;
+      processSchema(schema2, ctx2);
     }
     const schemas = {};
     const external = {
@@ -48504,9 +48504,9 @@ function toJSONSchema(input2, params) {
     };
     ctx2.external = external;
     for (const entry of registry2._idmap.entries()) {
-      const [key2, schema] = entry;
-      extractDefs(ctx2, schema);
-      assignProp(schemas, key2, finalize(ctx2, schema));
+      const [key2, schema2] = entry;
+      extractDefs(ctx2, schema2);
+      assignProp(schemas, key2, finalize(ctx2, schema2));
     }
     if (Object.keys(defs).length > 0) {
       const defsSegment = ctx2.target === "draft-2020-12" ? "$defs" : "definitions";
@@ -48575,14 +48575,14 @@ var JSONSchemaGenerator = class {
    * Process a schema to prepare it for JSON Schema generation.
    * This must be called before emit().
    */
-  process(schema, _params = { path: [], schemaPath: [] }) {
-    return processSchema(schema, this.ctx, _params);
+  process(schema2, _params = { path: [], schemaPath: [] }) {
+    return processSchema(schema2, this.ctx, _params);
   }
   /**
    * Emit the final JSON Schema after processing.
    * Must call process() first.
    */
-  emit(schema, _params) {
+  emit(schema2, _params) {
     if (_params) {
       if (_params.cycles)
         this.ctx.cycles = _params.cycles;
@@ -48593,8 +48593,8 @@ var JSONSchemaGenerator = class {
     }
     this.ctx.sharedDefsExtractedFor = void 0;
     this.ctx.sharedEmitDoneFor = void 0;
-    extractDefs(this.ctx, schema);
-    const result = finalize(this.ctx, schema);
+    extractDefs(this.ctx, schema2);
+    const result = finalize(this.ctx, schema2);
     const { "~standard": _, ...plainResult } = result;
     return plainResult;
   }
@@ -49687,8 +49687,8 @@ var ZodArray = /* @__PURE__ */ $constructor("ZodArray", (inst, def) => {
 function array(element, params) {
   return _array(ZodArray, element, params);
 }
-function keyof(schema) {
-  const shape = schema._zod.def.shape;
+function keyof(schema2) {
+  const shape = schema2._zod.def.shape;
   return _enum2(Object.keys(shape));
 }
 var ZodObject = /* @__PURE__ */ $constructor("ZodObject", (inst, def) => {
@@ -50229,10 +50229,10 @@ var ZodTemplateLiteral = /* @__PURE__ */ $constructor("ZodTemplateLiteral", (ins
   ZodType.init(inst, def);
   inst._zod.processJSONSchema = (ctx, json3, params) => templateLiteralProcessor(inst, ctx, json3, params);
 });
-function templateLiteral(parts, params) {
+function templateLiteral(parts2, params) {
   return new ZodTemplateLiteral({
     type: "template_literal",
-    parts,
+    parts: parts2,
     ...util_exports.normalizeParams(params)
   });
 }
@@ -50336,11 +50336,11 @@ function json(params) {
   });
   return jsonSchema;
 }
-function preprocess(fn, schema) {
+function preprocess(fn, schema2) {
   return new ZodPreprocess({
     type: "pipe",
     in: transform(fn),
-    out: schema
+    out: schema2
   });
 }
 
@@ -50472,8 +50472,8 @@ var RECOGNIZED_KEYS = /* @__PURE__ */ new Set([
   "nullable",
   "readOnly"
 ]);
-function detectVersion(schema, defaultTarget) {
-  const $schema = schema.$schema;
+function detectVersion(schema2, defaultTarget) {
+  const $schema = schema2.$schema;
   if ($schema === "https://json-schema.org/draft/2020-12/schema") {
     return "draft-2020-12";
   }
@@ -50572,24 +50572,24 @@ function canonicalKey(value, seen) {
   seen.add(value);
   try {
     if (Array.isArray(value)) {
-      const parts2 = [];
+      const parts3 = [];
       for (const item of value) {
         const key2 = canonicalKey(item, seen);
         if (key2 === null)
           return null;
-        parts2.push(key2);
+        parts3.push(key2);
       }
-      return `a${parts2.length}:[${parts2.join(",")}]`;
+      return `a${parts3.length}:[${parts3.join(",")}]`;
     }
     const keys = Object.keys(value).sort();
-    const parts = [];
+    const parts2 = [];
     for (const k2 of keys) {
       const key2 = canonicalKey(value[k2], seen);
       if (key2 === null)
         return null;
-      parts.push(`${k2.length}:${k2}=${key2}`);
+      parts2.push(`${k2.length}:${k2}=${key2}`);
     }
-    return `o${parts.length}:{${parts.join(",")}}`;
+    return `o${parts2.length}:{${parts2.join(",")}}`;
   } finally {
     seen.delete(value);
   }
@@ -50701,27 +50701,27 @@ function getTupleRest(restSchema, ctx) {
   return convertSchema(restSchema, ctx);
 }
 var fullTime = /^(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
-function convertBaseSchema(schema, ctx) {
-  if (schema.not !== void 0) {
-    if (typeof schema.not === "object" && Object.keys(schema.not).length === 0) {
+function convertBaseSchema(schema2, ctx) {
+  if (schema2.not !== void 0) {
+    if (typeof schema2.not === "object" && Object.keys(schema2.not).length === 0) {
       return z.never();
     }
     throw new Error("not is not supported in Zod (except { not: {} } for never)");
   }
-  if (schema.unevaluatedItems !== void 0) {
+  if (schema2.unevaluatedItems !== void 0) {
     throw new Error("unevaluatedItems is not supported");
   }
-  if (schema.unevaluatedProperties !== void 0) {
+  if (schema2.unevaluatedProperties !== void 0) {
     throw new Error("unevaluatedProperties is not supported");
   }
-  if (schema.if !== void 0 || schema.then !== void 0 || schema.else !== void 0) {
+  if (schema2.if !== void 0 || schema2.then !== void 0 || schema2.else !== void 0) {
     throw new Error("Conditional schemas (if/then/else) are not supported");
   }
-  if (schema.dependentSchemas !== void 0 || schema.dependentRequired !== void 0) {
+  if (schema2.dependentSchemas !== void 0 || schema2.dependentRequired !== void 0) {
     throw new Error("dependentSchemas and dependentRequired are not supported");
   }
-  if (schema.$ref) {
-    const refPath = schema.$ref;
+  if (schema2.$ref) {
+    const refPath = schema2.$ref;
     if (ctx.refs.has(refPath)) {
       return ctx.refs.get(refPath);
     }
@@ -50740,9 +50740,9 @@ function convertBaseSchema(schema, ctx) {
     ctx.processing.delete(refPath);
     return zodSchema2;
   }
-  if (schema.enum !== void 0) {
-    const enumValues = schema.enum;
-    if (ctx.version === "openapi-3.0" && schema.nullable === true && enumValues.length === 1 && enumValues[0] === null) {
+  if (schema2.enum !== void 0) {
+    const enumValues = schema2.enum;
+    if (ctx.version === "openapi-3.0" && schema2.nullable === true && enumValues.length === 1 && enumValues[0] === null) {
       return z.null();
     }
     if (enumValues.length === 0) {
@@ -50760,13 +50760,13 @@ function convertBaseSchema(schema, ctx) {
     }
     return z.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
   }
-  if (schema.const !== void 0) {
-    return z.literal(schema.const);
+  if (schema2.const !== void 0) {
+    return z.literal(schema2.const);
   }
-  const type = schema.type;
+  const type = schema2.type;
   if (Array.isArray(type)) {
     const typeSchemas = type.map((t) => {
-      const typeSchema = { ...schema, type: t };
+      const typeSchema = { ...schema2, type: t };
       return convertBaseSchema(typeSchema, ctx);
     });
     if (typeSchemas.length === 0) {
@@ -50784,8 +50784,8 @@ function convertBaseSchema(schema, ctx) {
   switch (type) {
     case "string": {
       let stringSchema = z.string();
-      if (schema.format) {
-        const format2 = schema.format;
+      if (schema2.format) {
+        const format2 = schema2.format;
         if (format2 === "email") {
           stringSchema = stringSchema.check(z.email());
         } else if (format2 === "uri" || format2 === "uri-reference") {
@@ -50840,14 +50840,14 @@ function convertBaseSchema(schema, ctx) {
           stringSchema = stringSchema.check(z.ksuid());
         }
       }
-      if (typeof schema.minLength === "number") {
-        stringSchema = stringSchema.min(schema.minLength);
+      if (typeof schema2.minLength === "number") {
+        stringSchema = stringSchema.min(schema2.minLength);
       }
-      if (typeof schema.maxLength === "number") {
-        stringSchema = stringSchema.max(schema.maxLength);
+      if (typeof schema2.maxLength === "number") {
+        stringSchema = stringSchema.max(schema2.maxLength);
       }
-      if (schema.pattern) {
-        stringSchema = stringSchema.regex(new RegExp(schema.pattern));
+      if (schema2.pattern) {
+        stringSchema = stringSchema.regex(new RegExp(schema2.pattern));
       }
       zodSchema = stringSchema;
       break;
@@ -50855,24 +50855,24 @@ function convertBaseSchema(schema, ctx) {
     case "number":
     case "integer": {
       let numberSchema = type === "integer" ? z.number().int() : z.number();
-      if (typeof schema.minimum === "number" && schema.exclusiveMinimum !== true) {
-        numberSchema = numberSchema.min(schema.minimum);
+      if (typeof schema2.minimum === "number" && schema2.exclusiveMinimum !== true) {
+        numberSchema = numberSchema.min(schema2.minimum);
       }
-      if (typeof schema.maximum === "number" && schema.exclusiveMaximum !== true) {
-        numberSchema = numberSchema.max(schema.maximum);
+      if (typeof schema2.maximum === "number" && schema2.exclusiveMaximum !== true) {
+        numberSchema = numberSchema.max(schema2.maximum);
       }
-      if (typeof schema.exclusiveMinimum === "number") {
-        numberSchema = numberSchema.gt(schema.exclusiveMinimum);
-      } else if (schema.exclusiveMinimum === true && typeof schema.minimum === "number") {
-        numberSchema = numberSchema.gt(schema.minimum);
+      if (typeof schema2.exclusiveMinimum === "number") {
+        numberSchema = numberSchema.gt(schema2.exclusiveMinimum);
+      } else if (schema2.exclusiveMinimum === true && typeof schema2.minimum === "number") {
+        numberSchema = numberSchema.gt(schema2.minimum);
       }
-      if (typeof schema.exclusiveMaximum === "number") {
-        numberSchema = numberSchema.lt(schema.exclusiveMaximum);
-      } else if (schema.exclusiveMaximum === true && typeof schema.maximum === "number") {
-        numberSchema = numberSchema.lt(schema.maximum);
+      if (typeof schema2.exclusiveMaximum === "number") {
+        numberSchema = numberSchema.lt(schema2.exclusiveMaximum);
+      } else if (schema2.exclusiveMaximum === true && typeof schema2.maximum === "number") {
+        numberSchema = numberSchema.lt(schema2.maximum);
       }
-      if (typeof schema.multipleOf === "number") {
-        numberSchema = numberSchema.multipleOf(schema.multipleOf);
+      if (typeof schema2.multipleOf === "number") {
+        numberSchema = numberSchema.multipleOf(schema2.multipleOf);
       }
       zodSchema = numberSchema;
       break;
@@ -50887,15 +50887,15 @@ function convertBaseSchema(schema, ctx) {
     }
     case "object": {
       const shape = {};
-      const properties = schema.properties || {};
-      const requiredSet = new Set(schema.required || []);
-      const additionalSchema = typeof schema.additionalProperties === "object" ? convertSchema(schema.additionalProperties, ctx) : void 0;
+      const properties = schema2.properties || {};
+      const requiredSet = new Set(schema2.required || []);
+      const additionalSchema = typeof schema2.additionalProperties === "object" ? convertSchema(schema2.additionalProperties, ctx) : void 0;
       for (const [key2, propSchema] of Object.entries(properties)) {
         const propZodSchema = convertSchema(propSchema, ctx);
         assignProp(shape, key2, requiredSet.has(key2) ? propZodSchema : propZodSchema.optional());
       }
-      if (schema.patternProperties) {
-        const patternProps = schema.patternProperties;
+      if (schema2.patternProperties) {
+        const patternProps = schema2.patternProperties;
         const patternKeys = Object.keys(patternProps);
         const looseRecords = [];
         for (const pattern of patternKeys) {
@@ -50919,7 +50919,7 @@ function convertBaseSchema(schema, ctx) {
           }
           zodSchema = result;
         }
-        if (schema.additionalProperties === false) {
+        if (schema2.additionalProperties === false) {
           const propertyKeys = Object.keys(shape);
           const patterns = patternKeys.map((p) => new RegExp(p));
           const basePatternSchema = zodSchema;
@@ -50946,7 +50946,7 @@ function convertBaseSchema(schema, ctx) {
         }
       } else {
         const objectSchema = z.object(shape);
-        if (schema.additionalProperties === false) {
+        if (schema2.additionalProperties === false) {
           zodSchema = objectSchema.strict();
         } else if (additionalSchema) {
           zodSchema = objectSchema.catchall(additionalSchema);
@@ -50954,13 +50954,13 @@ function convertBaseSchema(schema, ctx) {
           zodSchema = objectSchema.passthrough();
         }
       }
-      const hasKeyGuard = schema.propertyNames !== void 0 && schema.propertyNames !== true;
-      const minProperties = typeof schema.minProperties === "number" ? schema.minProperties : void 0;
-      const maxProperties = typeof schema.maxProperties === "number" ? schema.maxProperties : void 0;
+      const hasKeyGuard = schema2.propertyNames !== void 0 && schema2.propertyNames !== true;
+      const minProperties = typeof schema2.minProperties === "number" ? schema2.minProperties : void 0;
+      const maxProperties = typeof schema2.maxProperties === "number" ? schema2.maxProperties : void 0;
       if (hasKeyGuard || minProperties !== void 0 || maxProperties !== void 0) {
         let keySchema;
         if (hasKeyGuard) {
-          const keyJSONSchema = typeof schema.propertyNames === "object" && schema.propertyNames.type === void 0 ? { type: "string", ...schema.propertyNames } : schema.propertyNames;
+          const keyJSONSchema = typeof schema2.propertyNames === "object" && schema2.propertyNames.type === void 0 ? { type: "string", ...schema2.propertyNames } : schema2.propertyNames;
           keySchema = convertSchema(keyJSONSchema, ctx);
         }
         zodSchema = checkObjectGuards(zodSchema, { keySchema, minProperties, maxProperties });
@@ -50968,53 +50968,53 @@ function convertBaseSchema(schema, ctx) {
       break;
     }
     case "array": {
-      const prefixItems = schema.prefixItems;
-      const items = schema.items;
+      const prefixItems = schema2.prefixItems;
+      const items = schema2.items;
       if (prefixItems && Array.isArray(prefixItems)) {
-        const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
+        const minItems = typeof schema2.minItems === "number" ? schema2.minItems : 0;
         const tupleItems = prefixItems.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = !Array.isArray(items) ? getTupleRest(items, ctx) : void 0;
         const tupleSchema = z.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
-        if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z.minLength(schema.minItems));
+        if (typeof schema2.minItems === "number") {
+          zodSchema = zodSchema.check(z.minLength(schema2.minItems));
         }
-        if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
+        if (typeof schema2.maxItems === "number") {
+          zodSchema = zodSchema.check(z.maxLength(schema2.maxItems));
         }
       } else if (Array.isArray(items)) {
-        const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
+        const minItems = typeof schema2.minItems === "number" ? schema2.minItems : 0;
         const tupleItems = items.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
-        const rest = getTupleRest(schema.additionalItems, ctx);
+        const rest = getTupleRest(schema2.additionalItems, ctx);
         const tupleSchema = z.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
-        if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z.minLength(schema.minItems));
+        if (typeof schema2.minItems === "number") {
+          zodSchema = zodSchema.check(z.minLength(schema2.minItems));
         }
-        if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
+        if (typeof schema2.maxItems === "number") {
+          zodSchema = zodSchema.check(z.maxLength(schema2.maxItems));
         }
       } else if (items !== void 0) {
         const element = convertSchema(items, ctx);
         let arraySchema = z.array(element);
-        if (typeof schema.minItems === "number") {
-          arraySchema = arraySchema.min(schema.minItems);
+        if (typeof schema2.minItems === "number") {
+          arraySchema = arraySchema.min(schema2.minItems);
         }
-        if (typeof schema.maxItems === "number") {
-          arraySchema = arraySchema.max(schema.maxItems);
+        if (typeof schema2.maxItems === "number") {
+          arraySchema = arraySchema.max(schema2.maxItems);
         }
         zodSchema = arraySchema;
       } else {
         zodSchema = z.array(z.any());
       }
-      if (schema.uniqueItems === true || schema.contains !== void 0) {
+      if (schema2.uniqueItems === true || schema2.contains !== void 0) {
         zodSchema = checkArrayGuards(zodSchema, {
-          uniqueItems: schema.uniqueItems === true,
-          containsSchema: schema.contains !== void 0 ? convertSchema(schema.contains, ctx) : void 0,
-          minContains: typeof schema.minContains === "number" ? schema.minContains : void 0,
-          maxContains: typeof schema.maxContains === "number" ? schema.maxContains : void 0
+          uniqueItems: schema2.uniqueItems === true,
+          containsSchema: schema2.contains !== void 0 ? convertSchema(schema2.contains, ctx) : void 0,
+          minContains: typeof schema2.minContains === "number" ? schema2.minContains : void 0,
+          maxContains: typeof schema2.maxContains === "number" ? schema2.maxContains : void 0
         });
       }
       break;
@@ -51024,94 +51024,94 @@ function convertBaseSchema(schema, ctx) {
   }
   return zodSchema;
 }
-function convertSchema(schema, ctx) {
-  if (typeof schema === "boolean") {
-    return schema ? z.any() : z.never();
+function convertSchema(schema2, ctx) {
+  if (typeof schema2 === "boolean") {
+    return schema2 ? z.any() : z.never();
   }
-  let baseSchema = convertBaseSchema(schema, ctx);
-  const hasExplicitType = schema.type || schema.enum !== void 0 || schema.const !== void 0;
-  if (schema.anyOf && Array.isArray(schema.anyOf)) {
-    const options = schema.anyOf.map((s) => convertSchema(s, ctx));
+  let baseSchema = convertBaseSchema(schema2, ctx);
+  const hasExplicitType = schema2.type || schema2.enum !== void 0 || schema2.const !== void 0;
+  if (schema2.anyOf && Array.isArray(schema2.anyOf)) {
+    const options = schema2.anyOf.map((s) => convertSchema(s, ctx));
     const anyOfUnion = z.union(options);
     baseSchema = hasExplicitType ? z.intersection(baseSchema, anyOfUnion) : anyOfUnion;
   }
-  if (schema.oneOf && Array.isArray(schema.oneOf)) {
-    const options = schema.oneOf.map((s) => convertSchema(s, ctx));
+  if (schema2.oneOf && Array.isArray(schema2.oneOf)) {
+    const options = schema2.oneOf.map((s) => convertSchema(s, ctx));
     const oneOfUnion = z.xor(options);
     baseSchema = hasExplicitType ? z.intersection(baseSchema, oneOfUnion) : oneOfUnion;
   }
-  if (schema.allOf && Array.isArray(schema.allOf)) {
-    if (schema.allOf.length === 0) {
+  if (schema2.allOf && Array.isArray(schema2.allOf)) {
+    if (schema2.allOf.length === 0) {
       baseSchema = hasExplicitType ? baseSchema : z.any();
     } else {
-      let result = hasExplicitType ? baseSchema : convertSchema(schema.allOf[0], ctx);
+      let result = hasExplicitType ? baseSchema : convertSchema(schema2.allOf[0], ctx);
       const startIdx = hasExplicitType ? 0 : 1;
-      for (let i = startIdx; i < schema.allOf.length; i++) {
-        result = z.intersection(result, convertSchema(schema.allOf[i], ctx));
+      for (let i = startIdx; i < schema2.allOf.length; i++) {
+        result = z.intersection(result, convertSchema(schema2.allOf[i], ctx));
       }
       baseSchema = result;
     }
   }
-  if (schema.nullable === true && ctx.version === "openapi-3.0") {
+  if (schema2.nullable === true && ctx.version === "openapi-3.0") {
     baseSchema = z.nullable(baseSchema);
   }
-  if (schema.readOnly === true) {
+  if (schema2.readOnly === true) {
     baseSchema = z.readonly(baseSchema);
   }
-  if (schema.default !== void 0) {
-    baseSchema = baseSchema.default(schema.default);
+  if (schema2.default !== void 0) {
+    baseSchema = baseSchema.default(schema2.default);
   }
   const extraMeta = {};
   const coreMetadataKeys = ["$id", "id", "$comment", "$anchor", "$vocabulary", "$dynamicRef", "$dynamicAnchor"];
   for (const key2 of coreMetadataKeys) {
-    if (key2 in schema) {
-      extraMeta[key2] = schema[key2];
+    if (key2 in schema2) {
+      extraMeta[key2] = schema2[key2];
     }
   }
   const contentMetadataKeys = ["contentEncoding", "contentMediaType", "contentSchema"];
   for (const key2 of contentMetadataKeys) {
-    if (key2 in schema) {
-      extraMeta[key2] = schema[key2];
+    if (key2 in schema2) {
+      extraMeta[key2] = schema2[key2];
     }
   }
-  if (schema.type === "object" && schema.$ref === void 0) {
-    if (schema.propertyNames !== void 0 && !containsRef(schema.propertyNames)) {
-      extraMeta.propertyNames = schema.propertyNames;
+  if (schema2.type === "object" && schema2.$ref === void 0) {
+    if (schema2.propertyNames !== void 0 && !containsRef(schema2.propertyNames)) {
+      extraMeta.propertyNames = schema2.propertyNames;
     }
     for (const key2 of ["minProperties", "maxProperties"]) {
-      if (schema[key2] !== void 0)
-        extraMeta[key2] = schema[key2];
+      if (schema2[key2] !== void 0)
+        extraMeta[key2] = schema2[key2];
     }
   }
-  if (schema.type === "array" && schema.$ref === void 0) {
-    if (schema.contains !== void 0 && !containsRef(schema.contains)) {
-      extraMeta.contains = schema.contains;
+  if (schema2.type === "array" && schema2.$ref === void 0) {
+    if (schema2.contains !== void 0 && !containsRef(schema2.contains)) {
+      extraMeta.contains = schema2.contains;
     }
     for (const key2 of ["uniqueItems", "minContains", "maxContains"]) {
-      if (schema[key2] !== void 0)
-        extraMeta[key2] = schema[key2];
+      if (schema2[key2] !== void 0)
+        extraMeta[key2] = schema2[key2];
     }
   }
-  for (const key2 of Object.keys(schema)) {
+  for (const key2 of Object.keys(schema2)) {
     if (!RECOGNIZED_KEYS.has(key2)) {
-      assignProp(extraMeta, key2, schema[key2]);
+      assignProp(extraMeta, key2, schema2[key2]);
     }
   }
   if (Object.keys(extraMeta).length > 0) {
     ctx.registry.add(baseSchema, extraMeta);
   }
-  if (schema.description) {
-    baseSchema = baseSchema.describe(schema.description);
+  if (schema2.description) {
+    baseSchema = baseSchema.describe(schema2.description);
   }
   return baseSchema;
 }
-function fromJSONSchema(schema, params) {
-  if (typeof schema === "boolean") {
-    return schema ? z.any() : z.never();
+function fromJSONSchema(schema2, params) {
+  if (typeof schema2 === "boolean") {
+    return schema2 ? z.any() : z.never();
   }
   let normalized;
   try {
-    normalized = JSON.parse(JSON.stringify(schema));
+    normalized = JSON.parse(JSON.stringify(schema2));
   } catch {
     throw new Error("fromJSONSchema input is not valid JSON (possibly cyclic); use $defs/$ref for recursive schemas");
   }
@@ -51130,7 +51130,7 @@ function fromJSONSchema(schema, params) {
 
 // node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
-function visit(schema, fnOrHandlers) {
+function visit(schema2, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
     const h = fnOrHandlers[node2._zod.def.type];
     return h ? h(node2, rewritten) : node2;
@@ -51280,12 +51280,12 @@ function visit(schema, fnOrHandlers) {
       }
     }
   }
-  return run2(schema);
+  return run2(schema2);
 }
 
 // node_modules/zod/v4/classic/deep-partial.js
-function deepPartial(schema) {
-  return visit(schema, {
+function deepPartial(schema2) {
+  return visit(schema2, {
     object: (s) => s.partial(),
     // Every partialed option now admits `undefined`, which the constructor rejects as a duplicate.
     union: (s) => {
@@ -51308,8 +51308,8 @@ function outSide(def) {
 function inSide(def) {
   return def.in._zod.traits.has("$ZodTransform") ? outSide(def) : def.in;
 }
-function input(schema) {
-  return visit(schema, {
+function input(schema2) {
+  return visit(schema2, {
     pipe: (s) => inSide(s._zod.def),
     // A default value belongs to the output side, so a rewritten inner type leaves it stranded. `.default()` widens the declared input type with `undefined`, and `optional` is what carries that across.
     default: (s, rewritten) => rewritten ? optional(s._zod.def.innerType) : s,
@@ -51317,8 +51317,8 @@ function input(schema) {
     catch: (s, rewritten) => rewritten ? s._zod.def.innerType : s
   });
 }
-function output(schema) {
-  return visit(schema, {
+function output(schema2) {
+  return visit(schema2, {
     pipe: (s) => outSide(s._zod.def),
     // A prefault value is fed through the schema, which makes it input-side, so a rewritten inner type leaves it stranded.
     prefault: (s, rewritten) => rewritten ? s._zod.def.innerType : s
@@ -51889,12 +51889,12 @@ var RosterResponseError = class extends RosterApiError {
 };
 
 // src/core/api/parse-records.ts
-function parseRecords(items, schema, kind, logger) {
+function parseRecords(items, schema2, kind, logger) {
   const records = [];
   let skipped = 0;
   let first = "";
   for (const item of items) {
-    const parsed = schema.safeParse(item);
+    const parsed = schema2.safeParse(item);
     if (parsed.success) {
       records.push(parsed.data);
       continue;
@@ -52079,8 +52079,8 @@ async function fetchMembers(executor, licenses, lane, logger, claims) {
     if (license2 === null || !wanted.has(license2)) unplaceable += 1;
     else listed.set(license2, (listed.get(license2) ?? 0) + 1);
   }
-  for (const [license2, count2] of listed)
-    if (count2 > (read.get(license2)?.length ?? 0)) found.set(license2, unreadableRecord());
+  for (const [license2, count3] of listed)
+    if (count3 > (read.get(license2)?.length ?? 0)) found.set(license2, unreadableRecord());
   if (unplaceable > 0) {
     const error62 = unreadableRecord(
       `${unplaceable} member record(s) whose gameLicense is missing or matches no license asked for`
@@ -52198,15 +52198,15 @@ var MAX_VALUES_PER_REQUEST = 100;
 var MAX_QUERY_BYTES = 7e3;
 function countThatFits(values, param, reserveBytes = 40) {
   let bytes = reserveBytes;
-  let count2 = 0;
+  let count3 = 0;
   for (const value of values) {
-    if (count2 >= MAX_VALUES_PER_REQUEST) break;
+    if (count3 >= MAX_VALUES_PER_REQUEST) break;
     const size = new URLSearchParams([[param, value]]).toString().length + 1;
-    if (count2 > 0 && bytes + size > MAX_QUERY_BYTES) break;
+    if (count3 > 0 && bytes + size > MAX_QUERY_BYTES) break;
     bytes += size;
-    count2 += 1;
+    count3 += 1;
   }
-  return count2;
+  return count3;
 }
 
 // src/core/lookup/waiting-keys.ts
@@ -52244,12 +52244,12 @@ var WaitingKeys = class {
   }
   /** Keys waiting in `lane` and the lanes served before it. */
   ahead(lane) {
-    let count2 = 0;
+    let count3 = 0;
     for (const each of LANES) {
-      count2 += this.waiting[each].size;
+      count3 += this.waiting[each].size;
       if (each === lane) break;
     }
-    return count2;
+    return count3;
   }
   hasUrgent(lane) {
     if (this.urgent.size === 0) return false;
@@ -52346,18 +52346,18 @@ var KeyBatcher = class {
   }
   queueJob(lane) {
     if (this.jobs.has(lane)) return;
-    const { clock } = this.options;
+    const { clock: clock2 } = this.options;
     const held = this.holds.get(lane);
     const urgent = this.keys.hasUrgent(lane);
     const full = this.keys.count(lane) >= this.max;
     if (held !== void 0) {
       if (!full && !urgent) return;
-      clock.clearTimeout(held);
+      clock2.clearTimeout(held);
       this.holds.delete(lane);
     }
     const wait = this.storms.holdFor(lane);
     if (wait > 0 && !full && !urgent) {
-      const handle = clock.setTimeout(() => {
+      const handle = clock2.setTimeout(() => {
         this.holds.delete(lane);
         if (this.keys.count(lane) > 0) this.queueJob(lane);
       }, wait);
@@ -52431,7 +52431,7 @@ var MemberLookups = class {
   logger;
   joinNeedsDepartments;
   constructor(options) {
-    const { executor, logger, clock, limiterBusy } = options;
+    const { executor, logger, clock: clock2, limiterBusy } = options;
     this.logger = logger;
     this.joinNeedsDepartments = options.joinNeedsDepartments ?? (() => true);
     const acquire = (lane, signal, front) => executor.acquire(lane, signal, front);
@@ -52448,7 +52448,7 @@ var MemberLookups = class {
         return found;
       },
       param: "gameLicense",
-      clock,
+      clock: clock2,
       holdMs,
       limiterBusy
     });
@@ -52456,7 +52456,7 @@ var MemberLookups = class {
       acquire,
       fetchBatch: (ids2, lane) => fetchAssignments(executor, ids2, lane, logger),
       param: "memberId",
-      clock,
+      clock: clock2,
       holdMs,
       limiterBusy,
       maxPerRequest: MEMBERS_PER_ASSIGNMENTS_REQUEST
@@ -52652,6 +52652,459 @@ var KeySuspension = class {
   }
 };
 
+// src/core/limiter/day-tally.ts
+var DAY_MS = 864e5;
+var BUCKET_MS = 5 * 6e4;
+var MINUTE_MS = 6e4;
+var WINDOWS_PER_BUCKET = BUCKET_MS / MINUTE_MS;
+var DayTally = class {
+  buckets = [];
+  /** Counts one of this server's requests. */
+  record(lane, now) {
+    this.bucketAt(now).own[lane] += 1;
+  }
+  /**
+   * One minute window seen: the others had sent `others` in its first `spanMs`. A window seen over
+   * less than a sixth of it says too little to scale up, and is left out.
+   */
+  seeOthers(at, others, spanMs) {
+    if (spanMs < MINUTE_MS / 6) return;
+    const bucket = this.bucketAt(at);
+    bucket.othersScaled += Math.max(0, others) * MINUTE_MS / Math.min(spanMs, MINUTE_MS);
+    bucket.windowsSeen += 1;
+  }
+  /** This server's requests in the rolling day. */
+  own(now) {
+    return this.sum(now, (bucket) => ownOf(bucket));
+  }
+  /** This server's requests per lane since `from` (within the rolling day). */
+  ownByLane(now, from = Number.NEGATIVE_INFINITY) {
+    this.prune(now);
+    const counts = perLane(() => 0);
+    for (const bucket of this.buckets) {
+      if (bucket.start + BUCKET_MS <= from) continue;
+      for (const lane of LANES) counts[lane] += bucket.own[lane];
+    }
+    return counts;
+  }
+  /**
+   * The other servers' requests since `from` (within the rolling day), from the minute windows
+   * seen; null when none was. Buckets with no window seen count nothing: it errs low there.
+   */
+  others(now, from = Number.NEGATIVE_INFINITY) {
+    this.prune(now);
+    let seen = false;
+    let total = 0;
+    for (const bucket of this.buckets) {
+      if (bucket.start + BUCKET_MS <= from || bucket.windowsSeen === 0) continue;
+      seen = true;
+      total += othersIn(bucket, now);
+    }
+    return seen ? total : null;
+  }
+  /** When the first bucket still counted began; null when nothing is. */
+  firstAt(now) {
+    this.prune(now);
+    return this.buckets[0]?.start ?? null;
+  }
+  /** Milliseconds until this server's own requests in the rolling day are fewer than `limit`. */
+  msUntilOwnBelow(limit, now) {
+    return this.msUntilBelow(limit, now, ownOf);
+  }
+  /** Milliseconds until the key's requests (own and the others seen) in the rolling day are fewer than `limit`. */
+  msUntilKeyBelow(limit, now) {
+    return this.msUntilBelow(limit, now, (bucket) => ownOf(bucket) + othersIn(bucket, now));
+  }
+  saved(now) {
+    this.prune(now);
+    return this.buckets.map((b) => [
+      b.start,
+      b.own.join,
+      b.own.write,
+      b.own.refresh,
+      b.own.background,
+      round(b.othersScaled),
+      b.windowsSeen
+    ]);
+  }
+  /** Adds what a save held (before this run counted anything, or alongside it). */
+  restore(saved, now) {
+    for (const [start, join6, write, refresh, background, othersScaled, windowsSeen] of saved) {
+      if (start > now) continue;
+      const bucket = this.bucketAt(start);
+      bucket.own.join += join6;
+      bucket.own.write += write;
+      bucket.own.refresh += refresh;
+      bucket.own.background += background;
+      bucket.othersScaled += othersScaled;
+      bucket.windowsSeen += windowsSeen;
+    }
+    this.prune(now);
+  }
+  sum(now, of) {
+    this.prune(now);
+    let total = 0;
+    for (const bucket of this.buckets) total += of(bucket);
+    return total;
+  }
+  msUntilBelow(limit, now, of) {
+    let excess = this.sum(now, of) - limit + 1;
+    if (excess <= 0) return 0;
+    for (const bucket of this.buckets) {
+      excess -= of(bucket);
+      if (excess <= 0) return expiry(bucket.start) - now;
+    }
+    return DAY_MS;
+  }
+  bucketAt(at) {
+    const start = at - (at % BUCKET_MS + BUCKET_MS) % BUCKET_MS;
+    let index = this.buckets.length - 1;
+    while (index >= 0 && this.buckets[index].start > start) index--;
+    const found = this.buckets[index];
+    if (found?.start === start) return found;
+    const bucket = { start, own: perLane(() => 0), othersScaled: 0, windowsSeen: 0 };
+    this.buckets.splice(index + 1, 0, bucket);
+    return bucket;
+  }
+  prune(now) {
+    let gone = 0;
+    while (gone < this.buckets.length && expiry(this.buckets[gone].start) <= now) gone++;
+    if (gone > 0) this.buckets.splice(0, gone);
+  }
+};
+function ownOf(bucket) {
+  return bucket.own.join + bucket.own.write + bucket.own.refresh + bucket.own.background;
+}
+function othersIn(bucket, now) {
+  if (bucket.windowsSeen === 0) return 0;
+  const minutes = Math.min(WINDOWS_PER_BUCKET, Math.max(1, Math.ceil((now - bucket.start) / MINUTE_MS)));
+  return bucket.othersScaled / bucket.windowsSeen * minutes;
+}
+function expiry(start) {
+  return start + BUCKET_MS - 1 + DAY_MS;
+}
+function round(value) {
+  return Math.round(value * 100) / 100;
+}
+
+// src/core/limiter/day-window.ts
+var MINUTE_WINDOW_REACH_MS = 5 * 6e4;
+var DAY_WINDOW_REACH_MS = 25 * 36e5;
+function isDayWindow(info, now, dayLimit, minuteLimit) {
+  if (info.remaining === void 0) return false;
+  const resetIn = resetInMs(info, now);
+  if (resetIn !== void 0 && resetIn > MINUTE_WINDOW_REACH_MS) return resetIn <= DAY_WINDOW_REACH_MS;
+  return info.limit !== void 0 && dayLimit !== null && info.limit === dayLimit && info.limit > minuteLimit;
+}
+function resetInMs(info, now) {
+  if (info.resetInMs !== void 0) return info.resetInMs;
+  return info.resetAtMs === void 0 ? void 0 : info.resetAtMs - now;
+}
+
+// src/core/limiter/key-pace.ts
+var MINUTE_MS2 = 6e4;
+var HOUR_MS = 36e5;
+var SHORTEST_SPAN_MS = MINUTE_MS2 / 6;
+var KeyPace = class {
+  /** Our sends of the last hour, oldest first. */
+  sends = [];
+  windows = [];
+  /** The window seen last: a later answer in it may show more of it. */
+  open;
+  firstSendAt;
+  onSend(now) {
+    this.firstSendAt ??= now;
+    this.sends.push(now);
+    while (this.sends.length > 0 && now - this.sends[0] > HOUR_MS) this.sends.shift();
+  }
+  /** Our sends from `from` to `now`. */
+  ownSince(from, now) {
+    let low = 0;
+    let high = this.sends.length;
+    while (low < high) {
+      const middle = low + high >> 1;
+      if (this.sends[middle] < from) low = middle + 1;
+      else high = middle;
+    }
+    let count3 = 0;
+    for (let i = low; i < this.sends.length && this.sends[i] <= now; i++) count3++;
+    return count3;
+  }
+  /** When this run first sent; undefined before it did. */
+  get startedAt() {
+    return this.firstSendAt;
+  }
+  /**
+   * A minute window as an answer shows it. Returns the window seen before it once this one is
+   * another (it will show no more), for the day's tally.
+   */
+  see(window2) {
+    const open3 = this.open;
+    if (open3 && Math.abs(open3.reset - window2.reset) <= 2e3) {
+      if (window2.spanMs >= open3.spanMs) this.open = window2;
+      return void 0;
+    }
+    this.open = window2;
+    return open3 && this.keep(open3);
+  }
+  /** The window seen last, once it is over; undefined while it is not. */
+  settle(now) {
+    const open3 = this.open;
+    if (!open3 || now < open3.reset) return void 0;
+    this.open = void 0;
+    return this.keep(open3);
+  }
+  /** The others' requests an hour at the pace the windows of the last hour showed; null when none was seen. */
+  othersPerHour(now) {
+    let others = 0;
+    let span2 = 0;
+    const seen = this.open ? [...this.windows, this.open] : this.windows;
+    for (const window2 of seen) {
+      if (now - window2.at > HOUR_MS || window2.spanMs < SHORTEST_SPAN_MS) continue;
+      others += window2.others;
+      span2 += Math.min(window2.spanMs, MINUTE_MS2);
+    }
+    return span2 === 0 ? null : others * HOUR_MS / span2;
+  }
+  /** Our own requests an hour since this run began (at most the last hour); null before any. */
+  ownPerHour(now) {
+    if (this.firstSendAt === void 0) return null;
+    const over = Math.min(HOUR_MS, Math.max(MINUTE_MS2 / 60, now - this.firstSendAt));
+    return this.ownSince(now - over, now) * HOUR_MS / over;
+  }
+  keep(window2) {
+    this.windows.push(window2);
+    while (this.windows.length > 0 && window2.at - this.windows[0].at > HOUR_MS) this.windows.shift();
+    return window2;
+  }
+};
+
+// src/core/limiter/rate-limit-headers.ts
+var DEFAULT_MAX_WAIT_MS = 5 * 6e4;
+function readRateLimitHeaders(headers, now, maxWaitMs = DEFAULT_MAX_WAIT_MS) {
+  const info = {};
+  const limit = readNumber(headers, "x-ratelimit-limit");
+  if (limit !== void 0 && limit >= 1) info.limit = Math.floor(limit);
+  const remaining = readNumber(headers, "x-ratelimit-remaining");
+  if (remaining !== void 0 && remaining >= 0) info.remaining = Math.floor(remaining);
+  const reset = readNumber(headers, "x-ratelimit-reset");
+  if (reset !== void 0 && reset >= 0) {
+    info.resetAtMs = Math.min(resetToEpochMs(reset, now), now + maxWaitMs);
+    const date5 = reset < 1e9 ? void 0 : answerDate(headers);
+    const serviceNow = date5 === void 0 || Math.abs(date5 - now) < 1e3 ? now : date5;
+    info.resetInMs = resetToEpochMs(reset, serviceNow) - serviceNow;
+  }
+  const retryAfter = readRetryAfter(headers, now);
+  if (retryAfter !== void 0) info.retryAfterMs = Math.min(retryAfter, maxWaitMs);
+  return info;
+}
+function headerValue(headers, name) {
+  const wanted = name.toLowerCase();
+  for (const [key2, value] of Object.entries(headers)) {
+    if (key2.toLowerCase() !== wanted) continue;
+    return Array.isArray(value) ? value[0] : value;
+  }
+  return void 0;
+}
+function readNumber(headers, name) {
+  const text6 = headerValue(headers, name)?.trim();
+  if (text6 === void 0 || text6 === "") return void 0;
+  const value = Number(text6);
+  return Number.isFinite(value) ? value : void 0;
+}
+function resetToEpochMs(value, now) {
+  if (value < 1e9) return now + value * 1e3;
+  if (value > 1e12) return value;
+  return value * 1e3;
+}
+function answerDate(headers) {
+  const text6 = headerValue(headers, "date")?.trim();
+  if (text6 === void 0 || text6 === "") return void 0;
+  const date5 = Date.parse(text6);
+  return Number.isNaN(date5) ? void 0 : date5;
+}
+function readRetryAfter(headers, now) {
+  const text6 = headerValue(headers, "retry-after")?.trim();
+  if (text6 === void 0 || text6 === "") return void 0;
+  const seconds = Number(text6);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1e3));
+  const date5 = Date.parse(text6);
+  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
+}
+
+// src/core/limiter/key-day.ts
+var MINUTE_MS3 = 6e4;
+var DEFAULT_DAY_RESERVE = { refresh: 0.1, background: 0.25 };
+var KeyDay = class {
+  perDay;
+  minuteLimit;
+  maxWaitMs;
+  tally = new DayTally();
+  floors;
+  service;
+  /** The day's ceiling as the service's day windows announced it. */
+  announcedDay;
+  pace = new KeyPace();
+  /** When a request went to ask the service again, its day window having held requests back too long. */
+  probeAt;
+  constructor(options) {
+    this.perDay = options.perDay;
+    this.minuteLimit = options.minuteLimit ?? 120;
+    this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    const reserve = options.reserve ?? DEFAULT_DAY_RESERVE;
+    const refresh = clamp(reserve.refresh);
+    this.floors = {
+      join: 0,
+      write: Math.max(clamp(reserve.write ?? refresh), refresh),
+      refresh,
+      background: Math.max(clamp(reserve.background), refresh)
+    };
+  }
+  /** Counts a request about to be sent. */
+  onSend(lane, now) {
+    this.tally.record(lane, now);
+    this.pace.onSend(now);
+    const service = this.current(now);
+    if (!service) return;
+    service.remaining = Math.max(0, service.remaining - 1);
+    if (now >= service.heardAt + this.maxWaitMs) this.probeAt = now;
+  }
+  /**
+   * Reads an answer's rate-limit headers. True when they describe the day (then they say nothing
+   * of the minute); a minute window's count shows what the other servers on the key sent in it.
+   */
+  heard(info, now) {
+    this.probeAt = void 0;
+    const dayLimit = this.announcedDay ?? this.perDay;
+    if (isDayWindow(info, now, dayLimit, this.minuteLimit)) {
+      this.heardDay(info, now);
+      return true;
+    }
+    this.heardMinute(info, now);
+    return false;
+  }
+  /** Milliseconds until a request in `lane` keeps within the day; 0 when it may go now. */
+  waitMs(lane, now) {
+    const floor = this.floors[lane];
+    const service = this.current(now);
+    let wait = 0;
+    if (this.perDay !== null) {
+      const ceiling = this.perDay - Math.floor(this.perDay * floor);
+      wait = this.tally.msUntilOwnBelow(ceiling, now);
+      if (!service && lane !== "join") wait = Math.max(wait, this.tally.msUntilKeyBelow(ceiling, now));
+    }
+    if (service && service.remaining <= Math.floor(service.limit * floor)) {
+      wait = Math.max(wait, this.serviceWaitMs(service, now));
+    }
+    return wait;
+  }
+  /** Requests left today: the fewer of our own ceiling's and the service's day window's; null without either. */
+  remaining(now) {
+    const own2 = this.perDay === null ? null : Math.max(0, this.perDay - this.tally.own(now));
+    const service = this.current(now);
+    if (!service) return own2;
+    return own2 === null ? service.remaining : Math.min(own2, service.remaining);
+  }
+  /** The daily ceiling in force: `rateLimit.perDay`, or the service's day when it says a lower one. */
+  ceiling(now) {
+    const service = this.current(now);
+    if (!service) return this.perDay;
+    return this.perDay === null ? service.limit : Math.min(this.perDay, service.limit);
+  }
+  /**
+   * How long the service's day window, with too little left for a lane, holds it: until the reset,
+   * but on its word alone no longer than `maxWaitMs` after it was said. Then one request asks again
+   * (a service that still has nothing left says so again), and the rest wait for its answer.
+   */
+  serviceWaitMs(service, now) {
+    const trustedUntil = service.heardAt + this.maxWaitMs;
+    if (now < trustedUntil) return Math.min(service.resetAt, trustedUntil) - now;
+    if (this.probeAt !== void 0 && now < this.probeAt + this.maxWaitMs)
+      return this.probeAt + this.maxWaitMs - now;
+    return 0;
+  }
+  report(now) {
+    this.settle(now);
+    const service = this.current(now);
+    const since = service ? service.resetAt - DAY_MS : now - now % DAY_MS;
+    const today = this.tally.ownByLane(now, since);
+    const countedSince = this.tally.firstAt(now);
+    return {
+      perDay: this.perDay,
+      own: this.tally.ownByLane(now),
+      countedSince,
+      others: this.tally.others(now),
+      pace: { own: this.pace.ownPerHour(now), others: this.pace.othersPerHour(now) },
+      today: {
+        since,
+        own: today.join + today.write + today.refresh + today.background,
+        others: this.tally.others(now, since)
+      },
+      serviceDay: service ? dayWindow(service) : null
+    };
+  }
+  saved(now) {
+    this.settle(now);
+    const service = this.current(now);
+    return { buckets: this.tally.saved(now), serviceDay: service ? dayWindow(service) : null };
+  }
+  /** Takes back the day a previous run saved (at start, before any request). */
+  restore(saved, now) {
+    this.tally.restore(saved.buckets, now);
+    const day = saved.serviceDay;
+    if (day && day.resetAt > now && day.resetAt - now <= DAY_MS && !this.service) {
+      this.service = { ...day, heardAt: now };
+      this.announcedDay = day.limit;
+    }
+  }
+  heardDay(info, now) {
+    const { limit, remaining } = info;
+    if (limit === void 0 || remaining === void 0) return;
+    const reset = now + Math.min(resetInMs(info, now) ?? DAY_MS, DAY_MS);
+    this.announcedDay = limit;
+    const current = this.current(now);
+    if (current && Math.abs(current.resetAt - reset) <= MINUTE_MS3) {
+      current.remaining = Math.min(current.remaining, remaining);
+      current.limit = limit;
+      current.heardAt = now;
+      return;
+    }
+    this.service = { limit, remaining, resetAt: reset, heardAt: now };
+  }
+  /**
+   * A minute window the service named: by our answer the key had used `limit - remaining` of it, of
+   * which ours are the sends since it began. The rest were the other servers'.
+   */
+  heardMinute(info, now) {
+    const { limit, remaining } = info;
+    const resetIn = resetInMs(info, now);
+    if (limit === void 0 || remaining === void 0 || resetIn === void 0) return;
+    const service = this.current(now);
+    if (service && now >= service.heardAt + this.maxWaitMs) this.service = void 0;
+    const reset = now + resetIn;
+    const start = reset - MINUTE_MS3;
+    if (now < start || now >= reset) return;
+    const others = Math.max(0, limit - remaining - this.pace.ownSince(start, now));
+    const done = this.pace.see({ at: now, reset, others, spanMs: now - start });
+    if (done) this.tally.seeOthers(done.at, done.others, done.spanMs);
+  }
+  /** The window seen last, once over, goes to the day's tally. */
+  settle(now) {
+    const done = this.pace.settle(now);
+    if (done) this.tally.seeOthers(done.at, done.others, done.spanMs);
+  }
+  current(now) {
+    if (this.service && now >= this.service.resetAt) this.service = void 0;
+    return this.service;
+  }
+};
+function clamp(fraction) {
+  return Math.min(1, Math.max(0, fraction));
+}
+function dayWindow(service) {
+  return { limit: service.limit, remaining: service.remaining, resetAt: service.resetAt };
+}
+
 // src/core/limiter/lane-queues.ts
 var LaneQueues = class {
   queues = perLane(() => []);
@@ -52678,12 +53131,12 @@ var LaneQueues = class {
   }
   /** Waiters in `lane` and in the lanes served before it. */
   ahead(lane) {
-    let count2 = 0;
+    let count3 = 0;
     for (const each of LANES) {
-      count2 += this.queues[each].length;
+      count3 += this.queues[each].length;
       if (each === lane) break;
     }
-    return count2;
+    return count3;
   }
   isEmpty() {
     return LANES.every((lane) => this.queues[lane].length === 0);
@@ -52721,15 +53174,15 @@ var LaneWaitTooLongError = class extends Error {
 };
 
 // src/core/limiter/key-rolling-count.ts
-var MINUTE_MS = 6e4;
-var LONGEST_WINDOW_MS = 2 * MINUTE_MS;
+var MINUTE_MS4 = 6e4;
+var LONGEST_WINDOW_MS = 2 * MINUTE_MS4;
 var KeyRollingCount = class {
   points = [];
   /** What an answer (or our own send, counted at once) says the window holds now. */
   record(at, window2, used) {
     if (window2 - at > LONGEST_WINDOW_MS || used < 0) return;
     this.points.push({ at, window: window2, used });
-    while (this.points.length > 0 && at - this.points[0].at > 2 * MINUTE_MS) this.points.shift();
+    while (this.points.length > 0 && at - this.points[0].at > 2 * MINUTE_MS4) this.points.shift();
   }
   /** True when an answer named this window (our own sends count only in windows the service named). */
   knows(window2) {
@@ -52737,7 +53190,7 @@ var KeyRollingCount = class {
   }
   /** The key's requests in the 60 s before `now`; undefined while the service said nothing lately. */
   lastMinute(now) {
-    const from = now - MINUTE_MS;
+    const from = now - MINUTE_MS4;
     const windows = /* @__PURE__ */ new Map();
     for (const point of this.points) {
       const w = windows.get(point.window) ?? { all: 0, before: 0, recent: false };
@@ -52954,18 +53407,16 @@ var TokenBucket = class {
 };
 
 // src/core/limiter/rate-limiter.ts
-var MINUTE_MS2 = 6e4;
-var DAY_MS = 864e5;
+var MINUTE_MS5 = 6e4;
 var RateLimiter = class {
   clock;
   configuredPerMinute;
   perMinute;
-  perDay;
   bucket;
-  minute = new SlidingWindow(MINUTE_MS2, 1);
-  day = new SlidingWindow(DAY_MS, MINUTE_MS2);
+  minute = new SlidingWindow(MINUTE_MS5, 1);
+  /** The key's day: this server's requests (kept across restarts), the service's day, the others'. */
+  day;
   server = new ServerBudget();
-  dayFloor;
   defaultPauseMs;
   queues = new LaneQueues();
   burst;
@@ -52976,18 +53427,16 @@ var RateLimiter = class {
     this.clock = options.clock;
     this.configuredPerMinute = Math.max(1, Math.floor(options.perMinute));
     this.perMinute = this.configuredPerMinute;
-    this.perDay = options.perDay ? Math.max(1, Math.floor(options.perDay)) : null;
+    const perDay = options.perDay ? Math.max(1, Math.floor(options.perDay)) : null;
     this.burst = options.burst;
     const burst = this.burstFor(this.perMinute);
     this.bucket = new TokenBucket(this.refillPerMs(this.perMinute, burst), burst, this.clock.now());
-    const reserve = options.dayReserve ?? { refresh: 0.1, background: 0.25 };
-    const perDay = this.perDay ?? 0;
-    this.dayFloor = {
-      join: 0,
-      write: Math.floor(perDay * Math.max(reserve.write ?? reserve.refresh, reserve.refresh)),
-      refresh: Math.floor(perDay * reserve.refresh),
-      background: Math.floor(perDay * Math.max(reserve.background, reserve.refresh))
-    };
+    this.day = new KeyDay({
+      perDay,
+      minuteLimit: this.configuredPerMinute,
+      ...options.dayReserve ? { reserve: options.dayReserve } : {},
+      ...options.maxWaitMs !== void 0 ? { maxWaitMs: options.maxWaitMs } : {}
+    });
     this.defaultPauseMs = options.defaultPauseMs ?? 3e4;
   }
   /** Resolves when a request in `lane` may be sent; each resolution counts as one request. */
@@ -53027,9 +53476,9 @@ var RateLimiter = class {
     const serverRemaining = this.server.remainingAt(now);
     return {
       perMinute: this.perMinute,
-      perDay: this.perDay,
+      perDay: this.day.ceiling(now),
       remainingThisMinute: Math.min(ownMinute, serverRemaining ?? ownMinute),
-      remainingToday: this.perDay === null ? null : Math.max(0, this.perDay - this.day.count(now)),
+      remainingToday: this.day.remaining(now),
       keyUsedLastMinute: this.server.rolling.lastMinute(now) ?? null,
       resetAt: this.server.resetAt(now) ?? null,
       pausedUntil: this.pausedUntil > now ? this.pausedUntil : null,
@@ -53064,6 +53513,7 @@ var RateLimiter = class {
     this.queues.rejectAll(() => new LimiterClosedError());
   }
   follow(info, now) {
+    if (this.day.heard(info, now)) return;
     this.server.observe(info, now);
     const announced = this.server.announcedLimit;
     const perMinute = Math.min(this.configuredPerMinute, announced ?? Number.POSITIVE_INFINITY);
@@ -53101,7 +53551,7 @@ var RateLimiter = class {
   grant(lane, now) {
     this.bucket.take(now);
     this.minute.record(now);
-    this.day.record(now);
+    this.day.onSend(lane, now);
     this.server.onSend(now);
     this.queues.release(lane);
   }
@@ -53116,8 +53566,7 @@ var RateLimiter = class {
     );
   }
   dayWaitMs(lane, now) {
-    if (this.perDay === null) return 0;
-    return this.day.msUntilBelow(this.perDay - this.dayFloor[lane], now);
+    return this.day.waitMs(lane, now);
   }
   burstFor(perMinute) {
     return Math.max(1, Math.min(perMinute, this.burst ?? Math.floor(perMinute / 4)));
@@ -53125,7 +53574,7 @@ var RateLimiter = class {
   // The burst plus a minute of refill is the minute's ceiling, so pacing after a burst is steady:
   // it never runs into the rolling window and stalls there.
   refillPerMs(perMinute, burst) {
-    return Math.max(1, perMinute - burst) / MINUTE_MS2;
+    return Math.max(1, perMinute - burst) / MINUTE_MS5;
   }
   schedule(ms) {
     const handle = this.clock.setTimeout(
@@ -53167,7 +53616,7 @@ var CatalogLoader = class {
     return this.loading;
   }
   async load() {
-    const { executor, logger, clock } = this.options;
+    const { executor, logger, clock: clock2 } = this.options;
     try {
       const query = new URLSearchParams();
       const lane = this.current ? "background" : "join";
@@ -53179,11 +53628,11 @@ var CatalogLoader = class {
         departments: parseRecords(departments, departmentSchema, "department", logger),
         ranks: parseRecords(ranks, rankSchema, "rank", logger)
       };
-      this.current = { catalog, loadedAt: clock.now() };
+      this.current = { catalog, loadedAt: clock2.now() };
       return catalog;
     } catch (error62) {
       if (!this.current) throw error62;
-      this.current.loadedAt = clock.now() - this.maxAgeMs + 6e4;
+      this.current.loadedAt = clock2.now() - this.maxAgeMs + 6e4;
       logger.warn(
         `Could not reload departments and ranks; keeping the last ones. ${error62.message}`
       );
@@ -53337,7 +53786,7 @@ function createHttpSender(options) {
   const ownsDispatcher = options.dispatcher === void 0;
   const dispatcher = options.dispatcher ?? keepAlivePool(origin, 8);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const { apiKey, clock, timeoutMs } = options;
+  const { apiKey, clock: clock2, timeoutMs } = options;
   const authorization = `Bearer ${apiKey}`;
   const redact = (text6) => apiKey.length >= 4 ? text6.split(apiKey).join("[redacted]") : text6;
   async function send2(request, held) {
@@ -53365,7 +53814,7 @@ function createHttpSender(options) {
           resendable: request.method === "GET",
           held
         },
-        { clock, timeoutMs, maxBodyBytes }
+        { clock: clock2, timeoutMs, maxBodyBytes }
       );
     } catch (error62) {
       if (error62 instanceof HeldBeforeSending) throw error62;
@@ -53431,49 +53880,6 @@ function scopes(value) {
   if (Array.isArray(value)) return value.filter((scope) => typeof scope === "string");
   if (typeof value === "string") return value.split(/[\s,]+/).filter(Boolean);
   return void 0;
-}
-
-// src/core/limiter/rate-limit-headers.ts
-var DEFAULT_MAX_WAIT_MS = 5 * 6e4;
-function readRateLimitHeaders(headers, now, maxWaitMs = DEFAULT_MAX_WAIT_MS) {
-  const info = {};
-  const limit = readNumber(headers, "x-ratelimit-limit");
-  if (limit !== void 0 && limit >= 1) info.limit = Math.floor(limit);
-  const remaining = readNumber(headers, "x-ratelimit-remaining");
-  if (remaining !== void 0 && remaining >= 0) info.remaining = Math.floor(remaining);
-  const reset = readNumber(headers, "x-ratelimit-reset");
-  if (reset !== void 0 && reset >= 0)
-    info.resetAtMs = Math.min(resetToEpochMs(reset, now), now + maxWaitMs);
-  const retryAfter = readRetryAfter(headers, now);
-  if (retryAfter !== void 0) info.retryAfterMs = Math.min(retryAfter, maxWaitMs);
-  return info;
-}
-function headerValue(headers, name) {
-  const wanted = name.toLowerCase();
-  for (const [key2, value] of Object.entries(headers)) {
-    if (key2.toLowerCase() !== wanted) continue;
-    return Array.isArray(value) ? value[0] : value;
-  }
-  return void 0;
-}
-function readNumber(headers, name) {
-  const text6 = headerValue(headers, name)?.trim();
-  if (text6 === void 0 || text6 === "") return void 0;
-  const value = Number(text6);
-  return Number.isFinite(value) ? value : void 0;
-}
-function resetToEpochMs(value, now) {
-  if (value < 1e9) return now + value * 1e3;
-  if (value > 1e12) return value;
-  return value * 1e3;
-}
-function readRetryAfter(headers, now) {
-  const text6 = headerValue(headers, "retry-after")?.trim();
-  if (text6 === void 0 || text6 === "") return void 0;
-  const seconds = Number(text6);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1e3));
-  const date5 = Date.parse(text6);
-  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
 }
 
 // src/core/api/service-error-message.ts
@@ -53667,7 +54073,7 @@ var RequestExecutor = class {
     this.sleeps.clear();
   }
   async run(request, options, read) {
-    const { limiter, sender, suspension, policy, clock, logger } = this.options;
+    const { limiter, sender, suspension, policy, clock: clock2, logger } = this.options;
     const label = `${request.method} ${request.path}`;
     let permitHeld = options.permitHeld ?? false;
     let retries = 0;
@@ -53687,7 +54093,7 @@ var RequestExecutor = class {
       try {
         const answer = await sender.send(request, held);
         this.options.serviceClock?.observe(answer.headers);
-        const info = readRateLimitHeaders(answer.headers, clock.now(), this.options.maxWaitMs);
+        const info = readRateLimitHeaders(answer.headers, clock2.now(), this.options.maxWaitMs);
         if (answer.status === 429) {
           const waitMs = limiter.pauseAfterRateLimited(info);
           logger.warn(
@@ -53727,8 +54133,8 @@ var RequestExecutor = class {
 
 // src/core/api/service-clock.ts
 var ServiceClock = class {
-  constructor(clock) {
-    this.clock = clock;
+  constructor(clock2) {
+    this.clock = clock2;
   }
   clock;
   offset = null;
@@ -53752,8 +54158,13 @@ function rosterUserAgent(version2) {
   return `roster-fivem/${version2}`;
 }
 function createRosterApi(options) {
-  const { clock, logger } = options;
-  const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: options.perDay, clock });
+  const { clock: clock2, logger } = options;
+  const limiter = new RateLimiter({
+    perMinute: options.perMinute,
+    perDay: options.perDay,
+    clock: clock2,
+    ...options.maxWaitMs !== void 0 ? { maxWaitMs: options.maxWaitMs } : {}
+  });
   const sender = observed(
     createHttpSender({
       baseUrl: options.baseUrl,
@@ -53761,19 +54172,19 @@ function createRosterApi(options) {
       apiKey: options.apiKey,
       userAgent: options.userAgent,
       timeoutMs: options.timeoutMs,
-      clock,
+      clock: clock2,
       dispatcher: options.dispatcher
     }),
     options.onAnswer
   );
-  const serviceTime = new ServiceClock(clock);
-  const suspension = new KeySuspension({ clock, logger, recheck: () => fetchIdentity(true) });
+  const serviceTime = new ServiceClock(clock2);
+  const suspension = new KeySuspension({ clock: clock2, logger, recheck: () => fetchIdentity(true) });
   const executor = new RequestExecutor({
     limiter,
     sender,
     suspension,
     policy: { ...defaultRetryPolicy, ...options.retry },
-    clock,
+    clock: clock2,
     logger,
     random: options.random ?? Math.random,
     maxWaitMs: options.maxWaitMs,
@@ -53782,7 +54193,7 @@ function createRosterApi(options) {
   const lookups = new MemberLookups({
     executor,
     logger,
-    clock,
+    clock: clock2,
     limiterBusy: (lane) => limiter.isBusy(lane),
     ...options.joinHoldMs !== void 0 ? { joinHoldMs: options.joinHoldMs } : {},
     ...options.joinNeedsDepartments ? { joinNeedsDepartments: options.joinNeedsDepartments } : {},
@@ -53790,7 +54201,7 @@ function createRosterApi(options) {
   });
   const catalog = new CatalogLoader({
     executor,
-    clock,
+    clock: clock2,
     logger,
     ...options.catalogMaxAgeMs ? { maxAgeMs: options.catalogMaxAgeMs } : {}
   });
@@ -53821,6 +54232,7 @@ function createRosterApi(options) {
       return { ...state, suspended: suspension.current?.message ?? null, joinsWaiting };
     },
     serviceTime,
+    keyDay: limiter.day,
     // Each further batch of 100 waiting licenses costs about two requests (members, assignments).
     estimateWaitMs: (lane) => limiter.estimateWaitMs(lane) + Math.floor(lookups.waitingAhead(lane) / 100) * 2 * (6e4 / limiter.state().perMinute),
     onStateChange: (listener) => suspension.onChange(listener),
@@ -53927,11 +54339,267 @@ function scopeLines(scopes2) {
     return [`\u2713 scopes: the key has every scope the resource uses (${held.join(", ")}).`];
   }
   const mark = (use) => use.required ? "\u2717" : "!";
-  const count2 = missing2.length === 1 ? "a scope" : `${missing2.length} scopes`;
+  const count3 = missing2.length === 1 ? "a scope" : `${missing2.length} scopes`;
   return [
-    `${missing2.some((use) => use.required) ? "\u2717" : "!"} scopes: the key lacks ${count2} the resource uses; add ${missing2.length === 1 ? "it" : "them"} to the key in the roster dashboard (Settings, API Keys):`,
+    `${missing2.some((use) => use.required) ? "\u2717" : "!"} scopes: the key lacks ${count3} the resource uses; add ${missing2.length === 1 ? "it" : "them"} to the key in the roster dashboard (Settings, API Keys):`,
     ...missing2.map((use) => `  ${mark(use)} ${scopeName(use)} (${use.part}): ${use.without}.`)
   ];
+}
+
+// src/core/doctor/daily-budget.ts
+var CLOSE = 1 - DEFAULT_DAY_RESERVE.background;
+function dailyBudgetLines(outlook, now) {
+  const { cost, ceiling, keyPerDay, serversWorth } = outlook;
+  const own2 = `this server spends about ${integer2(cost.total)} requests a day (${parts(outlook)})`;
+  const shared = serversWorth > 1 ? `; the service's counts show other servers on this key: it carries about ${serversWorth.toFixed(1)} servers' worth, about ${integer2(keyPerDay)} a day` : "";
+  if (ceiling === null) return [`\u2713 daily budget: ${own2}${shared}; the key has no daily ceiling.`];
+  const share = `${percent(keyPerDay / ceiling)} of the key's ${integer2(ceiling)}`;
+  const lines = [];
+  const used = outlook.usedToday === null ? "" : `; ${integer2(outlook.usedToday)} used today (${outlook.fromService ? "the service's count" : "counted here, the other servers as their minute windows showed them"})`;
+  if (outlook.runsOutAt !== null) {
+    const end = outlook.runsOutAt - now < 6e4 ? `The key's day is all but spent, ${span(outlook.dayEndsAt - now)} before it resets.` : `At that pace the key's day runs out at about ${clock(outlook.runsOutAt)} UTC (in ${span(outlook.runsOutAt - now)}), ${span(outlook.dayEndsAt - outlook.runsOutAt)} before it resets.`;
+    lines.push(`\u2717 daily budget: ${own2}${shared}: ${share}${used}. ${end}`);
+  } else if (keyPerDay > ceiling) {
+    lines.push(
+      `\u2717 daily budget: ${own2}${shared}: ${share}${used}; the servers on this key would exceed the day.`
+    );
+  } else if (keyPerDay > ceiling * CLOSE) {
+    lines.push(`! daily budget: ${own2}${shared}: ${share}${used}; close to the day.`);
+  } else {
+    lines.push(`\u2713 daily budget: ${own2}${shared}: ${share}${used}.`);
+    return lines;
+  }
+  lines.push(
+    `  As the day runs low, background reads (the mirror's full re-reads, new members) stop with ${percent(DEFAULT_DAY_RESERVE.background)} of it left, the audit log and refreshes with ${percent(DEFAULT_DAY_RESERVE.refresh)}, so joins keep the rest. Fewer servers on this key, a key of its own for each server (each key has its own day), or a longer mirror.resyncMinutes or refresh.auditSeconds keep it within the day.`
+  );
+  return lines;
+}
+function parts(outlook) {
+  const { cost } = outlook;
+  const named = [];
+  if (cost.audit > 0) named.push(`audit log ${integer2(cost.audit)}`);
+  if (cost.fullReads > 0) named.push(`full re-reads ${integer2(cost.fullReads)}`);
+  named.push(`departments and ranks ${integer2(cost.catalog)}`);
+  if (cost.refreshes > 0) named.push(`refreshes ${integer2(cost.refreshes)}`);
+  if (cost.duty > 0) named.push(`duty hours ${integer2(cost.duty)}`);
+  named.push(
+    cost.measured === null ? "joins and changes not counted long enough yet" : `joins and changes ${integer2(cost.measured)} at the pace of the last ${span(cost.measuredOverMs)}`
+  );
+  return named.join(", ");
+}
+function integer2(value) {
+  return Math.round(value).toLocaleString("en-US");
+}
+function percent(fraction) {
+  return `${Math.round(fraction * 100)} %`;
+}
+function clock(at) {
+  return new Date(at).toISOString().slice(11, 16);
+}
+function span(ms) {
+  const minutes = Math.max(0, Math.round(ms / 6e4));
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+// src/core/limiter/daily-estimate.ts
+var DAY_MS2 = 864e5;
+var HOUR_MS2 = 36e5;
+var CATALOG_PER_DAY = 2 * 48;
+var PAGE = 100;
+var SAFETY_NET_INTERVALS = 12;
+var SHORTEST_MEASURE_MS = 15 * 6e4;
+var OTHERS_NOTICED = 0.1;
+function dailyCost(rates, day, now) {
+  const audit = rates.auditSeconds > 0 ? Math.round(86400 / rates.auditSeconds) : 0;
+  const mirror = rates.mirror;
+  const fullReads = mirror ? Math.round(1440 / mirror.resyncMinutes * fullReadCost(mirror.held)) : 0;
+  const refreshes = refreshesPerDay(rates);
+  const duty = rates.dutySeconds > 0 && rates.online > 0 ? Math.round(86400 / rates.dutySeconds * Math.ceil(rates.online / PAGE)) : 0;
+  const overMs = day.countedSince === null ? 0 : Math.min(DAY_MS2, now - day.countedSince);
+  let measured = null;
+  if (overMs >= SHORTEST_MEASURE_MS) {
+    const counted2 = day.own.join + day.own.write + day.own.refresh;
+    const perDay = counted2 * DAY_MS2 / overMs;
+    measured = Math.max(0, Math.round(perDay - audit - refreshes));
+  }
+  return {
+    audit,
+    fullReads,
+    catalog: CATALOG_PER_DAY,
+    refreshes,
+    duty,
+    measured,
+    measuredOverMs: overMs,
+    total: audit + fullReads + CATALOG_PER_DAY + refreshes + duty + (measured ?? 0)
+  };
+}
+function keyOutlook(cost, day, now) {
+  const serversWorth = worthOf(day, now);
+  const keyPerDay = Math.round(cost.total * serversWorth);
+  const service = day.serviceDay;
+  const ceiling = service ? day.perDay === null ? service.limit : Math.min(day.perDay, service.limit) : day.perDay;
+  const dayEndsAt = day.today.since + DAY_MS2;
+  const usedToday = service ? service.limit - service.remaining : todaySoFar(day, keyPerDay);
+  let runsOutAt = null;
+  if (ceiling !== null && usedToday !== null && keyPerDay > 0) {
+    const at = now + Math.max(0, ceiling - usedToday) * DAY_MS2 / keyPerDay;
+    if (at < dayEndsAt) runsOutAt = at;
+  }
+  return {
+    cost,
+    serversWorth,
+    keyPerDay,
+    ceiling,
+    usedToday,
+    fromService: service !== null,
+    dayEndsAt,
+    runsOutAt
+  };
+}
+function todaySoFar(day, keyPerDay) {
+  if (day.countedSince === null) return null;
+  const uncounted = Math.max(0, day.countedSince - day.today.since);
+  return Math.round(day.today.own + (day.today.others ?? 0) + keyPerDay * uncounted / DAY_MS2);
+}
+function worthOf(day, now) {
+  const ownDay = day.own.join + day.own.write + day.own.refresh + day.own.background;
+  const counted2 = day.countedSince !== null && now - day.countedSince >= HOUR_MS2 && day.others !== null && ownDay > 0;
+  const own2 = counted2 ? ownDay : day.pace.own;
+  const others = counted2 ? day.others : day.pace.others;
+  if (own2 === null || others === null || own2 <= 0 || others < own2 * OTHERS_NOTICED) return 1;
+  return (own2 + others) / own2;
+}
+function fullReadCost(held) {
+  return 2 * Math.max(1, Math.ceil(held / PAGE));
+}
+function refreshesPerDay(rates) {
+  if (rates.refreshSeconds <= 0 || rates.online === 0) return 0;
+  if (rates.mirror?.deciding && rates.feedHealthy) return 0;
+  const every = rates.feedHealthy ? rates.refreshSeconds * SAFETY_NET_INTERVALS : rates.refreshSeconds;
+  return Math.round(86400 / every * 2 * Math.ceil(rates.online / PAGE));
+}
+
+// src/core/limiter/saved-day.ts
+var import_node_crypto2 = require("node:crypto");
+var count2 = external_exports.number().finite().min(0);
+var schema = external_exports.object({
+  version: external_exports.literal(1),
+  /** Whose key the count is (`keyTag`): another key's day is not this one's. */
+  key: external_exports.string(),
+  savedAt: external_exports.number().finite(),
+  buckets: external_exports.array(external_exports.tuple([external_exports.number().finite(), count2, count2, count2, count2, count2, count2])).max(400),
+  serviceDay: external_exports.object({ limit: count2, remaining: count2, resetAt: external_exports.number().finite() }).nullable()
+});
+function keyTag(apiKey) {
+  const id2 = apiKey.trim().split("_")[1] ?? "";
+  return (0, import_node_crypto2.createHash)("sha256").update(`roster-day:${id2}`, "utf8").digest("hex").slice(0, 16);
+}
+function encodeDay(key2, day, now) {
+  return JSON.stringify({ version: 1, key: key2, savedAt: now, ...day });
+}
+function decodeDay(text6, key2) {
+  let json3;
+  try {
+    json3 = JSON.parse(text6);
+  } catch {
+    return { problem: "it is not JSON" };
+  }
+  const parsed = schema.safeParse(json3);
+  if (!parsed.success) return { problem: "it is not in the expected form" };
+  if (parsed.data.key !== key2) return { problem: "it was saved for another API key" };
+  return { day: { buckets: parsed.data.buckets, serviceDay: parsed.data.serviceDay } };
+}
+
+// src/fivem/day-file.ts
+var import_node_fs2 = require("node:fs");
+var import_node_path = require("node:path");
+
+// src/fivem/read-if-present.ts
+var import_node_fs = require("node:fs");
+function readIfPresent(path) {
+  try {
+    return (0, import_node_fs.readFileSync)(path, "utf8");
+  } catch (error62) {
+    if (error62.code === "ENOENT") return null;
+    throw error62;
+  }
+}
+
+// src/fivem/day-file.ts
+function dayFile(resourcePath, name = "roster-day.json") {
+  const path = (0, import_node_path.join)(resourcePath, name);
+  return {
+    read: () => readIfPresent(path),
+    write(text6) {
+      const temporary = `${path}.tmp`;
+      (0, import_node_fs2.writeFileSync)(temporary, text6);
+      (0, import_node_fs2.renameSync)(temporary, path);
+    }
+  };
+}
+
+// src/app/capabilities/daily-budget.ts
+var SAVE_MS = 6e4;
+function attachDailyBudget(context) {
+  const { api, clock: clock2, logger, config: config2, players, capabilities, schedule } = context;
+  const store = context.resourcePath ? dayFile(context.resourcePath) : null;
+  const key2 = keyTag(context.settings.apiKey);
+  if (store) {
+    try {
+      const text6 = store.read();
+      if (text6 !== null) {
+        const decoded = decodeDay(text6, key2);
+        if ("day" in decoded) api.keyDay.restore(decoded.day, clock2.now());
+        else logger.info(`the day's request count in roster-day.json was not used: ${decoded.problem}.`);
+      }
+    } catch (error62) {
+      logger.warn(`could not read roster-day.json: ${error62.message}`);
+    }
+  }
+  const save = () => {
+    if (!store) return;
+    try {
+      const now = clock2.now();
+      store.write(encodeDay(key2, api.keyDay.saved(now), now));
+    } catch (error62) {
+      logger.warn(`could not save the day's request count: ${error62.message}`);
+    }
+  };
+  let feed = null;
+  let dutyRead = false;
+  const rates = () => {
+    const mirror = capabilities.mirrorReport();
+    const on = mirror !== null && mirror.state.kind !== "off";
+    return {
+      auditSeconds: feed ? config2.refresh.auditSeconds : 0,
+      mirror: on ? { resyncMinutes: config2.mirror.resyncMinutes, held: mirror.held, deciding: mirror.deciding } : null,
+      refreshSeconds: config2.refresh.intervalSeconds,
+      dutySeconds: dutyRead ? config2.refresh.intervalSeconds : 0,
+      feedHealthy: feed?.healthy ?? false,
+      online: players.onlineCount
+    };
+  };
+  return {
+    start: () => {
+      if (store) schedule.every(SAVE_MS, save);
+    },
+    stop: save,
+    ready: (identity) => {
+      dutyRead = hasScope(identity.scopes, "timelogs:read");
+    },
+    scopesChanged: (identity) => {
+      dutyRead = hasScope(identity.scopes, "timelogs:read");
+    },
+    auditFeedStarted: (started) => {
+      feed = started;
+    },
+    doctorLines: () => {
+      const now = clock2.now();
+      const day = api.keyDay.report(now);
+      return dailyBudgetLines(keyOutlook(dailyCost(rates(), day, now), day, now), now);
+    }
+  };
 }
 
 // src/core/audit/entry-values.ts
@@ -54066,22 +54734,22 @@ function recordProperties(doc, op) {
   if (!isObject2(ok) || !isObject2(ok.content)) return null;
   const media = resolve(doc, ok.content["application/json"]);
   if (!isObject2(media)) return null;
-  let schema = resolve(doc, media.schema);
-  const data = isObject2(schema) ? propertiesOf(doc, schema).get("data") : void 0;
-  if (data !== void 0) schema = data;
-  schema = resolve(doc, schema);
-  if (isObject2(schema) && schema.type === "array") schema = resolve(doc, schema.items);
-  if (!isObject2(schema)) return null;
-  const names = new Set(propertiesOf(doc, schema).keys());
+  let schema2 = resolve(doc, media.schema);
+  const data = isObject2(schema2) ? propertiesOf(doc, schema2).get("data") : void 0;
+  if (data !== void 0) schema2 = data;
+  schema2 = resolve(doc, schema2);
+  if (isObject2(schema2) && schema2.type === "array") schema2 = resolve(doc, schema2.items);
+  if (!isObject2(schema2)) return null;
+  const names = new Set(propertiesOf(doc, schema2).keys());
   return names.size > 0 ? names : null;
 }
-function propertiesOf(doc, schema, seen = /* @__PURE__ */ new Set()) {
+function propertiesOf(doc, schema2, seen = /* @__PURE__ */ new Set()) {
   const out = /* @__PURE__ */ new Map();
-  if (seen.has(schema)) return out;
-  seen.add(schema);
-  if (isObject2(schema.properties))
-    for (const [k2, v] of Object.entries(schema.properties)) out.set(k2, resolve(doc, v));
-  for (const part of asArray(schema.allOf)) {
+  if (seen.has(schema2)) return out;
+  seen.add(schema2);
+  if (isObject2(schema2.properties))
+    for (const [k2, v] of Object.entries(schema2.properties)) out.set(k2, resolve(doc, v));
+  for (const part of asArray(schema2.allOf)) {
     const resolved = resolve(doc, part);
     if (isObject2(resolved)) for (const [k2, v] of propertiesOf(doc, resolved, seen)) out.set(k2, v);
   }
@@ -54089,9 +54757,9 @@ function propertiesOf(doc, schema, seen = /* @__PURE__ */ new Set()) {
 }
 function resolve(doc, value, depth = 0) {
   if (!isObject2(value) || typeof value.$ref !== "string" || depth > 10) return value;
-  const parts = value.$ref.replace(/^#\//, "").split("/");
+  const parts2 = value.$ref.replace(/^#\//, "").split("/");
   let target = doc;
-  for (const part of parts)
+  for (const part of parts2)
     target = isObject2(target) ? target[part.replace(/~1/g, "/").replace(/~0/g, "~")] : void 0;
   return resolve(doc, target, depth + 1);
 }
@@ -54107,13 +54775,13 @@ function listedRecordFields(document, path) {
   const responses = isObject2(op.responses) ? op.responses : {};
   const ok = resolve(document, responses["200"] ?? responses["2XX"] ?? responses.default);
   const media = resolve(document, ok.content["application/json"]);
-  let schema = resolve(document, media.schema);
-  const data = isObject2(schema) ? propertiesOf(document, schema).get("data") : void 0;
-  if (data !== void 0) schema = resolve(document, data);
-  if (isObject2(schema) && schema.type === "array") schema = resolve(document, schema.items);
+  let schema2 = resolve(document, media.schema);
+  const data = isObject2(schema2) ? propertiesOf(document, schema2).get("data") : void 0;
+  if (data !== void 0) schema2 = resolve(document, data);
+  if (isObject2(schema2) && schema2.type === "array") schema2 = resolve(document, schema2.items);
   const fields = /* @__PURE__ */ new Map();
-  if (!isObject2(schema)) return null;
-  for (const [name, value] of propertiesOf(document, schema)) fields.set(name, isObject2(value) ? value : {});
+  if (!isObject2(schema2)) return null;
+  for (const [name, value] of propertiesOf(document, schema2)) fields.set(name, isObject2(value) ? value : {});
   return fields;
 }
 function listQueryParameters(document, path) {
@@ -54140,36 +54808,36 @@ function readDutyFields(document) {
   const parameters = listQueryParameters(document, DUTY_SESSIONS);
   const filters = new Set(parameters.map((p) => String(p.name)));
   const member = [...fields].filter(
-    ([name, schema2]) => name !== "id" && isType(schema2, "string") && mentions(name, schema2, /member/i)
+    ([name, schema3]) => name !== "id" && isType(schema3, "string") && mentions(name, schema3, /member/i)
   ).sort(([a], [b]) => Number(filters.has(b)) - Number(filters.has(a)))[0]?.[0];
   if (member === void 0) return { ok: false, why: "no field of a session names its member" };
   if (!filters.has(member))
     return { ok: false, why: `its member field ${member} is not a filter of the list` };
   const stamps = /* @__PURE__ */ new Set([STARTED_AT, CREATED_AT, "updatedAt", "deletedAt"]);
   const end = [...fields].find(
-    ([name, schema2]) => !stamps.has(name) && schema2.format === "date-time" && mentions(name, schema2, /\bend|ended|stop|finish|off\b|off duty|clock(ed)?.?out/i)
+    ([name, schema3]) => !stamps.has(name) && schema3.format === "date-time" && mentions(name, schema3, /\bend|ended|stop|finish|off\b|off duty|clock(ed)?.?out/i)
   )?.[0] ?? null;
   const duration3 = durationField(fields);
   if (end === null && duration3 === null)
     return { ok: false, why: "no field of a session tells its end or its length" };
   const sort = parameters.find((p) => p.name === "sort");
-  const schema = sort?.schema;
-  const allowed = isObjectLike(schema) ? schema.enum : void 0;
+  const schema2 = sort?.schema;
+  const allowed = isObjectLike(schema2) ? schema2.enum : void 0;
   const sortsBy = (field2) => sort !== void 0 && (!Array.isArray(allowed) || allowed.includes(field2));
   const sortable = { [STARTED_AT]: sortsBy(STARTED_AT), [CREATED_AT]: sortsBy(CREATED_AT) };
   return { ok: true, fields: { member, end, duration: duration3, sortable } };
 }
 function describeDutyFields(fields) {
-  const parts = [`${fields.member} (member)`, `${STARTED_AT} (start)`];
-  if (fields.end) parts.push(`${fields.end} (end)`);
-  if (fields.duration) parts.push(`${fields.duration.field} (length, ${unitName(fields.duration.unitMs)})`);
-  return parts.join(", ");
+  const parts2 = [`${fields.member} (member)`, `${STARTED_AT} (start)`];
+  if (fields.end) parts2.push(`${fields.end} (end)`);
+  if (fields.duration) parts2.push(`${fields.duration.field} (length, ${unitName(fields.duration.unitMs)})`);
+  return parts2.join(", ");
 }
 function durationField(fields) {
-  for (const [name, schema] of fields) {
-    if (!isType(schema, "integer") && !isType(schema, "number")) continue;
-    if (!mentions(name, schema, /duration|length|elapsed|time on|on.?duty|seconds|minutes|hours/i)) continue;
-    const text6 = `${name} ${String(schema.description ?? "")}`;
+  for (const [name, schema2] of fields) {
+    if (!isType(schema2, "integer") && !isType(schema2, "number")) continue;
+    if (!mentions(name, schema2, /duration|length|elapsed|time on|on.?duty|seconds|minutes|hours/i)) continue;
+    const text6 = `${name} ${String(schema2.description ?? "")}`;
     const unit = UNITS.find(([pattern]) => pattern.test(text6));
     if (unit) return { field: name, unitMs: unit[1] };
   }
@@ -54178,12 +54846,12 @@ function durationField(fields) {
 function unitName(ms) {
   return ms === 1e3 ? "seconds" : ms === 6e4 ? "minutes" : "hours";
 }
-function mentions(name, schema, pattern) {
+function mentions(name, schema2, pattern) {
   const words = name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ");
-  return pattern.test(words) || pattern.test(String(schema.description ?? ""));
+  return pattern.test(words) || pattern.test(String(schema2.description ?? ""));
 }
-function isType(schema, type) {
-  const declared = schema.type;
+function isType(schema2, type) {
+  const declared = schema2.type;
   return declared === type || Array.isArray(declared) && declared.includes(type);
 }
 function isObjectLike(value) {
@@ -54192,7 +54860,7 @@ function isObjectLike(value) {
 
 // src/core/duty/duty-ledger.ts
 var KEPT_DAYS = 30;
-var DAY_MS2 = 864e5;
+var DAY_MS3 = 864e5;
 var MAX_SESSIONS_PER_MEMBER = 600;
 var DutyLedger = class {
   byMember = /* @__PURE__ */ new Map();
@@ -54220,11 +54888,11 @@ var DutyLedger = class {
    */
   hours(member, days, now) {
     if (!this.known.has(member) || days > KEPT_DAYS) return null;
-    const from = now - days * DAY_MS2;
+    const from = now - days * DAY_MS3;
     const spans = [];
     for (const { start, end } of this.byMember.get(member)?.values() ?? []) {
-      const span = [Math.max(start, from), Math.min(end ?? now, now)];
-      if (span[1] > span[0]) spans.push(span);
+      const span2 = [Math.max(start, from), Math.min(end ?? now, now)];
+      if (span2[1] > span2[0]) spans.push(span2);
     }
     spans.sort((a, b) => a[0] - b[0]);
     let ms = 0;
@@ -54268,7 +54936,7 @@ var DutyLedger = class {
   }
   /** Drops sessions that ended before the window. */
   prune(now) {
-    const from = now - KEPT_DAYS * DAY_MS2;
+    const from = now - KEPT_DAYS * DAY_MS3;
     for (const sessions of this.byMember.values())
       for (const [id2, { start, end }] of sessions) if ((end ?? start) < from) sessions.delete(id2);
   }
@@ -54330,7 +54998,7 @@ function dateOf(value) {
 
 // src/core/duty/duty-reader.ts
 var OVERLAP_MS = 10 * 6e4;
-var DAY_MS3 = 864e5;
+var DAY_MS4 = 864e5;
 var DutyReader = class {
   constructor(deps) {
     this.deps = deps;
@@ -54340,10 +55008,10 @@ var DutyReader = class {
   turn = 0;
   last = null;
   async refresh(online2, budget) {
-    const { ledger, clock } = this.deps;
+    const { ledger, clock: clock2 } = this.deps;
     const here = new Set(online2);
     for (const member of [...this.reads.keys()]) if (!here.has(member)) this.forget(member);
-    const now = clock.now();
+    const now = clock2.now();
     ledger.prune(now);
     this.turn++;
     for (const member of here)
@@ -54382,7 +55050,7 @@ var DutyReader = class {
   }
   async readFull(members2, maxPages, now) {
     const { ledger } = this.deps;
-    const windowStart = now - KEPT_DAYS * DAY_MS3;
+    const windowStart = now - KEPT_DAYS * DAY_MS4;
     const fulls = /* @__PURE__ */ new Map();
     for (const member of members2) {
       const reads = this.reads.get(member);
@@ -54435,7 +55103,7 @@ var DutyReader = class {
   caughtUp(member, reads, began, now) {
     const open3 = this.deps.ledger.openStoredSince(member);
     const from = Math.min(began - OVERLAP_MS, open3 === null ? began : open3 - 1);
-    reads.storedAfter = Math.max(from, now - KEPT_DAYS * DAY_MS3);
+    reads.storedAfter = Math.max(from, now - KEPT_DAYS * DAY_MS4);
     reads.due = this.turn + 1;
   }
   /** One request's pages for `members`, sessions with `field` after `after`; keeps what it lists. */
@@ -54563,7 +55231,7 @@ function registerHoursCommand(deps) {
 // src/app/capabilities/duty-hours.ts
 var DEFAULT_DAYS = 7;
 function attachDutyHours(context) {
-  const { api, players, schedule, clock, logger, config: config2, output: output2 } = context;
+  const { api, players, schedule, clock: clock2, logger, config: config2, output: output2 } = context;
   const intervalMs = config2.refresh.intervalSeconds * 1e3;
   const ledger = new DutyLedger();
   let state = { kind: "waiting" };
@@ -54571,7 +55239,7 @@ function attachDutyHours(context) {
   const memberOf = (src) => players.get(src)?.view?.member ?? null;
   const hoursOf = (src, days) => {
     const member = memberOf(src);
-    return member === null ? null : ledger.hours(member.id, days, clock.now());
+    return member === null ? null : ledger.hours(member.id, days, clock2.now());
   };
   const onlineMembers = () => {
     const ids2 = /* @__PURE__ */ new Set();
@@ -54615,7 +55283,7 @@ function attachDutyHours(context) {
       list: (path, query, lane, maxPages) => api.list(path, query, lane, maxPages),
       fields: reading.fields,
       ledger,
-      clock,
+      clock: clock2,
       logger,
       serviceTime: () => api.serviceTime.now()
     });
@@ -54754,7 +55422,7 @@ var RANK_CHANGE_RULES = {
   targetPerWindow: 4,
   targetWindowMs: 10 * 6e4
 };
-var HOUR_MS = 36e5;
+var HOUR_MS3 = 36e5;
 var SWEEP_AT = 512;
 var RankChangeLimits = class {
   constructor(now, rules = RANK_CHANGE_RULES) {
@@ -54770,13 +55438,13 @@ var RankChangeLimits = class {
     const now = this.now();
     const { rules } = this;
     if (actor !== null) {
-      const times = this.recent(this.actors, actor, HOUR_MS, now);
+      const times = this.recent(this.actors, actor, HOUR_MS3, now);
       const last = times.at(-1);
       if (last !== void 0 && now - last < rules.actorSpacingMs) {
         return { kind: "spacing", retryInMs: last + rules.actorSpacingMs - now };
       }
       if (times.length >= rules.actorPerHour) {
-        return { kind: "hourly", retryInMs: times[times.length - rules.actorPerHour] + HOUR_MS - now };
+        return { kind: "hourly", retryInMs: times[times.length - rules.actorPerHour] + HOUR_MS3 - now };
       }
     }
     const changes = this.recent(this.targets, target, rules.targetWindowMs, now);
@@ -54788,7 +55456,7 @@ var RankChangeLimits = class {
   }
   /** An attempt by a player actor that costs the key a request. */
   countActor(actor) {
-    this.add(this.actors, actor, HOUR_MS);
+    this.add(this.actors, actor, HOUR_MS3);
   }
   /** A change of `target` sent to the service. */
   countTarget(target) {
@@ -55227,39 +55895,39 @@ function isAtLeast(rank, than, order) {
 }
 
 // src/core/answer-within.ts
-function answerWithin(work, ms, clock, late, cutShort) {
+function answerWithin(work, ms, clock2, late, cutShort) {
   return new Promise((resolve2, reject) => {
     let settled = false;
     const answerLate = () => {
       if (settled) return;
       settled = true;
-      clock.clearTimeout(timer);
+      clock2.clearTimeout(timer);
       try {
         resolve2(late());
       } catch (error62) {
         reject(error62);
       }
     };
-    const timer = clock.setTimeout(answerLate, ms);
+    const timer = clock2.setTimeout(answerLate, ms);
     cutShort?.then(answerLate, answerLate);
     work.then(
       (value) => {
         if (settled) return;
         settled = true;
-        clock.clearTimeout(timer);
+        clock2.clearTimeout(timer);
         resolve2(value);
       },
       (error62) => {
         if (settled) return;
         settled = true;
-        clock.clearTimeout(timer);
+        clock2.clearTimeout(timer);
         reject(error62);
       }
     );
   });
 }
-function withinOrFail(work, ms, clock, what) {
-  return answerWithin(work, ms, clock, () => {
+function withinOrFail(work, ms, clock2, what) {
+  return answerWithin(work, ms, clock2, () => {
     throw new Error(`${what} did not answer within ${Math.round(ms / 1e3)} s.`);
   });
 }
@@ -55353,8 +56021,8 @@ function rosterExports({ service, queries, ranks, deadline }) {
 }
 
 // src/fivem/rank-record.ts
-var import_node_fs = require("node:fs");
-var import_node_path = require("node:path");
+var import_node_fs3 = require("node:fs");
+var import_node_path2 = require("node:path");
 var RANK_LOG_FILE = "rank-changes.log";
 var UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 function quoted(value) {
@@ -55389,7 +56057,7 @@ function rankChangeRecorder(resourcePath, logger, now) {
     logger.info(`rank change: ${line}`);
     if (resourcePath) {
       try {
-        (0, import_node_fs.appendFileSync)((0, import_node_path.join)(resourcePath, RANK_LOG_FILE), `${line}
+        (0, import_node_fs3.appendFileSync)((0, import_node_path2.join)(resourcePath, RANK_LOG_FILE), `${line}
 `);
       } catch (error62) {
         logger.warn(`could not append to ${RANK_LOG_FILE}: ${error62.message}`);
@@ -55406,7 +56074,7 @@ function rankChangeRecorder(resourcePath, logger, now) {
 
 // src/app/capabilities/exports.ts
 function attachExports(context) {
-  const { service, queries, players, api, config: config2, clock, logger, resourcePath } = context;
+  const { service, queries, players, api, config: config2, clock: clock2, logger, resourcePath } = context;
   const admitted = new Set(config2.gate.requireStatus.map(matchKey));
   const ranks = new RankChanges({
     service,
@@ -55417,8 +56085,8 @@ function attachExports(context) {
     scopes: () => context.identity?.scopes ?? null,
     canManage: (src) => fx.IsPlayerAceAllowed(src, "roster.manage"),
     admits: (status) => admitted.has(matchKey(status)),
-    changed: rankChangeRecorder(resourcePath, logger, () => clock.now()),
-    now: () => clock.now(),
+    changed: rankChangeRecorder(resourcePath, logger, () => clock2.now()),
+    now: () => clock2.now(),
     logger
   });
   let stop = () => void 0;
@@ -55431,7 +56099,7 @@ function attachExports(context) {
       service,
       queries,
       ranks,
-      deadline: { ms: config2.gate.timeoutSeconds * 1e3, clock, stopped }
+      deadline: { ms: config2.gate.timeoutSeconds * 1e3, clock: clock2, stopped }
     }),
     // A lookup still waiting for the service is answered from memory as the resource stops.
     stop
@@ -56277,7 +56945,7 @@ var JobSyncRunner = class {
 // src/app/capabilities/jobs.ts
 var FRAMEWORK_CALL_MS = 3e3;
 function attachJobs(context) {
-  const { config: config2, logger, clock, players, service } = context;
+  const { config: config2, logger, clock: clock2, players, service } = context;
   if (!config2.jobs.enabled) return { exports: jobExports(() => null) };
   const admits = new Set(config2.gate.requireStatus.map(matchKey));
   const sync = new JobSync({
@@ -56288,7 +56956,7 @@ function attachJobs(context) {
     nameOf: (src) => fx.GetPlayerName(src) ?? `player ${src}`,
     admits: (status) => admits.has(matchKey(status)),
     unassigned: config2.jobs.unassigned,
-    clock,
+    clock: clock2,
     logger,
     callMs: FRAMEWORK_CALL_MS,
     jobChanged: (src, change) => fx.emit("roster:jobChanged", Number(src), change)
@@ -56297,7 +56965,7 @@ function attachJobs(context) {
     config: config2,
     sync,
     catalog: () => service.catalogReady ? service.catalog : null,
-    clock,
+    clock: clock2,
     logger,
     callMs: FRAMEWORK_CALL_MS
   });
@@ -56419,13 +57087,13 @@ function attachGate(deps) {
     const tempId = String(fx.source);
     const ticked = new TickedDeferrals(deferrals);
     const player = typeof name === "string" ? name : "";
-    const join5 = new Join(deps, tempId, player, ticked);
+    const join6 = new Join(deps, tempId, player, ticked);
     const handle = {
       decideNow(why) {
-        join5.decideByPolicy(why);
+        join6.decideByPolicy(why);
         ticked.flush();
       },
-      refuse: (message) => join5.refuse(message, "the server is shutting down")
+      refuse: (message) => join6.refuse(message, "the server is shutting down")
     };
     if (stopped) {
       handle.decideNow("the resource is stopping");
@@ -56436,13 +57104,13 @@ function attachGate(deps) {
       return;
     }
     open3.add(handle);
-    join5.onFinish = () => open3.delete(handle);
-    join5.run().catch((error62) => {
+    join6.onFinish = () => open3.delete(handle);
+    join6.run().catch((error62) => {
       deps.logger.error(
         `the join check of ${player || tempId} failed: ${error62?.message ?? error62}`
       );
       const { gate } = deps.config;
-      join5.finish(
+      join6.finish(
         !gate.enabled || gate.onError === "allow" ? void 0 : formatMessage(gate.messages.unavailable, { player, community: deps.community() }),
         "the join check failed"
       );
@@ -56490,7 +57158,7 @@ var Join = class {
   };
   async run() {
     const { deps, values, tempId, name } = this;
-    const { config: config2, clock } = deps;
+    const { config: config2, clock: clock2 } = deps;
     const { gate } = config2;
     const messages = gate.messages;
     if (this.finished) return;
@@ -56502,7 +57170,7 @@ var Join = class {
     this.deferrals.update(formatMessage(messages.checking, values));
     const license2 = licenseOf2(tempId);
     this.license = license2;
-    const entry = { license: license2, name, view: void 0, since: clock.now() };
+    const entry = { license: license2, name, view: void 0, since: clock2.now() };
     this.entry = entry;
     deps.players.connect(tempId, entry);
     if (gate.bypassAce !== "" && fx.IsPlayerAceAllowed(tempId, gate.bypassAce)) {
@@ -56515,7 +57183,7 @@ var Join = class {
     }
     const timeoutMs = gate.timeoutSeconds * 1e3;
     const deadlineMs = watchdogAfterMs(timeoutMs);
-    const deadlineAt = clock.now() + deadlineMs - checkMarginMs(deadlineMs);
+    const deadlineAt = clock2.now() + deadlineMs - checkMarginMs(deadlineMs);
     this.timers.push(
       fx.setTimeout(() => this.watchdog(`no answer within ${gate.timeoutSeconds}s`), deadlineMs)
     );
@@ -56956,10 +57624,10 @@ function mirrorReportSummary(report) {
 function gapWords(report, now) {
   const gap = report.lastGap;
   if (gap === null) return "";
-  const count2 = report.gaps === 1 ? "" : ` (${report.gaps} gaps this run)`;
+  const count3 = report.gaps === 1 ? "" : ` (${report.gaps} gaps this run)`;
   if (gap.rereadAt === null)
-    return `; a gap in the audit log ${age(gap.at, now)} ago (${gap.reason})${count2}: not deciding until the full read begun after it completes`;
-  return `; last gap in the audit log ${age(gap.at, now)} ago (${gap.reason})${count2}, ended by a full read ${age(gap.at, gap.rereadAt)} later`;
+    return `; a gap in the audit log ${age(gap.at, now)} ago (${gap.reason})${count3}: not deciding until the full read begun after it completes`;
+  return `; last gap in the audit log ${age(gap.at, now)} ago (${gap.reason})${count3}, ended by a full read ${age(gap.at, gap.rereadAt)} later`;
 }
 function skewWords(report, now) {
   const skew = report.clockSkew;
@@ -57070,8 +57738,8 @@ var AuditStep = class {
 // src/core/mirror/mirror-freshness.ts
 var IN_STEP_PASSES = 2;
 var MirrorFreshness = class {
-  constructor(clock, passMs, step) {
-    this.clock = clock;
+  constructor(clock2, passMs, step) {
+    this.clock = clock2;
     this.passMs = passMs;
     this.step = step;
   }
@@ -57141,8 +57809,8 @@ var MirrorFreshness = class {
 };
 
 // src/core/mirror/mirror-pacer.ts
-var MINUTE_MS3 = 6e4;
-var DAY_MS4 = 864e5;
+var MINUTE_MS6 = 6e4;
+var DAY_MS5 = 864e5;
 var JOIN_RECHECK_MS = 100;
 var JOINS_QUIET_MS = 250;
 var MAX_YIELD_MS = 1e4;
@@ -57154,8 +57822,8 @@ var PacerStoppedError = class extends Error {
 };
 var MirrorPacer = class {
   /** `key`: the key's minute as the rate limiter knows it now, with the service's own count. */
-  constructor(clock, key2) {
-    this.clock = clock;
+  constructor(clock2, key2) {
+    this.clock = clock2;
     this.key = key2;
   }
   clock;
@@ -57230,17 +57898,17 @@ var MirrorPacer = class {
   paceWaitMs() {
     if (this.stopped) throw new PacerStoppedError();
     const now = this.clock.now();
-    while (this.settled.length > 0 && now - this.settled[0] >= MINUTE_MS3) this.settled.shift();
+    while (this.settled.length > 0 && now - this.settled[0] >= MINUTE_MS6) this.settled.shift();
     const key2 = this.key();
     const ceiling = Math.max(1, Math.floor(key2.perMinute / 2));
     const burst = Math.max(1, Math.floor(ceiling / 4));
     const recent = this.settled.length;
-    if (recent >= ceiling) return this.settled[recent - ceiling] + MINUTE_MS3 - now;
-    const spacing = MINUTE_MS3 / ceiling;
+    if (recent >= ceiling) return this.settled[recent - ceiling] + MINUTE_MS6 - now;
+    const spacing = MINUTE_MS6 / ceiling;
     if (key2.keyUsedLastMinute !== void 0 && key2.keyUsedLastMinute !== null) {
       if (key2.keyUsedLastMinute + 1 > ceiling) return spacing;
     } else if (key2.remainingThisMinute - 1 < key2.perMinute - ceiling) {
-      return key2.resetAt !== null && key2.resetAt > now ? Math.min(key2.resetAt - now, MINUTE_MS3) : spacing;
+      return key2.resetAt !== null && key2.resetAt > now ? Math.min(key2.resetAt - now, MINUTE_MS6) : spacing;
     }
     if (recent < burst) return 0;
     return Math.max(0, this.settled[recent - 1] + spacing - now);
@@ -57256,7 +57924,7 @@ var MirrorPacer = class {
     this.spentToday++;
   }
   dayOf(at) {
-    return Math.floor(at / DAY_MS4);
+    return Math.floor(at / DAY_MS5);
   }
   sleep(ms) {
     return new Promise((resolve2, reject) => {
@@ -57474,11 +58142,11 @@ var ListReadError = class extends Error {
 // src/core/mirror/list-reconciliation.ts
 var ROUNDS = 3;
 async function reconcile(list, held, range, total) {
-  for (let round = 0; ; round++) {
-    const known = round === 0 && total !== null;
+  for (let round2 = 0; ; round2++) {
+    const known = round2 === 0 && total !== null;
     const comparison = known ? counted(held, range, total) : await compare(list, held, range);
     if (comparison.kind !== "differs") return "settled";
-    if (round === ROUNDS) {
+    if (round2 === ROUNDS) {
       if (!comparison.short) return "settled";
       throw new ListReadError(
         `GET ${list.path} kept changing while it was read: its total still differed from the ${held.size} records read after ${ROUNDS} re-reads of the difference`
@@ -57653,8 +58321,8 @@ function membershipOf(member) {
 
 // src/core/mirror/record-reader.ts
 var RecordReader = class {
-  constructor(schema, kind) {
-    this.schema = schema;
+  constructor(schema2, kind) {
+    this.schema = schema2;
     this.kind = kind;
   }
   schema;
@@ -57832,10 +58500,10 @@ var MirrorReads = class {
    * that long after `lastFullReadAt` (a restored snapshot's included), at once when past it.
    */
   schedule(schedule, resyncMs, lastFullReadAt, paused) {
-    const { clock, passMs } = this.deps;
+    const { clock: clock2, passMs } = this.deps;
     schedule.every(passMs, () => paused() ? void 0 : this.pass());
     const periodic = () => this.reading ? void 0 : this.resync();
-    const due = (lastFullReadAt ?? clock.now()) + resyncMs - clock.now();
+    const due = (lastFullReadAt ?? clock2.now()) + resyncMs - clock2.now();
     schedule.once(Math.max(0, Math.min(resyncMs, due)), () => {
       void periodic();
       schedule.every(resyncMs, periodic);
@@ -57867,13 +58535,13 @@ var MirrorReads = class {
   /** Each pass: the full read still owed, or the members created since the newest one read. */
   async pass() {
     if (this.reading || !this.deps.keeping()) return;
-    const { mirror, clock } = this.deps;
+    const { mirror, clock: clock2 } = this.deps;
     if (!mirror.complete || this.owed) return this.resync();
     if (this.newest === null) return;
-    const due = clock.now() - this.newMembersReadAt >= NEW_MEMBERS_EVERY_MS - this.deps.passMs / 2;
+    const due = clock2.now() - this.newMembersReadAt >= NEW_MEMBERS_EVERY_MS - this.deps.passMs / 2;
     if (!due && !this.newMembersWanted) return;
     this.newMembersWanted = false;
-    const readAt = clock.now();
+    const readAt = clock2.now();
     this.newMembersReadAt = readAt;
     const window2 = mirror.openWindow();
     try {
@@ -57890,9 +58558,9 @@ var MirrorReads = class {
     }
   }
   async readWhole() {
-    const { mirror, clock } = this.deps;
+    const { mirror, clock: clock2 } = this.deps;
     mirror.beginRead();
-    const startedAt = clock.now();
+    const startedAt = clock2.now();
     const ordinal = ++this.begun;
     try {
       const roster = await readWholeRoster(this.deps.reads);
@@ -58076,8 +58744,8 @@ function rankOf([id2, departmentId, name, position]) {
 
 // src/core/mirror/mirror-snapshot.ts
 var MirrorSnapshot = class {
-  constructor(parts) {
-    this.parts = parts;
+  constructor(parts2) {
+    this.parts = parts2;
   }
   parts;
   catalog = { departments: [], ranks: [] };
@@ -58232,10 +58900,10 @@ var RosterMirror = class {
    * `tooLarge` is told when more than `maxEntries` members would be held; `claims` of each license
    * several members claim, whenever a read finds one.
    */
-  constructor(maxEntries, tooLarge, clock = { now: () => 0 }, claims = { note: () => void 0 }) {
+  constructor(maxEntries, tooLarge, clock2 = { now: () => 0 }, claims = { note: () => void 0 }) {
     this.maxEntries = maxEntries;
     this.tooLarge = tooLarge;
-    this.clock = clock;
+    this.clock = clock2;
     this.claims = claims;
   }
   maxEntries;
@@ -58255,6 +58923,8 @@ var RosterMirror = class {
   /** Reads under way, each keeping the ids the audit log names while it runs. */
   windows = /* @__PURE__ */ new Set();
   ready = false;
+  /** When the last full read that replaced everything held began; null: none this run. */
+  wholeSince = null;
   /**
    * Licenses whose record may be out of date (a change named them and their re-read failed): not
    * answered, only last known, until the service answers for them. At most `maxEntries`.
@@ -58262,6 +58932,9 @@ var RosterMirror = class {
   doubted = /* @__PURE__ */ new Set();
   /** Departments and ranks saved with a restored snapshot: names for last known records offline. */
   savedCatalog = null;
+  get wholeAt() {
+    return this.wholeSince;
+  }
   /** True once a full read completed: from then on the licenses held are answered. */
   get complete() {
     return this.ready;
@@ -58408,6 +59081,7 @@ var RosterMirror = class {
     }
     const replaced = this.doubtNamed(window2, null);
     this.ready = true;
+    this.wholeSince = readAt;
     this.checkSize();
     return replaced;
   }
@@ -58475,6 +59149,7 @@ var RosterMirror = class {
     this.abandonRead();
     this.windows.clear();
     this.ready = false;
+    this.wholeSince = null;
     this.savedCatalog = null;
   }
   put(member) {
@@ -58534,11 +59209,11 @@ var MirrorSync = class {
     this.mirror.inStep = () => this.known.inStep();
     this.attachment = new MirrorAttachment(deps.service, this.mirror);
     this.pacer = new MirrorPacer(deps.clock, () => deps.source.limiterState());
-    const { source, clock, logger, maxEntries, passMs } = deps;
+    const { source, clock: clock2, logger, maxEntries, passMs } = deps;
     this.reads = new MirrorReads({
       reads: { source, pacer: this.pacer, logger, mirror: this.mirror, maxEntries },
       mirror: this.mirror,
-      clock,
+      clock: clock2,
       logger,
       passMs,
       keeping: () => !this.stopped && this.status.active,
@@ -58742,12 +59417,12 @@ var MirrorSync = class {
 
 // src/app/capabilities/mirror.ts
 function attachMirror(context) {
-  const { config: config2, api, service, schedule, clock, logger } = context;
+  const { config: config2, api, service, schedule, clock: clock2, logger } = context;
   const sync = new MirrorSync({
     source: api,
     service,
     schedule,
-    clock,
+    clock: clock2,
     logger,
     maxEntries: config2.cache.maxEntries,
     licenseClaims: context.claimedLicenses,
@@ -58789,8 +59464,8 @@ function attachMirror(context) {
     stop: () => sync.stop(),
     mirrorToSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),
     mirrorReport: () => sync.report(),
-    statusLines: () => [mirrorStatusLine(sync.report(), clock.now())],
-    doctorLines: () => [mirrorDoctorLine(sync.report(), clock.now())]
+    statusLines: () => [mirrorStatusLine(sync.report(), clock2.now())],
+    doctorLines: () => [mirrorDoctorLine(sync.report(), clock2.now())]
   };
 }
 
@@ -58924,9 +59599,9 @@ function firstOf(value) {
 
 // src/panel/doctor-runs.ts
 var DoctorRuns = class {
-  constructor(doctor, clock) {
+  constructor(doctor, clock2) {
     this.doctor = doctor;
-    this.clock = clock;
+    this.clock = clock2;
   }
   doctor;
   clock;
@@ -59609,7 +60284,7 @@ var PanelAuth = class {
 };
 
 // src/panel/page-html.ts
-var import_node_crypto2 = require("node:crypto");
+var import_node_crypto3 = require("node:crypto");
 var escapeHtml = (text6) => text6.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 var PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 function pageHtml(title) {
@@ -59623,7 +60298,7 @@ function pageHtml(title) {
 </head><body><div id="app"><p class="loading">Loading\u2026</p></div></body></html>`;
 }
 var LOGIN_STYLE = "body{font:16px system-ui,sans-serif;background:#0f172a;color:#e2e8f0;display:grid;place-items:center;min-height:100vh;margin:0}form{background:#1e293b;padding:24px;border-radius:12px;width:min(340px,90vw)}input,button{font:inherit;width:100%;box-sizing:border-box;padding:10px;margin-top:12px;border-radius:8px;border:1px solid #334155}button{background:#2563eb;color:#fff;border:0;cursor:pointer}.error{color:#f87171}";
-var loginStyleHash = () => `'sha256-${(0, import_node_crypto2.createHash)("sha256").update(LOGIN_STYLE).digest("base64")}'`;
+var loginStyleHash = () => `'sha256-${(0, import_node_crypto3.createHash)("sha256").update(LOGIN_STYLE).digest("base64")}'`;
 function loginCsp() {
   return PAGE_CSP.replace("style-src 'self'", `style-src ${loginStyleHash()}`);
 }
@@ -59985,20 +60660,20 @@ function joinReason(decision, texts) {
 }
 
 // src/panel/minute-counts.ts
-var MINUTE_MS4 = 6e4;
+var MINUTE_MS7 = 6e4;
 var MinuteCounts = class {
-  constructor(span = 60) {
-    this.span = span;
-    this.minutes = new Array(span).fill(-1);
-    this.requests = new Array(span).fill(0);
-    this.throttled = new Array(span).fill(0);
+  constructor(span2 = 60) {
+    this.span = span2;
+    this.minutes = new Array(span2).fill(-1);
+    this.requests = new Array(span2).fill(0);
+    this.throttled = new Array(span2).fill(0);
   }
   span;
   minutes;
   requests;
   throttled;
   add(now, throttled) {
-    const minute = Math.floor(now / MINUTE_MS4);
+    const minute = Math.floor(now / MINUTE_MS7);
     const slot = minute % this.span;
     if (this.minutes[slot] !== minute) {
       this.minutes[slot] = minute;
@@ -60010,13 +60685,13 @@ var MinuteCounts = class {
   }
   /** The last `span` minutes up to `now`, oldest first, with zeros for quiet minutes. */
   series(now) {
-    const current = Math.floor(now / MINUTE_MS4);
+    const current = Math.floor(now / MINUTE_MS7);
     const out = [];
     for (let minute = current - this.span + 1; minute <= current; minute++) {
       const slot = (minute % this.span + this.span) % this.span;
       const live = this.minutes[slot] === minute;
       out.push({
-        at: minute * MINUTE_MS4,
+        at: minute * MINUTE_MS7,
         requests: live ? this.requests[slot] : 0,
         throttled: live ? this.throttled[slot] : 0
       });
@@ -60218,7 +60893,7 @@ function panelClaims(sources) {
 }
 
 // src/panel/sessions.ts
-var import_node_crypto3 = require("node:crypto");
+var import_node_crypto4 = require("node:crypto");
 var Sessions = class {
   expires = /* @__PURE__ */ new Map();
   ttlMs;
@@ -60228,7 +60903,7 @@ var Sessions = class {
     this.maxSessions = options.maxSessions ?? 64;
   }
   create(now) {
-    const id2 = (0, import_node_crypto3.randomBytes)(32).toString("base64url");
+    const id2 = (0, import_node_crypto4.randomBytes)(32).toString("base64url");
     for (const [old, until] of this.expires) if (until <= now) this.expires.delete(old);
     while (this.expires.size >= this.maxSessions) {
       this.expires.delete(this.expires.keys().next().value);
@@ -60255,29 +60930,29 @@ var Sessions = class {
 
 // src/panel/panel.ts
 function createPanel(options) {
-  const { sources, clock } = options;
+  const { sources, clock: clock2 } = options;
   const recorder = new PanelRecorder(options.refusalTexts);
   const metrics = new PanelMetrics(sources, () => recorder.totals);
   recorder.onDecision((d3) => metrics.joinDecided(d3.admitted, d3.reason, d3.ms));
-  const doctor = new DoctorRuns(() => sources.doctor(), clock);
+  const doctor = new DoctorRuns(() => sources.doctor(), clock2);
   const sessions = new Sessions();
   const auth = new PanelAuth({
     matches: tokenMatcher(options.token),
     lockout: new Lockout(options.lockout),
     sessions,
-    clock
+    clock: clock2
   });
   const secrets = [...options.secrets, options.token].filter((s) => s.length > 0);
   const handler = createPanelHandler({
     auth,
     addresses: new ClientAddresses(options.trustedProxies ?? []),
     sessions,
-    clock,
+    clock: clock2,
     logger: options.logger,
     basePath: options.basePath,
     title: "roster",
     assets: options.assets ?? panelAssets(),
-    status: () => buildStatus(sources, recorder, doctor, clock.now()),
+    status: () => buildStatus(sources, recorder, doctor, clock2.now()),
     metrics: async () => ({ text: await metrics.text(), contentType: metrics.contentType }),
     doctor: () => doctor.run(),
     secrets: () => secrets
@@ -60285,7 +60960,7 @@ function createPanel(options) {
   return {
     handler,
     decided: (decision) => recorder.decided(decision),
-    answered: (status) => recorder.answered(clock.now(), status),
+    answered: (status) => recorder.answered(clock2.now(), status),
     recorder,
     metrics
   };
@@ -60549,7 +61224,7 @@ function attachRosterCommand(context) {
   return {};
 }
 function rosterCommands(context) {
-  const { api, service, players, config: config2, clock, capabilities } = context;
+  const { api, service, players, config: config2, clock: clock2, capabilities } = context;
   return {
     status: () => [
       ...statusLines({
@@ -60559,7 +61234,7 @@ function rosterCommands(context) {
         limiter: api.limiterState(),
         service,
         players,
-        now: clock.now()
+        now: clock2.now()
       }),
       ...capabilities.statusLines()
     ],
@@ -60588,7 +61263,7 @@ function rosterCommands(context) {
     // Every check answers within gate.timeoutSeconds, whatever wait the service imposes.
     doctor: async () => {
       const ms = config2.gate.timeoutSeconds * 1e3;
-      const within = (work, what) => withinOrFail(work, ms, clock, what);
+      const within = (work, what) => withinOrFail(work, ms, clock2, what);
       const lines = [
         ...await runDoctor(
           {
@@ -60621,7 +61296,7 @@ function rosterCommands(context) {
 
 // src/app/capabilities/panel.ts
 function attachPanel(context) {
-  const { webToken, settings, config: config2, api, service, cache, players, clock, logger, resource } = context;
+  const { webToken, settings, config: config2, api, service, cache, players, clock: clock2, logger, resource } = context;
   if (webToken === null) return {};
   const commands = rosterCommands(context);
   const trainingOn = config2.training.enabled && settings.trainingApiKey !== void 0;
@@ -60651,7 +61326,7 @@ function attachPanel(context) {
       jobOf: (src) => context.capabilities.jobOf(src)
     },
     refusalTexts: (decision) => refusalTexts(config2, decision.name, community()),
-    clock,
+    clock: clock2,
     logger,
     basePath: `/${resource}/`,
     secrets: [settings.apiKey, settings.trainingApiKey ?? ""],
@@ -60846,9 +61521,9 @@ function parseLedger(text6) {
   for (const line of text6.split("\n")) {
     const trimmed = line.trim();
     if (trimmed === "" || trimmed.startsWith("#")) continue;
-    const parts = trimmed.split(" ");
-    const [child, parent] = parts;
-    if (parts.length !== 2 || !child || !parent || !isSafePrincipal(child) || !isSafePrincipal(parent)) {
+    const parts2 = trimmed.split(" ");
+    const [child, parent] = parts2;
+    if (parts2.length !== 2 || !child || !parent || !isSafePrincipal(child) || !isSafePrincipal(parent)) {
       skipped++;
       continue;
     }
@@ -61106,32 +61781,19 @@ var PrincipalGrants = class {
 };
 
 // src/fivem/ledger-file.ts
-var import_node_fs3 = require("node:fs");
-var import_node_path2 = require("node:path");
-
-// src/fivem/read-if-present.ts
-var import_node_fs2 = require("node:fs");
-function readIfPresent(path) {
-  try {
-    return (0, import_node_fs2.readFileSync)(path, "utf8");
-  } catch (error62) {
-    if (error62.code === "ENOENT") return null;
-    throw error62;
-  }
-}
-
-// src/fivem/ledger-file.ts
+var import_node_fs4 = require("node:fs");
+var import_node_path3 = require("node:path");
 function ledgerFile(resourcePath, name = "roster-principals.txt") {
-  const path = (0, import_node_path2.join)(resourcePath, name);
+  const path = (0, import_node_path3.join)(resourcePath, name);
   return {
     read: () => readIfPresent(path),
     write(text6) {
       const temporary = `${path}.tmp`;
-      (0, import_node_fs3.writeFileSync)(temporary, text6);
-      (0, import_node_fs3.renameSync)(temporary, path);
+      (0, import_node_fs4.writeFileSync)(temporary, text6);
+      (0, import_node_fs4.renameSync)(temporary, path);
     },
     append(text6) {
-      (0, import_node_fs3.appendFileSync)(path, text6);
+      (0, import_node_fs4.appendFileSync)(path, text6);
     }
   };
 }
@@ -61260,8 +61922,8 @@ function attachPermissions2(context) {
 }
 
 // src/fivem/lifecycle.ts
-function entryFor(src, clock) {
-  return { license: licenseOf2(src), name: fx.GetPlayerName(src) ?? "", view: void 0, since: clock.now() };
+function entryFor(src, clock2) {
+  return { license: licenseOf2(src), name: fx.GetPlayerName(src) ?? "", view: void 0, since: clock2.now() };
 }
 function attachLifecycle(deps) {
   fx.on("playerJoining", (oldId) => {
@@ -61289,11 +61951,11 @@ function loadOnlinePlayers(deps) {
 var SWEEP_MS = 6e4;
 var CONNECTING_MAX_AGE_MS = 15 * 6e4;
 function attachPlayers(context) {
-  const { players, clock, logger, capabilities } = context;
+  const { players, clock: clock2, logger, capabilities } = context;
   const lifecycle = {
     service: () => context.service,
     players,
-    clock,
+    clock: clock2,
     dropped: (entry) => capabilities.dropped(entry)
   };
   attachLifecycle(lifecycle);
@@ -61302,7 +61964,7 @@ function attachPlayers(context) {
       const online2 = loadOnlinePlayers(lifecycle);
       if (online2 > 0) logger.info(`loading ${online2} player(s) already online.`);
       context.schedule.every(SWEEP_MS, () => {
-        players.sweep(clock.now(), CONNECTING_MAX_AGE_MS);
+        players.sweep(clock2.now(), CONNECTING_MAX_AGE_MS);
         capabilities.sweep();
       });
     }
@@ -61312,8 +61974,8 @@ function attachPlayers(context) {
 // src/core/queue/gate-outcomes.ts
 var KEEP_MS = 5 * 6e4;
 var GateOutcomes = class {
-  constructor(clock) {
-    this.clock = clock;
+  constructor(clock2) {
+    this.clock = clock2;
   }
   clock;
   decided = /* @__PURE__ */ new Map();
@@ -61429,7 +62091,7 @@ function unknownPart(rule, catalog) {
 
 // src/fivem/connect-queue.ts
 var CONNECT_QUEUE = "connectqueue";
-function linkConnectQueue(resource, onJoin, logger, clock) {
+function linkConnectQueue(resource, onJoin, logger, clock2) {
   let queue = null;
   let state = "not running";
   const granted = /* @__PURE__ */ new Map();
@@ -61481,7 +62143,7 @@ function linkConnectQueue(resource, onJoin, logger, clock) {
     describe: () => `${CONNECT_QUEUE}: ${state}`,
     setPriority(license2, power, tempSeconds) {
       const id2 = license2.toLowerCase();
-      const now = clock.now();
+      const now = clock2.now();
       for (const [held, until2] of granted) if (until2 <= now) granted.delete(held);
       if (power > 0) {
         if (!add(id2, power, tempSeconds)) return false;
@@ -61515,7 +62177,7 @@ var TEMP_PRIORITY_SECONDS = 120;
 var CONNECTING_KEPT_MS = 6e4;
 var LEFT_BEFORE_PLACED = "Left before being placed in the queue.";
 function attachQueuePriority(context) {
-  const { config: config2, players, service, queries, clock, logger, resource } = context;
+  const { config: config2, players, service, queries, clock: clock2, logger, resource } = context;
   const timeoutMs = config2.gate.timeoutSeconds * 1e3;
   const gateRules = { requireStatus: config2.gate.requireStatus, departments: config2.gate.departments };
   const rules = new PriorityRules(
@@ -61523,7 +62185,7 @@ function attachQueuePriority(context) {
     queries,
     (view) => decideJoin(view, gateRules).allow
   );
-  const outcomes = new GateOutcomes(clock);
+  const outcomes = new GateOutcomes(clock2);
   let leftOut = null;
   const knownView = (target) => {
     const id2 = serverId(target);
@@ -61543,7 +62205,7 @@ function attachQueuePriority(context) {
       const license3 = entry ? entry.license : licenseOf2(id2);
       if (license3 === null) return entry?.view;
       if (entry?.view === void 0 && !players.isOnline(id2)) {
-        const since = entry?.since ?? clock.now();
+        const since = entry?.since ?? clock2.now();
         await outcomes.wait(id2, since + timeoutMs);
       }
       return players.get(id2)?.view ?? service.lastKnown(license3);
@@ -61565,7 +62227,7 @@ function attachQueuePriority(context) {
           (view) => rules.powerOf(view)
         ),
         timeoutMs,
-        clock,
+        clock2,
         () => rules.powerOf(knownView(target))
       ),
       0
@@ -61596,11 +62258,11 @@ function attachQueuePriority(context) {
       () => answer()
     );
   };
-  const link = linkConnectQueue(resource, onJoin, logger, clock);
+  const link = linkConnectQueue(resource, onJoin, logger, clock2);
   const connecting = /* @__PURE__ */ new Map();
   fx.on("playerConnecting", () => {
     const tempId = String(fx.source);
-    connecting.set(tempId, { license: licenseOf2(tempId), since: clock.now() });
+    connecting.set(tempId, { license: licenseOf2(tempId), since: clock2.now() });
   });
   return {
     exports: answers,
@@ -61616,7 +62278,7 @@ function attachQueuePriority(context) {
     },
     sweep() {
       outcomes.sweep();
-      const oldest = clock.now() - timeoutMs - CONNECTING_KEPT_MS;
+      const oldest = clock2.now() - timeoutMs - CONNECTING_KEPT_MS;
       for (const [tempId, { since }] of connecting) if (since < oldest) connecting.delete(tempId);
     },
     stop() {
@@ -61632,8 +62294,8 @@ function attachQueuePriority(context) {
       const online2 = [...players.onlinePlayers()].map(([, entry]) => entry.view);
       lines.push("  queue.priority, first match wins:");
       for (const rule of rules.rules) {
-        const count2 = online2.filter((view) => rules.matchOf(view) === rule).length;
-        lines.push(`  ${describeRule(rule)} (${count2} online member${count2 === 1 ? "" : "s"})`);
+        const count3 = online2.filter((view) => rules.matchOf(view) === rule).length;
+        lines.push(`  ${describeRule(rule)} (${count3} online member${count3 === 1 ? "" : "s"})`);
       }
       for (const problem of leftOut ?? []) lines.push(`! ${problem}`);
       return lines;
@@ -61689,11 +62351,11 @@ function gapReread(deps) {
   const run2 = () => {
     owed = false;
     last = deps.clock.now();
-    deps.cache.markAllStale();
     void deps.service.refreshOnline("refresh");
     deps.alsoReread?.();
   };
   return () => {
+    deps.cache.markAllStale();
     if (owed) return;
     const wait = last + GAP_REREAD_SPACING_MS - deps.clock.now();
     if (wait <= 0) run2();
@@ -61705,17 +62367,17 @@ function gapReread(deps) {
 }
 
 // src/core/audit/refresh-plan.ts
-var SAFETY_NET_INTERVALS = 12;
+var SAFETY_NET_INTERVALS2 = 12;
 function scheduleRefresh(plan) {
-  const { clock, service, intervalMs } = plan;
-  let lastFull = clock.now();
+  const { clock: clock2, service, intervalMs } = plan;
+  let lastFull = clock2.now();
   plan.schedule.every(
     intervalMs,
     async () => {
       const feed = plan.feed();
-      const due = lastFull + intervalMs * (SAFETY_NET_INTERVALS - 0.5);
-      if (feed?.healthy && (service.mirrorAnswering || clock.now() < due)) return;
-      lastFull = clock.now();
+      const due = lastFull + intervalMs * (SAFETY_NET_INTERVALS2 - 0.5);
+      if (feed?.healthy && (service.mirrorAnswering || clock2.now() < due)) return;
+      lastFull = clock2.now();
       await service.refreshOnline("refresh");
     },
     0.1
@@ -61966,9 +62628,9 @@ function listOf(data) {
 // src/core/audit/catalog-reloads.ts
 var CATALOG_RELOAD_GAP_MS = 5 * 6e4;
 var CatalogReloads = class {
-  constructor(service, clock) {
+  constructor(service, clock2) {
     this.service = service;
-    this.clock = clock;
+    this.clock = clock2;
   }
   service;
   clock;
@@ -62269,13 +62931,13 @@ function startAuditFeed(deps, scopes2) {
 // src/app/capabilities/refresh.ts
 var CATALOG_REFRESH_MS = 30 * 6e4;
 function attachRefresh(context) {
-  const { api, service, players, cache, schedule, clock, logger, config: config2, capabilities } = context;
+  const { api, service, players, cache, schedule, clock: clock2, logger, config: config2, capabilities } = context;
   api.onStateChange((change) => {
     if (change.state === "resumed") service.refreshOnline("refresh").catch(() => {
     });
   });
   let feed = null;
-  const reread = gapReread({ service, cache, schedule, clock });
+  const reread = gapReread({ service, cache, schedule, clock: clock2 });
   const gap = (reason) => {
     capabilities.auditGap(reason);
     reread();
@@ -62289,7 +62951,7 @@ function attachRefresh(context) {
         players,
         cache,
         schedule,
-        clock,
+        clock: clock2,
         logger,
         auditSeconds: config2.refresh.auditSeconds,
         gap,
@@ -62305,11 +62967,11 @@ function attachRefresh(context) {
     scopesChanged: (identity) => {
       if (hasScope(identity.scopes, "audit:read")) startFeed(identity);
     },
-    doctorLines: () => feed ? feedLines(feed.state(), clock.now(), config2.refresh.intervalSeconds) : [],
+    doctorLines: () => feed ? feedLines(feed.state(), clock2.now(), config2.refresh.intervalSeconds) : [],
     start() {
       scheduleRefresh({
         schedule,
-        clock,
+        clock: clock2,
         service,
         intervalMs: config2.refresh.intervalSeconds * 1e3,
         feed: () => feed
@@ -62423,12 +63085,12 @@ function loadSnapshot(cache, store, logger) {
 }
 
 // src/fivem/snapshot-file.ts
-var import_node_fs4 = require("node:fs");
+var import_node_fs5 = require("node:fs");
 var import_promises = require("node:fs/promises");
-var import_node_path3 = require("node:path");
+var import_node_path4 = require("node:path");
 var MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
 function snapshotFile(resourcePath, name = "roster-snapshot.json") {
-  const path = (0, import_node_path3.join)(resourcePath, name);
+  const path = (0, import_node_path4.join)(resourcePath, name);
   let background = null;
   return {
     read() {
@@ -62442,14 +63104,14 @@ function snapshotFile(resourcePath, name = "roster-snapshot.json") {
     write(text6) {
       background?.drop();
       const temporary = `${path}.tmp`;
-      const fd = (0, import_node_fs4.openSync)(temporary, "w");
+      const fd = (0, import_node_fs5.openSync)(temporary, "w");
       try {
-        (0, import_node_fs4.writeSync)(fd, text6);
-        (0, import_node_fs4.fsyncSync)(fd);
+        (0, import_node_fs5.writeSync)(fd, text6);
+        (0, import_node_fs5.fsyncSync)(fd);
       } finally {
-        (0, import_node_fs4.closeSync)(fd);
+        (0, import_node_fs5.closeSync)(fd);
       }
-      (0, import_node_fs4.renameSync)(temporary, path);
+      (0, import_node_fs5.renameSync)(temporary, path);
     },
     begin() {
       background?.drop();
@@ -62482,7 +63144,7 @@ var BackgroundWrite = class {
     await handle.close();
     if (!this.current) return false;
     this.current = false;
-    (0, import_node_fs4.renameSync)(this.temporary, this.path);
+    (0, import_node_fs5.renameSync)(this.temporary, this.path);
     return true;
   }
   async abandon() {
@@ -62493,12 +63155,12 @@ var BackgroundWrite = class {
     if (!this.current) return;
     this.current = false;
     this.opened.then((handle) => handle.close()).catch(() => void 0);
-    (0, import_node_fs4.rmSync)(this.temporary, { force: true });
+    (0, import_node_fs5.rmSync)(this.temporary, { force: true });
   }
 };
 function sizeOf(path) {
   try {
-    return (0, import_node_fs4.statSync)(path).size;
+    return (0, import_node_fs5.statSync)(path).size;
   } catch {
     return 0;
   }
@@ -62507,7 +63169,7 @@ function sizeOf(path) {
 // src/app/capabilities/snapshot.ts
 var SNAPSHOT_SAVE_MS = 5 * 6e4;
 function attachSnapshot(context) {
-  const { cache, clock, logger, resourcePath, capabilities } = context;
+  const { cache, clock: clock2, logger, resourcePath, capabilities } = context;
   const snapshot = resourcePath ? snapshotFile(resourcePath) : null;
   if (snapshot === null) return {};
   const loaded = loadSnapshot(cache, snapshot, logger);
@@ -62527,17 +63189,17 @@ function attachSnapshot(context) {
   const failed = (error62) => logger.warn(`could not save the member snapshot: ${error62?.message ?? String(error62)}`);
   const saveNow = () => {
     try {
-      saveSnapshot(cache, snapshot, clock.now(), what());
+      saveSnapshot(cache, snapshot, clock2.now(), what());
       return true;
     } catch (error62) {
       failed(error62);
       return false;
     }
   };
-  const nextFrame = () => new Promise((resolve2) => clock.setTimeout(resolve2, 0));
+  const nextFrame = () => new Promise((resolve2) => clock2.setTimeout(resolve2, 0));
   const saveInBackground = async () => {
     try {
-      await saveSnapshotInSlices(cache, snapshot, clock.now(), what(), nextFrame);
+      await saveSnapshotInSlices(cache, snapshot, clock2.now(), what(), nextFrame);
     } catch (error62) {
       failed(error62);
     }
@@ -62567,8 +63229,8 @@ function attachSnapshot(context) {
 
 // src/core/schedule.ts
 var Schedule = class {
-  constructor(clock, random = Math.random) {
-    this.clock = clock;
+  constructor(clock2, random = Math.random) {
+    this.clock = clock2;
     this.random = random;
   }
   clock;
@@ -62640,8 +63302,8 @@ function describe3(layout, source) {
 
 // src/training/api/backoff-sleeps.ts
 var BackoffSleeps = class {
-  constructor(clock) {
-    this.clock = clock;
+  constructor(clock2) {
+    this.clock = clock2;
   }
   clock;
   sleeps = /* @__PURE__ */ new Set();
@@ -62777,7 +63439,7 @@ async function sendOnce(setup, request) {
     body = JSON.stringify(request.body);
   }
   const label = `${request.method} ${request.path}`;
-  const { clock, timeoutMs, maxBodyBytes } = setup;
+  const { clock: clock2, timeoutMs, maxBodyBytes } = setup;
   try {
     return await exchange(
       setup.dispatcher,
@@ -62790,7 +63452,7 @@ async function sendOnce(setup, request) {
         resendable: request.resendable,
         held: request.held
       },
-      { clock, timeoutMs, maxBodyBytes }
+      { clock: clock2, timeoutMs, maxBodyBytes }
     );
   } catch (error62) {
     if (error62 instanceof HeldBeforeSending) throw error62;
@@ -62841,12 +63503,12 @@ function createLearningHttp(options) {
   const base = new URL(options.baseUrl);
   const origin = base.origin;
   const basePath = base.pathname.replace(/\/+$/, "");
-  const { apiKey, clock, logger, timeoutMs } = options;
+  const { apiKey, clock: clock2, logger, timeoutMs } = options;
   const ownsDispatcher = options.dispatcher === void 0;
   const dispatcher = options.dispatcher ?? keepAlivePool(origin, 8);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const burst = Math.max(1, Math.min(5, Math.floor(options.perMinute / 12)));
-  const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: null, clock, burst });
+  const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: null, clock: clock2, burst });
   const random = options.random ?? Math.random;
   const policy = {
     maxRetries: 2,
@@ -62855,11 +63517,11 @@ function createLearningHttp(options) {
     maxRateLimitRetries: 5
   };
   const redact = (text6) => apiKey.length >= 4 ? text6.split(apiKey).join("[redacted]") : text6;
-  const sleeps = new BackoffSleeps(clock);
+  const sleeps = new BackoffSleeps(clock2);
   let closed = false;
   let keyCheck;
   const suspension = new KeySuspension({
-    clock,
+    clock: clock2,
     logger,
     service: "training",
     recheck: () => keyCheck ? keyCheck() : Promise.reject(new Error("no key check")),
@@ -62873,7 +63535,7 @@ function createLearningHttp(options) {
     basePath,
     apiKey,
     userAgent: options.userAgent,
-    clock,
+    clock: clock2,
     timeoutMs,
     maxBodyBytes,
     redact
@@ -62896,7 +63558,7 @@ function createLearningHttp(options) {
           // request (a 429, a refused key): it is held back right before it would be written.
           held: () => limiter.isPaused() || !request.bypassSuspension && suspension.current !== void 0
         });
-        const info = readRateLimitHeaders(raw.headers, clock.now(), options.maxWaitMs);
+        const info = readRateLimitHeaders(raw.headers, clock2.now(), options.maxWaitMs);
         if (raw.status === 429) {
           const waitMs = limiter.pauseAfterRateLimited(info);
           logger.warn(
@@ -63302,14 +63964,14 @@ function unmatchedDepartmentLine(key2) {
 }
 
 // src/training/fivem/alias-file.ts
-var import_node_fs5 = require("node:fs");
-var import_node_path4 = require("node:path");
+var import_node_fs6 = require("node:fs");
+var import_node_path5 = require("node:path");
 function aliasFile(resourcePath, name = "training-org.json") {
-  const path = (0, import_node_path4.join)(resourcePath, name);
+  const path = (0, import_node_path5.join)(resourcePath, name);
   return {
     load() {
       try {
-        const value = JSON.parse((0, import_node_fs5.readFileSync)(path, "utf8"));
+        const value = JSON.parse((0, import_node_fs6.readFileSync)(path, "utf8"));
         if (typeof value.alias !== "string") return void 0;
         return {
           alias: value.alias,
@@ -63321,7 +63983,7 @@ function aliasFile(resourcePath, name = "training-org.json") {
     },
     save(value) {
       try {
-        (0, import_node_fs5.writeFileSync)(path, JSON.stringify(value));
+        (0, import_node_fs6.writeFileSync)(path, JSON.stringify(value));
       } catch {
       }
     }
@@ -63383,12 +64045,12 @@ async function linkAnswer(service, src, name) {
   return trainingMessages.linkInGame(trainingMessages.linkCode(reply.code, reply.confirmUrl, reply.expiresAt));
 }
 var LINK_ANSWER_COOLDOWN_MS = 1e4;
-function registerLinkCommand(service, logger, clock) {
+function registerLinkCommand(service, logger, clock2) {
   const asking = /* @__PURE__ */ new Map();
   const answered = new I({
     max: 4096,
     ttl: LINK_ANSWER_COOLDOWN_MS,
-    perf: { now: () => clock.now() }
+    perf: { now: () => clock2.now() }
   });
   fx.RegisterCommand(
     "linktraining",
@@ -63449,18 +64111,18 @@ function trainingExports({ training, roster }) {
       (src, department) => {
         const id2 = serverId(src);
         const d3 = key(department);
-        const parts = training();
-        if (id2 === null || d3 === null || parts === null) return false;
+        const parts2 = training();
+        if (id2 === null || d3 === null || parts2 === null) return false;
         const service = roster();
-        return parts.requests.isQualified(id2, d3, service?.view(id2), service?.catalog);
+        return parts2.requests.isQualified(id2, d3, service?.view(id2), service?.catalog);
       },
       false
     ],
     getExpiringCertificates: [
       async (days) => {
         const n = certificateDays(days);
-        const parts = training();
-        return n === null || parts === null ? [] : parts.requests.expiringCertificates(n);
+        const parts2 = training();
+        return n === null || parts2 === null ? [] : parts2.requests.expiringCertificates(n);
       },
       []
     ],
@@ -63469,17 +64131,17 @@ function trainingExports({ training, roster }) {
         const id2 = serverId(src);
         const c = key(course);
         if (id2 === null || c === null) return notEnrolled("expected a server id and a course id");
-        const parts = training();
-        if (parts === null) return notEnrolled("training is off on this server");
-        return parts.requests.assignCourse(id2, c);
+        const parts2 = training();
+        if (parts2 === null) return notEnrolled("training is off on this server");
+        return parts2.requests.assignCourse(id2, c);
       },
       notEnrolled("the learning service could not be asked; see the server console")
     ],
     getTrainingProgress: [
       async (src) => {
         const id2 = serverId(src);
-        const parts = training();
-        return id2 === null || parts === null ? null : parts.requests.progress(id2);
+        const parts2 = training();
+        return id2 === null || parts2 === null ? null : parts2.requests.progress(id2);
       },
       null
     ]
@@ -63841,13 +64503,13 @@ var TrainingRequests = class {
 // src/training/api/link-reply-fields.ts
 var URI_FORMATS = /* @__PURE__ */ new Set(["uri", "url", "iri", "uri-reference", "iri-reference"]);
 var TIME_FORMATS = /* @__PURE__ */ new Set(["date-time", "datetime", "timestamp"]);
-var format = (schema) => typeof schema.format === "string" ? schema.format.toLowerCase() : "";
-var describes = (schema) => `${typeof schema.description === "string" ? schema.description : ""} ${typeof schema.title === "string" ? schema.title : ""}`.toLowerCase();
-var types = (schema) => Array.isArray(schema.type) ? schema.type.map(String) : typeof schema.type === "string" ? [schema.type] : [];
-var mayBeString = (schema) => types(schema).length === 0 || types(schema).includes("string");
+var format = (schema2) => typeof schema2.format === "string" ? schema2.format.toLowerCase() : "";
+var describes = (schema2) => `${typeof schema2.description === "string" ? schema2.description : ""} ${typeof schema2.title === "string" ? schema2.title : ""}`.toLowerCase();
+var types = (schema2) => Array.isArray(schema2.type) ? schema2.type.map(String) : typeof schema2.type === "string" ? [schema2.type] : [];
+var mayBeString = (schema2) => types(schema2).length === 0 || types(schema2).includes("string");
 function linkReplyFields(shapes, fallback) {
   for (const shape of shapes) {
-    const entries = [...shape].filter(([, schema]) => !("const" in schema) && mayBeString(schema));
+    const entries = [...shape].filter(([, schema2]) => !("const" in schema2) && mayBeString(schema2));
     const confirmUrl = pick2(entries, ([, s]) => URI_FORMATS.has(format(s))) ?? pick2(
       entries,
       ([, s]) => /\b(address|url|link|page)\b/.test(describes(s)) && !TIME_FORMATS.has(format(s))
@@ -63873,23 +64535,23 @@ function only(entries) {
   return entries.length === 1 ? entries[0][0] : void 0;
 }
 function shapesOf(raw, resolve2, depth = 0) {
-  const schema = resolve2(raw);
-  if (!schema || depth > 6) return [];
+  const schema2 = resolve2(raw);
+  if (!schema2 || depth > 6) return [];
   const own2 = /* @__PURE__ */ new Map();
-  if (isObject3(schema.properties))
-    for (const [name, value] of Object.entries(schema.properties)) {
+  if (isObject3(schema2.properties))
+    for (const [name, value] of Object.entries(schema2.properties)) {
       const resolved = resolve2(value);
       if (resolved) own2.set(name, resolved);
     }
   let shapes = [own2];
-  if (Array.isArray(schema.allOf))
-    for (const part of schema.allOf) {
+  if (Array.isArray(schema2.allOf))
+    for (const part of schema2.allOf) {
       const partShapes = shapesOf(part, resolve2, depth + 1);
       if (partShapes.length === 0) continue;
       shapes = shapes.flatMap((shape) => partShapes.map((p) => new Map([...shape, ...p])));
     }
   for (const key2 of ["oneOf", "anyOf"]) {
-    const list = schema[key2];
+    const list = schema2[key2];
     if (!Array.isArray(list)) continue;
     const branches = list.flatMap((each) => shapesOf(each, resolve2, depth + 1));
     if (branches.length > 0)
@@ -64016,11 +64678,11 @@ var OpenApiDocument = class {
     return list.map((p) => this.resolve(p)).filter((p) => p !== void 0 && p.in === "query" && typeof p.name === "string").map((p) => p.name);
   }
   collect(raw, names, depth) {
-    const schema = this.resolve(raw);
-    if (!schema || depth > 6) return;
-    if (isObject3(schema.properties)) for (const name of Object.keys(schema.properties)) names.add(name);
+    const schema2 = this.resolve(raw);
+    if (!schema2 || depth > 6) return;
+    if (isObject3(schema2.properties)) for (const name of Object.keys(schema2.properties)) names.add(name);
     for (const key2 of ["oneOf", "anyOf", "allOf"]) {
-      const list = schema[key2];
+      const list = schema2[key2];
       if (Array.isArray(list)) for (const each of list) this.collect(each, names, depth + 1);
     }
   }
@@ -64045,10 +64707,10 @@ var MIN_CODE_LIFETIME_MS = 6e4;
 var MAX_CODES = 5e3;
 var CONFIRMATION_CHECK_MS = 1e4;
 var LinkCodes = class {
-  constructor(api, clock) {
+  constructor(api, clock2) {
     this.api = api;
-    this.clock = clock;
-    this.codes = new I({ max: MAX_CODES, perf: { now: () => clock.now() } });
+    this.clock = clock2;
+    this.codes = new I({ max: MAX_CODES, perf: { now: () => clock2.now() } });
   }
   api;
   clock;
@@ -64284,10 +64946,10 @@ function offReason2(settings) {
   return void 0;
 }
 function attachTraining(deps) {
-  const { settings, logger, clock } = deps;
+  const { settings, logger, clock: clock2 } = deps;
   const { config: config2 } = settings;
-  let parts = null;
-  const answers = trainingExports({ training: () => parts, roster: deps.roster });
+  let parts2 = null;
+  const answers = trainingExports({ training: () => parts2, roster: deps.roster });
   const off = offReason2(settings);
   if (off !== void 0 || settings.trainingApiKey === void 0) {
     const line = `training checks are off (${off}).`;
@@ -64315,25 +64977,25 @@ function attachTraining(deps) {
       perMinute: config2.training.perMinute,
       maxWaitMs: config2.rateLimit.maxWaitSeconds * 1e3,
       maxBodyBytes: config2.training.maxBodyMB * 1024 * 1024,
-      clock,
+      clock: clock2,
       logger
     })
   );
-  const service = new TrainingService({ api, clock, logger, events: fivemTrainingEvents });
+  const service = new TrainingService({ api, clock: clock2, logger, events: fivemTrainingEvents });
   const requirements = new DepartmentRequirements(
     config2.training.departmentCourses,
     (key2) => logger.error(unmatchedDepartmentLine(key2))
   );
-  parts = { service, requests: new TrainingRequests(service, requirements) };
+  parts2 = { service, requests: new TrainingRequests(service, requirements) };
   const readDepartments = (catalog) => {
     if (catalog && requirements.configured && catalog.departments.size > 0) requirements.resolve(catalog);
   };
-  const schedule = new Schedule(clock);
+  const schedule = new Schedule(clock2);
   const resourcePath = fx.GetResourcePath(fx.GetCurrentResourceName());
   const memory = resourcePath ? aliasFile(resourcePath) : void 0;
   let previous;
   attachTrainingLifecycle(service);
-  registerLinkCommand(service, logger, clock);
+  registerLinkCommand(service, logger, clock2);
   const verify = async () => {
     const identity = await service.verifyKey();
     if (!identity) {
@@ -64363,7 +65025,7 @@ function attachTraining(deps) {
       config: config2,
       baseUrl,
       previousAlias: previous,
-      now: clock.now(),
+      now: clock2.now(),
       unmatchedDepartments: catalog && catalog.departments.size > 0 ? requirements.resolve(catalog).unmatched : void 0
     };
   };
@@ -64374,13 +65036,13 @@ function attachTraining(deps) {
       requireCourses,
       onError: config2.gate.onError,
       // What the roster lookup left of the gate's deadline.
-      budgetMs: Math.max(100, deadlineAt - clock.now()),
+      budgetMs: Math.max(100, deadlineAt - clock2.now()),
       // Never staler than the background refresh would leave them.
       recheckAfterMs: Math.min(
         JOIN_RECHECK_MS2,
         config2.refresh.intervalSeconds * 1e3 || JOIN_RECHECK_MS2
       ),
-      clock,
+      clock: clock2,
       logger
     },
     { discordId: discordOf(tempId), name }
@@ -64413,15 +65075,15 @@ function attachTraining(deps) {
 
 // src/app/capabilities/training.ts
 function attachTraining2(context) {
-  const { settings, logger, clock, config: config2 } = context;
-  const training = attachTraining({ settings, logger, clock, roster: () => context.service });
+  const { settings, logger, clock: clock2, config: config2 } = context;
+  const training = attachTraining({ settings, logger, clock: clock2, roster: () => context.service });
   const { timeoutSeconds } = config2.gate;
   return {
     ...training.joinCheck ? { joinCheck: training.joinCheck } : {},
     exports: training.exports,
     departmentsRead: (catalog) => training.departmentsLoaded(catalog),
     // `roster doctor` answers within gate.timeoutSeconds, however long the learning service takes.
-    doctorLines: () => answerWithin(training.doctorLines(), timeoutSeconds * 1e3, clock, () => [
+    doctorLines: () => answerWithin(training.doctorLines(), timeoutSeconds * 1e3, clock2, () => [
       `training: \u2717 the learning service did not answer within ${timeoutSeconds} s.`
     ]),
     trainingLines: () => training.consoleLines(),
@@ -64887,7 +65549,10 @@ var RosterService = class {
     const cached2 = this.deps.cache.lastKnownRecord(license2);
     const held = this.mirror?.lastKnown(license2, this.catalogLoaded ? this.catalogIndex : null);
     if (cached2 === void 0) return held?.view;
-    if (held === void 0) return cached2.view;
+    if (held === void 0) {
+      const whole = this.mirror?.wholeAt ?? null;
+      return whole !== null && whole > cached2.readAt ? void 0 : cached2.view;
+    }
     return held.readAt > cached2.readAt ? held.view : cached2.view;
   }
   /** The member record of a player, for exports: from memory only. */
@@ -65207,7 +65872,7 @@ var Capabilities = class {
 
 // src/app/roster-context.ts
 function buildRosterContext(inputs) {
-  const { settings, output: output2, clock } = inputs;
+  const { settings, output: output2, clock: clock2 } = inputs;
   const { logger } = output2;
   const { config: config2 } = settings;
   const capabilities = new Capabilities();
@@ -65223,7 +65888,7 @@ function buildRosterContext(inputs) {
     maxWaitMs: config2.rateLimit.maxWaitSeconds * 1e3,
     perDay: config2.rateLimit.perDay,
     userAgent: rosterUserAgent("0.1.0"),
-    clock,
+    clock: clock2,
     logger,
     joinHoldMs: joinHoldMs(config2.gate.timeoutSeconds * 1e3),
     onAnswer: (status) => capabilities.answered(status),
@@ -65234,7 +65899,7 @@ function buildRosterContext(inputs) {
     maxEntries: config2.cache.maxEntries,
     ttlMs: config2.cache.ttlSeconds * 1e3,
     negativeTtlMs: config2.cache.negativeTtlSeconds * 1e3,
-    now: () => clock.now()
+    now: () => clock2.now()
   });
   const players = new PlayerRegistry(licenseOf2);
   const service = new RosterService({
@@ -65253,7 +65918,7 @@ function buildRosterContext(inputs) {
         fivemRosterEvents.playerUpdated(src, member, previous);
       }
     },
-    clock,
+    clock: clock2,
     logger,
     catalogLoaded: (catalog) => capabilities.catalogLoaded(catalog),
     joinNeedsDepartments
@@ -65265,8 +65930,8 @@ function buildRosterContext(inputs) {
     config: config2,
     output: output2,
     logger,
-    clock,
-    schedule: new Schedule(clock),
+    clock: clock2,
+    schedule: new Schedule(clock2),
     api,
     cache,
     players,
@@ -65299,7 +65964,9 @@ var CAPABILITIES = [
   attachMirror,
   attachQueuePriority,
   attachDutyHours,
-  attachJobs
+  attachJobs,
+  // Its count of the day is read back when attached, before any request; its doctor line comes last.
+  attachDailyBudget
 ];
 function startRoster() {
   const resource = fx.GetCurrentResourceName();
@@ -65333,8 +66000,8 @@ function startRoster() {
   if (web.state === "invalid") output2.logger.warn(web.problem);
   run(resource, result.settings, output2, systemClock, web.state === "on" ? web.token : null);
 }
-function run(resource, settings, output2, clock, webToken) {
-  const context = buildRosterContext({ resource, settings, output: output2, clock, webToken });
+function run(resource, settings, output2, clock2, webToken) {
+  const context = buildRosterContext({ resource, settings, output: output2, clock: clock2, webToken });
   const { capabilities } = context;
   for (const attach of CAPABILITIES) capabilities.add(attach(context));
   registerExports(capabilities.exportAnswers(), output2.logger);

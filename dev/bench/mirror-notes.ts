@@ -158,8 +158,9 @@ export function mirrorFindings(m: MirrorResults): string[] {
   }
   if (m.futureStamps) {
     const f = m.futureStamps;
-    notes.push(`- **Audit entries stamped an hour ahead.** ${integer(f.admitted)} of ${integer(f.tries)} suspended members
-  were admitted at their first try, the last ${ms(f.triedMs)} after the suspension; ${
+    notes.push(`- **Audit entries stamped an hour ahead.** The suspended members tried once each, spread over
+  ${ms(f.triedMs)} after their suspension; ${integer(f.admitted)} of ${integer(f.tries)} were admitted (they tried before the
+  next audit read); ${
     Number.isFinite(f.refusedWithinMs)
       ? `from ${ms(f.refusedWithinMs)} on every try was refused`
       : 'the suspension never reached the door'
