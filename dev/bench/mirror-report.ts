@@ -233,7 +233,8 @@ function stormRows(s: StormResult, naive: StormResult | undefined): ResultRow[] 
         roster: s.fullData.requestsUntilComplete,
         naive: null,
         format: integer,
-        target: at(6, integer),
+        // The storm's strangers (a fifth) are always looked up: their batches are in the count.
+        target: at(12, integer),
       },
       {
         scenario,
