@@ -6,6 +6,7 @@ import { type MockRoster, startMockRoster } from '../../dev/mock-roster/server';
 import { keyLeaks } from './fault-matrix-cells';
 import { WireLog } from './fault-matrix-wire';
 import { expectNoUnhandledRejections, resourceFolder } from './harness';
+import { stalledMs } from './loop-stalls';
 
 /** Every row's service: same seed, so a second mock on the same port holds the same keys and members. */
 const MOCK = { members: 200, seed: 7 } as const;
@@ -17,6 +18,8 @@ export interface Timed {
   name: string;
   decision: Decision;
   waitedMs: number;
+  /** How long the test process's event loop stood still meanwhile (a busy machine, not the resource). */
+  stalledMs: number;
 }
 
 /**
@@ -139,7 +142,10 @@ export class Rig {
   connect(license: string, name: string): Promise<Timed> {
     const started = Date.now();
     const connection = this.server.connectPlayer({ name, identifiers: [license, 'ip:127.0.0.1'] });
-    return connection.decision.then((decision) => ({ name, decision, waitedMs: Date.now() - started }));
+    return connection.decision.then((decision) => {
+      const now = Date.now();
+      return { name, decision, waitedMs: now - started, stalledMs: stalledMs(started, now) };
+    });
   }
 
   /** What the gate logged as the basis of a player's decision, e.g. `roster` or `service unavailable, policy`. */

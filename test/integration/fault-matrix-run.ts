@@ -238,7 +238,8 @@ async function measure(
   rig.server.executeCommand('roster status');
 
   const maxWait = Math.max(...waits.map((w) => w.waitedMs));
-  const late = waits.filter((w) => w.waitedMs > DEADLINE_MS);
+  // Judged on the resource's time: the test process's own stalls (a busy machine) taken off.
+  const late = waits.filter((w) => w.waitedMs - w.stalledMs > DEADLINE_MS);
   const perMinute = rig.mock.keyRecords.find((key) => key.name === 'full')!.perMinute;
   const most = maxInRolling60s(rig.requestTimes());
   if (most > perMinute) limitProblems.push(`${most} requests within 60 s, over the key's ${perMinute}`);
@@ -248,7 +249,7 @@ async function measure(
   const stillOut = watched.filter((p) => !inStep(p)).length;
   return {
     deadline: check(
-      late.map((w) => `${w.name} waited ${w.waitedMs} ms`),
+      late.map((w) => `${w.name} waited ${w.waitedMs} ms (the machine stalled ${w.stalledMs} ms of it)`),
       `${seconds(maxWait)} max, ${waits.length} players`,
     ),
     policy: check(policyProblems, `${probes.length + (row.suspends ? 2 : 0)} players`),

@@ -7,6 +7,7 @@ import { keyLeaks } from './fault-matrix-cells';
 import type { Timed } from './fault-matrix-rig';
 import { WireLog } from './fault-matrix-wire';
 import { expectNoUnhandledRejections, resourceFolder } from './harness';
+import { stalledMs } from './loop-stalls';
 
 /** The course every joining player must have completed. */
 export const REQUIRED_COURSE = 'Police Academy';
@@ -112,11 +113,10 @@ export class TrainingRig {
       name,
       identifiers: [license, `discord:${PEOPLE[person].discordId}`, 'ip:127.0.0.1'],
     });
-    return connection.decision.then((decision: Decision) => ({
-      name,
-      decision,
-      waitedMs: Date.now() - started,
-    }));
+    return connection.decision.then((decision: Decision) => {
+      const now = Date.now();
+      return { name, decision, waitedMs: now - started, stalledMs: stalledMs(started, now) };
+    });
   }
 
   /** What the gate logged as the basis of a player's decision (`roster`, `roster; a further check refused`, …). */

@@ -241,7 +241,8 @@ async function measure(
   rig.server.executeCommand('roster training');
 
   const maxWait = Math.max(...waits.map((w) => w.waitedMs));
-  const late = waits.filter((w) => w.waitedMs > deadlineMs);
+  // Judged on the resource's time: the test process's own stalls (a busy machine) taken off.
+  const late = waits.filter((w) => w.waitedMs - w.stalledMs > deadlineMs);
   const times = rig.requestTimes();
   const most = maxInRolling60s(times);
   const limitProblems =
@@ -268,7 +269,7 @@ async function measure(
   ).length;
   return {
     deadline: check(
-      late.map((w) => `${w.name} waited ${w.waitedMs} ms`),
+      late.map((w) => `${w.name} waited ${w.waitedMs} ms (the machine stalled ${w.stalledMs} ms of it)`),
       `${seconds(maxWait)} max${timeoutSeconds === TIMEOUT_SECONDS ? '' : ` (≤ ${seconds(deadlineMs)})`}, ${waits.length} players`,
     ),
     policy: check(
