@@ -54512,7 +54512,6 @@ function decodeDay(text6, key2) {
 }
 
 // src/fivem/day-file.ts
-var import_node_fs2 = require("node:fs");
 var import_node_path = require("node:path");
 
 // src/fivem/read-if-present.ts
@@ -54525,17 +54524,18 @@ function readIfPresent(path) {
     throw error62;
   }
 }
+function replaceFile(path, text6) {
+  const temporary = `${path}.tmp`;
+  (0, import_node_fs.writeFileSync)(temporary, text6);
+  (0, import_node_fs.renameSync)(temporary, path);
+}
 
 // src/fivem/day-file.ts
 function dayFile(resourcePath, name = "roster-day.json") {
   const path = (0, import_node_path.join)(resourcePath, name);
   return {
     read: () => readIfPresent(path),
-    write(text6) {
-      const temporary = `${path}.tmp`;
-      (0, import_node_fs2.writeFileSync)(temporary, text6);
-      (0, import_node_fs2.renameSync)(temporary, path);
-    }
+    write: (text6) => replaceFile(path, text6)
   };
 }
 
@@ -56021,7 +56021,7 @@ function rosterExports({ service, queries, ranks, deadline }) {
 }
 
 // src/fivem/rank-record.ts
-var import_node_fs3 = require("node:fs");
+var import_node_fs2 = require("node:fs");
 var import_node_path2 = require("node:path");
 var RANK_LOG_FILE = "rank-changes.log";
 var UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
@@ -56057,7 +56057,7 @@ function rankChangeRecorder(resourcePath, logger, now) {
     logger.info(`rank change: ${line}`);
     if (resourcePath) {
       try {
-        (0, import_node_fs3.appendFileSync)((0, import_node_path2.join)(resourcePath, RANK_LOG_FILE), `${line}
+        (0, import_node_fs2.appendFileSync)((0, import_node_path2.join)(resourcePath, RANK_LOG_FILE), `${line}
 `);
       } catch (error62) {
         logger.warn(`could not append to ${RANK_LOG_FILE}: ${error62.message}`);
@@ -61781,19 +61781,15 @@ var PrincipalGrants = class {
 };
 
 // src/fivem/ledger-file.ts
-var import_node_fs4 = require("node:fs");
+var import_node_fs3 = require("node:fs");
 var import_node_path3 = require("node:path");
 function ledgerFile(resourcePath, name = "roster-principals.txt") {
   const path = (0, import_node_path3.join)(resourcePath, name);
   return {
     read: () => readIfPresent(path),
-    write(text6) {
-      const temporary = `${path}.tmp`;
-      (0, import_node_fs4.writeFileSync)(temporary, text6);
-      (0, import_node_fs4.renameSync)(temporary, path);
-    },
+    write: (text6) => replaceFile(path, text6),
     append(text6) {
-      (0, import_node_fs4.appendFileSync)(path, text6);
+      (0, import_node_fs3.appendFileSync)(path, text6);
     }
   };
 }
@@ -63085,7 +63081,7 @@ function loadSnapshot(cache, store, logger) {
 }
 
 // src/fivem/snapshot-file.ts
-var import_node_fs5 = require("node:fs");
+var import_node_fs4 = require("node:fs");
 var import_promises = require("node:fs/promises");
 var import_node_path4 = require("node:path");
 var MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
@@ -63104,14 +63100,14 @@ function snapshotFile(resourcePath, name = "roster-snapshot.json") {
     write(text6) {
       background?.drop();
       const temporary = `${path}.tmp`;
-      const fd = (0, import_node_fs5.openSync)(temporary, "w");
+      const fd = (0, import_node_fs4.openSync)(temporary, "w");
       try {
-        (0, import_node_fs5.writeSync)(fd, text6);
-        (0, import_node_fs5.fsyncSync)(fd);
+        (0, import_node_fs4.writeSync)(fd, text6);
+        (0, import_node_fs4.fsyncSync)(fd);
       } finally {
-        (0, import_node_fs5.closeSync)(fd);
+        (0, import_node_fs4.closeSync)(fd);
       }
-      (0, import_node_fs5.renameSync)(temporary, path);
+      (0, import_node_fs4.renameSync)(temporary, path);
     },
     begin() {
       background?.drop();
@@ -63144,7 +63140,7 @@ var BackgroundWrite = class {
     await handle.close();
     if (!this.current) return false;
     this.current = false;
-    (0, import_node_fs5.renameSync)(this.temporary, this.path);
+    (0, import_node_fs4.renameSync)(this.temporary, this.path);
     return true;
   }
   async abandon() {
@@ -63155,12 +63151,12 @@ var BackgroundWrite = class {
     if (!this.current) return;
     this.current = false;
     this.opened.then((handle) => handle.close()).catch(() => void 0);
-    (0, import_node_fs5.rmSync)(this.temporary, { force: true });
+    (0, import_node_fs4.rmSync)(this.temporary, { force: true });
   }
 };
 function sizeOf(path) {
   try {
-    return (0, import_node_fs5.statSync)(path).size;
+    return (0, import_node_fs4.statSync)(path).size;
   } catch {
     return 0;
   }
@@ -63964,14 +63960,14 @@ function unmatchedDepartmentLine(key2) {
 }
 
 // src/training/fivem/alias-file.ts
-var import_node_fs6 = require("node:fs");
+var import_node_fs5 = require("node:fs");
 var import_node_path5 = require("node:path");
 function aliasFile(resourcePath, name = "training-org.json") {
   const path = (0, import_node_path5.join)(resourcePath, name);
   return {
     load() {
       try {
-        const value = JSON.parse((0, import_node_fs6.readFileSync)(path, "utf8"));
+        const value = JSON.parse((0, import_node_fs5.readFileSync)(path, "utf8"));
         if (typeof value.alias !== "string") return void 0;
         return {
           alias: value.alias,
@@ -63983,7 +63979,7 @@ function aliasFile(resourcePath, name = "training-org.json") {
     },
     save(value) {
       try {
-        (0, import_node_fs6.writeFileSync)(path, JSON.stringify(value));
+        (0, import_node_fs5.writeFileSync)(path, JSON.stringify(value));
       } catch {
       }
     }

@@ -1,20 +1,10 @@
 import { startMockRoster } from '../mock-roster/server';
-import { type FleetJoins, fleetPlayers, joinRound } from './fleet';
+import { type FleetJoins, type FleetOptions, fleetPlayers, joinRound } from './fleet';
 import { FleetProcess } from './fleet-process';
-import type { Progress } from './progress';
 import { SERVICE_LATENCY_MS } from './storm-scenario';
 
-export interface ColdFleetOptions {
-  servers: number;
-  playersPerServer: number;
-  spanMs: number;
-  /** Members the mock is seeded with. */
-  members: number;
-  /** 'on': the default config; 'off': mirror.enabled false. */
-  mirror: 'on' | 'off';
-  label: string;
-  progress?: Progress;
-}
+/** As for the fleet with the mirror complete, but 'on' here joins right after the servers start. */
+export type ColdFleetOptions = FleetOptions;
 
 export interface ColdFleetResult {
   servers: number;

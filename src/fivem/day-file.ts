@@ -1,7 +1,6 @@
-import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DayStore } from '../core/limiter/saved-day';
-import { readIfPresent } from './read-if-present';
+import { readIfPresent, replaceFile } from './read-if-present';
 
 /**
  * The key's day count as a small file in the resource folder, replaced by writing a temporary
@@ -13,10 +12,6 @@ export function dayFile(resourcePath: string, name = 'roster-day.json'): DayStor
   const path = join(resourcePath, name);
   return {
     read: () => readIfPresent(path),
-    write(text) {
-      const temporary = `${path}.tmp`;
-      writeFileSync(temporary, text);
-      renameSync(temporary, path);
-    },
+    write: (text) => replaceFile(path, text),
   };
 }

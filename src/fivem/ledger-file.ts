@@ -1,7 +1,7 @@
-import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LedgerStore } from '../core/permissions/principal-grants';
-import { readIfPresent } from './read-if-present';
+import { readIfPresent, replaceFile } from './read-if-present';
 
 /**
  * The principal ledger as a file in the resource folder, replaced by writing a temporary file and
@@ -14,11 +14,7 @@ export function ledgerFile(resourcePath: string, name = 'roster-principals.txt')
   const path = join(resourcePath, name);
   return {
     read: () => readIfPresent(path),
-    write(text) {
-      const temporary = `${path}.tmp`;
-      writeFileSync(temporary, text);
-      renameSync(temporary, path);
-    },
+    write: (text) => replaceFile(path, text),
     append(text) {
       appendFileSync(path, text);
     },
