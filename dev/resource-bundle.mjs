@@ -30,7 +30,7 @@ const common = {
 async function panelPage() {
   const page = await build({
     ...common,
-    entryPoints: ['src/panel/page/app.ts'],
+    entryPoints: ['src/features/panel/page/app.ts'],
     outdir: 'dist/panel',
     minify: true,
     platform: 'browser',

@@ -31630,8 +31630,745 @@ var require_prom_client = __commonJS({
   }
 });
 
-// src/core/config.ts
-var import_node_net = require("node:net");
+// src/platform/answer-within.ts
+function answerWithin(work, ms, clock2, late, cutShort) {
+  return new Promise((resolve2, reject) => {
+    let settled = false;
+    const answerLate = () => {
+      if (settled) return;
+      settled = true;
+      clock2.clearTimeout(timer);
+      try {
+        resolve2(late());
+      } catch (error62) {
+        reject(error62);
+      }
+    };
+    const timer = clock2.setTimeout(answerLate, ms);
+    cutShort?.then(answerLate, answerLate);
+    work.then(
+      (value) => {
+        if (settled) return;
+        settled = true;
+        clock2.clearTimeout(timer);
+        resolve2(value);
+      },
+      (error62) => {
+        if (settled) return;
+        settled = true;
+        clock2.clearTimeout(timer);
+        reject(error62);
+      }
+    );
+  });
+}
+function withinOrFail(work, ms, clock2, what) {
+  return answerWithin(work, ms, clock2, () => {
+    throw new Error(`${what} did not answer within ${Math.round(ms / 1e3)} s.`);
+  });
+}
+
+// src/platform/arguments.ts
+function serverId(value) {
+  if (typeof value === "number") return Number.isInteger(value) && value > 0 ? String(value) : null;
+  if (typeof value === "string" && /^[1-9]\d{0,9}$/.test(value)) return value;
+  return null;
+}
+function key(value) {
+  if (typeof value === "string") return value.trim() === "" ? null : value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return null;
+}
+var LICENSE = /^license:[0-9a-f]{40}$/i;
+function license(value) {
+  return typeof value === "string" && LICENSE.test(value.trim()) ? value.trim().toLowerCase() : null;
+}
+
+// src/platform/natives.ts
+var fx = globalThis;
+
+// src/platform/command.ts
+var USAGE = "usage: roster <status | lookup <id|license:\u2026> | refresh [id|all] | doctor | training>";
+function registerRosterCommand(commands, output2) {
+  fx.RegisterCommand(
+    "roster",
+    (_src, args) => {
+      const [sub = "", target = ""] = Array.isArray(args) ? args.map(String) : [];
+      const print = (lines) => {
+        for (const line of lines) output2.print(line);
+      };
+      const run2 = async () => {
+        switch (sub.toLowerCase()) {
+          case "status":
+            return commands.status();
+          case "lookup":
+            return target === "" ? [USAGE] : commands.lookup(target);
+          case "refresh":
+            return commands.refresh(target === "" ? "all" : target);
+          case "doctor":
+            return commands.doctor();
+          case "training":
+            return commands.training();
+          default:
+            return [USAGE];
+        }
+      };
+      run2().then(
+        print,
+        (error62) => output2.logger.error(`roster ${sub} failed: ${error62?.message}`)
+      );
+    },
+    true
+  );
+}
+
+// src/platform/partial-license.ts
+function partialLicense(license2) {
+  if (license2 === null) return null;
+  const colon = license2.indexOf(":");
+  const kind = colon >= 0 ? license2.slice(0, colon + 1) : "";
+  const value = colon >= 0 ? license2.slice(colon + 1) : license2;
+  if (value.length <= 8) return `${kind}\u2026`;
+  return `${kind}${value.slice(0, 4)}\u2026${value.slice(-4)}`;
+}
+
+// src/roster/claimed-licenses.ts
+var MAX_CLAIMED_LICENSES = 50;
+var MAX_IDS_KEPT = 5;
+var MAX_TEXT_LENGTH = 64;
+var MAX_LICENSE_LENGTH = 160;
+var ClaimedLicenses = class {
+  constructor(logger, maxLicenses = MAX_CLAIMED_LICENSES) {
+    this.logger = logger;
+    this.maxLicenses = maxLicenses;
+  }
+  logger;
+  maxLicenses;
+  claims = /* @__PURE__ */ new Map();
+  overflowed = false;
+  note(license2, memberIds, deciding) {
+    const key2 = printable(license2.trim().toLowerCase(), MAX_LICENSE_LENGTH);
+    const ids2 = [...new Set(memberIds.map((id2) => printable(id2, MAX_TEXT_LENGTH)))];
+    if (key2 === "" || ids2.length < 2) return;
+    const first = printable(deciding, MAX_TEXT_LENGTH);
+    const claim2 = {
+      license: key2,
+      memberIds: [first, ...ids2.filter((id2) => id2 !== first)].slice(0, MAX_IDS_KEPT),
+      members: ids2.length,
+      deciding: first
+    };
+    if (this.claims.has(key2)) {
+      this.claims.set(key2, claim2);
+      return;
+    }
+    if (this.claims.size >= this.maxLicenses) {
+      if (!this.overflowed)
+        this.logger.warn(
+          `More than ${this.maxLicenses} licenses are each claimed by several members on the roster; the most recent membership decides for each. The first ${this.maxLicenses} are listed by \`roster doctor\`; the others are not named.`
+        );
+      this.overflowed = true;
+      return;
+    }
+    this.claims.set(key2, claim2);
+    this.logger.warn(
+      `The roster lists ${ids2.length} members for ${key2} (${describeIds(claim2)}): the most recent membership, ${first}, decides for this license. Said once per license; \`roster doctor\` lists them.`
+    );
+  }
+  /** The licenses kept, in the order first seen. */
+  list() {
+    return [...this.claims.values()];
+  }
+  /** True once a license was seen past the ones kept. */
+  get more() {
+    return this.overflowed;
+  }
+};
+function claimedLicenseLines(claims, shown = (license2) => license2) {
+  const listed = claims.list();
+  if (listed.length === 0) return ["\u2713 licenses: none was seen claimed by several members since the start."];
+  const lines = [
+    `! licenses claimed by several members: ${listed.length}${claims.more ? " listed, more not named" : ""}; the most recent membership decides for each.`
+  ];
+  for (const claim2 of listed)
+    lines.push(`  ${shown(claim2.license)}: ${claim2.deciding} decides (members ${describeIds(claim2)}).`);
+  return lines;
+}
+function describeIds(claim2) {
+  const more = claim2.members - claim2.memberIds.length;
+  return more > 0 ? `${claim2.memberIds.join(", ")} and ${more} more` : claim2.memberIds.join(", ");
+}
+function printable(text6, max) {
+  const plain = text6.replace(new RegExp("\\p{Cc}", "gu"), "?");
+  return plain.length > max ? `${plain.slice(0, max)}\u2026` : plain;
+}
+
+// src/roster/catalog-index.ts
+function matchKey(value) {
+  return value.trim().toLowerCase();
+}
+var CatalogIndex = class {
+  constructor(catalog = { departments: [], ranks: [] }) {
+    this.catalog = catalog;
+    this.departments = new Map(catalog.departments.map((d3) => [d3.id, d3]));
+    this.ranksById = new Map(catalog.ranks.map((r) => [r.id, r]));
+    this.departmentsByKey = keyedByKind(catalog.departments, [
+      (d3) => matchKey(d3.id),
+      (d3) => matchKey(d3.name),
+      (d3) => d3.shortName ? matchKey(d3.shortName) : null
+    ]);
+    const ranksOf = /* @__PURE__ */ new Map();
+    for (const rank of catalog.ranks) {
+      if (rank.departmentId === null) continue;
+      ranksOf.set(rank.departmentId, [...ranksOf.get(rank.departmentId) ?? [], rank]);
+    }
+    const byDepartment = /* @__PURE__ */ new Map();
+    for (const [departmentId, ranks] of ranksOf) {
+      byDepartment.set(
+        departmentId,
+        keyedByKind(ranks, [(r) => r.id, (r) => matchKey(r.id), (r) => r.name, (r) => matchKey(r.name)])
+      );
+    }
+    this.ranksByDepartment = byDepartment;
+  }
+  catalog;
+  departments;
+  ranksById;
+  departmentsByKey;
+  ranksByDepartment;
+  /** A department by id, name or short name, case-insensitively. */
+  department(key2) {
+    return this.departments.get(key2) ?? this.departmentsByKey.get(matchKey(key2));
+  }
+  rank(rankId) {
+    return this.ranksById.get(rankId);
+  }
+  /** A rank of one department by id or name, case-insensitively. */
+  rankIn(departmentId, rank) {
+    const keys = this.ranksByDepartment.get(departmentId);
+    return keys?.get(rank) ?? keys?.get(matchKey(rank));
+  }
+  /** Ranks of a department, most senior first under the given order. */
+  ladder(departmentId, order) {
+    const ranks = this.catalog.ranks.filter((r) => r.departmentId === departmentId);
+    return ranks.sort((a, b) => order === "top-down" ? a.position - b.position : b.position - a.position);
+  }
+};
+function keyedByKind(items, kinds) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const keyOf2 of kinds) {
+    for (const item of items) {
+      const key2 = keyOf2(item);
+      if (key2 && !byKey.has(key2)) byKey.set(key2, item);
+    }
+  }
+  return byKey;
+}
+function isAtLeast(rank, than, order) {
+  return order === "top-down" ? rank <= than : rank >= than;
+}
+
+// src/roster/client/openapi-check.ts
+var isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+function checkAssumptions(document) {
+  if (!isObject(document) || !isObject(document.paths)) {
+    return [
+      {
+        assumption: "the OpenAPI description can be read",
+        verdict: "contradicted",
+        detail: "no `paths` in it"
+      }
+    ];
+  }
+  const doc = document;
+  return [
+    fieldsCheck(doc, "/api/v1/members", "members carry id, status, gameLicense and displayName or name", [
+      ["id"],
+      ["status"],
+      ["gameLicense"],
+      ["displayName", "name"]
+    ]),
+    parameterCheck(doc, "/api/v1/members", "gameLicense", "members can be filtered by gameLicense"),
+    parameterCheck(
+      doc,
+      "/api/v1/department-assignments",
+      "memberId",
+      "assignments can be filtered by memberId"
+    ),
+    fieldsCheck(
+      doc,
+      "/api/v1/department-assignments",
+      "assignments carry id, memberId, departmentId and rankId",
+      [["id"], ["memberId"], ["departmentId"], ["rankId"]]
+    ),
+    fieldsCheck(doc, "/api/v1/departments", "departments carry id and name", [["id"], ["name"]]),
+    fieldsCheck(doc, "/api/v1/ranks", "ranks carry id, departmentId, name and position", [
+      ["id"],
+      ["departmentId"],
+      ["name"],
+      ["position"]
+    ])
+  ];
+}
+function operation(doc, path) {
+  const paths = doc.paths;
+  const item = paths[path];
+  return isObject(item) && isObject(item.get) ? item.get : void 0;
+}
+function parameterCheck(doc, path, name, assumption) {
+  const op = operation(doc, path);
+  if (!op) return { assumption, verdict: "not described", detail: `GET ${path} is not in the description` };
+  const params = [
+    ...asArray(op.parameters),
+    ...asArray(doc.paths[path] && doc.paths[path].parameters)
+  ];
+  const found = params.map((p) => resolve(doc, p)).some((p) => isObject(p) && p.name === name);
+  return found ? { assumption, verdict: "confirmed" } : { assumption, verdict: "not described", detail: `no \`${name}\` parameter` };
+}
+function fieldsCheck(doc, path, assumption, groups) {
+  const op = operation(doc, path);
+  if (!op) return { assumption, verdict: "not described", detail: `GET ${path} is not in the description` };
+  const properties = recordProperties(doc, op);
+  if (properties === null)
+    return { assumption, verdict: "not described", detail: "its record schema is not described" };
+  const missing2 = groups.filter((names) => !names.some((n) => properties.has(n))).map((names) => names.join(" or "));
+  if (missing2.length === 0) return { assumption, verdict: "confirmed" };
+  return { assumption, verdict: "contradicted", detail: `missing ${missing2.join(", ")}` };
+}
+function recordProperties(doc, op) {
+  const responses = isObject(op.responses) ? op.responses : {};
+  const ok = resolve(doc, responses["200"] ?? responses["2XX"] ?? responses.default);
+  if (!isObject(ok) || !isObject(ok.content)) return null;
+  const media = resolve(doc, ok.content["application/json"]);
+  if (!isObject(media)) return null;
+  let schema2 = resolve(doc, media.schema);
+  const data = isObject(schema2) ? propertiesOf(doc, schema2).get("data") : void 0;
+  if (data !== void 0) schema2 = data;
+  schema2 = resolve(doc, schema2);
+  if (isObject(schema2) && schema2.type === "array") schema2 = resolve(doc, schema2.items);
+  if (!isObject(schema2)) return null;
+  const names = new Set(propertiesOf(doc, schema2).keys());
+  return names.size > 0 ? names : null;
+}
+function propertiesOf(doc, schema2, seen = /* @__PURE__ */ new Set()) {
+  const out = /* @__PURE__ */ new Map();
+  if (seen.has(schema2)) return out;
+  seen.add(schema2);
+  if (isObject(schema2.properties))
+    for (const [k2, v] of Object.entries(schema2.properties)) out.set(k2, resolve(doc, v));
+  for (const part of asArray(schema2.allOf)) {
+    const resolved = resolve(doc, part);
+    if (isObject(resolved)) for (const [k2, v] of propertiesOf(doc, resolved, seen)) out.set(k2, v);
+  }
+  return out;
+}
+function resolve(doc, value, depth = 0) {
+  if (!isObject(value) || typeof value.$ref !== "string" || depth > 10) return value;
+  const parts2 = value.$ref.replace(/^#\//, "").split("/");
+  let target = doc;
+  for (const part of parts2)
+    target = isObject(target) ? target[part.replace(/~1/g, "/").replace(/~0/g, "~")] : void 0;
+  return resolve(doc, target, depth + 1);
+}
+function asArray(value) {
+  return Array.isArray(value) ? value : [];
+}
+function listedRecordFields(document, path) {
+  if (!isObject(document) || !isObject(document.paths)) return null;
+  const op = operation(document, path);
+  if (!op) return null;
+  const names = recordProperties(document, op);
+  if (names === null) return null;
+  const responses = isObject(op.responses) ? op.responses : {};
+  const ok = resolve(document, responses["200"] ?? responses["2XX"] ?? responses.default);
+  const media = resolve(document, ok.content["application/json"]);
+  let schema2 = resolve(document, media.schema);
+  const data = isObject(schema2) ? propertiesOf(document, schema2).get("data") : void 0;
+  if (data !== void 0) schema2 = resolve(document, data);
+  if (isObject(schema2) && schema2.type === "array") schema2 = resolve(document, schema2.items);
+  const fields = /* @__PURE__ */ new Map();
+  if (!isObject(schema2)) return null;
+  for (const [name, value] of propertiesOf(document, schema2)) fields.set(name, isObject(value) ? value : {});
+  return fields;
+}
+function listQueryParameters(document, path) {
+  if (!isObject(document) || !isObject(document.paths)) return [];
+  const op = operation(document, path);
+  if (!op) return [];
+  const item = document.paths[path];
+  return [...asArray(op.parameters), ...asArray(item.parameters)].map((p) => resolve(document, p)).filter((p) => isObject(p) && (p.in === void 0 || p.in === "query"));
+}
+
+// src/roster/client/scope-warnings.ts
+var SCOPE_USES = [
+  {
+    anyOf: ["roster:read"],
+    part: "joins",
+    without: "members cannot be looked up, so joining players cannot be checked (gate.onError decides every join)",
+    required: true
+  },
+  {
+    anyOf: ["departments:read"],
+    part: "department and rank names",
+    without: "department and rank names are unknown, so a gate.departments rule falls to gate.onError, and principals, queue priority by rank and job sync have nothing to go on",
+    required: true
+  },
+  {
+    anyOf: ["audit:read"],
+    part: "the roster mirror and the change feed",
+    without: "every join is looked up, and changes on the roster reach online players only with the periodic refresh (refresh.intervalSeconds)",
+    required: false
+  },
+  {
+    anyOf: ["roster:write", "departments:write"],
+    part: "rank changes",
+    without: "the `rank` command and setRank are refused",
+    required: false
+  },
+  {
+    anyOf: ["timelogs:read"],
+    part: "duty hours",
+    without: "duty hours are unknown (getDutyHours answers null)",
+    required: false
+  }
+];
+function hasScope(scopes2, needed) {
+  const held = new Set(scopes2.map((scope) => scope.trim().toLowerCase()));
+  const [group, access] = needed.toLowerCase().split(":");
+  return held.has(`${group}:${access}`) || access === "read" && held.has(`${group}:write`);
+}
+function missingScopes(scopes2, uses = SCOPE_USES) {
+  return uses.filter((use) => !use.anyOf.some((scope) => hasScope(scopes2, scope)));
+}
+function scopeName(use) {
+  return use.anyOf.join(" or ");
+}
+function scopeWarnings(scopes2) {
+  return missingScopes(
+    scopes2,
+    SCOPE_USES.filter((use) => use.required)
+  ).map(
+    (use) => `The roster API key lacks the scope ${scopeName(use)}: ${use.without}. Add it to the key in the roster dashboard (Settings, API Keys).`
+  );
+}
+function scopeLines(scopes2) {
+  const missing2 = missingScopes(scopes2);
+  if (missing2.length === 0) {
+    const held = SCOPE_USES.map(
+      (use) => use.anyOf.filter((scope) => hasScope(scopes2, scope)).join(" and ") || scopeName(use)
+    );
+    return [`\u2713 scopes: the key has every scope the resource uses (${held.join(", ")}).`];
+  }
+  const mark = (use) => use.required ? "\u2717" : "!";
+  const count3 = missing2.length === 1 ? "a scope" : `${missing2.length} scopes`;
+  return [
+    `${missing2.some((use) => use.required) ? "\u2717" : "!"} scopes: the key lacks ${count3} the resource uses; add ${missing2.length === 1 ? "it" : "them"} to the key in the roster dashboard (Settings, API Keys):`,
+    ...missing2.map((use) => `  ${mark(use)} ${scopeName(use)} (${use.part}): ${use.without}.`)
+  ];
+}
+
+// src/features/ranks/change-checks.ts
+function changeLines(scopes2, settings) {
+  const lines = [];
+  const writes = ["roster:write", "departments:write"].filter((scope) => hasScope(scopes2, scope));
+  if (writes.length > 0) {
+    lines.push(
+      `\u2713 rank changes: the key has ${writes.join(" and ")}, so \`rank\` and setRank can change ranks${writes.length === 1 ? " (if the service wants the other write scope, the first change names it)" : ""}.`
+    );
+  }
+  if (settings.auditSeconds === 0) {
+    lines.push(
+      `! audit feed: off (refresh.auditSeconds is 0); changes on the roster reach online players with the refresh every ${settings.intervalSeconds} s.`
+    );
+  } else if (hasScope(scopes2, "audit:read")) {
+    lines.push(
+      `\u2713 audit feed: the key has audit:read; changes on the roster reach online players within about ${settings.auditSeconds} s.`
+    );
+  }
+  return lines;
+}
+
+// src/features/console/doctor.ts
+async function runDoctor(probe, order, changes) {
+  const lines = [];
+  let identity;
+  try {
+    identity = await probe.whoami();
+  } catch (error62) {
+    lines.push(`\u2717 key: ${messageOf(error62)}`);
+    lines.push("  Nothing else can be checked until the key works.");
+    return lines;
+  }
+  lines.push(
+    `\u2713 key works; community "${identity.community.name}"; plan active; this server's address is allowed.`
+  );
+  lines.push(...scopeLines(identity.scopes));
+  if (changes) lines.push(...changeLines(identity.scopes, changes));
+  try {
+    const checks = checkAssumptions(await probe.openapi());
+    const confirmed = checks.filter((c) => c.verdict === "confirmed").length;
+    lines.push(
+      `${confirmed === checks.length ? "\u2713" : "!"} API description confirms ${confirmed} of ${checks.length} assumptions.`
+    );
+    for (const check2 of checks.filter((c) => c.verdict !== "confirmed")) {
+      lines.push(`  ${check2.verdict}: ${check2.assumption}${check2.detail ? ` (${check2.detail})` : ""}`);
+    }
+  } catch (error62) {
+    lines.push(`! API description: could not read /api/v1/openapi.json: ${messageOf(error62)}`);
+  }
+  try {
+    const license2 = await probe.sampleLicense();
+    if (license2 === null)
+      lines.push("! members: the roster has no member with a game license to test a lookup with.");
+    else {
+      const found = await probe.lookup(license2);
+      if (found) {
+        lines.push(
+          `\u2713 members can be found by license (${found.member.name}: ${found.assignments.length} department assignment(s)).`
+        );
+      } else
+        lines.push("\u2717 members: a license listed by the service was not found when looked up by license.");
+    }
+  } catch (error62) {
+    lines.push(`\u2717 members: ${messageOf(error62)}`);
+  }
+  try {
+    const catalog = new CatalogIndex(await probe.catalog());
+    lines.push(
+      `\u2713 departments read: ${catalog.catalog.departments.length}; ranks: ${catalog.catalog.ranks.length}.`
+    );
+    lines.push(`  Rank ladders, most senior first (ranks.order = ${order}):`);
+    for (const department of catalog.catalog.departments) {
+      const ladder = catalog.ladder(department.id, order).map((r) => `${r.name} (${r.position})`);
+      const label = department.shortName ? `${department.shortName} \u2014 ${department.name}` : department.name;
+      lines.push(`  ${label}: ${ladder.length > 0 ? ladder.join(" > ") : "no ranks"}`);
+    }
+  } catch (error62) {
+    lines.push(`\u2717 departments: ${messageOf(error62)}`);
+  }
+  return lines;
+}
+function messageOf(error62) {
+  return error62 instanceof Error ? error62.message : String(error62);
+}
+
+// src/features/console/doctor-summary.ts
+function doctorSummary(lines) {
+  const failed = checkNames(lines, "\u2717");
+  const noted = checkNames(lines, "!");
+  const notes = noted.length > 0 ? `; ${noted.length} worth a look (!): ${noted.join(", ")}` : "";
+  if (failed.length === 0) return `doctor: all checks passed${notes}.`;
+  const checks = failed.length === 1 ? "1 check needs" : `${failed.length} checks need`;
+  return `doctor: ${checks} attention (\u2717): ${failed.join(", ")}${notes}.`;
+}
+function checkNames(lines, mark) {
+  const names = [];
+  for (const line of lines) {
+    const marked = /^(?:([a-z]+): )?(\S) (.*)$/.exec(line);
+    if (marked?.[2] !== mark) continue;
+    names.push(marked[1] ?? checkName(marked[3] ?? ""));
+  }
+  return [...new Set(names)];
+}
+function checkName(text6) {
+  const head = text6.split(":", 1)[0]?.trim() ?? "";
+  if (/^[A-Za-z]+( [A-Za-z]+){0,2}$/.test(head)) return head;
+  const words = [];
+  for (const word of text6.split(" ").slice(0, 2)) {
+    const name = /^[A-Za-z_-]+/.exec(word)?.[0];
+    if (name === void 0 || VERBS.has(name)) break;
+    words.push(name);
+    if (name !== word) break;
+  }
+  return words.join(" ") || text6.slice(0, 20);
+}
+var VERBS = /* @__PURE__ */ new Set(["holds", "confirms", "claimed", "has", "is", "are"]);
+
+// src/features/console/status-report.ts
+function maskKey(key2) {
+  const [prefix, id2] = key2.split("_");
+  return prefix && id2 ? `${prefix}_${id2}_\u2026` : "(set)";
+}
+function statusLines(inputs) {
+  const { cache, limiter, service, players, now } = inputs;
+  const stats = cache.stats();
+  let loaded = 0;
+  for (const [, entry] of players.onlinePlayers()) if (entry.view !== void 0) loaded++;
+  const paused = limiter.pausedUntil !== null && limiter.pausedUntil > now;
+  return [
+    `key ${maskKey(inputs.apiKey)}; community ${inputs.community === null ? "not verified yet" : `"${inputs.community}"`}`,
+    `cache: ${stats.size} entries, hit rate ${(stats.hitRate * 100).toFixed(0)}% (${stats.hits} hits, ${stats.misses} misses)`,
+    `rate limit: ${limiter.remainingThisMinute}/${limiter.perMinute} left this minute` + (limiter.remainingToday === null ? "" : `, ${limiter.remainingToday}/${limiter.perDay} today`) + (paused ? `; paused for ${Math.ceil((limiter.pausedUntil - now) / 1e3)}s after a 429` : "") + `; queued join ${limiter.queued.join}, rank changes ${limiter.queued.write}, refresh ${limiter.queued.refresh}, background ${limiter.queued.background}`,
+    `last error: ${service.lastError ? `${service.lastError.message} (${Math.round((now - service.lastError.at) / 1e3)}s ago)` : "none"}`,
+    `players: ${loaded}/${players.onlineCount} online loaded, ${players.connectingCount} connecting`
+  ];
+}
+function memberLines(member, label) {
+  if (member === null) return [`${label}: not on the roster`];
+  const lines = [`${label}: ${member.name} (${member.id}), status ${member.status}`];
+  for (const d3 of member.departments) {
+    lines.push(
+      `  ${d3.primary ? "*" : " "} ${d3.shortName ?? d3.name}: ${d3.rank ? `${d3.rank.name} (${d3.rank.position})` : "no rank"}${d3.callsign ? `, callsign ${d3.callsign}` : ""}`
+    );
+  }
+  return lines;
+}
+
+// src/features/console/index.ts
+function attachRosterCommand(context) {
+  registerRosterCommand(rosterCommands(context), context.output);
+  return {};
+}
+function rosterCommands(context) {
+  const { api, service, players, config: config2, clock: clock2, capabilities } = context;
+  return {
+    status: () => [
+      ...statusLines({
+        apiKey: context.settings.apiKey,
+        community: context.identity?.community.name ?? null,
+        cache: context.cache,
+        limiter: api.limiterState(),
+        service,
+        players,
+        now: clock2.now()
+      }),
+      ...capabilities.statusLines()
+    ],
+    lookup: async (target) => {
+      const id2 = serverId(target);
+      if (id2 !== null) {
+        if (!players.get(id2)) return [`no player ${id2} is online`];
+        return memberLines(await service.refreshPlayer(id2), `player ${id2}`);
+      }
+      const license2 = license(target);
+      if (license2 === null) return ["expected a server id or license:<40 hex>"];
+      const resolution = await service.fetch(license2, "refresh");
+      if (resolution.kind === "outage") {
+        return [`the roster could not answer: ${resolution.error.message}`];
+      }
+      return memberLines(resolution.view?.member ?? null, license2);
+    },
+    refresh: async (target) => {
+      if (target === "all")
+        return [`refreshed online players; ${await service.refreshOnline("refresh")} changed`];
+      const id2 = serverId(target);
+      if (id2 === null || !players.get(id2)) return [`no player ${target} is online`];
+      return memberLines(await service.refreshPlayer(id2), `player ${id2}`);
+    },
+    training: () => capabilities.trainingLines(),
+    // Every check answers within gate.timeoutSeconds, whatever wait the service imposes.
+    doctor: async () => {
+      const ms = config2.gate.timeoutSeconds * 1e3;
+      const within = (work, what) => withinOrFail(work, ms, clock2, what);
+      const lines = [
+        ...await runDoctor(
+          {
+            whoami: () => within(api.whoami(), "The roster service (GET /api/v1/whoami)"),
+            openapi: () => within(api.getRaw("/api/v1/openapi.json"), "The roster service"),
+            sampleLicense: async () => {
+              const data = await within(
+                api.get("/api/v1/members", { limit: 1 }, "background"),
+                "The roster service (GET /api/v1/members)"
+              );
+              const first = Array.isArray(data) ? data[0] : void 0;
+              return typeof first?.gameLicense === "string" ? first.gameLicense : null;
+            },
+            lookup: (license2) => within(api.lookup(license2, "background"), "The roster service"),
+            catalog: () => within(api.catalog(), "The roster service (departments and ranks)")
+          },
+          config2.ranks.order,
+          { auditSeconds: config2.refresh.auditSeconds, intervalSeconds: config2.refresh.intervalSeconds }
+        ),
+        // Config mistakes that did not stop the resource (said at start) are repeated here.
+        ...context.settings.warnings.map((warning) => `! config: ${warning}`),
+        ...await capabilities.doctorLines(),
+        // Shown in part, as on the panel (which shows these lines too); the warning said it whole.
+        ...claimedLicenseLines(context.claimedLicenses, (license2) => partialLicense(license2) ?? license2)
+      ];
+      return [...lines, doctorSummary(lines)];
+    }
+  };
+}
+
+// src/http/limiter/daily-estimate.ts
+var DAY_MS = 864e5;
+var HOUR_MS = 36e5;
+var CATALOG_PER_DAY = 2 * 48;
+var PAGE = 100;
+var SAFETY_NET_INTERVALS = 12;
+var SHORTEST_MEASURE_MS = 15 * 6e4;
+var OTHERS_NOTICED = 0.1;
+function dailyCost(rates, day, now) {
+  const audit = rates.auditSeconds > 0 ? Math.round(86400 / rates.auditSeconds) : 0;
+  const mirror = rates.mirror;
+  const fullReads = mirror ? Math.round(1440 / mirror.resyncMinutes * fullReadCost(mirror.held)) : 0;
+  const refreshes = refreshesPerDay(rates);
+  const duty = rates.dutySeconds > 0 && rates.online > 0 ? Math.round(86400 / rates.dutySeconds * Math.ceil(rates.online / PAGE)) : 0;
+  const overMs = day.countedSince === null ? 0 : Math.min(DAY_MS, now - day.countedSince);
+  let measured = null;
+  if (overMs >= SHORTEST_MEASURE_MS) {
+    const counted2 = day.own.join + day.own.write + day.own.refresh;
+    const perDay = counted2 * DAY_MS / overMs;
+    measured = Math.max(0, Math.round(perDay - audit - refreshes));
+  }
+  return {
+    audit,
+    fullReads,
+    catalog: CATALOG_PER_DAY,
+    refreshes,
+    duty,
+    measured,
+    measuredOverMs: overMs,
+    total: audit + fullReads + CATALOG_PER_DAY + refreshes + duty + (measured ?? 0)
+  };
+}
+function keyOutlook(cost, day, now) {
+  const serversWorth = worthOf(day, now);
+  const keyPerDay = Math.round(cost.total * serversWorth);
+  const service = day.serviceDay;
+  const ceiling = service ? day.perDay === null ? service.limit : Math.min(day.perDay, service.limit) : day.perDay;
+  const dayEndsAt = day.today.since + DAY_MS;
+  const usedToday = service ? service.limit - service.remaining : todaySoFar(day, keyPerDay);
+  let runsOutAt = null;
+  if (ceiling !== null && usedToday !== null && keyPerDay > 0) {
+    const at = now + Math.max(0, ceiling - usedToday) * DAY_MS / keyPerDay;
+    if (at < dayEndsAt) runsOutAt = at;
+  }
+  return {
+    cost,
+    serversWorth,
+    keyPerDay,
+    ceiling,
+    usedToday,
+    fromService: service !== null,
+    dayEndsAt,
+    runsOutAt
+  };
+}
+function todaySoFar(day, keyPerDay) {
+  if (day.countedSince === null) return null;
+  const uncounted = Math.max(0, day.countedSince - day.today.since);
+  return Math.round(day.today.own + (day.today.others ?? 0) + keyPerDay * uncounted / DAY_MS);
+}
+function worthOf(day, now) {
+  const ownDay = day.own.join + day.own.write + day.own.refresh + day.own.background;
+  const counted2 = day.countedSince !== null && now - day.countedSince >= HOUR_MS && day.others !== null && ownDay > 0;
+  const own2 = counted2 ? ownDay : day.pace.own;
+  const others = counted2 ? day.others : day.pace.others;
+  if (own2 === null || others === null || own2 <= 0 || others < own2 * OTHERS_NOTICED) return 1;
+  return (own2 + others) / own2;
+}
+function fullReadCost(held) {
+  return 2 * Math.max(1, Math.ceil(held / PAGE));
+}
+function refreshesPerDay(rates) {
+  if (rates.refreshSeconds <= 0 || rates.online === 0) return 0;
+  if (rates.mirror?.deciding && rates.feedHealthy) return 0;
+  const every = rates.feedHealthy ? rates.refreshSeconds * SAFETY_NET_INTERVALS : rates.refreshSeconds;
+  return Math.round(86400 / every * 2 * Math.ceil(rates.online / PAGE));
+}
+
+// src/http/limiter/saved-day.ts
+var import_node_crypto = require("node:crypto");
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -32257,7 +32994,7 @@ __export(util_exports, {
   hexToUint8Array: () => hexToUint8Array,
   hide: () => hide,
   installLazyProp: () => installLazyProp,
-  isObject: () => isObject,
+  isObject: () => isObject2,
   isPlainObject: () => isPlainObject,
   issue: () => issue,
   joinValues: () => joinValues,
@@ -32482,7 +33219,7 @@ function slugify(input2) {
 }
 var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
 };
-function isObject(data) {
+function isObject2(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 var allowsEval = /* @__PURE__ */ cached(() => {
@@ -32501,7 +33238,7 @@ var allowsEval = /* @__PURE__ */ cached(() => {
   }
 });
 function isPlainObject(o) {
-  if (isObject(o) === false)
+  if (isObject2(o) === false)
     return false;
   const ctor = o.constructor;
   if (ctor === void 0)
@@ -32509,7 +33246,7 @@ function isPlainObject(o) {
   if (typeof ctor !== "function")
     return true;
   const prot = ctor.prototype;
-  if (isObject(prot) === false)
+  if (isObject2(prot) === false)
     return false;
   if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
     return false;
@@ -35195,7 +35932,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject4 = isObject;
+  const isObject4 = isObject2;
   const catchall = def.catchall;
   let value;
   const memo2 = globalConfig.memoizer;
@@ -35339,7 +36076,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject4 = isObject;
+  const isObject4 = isObject2;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -35556,7 +36293,7 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
   const disc = cached(() => discriminatorMap(def));
   inst._zod.parse = (payload, ctx) => {
     const input2 = payload.value;
-    if (!isObject(input2)) {
+    if (!isObject2(input2)) {
       payload.issues.push({
         code: "invalid_type",
         expected: "object",
@@ -51350,460 +52087,231 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/core/jobs/unassigned-check.ts
-function unassignedProblem(jobs) {
-  if (!jobs.enabled) return null;
-  const fallback = jobs.unassigned.job.toLowerCase();
-  const key2 = Object.keys(jobs.departments).find((k2) => jobs.departments[k2].job.toLowerCase() === fallback);
-  if (key2 === void 0) return null;
-  return `jobs.unassigned names "${jobs.unassigned.job}", the job jobs.departments.${key2} manages: every character the roster gives no job would get it. Name a job no department maps to, e.g. {"job": "unemployed", "grade": 0}.`;
+// src/http/limiter/saved-day.ts
+var count = external_exports.number().finite().min(0);
+var schema = external_exports.object({
+  version: external_exports.literal(1),
+  /** Whose key the count is (`keyTag`): another key's day is not this one's. */
+  key: external_exports.string(),
+  savedAt: external_exports.number().finite(),
+  buckets: external_exports.array(external_exports.tuple([external_exports.number().finite(), count, count, count, count, count, count])).max(400),
+  serviceDay: external_exports.object({ limit: count, remaining: count, resetAt: external_exports.number().finite() }).nullable()
+});
+function keyTag(apiKey) {
+  const id2 = apiKey.trim().split("_")[1] ?? "";
+  return (0, import_node_crypto.createHash)("sha256").update(`roster-day:${id2}`, "utf8").digest("hex").slice(0, 16);
 }
-
-// src/core/permissions/principal-names.ts
-function slug(text6) {
-  return text6.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+function encodeDay(key2, day, now) {
+  return JSON.stringify({ version: 1, key: key2, savedAt: now, ...day });
 }
-var PRINCIPAL_PATTERN = /^[a-z0-9_]+(?:\.[a-z0-9_]+)*$/;
-var RESERVED_NAMESPACES = [
-  "group",
-  "resource",
-  "builtin",
-  "system",
-  "identifier",
-  "player"
-];
-function isReservedPrefix(prefix) {
-  return RESERVED_NAMESPACES.includes(prefix.split(".")[0] ?? "");
-}
-var PLAYER_PRINCIPAL = /^identifier\.license:[0-9a-f]{40}$/;
-function isSafePrincipal(name) {
-  return PRINCIPAL_PATTERN.test(name) || PLAYER_PRINCIPAL.test(name);
-}
-function playerPrincipal(license2) {
-  const name = `identifier.${license2.trim().toLowerCase()}`;
-  return PLAYER_PRINCIPAL.test(name) ? name : null;
-}
-function linkKey(link) {
-  return `${link.child} ${link.parent}`;
-}
-
-// src/core/config.ts
-var messagesSchema = external_exports.object({
-  checking: external_exports.string().min(1).default("Checking the {community} roster\u2026"),
-  waiting: external_exports.string().min(1).default("Checking the {community} roster\u2026 (busy, about {seconds}s)"),
-  notOnRoster: external_exports.string().min(1).default(
-    "You are not on the {community} roster. Apply on the community website, then reconnect once you are accepted."
-  ),
-  wrongStatus: external_exports.string().min(1).default("Your {community} roster status is {status}, which may not join this server. Contact staff."),
-  notInDepartment: external_exports.string().min(1).default("You are on the {community} roster but not in a department allowed on this server."),
-  noLicense: external_exports.string().min(1).default(
-    "No Rockstar license was found for your game. Restart FiveM, sign in to Rockstar and reconnect."
-  ),
-  unavailable: external_exports.string().min(1).default("The {community} roster is unavailable right now. Please try again shortly."),
-  notConfigured: external_exports.string().min(1).default("This server's roster check is not set up. Please tell the server staff.")
-}).strict().prefault({});
-var positiveInt = (max) => external_exports.number().int().min(1).max(max);
-var gradeNumber = external_exports.number().int().min(0).max(1e3);
-var jobsSchema = external_exports.object({
-  enabled: external_exports.boolean().default(false),
-  framework: external_exports.enum(["auto", "qbx", "qb", "esx", "ox", "nd"]).default("auto"),
-  departments: external_exports.record(
-    external_exports.string().min(1),
-    external_exports.object({
-      job: external_exports.string().min(1),
-      grades: external_exports.record(external_exports.string().min(1), gradeNumber).optional()
-    }).strict()
-  ).default({}),
-  unassigned: external_exports.object({ job: external_exports.string().min(1), grade: gradeNumber }).strict().default({ job: "unemployed", grade: 0 })
-}).strict().prefault({});
-var configSchema = external_exports.object({
-  api: external_exports.object({
-    baseUrl: external_exports.string().optional(),
-    timeoutMs: positiveInt(12e4).default(5e3)
-  }).strict().prefault({}),
-  rateLimit: external_exports.object({
-    perMinute: positiveInt(1e5).default(120),
-    perDay: positiveInt(1e7).default(25e3),
-    maxWaitSeconds: positiveInt(3600).default(300)
-  }).strict().prefault({}),
-  cache: external_exports.object({
-    ttlSeconds: positiveInt(7 * 86400).default(600),
-    negativeTtlSeconds: positiveInt(86400).default(60),
-    maxEntries: positiveInt(1e6).default(5e4)
-  }).strict().prefault({}),
-  refresh: external_exports.object({
-    intervalSeconds: external_exports.number().int().min(0).max(86400).default(300),
-    auditSeconds: external_exports.number().int().min(0).max(86400).default(60)
-  }).strict().prefault({}),
-  gate: external_exports.object({
-    enabled: external_exports.boolean().default(true),
-    requireStatus: external_exports.array(external_exports.string().min(1)).default(["ACTIVE"]),
-    departments: external_exports.array(external_exports.string().min(1)).default([]),
-    onError: external_exports.enum(["cached", "allow", "deny"]).default("cached"),
-    timeoutSeconds: external_exports.number().min(1).max(300).default(15),
-    bypassAce: external_exports.string().default("roster.bypass"),
-    requireCourses: external_exports.array(external_exports.string().min(1)).default([]),
-    messages: messagesSchema
-  }).strict().prefault({}),
-  ranks: external_exports.object({
-    order: external_exports.enum(["top-down", "bottom-up"]).default("top-down")
-  }).strict().prefault({}),
-  permissions: external_exports.object({
-    enabled: external_exports.boolean().default(true),
-    // Goes into console commands: only slug parts joined by dots, nothing a console would split.
-    prefix: external_exports.string().regex(
-      PRINCIPAL_PATTERN,
-      'must be lowercase letters, digits and _, parts joined by dots (e.g. "roster")'
-    ).refine((prefix) => !isReservedPrefix(prefix), {
-      error: (issue2) => `"${String(issue2.input)}" is in one of FXServer's own namespaces (${RESERVED_NAMESPACES.join(", ")}): a department named like a server group (e.g. Admin) would hand its members that group's rights; choose another, e.g. "roster"`
-    }).default("roster")
-  }).strict().prefault({}),
-  // The owner's panel; the token is the convar roster_web_token.
-  panel: external_exports.object({
-    trustedProxies: external_exports.array(
-      external_exports.string().refine(isAddressOrRange, {
-        error: (issue2) => `"${String(issue2.input)}" is not an address: list the reverse proxies' addresses, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`
-      }).refine((text6) => !/\/0+$/.test(text6), {
-        error: (issue2) => `"${String(issue2.input)}" is every address: anyone could then name any client in X-Forwarded-For; list only the reverse proxies, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`
-      })
-    ).max(256).default([])
-  }).strict().prefault({}),
-  // The whole roster kept on the server. A full read of a large roster
-  // costs about two requests per 100 members, so it is never repeated more than twice an hour.
-  mirror: external_exports.object({
-    enabled: external_exports.boolean().default(true),
-    resyncMinutes: external_exports.number().int().min(30).max(10080).default(360)
-  }).strict().prefault({}),
-  // Queue priority by department and rank: first match wins.
-  queue: external_exports.object({
-    priority: external_exports.array(
-      external_exports.object({
-        department: external_exports.string().min(1).optional(),
-        minRank: external_exports.string().min(1).optional(),
-        power: external_exports.number().int().min(1).max(1e6)
-      }).strict()
-    ).default([])
-  }).strict().prefault({}),
-  // Job sync: the roster's departments and ranks become framework jobs.
-  jobs: jobsSchema,
-  training: external_exports.object({
-    enabled: external_exports.boolean().default(false),
-    baseUrl: external_exports.string().optional(),
-    departmentCourses: external_exports.record(external_exports.string(), external_exports.array(external_exports.string().min(1))).default({}),
-    perMinute: positiveInt(1e5).default(60),
-    maxBodyMB: positiveInt(256).default(16)
-  }).strict().prefault({})
-}).strict();
-var LOG_LEVELS = ["error", "warn", "info", "debug"];
-var DOCUMENTED_PER_MINUTE = 120;
-var DOCUMENTED_PER_DAY = 25e3;
-function loadSettings(configText, convars) {
-  const problems = [];
-  let raw = {};
-  const text6 = configText?.replace(/^\uFEFF/, "") ?? null;
-  if (text6 !== null && text6.trim() !== "") {
-    try {
-      raw = JSON.parse(text6);
-    } catch (error62) {
-      return { ok: false, problems: [`config.json is not valid JSON: ${error62.message}`] };
-    }
-  }
-  const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) {
-    const secrets = [convars.apiKey.trim(), convars.trainingApiKey.trim()].filter((s) => s !== "");
-    const byKey = /* @__PURE__ */ new Map();
-    for (const issue2 of parsed.error.issues) {
-      const key2 = issue2.path.map(String).join(".");
-      const kept = byKey.get(key2);
-      if (kept === void 0 || tighter(issue2, kept)) byKey.set(key2, issue2);
-    }
-    for (const issue2 of byKey.values()) problems.push(describeIssue(issue2, raw, secrets));
-    return { ok: false, problems };
-  }
-  const config2 = parsed.data;
-  const apiKey = convars.apiKey.trim();
-  if (apiKey === "") {
-    problems.push(
-      'roster_api_key is not set: add `set roster_api_key "<key>"` to server.cfg (use `set`, not `setr`).'
-    );
-  } else if (!/^[^_\s]+_[^_\s]+_\S+$/.test(apiKey)) {
-    problems.push("roster_api_key does not look like a roster key: expected <KEY_PREFIX>_<KEY_ID>_<SECRET>.");
-  }
-  const baseUrlSetting = convars.baseUrl.trim() !== "" ? "roster_base_url" : "api.baseUrl";
-  const address = convars.baseUrl.trim() !== "" ? convars.baseUrl.trim() : (config2.api.baseUrl ?? "").trim();
-  const baseUrl = checkRosterAddress(address, baseUrlSetting, problems);
-  let trainingApiKey;
-  if (config2.training.enabled && convars.trainingApiKey.trim() !== "") {
-    trainingApiKey = convars.trainingApiKey.trim();
-    checkAddress((config2.training.baseUrl ?? "").trim(), "training.baseUrl", problems);
-  }
-  if (config2.gate.requireCourses.length > 0 && trainingApiKey === void 0) {
-    problems.push(
-      "gate.requireCourses is set, but the training side is off: set training.enabled to true and roster_training_api_key, or empty gate.requireCourses."
-    );
-  }
-  const unassigned = unassignedProblem(config2.jobs);
-  if (unassigned) problems.push(unassigned);
-  const warnings = [];
-  const level = convars.logLevel.trim().toLowerCase();
-  let logLevel = "info";
-  if (level !== "") {
-    if (LOG_LEVELS.includes(level)) logLevel = level;
-    else {
-      warnings.push(
-        `roster_log_level is "${convars.logLevel}": accepted values are ${LOG_LEVELS.join(", ")}; using info.`
-      );
-    }
-  }
-  if (config2.gate.requireStatus.length === 0) {
-    warnings.push(
-      'gate.requireStatus is empty, so no member status may join and every member is refused: list the statuses that may join, e.g. ["ACTIVE"].'
-    );
-  }
-  if (config2.rateLimit.perMinute > DOCUMENTED_PER_MINUTE || config2.rateLimit.perDay > DOCUMENTED_PER_DAY) {
-    warnings.push(
-      `rateLimit is above the service's documented ceiling (${DOCUMENTED_PER_MINUTE} a minute, ${DOCUMENTED_PER_DAY} a day per key): the service's headers hold the minute down, but a day above ${DOCUMENTED_PER_DAY} ends in 429s.`
-    );
-  }
-  if (problems.length > 0) return { ok: false, problems };
-  return {
-    ok: true,
-    settings: { config: config2, baseUrl, baseUrlSetting, apiKey, logLevel, trainingApiKey, warnings }
-  };
-}
-function isAddressOrRange(text6) {
-  const [address = "", prefix, ...rest] = text6.split("/");
-  const version2 = (0, import_node_net.isIP)(address);
-  if (version2 === 0 || rest.length > 0 || address.includes("%")) return false;
-  if (prefix === void 0) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version2 === 6 ? 128 : 32);
-}
-function checkAddress(address, key2, problems) {
-  if (address === "") {
-    problems.push(`${key2} is not set: the service's address, e.g. https://roster.example.com.`);
-    return "";
-  }
-  let url2;
+function decodeDay(text6, key2) {
+  let json3;
   try {
-    url2 = new URL(address);
+    json3 = JSON.parse(text6);
   } catch {
-    problems.push(
-      `${key2} is "${printableAddress(address)}", which is not an address: expected e.g. https://roster.example.com.`
-    );
-    return "";
+    return { problem: "it is not JSON" };
   }
-  if (url2.username !== "" || url2.password !== "" || url2.search !== "" || url2.hash !== "") {
-    problems.push(`${key2} must be a plain address without credentials, query or fragment.`);
-    return "";
-  }
-  if (url2.protocol !== "https:" && !(url2.protocol === "http:" && isLoopbackHost(url2.hostname))) {
-    problems.push(
-      `${key2} must use https:// (plain http:// is accepted only for localhost, 127.x.x.x and [::1]); got "${printableAddress(address)}".`
-    );
-    return "";
-  }
-  if (isPlaceholderHost(url2.hostname)) {
-    problems.push(
-      `${key2} is still the placeholder "${url2.origin}" (example.com addresses are for documentation only): replace it with your ${key2.startsWith("training.") ? "learning" : "roster"} service's address.`
-    );
-    return "";
-  }
-  return `${url2.origin}${url2.pathname.replace(/\/+$/, "")}`;
-}
-function checkRosterAddress(address, key2, problems) {
-  const checked = checkAddress(address, key2, problems);
-  const versioned = /\/api\/v1$/i.exec(checked);
-  if (!versioned) return checked;
-  problems.push(
-    `${key2} ends in /api/v1, which the resource adds to every request itself: write "${checked.slice(0, versioned.index)}" instead.`
-  );
-  return "";
-}
-function isPlaceholderHost(hostname3) {
-  return /(^|\.)example\.(com|net|org)\.?$/i.test(hostname3);
-}
-function isLoopbackHost(hostname3) {
-  if (hostname3 === "localhost" || hostname3 === "[::1]") return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname3);
-}
-function printableAddress(address) {
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(address)?.[0] ?? (address.startsWith("//") ? "//" : "");
-  const at = address.lastIndexOf("@");
-  const rest = at >= 0 ? address.slice(at + 1) : address.slice(scheme.length);
-  return `${scheme}${rest.replace(/[?#].*$/s, "")}`;
-}
-function tighter(issue2, kept) {
-  if (issue2.code === "too_big" && kept.code === "too_big")
-    return Number(issue2.maximum) < Number(kept.maximum);
-  if (issue2.code === "too_small" && kept.code === "too_small")
-    return Number(issue2.minimum) > Number(kept.minimum);
-  return false;
-}
-var LIST_EXAMPLES = {
-  "gate.requireStatus": 'a list (e.g. ["ACTIVE"])',
-  "gate.departments": 'a list (e.g. ["LSPD"])',
-  "queue.priority": 'a list of rules (e.g. [{ "department": "LSPD", "minRank": "Sergeant", "power": 50 }])'
-};
-function acceptedKeys(key2) {
-  return /^queue\.priority\.\d+$/.test(key2) ? "a rule takes only department, minRank and power." : "check the spelling against config.example.json.";
-}
-function describeIssue(issue2, raw, secrets) {
-  const key2 = issue2.path.map(String).join(".") || "(top level)";
-  const given = `; it is ${shownValue(valueAt(raw, issue2.path), secrets)}`;
-  switch (issue2.code) {
-    case "unrecognized_keys":
-      return `config.json: unknown key${issue2.keys.length > 1 ? "s" : ""} ${issue2.keys.map((k2) => key2 === "(top level)" ? k2 : `${key2}.${k2}`).join(", ")}: ${acceptedKeys(key2)}`;
-    case "invalid_value":
-      return `config.json: ${key2} must be one of ${issue2.values.map((v) => JSON.stringify(v)).join(", ")}${given}.`;
-    case "invalid_type":
-      return `config.json: ${key2} must be ${article(issue2.expected, key2)}${given}.`;
-    case "too_small":
-      return `config.json: ${key2} must be at least ${String(issue2.minimum)}${issue2.origin === "string" ? " characters long" : ""}${given}.`;
-    case "too_big":
-      return `config.json: ${key2} must be at most ${String(issue2.maximum)}${given}.`;
-    default:
-      return `config.json: ${key2}: ${issue2.message}.`;
-  }
-}
-function valueAt(raw, path) {
-  let node2 = raw;
-  for (const part of path) {
-    if (node2 === null || typeof node2 !== "object") return void 0;
-    node2 = node2[part];
-  }
-  return node2;
-}
-var SHOWN_CHARACTERS = 40;
-function shownValue(value, secrets) {
-  if (value === void 0) return "missing";
-  const text6 = JSON.stringify(value) ?? String(value);
-  if (secrets.some((secret) => text6.includes(secret)) || /[^_\s"]+_[^_\s"]+_[^\s"]{8,}/.test(text6))
-    return "a value shaped like an API key (not shown)";
-  return text6.length > SHOWN_CHARACTERS ? `${text6.slice(0, SHOWN_CHARACTERS)}\u2026` : text6;
-}
-function article(expected, key2) {
-  if (expected === "array") return LIST_EXAMPLES[key2] ?? "a list";
-  if (expected === "object" || expected === "record") return "an object";
-  if (expected === "int") return "a whole number";
-  return `a ${expected}`;
+  const parsed = schema.safeParse(json3);
+  if (!parsed.success) return { problem: "it is not in the expected form" };
+  if (parsed.data.key !== key2) return { problem: "it was saved for another API key" };
+  return { day: { buckets: parsed.data.buckets, serviceDay: parsed.data.serviceDay } };
 }
 
-// src/core/ports.ts
-var systemClock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle)
+// src/http/roster-api-error.ts
+var RosterApiError = class extends Error {
+  name = "RosterApiError";
+  /** The service's `error.code`, or `network`, `timeout`, `malformed_response`, `http_error`. */
+  code;
+  kind;
+  /** HTTP status, when the service answered. */
+  status;
+  /** The service's request id (`meta.request_id` or `X-Request-Id`), to quote to its support. */
+  requestId;
+  constructor(message, init) {
+    super(init.requestId ? `${message} (request id ${init.requestId})` : message);
+    this.code = init.code;
+    this.kind = init.kind;
+    this.status = init.status;
+    this.requestId = init.requestId;
+  }
+};
+var RosterServiceError = class extends RosterApiError {
+  name = "RosterServiceError";
+  /** The service's own `error.message`. */
+  serviceMessage;
+  /** `error.details` (for `validation_error`: the failing field). */
+  details;
+  /** For `rate_limited`: how long the service asked us to wait. */
+  retryAfterMs;
+  constructor(message, init) {
+    super(message, init);
+    this.serviceMessage = init.serviceMessage;
+    this.details = init.details;
+    this.retryAfterMs = init.retryAfterMs ?? null;
+  }
+};
+var RosterNetworkError = class extends RosterApiError {
+  name = "RosterNetworkError";
+};
+var RosterResponseError = class extends RosterApiError {
+  name = "RosterResponseError";
 };
 
-// src/fivem/logger.ts
-var RANK = { error: 0, warn: 1, info: 2, debug: 3 };
-function printable(text6) {
-  return text6.replace(/[\p{Cc}\u2028\u2029]/gu, "?");
-}
-function consoleOutput(level, secrets) {
-  const redact = (text6) => {
-    let out = printable(text6);
-    for (const secret of secrets()) if (secret.length >= 8) out = out.split(secret).join("[redacted]");
-    return out;
-  };
-  const write = (at, label) => (message) => {
-    if (RANK[at] <= RANK[level]) console.log(`${label}${redact(message)}`);
-  };
-  return {
-    logger: {
-      error: write("error", "ERROR: "),
-      warn: write("warn", "warning: "),
-      info: write("info", ""),
-      debug: write("debug", "debug: ")
-    },
-    print: (line) => console.log(redact(line))
-  };
-}
-
-// src/fivem/natives.ts
-var fx = globalThis;
-
-// src/fivem/documented-exports.ts
-var NOT_SET_UP = "The roster resource is not set up; see `roster doctor`.";
-var DOCUMENTED_EXPORTS = {
-  // Members, departments and ranks.
-  getMember: { empty: null },
-  isOnRoster: { empty: false },
-  getDepartments: { empty: [] },
-  isInDepartment: { empty: false },
-  getRank: { empty: null },
-  hasRank: { empty: false },
-  hasMinRank: { empty: false },
-  lookupLicense: { empty: null, async: true },
-  refreshPlayer: { empty: null, async: true },
-  setRank: { empty: { ok: false, reason: NOT_SET_UP }, async: true },
-  // Training.
-  getTraining: { empty: null },
-  hasCompletedCourse: { empty: false },
-  isQualified: { empty: false },
-  getExpiringCertificates: { empty: [], async: true },
-  assignCourse: { empty: { enrolled: false, reason: NOT_SET_UP }, async: true },
-  getTrainingProgress: { empty: null, async: true },
-  // Jobs, queue priority and duty hours.
-  getJob: { empty: null },
-  getPriority: { empty: 0 },
-  lookupPriority: { empty: 0, async: true },
-  getDutyHours: { empty: null }
+// src/http/service-error-codes.ts
+var SERVICE_ERROR_CODES = [
+  "invalid_api_key",
+  "insufficient_scope",
+  "ip_not_allowed",
+  "plan_required",
+  "not_found",
+  "method_not_allowed",
+  "conflict",
+  "validation_error",
+  "rate_limited",
+  "internal"
+];
+var SUSPENDING_CODES = /* @__PURE__ */ new Set([
+  "invalid_api_key",
+  "plan_required",
+  "ip_not_allowed"
+]);
+var KINDS = {
+  invalid_api_key: "refused",
+  insufficient_scope: "refused",
+  ip_not_allowed: "refused",
+  plan_required: "refused",
+  not_found: "rejected",
+  method_not_allowed: "rejected",
+  conflict: "rejected",
+  validation_error: "rejected",
+  rate_limited: "outage",
+  internal: "outage"
 };
+function isServiceErrorCode(code) {
+  return SERVICE_ERROR_CODES.includes(code);
+}
+function kindOfCode(code, status) {
+  if (isServiceErrorCode(code)) return KINDS[code];
+  if (status === null || status >= 500 || status === 429) return "outage";
+  if (status === 401 || status === 403) return "refused";
+  return "rejected";
+}
 
-// src/fivem/safe-exports.ts
-function registerExports(answers, logger) {
-  for (const name of Object.keys(DOCUMENTED_EXPORTS)) {
-    const declared = DOCUMENTED_EXPORTS[name];
-    const answer = answers[name];
-    fx.exports(name, answer ? safely(name, answer, logger) : emptyAnswer(declared));
+// src/http/key-suspension.ts
+function isKeyRefused(error62) {
+  return error62 instanceof RosterServiceError && SUSPENDING_CODES.has(error62.code);
+}
+var KeySuspension = class {
+  constructor(options) {
+    this.options = options;
+    this.everyMs = options.recheckEveryMs ?? 6e4;
+    this.delayMs = this.everyMs;
   }
-}
-function emptyAnswer({ empty, async }) {
-  return async ? () => Promise.resolve(empty) : () => empty;
-}
-function safely(name, [handler, whenFailed], logger) {
-  const failed = (error62) => {
-    logger.warn(`export ${name} failed: ${error62?.message ?? String(error62)}`);
-    return whenFailed;
-  };
-  return (...args) => {
-    try {
-      const answer = handler(...args);
-      return answer instanceof Promise ? answer.catch(failed) : answer;
-    } catch (error62) {
-      return failed(error62);
+  options;
+  error;
+  delayMs;
+  timer;
+  listeners = /* @__PURE__ */ new Set();
+  everyMs;
+  closed = false;
+  /** The error every call rejects with while suspended, if suspended. */
+  get current() {
+    return this.error;
+  }
+  /** Throws the suspension error if the key may not be used now. */
+  check() {
+    if (this.error) throw this.error;
+  }
+  suspend(error62) {
+    const first = this.error === void 0;
+    this.error = error62;
+    if (!first) return;
+    this.delayMs = this.everyMs;
+    const when = this.options.maxRecheckMs === void 0 ? "every minute" : `after ${Math.round(this.everyMs / 1e3)} s, then less often (at most every ${Math.round(this.options.maxRecheckMs / 6e4)} min)`;
+    this.options.logger.error(`${error62.message} Requests are stopped; the key is re-checked ${when}.`);
+    this.emit({ state: "suspended", error: error62 });
+    this.schedule();
+  }
+  onChange(listener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  close() {
+    this.closed = true;
+    if (this.timer !== void 0) this.options.clock.clearTimeout(this.timer);
+    this.timer = void 0;
+    this.listeners.clear();
+  }
+  schedule() {
+    if (this.closed) return;
+    const handle = this.options.clock.setTimeout(() => {
+      this.timer = void 0;
+      this.options.recheck().then(
+        () => this.resume(),
+        (error62) => {
+          this.options.logger.debug(`${this.subject} key re-check failed: ${error62.message}`);
+          const max = this.options.maxRecheckMs;
+          if (max !== void 0) this.delayMs = Math.min(max, this.delayMs * 2);
+          if (this.error) this.schedule();
+        }
+      );
+    }, this.delayMs);
+    handle.unref?.();
+    this.timer = handle;
+  }
+  resume() {
+    if (!this.error) return;
+    this.error = void 0;
+    this.options.logger.info(`The ${this.options.service ?? "roster"} API key works again; requests resume.`);
+    this.emit({ state: "resumed" });
+  }
+  get subject() {
+    const service = this.options.service ?? "roster";
+    return service.charAt(0).toUpperCase() + service.slice(1);
+  }
+  emit(change) {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error62) {
+        this.options.logger.error(
+          `A ${this.options.service ?? "roster"} state listener failed: ${error62.message}`
+        );
+      }
     }
-  };
-}
-
-// src/panel/web-token.ts
-var import_node_crypto = require("node:crypto");
-var MIN_WEB_TOKEN_LENGTH = 16;
-function webTokenSetting(raw) {
-  const token = raw.trim();
-  if (token === "") return { state: "off" };
-  if (token.length < MIN_WEB_TOKEN_LENGTH) {
-    return {
-      state: "invalid",
-      problem: `roster_web_token must be at least ${MIN_WEB_TOKEN_LENGTH} characters (it has ${token.length}); the owner's panel stays off.`
-    };
   }
-  return { state: "on", token };
+};
+
+// src/roster/newest-membership.ts
+function isNewerMembership(a, b) {
+  const at = stampOf(a);
+  const bt = stampOf(b);
+  if (at !== bt) return at > bt;
+  return compareIds(a.id, b.id) > 0;
 }
-var digest = (text6) => (0, import_node_crypto.createHash)("sha256").update(text6, "utf8").digest();
-function tokenMatcher(token) {
-  const expected = digest(token);
-  return (candidate) => (0, import_node_crypto.timingSafeEqual)(digest(candidate), expected);
+function newestMembership(memberships) {
+  let newest;
+  for (const membership of memberships)
+    if (newest === void 0 || isNewerMembership(membership, newest)) newest = membership;
+  return newest;
+}
+function stampOf(membership) {
+  const at = membership.createdAt === void 0 ? Number.NaN : Date.parse(membership.createdAt);
+  return Number.isFinite(at) ? at : Number.NEGATIVE_INFINITY;
+}
+var ids = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });
+function compareIds(a, b) {
+  const order = ids.compare(a, b);
+  return order !== 0 || a === b ? order : a < b ? -1 : 1;
 }
 
-// src/core/api/envelope.ts
-var count = external_exports.number().int().nonnegative();
+// src/http/envelope.ts
+var count2 = external_exports.number().int().nonnegative();
 var paginationSchema = external_exports.looseObject({
-  page: count.optional(),
-  limit: count.optional(),
-  total: count.optional(),
-  total_pages: count.optional(),
+  page: count2.optional(),
+  limit: count2.optional(),
+  total: count2.optional(),
+  total_pages: count2.optional(),
   has_more: external_exports.boolean().optional()
 });
 var envelopeSchema = external_exports.looseObject({
@@ -51848,47 +52356,7 @@ function hasMorePages(pagination) {
   return page !== void 0 && totalPages !== void 0 && page < totalPages;
 }
 
-// src/core/api/roster-api-error.ts
-var RosterApiError = class extends Error {
-  name = "RosterApiError";
-  /** The service's `error.code`, or `network`, `timeout`, `malformed_response`, `http_error`. */
-  code;
-  kind;
-  /** HTTP status, when the service answered. */
-  status;
-  /** The service's request id (`meta.request_id` or `X-Request-Id`), to quote to its support. */
-  requestId;
-  constructor(message, init) {
-    super(init.requestId ? `${message} (request id ${init.requestId})` : message);
-    this.code = init.code;
-    this.kind = init.kind;
-    this.status = init.status;
-    this.requestId = init.requestId;
-  }
-};
-var RosterServiceError = class extends RosterApiError {
-  name = "RosterServiceError";
-  /** The service's own `error.message`. */
-  serviceMessage;
-  /** `error.details` (for `validation_error`: the failing field). */
-  details;
-  /** For `rate_limited`: how long the service asked us to wait. */
-  retryAfterMs;
-  constructor(message, init) {
-    super(message, init);
-    this.serviceMessage = init.serviceMessage;
-    this.details = init.details;
-    this.retryAfterMs = init.retryAfterMs ?? null;
-  }
-};
-var RosterNetworkError = class extends RosterApiError {
-  name = "RosterNetworkError";
-};
-var RosterResponseError = class extends RosterApiError {
-  name = "RosterResponseError";
-};
-
-// src/core/api/parse-records.ts
+// src/roster/client/parse-records.ts
 function parseRecords(items, schema2, kind, logger) {
   const records = [];
   let skipped = 0;
@@ -51926,7 +52394,7 @@ function recordId(item) {
   return "unknown";
 }
 
-// src/core/api/list-pages.ts
+// src/roster/client/list-pages.ts
 var MAX_PAGES = 100;
 var PAGE_SIZE = 100;
 async function listPages(executor, path, query, options) {
@@ -51966,7 +52434,7 @@ async function listPages(executor, path, query, options) {
   return items;
 }
 
-// src/core/api/record-schemas.ts
+// src/roster/client/record-schemas.ts
 var id = external_exports.union([external_exports.string().min(1), external_exports.number()]).transform(String);
 var optionalText = external_exports.string().nullish().transform((value) => value ?? null);
 var rankSchema = external_exports.looseObject({
@@ -52027,30 +52495,7 @@ var departmentSchema = external_exports.looseObject({ id, name: external_exports
   return department;
 });
 
-// src/core/roster/newest-membership.ts
-function isNewerMembership(a, b) {
-  const at = stampOf(a);
-  const bt = stampOf(b);
-  if (at !== bt) return at > bt;
-  return compareIds(a.id, b.id) > 0;
-}
-function newestMembership(memberships) {
-  let newest;
-  for (const membership of memberships)
-    if (newest === void 0 || isNewerMembership(membership, newest)) newest = membership;
-  return newest;
-}
-function stampOf(membership) {
-  const at = membership.createdAt === void 0 ? Number.NaN : Date.parse(membership.createdAt);
-  return Number.isFinite(at) ? at : Number.NEGATIVE_INFINITY;
-}
-var ids = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });
-function compareIds(a, b) {
-  const order = ids.compare(a, b);
-  return order !== 0 || a === b ? order : a < b ? -1 : 1;
-}
-
-// src/core/lookup/fetch-members.ts
+// src/roster/client/fetch-members.ts
 var PAGE_SIZE2 = 100;
 async function fetchMembers(executor, licenses, lane, logger, claims) {
   const wanted = new Set(licenses.map((license2) => license2.toLowerCase()));
@@ -52151,7 +52596,7 @@ function withMemberId(item, memberId) {
   return { ...item, memberId };
 }
 
-// src/core/limiter/lane.ts
+// src/http/limiter/lane.ts
 var LANES = ["join", "write", "refresh", "background"];
 function perLane(make) {
   return {
@@ -52162,7 +52607,7 @@ function perLane(make) {
   };
 }
 
-// src/core/lookup/lane-storms.ts
+// src/roster/client/lane-storms.ts
 var LaneStorms = class {
   constructor(options) {
     this.options = options;
@@ -52193,7 +52638,7 @@ var LaneStorms = class {
   }
 };
 
-// src/core/lookup/query-budget.ts
+// src/roster/client/query-budget.ts
 var MAX_VALUES_PER_REQUEST = 100;
 var MAX_QUERY_BYTES = 7e3;
 function countThatFits(values, param, reserveBytes = 40) {
@@ -52209,7 +52654,7 @@ function countThatFits(values, param, reserveBytes = 40) {
   return count3;
 }
 
-// src/core/lookup/waiting-keys.ts
+// src/roster/client/waiting-keys.ts
 var WaitingKeys = class {
   pending = /* @__PURE__ */ new Map();
   waiting = perLane(() => /* @__PURE__ */ new Set());
@@ -52301,7 +52746,7 @@ var WaitingKeys = class {
   }
 };
 
-// src/core/lookup/key-batcher.ts
+// src/roster/client/key-batcher.ts
 var KeyBatcher = class {
   constructor(options) {
     this.options = options;
@@ -52418,8 +52863,8 @@ var KeyBatcher = class {
   }
 };
 
-// src/core/lookup/member-lookups.ts
-var LICENSE = /^license:[0-9a-z]{1,128}$/;
+// src/roster/client/member-lookups.ts
+var LICENSE2 = /^license:[0-9a-z]{1,128}$/;
 var LOOKUP_HOLD_MS = 1e3;
 function joinHoldMs(gateTimeoutMs) {
   return Math.max(0, Math.min(LOOKUP_HOLD_MS, Math.floor(gateTimeoutMs / 15)));
@@ -52478,7 +52923,7 @@ var MemberLookups = class {
   /** The member record holding `license` (assignments only if the service inlined them), or null. */
   member(license2, lane) {
     const key2 = license2.trim().toLowerCase();
-    if (!LICENSE.test(key2)) {
+    if (!LICENSE2.test(key2)) {
       this.logger.debug(`Not a game license, so not on the roster: ${JSON.stringify(license2.slice(0, 60))}`);
       return Promise.resolve(null);
     }
@@ -52527,133 +52972,223 @@ var MemberLookups = class {
   }
 };
 
-// src/core/api/service-error-codes.ts
-var SERVICE_ERROR_CODES = [
-  "invalid_api_key",
-  "insufficient_scope",
-  "ip_not_allowed",
-  "plan_required",
-  "not_found",
-  "method_not_allowed",
-  "conflict",
-  "validation_error",
-  "rate_limited",
-  "internal"
-];
-var SUSPENDING_CODES = /* @__PURE__ */ new Set([
-  "invalid_api_key",
-  "plan_required",
-  "ip_not_allowed"
-]);
-var KINDS = {
-  invalid_api_key: "refused",
-  insufficient_scope: "refused",
-  ip_not_allowed: "refused",
-  plan_required: "refused",
-  not_found: "rejected",
-  method_not_allowed: "rejected",
-  conflict: "rejected",
-  validation_error: "rejected",
-  rate_limited: "outage",
-  internal: "outage"
+// src/http/send-gate.ts
+var HeldBeforeSending = class extends Error {
+  name = "HeldBeforeSending";
+  constructor() {
+    super("held back before sending: requests are stopped");
+  }
 };
-function isServiceErrorCode(code) {
-  return SERVICE_ERROR_CODES.includes(code);
+function holdWhile(dispatcher, held) {
+  if (typeof dispatcher.compose !== "function") return dispatcher;
+  return dispatcher.compose((dispatch) => (options, handler) => {
+    if (held()) throw new HeldBeforeSending();
+    return dispatch(options, new HoldingHandler(handler, held));
+  });
 }
-function kindOfCode(code, status) {
-  if (isServiceErrorCode(code)) return KINDS[code];
-  if (status === null || status >= 500 || status === 429) return "outage";
-  if (status === 401 || status === 403) return "refused";
-  return "rejected";
+var HoldingHandler = class {
+  constructor(inner, held) {
+    this.inner = inner;
+    this.held = held;
+  }
+  inner;
+  held;
+  onRequestStart(controller, context) {
+    if (this.held()) {
+      controller.abort(new HeldBeforeSending());
+      return;
+    }
+    this.inner.onRequestStart?.(controller, context);
+  }
+  onRequestUpgrade(controller, statusCode, headers, socket) {
+    this.inner.onRequestUpgrade?.(controller, statusCode, headers, socket);
+  }
+  onResponseStart(controller, statusCode, headers, statusMessage) {
+    this.inner.onResponseStart?.(controller, statusCode, headers, statusMessage);
+  }
+  onResponseData(controller, chunk) {
+    this.inner.onResponseData?.(controller, chunk);
+  }
+  onResponseEnd(controller, trailers) {
+    this.inner.onResponseEnd?.(controller, trailers);
+  }
+  onResponseError(controller, error62) {
+    this.inner.onResponseError?.(controller, error62);
+  }
+};
+
+// src/http/http-exchange.ts
+var DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+var ExchangeFailure = class extends Error {
+  constructor(reason, detail, status = null) {
+    super(`${reason}: ${detail}`);
+    this.reason = reason;
+    this.detail = detail;
+    this.status = status;
+  }
+  reason;
+  detail;
+  status;
+  name = "ExchangeFailure";
+};
+var STALE_SOCKET = /* @__PURE__ */ new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+async function exchange(dispatcher, request, limits) {
+  const via = request.held ? holdWhile(dispatcher, request.held) : dispatcher;
+  const controller = new AbortController();
+  let timedOut = false;
+  let expire = () => {
+  };
+  const expired = new Promise((_, reject) => {
+    expire = () => reject(new ExchangeFailure("timeout", `${limits.timeoutMs} ms`));
+  });
+  expired.catch(() => {
+  });
+  const timer = limits.clock.setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+    expire();
+  }, limits.timeoutMs);
+  const options = {
+    origin: request.origin,
+    path: request.path,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal: controller.signal
+  };
+  let response;
+  try {
+    try {
+      response = await Promise.race([via.request(options), expired]);
+    } catch (error62) {
+      if (timedOut || !request.resendable || !STALE_SOCKET.has(codeOf(error62))) throw error62;
+      response = await Promise.race([via.request(options), expired]);
+    }
+    const text6 = await Promise.race([readCapped(response, limits.maxBodyBytes), expired]);
+    return { status: response.statusCode, headers: response.headers, text: text6 };
+  } catch (error62) {
+    response?.body.destroy();
+    if (error62 instanceof ExchangeFailure || error62 instanceof HeldBeforeSending) throw error62;
+    if (timedOut) throw new ExchangeFailure("timeout", `${limits.timeoutMs} ms`);
+    throw new ExchangeFailure("network", codeOf(error62) || String(error62?.message ?? error62));
+  } finally {
+    limits.clock.clearTimeout(timer);
+  }
+}
+async function readCapped(response, maxBytes) {
+  const tooLarge = () => new ExchangeFailure("too_large", `over ${maxBytes} bytes`, response.statusCode);
+  const declared = Number(response.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    const buffer = chunk;
+    size += buffer.length;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
+}
+function codeOf(error62) {
+  const code = error62?.code;
+  return typeof code === "string" ? code : "";
 }
 
-// src/core/api/key-suspension.ts
-function isKeyRefused(error62) {
-  return error62 instanceof RosterServiceError && SUSPENDING_CODES.has(error62.code);
+// src/http/keep-alive-pool.ts
+var import_undici = __toESM(require_undici(), 1);
+var IDLE_SOCKET_MS = 4e3;
+function keepAlivePool(origin, connections) {
+  return new import_undici.Pool(origin, {
+    connections,
+    keepAliveTimeout: IDLE_SOCKET_MS,
+    keepAliveMaxTimeout: IDLE_SOCKET_MS,
+    keepAliveTimeoutThreshold: 1e3,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    connect: { timeout: 0 }
+  });
 }
-var KeySuspension = class {
-  constructor(options) {
-    this.options = options;
-    this.everyMs = options.recheckEveryMs ?? 6e4;
-    this.delayMs = this.everyMs;
-  }
-  options;
-  error;
-  delayMs;
-  timer;
-  listeners = /* @__PURE__ */ new Set();
-  everyMs;
-  closed = false;
-  /** The error every call rejects with while suspended, if suspended. */
-  get current() {
-    return this.error;
-  }
-  /** Throws the suspension error if the key may not be used now. */
-  check() {
-    if (this.error) throw this.error;
-  }
-  suspend(error62) {
-    const first = this.error === void 0;
-    this.error = error62;
-    if (!first) return;
-    this.delayMs = this.everyMs;
-    const when = this.options.maxRecheckMs === void 0 ? "every minute" : `after ${Math.round(this.everyMs / 1e3)} s, then less often (at most every ${Math.round(this.options.maxRecheckMs / 6e4)} min)`;
-    this.options.logger.error(`${error62.message} Requests are stopped; the key is re-checked ${when}.`);
-    this.emit({ state: "suspended", error: error62 });
-    this.schedule();
-  }
-  onChange(listener) {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  close() {
-    this.closed = true;
-    if (this.timer !== void 0) this.options.clock.clearTimeout(this.timer);
-    this.timer = void 0;
-    this.listeners.clear();
-  }
-  schedule() {
-    if (this.closed) return;
-    const handle = this.options.clock.setTimeout(() => {
-      this.timer = void 0;
-      this.options.recheck().then(
-        () => this.resume(),
-        (error62) => {
-          this.options.logger.debug(`${this.subject} key re-check failed: ${error62.message}`);
-          const max = this.options.maxRecheckMs;
-          if (max !== void 0) this.delayMs = Math.min(max, this.delayMs * 2);
-          if (this.error) this.schedule();
-        }
+
+// src/http/http-sender.ts
+function createHttpSender(options) {
+  const base = new URL(options.baseUrl);
+  const origin = base.origin;
+  const basePath = base.pathname.replace(/\/+$/, "");
+  const ownsDispatcher = options.dispatcher === void 0;
+  const dispatcher = options.dispatcher ?? keepAlivePool(origin, 8);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const { apiKey, clock: clock2, timeoutMs } = options;
+  const authorization = `Bearer ${apiKey}`;
+  const redact = (text6) => apiKey.length >= 4 ? text6.split(apiKey).join("[redacted]") : text6;
+  async function send2(request, held) {
+    const query = request.query?.toString() ?? "";
+    const path = `${basePath}${request.path}${query ? `?${query}` : ""}`;
+    const headers = {
+      authorization,
+      "user-agent": options.userAgent,
+      accept: "application/json"
+    };
+    let body;
+    if (request.body !== void 0) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(request.body);
+    }
+    try {
+      return await exchange(
+        dispatcher,
+        {
+          origin,
+          path,
+          method: request.method,
+          headers,
+          body: body ?? null,
+          resendable: request.method === "GET",
+          held
+        },
+        { clock: clock2, timeoutMs, maxBodyBytes }
       );
-    }, this.delayMs);
-    handle.unref?.();
-    this.timer = handle;
-  }
-  resume() {
-    if (!this.error) return;
-    this.error = void 0;
-    this.options.logger.info(`The ${this.options.service ?? "roster"} API key works again; requests resume.`);
-    this.emit({ state: "resumed" });
-  }
-  get subject() {
-    const service = this.options.service ?? "roster";
-    return service.charAt(0).toUpperCase() + service.slice(1);
-  }
-  emit(change) {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch (error62) {
-        this.options.logger.error(
-          `A ${this.options.service ?? "roster"} state listener failed: ${error62.message}`
-        );
-      }
+    } catch (error62) {
+      if (error62 instanceof HeldBeforeSending) throw error62;
+      throw failure3(request, error62);
     }
   }
-};
+  function failure3(request, error62) {
+    const what = `${request.method} ${request.path}`;
+    const reason = error62 instanceof ExchangeFailure ? error62.reason : "network";
+    if (error62 instanceof ExchangeFailure && error62.reason === "too_large") {
+      return new RosterResponseError(
+        `The roster service answered ${what} with more than ${megabytes(maxBodyBytes)}; the resource stopped reading it. A proxy in front of the service may be sending something else.`,
+        { code: "malformed_response", kind: "outage", status: error62.status, requestId: null }
+      );
+    }
+    if (reason === "timeout") {
+      return new RosterNetworkError(
+        `The roster service did not answer ${what} within ${timeoutMs} ms (api.timeoutMs). It may be overloaded or unreachable.`,
+        { code: "timeout", kind: "outage", status: null, requestId: null }
+      );
+    }
+    const detail = error62 instanceof ExchangeFailure ? error62.detail : String(error62?.message);
+    return new RosterNetworkError(
+      redact(
+        `Could not reach the roster service at ${origin} for ${what} (${detail}). Check the server's internet access and ${options.addressSetting ?? "api.baseUrl"}.`
+      ),
+      { code: "network", kind: "outage", status: null, requestId: null }
+    );
+  }
+  return {
+    send: send2,
+    redact,
+    close: async () => {
+      if (ownsDispatcher) await dispatcher.close();
+    }
+  };
+}
+function megabytes(bytes) {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.ceil(bytes / 1024)} kB`;
+}
 
-// src/core/limiter/day-tally.ts
-var DAY_MS = 864e5;
+// src/http/limiter/day-tally.ts
+var DAY_MS2 = 864e5;
 var BUCKET_MS = 5 * 6e4;
 var MINUTE_MS = 6e4;
 var WINDOWS_PER_BUCKET = BUCKET_MS / MINUTE_MS;
@@ -52754,7 +53289,7 @@ var DayTally = class {
       excess -= of(bucket);
       if (excess <= 0) return expiry(bucket.start) - now;
     }
-    return DAY_MS;
+    return DAY_MS2;
   }
   bucketAt(at) {
     const start = at - (at % BUCKET_MS + BUCKET_MS) % BUCKET_MS;
@@ -52781,13 +53316,13 @@ function othersIn(bucket, now) {
   return bucket.othersScaled / bucket.windowsSeen * minutes;
 }
 function expiry(start) {
-  return start + BUCKET_MS - 1 + DAY_MS;
+  return start + BUCKET_MS - 1 + DAY_MS2;
 }
 function round(value) {
   return Math.round(value * 100) / 100;
 }
 
-// src/core/limiter/day-window.ts
+// src/http/limiter/day-window.ts
 var MINUTE_WINDOW_REACH_MS = 5 * 6e4;
 var DAY_WINDOW_REACH_MS = 25 * 36e5;
 function isDayWindow(info, now, dayLimit, minuteLimit) {
@@ -52801,9 +53336,9 @@ function resetInMs(info, now) {
   return info.resetAtMs === void 0 ? void 0 : info.resetAtMs - now;
 }
 
-// src/core/limiter/key-pace.ts
+// src/http/limiter/key-pace.ts
 var MINUTE_MS2 = 6e4;
-var HOUR_MS = 36e5;
+var HOUR_MS2 = 36e5;
 var SHORTEST_SPAN_MS = MINUTE_MS2 / 6;
 var KeyPace = class {
   /** Our sends of the last hour, oldest first. */
@@ -52815,7 +53350,7 @@ var KeyPace = class {
   onSend(now) {
     this.firstSendAt ??= now;
     this.sends.push(now);
-    while (this.sends.length > 0 && now - this.sends[0] > HOUR_MS) this.sends.shift();
+    while (this.sends.length > 0 && now - this.sends[0] > HOUR_MS2) this.sends.shift();
   }
   /** Our sends from `from` to `now`. */
   ownSince(from, now) {
@@ -52860,26 +53395,26 @@ var KeyPace = class {
     let span2 = 0;
     const seen = this.open ? [...this.windows, this.open] : this.windows;
     for (const window2 of seen) {
-      if (now - window2.at > HOUR_MS || window2.spanMs < SHORTEST_SPAN_MS) continue;
+      if (now - window2.at > HOUR_MS2 || window2.spanMs < SHORTEST_SPAN_MS) continue;
       others += window2.others;
       span2 += Math.min(window2.spanMs, MINUTE_MS2);
     }
-    return span2 === 0 ? null : others * HOUR_MS / span2;
+    return span2 === 0 ? null : others * HOUR_MS2 / span2;
   }
   /** Our own requests an hour since this run began (at most the last hour); null before any. */
   ownPerHour(now) {
     if (this.firstSendAt === void 0) return null;
-    const over = Math.min(HOUR_MS, Math.max(MINUTE_MS2 / 60, now - this.firstSendAt));
-    return this.ownSince(now - over, now) * HOUR_MS / over;
+    const over = Math.min(HOUR_MS2, Math.max(MINUTE_MS2 / 60, now - this.firstSendAt));
+    return this.ownSince(now - over, now) * HOUR_MS2 / over;
   }
   keep(window2) {
     this.windows.push(window2);
-    while (this.windows.length > 0 && window2.at - this.windows[0].at > HOUR_MS) this.windows.shift();
+    while (this.windows.length > 0 && window2.at - this.windows[0].at > HOUR_MS2) this.windows.shift();
     return window2;
   }
 };
 
-// src/core/limiter/rate-limit-headers.ts
+// src/http/limiter/rate-limit-headers.ts
 var DEFAULT_MAX_WAIT_MS = 5 * 6e4;
 function readRateLimitHeaders(headers, now, maxWaitMs = DEFAULT_MAX_WAIT_MS) {
   const info = {};
@@ -52932,7 +53467,7 @@ function readRetryAfter(headers, now) {
   return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
 }
 
-// src/core/limiter/key-day.ts
+// src/http/limiter/key-day.ts
 var MINUTE_MS3 = 6e4;
 var DEFAULT_DAY_RESERVE = { refresh: 0.1, background: 0.25 };
 var KeyDay = class {
@@ -53026,7 +53561,7 @@ var KeyDay = class {
   report(now) {
     this.settle(now);
     const service = this.current(now);
-    const since = service ? service.resetAt - DAY_MS : now - now % DAY_MS;
+    const since = service ? service.resetAt - DAY_MS2 : now - now % DAY_MS2;
     const today = this.tally.ownByLane(now, since);
     const countedSince = this.tally.firstAt(now);
     return {
@@ -53052,7 +53587,7 @@ var KeyDay = class {
   restore(saved, now) {
     this.tally.restore(saved.buckets, now);
     const day = saved.serviceDay;
-    if (day && day.resetAt > now && day.resetAt - now <= DAY_MS && !this.service) {
+    if (day && day.resetAt > now && day.resetAt - now <= DAY_MS2 && !this.service) {
       this.service = { ...day, heardAt: now };
       this.announcedDay = day.limit;
     }
@@ -53060,7 +53595,7 @@ var KeyDay = class {
   heardDay(info, now) {
     const { limit, remaining } = info;
     if (limit === void 0 || remaining === void 0) return;
-    const reset = now + Math.min(resetInMs(info, now) ?? DAY_MS, DAY_MS);
+    const reset = now + Math.min(resetInMs(info, now) ?? DAY_MS2, DAY_MS2);
     this.announcedDay = limit;
     const current = this.current(now);
     if (current && Math.abs(current.resetAt - reset) <= MINUTE_MS3) {
@@ -53105,7 +53640,7 @@ function dayWindow(service) {
   return { limit: service.limit, remaining: service.remaining, resetAt: service.resetAt };
 }
 
-// src/core/limiter/lane-queues.ts
+// src/http/limiter/lane-queues.ts
 var LaneQueues = class {
   queues = perLane(() => []);
   /** Queues a waiter; `onLeave` runs when an abort takes it out of its queue. */
@@ -53157,7 +53692,7 @@ var LaneQueues = class {
   }
 };
 
-// src/core/limiter/limiter-closed-error.ts
+// src/http/limiter/limiter-closed-error.ts
 var LimiterClosedError = class extends Error {
   name = "LimiterClosedError";
   constructor() {
@@ -53173,7 +53708,7 @@ var LaneWaitTooLongError = class extends Error {
   name = "LaneWaitTooLongError";
 };
 
-// src/core/limiter/key-rolling-count.ts
+// src/http/limiter/key-rolling-count.ts
 var MINUTE_MS4 = 6e4;
 var LONGEST_WINDOW_MS = 2 * MINUTE_MS4;
 var KeyRollingCount = class {
@@ -53207,7 +53742,7 @@ var KeyRollingCount = class {
   }
 };
 
-// src/core/limiter/server-budget.ts
+// src/http/limiter/server-budget.ts
 var RATE_WINDOW_MS = 1e4;
 var QUIET_SENDS = 5;
 var ServerBudget = class {
@@ -53306,7 +53841,7 @@ var ServerBudget = class {
   }
 };
 
-// src/core/limiter/sliding-window.ts
+// src/http/limiter/sliding-window.ts
 var SlidingWindow = class {
   constructor(windowMs, slotMs) {
     this.windowMs = windowMs;
@@ -53361,7 +53896,7 @@ var SlidingWindow = class {
   }
 };
 
-// src/core/limiter/token-bucket.ts
+// src/http/limiter/token-bucket.ts
 var TokenBucket = class {
   constructor(ratePerMs, capacity, now) {
     this.ratePerMs = ratePerMs;
@@ -53406,7 +53941,7 @@ var TokenBucket = class {
   }
 };
 
-// src/core/limiter/rate-limiter.ts
+// src/http/limiter/rate-limiter.ts
 var MINUTE_MS5 = 6e4;
 var RateLimiter = class {
   clock;
@@ -53594,295 +54129,7 @@ var RateLimiter = class {
   }
 };
 
-// src/core/api/catalog-loader.ts
-var CATALOG_PAGES = 20;
-var CatalogLoader = class {
-  constructor(options) {
-    this.options = options;
-    this.maxAgeMs = options.maxAgeMs ?? 30 * 6e4;
-  }
-  options;
-  current;
-  loading;
-  maxAgeMs;
-  get(force = false) {
-    const now = this.options.clock.now();
-    if (!force && this.current && now - this.current.loadedAt < this.maxAgeMs) {
-      return Promise.resolve(this.current.catalog);
-    }
-    this.loading ??= this.load().finally(() => {
-      this.loading = void 0;
-    });
-    return this.loading;
-  }
-  async load() {
-    const { executor, logger, clock: clock2 } = this.options;
-    try {
-      const query = new URLSearchParams();
-      const lane = this.current ? "background" : "join";
-      const [departments, ranks] = await Promise.all([
-        listPages(executor, "/api/v1/departments", query, { lane, maxPages: CATALOG_PAGES }),
-        listPages(executor, "/api/v1/ranks", query, { lane, maxPages: CATALOG_PAGES })
-      ]);
-      const catalog = {
-        departments: parseRecords(departments, departmentSchema, "department", logger),
-        ranks: parseRecords(ranks, rankSchema, "rank", logger)
-      };
-      this.current = { catalog, loadedAt: clock2.now() };
-      return catalog;
-    } catch (error62) {
-      if (!this.current) throw error62;
-      this.current.loadedAt = clock2.now() - this.maxAgeMs + 6e4;
-      logger.warn(
-        `Could not reload departments and ranks; keeping the last ones. ${error62.message}`
-      );
-      return this.current.catalog;
-    }
-  }
-};
-
-// src/core/api/send-gate.ts
-var HeldBeforeSending = class extends Error {
-  name = "HeldBeforeSending";
-  constructor() {
-    super("held back before sending: requests are stopped");
-  }
-};
-function holdWhile(dispatcher, held) {
-  if (typeof dispatcher.compose !== "function") return dispatcher;
-  return dispatcher.compose((dispatch) => (options, handler) => {
-    if (held()) throw new HeldBeforeSending();
-    return dispatch(options, new HoldingHandler(handler, held));
-  });
-}
-var HoldingHandler = class {
-  constructor(inner, held) {
-    this.inner = inner;
-    this.held = held;
-  }
-  inner;
-  held;
-  onRequestStart(controller, context) {
-    if (this.held()) {
-      controller.abort(new HeldBeforeSending());
-      return;
-    }
-    this.inner.onRequestStart?.(controller, context);
-  }
-  onRequestUpgrade(controller, statusCode, headers, socket) {
-    this.inner.onRequestUpgrade?.(controller, statusCode, headers, socket);
-  }
-  onResponseStart(controller, statusCode, headers, statusMessage) {
-    this.inner.onResponseStart?.(controller, statusCode, headers, statusMessage);
-  }
-  onResponseData(controller, chunk) {
-    this.inner.onResponseData?.(controller, chunk);
-  }
-  onResponseEnd(controller, trailers) {
-    this.inner.onResponseEnd?.(controller, trailers);
-  }
-  onResponseError(controller, error62) {
-    this.inner.onResponseError?.(controller, error62);
-  }
-};
-
-// src/core/api/http-exchange.ts
-var DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-var ExchangeFailure = class extends Error {
-  constructor(reason, detail, status = null) {
-    super(`${reason}: ${detail}`);
-    this.reason = reason;
-    this.detail = detail;
-    this.status = status;
-  }
-  reason;
-  detail;
-  status;
-  name = "ExchangeFailure";
-};
-var STALE_SOCKET = /* @__PURE__ */ new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
-async function exchange(dispatcher, request, limits) {
-  const via = request.held ? holdWhile(dispatcher, request.held) : dispatcher;
-  const controller = new AbortController();
-  let timedOut = false;
-  let expire = () => {
-  };
-  const expired = new Promise((_, reject) => {
-    expire = () => reject(new ExchangeFailure("timeout", `${limits.timeoutMs} ms`));
-  });
-  expired.catch(() => {
-  });
-  const timer = limits.clock.setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-    expire();
-  }, limits.timeoutMs);
-  const options = {
-    origin: request.origin,
-    path: request.path,
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-    signal: controller.signal
-  };
-  let response;
-  try {
-    try {
-      response = await Promise.race([via.request(options), expired]);
-    } catch (error62) {
-      if (timedOut || !request.resendable || !STALE_SOCKET.has(codeOf(error62))) throw error62;
-      response = await Promise.race([via.request(options), expired]);
-    }
-    const text6 = await Promise.race([readCapped(response, limits.maxBodyBytes), expired]);
-    return { status: response.statusCode, headers: response.headers, text: text6 };
-  } catch (error62) {
-    response?.body.destroy();
-    if (error62 instanceof ExchangeFailure || error62 instanceof HeldBeforeSending) throw error62;
-    if (timedOut) throw new ExchangeFailure("timeout", `${limits.timeoutMs} ms`);
-    throw new ExchangeFailure("network", codeOf(error62) || String(error62?.message ?? error62));
-  } finally {
-    limits.clock.clearTimeout(timer);
-  }
-}
-async function readCapped(response, maxBytes) {
-  const tooLarge = () => new ExchangeFailure("too_large", `over ${maxBytes} bytes`, response.statusCode);
-  const declared = Number(response.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  const chunks = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    const buffer = chunk;
-    size += buffer.length;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks, size).toString("utf8");
-}
-function codeOf(error62) {
-  const code = error62?.code;
-  return typeof code === "string" ? code : "";
-}
-
-// src/core/api/keep-alive-pool.ts
-var import_undici = __toESM(require_undici(), 1);
-var IDLE_SOCKET_MS = 4e3;
-function keepAlivePool(origin, connections) {
-  return new import_undici.Pool(origin, {
-    connections,
-    keepAliveTimeout: IDLE_SOCKET_MS,
-    keepAliveMaxTimeout: IDLE_SOCKET_MS,
-    keepAliveTimeoutThreshold: 1e3,
-    headersTimeout: 0,
-    bodyTimeout: 0,
-    connect: { timeout: 0 }
-  });
-}
-
-// src/core/api/http-sender.ts
-function createHttpSender(options) {
-  const base = new URL(options.baseUrl);
-  const origin = base.origin;
-  const basePath = base.pathname.replace(/\/+$/, "");
-  const ownsDispatcher = options.dispatcher === void 0;
-  const dispatcher = options.dispatcher ?? keepAlivePool(origin, 8);
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const { apiKey, clock: clock2, timeoutMs } = options;
-  const authorization = `Bearer ${apiKey}`;
-  const redact = (text6) => apiKey.length >= 4 ? text6.split(apiKey).join("[redacted]") : text6;
-  async function send2(request, held) {
-    const query = request.query?.toString() ?? "";
-    const path = `${basePath}${request.path}${query ? `?${query}` : ""}`;
-    const headers = {
-      authorization,
-      "user-agent": options.userAgent,
-      accept: "application/json"
-    };
-    let body;
-    if (request.body !== void 0) {
-      headers["content-type"] = "application/json";
-      body = JSON.stringify(request.body);
-    }
-    try {
-      return await exchange(
-        dispatcher,
-        {
-          origin,
-          path,
-          method: request.method,
-          headers,
-          body: body ?? null,
-          resendable: request.method === "GET",
-          held
-        },
-        { clock: clock2, timeoutMs, maxBodyBytes }
-      );
-    } catch (error62) {
-      if (error62 instanceof HeldBeforeSending) throw error62;
-      throw failure3(request, error62);
-    }
-  }
-  function failure3(request, error62) {
-    const what = `${request.method} ${request.path}`;
-    const reason = error62 instanceof ExchangeFailure ? error62.reason : "network";
-    if (error62 instanceof ExchangeFailure && error62.reason === "too_large") {
-      return new RosterResponseError(
-        `The roster service answered ${what} with more than ${megabytes(maxBodyBytes)}; the resource stopped reading it. A proxy in front of the service may be sending something else.`,
-        { code: "malformed_response", kind: "outage", status: error62.status, requestId: null }
-      );
-    }
-    if (reason === "timeout") {
-      return new RosterNetworkError(
-        `The roster service did not answer ${what} within ${timeoutMs} ms (api.timeoutMs). It may be overloaded or unreachable.`,
-        { code: "timeout", kind: "outage", status: null, requestId: null }
-      );
-    }
-    const detail = error62 instanceof ExchangeFailure ? error62.detail : String(error62?.message);
-    return new RosterNetworkError(
-      redact(
-        `Could not reach the roster service at ${origin} for ${what} (${detail}). Check the server's internet access and ${options.addressSetting ?? "api.baseUrl"}.`
-      ),
-      { code: "network", kind: "outage", status: null, requestId: null }
-    );
-  }
-  return {
-    send: send2,
-    redact,
-    close: async () => {
-      if (ownsDispatcher) await dispatcher.close();
-    }
-  };
-}
-function megabytes(bytes) {
-  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.ceil(bytes / 1024)} kB`;
-}
-
-// src/core/api/key-identity.ts
-function readKeyIdentity(data) {
-  const root = bag(data);
-  const community = bag(root.community);
-  const key2 = bag(root.key ?? root.apiKey ?? root.api_key);
-  const name = text(community.name) ?? text(root.communityName) ?? text(root.community_name) ?? text(root.community);
-  const id2 = text(community.id) ?? text(root.communityId) ?? text(root.community_id) ?? null;
-  return {
-    community: { id: id2, name: name ?? "(unnamed community)" },
-    scopes: scopes(root.scopes) ?? scopes(key2.scopes) ?? []
-  };
-}
-function bag(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
-}
-function text(value) {
-  if (typeof value === "string" && value !== "") return value;
-  if (typeof value === "number") return String(value);
-  return void 0;
-}
-function scopes(value) {
-  if (Array.isArray(value)) return value.filter((scope) => typeof scope === "string");
-  if (typeof value === "string") return value.split(/[\s,]+/).filter(Boolean);
-  return void 0;
-}
-
-// src/core/api/service-error-message.ts
+// src/http/service-error-message.ts
 var KEYS_PAGE = "the roster dashboard (Settings, API Keys)";
 function describeServiceError(facts) {
   const said = facts.serviceMessage ? ` The service said: "${facts.serviceMessage}".` : "";
@@ -53926,7 +54173,7 @@ function detailText(details) {
   }
 }
 
-// src/core/api/read-response.ts
+// src/http/read-response.ts
 function readEnvelopeAnswer(raw, context) {
   const answer = redacted(raw, context);
   const reading = readEnvelope(answer.text);
@@ -54004,7 +54251,7 @@ function notTheApi(answer, context, problem, requestId) {
   );
 }
 
-// src/core/api/retry-policy.ts
+// src/http/retry-policy.ts
 var defaultRetryPolicy = {
   maxRetries: 3,
   baseDelayMs: 500,
@@ -54022,7 +54269,7 @@ function backoffDelayMs(policy, retry, random) {
   return Math.round(ceiling / 2 + ceiling / 2 * random());
 }
 
-// src/core/api/request-executor.ts
+// src/http/request-executor.ts
 var WRITE_WAIT_MS = 1e4;
 var RequestExecutor = class {
   constructor(options) {
@@ -54131,7 +54378,7 @@ var RequestExecutor = class {
   }
 };
 
-// src/core/api/service-clock.ts
+// src/http/service-clock.ts
 var ServiceClock = class {
   constructor(clock2) {
     this.clock = clock2;
@@ -54153,7 +54400,80 @@ var ServiceClock = class {
   }
 };
 
-// src/core/api/roster-api.ts
+// src/roster/client/catalog-loader.ts
+var CATALOG_PAGES = 20;
+var CatalogLoader = class {
+  constructor(options) {
+    this.options = options;
+    this.maxAgeMs = options.maxAgeMs ?? 30 * 6e4;
+  }
+  options;
+  current;
+  loading;
+  maxAgeMs;
+  get(force = false) {
+    const now = this.options.clock.now();
+    if (!force && this.current && now - this.current.loadedAt < this.maxAgeMs) {
+      return Promise.resolve(this.current.catalog);
+    }
+    this.loading ??= this.load().finally(() => {
+      this.loading = void 0;
+    });
+    return this.loading;
+  }
+  async load() {
+    const { executor, logger, clock: clock2 } = this.options;
+    try {
+      const query = new URLSearchParams();
+      const lane = this.current ? "background" : "join";
+      const [departments, ranks] = await Promise.all([
+        listPages(executor, "/api/v1/departments", query, { lane, maxPages: CATALOG_PAGES }),
+        listPages(executor, "/api/v1/ranks", query, { lane, maxPages: CATALOG_PAGES })
+      ]);
+      const catalog = {
+        departments: parseRecords(departments, departmentSchema, "department", logger),
+        ranks: parseRecords(ranks, rankSchema, "rank", logger)
+      };
+      this.current = { catalog, loadedAt: clock2.now() };
+      return catalog;
+    } catch (error62) {
+      if (!this.current) throw error62;
+      this.current.loadedAt = clock2.now() - this.maxAgeMs + 6e4;
+      logger.warn(
+        `Could not reload departments and ranks; keeping the last ones. ${error62.message}`
+      );
+      return this.current.catalog;
+    }
+  }
+};
+
+// src/roster/client/key-identity.ts
+function readKeyIdentity(data) {
+  const root = bag(data);
+  const community = bag(root.community);
+  const key2 = bag(root.key ?? root.apiKey ?? root.api_key);
+  const name = text(community.name) ?? text(root.communityName) ?? text(root.community_name) ?? text(root.community);
+  const id2 = text(community.id) ?? text(root.communityId) ?? text(root.community_id) ?? null;
+  return {
+    community: { id: id2, name: name ?? "(unnamed community)" },
+    scopes: scopes(root.scopes) ?? scopes(key2.scopes) ?? []
+  };
+}
+function bag(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+}
+function text(value) {
+  if (typeof value === "string" && value !== "") return value;
+  if (typeof value === "number") return String(value);
+  return void 0;
+}
+function scopes(value) {
+  if (Array.isArray(value)) return value.filter((scope) => typeof scope === "string");
+  if (typeof value === "string") return value.split(/[\s,]+/).filter(Boolean);
+  return void 0;
+}
+
+// src/roster/client/roster-api.ts
 function rosterUserAgent(version2) {
   return `roster-fivem/${version2}`;
 }
@@ -54278,75 +54598,7 @@ function toParams(query) {
   return params;
 }
 
-// src/core/api/scope-warnings.ts
-var SCOPE_USES = [
-  {
-    anyOf: ["roster:read"],
-    part: "joins",
-    without: "members cannot be looked up, so joining players cannot be checked (gate.onError decides every join)",
-    required: true
-  },
-  {
-    anyOf: ["departments:read"],
-    part: "department and rank names",
-    without: "department and rank names are unknown, so a gate.departments rule falls to gate.onError, and principals, queue priority by rank and job sync have nothing to go on",
-    required: true
-  },
-  {
-    anyOf: ["audit:read"],
-    part: "the roster mirror and the change feed",
-    without: "every join is looked up, and changes on the roster reach online players only with the periodic refresh (refresh.intervalSeconds)",
-    required: false
-  },
-  {
-    anyOf: ["roster:write", "departments:write"],
-    part: "rank changes",
-    without: "the `rank` command and setRank are refused",
-    required: false
-  },
-  {
-    anyOf: ["timelogs:read"],
-    part: "duty hours",
-    without: "duty hours are unknown (getDutyHours answers null)",
-    required: false
-  }
-];
-function hasScope(scopes2, needed) {
-  const held = new Set(scopes2.map((scope) => scope.trim().toLowerCase()));
-  const [group, access] = needed.toLowerCase().split(":");
-  return held.has(`${group}:${access}`) || access === "read" && held.has(`${group}:write`);
-}
-function missingScopes(scopes2, uses = SCOPE_USES) {
-  return uses.filter((use) => !use.anyOf.some((scope) => hasScope(scopes2, scope)));
-}
-function scopeName(use) {
-  return use.anyOf.join(" or ");
-}
-function scopeWarnings(scopes2) {
-  return missingScopes(
-    scopes2,
-    SCOPE_USES.filter((use) => use.required)
-  ).map(
-    (use) => `The roster API key lacks the scope ${scopeName(use)}: ${use.without}. Add it to the key in the roster dashboard (Settings, API Keys).`
-  );
-}
-function scopeLines(scopes2) {
-  const missing2 = missingScopes(scopes2);
-  if (missing2.length === 0) {
-    const held = SCOPE_USES.map(
-      (use) => use.anyOf.filter((scope) => hasScope(scopes2, scope)).join(" and ") || scopeName(use)
-    );
-    return [`\u2713 scopes: the key has every scope the resource uses (${held.join(", ")}).`];
-  }
-  const mark = (use) => use.required ? "\u2717" : "!";
-  const count3 = missing2.length === 1 ? "a scope" : `${missing2.length} scopes`;
-  return [
-    `${missing2.some((use) => use.required) ? "\u2717" : "!"} scopes: the key lacks ${count3} the resource uses; add ${missing2.length === 1 ? "it" : "them"} to the key in the roster dashboard (Settings, API Keys):`,
-    ...missing2.map((use) => `  ${mark(use)} ${scopeName(use)} (${use.part}): ${use.without}.`)
-  ];
-}
-
-// src/core/doctor/daily-budget.ts
+// src/features/day-budget/doctor-lines.ts
 var CLOSE = 1 - DEFAULT_DAY_RESERVE.background;
 function dailyBudgetLines(outlook, now) {
   const { cost, ceiling, keyPerDay, serversWorth } = outlook;
@@ -54402,119 +54654,10 @@ function span(ms) {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-// src/core/limiter/daily-estimate.ts
-var DAY_MS2 = 864e5;
-var HOUR_MS2 = 36e5;
-var CATALOG_PER_DAY = 2 * 48;
-var PAGE = 100;
-var SAFETY_NET_INTERVALS = 12;
-var SHORTEST_MEASURE_MS = 15 * 6e4;
-var OTHERS_NOTICED = 0.1;
-function dailyCost(rates, day, now) {
-  const audit = rates.auditSeconds > 0 ? Math.round(86400 / rates.auditSeconds) : 0;
-  const mirror = rates.mirror;
-  const fullReads = mirror ? Math.round(1440 / mirror.resyncMinutes * fullReadCost(mirror.held)) : 0;
-  const refreshes = refreshesPerDay(rates);
-  const duty = rates.dutySeconds > 0 && rates.online > 0 ? Math.round(86400 / rates.dutySeconds * Math.ceil(rates.online / PAGE)) : 0;
-  const overMs = day.countedSince === null ? 0 : Math.min(DAY_MS2, now - day.countedSince);
-  let measured = null;
-  if (overMs >= SHORTEST_MEASURE_MS) {
-    const counted2 = day.own.join + day.own.write + day.own.refresh;
-    const perDay = counted2 * DAY_MS2 / overMs;
-    measured = Math.max(0, Math.round(perDay - audit - refreshes));
-  }
-  return {
-    audit,
-    fullReads,
-    catalog: CATALOG_PER_DAY,
-    refreshes,
-    duty,
-    measured,
-    measuredOverMs: overMs,
-    total: audit + fullReads + CATALOG_PER_DAY + refreshes + duty + (measured ?? 0)
-  };
-}
-function keyOutlook(cost, day, now) {
-  const serversWorth = worthOf(day, now);
-  const keyPerDay = Math.round(cost.total * serversWorth);
-  const service = day.serviceDay;
-  const ceiling = service ? day.perDay === null ? service.limit : Math.min(day.perDay, service.limit) : day.perDay;
-  const dayEndsAt = day.today.since + DAY_MS2;
-  const usedToday = service ? service.limit - service.remaining : todaySoFar(day, keyPerDay);
-  let runsOutAt = null;
-  if (ceiling !== null && usedToday !== null && keyPerDay > 0) {
-    const at = now + Math.max(0, ceiling - usedToday) * DAY_MS2 / keyPerDay;
-    if (at < dayEndsAt) runsOutAt = at;
-  }
-  return {
-    cost,
-    serversWorth,
-    keyPerDay,
-    ceiling,
-    usedToday,
-    fromService: service !== null,
-    dayEndsAt,
-    runsOutAt
-  };
-}
-function todaySoFar(day, keyPerDay) {
-  if (day.countedSince === null) return null;
-  const uncounted = Math.max(0, day.countedSince - day.today.since);
-  return Math.round(day.today.own + (day.today.others ?? 0) + keyPerDay * uncounted / DAY_MS2);
-}
-function worthOf(day, now) {
-  const ownDay = day.own.join + day.own.write + day.own.refresh + day.own.background;
-  const counted2 = day.countedSince !== null && now - day.countedSince >= HOUR_MS2 && day.others !== null && ownDay > 0;
-  const own2 = counted2 ? ownDay : day.pace.own;
-  const others = counted2 ? day.others : day.pace.others;
-  if (own2 === null || others === null || own2 <= 0 || others < own2 * OTHERS_NOTICED) return 1;
-  return (own2 + others) / own2;
-}
-function fullReadCost(held) {
-  return 2 * Math.max(1, Math.ceil(held / PAGE));
-}
-function refreshesPerDay(rates) {
-  if (rates.refreshSeconds <= 0 || rates.online === 0) return 0;
-  if (rates.mirror?.deciding && rates.feedHealthy) return 0;
-  const every = rates.feedHealthy ? rates.refreshSeconds * SAFETY_NET_INTERVALS : rates.refreshSeconds;
-  return Math.round(86400 / every * 2 * Math.ceil(rates.online / PAGE));
-}
-
-// src/core/limiter/saved-day.ts
-var import_node_crypto2 = require("node:crypto");
-var count2 = external_exports.number().finite().min(0);
-var schema = external_exports.object({
-  version: external_exports.literal(1),
-  /** Whose key the count is (`keyTag`): another key's day is not this one's. */
-  key: external_exports.string(),
-  savedAt: external_exports.number().finite(),
-  buckets: external_exports.array(external_exports.tuple([external_exports.number().finite(), count2, count2, count2, count2, count2, count2])).max(400),
-  serviceDay: external_exports.object({ limit: count2, remaining: count2, resetAt: external_exports.number().finite() }).nullable()
-});
-function keyTag(apiKey) {
-  const id2 = apiKey.trim().split("_")[1] ?? "";
-  return (0, import_node_crypto2.createHash)("sha256").update(`roster-day:${id2}`, "utf8").digest("hex").slice(0, 16);
-}
-function encodeDay(key2, day, now) {
-  return JSON.stringify({ version: 1, key: key2, savedAt: now, ...day });
-}
-function decodeDay(text6, key2) {
-  let json3;
-  try {
-    json3 = JSON.parse(text6);
-  } catch {
-    return { problem: "it is not JSON" };
-  }
-  const parsed = schema.safeParse(json3);
-  if (!parsed.success) return { problem: "it is not in the expected form" };
-  if (parsed.data.key !== key2) return { problem: "it was saved for another API key" };
-  return { day: { buckets: parsed.data.buckets, serviceDay: parsed.data.serviceDay } };
-}
-
-// src/fivem/day-file.ts
+// src/features/day-budget/fivem/day-file.ts
 var import_node_path = require("node:path");
 
-// src/fivem/read-if-present.ts
+// src/platform/read-if-present.ts
 var import_node_fs = require("node:fs");
 function readIfPresent(path) {
   try {
@@ -54530,7 +54673,7 @@ function replaceFile(path, text6) {
   (0, import_node_fs.renameSync)(temporary, path);
 }
 
-// src/fivem/day-file.ts
+// src/features/day-budget/fivem/day-file.ts
 function dayFile(resourcePath, name = "roster-day.json") {
   const path = (0, import_node_path.join)(resourcePath, name);
   return {
@@ -54539,7 +54682,7 @@ function dayFile(resourcePath, name = "roster-day.json") {
   };
 }
 
-// src/app/capabilities/daily-budget.ts
+// src/features/day-budget/index.ts
 var SAVE_MS = 6e4;
 function attachDailyBudget(context) {
   const { api, clock: clock2, logger, config: config2, players, capabilities, schedule } = context;
@@ -54602,7 +54745,7 @@ function attachDailyBudget(context) {
   };
 }
 
-// src/core/audit/entry-values.ts
+// src/features/audit/entry-values.ts
 var MAX_ENTRY_DEPTH = 32;
 var MAX_ENTRY_VALUES = 1e4;
 var UnreadableEntryError = class extends Error {
@@ -54631,7 +54774,7 @@ function entryValues(entry) {
   return values;
 }
 
-// src/core/duty/duty-entries.ts
+// src/features/duty/duty-entries.ts
 var DUTY_WORDS = /* @__PURE__ */ new Set(["duty", "timelog", "timelogs", "shift", "shifts"]);
 function membersNamedByDutyEntries(entries, index) {
   const named = /* @__PURE__ */ new Set();
@@ -54661,138 +54804,7 @@ function speaksOfDuty(value) {
   return value.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/).some((word) => DUTY_WORDS.has(word));
 }
 
-// src/core/doctor/openapi-check.ts
-var isObject2 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-function checkAssumptions(document) {
-  if (!isObject2(document) || !isObject2(document.paths)) {
-    return [
-      {
-        assumption: "the OpenAPI description can be read",
-        verdict: "contradicted",
-        detail: "no `paths` in it"
-      }
-    ];
-  }
-  const doc = document;
-  return [
-    fieldsCheck(doc, "/api/v1/members", "members carry id, status, gameLicense and displayName or name", [
-      ["id"],
-      ["status"],
-      ["gameLicense"],
-      ["displayName", "name"]
-    ]),
-    parameterCheck(doc, "/api/v1/members", "gameLicense", "members can be filtered by gameLicense"),
-    parameterCheck(
-      doc,
-      "/api/v1/department-assignments",
-      "memberId",
-      "assignments can be filtered by memberId"
-    ),
-    fieldsCheck(
-      doc,
-      "/api/v1/department-assignments",
-      "assignments carry id, memberId, departmentId and rankId",
-      [["id"], ["memberId"], ["departmentId"], ["rankId"]]
-    ),
-    fieldsCheck(doc, "/api/v1/departments", "departments carry id and name", [["id"], ["name"]]),
-    fieldsCheck(doc, "/api/v1/ranks", "ranks carry id, departmentId, name and position", [
-      ["id"],
-      ["departmentId"],
-      ["name"],
-      ["position"]
-    ])
-  ];
-}
-function operation(doc, path) {
-  const paths = doc.paths;
-  const item = paths[path];
-  return isObject2(item) && isObject2(item.get) ? item.get : void 0;
-}
-function parameterCheck(doc, path, name, assumption) {
-  const op = operation(doc, path);
-  if (!op) return { assumption, verdict: "not described", detail: `GET ${path} is not in the description` };
-  const params = [
-    ...asArray(op.parameters),
-    ...asArray(doc.paths[path] && doc.paths[path].parameters)
-  ];
-  const found = params.map((p) => resolve(doc, p)).some((p) => isObject2(p) && p.name === name);
-  return found ? { assumption, verdict: "confirmed" } : { assumption, verdict: "not described", detail: `no \`${name}\` parameter` };
-}
-function fieldsCheck(doc, path, assumption, groups) {
-  const op = operation(doc, path);
-  if (!op) return { assumption, verdict: "not described", detail: `GET ${path} is not in the description` };
-  const properties = recordProperties(doc, op);
-  if (properties === null)
-    return { assumption, verdict: "not described", detail: "its record schema is not described" };
-  const missing2 = groups.filter((names) => !names.some((n) => properties.has(n))).map((names) => names.join(" or "));
-  if (missing2.length === 0) return { assumption, verdict: "confirmed" };
-  return { assumption, verdict: "contradicted", detail: `missing ${missing2.join(", ")}` };
-}
-function recordProperties(doc, op) {
-  const responses = isObject2(op.responses) ? op.responses : {};
-  const ok = resolve(doc, responses["200"] ?? responses["2XX"] ?? responses.default);
-  if (!isObject2(ok) || !isObject2(ok.content)) return null;
-  const media = resolve(doc, ok.content["application/json"]);
-  if (!isObject2(media)) return null;
-  let schema2 = resolve(doc, media.schema);
-  const data = isObject2(schema2) ? propertiesOf(doc, schema2).get("data") : void 0;
-  if (data !== void 0) schema2 = data;
-  schema2 = resolve(doc, schema2);
-  if (isObject2(schema2) && schema2.type === "array") schema2 = resolve(doc, schema2.items);
-  if (!isObject2(schema2)) return null;
-  const names = new Set(propertiesOf(doc, schema2).keys());
-  return names.size > 0 ? names : null;
-}
-function propertiesOf(doc, schema2, seen = /* @__PURE__ */ new Set()) {
-  const out = /* @__PURE__ */ new Map();
-  if (seen.has(schema2)) return out;
-  seen.add(schema2);
-  if (isObject2(schema2.properties))
-    for (const [k2, v] of Object.entries(schema2.properties)) out.set(k2, resolve(doc, v));
-  for (const part of asArray(schema2.allOf)) {
-    const resolved = resolve(doc, part);
-    if (isObject2(resolved)) for (const [k2, v] of propertiesOf(doc, resolved, seen)) out.set(k2, v);
-  }
-  return out;
-}
-function resolve(doc, value, depth = 0) {
-  if (!isObject2(value) || typeof value.$ref !== "string" || depth > 10) return value;
-  const parts2 = value.$ref.replace(/^#\//, "").split("/");
-  let target = doc;
-  for (const part of parts2)
-    target = isObject2(target) ? target[part.replace(/~1/g, "/").replace(/~0/g, "~")] : void 0;
-  return resolve(doc, target, depth + 1);
-}
-function asArray(value) {
-  return Array.isArray(value) ? value : [];
-}
-function listedRecordFields(document, path) {
-  if (!isObject2(document) || !isObject2(document.paths)) return null;
-  const op = operation(document, path);
-  if (!op) return null;
-  const names = recordProperties(document, op);
-  if (names === null) return null;
-  const responses = isObject2(op.responses) ? op.responses : {};
-  const ok = resolve(document, responses["200"] ?? responses["2XX"] ?? responses.default);
-  const media = resolve(document, ok.content["application/json"]);
-  let schema2 = resolve(document, media.schema);
-  const data = isObject2(schema2) ? propertiesOf(document, schema2).get("data") : void 0;
-  if (data !== void 0) schema2 = resolve(document, data);
-  if (isObject2(schema2) && schema2.type === "array") schema2 = resolve(document, schema2.items);
-  const fields = /* @__PURE__ */ new Map();
-  if (!isObject2(schema2)) return null;
-  for (const [name, value] of propertiesOf(document, schema2)) fields.set(name, isObject2(value) ? value : {});
-  return fields;
-}
-function listQueryParameters(document, path) {
-  if (!isObject2(document) || !isObject2(document.paths)) return [];
-  const op = operation(document, path);
-  if (!op) return [];
-  const item = document.paths[path];
-  return [...asArray(op.parameters), ...asArray(item.parameters)].map((p) => resolve(document, p)).filter((p) => isObject2(p) && (p.in === void 0 || p.in === "query"));
-}
-
-// src/core/duty/duty-fields.ts
+// src/features/duty/duty-fields.ts
 var STARTED_AT = "startedAt";
 var CREATED_AT = "createdAt";
 var DUTY_SESSIONS = "/api/v1/duty-sessions";
@@ -54858,7 +54870,7 @@ function isObjectLike(value) {
   return typeof value === "object" && value !== null;
 }
 
-// src/core/duty/duty-ledger.ts
+// src/features/duty/duty-ledger.ts
 var KEPT_DAYS = 30;
 var DAY_MS3 = 864e5;
 var MAX_SESSIONS_PER_MEMBER = 600;
@@ -54945,7 +54957,7 @@ var DutyLedger = class {
   }
 };
 
-// src/core/duty/duty-read-plan.ts
+// src/features/duty/duty-read-plan.ts
 var DUTY_BATCH = 100;
 function dutyBudget(onlineMembers) {
   return Math.ceil(onlineMembers / DUTY_BATCH);
@@ -54970,7 +54982,7 @@ function batchesOf(entries, full) {
   return batches;
 }
 
-// src/core/duty/duty-session-record.ts
+// src/features/duty/duty-session-record.ts
 function readListedSession(item, fields) {
   if (typeof item !== "object" || item === null) return null;
   const record2 = item;
@@ -54996,7 +55008,7 @@ function dateOf(value) {
   return Number.isNaN(time3) ? null : time3;
 }
 
-// src/core/duty/duty-reader.ts
+// src/features/duty/duty-reader.ts
 var OVERLAP_MS = 10 * 6e4;
 var DAY_MS4 = 864e5;
 var DutyReader = class {
@@ -55139,24 +55151,8 @@ var DutyReader = class {
   }
 };
 
-// src/fivem/arguments.ts
-function serverId(value) {
-  if (typeof value === "number") return Number.isInteger(value) && value > 0 ? String(value) : null;
-  if (typeof value === "string" && /^[1-9]\d{0,9}$/.test(value)) return value;
-  return null;
-}
-function key(value) {
-  if (typeof value === "string") return value.trim() === "" ? null : value;
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return null;
-}
-var LICENSE2 = /^license:[0-9a-f]{40}$/i;
-function license(value) {
-  return typeof value === "string" && LICENSE2.test(value.trim()) ? value.trim().toLowerCase() : null;
-}
-
-// src/fivem/rank-command.ts
-var USAGE = "usage: rank promote <id> [department] | rank demote <id> [department] | rank set <id> <department> <rank>";
+// src/features/ranks/fivem/rank-command.ts
+var USAGE2 = "usage: rank promote <id> [department] | rank demote <id> [department] | rank set <id> <department> <rank>";
 function tellPlayer(src, text6) {
   fx.emitNet("chat:addMessage", Number(src), { args: ["Roster", text6] });
 }
@@ -55164,11 +55160,11 @@ async function runRankCommand(ranks, args, actor) {
   const [sub = "", id2 = "", ...rest] = args;
   const target = serverId(id2);
   const verb = sub.toLowerCase();
-  if (target === null || !["promote", "demote", "set"].includes(verb)) return USAGE;
+  if (target === null || !["promote", "demote", "set"].includes(verb)) return USAGE2;
   let result;
   if (verb === "set") {
     const [department, ...rank] = rest;
-    if (department === void 0 || rank.length === 0) return USAGE;
+    if (department === void 0 || rank.length === 0) return USAGE2;
     result = await ranks.setRank(target, department, rank.join(" "), actor);
   } else {
     const department = rest.length > 0 ? rest.join(" ") : null;
@@ -55199,12 +55195,12 @@ function registerRankCommand(ranks, output2, logger) {
   );
 }
 
-// src/fivem/hours-command.ts
-var USAGE2 = "usage: hours [id] \u2014 your hours on duty for 7 and 30 days, or (with roster.manage) a player\u2019s";
+// src/features/duty/fivem/hours-command.ts
+var USAGE3 = "usage: hours [id] \u2014 your hours on duty for 7 and 30 days, or (with roster.manage) a player\u2019s";
 function hoursAnswer(deps, args, actor) {
-  if (args.length > 1) return USAGE2;
+  if (args.length > 1) return USAGE3;
   const target = args.length === 1 ? serverId(args[0]) : actor;
-  if (target === null) return USAGE2;
+  if (target === null) return USAGE3;
   if (actor !== null && target !== actor && !fx.IsPlayerAceAllowed(actor, "roster.manage"))
     return "You may see only your own hours (seeing anyone\u2019s needs roster.manage).";
   if (!deps.isOnline(target)) return `No player ${target} is online.`;
@@ -55228,7 +55224,7 @@ function registerHoursCommand(deps) {
   );
 }
 
-// src/app/capabilities/duty-hours.ts
+// src/features/duty/index.ts
 var DEFAULT_DAYS = 7;
 function attachDutyHours(context) {
   const { api, players, schedule, clock: clock2, logger, config: config2, output: output2 } = context;
@@ -55362,7 +55358,113 @@ function dutyLines(state, intervalSeconds, auditRead) {
   }
 }
 
-// src/core/ranks/rank-change-failure.ts
+// src/features/exports/documented-exports.ts
+var NOT_SET_UP = "The roster resource is not set up; see `roster doctor`.";
+var DOCUMENTED_EXPORTS = {
+  // Members, departments and ranks.
+  getMember: { empty: null },
+  isOnRoster: { empty: false },
+  getDepartments: { empty: [] },
+  isInDepartment: { empty: false },
+  getRank: { empty: null },
+  hasRank: { empty: false },
+  hasMinRank: { empty: false },
+  lookupLicense: { empty: null, async: true },
+  refreshPlayer: { empty: null, async: true },
+  setRank: { empty: { ok: false, reason: NOT_SET_UP }, async: true },
+  // Training.
+  getTraining: { empty: null },
+  hasCompletedCourse: { empty: false },
+  isQualified: { empty: false },
+  getExpiringCertificates: { empty: [], async: true },
+  assignCourse: { empty: { enrolled: false, reason: NOT_SET_UP }, async: true },
+  getTrainingProgress: { empty: null, async: true },
+  // Jobs, queue priority and duty hours.
+  getJob: { empty: null },
+  getPriority: { empty: 0 },
+  lookupPriority: { empty: 0, async: true },
+  getDutyHours: { empty: null }
+};
+
+// src/features/exports/fivem/safe-exports.ts
+function registerExports(answers, logger) {
+  for (const name of Object.keys(DOCUMENTED_EXPORTS)) {
+    const declared = DOCUMENTED_EXPORTS[name];
+    const answer = answers[name];
+    fx.exports(name, answer ? safely(name, answer, logger) : emptyAnswer(declared));
+  }
+}
+function emptyAnswer({ empty, async }) {
+  return async ? () => Promise.resolve(empty) : () => empty;
+}
+function safely(name, [handler, whenFailed], logger) {
+  const failed = (error62) => {
+    logger.warn(`export ${name} failed: ${error62?.message ?? String(error62)}`);
+    return whenFailed;
+  };
+  return (...args) => {
+    try {
+      const answer = handler(...args);
+      return answer instanceof Promise ? answer.catch(failed) : answer;
+    } catch (error62) {
+      return failed(error62);
+    }
+  };
+}
+
+// src/features/ranks/fivem/rank-record.ts
+var import_node_fs2 = require("node:fs");
+var import_node_path2 = require("node:path");
+var RANK_LOG_FILE = "rank-changes.log";
+var UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+function quoted(value) {
+  return JSON.stringify(String(value).slice(0, 64)).replace(UNSAFE, escapeUnits);
+}
+function escapeUnits(character) {
+  let escaped = "";
+  for (let i = 0; i < character.length; i++) {
+    escaped += `\\u${character.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  }
+  return escaped;
+}
+function rankLogLine(change, at) {
+  const { actor, target, department } = change;
+  const fields = [["actor", actor.name]];
+  if (actor.src !== null) {
+    fields.push(["actor_player", actor.src], ["actor_license", actor.license ?? "none"]);
+  }
+  fields.push(
+    ["target", target.name],
+    ["target_player", target.src],
+    ["member", target.memberId],
+    ["department", department.shortName ?? department.name],
+    ["from", change.from?.name ?? "none"],
+    ["to", change.to.name]
+  );
+  return [new Date(at).toISOString(), ...fields.map(([key2, value]) => `${key2}=${quoted(value)}`)].join(" ");
+}
+function rankChangeRecorder(resourcePath, logger, now) {
+  return (change) => {
+    const line = rankLogLine(change, now());
+    logger.info(`rank change: ${line}`);
+    if (resourcePath) {
+      try {
+        (0, import_node_fs2.appendFileSync)((0, import_node_path2.join)(resourcePath, RANK_LOG_FILE), `${line}
+`);
+      } catch (error62) {
+        logger.warn(`could not append to ${RANK_LOG_FILE}: ${error62.message}`);
+      }
+    }
+    fx.emit("roster:rankChanged", Number(change.target.src), {
+      department: change.department,
+      from: change.from,
+      to: change.to,
+      actor: change.actor.src === null ? 0 : Number(change.actor.src)
+    });
+  };
+}
+
+// src/features/ranks/rank-change-failure.ts
 function scopeNamed(message) {
   return /\b[a-z]+:write\b/i.exec(message)?.[0]?.toLowerCase() ?? null;
 }
@@ -55415,7 +55517,7 @@ function rankChangeFailure(error62, c) {
   return `The roster is unavailable right now; ${what} was not set. Try again in a moment.`;
 }
 
-// src/core/ranks/rank-change-limits.ts
+// src/features/ranks/rank-change-limits.ts
 var RANK_CHANGE_RULES = {
   actorSpacingMs: 3e3,
   actorPerHour: 30,
@@ -55502,7 +55604,7 @@ function limitText(limit, name) {
   }
 }
 
-// src/core/ranks/rank-patch.ts
+// src/features/ranks/rank-patch.ts
 var MAX_WAIT_MS = 1e4;
 async function sendRankChange(deps, c) {
   const { api, service, logger } = deps;
@@ -55560,7 +55662,7 @@ function toRank(rank) {
   return { id: rank.id, name: rank.name, position: rank.position };
 }
 
-// src/core/ranks/fresh-assignments.ts
+// src/features/ranks/fresh-assignments.ts
 var includedMember = external_exports.looseObject({
   member: external_exports.looseObject({ id: external_exports.string(), status: external_exports.string() }).nullish().catch(null)
 });
@@ -55592,12 +55694,12 @@ function heldRank(assignment, catalog) {
   return rank ? toRank(rank) : void 0;
 }
 
-// src/core/ranks/rank-change.ts
+// src/features/ranks/rank-change.ts
 function refuse(reason) {
   return { ok: false, reason };
 }
 
-// src/core/ranks/rank-actor.ts
+// src/features/ranks/rank-actor.ts
 function actingFor(players, canManage, src, via) {
   if (src === null) {
     return {
@@ -55620,7 +55722,7 @@ function actingFor(players, canManage, src, via) {
   return { ok: true, actor, view: entry.view, manages: false, key: key2 };
 }
 
-// src/core/ranks/rank-authority.ts
+// src/features/ranks/rank-authority.ts
 function isAbove(rank, than, order) {
   return order === "top-down" ? rank < than : rank > than;
 }
@@ -55644,7 +55746,7 @@ function actorRefusal(c) {
   return `You may not set ${c.wanted.name} for ${c.name} (now ${c.current?.name ?? "no rank"}): ${takes}; ${yours}.`;
 }
 
-// src/core/ranks/rank-choice.ts
+// src/features/ranks/rank-choice.ts
 function namedChoice(catalog, order, department, rank) {
   const wanted = catalog.rankIn(department.id, rank);
   if (wanted) return () => wanted;
@@ -55664,7 +55766,7 @@ function stepChoice(ladder, direction, label, name) {
   };
 }
 
-// src/core/ranks/rank-target.ts
+// src/features/ranks/rank-target.ts
 function findTarget(service, players, target, department) {
   const entry = players.get(target);
   if (!entry || !players.isOnline(target)) return refuse(`No player ${target} is online.`);
@@ -55682,7 +55784,7 @@ function findTarget(service, players, target, department) {
   return { ok: true, view: entry.view, department: held };
 }
 
-// src/core/ranks/write-scope.ts
+// src/features/ranks/write-scope.ts
 var WRITE_SCOPES = ["roster:write", "departments:write"];
 var WriteScope = class {
   /** The write scope the service asked for, once an `insufficient_scope` named it. */
@@ -55700,7 +55802,7 @@ var WriteScope = class {
   }
 };
 
-// src/core/ranks/rank-changes.ts
+// src/features/ranks/rank-changes.ts
 var RankChanges = class {
   constructor(deps) {
     this.deps = deps;
@@ -55829,110 +55931,7 @@ var RankChanges = class {
   }
 };
 
-// src/core/roster/catalog-index.ts
-function matchKey(value) {
-  return value.trim().toLowerCase();
-}
-var CatalogIndex = class {
-  constructor(catalog = { departments: [], ranks: [] }) {
-    this.catalog = catalog;
-    this.departments = new Map(catalog.departments.map((d3) => [d3.id, d3]));
-    this.ranksById = new Map(catalog.ranks.map((r) => [r.id, r]));
-    this.departmentsByKey = keyedByKind(catalog.departments, [
-      (d3) => matchKey(d3.id),
-      (d3) => matchKey(d3.name),
-      (d3) => d3.shortName ? matchKey(d3.shortName) : null
-    ]);
-    const ranksOf = /* @__PURE__ */ new Map();
-    for (const rank of catalog.ranks) {
-      if (rank.departmentId === null) continue;
-      ranksOf.set(rank.departmentId, [...ranksOf.get(rank.departmentId) ?? [], rank]);
-    }
-    const byDepartment = /* @__PURE__ */ new Map();
-    for (const [departmentId, ranks] of ranksOf) {
-      byDepartment.set(
-        departmentId,
-        keyedByKind(ranks, [(r) => r.id, (r) => matchKey(r.id), (r) => r.name, (r) => matchKey(r.name)])
-      );
-    }
-    this.ranksByDepartment = byDepartment;
-  }
-  catalog;
-  departments;
-  ranksById;
-  departmentsByKey;
-  ranksByDepartment;
-  /** A department by id, name or short name, case-insensitively. */
-  department(key2) {
-    return this.departments.get(key2) ?? this.departmentsByKey.get(matchKey(key2));
-  }
-  rank(rankId) {
-    return this.ranksById.get(rankId);
-  }
-  /** A rank of one department by id or name, case-insensitively. */
-  rankIn(departmentId, rank) {
-    const keys = this.ranksByDepartment.get(departmentId);
-    return keys?.get(rank) ?? keys?.get(matchKey(rank));
-  }
-  /** Ranks of a department, most senior first under the given order. */
-  ladder(departmentId, order) {
-    const ranks = this.catalog.ranks.filter((r) => r.departmentId === departmentId);
-    return ranks.sort((a, b) => order === "top-down" ? a.position - b.position : b.position - a.position);
-  }
-};
-function keyedByKind(items, kinds) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const keyOf2 of kinds) {
-    for (const item of items) {
-      const key2 = keyOf2(item);
-      if (key2 && !byKey.has(key2)) byKey.set(key2, item);
-    }
-  }
-  return byKey;
-}
-function isAtLeast(rank, than, order) {
-  return order === "top-down" ? rank <= than : rank >= than;
-}
-
-// src/core/answer-within.ts
-function answerWithin(work, ms, clock2, late, cutShort) {
-  return new Promise((resolve2, reject) => {
-    let settled = false;
-    const answerLate = () => {
-      if (settled) return;
-      settled = true;
-      clock2.clearTimeout(timer);
-      try {
-        resolve2(late());
-      } catch (error62) {
-        reject(error62);
-      }
-    };
-    const timer = clock2.setTimeout(answerLate, ms);
-    cutShort?.then(answerLate, answerLate);
-    work.then(
-      (value) => {
-        if (settled) return;
-        settled = true;
-        clock2.clearTimeout(timer);
-        resolve2(value);
-      },
-      (error62) => {
-        if (settled) return;
-        settled = true;
-        clock2.clearTimeout(timer);
-        reject(error62);
-      }
-    );
-  });
-}
-function withinOrFail(work, ms, clock2, what) {
-  return answerWithin(work, ms, clock2, () => {
-    throw new Error(`${what} did not answer within ${Math.round(ms / 1e3)} s.`);
-  });
-}
-
-// src/fivem/exports.ts
+// src/features/exports/fivem/exports.ts
 var RANK_FAILED = {
   ok: false,
   reason: "The rank change failed inside the roster resource; see the server console."
@@ -56020,59 +56019,7 @@ function rosterExports({ service, queries, ranks, deadline }) {
   };
 }
 
-// src/fivem/rank-record.ts
-var import_node_fs2 = require("node:fs");
-var import_node_path2 = require("node:path");
-var RANK_LOG_FILE = "rank-changes.log";
-var UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
-function quoted(value) {
-  return JSON.stringify(String(value).slice(0, 64)).replace(UNSAFE, escapeUnits);
-}
-function escapeUnits(character) {
-  let escaped = "";
-  for (let i = 0; i < character.length; i++) {
-    escaped += `\\u${character.charCodeAt(i).toString(16).padStart(4, "0")}`;
-  }
-  return escaped;
-}
-function rankLogLine(change, at) {
-  const { actor, target, department } = change;
-  const fields = [["actor", actor.name]];
-  if (actor.src !== null) {
-    fields.push(["actor_player", actor.src], ["actor_license", actor.license ?? "none"]);
-  }
-  fields.push(
-    ["target", target.name],
-    ["target_player", target.src],
-    ["member", target.memberId],
-    ["department", department.shortName ?? department.name],
-    ["from", change.from?.name ?? "none"],
-    ["to", change.to.name]
-  );
-  return [new Date(at).toISOString(), ...fields.map(([key2, value]) => `${key2}=${quoted(value)}`)].join(" ");
-}
-function rankChangeRecorder(resourcePath, logger, now) {
-  return (change) => {
-    const line = rankLogLine(change, now());
-    logger.info(`rank change: ${line}`);
-    if (resourcePath) {
-      try {
-        (0, import_node_fs2.appendFileSync)((0, import_node_path2.join)(resourcePath, RANK_LOG_FILE), `${line}
-`);
-      } catch (error62) {
-        logger.warn(`could not append to ${RANK_LOG_FILE}: ${error62.message}`);
-      }
-    }
-    fx.emit("roster:rankChanged", Number(change.target.src), {
-      department: change.department,
-      from: change.from,
-      to: change.to,
-      actor: change.actor.src === null ? 0 : Number(change.actor.src)
-    });
-  };
-}
-
-// src/app/capabilities/exports.ts
+// src/features/exports/index.ts
 function attachExports(context) {
   const { service, queries, players, api, config: config2, clock: clock2, logger, resourcePath } = context;
   const admitted = new Set(config2.gate.requireStatus.map(matchKey));
@@ -56106,7 +56053,588 @@ function attachExports(context) {
   };
 }
 
-// src/core/jobs/job-plan.ts
+// src/features/jobs/fivem/job-exports.ts
+function jobExports(jobs) {
+  return {
+    getJob: [
+      (src) => {
+        const id2 = serverId(src);
+        const job = id2 === null ? null : jobs()?.jobOf(id2) ?? null;
+        return job ? { job: job.job, grade: job.grade } : null;
+      },
+      null
+    ]
+  };
+}
+
+// src/features/jobs/job-doctor.ts
+function jobDoctorLines(framework, state, mapping) {
+  if (!framework) return [`\u2717 jobs: no framework found (${state})`];
+  const mark = !mapping ? "\u2026" : mapping.rows.every((row) => row.ok) && mapping.unassignedOk ? "\u2713" : "\u2717";
+  const lines = [`${mark} jobs: framework ${framework}${state ? ` (${state})` : ""}`];
+  for (const row of mapping?.rows ?? []) {
+    const ranks = row.ranks.map(
+      (r) => `${r.rank}\u2192${r.grade}${r.source === "listed" ? "" : ` (${r.source})`}`
+    );
+    if (row.ok) lines.push(`  \u2713 ${row.key} \u2192 ${row.job}: ${ranks.join(", ")}`);
+    else lines.push(`  \u2717 ${row.key} \u2192 ${row.job}: left out: ${row.problems.join("; ")}`);
+  }
+  if (mapping?.unassignedProblem)
+    lines.push(
+      `  \u2717 jobs.unassigned: ${mapping.unassignedProblem}; a character losing a managed job keeps it`
+    );
+  return lines;
+}
+function mappingProblems(mapping) {
+  const lines = mapping.rows.filter((row) => !row.ok).map((row) => `jobs.departments.${row.key} (${row.job}) is left out: ${row.problems.join("; ")}.`);
+  if (mapping.unassignedProblem)
+    lines.push(`jobs.unassigned: ${mapping.unassignedProblem}; a character losing a managed job keeps it.`);
+  return lines;
+}
+
+// src/features/jobs/job-mapping.ts
+function resolveJobMapping(config2, catalog, jobs, order, unassigned) {
+  const departments = [];
+  const rows = [];
+  const managed = /* @__PURE__ */ new Set();
+  for (const [key2, entry] of Object.entries(config2)) {
+    const row = { key: key2, job: entry.job, ok: false, problems: [], ranks: [] };
+    rows.push(row);
+    const department = catalog.department(key2);
+    const job = jobs.get(entry.job) ?? jobs.get(entry.job.toLowerCase());
+    if (!department) row.problems.push(`the roster has no department "${key2}"`);
+    const twice = department && rows.find((r) => r !== row && catalog.department(r.key)?.id === department.id);
+    if (twice) row.problems.push(`jobs.departments.${twice.key} already maps this department`);
+    if (!job) row.problems.push(`the framework has no job "${entry.job}"`);
+    else if (job.grades.length === 0) row.problems.push(`job "${entry.job}" has no grades`);
+    if (!department || !job || job.grades.length === 0) continue;
+    row.ranks = rankGrades(department, entry.grades ?? {}, job, catalog, order, row.problems);
+    if (row.problems.length > 0) continue;
+    row.ok = true;
+    managed.add(job.name);
+    departments.push({
+      departmentId: department.id,
+      department: key2,
+      job: job.name,
+      ranks: row.ranks,
+      lowest: job.grades[0].level
+    });
+  }
+  const fallback = unassigned ? jobs.get(unassigned.job) : void 0;
+  const unassignedProblem2 = unassigned === null ? null : !fallback ? `the framework has no job "${unassigned.job}"` : !fallback.grades.some((g) => g.level === unassigned.grade) ? `job "${unassigned.job}" has no grade ${unassigned.grade}` : null;
+  return {
+    departments,
+    rows,
+    managed,
+    unassignedOk: unassignedProblem2 === null,
+    unassignedProblem: unassignedProblem2
+  };
+}
+function rankGrades(department, listed, job, catalog, order, problems) {
+  const levels = new Set(job.grades.map((g) => g.level));
+  const byListed = /* @__PURE__ */ new Map();
+  for (const [rankKey, grade] of Object.entries(listed)) {
+    const rank = catalog.rankIn(department.id, rankKey);
+    if (!rank) problems.push(`${department.name} has no rank "${rankKey}"`);
+    else if (!levels.has(grade)) problems.push(`job "${job.name}" has no grade ${grade} (for ${rank.name})`);
+    else byListed.set(rank.id, grade);
+  }
+  const ladder = catalog.ladder(department.id, order);
+  const result = [];
+  let junior = null;
+  for (const rank of [...ladder].reverse()) {
+    let grade = byListed.get(rank.id);
+    let source = "listed";
+    if (grade === void 0) {
+      const name = matchKey(rank.name);
+      grade = job.grades.find((g) => matchKey(g.name) === name || matchKey(g.label) === name)?.level;
+      source = "by name";
+    }
+    if (grade === void 0 || junior !== null && source === "by name" && grade < junior) {
+      grade = junior ?? job.grades[0].level;
+      source = junior === null ? "lowest" : "more junior";
+    }
+    junior = grade;
+    result.push({ rankId: rank.id, rank: rank.name, position: rank.position, grade, source });
+  }
+  return result.reverse();
+}
+
+// src/features/jobs/framework-jobs.ts
+var text2 = (value) => typeof value === "string" ? value : "";
+function gradesFrom(raw, base) {
+  const entries = Array.isArray(raw) ? raw.map((entry, i) => [i + base, entry]) : raw && typeof raw === "object" ? Object.entries(raw).map(([key2, entry]) => [Number(key2), entry]) : [];
+  const grades = [];
+  for (const [key2, entry] of entries) {
+    if (!Number.isInteger(key2) || entry === null || entry === void 0) continue;
+    const fields = typeof entry === "object" ? entry : { label: entry };
+    const level = typeof fields.grade === "number" ? fields.grade : typeof fields.weight === "number" ? fields.weight : key2;
+    grades.push({ level, name: text2(fields.name), label: text2(fields.label) || String(fields.label ?? "") });
+  }
+  return grades.sort((a, b) => a.level - b.level);
+}
+
+// src/features/jobs/fivem/framework-calls.ts
+function exportsOf(resource) {
+  return globalThis.exports[resource];
+}
+function firstValue(result) {
+  return Array.isArray(result) ? result[0] : result;
+}
+function field(value, ...path) {
+  let at = value;
+  for (const key2 of path) at = at && typeof at === "object" ? at[key2] : void 0;
+  return at;
+}
+function numberOf(value) {
+  const n = typeof value === "string" ? Number(value) : value;
+  return typeof n === "number" && Number.isFinite(n) ? n : null;
+}
+function entriesOf(value) {
+  if (Array.isArray(value)) return value.map((v, i) => [String(i + 1), v]);
+  return value && typeof value === "object" ? Object.entries(value) : [];
+}
+function jobMap(jobs) {
+  return new Map(jobs.map((job) => [job.name, job]));
+}
+function jobsByName(jobs) {
+  return jobMap(
+    entriesOf(jobs).map(([name, job]) => ({
+      name,
+      label: String(field(job, "label") ?? name),
+      grades: gradesFrom(field(job, "grades"), 0)
+    }))
+  );
+}
+function singleJob(name, grade, duty) {
+  if (typeof name !== "string" || grade === null) return null;
+  return {
+    primary: { job: name, grade },
+    jobs: /* @__PURE__ */ new Map([[name, grade]]),
+    duty: typeof duty === "boolean" ? duty : null
+  };
+}
+
+// src/features/jobs/fivem/esx.ts
+var RESOURCE = "es_extended";
+function esxPort() {
+  const esx = () => exportsOf(RESOURCE);
+  const run2 = (src, method, ...args) => esx().RunStaticPlayerMethod(Number(src), method, ...args);
+  return {
+    name: "esx",
+    resource: RESOURCE,
+    style: "single",
+    removesJob: false,
+    async jobs() {
+      const shared = await esx().getSharedObject();
+      const jobs = await field(shared, "GetJobs")();
+      return jobsByName(jobs);
+    },
+    async held(src) {
+      const job = await run2(src, "getJob");
+      return singleJob(field(job, "name"), numberOf(field(job, "grade")), field(job, "onDuty"));
+    },
+    async apply(src, op, keepDuty) {
+      if (op.kind !== "set") throw new Error(`ESX has one job per character (${op.kind} ${op.job})`);
+      await (keepDuty === null ? run2(src, "setJob", op.job, op.grade) : run2(src, "setJob", op.job, op.grade, keepDuty));
+    },
+    async save(src) {
+      fx.ExecuteCommand(`save ${Number(src)}`);
+    }
+  };
+}
+
+// src/features/jobs/fivem/nd.ts
+var RESOURCE2 = "ND_Core";
+function ndPort() {
+  const nd = () => exportsOf(RESOURCE2);
+  const player = async (src) => await nd().getPlayer(Number(src)) ?? null;
+  const method = async (src, name) => {
+    const fn = field(await player(src), name);
+    if (typeof fn !== "function") throw new Error("the character is no longer loaded");
+    return fn;
+  };
+  return {
+    name: "nd",
+    resource: RESOURCE2,
+    style: "single",
+    removesJob: true,
+    async jobs() {
+      const groups = await nd().getAllGroups();
+      return jobMap(
+        entriesOf(groups).flatMap(([, group]) => {
+          const name = field(group, "name");
+          if (typeof name !== "string") return [];
+          return [
+            {
+              name,
+              label: String(field(group, "label") ?? name),
+              grades: gradesFrom(field(group, "ranks"), 1)
+            }
+          ];
+        })
+      );
+    },
+    async held(src) {
+      const character = await player(src);
+      if (!character) return null;
+      const jobs = /* @__PURE__ */ new Map();
+      for (const [name, group] of entriesOf(field(character, "groups"))) {
+        const rank2 = numberOf(field(group, "rank"));
+        if (rank2 !== null) jobs.set(name, rank2);
+      }
+      const job = field(character, "job");
+      const rank = typeof job === "string" ? jobs.get(job) : void 0;
+      return {
+        primary: typeof job === "string" && rank !== void 0 ? { job, grade: rank } : null,
+        jobs,
+        duty: null
+      };
+    },
+    async apply(src, op) {
+      if (op.kind === "set") await (await method(src, "setJob"))(op.job, op.grade);
+      else if (op.kind === "add") await (await method(src, "addGroup"))(op.job, op.grade);
+      else if (op.kind === "remove") await (await method(src, "removeGroup"))(op.job);
+      else throw new Error(`ND_Core makes a job primary only by setJob (${op.kind} ${op.job})`);
+    },
+    async save(src) {
+      await (await method(src, "save"))("groups");
+    }
+  };
+}
+
+// src/features/jobs/fivem/ox.ts
+var RESOURCE3 = "ox_core";
+function oxPort() {
+  const ox = () => exportsOf(RESOURCE3);
+  const call = (src, method, ...args) => ox().CallPlayer(Number(src), method, ...args);
+  const typeOf = (group) => field(globalThis.GlobalState[`group.${group}`], "type");
+  const makeRoom = async (src, group) => {
+    const type = typeOf(group);
+    if (typeof type !== "string") return;
+    for (const [held] of entriesOf(await call(src, "getGroups"))) {
+      if (held !== group && typeOf(held) === type) await call(src, "setGroup", held, 0);
+    }
+  };
+  return {
+    name: "ox",
+    resource: RESOURCE3,
+    style: "groups",
+    removesJob: true,
+    async jobs() {
+      const state = globalThis.GlobalState;
+      const names = state.groups;
+      const list = [];
+      for (const [, name] of entriesOf(names)) {
+        if (typeof name !== "string") continue;
+        const group = state[`group.${name}`];
+        list.push({
+          name,
+          label: String(field(group, "label") ?? name),
+          grades: gradesFrom(field(group, "grades"), 1)
+        });
+      }
+      return jobMap(list);
+    },
+    async held(src) {
+      const player = await ox().GetPlayer(Number(src));
+      if (field(player, "charId") === null || field(player, "charId") === void 0) return null;
+      const groups = await call(src, "getGroups");
+      const jobs = /* @__PURE__ */ new Map();
+      for (const [name, grade] of entriesOf(groups)) {
+        const level = numberOf(grade);
+        if (level !== null) jobs.set(name, level);
+      }
+      return { primary: null, jobs, duty: null };
+    },
+    async apply(src, op) {
+      if (op.kind === "primary") return;
+      if (op.kind === "set") await makeRoom(src, op.job);
+      const grade = op.kind === "remove" ? 0 : op.grade;
+      const result = await call(src, "setGroup", op.job, grade);
+      if (result !== true) throw new Error(`setGroup ${op.job} ${grade} was not taken`);
+    },
+    async save() {
+    }
+  };
+}
+
+// src/features/jobs/fivem/qb.ts
+var RESOURCE4 = "qb-core";
+function qbPort() {
+  let core;
+  const qb = async () => core ??= await exportsOf(RESOURCE4).GetCoreObject();
+  const player = async (src) => {
+    const getPlayer = field(await qb(), "Functions", "GetPlayer");
+    return await getPlayer(Number(src)) ?? null;
+  };
+  const method = async (src, name) => {
+    const fn = field(await player(src), "Functions", name);
+    if (typeof fn !== "function") throw new Error("the character is no longer loaded");
+    return fn;
+  };
+  return {
+    name: "qb",
+    resource: RESOURCE4,
+    style: "single",
+    removesJob: false,
+    async jobs() {
+      core = void 0;
+      const jobs = field(await qb(), "Shared", "Jobs");
+      return jobsByName(jobs);
+    },
+    async held(src) {
+      const job = field(await player(src), "PlayerData", "job");
+      return singleJob(field(job, "name"), numberOf(field(job, "grade", "level")), field(job, "onduty"));
+    },
+    async apply(src, op, keepDuty) {
+      if (op.kind !== "set") throw new Error(`QBCore has one job per character (${op.kind} ${op.job})`);
+      const ok = await (await method(src, "SetJob"))(op.job, op.grade);
+      if (ok !== true) throw new Error(`SetJob ${op.job} ${op.grade} was refused`);
+      if (keepDuty !== null) await (await method(src, "SetJobDuty"))(keepDuty);
+    },
+    async save(src) {
+      await (await method(src, "Save"))();
+    }
+  };
+}
+
+// src/features/jobs/fivem/qbx.ts
+var RESOURCE5 = "qbx_core";
+function qbxPort() {
+  const qbx = () => exportsOf(RESOURCE5);
+  const player = async (src) => field(await qbx().GetPlayer(Number(src)), "PlayerData");
+  const citizenid = async (src) => {
+    const id2 = field(await player(src), "citizenid");
+    if (typeof id2 !== "string") throw new Error("the character is no longer loaded");
+    return id2;
+  };
+  const accepted = (what, result) => {
+    if (firstValue(result) !== true) {
+      const reason = Array.isArray(result) ? field(result[1], "message") : void 0;
+      throw new Error(`${what} was refused${typeof reason === "string" ? `: ${reason}` : ""}`);
+    }
+  };
+  return {
+    name: "qbx",
+    resource: RESOURCE5,
+    style: fx.GetConvarInt("qbx:max_jobs_per_player", 1) > 1 ? "multi" : "single",
+    removesJob: false,
+    async jobs() {
+      const jobs = await qbx().GetJobs();
+      return jobsByName(jobs);
+    },
+    async held(src) {
+      const data = await player(src);
+      if (!data) return null;
+      const job = field(data, "job");
+      const name = field(job, "name");
+      const grade = numberOf(field(job, "grade", "level"));
+      const jobs = /* @__PURE__ */ new Map();
+      for (const [key2, value] of entriesOf(field(data, "jobs"))) {
+        const level = numberOf(value);
+        if (level !== null) jobs.set(key2, level);
+      }
+      const primary = typeof name === "string" && grade !== null ? { job: name, grade } : null;
+      if (primary && !jobs.has(primary.job)) jobs.set(primary.job, primary.grade);
+      return {
+        primary,
+        jobs,
+        duty: typeof field(job, "onduty") === "boolean" ? Boolean(field(job, "onduty")) : null
+      };
+    },
+    async apply(src, op, keepDuty) {
+      const api = qbx();
+      if (op.kind === "set")
+        accepted(`SetJob ${op.job} ${op.grade}`, await api.SetJob(Number(src), op.job, op.grade));
+      else if (op.kind === "add")
+        accepted(
+          `AddPlayerToJob ${op.job} ${op.grade}`,
+          await api.AddPlayerToJob(await citizenid(src), op.job, op.grade)
+        );
+      else if (op.kind === "remove")
+        accepted(
+          `RemovePlayerFromJob ${op.job}`,
+          await api.RemovePlayerFromJob(await citizenid(src), op.job)
+        );
+      else
+        accepted(
+          `SetPlayerPrimaryJob ${op.job}`,
+          await api.SetPlayerPrimaryJob(await citizenid(src), op.job)
+        );
+      if (keepDuty !== null) await api.SetJobDuty(Number(src), keepDuty);
+    },
+    async save() {
+    }
+  };
+}
+
+// src/features/jobs/fivem/detect.ts
+var FRAMEWORKS = [
+  { name: "qbx", resource: "qbx_core", port: qbxPort },
+  { name: "ox", resource: "ox_core", port: oxPort },
+  { name: "esx", resource: "es_extended", port: esxPort },
+  { name: "nd", resource: "ND_Core", port: ndPort },
+  { name: "qb", resource: "qb-core", port: qbPort }
+];
+function detectFramework(choice) {
+  for (const framework of FRAMEWORKS) {
+    if (choice !== "auto" && framework.name !== choice) continue;
+    if (fx.GetResourceState(framework.resource) === "started") return framework.port();
+  }
+  return null;
+}
+function isFrameworkResource(resource) {
+  return FRAMEWORKS.some((f) => f.resource === resource);
+}
+
+// src/features/jobs/fivem/framework-events.ts
+var EVENTS = [
+  [["qbx", "qb"], "QBCore:Server:PlayerLoaded", "loaded", "PlayerData.source"],
+  [["qbx", "qb"], "QBCore:Server:OnPlayerUnload", "unloaded", "src"],
+  [["qbx", "qb"], "QBCore:Server:OnJobUpdate", "jobChanged", "src"],
+  // Qbox: removing a primary job fires only this one, which does not say job or gang.
+  [["qbx"], "qbx_core:server:onGroupUpdate", "jobChanged", "src"],
+  [["esx"], "esx:playerLoaded", "loaded", "src"],
+  [["esx"], "esx:playerDropped", "unloaded", "src"],
+  [["esx"], "esx:setJob", "jobChanged", "src"],
+  [["ox"], "ox:playerLoaded", "loaded", "src"],
+  [["ox"], "ox:playerLogout", "unloaded", "src"],
+  [["ox"], "ox:setGroup", "jobChanged", "src"],
+  [["nd"], "ND:characterLoaded", "loaded", "source"],
+  [["nd"], "ND:characterUnloaded", "unloaded", "src"],
+  [["nd"], "ND:updateCharacter", "jobChanged", "source"],
+  [["nd"], "ND:groupRemoved", "jobChanged", "source"],
+  // ND: addGroup with the job flag but not through setJob fires only this one.
+  [["nd"], "ND:groupAdded", "jobChanged", "source"]
+];
+function listenToFrameworks(active, listener) {
+  for (const [names, event, kind, from] of EVENTS) {
+    fx.on(event, (first, second) => {
+      const name = active();
+      if (!name || !names.includes(name)) return;
+      if (event === "ND:updateCharacter" && second !== "job" && second !== "groups") return;
+      const src = from === "src" ? first : from === "source" ? field(first, "source") : field(first, "PlayerData", "source");
+      if (typeof src === "number" || typeof src === "string" && src !== "") listener[kind](String(src));
+    });
+  }
+}
+
+// src/features/jobs/fivem/job-sync-runner.ts
+var POLL_MS = 1e3;
+var JobSyncRunner = class {
+  constructor(deps) {
+    this.deps = deps;
+    listenToFrameworks(() => this.mapping ? this.port?.name ?? null : null, {
+      loaded: (src) => deps.sync.apply(src),
+      unloaded: (src) => deps.sync.forget(src),
+      jobChanged: (src) => deps.sync.jobEvent(src)
+    });
+    fx.on("playerDropped", () => deps.sync.forget(String(fx.source)));
+    fx.on("onServerResourceStart", (resource) => {
+      if (isFrameworkResource(resource)) this.start();
+    });
+    fx.on("onResourceStop", (resource) => {
+      if (resource === this.port?.resource) this.use(null, "stopped");
+    });
+    for (const event of ["esx:jobsRefreshed", "qbx_core:server:onJobUpdate"]) {
+      fx.on(event, () => {
+        if (this.port && this.jobs) void this.readJobs(this.generation);
+      });
+    }
+  }
+  deps;
+  port = null;
+  jobs = null;
+  mapping = null;
+  state = "not started";
+  generation = 0;
+  poll = null;
+  printed = "";
+  start() {
+    const port = detectFramework(this.deps.config.jobs.framework);
+    if (!port) {
+      const wanted = this.deps.config.jobs.framework;
+      this.use(null, wanted === "auto" ? "no framework resource is started" : `${wanted} is not started`);
+      return;
+    }
+    this.use(port, "waiting for its job list");
+    this.printed = "";
+    void this.readJobs(this.generation);
+  }
+  stop() {
+    this.generation++;
+    if (this.poll !== null) this.deps.clock.clearTimeout(this.poll);
+    this.poll = null;
+  }
+  /** The roster's departments or ranks changed: the grades follow. */
+  catalogLoaded() {
+    if (this.port && this.jobs) this.remap();
+  }
+  doctorLines() {
+    return jobDoctorLines(
+      this.port ? `${this.port.name} (${this.port.resource})` : null,
+      this.state,
+      this.mapping
+    );
+  }
+  use(port, state) {
+    this.stop();
+    this.port = port;
+    this.jobs = null;
+    this.mapping = null;
+    this.state = state;
+    this.deps.sync.use(null, null, []);
+  }
+  async readJobs(generation) {
+    const port = this.port;
+    if (!port || generation !== this.generation) return;
+    let jobs = null;
+    try {
+      jobs = await withinOrFail(
+        port.jobs(),
+        this.deps.callMs,
+        this.deps.clock,
+        `${port.resource}'s job list`
+      );
+    } catch (error62) {
+      this.deps.logger.debug(`jobs: ${error62.message}`);
+    }
+    if (generation !== this.generation) return;
+    if (!jobs || jobs.size === 0) {
+      this.poll = this.deps.clock.setTimeout(() => void this.readJobs(generation), POLL_MS);
+      return;
+    }
+    this.jobs = jobs;
+    this.remap();
+  }
+  remap() {
+    const catalog = this.deps.catalog();
+    const { port, jobs } = this;
+    if (!port || !jobs) return;
+    if (!catalog || catalog.departments.size === 0) {
+      this.state = "waiting for the roster departments";
+      return;
+    }
+    const { departments, unassigned } = this.deps.config.jobs;
+    const mapping = resolveJobMapping(
+      departments,
+      catalog,
+      jobs,
+      this.deps.config.ranks.order,
+      port.removesJob ? null : unassigned
+    );
+    const problems = mappingProblems(mapping);
+    const text6 = problems.join("\n");
+    if (text6 !== this.printed) for (const problem of problems) this.deps.logger.warn(problem);
+    this.printed = text6;
+    this.mapping = mapping;
+    this.state = `${jobs.size} jobs, ${mapping.departments.length} of ${mapping.rows.length} mappings in use`;
+    this.deps.sync.use(port, mapping, fx.getPlayers());
+  }
+};
+
+// src/features/jobs/job-plan.ts
 function planJobs(held, want, c) {
   const keeps = keepsOwnJob(held, c);
   if (c.style === "single") {
@@ -56165,7 +56693,7 @@ function same(a, b) {
   return a !== null && a.job === b.job && a.grade === b.grade;
 }
 
-// src/core/jobs/roster-jobs.ts
+// src/features/jobs/roster-jobs.ts
 function rosterJobsOf(member, mapping, admits) {
   if (!member || !admits(member.status)) return null;
   const held = [];
@@ -56189,7 +56717,7 @@ function gradeOf(ranks, rank) {
   return (junior ?? ranks.at(-1))?.grade;
 }
 
-// src/core/jobs/set-back-budget.ts
+// src/features/jobs/set-back-budget.ts
 var LIMIT = 3;
 var WINDOW_MS = 6e4;
 var SetBackBudget = class {
@@ -56218,7 +56746,7 @@ var SetBackBudget = class {
   }
 };
 
-// src/core/jobs/job-sync.ts
+// src/features/jobs/job-sync.ts
 var JobSync = class {
   constructor(deps) {
     this.deps = deps;
@@ -56361,588 +56889,7 @@ function jobOfStyle(held, managed, style) {
   return null;
 }
 
-// src/fivem/frameworks/job-exports.ts
-function jobExports(jobs) {
-  return {
-    getJob: [
-      (src) => {
-        const id2 = serverId(src);
-        const job = id2 === null ? null : jobs()?.jobOf(id2) ?? null;
-        return job ? { job: job.job, grade: job.grade } : null;
-      },
-      null
-    ]
-  };
-}
-
-// src/core/jobs/job-doctor.ts
-function jobDoctorLines(framework, state, mapping) {
-  if (!framework) return [`\u2717 jobs: no framework found (${state})`];
-  const mark = !mapping ? "\u2026" : mapping.rows.every((row) => row.ok) && mapping.unassignedOk ? "\u2713" : "\u2717";
-  const lines = [`${mark} jobs: framework ${framework}${state ? ` (${state})` : ""}`];
-  for (const row of mapping?.rows ?? []) {
-    const ranks = row.ranks.map(
-      (r) => `${r.rank}\u2192${r.grade}${r.source === "listed" ? "" : ` (${r.source})`}`
-    );
-    if (row.ok) lines.push(`  \u2713 ${row.key} \u2192 ${row.job}: ${ranks.join(", ")}`);
-    else lines.push(`  \u2717 ${row.key} \u2192 ${row.job}: left out: ${row.problems.join("; ")}`);
-  }
-  if (mapping?.unassignedProblem)
-    lines.push(
-      `  \u2717 jobs.unassigned: ${mapping.unassignedProblem}; a character losing a managed job keeps it`
-    );
-  return lines;
-}
-function mappingProblems(mapping) {
-  const lines = mapping.rows.filter((row) => !row.ok).map((row) => `jobs.departments.${row.key} (${row.job}) is left out: ${row.problems.join("; ")}.`);
-  if (mapping.unassignedProblem)
-    lines.push(`jobs.unassigned: ${mapping.unassignedProblem}; a character losing a managed job keeps it.`);
-  return lines;
-}
-
-// src/core/jobs/job-mapping.ts
-function resolveJobMapping(config2, catalog, jobs, order, unassigned) {
-  const departments = [];
-  const rows = [];
-  const managed = /* @__PURE__ */ new Set();
-  for (const [key2, entry] of Object.entries(config2)) {
-    const row = { key: key2, job: entry.job, ok: false, problems: [], ranks: [] };
-    rows.push(row);
-    const department = catalog.department(key2);
-    const job = jobs.get(entry.job) ?? jobs.get(entry.job.toLowerCase());
-    if (!department) row.problems.push(`the roster has no department "${key2}"`);
-    const twice = department && rows.find((r) => r !== row && catalog.department(r.key)?.id === department.id);
-    if (twice) row.problems.push(`jobs.departments.${twice.key} already maps this department`);
-    if (!job) row.problems.push(`the framework has no job "${entry.job}"`);
-    else if (job.grades.length === 0) row.problems.push(`job "${entry.job}" has no grades`);
-    if (!department || !job || job.grades.length === 0) continue;
-    row.ranks = rankGrades(department, entry.grades ?? {}, job, catalog, order, row.problems);
-    if (row.problems.length > 0) continue;
-    row.ok = true;
-    managed.add(job.name);
-    departments.push({
-      departmentId: department.id,
-      department: key2,
-      job: job.name,
-      ranks: row.ranks,
-      lowest: job.grades[0].level
-    });
-  }
-  const fallback = unassigned ? jobs.get(unassigned.job) : void 0;
-  const unassignedProblem2 = unassigned === null ? null : !fallback ? `the framework has no job "${unassigned.job}"` : !fallback.grades.some((g) => g.level === unassigned.grade) ? `job "${unassigned.job}" has no grade ${unassigned.grade}` : null;
-  return {
-    departments,
-    rows,
-    managed,
-    unassignedOk: unassignedProblem2 === null,
-    unassignedProblem: unassignedProblem2
-  };
-}
-function rankGrades(department, listed, job, catalog, order, problems) {
-  const levels = new Set(job.grades.map((g) => g.level));
-  const byListed = /* @__PURE__ */ new Map();
-  for (const [rankKey, grade] of Object.entries(listed)) {
-    const rank = catalog.rankIn(department.id, rankKey);
-    if (!rank) problems.push(`${department.name} has no rank "${rankKey}"`);
-    else if (!levels.has(grade)) problems.push(`job "${job.name}" has no grade ${grade} (for ${rank.name})`);
-    else byListed.set(rank.id, grade);
-  }
-  const ladder = catalog.ladder(department.id, order);
-  const result = [];
-  let junior = null;
-  for (const rank of [...ladder].reverse()) {
-    let grade = byListed.get(rank.id);
-    let source = "listed";
-    if (grade === void 0) {
-      const name = matchKey(rank.name);
-      grade = job.grades.find((g) => matchKey(g.name) === name || matchKey(g.label) === name)?.level;
-      source = "by name";
-    }
-    if (grade === void 0 || junior !== null && source === "by name" && grade < junior) {
-      grade = junior ?? job.grades[0].level;
-      source = junior === null ? "lowest" : "more junior";
-    }
-    junior = grade;
-    result.push({ rankId: rank.id, rank: rank.name, position: rank.position, grade, source });
-  }
-  return result.reverse();
-}
-
-// src/core/jobs/framework-jobs.ts
-var text2 = (value) => typeof value === "string" ? value : "";
-function gradesFrom(raw, base) {
-  const entries = Array.isArray(raw) ? raw.map((entry, i) => [i + base, entry]) : raw && typeof raw === "object" ? Object.entries(raw).map(([key2, entry]) => [Number(key2), entry]) : [];
-  const grades = [];
-  for (const [key2, entry] of entries) {
-    if (!Number.isInteger(key2) || entry === null || entry === void 0) continue;
-    const fields = typeof entry === "object" ? entry : { label: entry };
-    const level = typeof fields.grade === "number" ? fields.grade : typeof fields.weight === "number" ? fields.weight : key2;
-    grades.push({ level, name: text2(fields.name), label: text2(fields.label) || String(fields.label ?? "") });
-  }
-  return grades.sort((a, b) => a.level - b.level);
-}
-
-// src/fivem/frameworks/framework-calls.ts
-function exportsOf(resource) {
-  return globalThis.exports[resource];
-}
-function firstValue(result) {
-  return Array.isArray(result) ? result[0] : result;
-}
-function field(value, ...path) {
-  let at = value;
-  for (const key2 of path) at = at && typeof at === "object" ? at[key2] : void 0;
-  return at;
-}
-function numberOf(value) {
-  const n = typeof value === "string" ? Number(value) : value;
-  return typeof n === "number" && Number.isFinite(n) ? n : null;
-}
-function entriesOf(value) {
-  if (Array.isArray(value)) return value.map((v, i) => [String(i + 1), v]);
-  return value && typeof value === "object" ? Object.entries(value) : [];
-}
-function jobMap(jobs) {
-  return new Map(jobs.map((job) => [job.name, job]));
-}
-function jobsByName(jobs) {
-  return jobMap(
-    entriesOf(jobs).map(([name, job]) => ({
-      name,
-      label: String(field(job, "label") ?? name),
-      grades: gradesFrom(field(job, "grades"), 0)
-    }))
-  );
-}
-function singleJob(name, grade, duty) {
-  if (typeof name !== "string" || grade === null) return null;
-  return {
-    primary: { job: name, grade },
-    jobs: /* @__PURE__ */ new Map([[name, grade]]),
-    duty: typeof duty === "boolean" ? duty : null
-  };
-}
-
-// src/fivem/frameworks/esx.ts
-var RESOURCE = "es_extended";
-function esxPort() {
-  const esx = () => exportsOf(RESOURCE);
-  const run2 = (src, method, ...args) => esx().RunStaticPlayerMethod(Number(src), method, ...args);
-  return {
-    name: "esx",
-    resource: RESOURCE,
-    style: "single",
-    removesJob: false,
-    async jobs() {
-      const shared = await esx().getSharedObject();
-      const jobs = await field(shared, "GetJobs")();
-      return jobsByName(jobs);
-    },
-    async held(src) {
-      const job = await run2(src, "getJob");
-      return singleJob(field(job, "name"), numberOf(field(job, "grade")), field(job, "onDuty"));
-    },
-    async apply(src, op, keepDuty) {
-      if (op.kind !== "set") throw new Error(`ESX has one job per character (${op.kind} ${op.job})`);
-      await (keepDuty === null ? run2(src, "setJob", op.job, op.grade) : run2(src, "setJob", op.job, op.grade, keepDuty));
-    },
-    async save(src) {
-      fx.ExecuteCommand(`save ${Number(src)}`);
-    }
-  };
-}
-
-// src/fivem/frameworks/nd.ts
-var RESOURCE2 = "ND_Core";
-function ndPort() {
-  const nd = () => exportsOf(RESOURCE2);
-  const player = async (src) => await nd().getPlayer(Number(src)) ?? null;
-  const method = async (src, name) => {
-    const fn = field(await player(src), name);
-    if (typeof fn !== "function") throw new Error("the character is no longer loaded");
-    return fn;
-  };
-  return {
-    name: "nd",
-    resource: RESOURCE2,
-    style: "single",
-    removesJob: true,
-    async jobs() {
-      const groups = await nd().getAllGroups();
-      return jobMap(
-        entriesOf(groups).flatMap(([, group]) => {
-          const name = field(group, "name");
-          if (typeof name !== "string") return [];
-          return [
-            {
-              name,
-              label: String(field(group, "label") ?? name),
-              grades: gradesFrom(field(group, "ranks"), 1)
-            }
-          ];
-        })
-      );
-    },
-    async held(src) {
-      const character = await player(src);
-      if (!character) return null;
-      const jobs = /* @__PURE__ */ new Map();
-      for (const [name, group] of entriesOf(field(character, "groups"))) {
-        const rank2 = numberOf(field(group, "rank"));
-        if (rank2 !== null) jobs.set(name, rank2);
-      }
-      const job = field(character, "job");
-      const rank = typeof job === "string" ? jobs.get(job) : void 0;
-      return {
-        primary: typeof job === "string" && rank !== void 0 ? { job, grade: rank } : null,
-        jobs,
-        duty: null
-      };
-    },
-    async apply(src, op) {
-      if (op.kind === "set") await (await method(src, "setJob"))(op.job, op.grade);
-      else if (op.kind === "add") await (await method(src, "addGroup"))(op.job, op.grade);
-      else if (op.kind === "remove") await (await method(src, "removeGroup"))(op.job);
-      else throw new Error(`ND_Core makes a job primary only by setJob (${op.kind} ${op.job})`);
-    },
-    async save(src) {
-      await (await method(src, "save"))("groups");
-    }
-  };
-}
-
-// src/fivem/frameworks/ox.ts
-var RESOURCE3 = "ox_core";
-function oxPort() {
-  const ox = () => exportsOf(RESOURCE3);
-  const call = (src, method, ...args) => ox().CallPlayer(Number(src), method, ...args);
-  const typeOf = (group) => field(globalThis.GlobalState[`group.${group}`], "type");
-  const makeRoom = async (src, group) => {
-    const type = typeOf(group);
-    if (typeof type !== "string") return;
-    for (const [held] of entriesOf(await call(src, "getGroups"))) {
-      if (held !== group && typeOf(held) === type) await call(src, "setGroup", held, 0);
-    }
-  };
-  return {
-    name: "ox",
-    resource: RESOURCE3,
-    style: "groups",
-    removesJob: true,
-    async jobs() {
-      const state = globalThis.GlobalState;
-      const names = state.groups;
-      const list = [];
-      for (const [, name] of entriesOf(names)) {
-        if (typeof name !== "string") continue;
-        const group = state[`group.${name}`];
-        list.push({
-          name,
-          label: String(field(group, "label") ?? name),
-          grades: gradesFrom(field(group, "grades"), 1)
-        });
-      }
-      return jobMap(list);
-    },
-    async held(src) {
-      const player = await ox().GetPlayer(Number(src));
-      if (field(player, "charId") === null || field(player, "charId") === void 0) return null;
-      const groups = await call(src, "getGroups");
-      const jobs = /* @__PURE__ */ new Map();
-      for (const [name, grade] of entriesOf(groups)) {
-        const level = numberOf(grade);
-        if (level !== null) jobs.set(name, level);
-      }
-      return { primary: null, jobs, duty: null };
-    },
-    async apply(src, op) {
-      if (op.kind === "primary") return;
-      if (op.kind === "set") await makeRoom(src, op.job);
-      const grade = op.kind === "remove" ? 0 : op.grade;
-      const result = await call(src, "setGroup", op.job, grade);
-      if (result !== true) throw new Error(`setGroup ${op.job} ${grade} was not taken`);
-    },
-    async save() {
-    }
-  };
-}
-
-// src/fivem/frameworks/qb.ts
-var RESOURCE4 = "qb-core";
-function qbPort() {
-  let core;
-  const qb = async () => core ??= await exportsOf(RESOURCE4).GetCoreObject();
-  const player = async (src) => {
-    const getPlayer = field(await qb(), "Functions", "GetPlayer");
-    return await getPlayer(Number(src)) ?? null;
-  };
-  const method = async (src, name) => {
-    const fn = field(await player(src), "Functions", name);
-    if (typeof fn !== "function") throw new Error("the character is no longer loaded");
-    return fn;
-  };
-  return {
-    name: "qb",
-    resource: RESOURCE4,
-    style: "single",
-    removesJob: false,
-    async jobs() {
-      core = void 0;
-      const jobs = field(await qb(), "Shared", "Jobs");
-      return jobsByName(jobs);
-    },
-    async held(src) {
-      const job = field(await player(src), "PlayerData", "job");
-      return singleJob(field(job, "name"), numberOf(field(job, "grade", "level")), field(job, "onduty"));
-    },
-    async apply(src, op, keepDuty) {
-      if (op.kind !== "set") throw new Error(`QBCore has one job per character (${op.kind} ${op.job})`);
-      const ok = await (await method(src, "SetJob"))(op.job, op.grade);
-      if (ok !== true) throw new Error(`SetJob ${op.job} ${op.grade} was refused`);
-      if (keepDuty !== null) await (await method(src, "SetJobDuty"))(keepDuty);
-    },
-    async save(src) {
-      await (await method(src, "Save"))();
-    }
-  };
-}
-
-// src/fivem/frameworks/qbx.ts
-var RESOURCE5 = "qbx_core";
-function qbxPort() {
-  const qbx = () => exportsOf(RESOURCE5);
-  const player = async (src) => field(await qbx().GetPlayer(Number(src)), "PlayerData");
-  const citizenid = async (src) => {
-    const id2 = field(await player(src), "citizenid");
-    if (typeof id2 !== "string") throw new Error("the character is no longer loaded");
-    return id2;
-  };
-  const accepted = (what, result) => {
-    if (firstValue(result) !== true) {
-      const reason = Array.isArray(result) ? field(result[1], "message") : void 0;
-      throw new Error(`${what} was refused${typeof reason === "string" ? `: ${reason}` : ""}`);
-    }
-  };
-  return {
-    name: "qbx",
-    resource: RESOURCE5,
-    style: fx.GetConvarInt("qbx:max_jobs_per_player", 1) > 1 ? "multi" : "single",
-    removesJob: false,
-    async jobs() {
-      const jobs = await qbx().GetJobs();
-      return jobsByName(jobs);
-    },
-    async held(src) {
-      const data = await player(src);
-      if (!data) return null;
-      const job = field(data, "job");
-      const name = field(job, "name");
-      const grade = numberOf(field(job, "grade", "level"));
-      const jobs = /* @__PURE__ */ new Map();
-      for (const [key2, value] of entriesOf(field(data, "jobs"))) {
-        const level = numberOf(value);
-        if (level !== null) jobs.set(key2, level);
-      }
-      const primary = typeof name === "string" && grade !== null ? { job: name, grade } : null;
-      if (primary && !jobs.has(primary.job)) jobs.set(primary.job, primary.grade);
-      return {
-        primary,
-        jobs,
-        duty: typeof field(job, "onduty") === "boolean" ? Boolean(field(job, "onduty")) : null
-      };
-    },
-    async apply(src, op, keepDuty) {
-      const api = qbx();
-      if (op.kind === "set")
-        accepted(`SetJob ${op.job} ${op.grade}`, await api.SetJob(Number(src), op.job, op.grade));
-      else if (op.kind === "add")
-        accepted(
-          `AddPlayerToJob ${op.job} ${op.grade}`,
-          await api.AddPlayerToJob(await citizenid(src), op.job, op.grade)
-        );
-      else if (op.kind === "remove")
-        accepted(
-          `RemovePlayerFromJob ${op.job}`,
-          await api.RemovePlayerFromJob(await citizenid(src), op.job)
-        );
-      else
-        accepted(
-          `SetPlayerPrimaryJob ${op.job}`,
-          await api.SetPlayerPrimaryJob(await citizenid(src), op.job)
-        );
-      if (keepDuty !== null) await api.SetJobDuty(Number(src), keepDuty);
-    },
-    async save() {
-    }
-  };
-}
-
-// src/fivem/frameworks/detect.ts
-var FRAMEWORKS = [
-  { name: "qbx", resource: "qbx_core", port: qbxPort },
-  { name: "ox", resource: "ox_core", port: oxPort },
-  { name: "esx", resource: "es_extended", port: esxPort },
-  { name: "nd", resource: "ND_Core", port: ndPort },
-  { name: "qb", resource: "qb-core", port: qbPort }
-];
-function detectFramework(choice) {
-  for (const framework of FRAMEWORKS) {
-    if (choice !== "auto" && framework.name !== choice) continue;
-    if (fx.GetResourceState(framework.resource) === "started") return framework.port();
-  }
-  return null;
-}
-function isFrameworkResource(resource) {
-  return FRAMEWORKS.some((f) => f.resource === resource);
-}
-
-// src/fivem/frameworks/framework-events.ts
-var EVENTS = [
-  [["qbx", "qb"], "QBCore:Server:PlayerLoaded", "loaded", "PlayerData.source"],
-  [["qbx", "qb"], "QBCore:Server:OnPlayerUnload", "unloaded", "src"],
-  [["qbx", "qb"], "QBCore:Server:OnJobUpdate", "jobChanged", "src"],
-  // Qbox: removing a primary job fires only this one, which does not say job or gang.
-  [["qbx"], "qbx_core:server:onGroupUpdate", "jobChanged", "src"],
-  [["esx"], "esx:playerLoaded", "loaded", "src"],
-  [["esx"], "esx:playerDropped", "unloaded", "src"],
-  [["esx"], "esx:setJob", "jobChanged", "src"],
-  [["ox"], "ox:playerLoaded", "loaded", "src"],
-  [["ox"], "ox:playerLogout", "unloaded", "src"],
-  [["ox"], "ox:setGroup", "jobChanged", "src"],
-  [["nd"], "ND:characterLoaded", "loaded", "source"],
-  [["nd"], "ND:characterUnloaded", "unloaded", "src"],
-  [["nd"], "ND:updateCharacter", "jobChanged", "source"],
-  [["nd"], "ND:groupRemoved", "jobChanged", "source"],
-  // ND: addGroup with the job flag but not through setJob fires only this one.
-  [["nd"], "ND:groupAdded", "jobChanged", "source"]
-];
-function listenToFrameworks(active, listener) {
-  for (const [names, event, kind, from] of EVENTS) {
-    fx.on(event, (first, second) => {
-      const name = active();
-      if (!name || !names.includes(name)) return;
-      if (event === "ND:updateCharacter" && second !== "job" && second !== "groups") return;
-      const src = from === "src" ? first : from === "source" ? field(first, "source") : field(first, "PlayerData", "source");
-      if (typeof src === "number" || typeof src === "string" && src !== "") listener[kind](String(src));
-    });
-  }
-}
-
-// src/fivem/frameworks/job-sync-runner.ts
-var POLL_MS = 1e3;
-var JobSyncRunner = class {
-  constructor(deps) {
-    this.deps = deps;
-    listenToFrameworks(() => this.mapping ? this.port?.name ?? null : null, {
-      loaded: (src) => deps.sync.apply(src),
-      unloaded: (src) => deps.sync.forget(src),
-      jobChanged: (src) => deps.sync.jobEvent(src)
-    });
-    fx.on("playerDropped", () => deps.sync.forget(String(fx.source)));
-    fx.on("onServerResourceStart", (resource) => {
-      if (isFrameworkResource(resource)) this.start();
-    });
-    fx.on("onResourceStop", (resource) => {
-      if (resource === this.port?.resource) this.use(null, "stopped");
-    });
-    for (const event of ["esx:jobsRefreshed", "qbx_core:server:onJobUpdate"]) {
-      fx.on(event, () => {
-        if (this.port && this.jobs) void this.readJobs(this.generation);
-      });
-    }
-  }
-  deps;
-  port = null;
-  jobs = null;
-  mapping = null;
-  state = "not started";
-  generation = 0;
-  poll = null;
-  printed = "";
-  start() {
-    const port = detectFramework(this.deps.config.jobs.framework);
-    if (!port) {
-      const wanted = this.deps.config.jobs.framework;
-      this.use(null, wanted === "auto" ? "no framework resource is started" : `${wanted} is not started`);
-      return;
-    }
-    this.use(port, "waiting for its job list");
-    this.printed = "";
-    void this.readJobs(this.generation);
-  }
-  stop() {
-    this.generation++;
-    if (this.poll !== null) this.deps.clock.clearTimeout(this.poll);
-    this.poll = null;
-  }
-  /** The roster's departments or ranks changed: the grades follow. */
-  catalogLoaded() {
-    if (this.port && this.jobs) this.remap();
-  }
-  doctorLines() {
-    return jobDoctorLines(
-      this.port ? `${this.port.name} (${this.port.resource})` : null,
-      this.state,
-      this.mapping
-    );
-  }
-  use(port, state) {
-    this.stop();
-    this.port = port;
-    this.jobs = null;
-    this.mapping = null;
-    this.state = state;
-    this.deps.sync.use(null, null, []);
-  }
-  async readJobs(generation) {
-    const port = this.port;
-    if (!port || generation !== this.generation) return;
-    let jobs = null;
-    try {
-      jobs = await withinOrFail(
-        port.jobs(),
-        this.deps.callMs,
-        this.deps.clock,
-        `${port.resource}'s job list`
-      );
-    } catch (error62) {
-      this.deps.logger.debug(`jobs: ${error62.message}`);
-    }
-    if (generation !== this.generation) return;
-    if (!jobs || jobs.size === 0) {
-      this.poll = this.deps.clock.setTimeout(() => void this.readJobs(generation), POLL_MS);
-      return;
-    }
-    this.jobs = jobs;
-    this.remap();
-  }
-  remap() {
-    const catalog = this.deps.catalog();
-    const { port, jobs } = this;
-    if (!port || !jobs) return;
-    if (!catalog || catalog.departments.size === 0) {
-      this.state = "waiting for the roster departments";
-      return;
-    }
-    const { departments, unassigned } = this.deps.config.jobs;
-    const mapping = resolveJobMapping(
-      departments,
-      catalog,
-      jobs,
-      this.deps.config.ranks.order,
-      port.removesJob ? null : unassigned
-    );
-    const problems = mappingProblems(mapping);
-    const text6 = problems.join("\n");
-    if (text6 !== this.printed) for (const problem of problems) this.deps.logger.warn(problem);
-    this.printed = text6;
-    this.mapping = mapping;
-    this.state = `${jobs.size} jobs, ${mapping.departments.length} of ${mapping.rows.length} mappings in use`;
-    this.deps.sync.use(port, mapping, fx.getPlayers());
-  }
-};
-
-// src/app/capabilities/jobs.ts
+// src/features/jobs/index.ts
 var FRAMEWORK_CALL_MS = 3e3;
 function attachJobs(context) {
   const { config: config2, logger, clock: clock2, players, service } = context;
@@ -56981,7 +56928,69 @@ function attachJobs(context) {
   };
 }
 
-// src/core/gate/decide.ts
+// src/platform/txadmin-events.ts
+var SERVER_SHUTTING_DOWN = "txAdmin:events:serverShuttingDown";
+var SCHEDULED_RESTART = "txAdmin:events:scheduledRestart";
+var MESSAGE_MAX = 300;
+var SHUTDOWN_FALLBACK = "The server is restarting. Try again in a minute.";
+var shutdownSchema = external_exports.object({
+  delay: external_exports.number().nonnegative(),
+  author: external_exports.string(),
+  message: external_exports.string()
+});
+var restartSchema = external_exports.object({ secondsRemaining: external_exports.number().nonnegative() });
+function readShutdownNotice(data) {
+  const parsed = shutdownSchema.safeParse(data);
+  if (!parsed.success) return { problem: firstProblem(parsed.error) };
+  const { delay, author, message } = parsed.data;
+  return { notice: { delayMs: delay, author: author.trim(), message: forPlayers(message) } };
+}
+function forPlayers(message) {
+  const text6 = message.trim();
+  if (text6 === "") return SHUTDOWN_FALLBACK;
+  return text6.length > MESSAGE_MAX ? `${text6.slice(0, MESSAGE_MAX - 1)}\u2026` : text6;
+}
+function readRestartNotice(data) {
+  const parsed = restartSchema.safeParse(data);
+  return parsed.success ? { notice: { secondsRemaining: parsed.data.secondsRemaining } } : { problem: firstProblem(parsed.error) };
+}
+function onServerShuttingDown(logger, handler) {
+  listen(SERVER_SHUTTING_DOWN, readShutdownNotice, logger, handler);
+}
+function onScheduledRestart(logger, handler) {
+  listen(SCHEDULED_RESTART, readRestartNotice, logger, handler);
+}
+function listen(event, read, logger, handler) {
+  fx.on(event, (data) => {
+    const source = fx.source;
+    if (source !== "") {
+      logger.warn(`ignored ${event} from ${String(source)}: only the server itself may send it.`);
+      return;
+    }
+    const reading = read(data);
+    if ("problem" in reading) {
+      logger.warn(`ignored ${event}: its data is not what txAdmin sends (${reading.problem}).`);
+      return;
+    }
+    handler(reading.notice);
+  });
+}
+function firstProblem(error62) {
+  const issue2 = error62.issues[0];
+  if (!issue2) return "unreadable";
+  return issue2.path.length > 0 ? `${issue2.path.join(".")}: ${issue2.message}` : issue2.message;
+}
+
+// src/platform/identifiers.ts
+function licenseOf2(src) {
+  for (const identifier of fx.getPlayerIdentifiers(src) ?? []) {
+    const found = license(identifier);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+// src/features/join-gate/decide.ts
 function decideJoin(view, rules) {
   if (view === null) return { allow: false, reason: "not_on_roster" };
   const status = view.member.status;
@@ -56994,7 +57003,7 @@ function decideJoin(view, rules) {
   return { allow: true };
 }
 
-// src/core/gate/messages.ts
+// src/features/join-gate/messages.ts
 function formatMessage(template, values) {
   return template.replace(
     /\{(\w+)\}/g,
@@ -57002,7 +57011,7 @@ function formatMessage(template, values) {
   );
 }
 
-// src/core/gate/admission.ts
+// src/features/join-gate/admission.ts
 function admissionFor(resolution, gate, messages, values) {
   if (resolution.kind === "answer") return judge(resolution.view, "roster", gate, messages, values);
   switch (gate.onError) {
@@ -57032,7 +57041,7 @@ function judge(view, basis, gate, messages, values) {
   }
 }
 
-// src/core/gate/deadline.ts
+// src/features/join-gate/deadline.ts
 function watchdogAfterMs(timeoutMs) {
   return timeoutMs - Math.min(1e3, Math.max(300, timeoutMs * 0.1));
 }
@@ -57040,16 +57049,7 @@ function checkMarginMs(watchdogMs) {
   return Math.min(250, Math.floor(watchdogMs / 6));
 }
 
-// src/fivem/identifiers.ts
-function licenseOf2(src) {
-  for (const identifier of fx.getPlayerIdentifiers(src) ?? []) {
-    const found = license(identifier);
-    if (found !== null) return found;
-  }
-  return null;
-}
-
-// src/fivem/ticked-deferrals.ts
+// src/features/join-gate/fivem/ticked-deferrals.ts
 var TickedDeferrals = class {
   constructor(inner) {
     this.inner = inner;
@@ -57078,7 +57078,7 @@ var TickedDeferrals = class {
   }
 };
 
-// src/fivem/gate.ts
+// src/features/join-gate/fivem/gate.ts
 function attachGate(deps) {
   const open3 = /* @__PURE__ */ new Set();
   let stopped = false;
@@ -57325,60 +57325,7 @@ function announceWait(deps, deferrals, values, finished, timers) {
   show();
 }
 
-// src/fivem/txadmin-events.ts
-var SERVER_SHUTTING_DOWN = "txAdmin:events:serverShuttingDown";
-var SCHEDULED_RESTART = "txAdmin:events:scheduledRestart";
-var MESSAGE_MAX = 300;
-var SHUTDOWN_FALLBACK = "The server is restarting. Try again in a minute.";
-var shutdownSchema = external_exports.object({
-  delay: external_exports.number().nonnegative(),
-  author: external_exports.string(),
-  message: external_exports.string()
-});
-var restartSchema = external_exports.object({ secondsRemaining: external_exports.number().nonnegative() });
-function readShutdownNotice(data) {
-  const parsed = shutdownSchema.safeParse(data);
-  if (!parsed.success) return { problem: firstProblem(parsed.error) };
-  const { delay, author, message } = parsed.data;
-  return { notice: { delayMs: delay, author: author.trim(), message: forPlayers(message) } };
-}
-function forPlayers(message) {
-  const text6 = message.trim();
-  if (text6 === "") return SHUTDOWN_FALLBACK;
-  return text6.length > MESSAGE_MAX ? `${text6.slice(0, MESSAGE_MAX - 1)}\u2026` : text6;
-}
-function readRestartNotice(data) {
-  const parsed = restartSchema.safeParse(data);
-  return parsed.success ? { notice: { secondsRemaining: parsed.data.secondsRemaining } } : { problem: firstProblem(parsed.error) };
-}
-function onServerShuttingDown(logger, handler) {
-  listen(SERVER_SHUTTING_DOWN, readShutdownNotice, logger, handler);
-}
-function onScheduledRestart(logger, handler) {
-  listen(SCHEDULED_RESTART, readRestartNotice, logger, handler);
-}
-function listen(event, read, logger, handler) {
-  fx.on(event, (data) => {
-    const source = fx.source;
-    if (source !== "") {
-      logger.warn(`ignored ${event} from ${String(source)}: only the server itself may send it.`);
-      return;
-    }
-    const reading = read(data);
-    if ("problem" in reading) {
-      logger.warn(`ignored ${event}: its data is not what txAdmin sends (${reading.problem}).`);
-      return;
-    }
-    handler(reading.notice);
-  });
-}
-function firstProblem(error62) {
-  const issue2 = error62.issues[0];
-  if (!issue2) return "unreadable";
-  return issue2.path.length > 0 ? `${issue2.path.join(".")}: ${issue2.message}` : issue2.message;
-}
-
-// src/app/capabilities/join-gate.ts
+// src/features/join-gate/index.ts
 function attachJoinGate(context) {
   const { capabilities } = context;
   const gate = attachGate({
@@ -57403,7 +57350,7 @@ function attachJoinGate(context) {
   return { stop: () => gate.stop() };
 }
 
-// src/app/capabilities/key-check.ts
+// src/features/key-check/index.ts
 var START_RETRY_MS = 3e4;
 var SCOPE_RECHECK_MS = 15 * 6e4;
 function attachKeyCheck(context) {
@@ -57460,7 +57407,7 @@ function sentence(text6) {
   return /[.!?]$/.test(text6) ? text6 : `${text6}.`;
 }
 
-// src/core/audit/entry-identity.ts
+// src/features/audit/entry-identity.ts
 function createdAtOf(entry) {
   if (typeof entry !== "object" || entry === null) return Number.NaN;
   const value = entry.createdAt;
@@ -57491,7 +57438,7 @@ function entryId(entry) {
   return typeof id2 === "string" || typeof id2 === "number" ? String(id2).slice(0, 100) : null;
 }
 
-// src/core/audit/stamp-skew.ts
+// src/features/audit/stamp-skew.ts
 var StampSkew = class {
   constructor(logger) {
     this.logger = logger;
@@ -57525,7 +57472,7 @@ function nameOf(entry) {
   return `stamped ${String(stamp).slice(0, 40)}`;
 }
 
-// src/core/mirror/mirror-lines.ts
+// src/features/mirror/mirror-lines.ts
 function mirrorSummary(state) {
   switch (state.kind) {
     case "waiting":
@@ -57649,7 +57596,7 @@ function age(at, now) {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-// src/core/mirror/mirror-attachment.ts
+// src/features/mirror/mirror-attachment.ts
 var MirrorAttachment = class {
   constructor(service, mirror) {
     this.service = service;
@@ -57671,7 +57618,7 @@ var MirrorAttachment = class {
   }
 };
 
-// src/core/mirror/mirror-catch-up.ts
+// src/features/mirror/mirror-catch-up.ts
 async function catchUp(feed, from) {
   const gapsBefore = feed.state().gaps;
   feed.resumeFrom(from);
@@ -57735,7 +57682,7 @@ var AuditStep = class {
   }
 };
 
-// src/core/mirror/mirror-freshness.ts
+// src/features/mirror/mirror-freshness.ts
 var IN_STEP_PASSES = 2;
 var MirrorFreshness = class {
   constructor(clock2, passMs, step) {
@@ -57808,7 +57755,7 @@ var MirrorFreshness = class {
   }
 };
 
-// src/core/mirror/mirror-pacer.ts
+// src/features/mirror/mirror-pacer.ts
 var MINUTE_MS6 = 6e4;
 var DAY_MS5 = 864e5;
 var JOIN_RECHECK_MS = 100;
@@ -57938,7 +57885,7 @@ var MirrorPacer = class {
   }
 };
 
-// src/core/mirror/list-records.ts
+// src/features/mirror/list-records.ts
 function rangeQuery(range) {
   const query = {};
   if (range.after !== null) query["createdAt.after"] = new Date(range.after).toISOString();
@@ -58023,7 +57970,7 @@ function keyOf(record2) {
   return `record ${JSON.stringify(record2) ?? String(record2)}`;
 }
 
-// src/core/mirror/paced-pages.ts
+// src/features/mirror/paced-pages.ts
 var PAGE_SIZE3 = 100;
 var PacedList = class {
   /** `query`: the list's filters and includes, sent with every request. */
@@ -58081,7 +58028,7 @@ function brokenPaging(what) {
   });
 }
 
-// src/core/mirror/keyset-read.ts
+// src/features/mirror/keyset-read.ts
 var never2 = () => false;
 var LAST_PAGE_ROOM = PAGE_SIZE3 - 10;
 async function readByKey(list, held, range, stop = never2) {
@@ -58134,12 +58081,12 @@ async function readRun(list, held, run2, stop) {
   }
 }
 
-// src/core/mirror/list-read-error.ts
+// src/features/mirror/list-read-error.ts
 var ListReadError = class extends Error {
   name = "ListReadError";
 };
 
-// src/core/mirror/list-reconciliation.ts
+// src/features/mirror/list-reconciliation.ts
 var ROUNDS = 3;
 async function reconcile(list, held, range, total) {
   for (let round2 = 0; ; round2++) {
@@ -58196,7 +58143,7 @@ function middleStamp(stamps) {
   return null;
 }
 
-// src/core/mirror/numbered-read.ts
+// src/features/mirror/numbered-read.ts
 var MAX_READS = 3;
 async function readByNumberConfirmed(list, range, stop) {
   let previous = null;
@@ -58224,7 +58171,7 @@ function sameRecords(a, b) {
   return keys.size === b.size && [...b.keys()].every((key2) => keys.has(key2));
 }
 
-// src/core/mirror/list-read.ts
+// src/features/mirror/list-read.ts
 async function readList(source, pacer, list) {
   const paced = new PacedList(source, pacer, list.path, list.query, 3 * list.maxPages + 10);
   const range = { after: list.after ?? null, before: null };
@@ -58251,7 +58198,7 @@ async function readList(source, pacer, list) {
   return { kind: "read", records: held.records() };
 }
 
-// src/core/mirror/mirrored-member.ts
+// src/features/mirror/mirrored-member.ts
 var NO_ASSIGNMENTS = Object.freeze([]);
 function licenseKey(license2) {
   return license2.trim().toLowerCase();
@@ -58319,7 +58266,7 @@ function membershipOf(member) {
   return member.createdAt === null ? { id: member.id } : { id: member.id, createdAt: member.createdAt };
 }
 
-// src/core/mirror/record-reader.ts
+// src/features/mirror/record-reader.ts
 var RecordReader = class {
   constructor(schema2, kind) {
     this.schema = schema2;
@@ -58360,7 +58307,7 @@ function idOf(item) {
   return "unknown";
 }
 
-// src/core/mirror/roster-reads.ts
+// src/features/mirror/roster-reads.ts
 var MEMBERS = "/api/v1/members";
 var ASSIGNMENTS = "/api/v1/department-assignments";
 var MEMBERS_PER_REQUEST = 75;
@@ -58471,7 +58418,7 @@ function stampOf2(record2) {
   return Number.isFinite(at) ? { text: createdAt, at } : null;
 }
 
-// src/core/mirror/mirror-reads.ts
+// src/features/mirror/mirror-reads.ts
 var NEW_MEMBERS_EVERY_MS = 10 * 6e4;
 var MirrorReads = class {
   constructor(deps) {
@@ -58597,7 +58544,7 @@ var MirrorReads = class {
   }
 };
 
-// src/core/mirror/saved-mirror.ts
+// src/features/mirror/saved-mirror.ts
 var SAVED_MIRROR_LIMIT = 5e4;
 var text3 = external_exports.string().max(2e3);
 var rankTuple = external_exports.tuple([text3, text3.nullable(), text3, external_exports.number()]);
@@ -58742,7 +58689,7 @@ function rankOf([id2, departmentId, name, position]) {
   return { id: id2, departmentId, name, position };
 }
 
-// src/core/mirror/mirror-snapshot.ts
+// src/features/mirror/mirror-snapshot.ts
 var MirrorSnapshot = class {
   constructor(parts2) {
     this.parts = parts2;
@@ -58778,7 +58725,7 @@ var MirrorSnapshot = class {
   }
 };
 
-// src/core/mirror/mirror-status.ts
+// src/features/mirror/mirror-status.ts
 var MirrorStatus = class {
   constructor(logger) {
     this.logger = logger;
@@ -58830,7 +58777,7 @@ var MirrorStatus = class {
   }
 };
 
-// src/core/roster/member-view.ts
+// src/roster/member-view.ts
 function toMemberView(lookup, catalog) {
   const { member: record2 } = lookup;
   const own2 = lookup.assignments.filter((a) => a.memberId === record2.id);
@@ -58892,7 +58839,7 @@ function signature(member) {
   ).sort().join("|");
 }
 
-// src/core/mirror/roster-mirror.ts
+// src/features/mirror/roster-mirror.ts
 var MAX_SHARED_RANKS = 1e4;
 var MAX_NAMED_DURING_READ = 5e4;
 var RosterMirror = class {
@@ -59198,7 +59145,7 @@ var NamedWindow = class {
   }
 };
 
-// src/core/mirror/mirror-sync.ts
+// src/features/mirror/mirror-sync.ts
 var MirrorSync = class {
   constructor(deps) {
     this.deps = deps;
@@ -59415,7 +59362,7 @@ var MirrorSync = class {
   }
 };
 
-// src/app/capabilities/mirror.ts
+// src/features/mirror/index.ts
 function attachMirror(context) {
   const { config: config2, api, service, schedule, clock: clock2, logger } = context;
   const sync = new MirrorSync({
@@ -59469,7 +59416,7 @@ function attachMirror(context) {
   };
 }
 
-// src/fivem/web-panel.ts
+// src/features/panel/fivem/web-panel.ts
 function serveWebPanel(resource, handler, logger) {
   try {
     fx.SetHttpHandler(handler);
@@ -59482,10 +59429,10 @@ function serveWebPanel(resource, handler, logger) {
   );
 }
 
-// src/panel/client-address.ts
-var import_node_net2 = require("node:net");
+// src/features/panel/client-address.ts
+var import_node_net = require("node:net");
 
-// src/panel/fx-http.ts
+// src/platform/fx-http.ts
 function headerOf(request, name) {
   const headers = request.headers ?? {};
   const wanted = name.toLowerCase();
@@ -59507,9 +59454,9 @@ function cookieOf(request, name) {
   return void 0;
 }
 
-// src/panel/client-address.ts
+// src/features/panel/client-address.ts
 var ClientAddresses = class {
-  trusted = new import_node_net2.BlockList();
+  trusted = new import_node_net.BlockList();
   any;
   /** `proxies`: addresses or ranges (`10.0.0.0/8`, `fd00::/8`), already validated by the config. */
   constructor(proxies = []) {
@@ -59549,12 +59496,12 @@ var ClientAddresses = class {
   }
   isTrusted(address) {
     if (!this.any) return false;
-    return this.trusted.check(address, (0, import_node_net2.isIP)(address) === 6 ? "ipv6" : "ipv4");
+    return this.trusted.check(address, (0, import_node_net.isIP)(address) === 6 ? "ipv6" : "ipv4");
   }
 };
 function parseAddressRange(text6) {
   const [address = "", prefixText, ...rest] = text6.trim().split("/");
-  const version2 = (0, import_node_net2.isIP)(address);
+  const version2 = (0, import_node_net.isIP)(address);
   if (version2 === 0 || rest.length > 0 || address.includes("%")) return null;
   const family = version2 === 6 ? "ipv6" : "ipv4";
   if (prefixText === void 0) return { address, prefix: null, family };
@@ -59570,7 +59517,7 @@ function hostOf(address) {
   return text6;
 }
 function plainAddress(text6) {
-  const version2 = (0, import_node_net2.isIP)(text6);
+  const version2 = (0, import_node_net.isIP)(text6);
   if (version2 === 4) return text6;
   if (version2 !== 6 || text6.includes("%")) return null;
   const groups = expandIpv6(text6);
@@ -59580,7 +59527,7 @@ function plainAddress(text6) {
   return new URL(`http://[${text6}]`).hostname.slice(1, -1);
 }
 function lockoutKey(address) {
-  if ((0, import_node_net2.isIP)(address) !== 6) return address;
+  if ((0, import_node_net.isIP)(address) !== 6) return address;
   const groups = expandIpv6(address);
   return `${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64`;
 }
@@ -59597,7 +59544,7 @@ function firstOf(value) {
   return first === void 0 || first === "" ? void 0 : first;
 }
 
-// src/panel/doctor-runs.ts
+// src/features/panel/doctor-runs.ts
 var DoctorRuns = class {
   constructor(doctor, clock2) {
     this.doctor = doctor;
@@ -60210,7 +60157,7 @@ var I = class d2 {
   }
 };
 
-// src/panel/lockout.ts
+// src/features/panel/lockout.ts
 var Lockout = class {
   records;
   maxFailures;
@@ -60246,7 +60193,7 @@ var Lockout = class {
   }
 };
 
-// src/panel/page-assets.ts
+// src/features/panel/page-assets.ts
 function panelAssets() {
   return {
     js: true ? '"use strict";(()=>{var sr=Object.defineProperty;var or=(e,t,s)=>t in e?sr(e,t,{enumerable:!0,configurable:!0,writable:!0,value:s}):e[t]=s;var gt=(e,t,s)=>or(e,typeof t!="symbol"?t+"":t,s);function C(e,t={},...s){let n=document.createElement(e);for(let[o,c]of Object.entries(t))n.setAttribute(o,c);for(let o of s)o==null||o===!1||n.append(typeof o=="object"?o:String(o));return n}function Ol(e,t){let s=Math.max(0,Math.round((t-e)/1e3));return s<60?`${s}s ago`:s<3600?`${Math.floor(s/60)}m ago`:s<86400?`${Math.floor(s/3600)}h ago`:`${Math.floor(s/86400)}d ago`}function jt(e){let t={hour:"2-digit",minute:"2-digit",second:"2-digit"};try{return new Date(e).toLocaleTimeString([],t)}catch{return new Date(e).toLocaleTimeString("en-GB",t)}}function on(e,t){return C("table",{},C("thead",{},C("tr",{},...e.map(s=>C("th",{},s)))),C("tbody",{},...t.map(s=>C("tr",{},...s.map((n,o)=>C("td",{"data-label":e[o]??""},n))))))}function es(e){let t=document.createDocumentFragment();return t.append(...e.map(s=>C("div",{class:"line"},s))),t}var rr="uplot",ar="u-hz",ur="u-vt",cr="u-title",fr="u-wrap",dr="u-under",pr="u-over",hr="u-axis",el="u-off",mr="u-select",gr="u-cursor-x",br="u-cursor-y",wr="u-cursor-pt",yr="u-legend",xr="u-live",vr="u-inline",Sr="u-series",kr="u-marker",ts="u-label",_r="u-value",Bl="width",Il="height";var ls="bottom",kl="left",Un="right",ui="#000",ns=ui+"0",Yn="mousemove",is="mousedown",qn="mouseup",ss="mouseenter",os="mouseleave",rs="dblclick",Tr="resize",Mr="scroll",as="change",fn="dppxchange",ci="--",Ll=typeof window<"u",Xn=Ll?document:null,Tl=Ll?window:null,Er=Ll?navigator:null,oe,rn;function ei(){let e=devicePixelRatio;oe!=e&&(oe=e,rn&&li(as,rn,ei),rn=matchMedia(`(min-resolution: ${oe-.001}dppx) and (max-resolution: ${oe+.001}dppx)`),tl(as,rn,ei),Tl.dispatchEvent(new CustomEvent(fn)))}function et(e,t){if(t!=null){let s=e.classList;!s.contains(t)&&s.add(t)}}function ti(e,t){let s=e.classList;s.contains(t)&&s.remove(t)}function be(e,t,s){e.style[t]=s+"px"}function bt(e,t,s,n){let o=Xn.createElement(e);return t!=null&&et(o,t),s?.insertBefore(o,n),o}function ut(e,t){return bt("div",e,t)}var us=new WeakMap;function Et(e,t,s,n,o){let c="translate("+t+"px,"+s+"px)",u=us.get(e);c!=u&&(e.style.transform=c,us.set(e,c),t<0||s<0||t>n||s>o?et(e,el):ti(e,el))}var cs=new WeakMap;function fs(e,t,s){let n=t+s,o=cs.get(e);n!=o&&(cs.set(e,n),e.style.background=t,e.style.borderColor=s)}var ds=new WeakMap;function ps(e,t,s,n){let o=t+""+s,c=ds.get(e);o!=c&&(ds.set(e,o),e.style.height=s+"px",e.style.width=t+"px",e.style.marginLeft=n?-t/2+"px":0,e.style.marginTop=n?-s/2+"px":0)}var fi={passive:!0},Ar={...fi,capture:!0};function tl(e,t,s,n){t.addEventListener(e,s,n?Ar:fi)}function li(e,t,s,n){t.removeEventListener(e,s,fi)}Ll&&ei();function wt(e,t,s,n){let o;s=s||0,n=n||t.length-1;let c=n<=2147483647;for(;n-s>1;)o=c?s+n>>1:tt((s+n)/2),t[o]<e?s=o:n=o;return e-t[s]<=t[n]-e?s:n}function Os(e){return(s,n,o)=>{let c=-1,u=-1;for(let d=n;d<=o;d++)if(e(s[d])){c=d;break}for(let d=o;d>=n;d--)if(e(s[d])){u=d;break}return[c,u]}}var Ws=e=>e!=null,Bs=e=>e!=null&&e>0,hn=Os(Ws),Pr=Os(Bs);function Lr(e,t,s,n=0,o=!1){let c=o?Pr:hn,u=o?Bs:Ws;[t,s]=c(e,t,s);let d=e[t],p=e[t];if(t>-1)if(n==1)d=e[t],p=e[s];else if(n==-1)d=e[s],p=e[t];else for(let m=t;m<=s;m++){let x=e[m];u(x)&&(x<d?d=x:x>p&&(p=x))}return[d??fe,p??-fe]}function mn(e,t,s,n){let o=gs(e),c=gs(t);e==t&&(o==-1?(e*=s,t/=s):(e/=s,t*=s));let u=s==10?Dt:Is,d=o==1?tt:ct,p=c==1?ct:tt,m=d(u(Pe(e))),x=p(u(Pe(t))),g=Ml(s,m),b=Ml(s,x);return s==10&&(m<0&&(g=de(g,-m)),x<0&&(b=de(b,-x))),n||s==2?(e=g*o,t=b*c):(e=qs(e,g),t=gn(t,b)),[e,t]}function di(e,t,s,n){let o=mn(e,t,s,n);return e==0&&(o[0]=0),t==0&&(o[1]=0),o}var pi=.1,hs={mode:3,pad:pi},Ul={pad:0,soft:null,mode:0},Dr={min:Ul,max:Ul};function dn(e,t,s,n){return bn(s)?ms(e,t,s):(Ul.pad=s,Ul.soft=n?0:null,Ul.mode=n?3:0,ms(e,t,Dr))}function ie(e,t){return e??t}function Cr(e,t,s){for(t=ie(t,0),s=ie(s,e.length-1);t<=s;){if(e[t]!=null)return!0;t++}return!1}function ms(e,t,s){let n=s.min,o=s.max,c=ie(n.pad,0),u=ie(o.pad,0),d=ie(n.hard,-fe),p=ie(o.hard,fe),m=ie(n.soft,fe),x=ie(o.soft,-fe),g=ie(n.mode,0),b=ie(o.mode,0),v=t-e,E=Dt(v),z=Ge(Pe(e),Pe(t)),N=Dt(z),W=Pe(N-E);(v<1e-24||W>10)&&(v=0,(e==0||t==0)&&(v=1e-24,g==2&&m!=fe&&(c=0),b==2&&x!=-fe&&(u=0)));let k=v||z||1e3,j=Dt(k),_=Ml(10,tt(j)),K=k*(v==0?e==0?.1:1:c),D=de(qs(e-K,_/10),24),J=e>=m&&(g==1||g==3&&D<=m||g==2&&D>=m)?m:fe,U=Ge(d,D<J&&e>=J?J:yt(J,D)),X=k*(v==0?t==0?.1:1:u),G=de(gn(t+X,_/10),24),T=t<=x&&(b==1||b==3&&G>=x||b==2&&G<=x)?x:-fe,q=yt(p,G>T&&t<=T?T:Ge(T,G));return U==q&&U==0&&(q=100),[U,q]}var zr=new Intl.NumberFormat(Ll?Er.language:"en-US"),hi=e=>zr.format(e),lt=Math,cn=lt.PI,Pe=lt.abs,tt=lt.floor,Ae=lt.round,ct=lt.ceil,yt=lt.min,Ge=lt.max,Ml=lt.pow,gs=lt.sign,Dt=lt.log10,Is=lt.log2,Rr=(e,t=1)=>lt.sinh(e)*t,Kn=(e,t=1)=>lt.asinh(e/t),fe=1/0;function bs(e){return(Dt((e^e>>31)-(e>>31))|0)+1}function ni(e,t,s){return yt(Ge(e,t),s)}function Gs(e){return typeof e=="function"}function ee(e){return Gs(e)?e:()=>e}var Fr=()=>{},Us=e=>e,Ys=(e,t)=>t,Vr=e=>null,ws=e=>!0,ys=(e,t)=>e==t,Hr=/\\.\\d*?(?=9{6,}|0{6,})/gm,ll=e=>{if(Js(e)||Ot.has(e))return e;let t=`${e}`,s=t.match(Hr);if(s==null)return e;let n=s[0].length-1;if(t.indexOf("e-")!=-1){let[o,c]=t.split("e");return+`${ll(o)}e${c}`}return de(e,n)};function Qt(e,t){return ll(de(ll(e/t))*t)}function gn(e,t){return ll(ct(ll(e/t))*t)}function qs(e,t){return ll(tt(ll(e/t))*t)}function de(e,t=0){if(Js(e))return e;let s=10**t,n=e*s*(1+Number.EPSILON);return Ae(n)/s}var Ot=new Map;function Ks(e){return((""+e).split(".")[1]||"").length}function ql(e,t,s,n){let o=[],c=n.map(Ks);for(let u=t;u<s;u++){let d=Pe(u),p=de(Ml(e,u),d);for(let m=0;m<n.length;m++){let x=e==10?+`${n[m]}e${u}`:n[m]*p,g=(u>=0?0:d)+(u>=c[m]?0:c[m]),b=e==10?x:de(x,g);o.push(b),Ot.set(b,g)}}return o}var Yl={},mi=[],El=[null,null],Nt=Array.isArray,Js=Number.isInteger,$r=e=>e===void 0;function xs(e){return typeof e=="string"}function bn(e){let t=!1;if(e!=null){let s=e.constructor;t=s==null||s==Object}return t}function jr(e){return e!=null&&typeof e=="object"}var Nr=Object.getPrototypeOf(Uint8Array),Zs="__proto__";function Al(e,t=bn){let s;if(Nt(e)){let n=e.find(o=>o!=null);if(Nt(n)||t(n)){s=Array(e.length);for(let o=0;o<e.length;o++)s[o]=Al(e[o],t)}else s=e.slice()}else if(e instanceof Nr)s=e.slice();else if(t(e)){s={};for(let n in e)n!=Zs&&(s[n]=Al(e[n],t))}else s=e;return s}function Te(e){let t=arguments;for(let s=1;s<t.length;s++){let n=t[s];for(let o in n)o!=Zs&&(bn(e[o])?Te(e[o],Al(n[o])):e[o]=Al(n[o]))}return e}var Or=0,Wr=1,Br=2;function Ir(e,t,s){for(let n=0,o,c=-1;n<t.length;n++){let u=t[n];if(u>c){for(o=u-1;o>=0&&e[o]==null;)e[o--]=null;for(o=u+1;o<s&&e[o]==null;)e[c=o++]=null}}}function Gr(e,t){if(qr(e)){let u=e[0].slice();for(let d=1;d<e.length;d++)u.push(...e[d].slice(1));return Kr(u[0])||(u=Yr(u)),u}let s=new Set;for(let u=0;u<e.length;u++){let p=e[u][0],m=p.length;for(let x=0;x<m;x++)s.add(p[x])}let n=[Array.from(s).sort((u,d)=>u-d)],o=n[0].length,c=new Map;for(let u=0;u<o;u++)c.set(n[0][u],u);for(let u=0;u<e.length;u++){let d=e[u],p=d[0];for(let m=1;m<d.length;m++){let x=d[m],g=Array(o).fill(void 0),b=t?t[u][m]:Wr,v=[];for(let E=0;E<x.length;E++){let z=x[E],N=c.get(p[E]);z===null?b!=Or&&(g[N]=z,b==Br&&v.push(N)):g[N]=z}Ir(g,v,o),n.push(g)}}return n}var Ur=typeof queueMicrotask>"u"?e=>Promise.resolve().then(e):queueMicrotask;function Yr(e){let t=e[0],s=t.length,n=Array(s);for(let c=0;c<n.length;c++)n[c]=c;n.sort((c,u)=>t[c]-t[u]);let o=[];for(let c=0;c<e.length;c++){let u=e[c],d=Array(s);for(let p=0;p<s;p++)d[p]=u[n[p]];o.push(d)}return o}function qr(e){let t=e[0][0],s=t.length;for(let n=1;n<e.length;n++){let o=e[n][0];if(o.length!=s)return!1;if(o!=t){for(let c=0;c<s;c++)if(o[c]!=t[c])return!1}}return!0}function Kr(e,t=100){let s=e.length;if(s<=1)return!0;let n=0,o=s-1;for(;n<=o&&e[n]==null;)n++;for(;o>=n&&e[o]==null;)o--;if(o<=n)return!0;let c=Ge(1,tt((o-n+1)/t));for(let u=e[n],d=n+c;d<=o;d+=c){let p=e[d];if(p!=null){if(p<=u)return!1;u=p}}return!0}var Qs=["January","February","March","April","May","June","July","August","September","October","November","December"],Xs=["Sunday","Monday","Tuesday","Wednesday","Thursday","Friday","Saturday"];function eo(e){return e.slice(0,3)}var Jr=Xs.map(eo),Zr=Qs.map(eo),Qr={MMMM:Qs,MMM:Zr,WWWW:Xs,WWW:Jr};function Wl(e){return(e<10?"0":"")+e}function Xr(e){return(e<10?"00":e<100?"0":"")+e}var ea={YYYY:e=>e.getFullYear(),YY:e=>(e.getFullYear()+"").slice(2),MMMM:(e,t)=>t.MMMM[e.getMonth()],MMM:(e,t)=>t.MMM[e.getMonth()],MM:e=>Wl(e.getMonth()+1),M:e=>e.getMonth()+1,DD:e=>Wl(e.getDate()),D:e=>e.getDate(),WWWW:(e,t)=>t.WWWW[e.getDay()],WWW:(e,t)=>t.WWW[e.getDay()],HH:e=>Wl(e.getHours()),H:e=>e.getHours(),h:e=>{let t=e.getHours();return t==0?12:t>12?t-12:t},AA:e=>e.getHours()>=12?"PM":"AM",aa:e=>e.getHours()>=12?"pm":"am",a:e=>e.getHours()>=12?"p":"a",mm:e=>Wl(e.getMinutes()),m:e=>e.getMinutes(),ss:e=>Wl(e.getSeconds()),s:e=>e.getSeconds(),fff:e=>Xr(e.getMilliseconds())};function gi(e,t){t=t||Qr;let s=[],n=/\\{([a-z]+)\\}|[^{]+/gi,o;for(;o=n.exec(e);)s.push(o[0][0]=="{"?ea[o[1]]:o[0]);return c=>{let u="";for(let d=0;d<s.length;d++)u+=typeof s[d]=="string"?s[d]:s[d](c,t);return u}}var ta=new Intl.DateTimeFormat().resolvedOptions().timeZone;function la(e,t){let s;return t=="UTC"||t=="Etc/UTC"?s=new Date(+e+e.getTimezoneOffset()*6e4):t==ta?s=e:(s=new Date(e.toLocaleString("en-US",{timeZone:t})),s.setMilliseconds(e.getMilliseconds())),s}var to=e=>e%1==0,pn=[1,2,2.5,5],na=ql(10,-32,0,pn),lo=ql(10,0,32,pn),ia=lo.filter(to),Xt=na.concat(lo),bi=`\n`,no="{YYYY}",vs=bi+no,io="{M}/{D}",Gl=bi+io,an=Gl+"/{YY}",so="{aa}",sa="{h}:{mm}",_l=sa+so,Ss=bi+_l,ks=":{ss}",ae=null;function oo(e){let t=e*1e3,s=t*60,n=s*60,o=n*24,c=o*30,u=o*365,p=(e==1?ql(10,0,3,pn).filter(to):ql(10,-3,0,pn)).concat([t,t*5,t*10,t*15,t*30,s,s*5,s*10,s*15,s*30,n,n*2,n*3,n*4,n*6,n*8,n*12,o,o*2,o*3,o*4,o*5,o*6,o*7,o*8,o*9,o*10,o*15,c,c*2,c*3,c*4,c*6,u,u*2,u*5,u*10,u*25,u*50,u*100]),m=[[u,no,ae,ae,ae,ae,ae,ae,1],[o*28,"{MMM}",vs,ae,ae,ae,ae,ae,1],[o,io,vs,ae,ae,ae,ae,ae,1],[n,"{h}"+so,an,ae,Gl,ae,ae,ae,1],[s,_l,an,ae,Gl,ae,ae,ae,1],[t,ks,an+" "+_l,ae,Gl+" "+_l,ae,Ss,ae,1],[e,ks+".{fff}",an+" "+_l,ae,Gl+" "+_l,ae,Ss,ae,1]];function x(g){return(b,v,E,z,N,W)=>{let k=[],j=N>=u,_=N>=c&&N<u,K=g(E),D=de(K*e,3),J=Jn(K.getFullYear(),j?0:K.getMonth(),_||j?1:K.getDate()),U=de(J*e,3);if(_||j){let X=_?N/c:0,G=j?N/u:0,T=D==U?D:de(Jn(J.getFullYear()+G,J.getMonth()+X,1)*e,3),q=new Date(Ae(T/e)),R=q.getFullYear(),B=q.getMonth();for(let $=0;T<=z;$++){let te=Jn(R+G*$,B+X*$,1),H=te-g(de(te*e,3));T=de((+te+H)*e,3),T<=z&&k.push(T)}}else{let X=N>=o?o:N,G=tt(E)-tt(D),T=U+G+gn(D-U,X);k.push(T);let q=g(T),R=q.getHours()+q.getMinutes()/s+q.getSeconds()/n,B=N/n,$=b.axes[v]._space,te=W/$;for(;T=de(T+N,e==1?0:3),!(T>z);)if(B>1){let H=tt(de(R+B,6))%24,le=g(T).getHours()-H;le>1&&(le=-1),T-=le*n,R=(R+B)%24;let ue=k[k.length-1];de((T-ue)/N,3)*te>=.7&&k.push(T)}else k.push(T)}return k}}return[p,m,x]}var[oa,ra,aa]=oo(1),[ua,ca,fa]=oo(.001);ql(2,-53,53,[1]);function _s(e,t){return e.map(s=>s.map((n,o)=>o==0||o==8||n==null?n:t(o==1||s[8]==0?n:s[1]+n)))}function Ts(e,t){return(s,n,o,c,u)=>{let d=t.find(E=>u>=E[0])||t[t.length-1],p,m,x,g,b,v;return n.map(E=>{let z=e(E),N=z.getFullYear(),W=z.getMonth(),k=z.getDate(),j=z.getHours(),_=z.getMinutes(),K=z.getSeconds(),D=N!=p&&d[2]||W!=m&&d[3]||k!=x&&d[4]||j!=g&&d[5]||_!=b&&d[6]||K!=v&&d[7]||d[1];return p=N,m=W,x=k,g=j,b=_,v=K,D(z)})}}function da(e,t){let s=gi(t);return(n,o,c,u,d)=>o.map(p=>s(e(p)))}function Jn(e,t,s){return new Date(e,t,s)}function Ms(e,t){return t(e)}var pa="{YYYY}-{MM}-{DD} {h}:{mm}{aa}";function Es(e,t){return(s,n,o,c)=>c==null?ci:t(e(n))}function ha(e,t){let s=e.series[t];return s.width?s.stroke(e,t):s.points.width?s.points.stroke(e,t):null}function ma(e,t){return e.series[t].fill(e,t)}var ga={show:!0,live:!0,isolate:!1,mount:Fr,markers:{show:!0,width:2,stroke:ha,fill:ma,dash:"solid"},idx:null,idxs:null,values:[]};function ba(e,t){let s=e.cursor.points,n=ut(),o=s.size(e,t);be(n,Bl,o),be(n,Il,o);let c=o/-2;be(n,"marginLeft",c),be(n,"marginTop",c);let u=s.width(e,t,o);return u&&be(n,"borderWidth",u),n}function wa(e,t){let s=e.series[t].points;return s._fill||s._stroke}function ya(e,t){let s=e.series[t].points;return s._stroke||s._fill}function xa(e,t){return e.series[t].points.size}var Zn=[0,0];function va(e,t,s){return Zn[0]=t,Zn[1]=s,Zn}function un(e,t,s,n=!0){return o=>{o.button==0&&(!n||o.target==t)&&s(o)}}function Qn(e,t,s,n=!0){return o=>{(!n||o.target==t)&&s(o)}}var Sa={show:!0,x:!0,y:!0,lock:!1,move:va,points:{one:!1,show:ba,size:xa,width:0,stroke:ya,fill:wa},bind:{mousedown:un,mouseup:un,click:un,dblclick:un,mousemove:Qn,mouseleave:Qn,mouseenter:Qn},drag:{setScale:!0,x:!0,y:!1,dist:0,uni:null,click:(e,t)=>{t.stopPropagation(),t.stopImmediatePropagation()},_x:!1,_y:!1},focus:{dist:(e,t,s,n,o)=>n-o,prox:-1,bias:0},hover:{skip:[void 0],prox:null,bias:0},left:-10,top:-10,idx:null,dataIdx:null,idxs:null,event:null},ro={show:!0,stroke:"rgba(0,0,0,0.07)",width:2},wi=Te({},ro,{filter:Ys}),ao=Te({},wi,{size:10}),uo=Te({},ro,{show:!1}),yi=\'12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol", "Noto Color Emoji"\',co="bold "+yi,fo=1.5,As={show:!0,scale:"x",stroke:ui,space:50,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:co,side:2,grid:wi,ticks:ao,border:uo,font:yi,lineGap:fo,rotate:0},ka="Value",_a="Time",Ps={show:!0,scale:"x",auto:!1,sorted:1,min:fe,max:-fe,idxs:[]};function Ta(e,t,s,n,o){return t.map(c=>c==null?"":hi(c))}function Ma(e,t,s,n,o,c,u){let d=[],p=Ot.get(o)||0;s=u?s:de(gn(s,o),p);for(let m=s;m<=n;m=de(m+o,p))d.push(Object.is(m,-0)?0:m);return d}function ii(e,t,s,n,o,c,u){let d=[],p=e.scales[e.axes[t].scale].log,m=p==10?Dt:Is,x=tt(m(s));o=Ml(p,x),p==10&&(o=Xt[wt(o,Xt)]);let g=s,b=o*p;p==10&&(b=Xt[wt(b,Xt)]);do d.push(g),g=g+o,p==10&&!Ot.has(g)&&(g=de(g,Ot.get(o))),g>=b&&(o=g,b=o*p,p==10&&(b=Xt[wt(b,Xt)]));while(g<=n);return d}function Ea(e,t,s,n,o,c,u){let p=e.scales[e.axes[t].scale].asinh,m=n>p?ii(e,t,Ge(p,s),n,o):[p],x=n>=0&&s<=0?[0]:[];return(s<-p?ii(e,t,Ge(p,-n),-s,o):[p]).reverse().map(b=>-b).concat(x,m)}var po=/./,Aa=/[12357]/,Pa=/[125]/,Ls=/1/,si=(e,t,s,n)=>e.map((o,c)=>t==4&&o==0||c%n==0&&s.test(o.toExponential()[o<0?1:0])?o:null);function La(e,t,s,n,o){let c=e.axes[s],u=c.scale,d=e.scales[u],p=e.valToPos,m=c._space,x=p(10,u),g=p(9,u)-x>=m?po:p(7,u)-x>=m?Aa:p(5,u)-x>=m?Pa:Ls;if(g==Ls){let b=Pe(p(1,u)-x);if(b<m)return si(t.slice().reverse(),d.distr,g,ct(m/b)).reverse()}return si(t,d.distr,g,1)}function Da(e,t,s,n,o){let c=e.axes[s],u=c.scale,d=c._space,p=e.valToPos,m=Pe(p(1,u)-p(2,u));return m<d?si(t.slice().reverse(),3,po,ct(d/m)).reverse():t}function Ca(e,t,s,n){return n==null?ci:t==null?"":hi(t)}var Ds={show:!0,scale:"y",stroke:ui,space:30,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:co,side:3,grid:wi,ticks:ao,border:uo,font:yi,lineGap:fo,rotate:0};function za(e,t){let s=3+(e||1)*2;return de(s*t,3)}function Ra(e,t){let{scale:s,idxs:n}=e.series[0],o=e._data[0],c=e.valToPos(o[n[0]],s,!0),u=e.valToPos(o[n[1]],s,!0),d=Pe(u-c),p=e.series[t],m=d/(p.points.space*oe);return n[1]-n[0]<=m}var Cs={scale:null,auto:!0,sorted:0,min:fe,max:-fe},ho=(e,t,s,n,o)=>o,zs={show:!0,auto:!0,sorted:0,gaps:ho,alpha:1,facets:[Te({},Cs,{scale:"x"}),Te({},Cs,{scale:"y"})]},Rs={scale:"y",auto:!0,sorted:0,show:!0,spanGaps:!1,gaps:ho,alpha:1,points:{show:Ra,filter:null},values:null,min:fe,max:-fe,idxs:[],path:null,clip:null};function Fa(e,t,s,n,o){return s/10}var mo={time:!0,auto:!0,distr:1,log:10,asinh:1,min:null,max:null,dir:1,ori:0},Va=Te({},mo,{time:!1,ori:1}),Fs={};function go(e,t){let s=Fs[e];return s||(s={key:e,plots:[],sub(n){s.plots.push(n)},unsub(n){s.plots=s.plots.filter(o=>o!=n)},pub(n,o,c,u,d,p,m){for(let x=0;x<s.plots.length;x++)s.plots[x]!=o&&s.plots[x].pub(n,o,c,u,d,p,m)}},e!=null&&(Fs[e]=s)),s}var Pl=1,oi=2;function nl(e,t,s){let n=e.mode,o=e.series[t],c=n==2?e._data[t]:e._data,u=e.scales,d=e.bbox,p=c[0],m=n==2?c[1]:c[t],x=n==2?u[o.facets[0].scale]:u[e.series[0].scale],g=n==2?u[o.facets[1].scale]:u[o.scale],b=d.left,v=d.top,E=d.width,z=d.height,N=e.valToPosH,W=e.valToPosV;return x.ori==0?s(o,p,m,x,g,N,W,b,v,E,z,yn,Dl,vn,wo,xo):s(o,p,m,x,g,W,N,v,b,z,E,xn,Cl,Si,yo,vo)}function xi(e,t){let s=0,n=0,o=ie(e.bands,mi);for(let c=0;c<o.length;c++){let u=o[c];u.series[0]==t?s=u.dir:u.series[1]==t&&(u.dir==1?n|=1:n|=2)}return[s,n==1?-1:n==2?1:n==3?2:0]}function Ha(e,t,s,n,o){let c=e.mode,u=e.series[t],d=c==2?u.facets[1].scale:u.scale,p=e.scales[d];return o==-1?p.min:o==1?p.max:p.distr==3?p.dir==1?p.min:p.max:0}function Ct(e,t,s,n,o,c){return nl(e,t,(u,d,p,m,x,g,b,v,E,z,N)=>{let W=u.pxRound,k=m.dir*(m.ori==0?1:-1),j=m.ori==0?Dl:Cl,_,K;k==1?(_=s,K=n):(_=n,K=s);let D=W(g(d[_],m,z,v)),J=W(b(p[_],x,N,E)),U=W(g(d[K],m,z,v)),X=W(b(c==1?x.max:x.min,x,N,E)),G=new Path2D(o);return j(G,U,X),j(G,D,X),j(G,D,J),G})}function wn(e,t,s,n,o,c){let u=null;if(e.length>0){u=new Path2D;let d=t==0?vn:Si,p=s;for(let g=0;g<e.length;g++){let b=e[g];if(b[1]>b[0]){let v=b[0]-p;v>0&&d(u,p,n,v,n+c),p=b[1]}}let m=s+o-p,x=10;m>0&&d(u,p,n-x/2,m,n+c+x)}return u}function $a(e,t,s){let n=e[e.length-1];n&&n[0]==t?n[1]=s:e.push([t,s])}function vi(e,t,s,n,o,c,u){let d=[],p=e.length;for(let m=o==1?s:n;m>=s&&m<=n;m+=o)if(t[m]===null){let g=m,b=m;if(o==1)for(;++m<=n&&t[m]===null;)b=m;else for(;--m>=s&&t[m]===null;)b=m;let v=c(e[g]),E=b==g?v:c(e[b]),z=g-o;v=u<=0&&z>=0&&z<p?c(e[z]):v;let W=b+o;E=u>=0&&W>=0&&W<p?c(e[W]):E,E>=v&&d.push([v,E])}return d}function Vs(e){return e==0?Us:e==1?Ae:t=>Qt(t,e)}function bo(e){let t=e==0?yn:xn,s=e==0?(o,c,u,d,p,m)=>{o.arcTo(c,u,d,p,m)}:(o,c,u,d,p,m)=>{o.arcTo(u,c,p,d,m)},n=e==0?(o,c,u,d,p)=>{o.rect(c,u,d,p)}:(o,c,u,d,p)=>{o.rect(u,c,p,d)};return(o,c,u,d,p,m=0,x=0)=>{m==0&&x==0?n(o,c,u,d,p):(m=yt(m,d/2,p/2),x=yt(x,d/2,p/2),t(o,c+m,u),s(o,c+d,u,c+d,u+p,m),s(o,c+d,u+p,c,u+p,x),s(o,c,u+p,c,u,x),s(o,c,u,c+d,u,m),o.closePath())}}var yn=(e,t,s)=>{e.moveTo(t,s)},xn=(e,t,s)=>{e.moveTo(s,t)},Dl=(e,t,s)=>{e.lineTo(t,s)},Cl=(e,t,s)=>{e.lineTo(s,t)},vn=bo(0),Si=bo(1),wo=(e,t,s,n,o,c)=>{e.arc(t,s,n,o,c)},yo=(e,t,s,n,o,c)=>{e.arc(s,t,n,o,c)},xo=(e,t,s,n,o,c,u)=>{e.bezierCurveTo(t,s,n,o,c,u)},vo=(e,t,s,n,o,c,u)=>{e.bezierCurveTo(s,t,o,n,u,c)};function So(e){return(t,s,n,o,c)=>nl(t,s,(u,d,p,m,x,g,b,v,E,z,N)=>{let{pxRound:W,points:k}=u,j,_;m.ori==0?(j=yn,_=wo):(j=xn,_=yo);let K=de(k.width*oe,3),D=(k.size-k.width)/2*oe,J=de(D*2,3),U=new Path2D,X=new Path2D,{left:G,top:T,width:q,height:R}=t.bbox;vn(X,G-J,T-J,q+J*2,R+J*2);let B=$=>{if(p[$]!=null){let te=W(g(d[$],m,z,v)),H=W(b(p[$],x,N,E));j(U,te+D,H),_(U,te,H,D,0,cn*2)}};if(c)c.forEach(B);else for(let $=n;$<=o;$++)B($);return{stroke:K>0?U:null,fill:U,clip:X,flags:Pl|oi}})}function ko(e){return(t,s,n,o,c,u)=>{n!=o&&(c!=n&&u!=n&&e(t,s,n),c!=o&&u!=o&&e(t,s,o),e(t,s,u))}}var ja=ko(Dl),Na=ko(Cl);function _o(e){let t=ie(e?.alignGaps,0);return(s,n,o,c)=>nl(s,n,(u,d,p,m,x,g,b,v,E,z,N)=>{[o,c]=hn(p,o,c);let W=u.pxRound,k=R=>W(g(R,m,z,v)),j=R=>W(b(R,x,N,E)),_,K;m.ori==0?(_=Dl,K=ja):(_=Cl,K=Na);let D=m.dir*(m.ori==0?1:-1),J={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:Pl},U=J.stroke,X=!1;if(c-o>=z*4){let R=F=>s.posToVal(F,m.key,!0),B=null,$=null,te,H,Ue,we=k(d[D==1?o:c]),le=k(d[o]),ue=k(d[c]),Z=R(D==1?le+1:ue-1);for(let F=D==1?o:c;F>=o&&F<=c;F+=D){let Me=d[F],ye=(D==1?Me<Z:Me>Z)?we:k(Me),re=p[F];ye==we?re!=null?(H=re,B==null?(_(U,ye,j(H)),te=B=$=H):H<B?B=H:H>$&&($=H)):re===null&&(X=!0):(B!=null&&K(U,we,j(B),j($),j(te),j(H)),re!=null?(H=re,_(U,ye,j(H)),B=$=te=H):(B=$=null,re===null&&(X=!0)),we=ye,Z=R(we+D))}B!=null&&B!=$&&Ue!=we&&K(U,we,j(B),j($),j(te),j(H))}else for(let R=D==1?o:c;R>=o&&R<=c;R+=D){let B=p[R];B===null?X=!0:B!=null&&_(U,k(d[R]),j(B))}let[T,q]=xi(s,n);if(u.fill!=null||T!=0){let R=J.fill=new Path2D(U),B=u.fillTo(s,n,u.min,u.max,T),$=j(B),te=k(d[o]),H=k(d[c]);D==-1&&([H,te]=[te,H]),_(R,H,$),_(R,te,$)}if(!u.spanGaps){let R=[];X&&R.push(...vi(d,p,o,c,D,k,t)),J.gaps=R=u.gaps(s,n,o,c,R),J.clip=wn(R,m.ori,v,E,z,N)}return q!=0&&(J.band=q==2?[Ct(s,n,o,c,U,-1),Ct(s,n,o,c,U,1)]:Ct(s,n,o,c,U,q)),J})}function Oa(e){let t=ie(e.align,1),s=ie(e.ascDesc,!1),n=ie(e.alignGaps,0),o=ie(e.extend,!1);return(c,u,d,p)=>nl(c,u,(m,x,g,b,v,E,z,N,W,k,j)=>{[d,p]=hn(g,d,p);let _=m.pxRound,{left:K,width:D}=c.bbox,J=le=>_(E(le,b,k,N)),U=le=>_(z(le,v,j,W)),X=b.ori==0?Dl:Cl,G={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:Pl},T=G.stroke,q=b.dir*(b.ori==0?1:-1),R=U(g[q==1?d:p]),B=J(x[q==1?d:p]),$=B,te=B;o&&t==-1&&(te=K,X(T,te,R)),X(T,B,R);for(let le=q==1?d:p;le>=d&&le<=p;le+=q){let ue=g[le];if(ue==null)continue;let Z=J(x[le]),F=U(ue);t==1?X(T,Z,R):X(T,$,F),X(T,Z,F),R=F,$=Z}let H=$;o&&t==1&&(H=K+D,X(T,H,R));let[Ue,we]=xi(c,u);if(m.fill!=null||Ue!=0){let le=G.fill=new Path2D(T),ue=m.fillTo(c,u,m.min,m.max,Ue),Z=U(ue);X(le,H,Z),X(le,te,Z)}if(!m.spanGaps){let le=[];le.push(...vi(x,g,d,p,q,J,n));let ue=m.width*oe/2,Z=s||t==1?ue:-ue,F=s||t==-1?-ue:ue;le.forEach(Me=>{Me[0]+=Z,Me[1]+=F}),G.gaps=le=m.gaps(c,u,d,p,le),G.clip=wn(le,b.ori,N,W,k,j)}return we!=0&&(G.band=we==2?[Ct(c,u,d,p,T,-1),Ct(c,u,d,p,T,1)]:Ct(c,u,d,p,T,we)),G})}function Hs(e,t,s,n,o,c,u=fe){if(e.length>1){let d=null;for(let p=0,m=1/0;p<e.length;p++)if(t[p]!==void 0){if(d!=null){let x=Pe(e[p]-e[d]);x<m&&(m=x,u=Pe(s(e[p],n,o,c)-s(e[d],n,o,c)))}d=p}}return u}function Wa(e){e=e||Yl;let t=ie(e.size,[.6,fe,1]),s=e.align||0,n=e.gap||0,o=e.radius;o=o==null?[0,0]:typeof o=="number"?[o,0]:o;let c=ee(o),u=1-t[0],d=ie(t[1],fe),p=ie(t[2],1),m=ie(e.disp,Yl),x=ie(e.each,v=>{}),{fill:g,stroke:b}=m;return(v,E,z,N)=>nl(v,E,(W,k,j,_,K,D,J,U,X,G,T)=>{let q=W.pxRound,R=s,B=n*oe,$=d*oe,te=p*oe,H,Ue;_.ori==0?[H,Ue]=c(v,E):[Ue,H]=c(v,E);let we=_.dir*(_.ori==0?1:-1),le=_.ori==0?vn:Si,ue=_.ori==0?x:(P,pe,Ee,rl,It,vt,Gt)=>{x(P,pe,Ee,It,rl,Gt,vt)},Z=ie(v.bands,mi).find(P=>P.series[0]==E),F=Z!=null?Z.dir:0,Me=W.fillTo(v,E,W.min,W.max,F),Ne=q(J(Me,K,T,X)),ye,re,ft,Ke=G,ve=q(W.width*oe),xt=!1,At=null,nt=null,zt=null,il=null;g!=null&&(ve==0||b!=null)&&(xt=!0,At=g.values(v,E,z,N),nt=new Map,new Set(At).forEach(P=>{P!=null&&nt.set(P,new Path2D)}),ve>0&&(zt=b.values(v,E,z,N),il=new Map,new Set(zt).forEach(P=>{P!=null&&il.set(P,new Path2D)})));let{x0:sl,size:zl}=m;if(sl!=null&&zl!=null){R=1,k=sl.values(v,E,z,N),sl.unit==2&&(k=k.map(Ee=>v.posToVal(U+Ee*G,_.key,!0)));let P=zl.values(v,E,z,N);zl.unit==2?re=P[0]*G:re=D(P[0],_,G,U)-D(0,_,G,U),Ke=Hs(k,j,D,_,G,U,Ke),ft=Ke-re+B}else Ke=Hs(k,j,D,_,G,U,Ke),ft=Ke*u+B,re=Ke-ft;ft<1&&(ft=0),ve>=re/2&&(ve=0),ft<5&&(q=Us);let Kl=ft>0,Wt=Ke-ft-(Kl?ve:0);re=q(ni(Wt,te,$)),ye=(R==0?re/2:R==we?0:re)-R*we*((R==0?B/2:0)+(Kl?ve/2:0));let Oe={stroke:null,fill:null,clip:null,band:null,gaps:null,flags:0},ol=xt?null:new Path2D,Pt=null;if(Z!=null)Pt=v.data[Z.series[1]];else{let{y0:P,y1:pe}=m;P!=null&&pe!=null&&(j=pe.values(v,E,z,N),Pt=P.values(v,E,z,N))}let Bt=H*re,Y=Ue*re;for(let P=we==1?z:N;P>=z&&P<=N;P+=we){let pe=j[P];if(pe==null)continue;if(Pt!=null){let Ye=Pt[P]??0;if(pe-Ye==0)continue;Ne=J(Ye,K,T,X)}let Ee=_.distr!=2||m!=null?k[P]:P,rl=D(Ee,_,G,U),It=J(ie(pe,Me),K,T,X),vt=q(rl-ye),Gt=q(Ge(It,Ne)),Je=q(yt(It,Ne)),it=Gt-Je;if(pe!=null){let Ye=pe<0?Y:Bt,dt=pe<0?Bt:Y;xt?(ve>0&&zt[P]!=null&&le(il.get(zt[P]),vt,Je+tt(ve/2),re,Ge(0,it-ve),Ye,dt),At[P]!=null&&le(nt.get(At[P]),vt,Je+tt(ve/2),re,Ge(0,it-ve),Ye,dt)):le(ol,vt,Je+tt(ve/2),re,Ge(0,it-ve),Ye,dt),ue(v,E,P,vt-ve/2,Je,re+ve,it)}}return ve>0?Oe.stroke=xt?il:ol:xt||(Oe._fill=W.width==0?W._fill:W._stroke??W._fill,Oe.width=0),Oe.fill=xt?nt:ol,Oe})}function Ba(e,t){let s=ie(t?.alignGaps,0);return(n,o,c,u)=>nl(n,o,(d,p,m,x,g,b,v,E,z,N,W)=>{[c,u]=hn(m,c,u);let k=d.pxRound,j=H=>k(b(H,x,N,E)),_=H=>k(v(H,g,W,z)),K,D,J;x.ori==0?(K=yn,J=Dl,D=xo):(K=xn,J=Cl,D=vo);let U=x.dir*(x.ori==0?1:-1),X=j(p[U==1?c:u]),G=X,T=[],q=[];for(let H=U==1?c:u;H>=c&&H<=u;H+=U)if(m[H]!=null){let we=p[H],le=j(we);T.push(G=le),q.push(_(m[H]))}let R={stroke:e(T,q,K,J,D,k),fill:null,clip:null,band:null,gaps:null,flags:Pl},B=R.stroke,[$,te]=xi(n,o);if(d.fill!=null||$!=0){let H=R.fill=new Path2D(B),Ue=d.fillTo(n,o,d.min,d.max,$),we=_(Ue);J(H,G,we),J(H,X,we)}if(!d.spanGaps){let H=[];H.push(...vi(p,m,c,u,U,j,s)),R.gaps=H=d.gaps(n,o,c,u,H),R.clip=wn(H,x.ori,E,z,N,W)}return te!=0&&(R.band=te==2?[Ct(n,o,c,u,B,-1),Ct(n,o,c,u,B,1)]:Ct(n,o,c,u,B,te)),R})}function Ia(e){return Ba(Ga,e)}function Ga(e,t,s,n,o,c){let u=e.length;if(u<2)return null;let d=new Path2D;if(s(d,e[0],t[0]),u==2)n(d,e[1],t[1]);else{let p=Array(u),m=Array(u-1),x=Array(u-1),g=Array(u-1);for(let b=0;b<u-1;b++)x[b]=t[b+1]-t[b],g[b]=e[b+1]-e[b],m[b]=x[b]/g[b];p[0]=m[0];for(let b=1;b<u-1;b++)m[b]===0||m[b-1]===0||m[b-1]>0!=m[b]>0?p[b]=0:(p[b]=3*(g[b-1]+g[b])/((2*g[b]+g[b-1])/m[b-1]+(g[b]+2*g[b-1])/m[b]),isFinite(p[b])||(p[b]=0));p[u-1]=m[u-2];for(let b=0;b<u-1;b++)o(d,e[b]+g[b]/3,t[b]+p[b]*g[b]/3,e[b+1]-g[b]/3,t[b+1]-p[b+1]*g[b]/3,e[b+1],t[b+1])}return d}var ri=new Set;function $s(){for(let e of ri)e.syncRect(!0)}Ll&&(tl(Tr,Tl,$s),tl(Mr,Tl,$s,!0),tl(fn,Tl,()=>{$e.pxRatio=oe}));var Ua=_o(),Ya=So();function js(e,t,s,n){return(n?[e[0],e[1]].concat(e.slice(2)):[e[0]].concat(e.slice(1))).map((c,u)=>ai(c,u,t,s))}function qa(e,t){return e.map((s,n)=>n==0?{}:Te({},t,s))}function ai(e,t,s,n){return Te({},t==0?s:n,e)}function To(e,t,s){return t==null?El:[t,s]}var Ka=To;function Ja(e,t,s){return t==null?El:dn(t,s,pi,!0)}function Mo(e,t,s,n){return t==null?El:mn(t,s,e.scales[n].log,!1)}var Za=Mo;function Eo(e,t,s,n){return t==null?El:di(t,s,e.scales[n].log,!1)}var Qa=Eo;function Xa(e,t,s,n,o){let c=Ge(bs(e),bs(t)),u=t-e,d=wt(o/n*u,s);do{let p=s[d],m=n*p/u;if(m>=o&&c+(p<5?Ot.get(p):0)<=17)return[p,m]}while(++d<s.length);return[0,0]}function Ns(e){let t,s;return e=e.replace(/(\\d+)px/,(n,o)=>(t=Ae((s=+o)*oe))+"px"),[e,t,s]}function eu(e){e.show&&[e.font,e.labelFont].forEach(t=>{let s=de(t[2]*oe,1);t[0]=t[0].replace(/[0-9.]+px/,s+"px"),t[1]=s})}function $e(e,t,s){let n={mode:ie(e.mode,1)},o=n.mode;function c(l,i,r,a){let f=i.valToPct(l);return a+r*(i.dir==-1?1-f:f)}function u(l,i,r,a){let f=i.valToPct(l);return a+r*(i.dir==-1?f:1-f)}function d(l,i,r,a){return i.ori==0?c(l,i,r,a):u(l,i,r,a)}n.valToPosH=c,n.valToPosV=u;let p=!1;n.status=0;let m=n.root=ut(rr);if(e.id!=null&&(m.id=e.id),et(m,e.class),e.title){let l=ut(cr,m);l.textContent=e.title}let x=bt("canvas"),g=n.ctx=x.getContext("2d"),b=ut(fr,m);tl("click",b,l=>{l.target===E&&(he!=wl||xe!=yl)&&He.click(n,l)},!0);let v=n.under=ut(dr,b);b.appendChild(x);let E=n.over=ut(pr,b);e=Al(e);let z=+ie(e.pxAlign,1),N=Vs(z);(e.plugins||[]).forEach(l=>{l.opts&&(e=l.opts(n,e)||e)});let W=e.ms||.001,k=n.series=o==1?js(e.series||[],Ps,Rs,!1):qa(e.series||[null],zs),j=n.axes=js(e.axes||[],As,Ds,!0),_=n.scales={},K=n.bands=e.bands||[];K.forEach(l=>{l.fill=ee(l.fill||null),l.dir=ie(l.dir,-1)});let D=o==2?k[1].facets[0].scale:k[0].scale,J={axes:Io,series:jo},U=(e.drawOrder||["axes","series"]).map(l=>J[l]);function X(l){let i=l.distr==3?r=>Dt(r>0?r:l.clamp(n,r,l.min,l.max,l.key)):l.distr==4?r=>Kn(r,l.asinh):l.distr==100?r=>l.fwd(r):r=>r;return r=>{let a=i(r),{_min:f,_max:h}=l,w=h-f;return(a-f)/w}}function G(l){let i=_[l];if(i==null){let r=(e.scales||Yl)[l]||Yl;if(r.from!=null){G(r.from);let a=Te({},_[r.from],r,{key:l});a.valToPct=X(a),_[l]=a}else{i=_[l]=Te({},l==D?mo:Va,r),i.key=l;let a=i.time,f=i.range,h=Nt(f);if((l!=D||o==2&&!a)&&(h&&(f[0]==null||f[1]==null)&&(f={min:f[0]==null?hs:{mode:1,hard:f[0],soft:f[0]},max:f[1]==null?hs:{mode:1,hard:f[1],soft:f[1]}},h=!1),!h&&bn(f))){let w=f;f=(y,S,M)=>S==null?El:dn(S,M,w)}i.range=ee(f||(a?Ka:l==D?i.distr==3?Za:i.distr==4?Qa:To:i.distr==3?Mo:i.distr==4?Eo:Ja)),i.auto=ee(h?!1:i.auto),i.clamp=ee(i.clamp||Fa),i._min=i._max=null,i.valToPct=X(i)}}}G("x"),G("y"),o==1&&k.forEach(l=>{G(l.scale)}),j.forEach(l=>{G(l.scale)});for(let l in e.scales)G(l);let T=_[D],q=T.distr,R,B;T.ori==0?(et(m,ar),R=c,B=u):(et(m,ur),R=u,B=c);let $={};for(let l in _){let i=_[l];(i.min!=null||i.max!=null)&&($[l]={min:i.min,max:i.max},i.min=i.max=null)}let te=e.tzDate||(l=>new Date(Ae(l/W))),H=e.fmtDate||gi,Ue=W==1?aa(te):fa(te),we=Ts(te,_s(W==1?ra:ca,H)),le=Es(te,Ms(pa,H)),ue=[],Z=n.legend=Te({},ga,e.legend),F=n.cursor=Te({},Sa,{drag:{y:o==2}},e.cursor),Me=Z.show,Ne=F.show,ye=Z.markers;Z.idxs=ue,ye.width=ee(ye.width),ye.dash=ee(ye.dash),ye.stroke=ee(ye.stroke),ye.fill=ee(ye.fill);let re,ft,Ke,ve=[],xt=[],At,nt=!1,zt={};if(Z.live){let l=k[1]?k[1].values:null;nt=l!=null,At=nt?l(n,1,0):{_:0};for(let i in At)zt[i]=ci}if(Me)if(re=bt("table",yr,m),Ke=bt("tbody",null,re),Z.mount(n,re),nt){ft=bt("thead",null,re,Ke);let l=bt("tr",null,ft);bt("th",null,l);for(var il in At)bt("th",ts,l).textContent=il}else et(re,vr),Z.live&&et(re,xr);let sl={show:!0},zl={show:!1};function Kl(l,i){if(i==0&&(nt||!Z.live||o==2))return El;let r=[],a=bt("tr",Sr,Ke,Ke.childNodes[i]);et(a,l.class),l.show||et(a,el);let f=bt("th",null,a);if(ye.show){let y=ut(kr,f);if(i>0){let S=ye.width(n,i);S&&(y.style.border=S+"px "+ye.dash(n,i)+" "+ye.stroke(n,i)),y.style.background=ye.fill(n,i)}}let h=ut(ts,f);l.label instanceof HTMLElement?h.appendChild(l.label):h.textContent=l.label,i>0&&(ye.show||(h.style.color=l.width>0?ye.stroke(n,i):ye.fill(n,i)),Oe("click",f,y=>{if(F._lock)return;Yt(y);let S=k.indexOf(l);if((y.ctrlKey||y.metaKey)!=Z.isolate){let M=k.some((A,L)=>L>0&&L!=S&&A.show);k.forEach((A,L)=>{L>0&&kt(L,M?L==S?sl:zl:sl,!0,_e.setSeries)})}else kt(S,{show:!l.show},!0,_e.setSeries)},!1),ul&&Oe(ss,f,y=>{F._lock||(Yt(y),kt(k.indexOf(l),vl,!0,_e.setSeries))},!1));for(var w in At){let y=bt("td",_r,a);y.textContent="--",r.push(y)}return[a,r]}let Wt=new Map;function Oe(l,i,r,a=!0){let f=Wt.get(i)||{},h=F.bind[l](n,i,r,a);h&&(tl(l,i,f[l]=h),Wt.set(i,f))}function ol(l,i,r){let a=Wt.get(i)||{};for(let f in a)(l==null||f==l)&&(li(f,i,a[f]),delete a[f]);l==null&&Wt.delete(i)}let Pt=0,Bt=0,Y=0,P=0,pe=0,Ee=0,rl=pe,It=Ee,vt=Y,Gt=P,Je=0,it=0,Ye=0,dt=0;n.bbox={};let kn=!1,Jl=!1,al=!1,Ut=!1,Zl=!1,st=!1;function _n(l,i,r){(r||l!=n.width||i!=n.height)&&_i(l,i),hl(!1),al=!0,Jl=!0,ml()}function _i(l,i){n.width=Pt=Y=l,n.height=Bt=P=i,pe=Ee=0,Co(),zo();let r=n.bbox;Je=r.left=Qt(pe*oe,.5),it=r.top=Qt(Ee*oe,.5),Ye=r.width=Qt(Y*oe,.5),dt=r.height=Qt(P*oe,.5)}let Po=3;function Lo(){let l=!1,i=0;for(;!l;){i++;let r=Wo(i),a=Bo(i);l=i==Po||r&&a,l||(_i(n.width,n.height),Jl=!0)}}function Do({width:l,height:i}){_n(l,i)}n.setSize=Do;function Co(){let l=!1,i=!1,r=!1,a=!1;j.forEach((f,h)=>{if(f.show&&f._show){let{side:w,_size:y}=f,S=w%2,M=f.label!=null?f.labelSize:0,A=y+M;A>0&&(S?(Y-=A,w==3?(pe+=A,a=!0):r=!0):(P-=A,w==0?(Ee+=A,l=!0):i=!0))}}),qt[0]=l,qt[1]=r,qt[2]=i,qt[3]=a,Y-=Rt[1]+Rt[3],pe+=Rt[3],P-=Rt[2]+Rt[0],Ee+=Rt[0]}function zo(){let l=pe+Y,i=Ee+P,r=pe,a=Ee;function f(h,w){switch(h){case 1:return l+=w,l-w;case 2:return i+=w,i-w;case 3:return r-=w,r+w;case 0:return a-=w,a+w}}j.forEach((h,w)=>{if(h.show&&h._show){let y=h.side;h._pos=f(y,h._size),h.label!=null&&(h._lpos=f(y,h.labelSize))}})}if(F.dataIdx==null){let l=F.hover,i=l.skip=new Set(l.skip??[]);i.add(void 0);let r=l.prox=ee(l.prox),a=l.bias??(l.bias=0);F.dataIdx=(f,h,w,y)=>{if(h==0)return w;let S=w,M=r(f,h,w,y)??fe,A=M>=0&&M<fe,L=T.ori==0?Y:P,I=F.left,se=t[0],ne=t[h];if(i.has(ne[w])){S=null;let Q=null,O=null,V;if(a==0||a==-1)for(V=w;Q==null&&V-- >0;)i.has(ne[V])||(Q=V);if(a==0||a==1)for(V=w;O==null&&V++<ne.length;)i.has(ne[V])||(O=V);if(Q!=null||O!=null)if(A){let ge=Q==null?-1/0:R(se[Q],T,L,0),Se=O==null?1/0:R(se[O],T,L,0),Fe=I-ge,ce=Se-I;Fe<=ce?Fe<=M&&(S=Q):ce<=M&&(S=O)}else S=O==null?Q:Q==null?O:w-Q<=O-w?Q:O}else A&&Pe(I-R(se[w],T,L,0))>M&&(S=null);return S}}let Yt=l=>{F.event=l};F.idxs=ue,F._lock=!1;let je=F.points;je.show=ee(je.show),je.size=ee(je.size),je.stroke=ee(je.stroke),je.width=ee(je.width),je.fill=ee(je.fill);let St=n.focus=Te({},e.focus||{alpha:.3},F.focus),ul=St.prox>=0,cl=ul&&je.one,ot=[],fl=[],dl=[];function Ti(l,i){let r=je.show(n,i);if(r instanceof HTMLElement)return et(r,wr),et(r,l.class),Et(r,-10,-10,Y,P),E.insertBefore(r,ot[i]),r}function Mi(l,i){if(o==1||i>0){let r=o==1&&_[l.scale].time,a=l.value;l.value=r?xs(a)?Es(te,Ms(a,H)):a||le:a||Ca,l.label=l.label||(r?_a:ka)}if(cl||i>0){l.width=l.width==null?1:l.width,l.paths=l.paths||Ua||Vr,l.fillTo=ee(l.fillTo||Ha),l.pxAlign=+ie(l.pxAlign,z),l.pxRound=Vs(l.pxAlign),l.stroke=ee(l.stroke||null),l.fill=ee(l.fill||null),l._stroke=l._fill=l._paths=l._focus=null;let r=za(Ge(1,l.width),1),a=l.points=Te({},{size:r,width:Ge(1,r*.2),stroke:l.stroke,space:r*2,paths:Ya,_stroke:null,_fill:null},l.points);a.show=ee(a.show),a.filter=ee(a.filter),a.fill=ee(a.fill),a.stroke=ee(a.stroke),a.paths=ee(a.paths),a.pxAlign=l.pxAlign}if(Me){let r=Kl(l,i);ve.splice(i,0,r[0]),xt.splice(i,0,r[1]),Z.values.push(null)}if(Ne){ue.splice(i,0,null);let r=null;cl?i==0&&(r=Ti(l,i)):i>0&&(r=Ti(l,i)),ot.splice(i,0,r),fl.splice(i,0,0),dl.splice(i,0,0)}Re("addSeries",i)}function Ro(l,i){i=i??k.length,l=o==1?ai(l,i,Ps,Rs):ai(l,i,{},zs),k.splice(i,0,l),Mi(k[i],i)}n.addSeries=Ro;function Fo(l){if(k.splice(l,1),Me){Z.values.splice(l,1),xt.splice(l,1);let i=ve.splice(l,1)[0];ol(null,i.firstChild),i.remove()}Ne&&(ue.splice(l,1),ot.splice(l,1)[0].remove(),fl.splice(l,1),dl.splice(l,1)),Re("delSeries",l)}n.delSeries=Fo;let qt=[!1,!1,!1,!1];function Vo(l,i){if(l._show=l.show,l.show){let r=l.side%2,a=_[l.scale];a==null&&(l.scale=r?k[1].scale:D,a=_[l.scale]);let f=a.time;l.size=ee(l.size),l.space=ee(l.space),l.rotate=ee(l.rotate),Nt(l.incrs)&&l.incrs.forEach(w=>{!Ot.has(w)&&Ot.set(w,Ks(w))}),l.incrs=ee(l.incrs||(a.distr==2?ia:f?W==1?oa:ua:Xt)),l.splits=ee(l.splits||(f&&a.distr==1?Ue:a.distr==3?ii:a.distr==4?Ea:Ma)),l.stroke=ee(l.stroke),l.grid.stroke=ee(l.grid.stroke),l.ticks.stroke=ee(l.ticks.stroke),l.border.stroke=ee(l.border.stroke);let h=l.values;l.values=Nt(h)&&!Nt(h[0])?ee(h):f?Nt(h)?Ts(te,_s(h,H)):xs(h)?da(te,h):h||we:h||Ta,l.filter=ee(l.filter||(a.distr>=3&&a.log==10?La:a.distr==3&&a.log==2?Da:Ys)),l.font=Ns(l.font),l.labelFont=Ns(l.labelFont),l._size=l.size(n,null,i,0),l._space=l._rotate=l._incrs=l._found=l._splits=l._values=null,l._size>0&&(qt[i]=!0,l._el=ut(hr,b))}}function Rl(l,i,r,a){let[f,h,w,y]=r,S=i%2,M=0;return S==0&&(y||h)&&(M=i==0&&!f||i==2&&!w?Ae(As.size/3):0),S==1&&(f||w)&&(M=i==1&&!h||i==3&&!y?Ae(Ds.size/2):0),M}let Ei=n.padding=(e.padding||[Rl,Rl,Rl,Rl]).map(l=>ee(ie(l,Rl))),Rt=n._padding=Ei.map((l,i)=>l(n,i,qt,0)),Ve,Le=null,De=null,Ql=o==1?k[0].idxs:null,pt=null,Fl=!1;function Ai(l,i){if(t=l??[],n.data=n._data=t,o==2){Ve=0;for(let r=1;r<k.length;r++)Ve+=t[r][0].length}else{t.length==0&&(n.data=n._data=t=[[]]),pt=t[0],Ve=pt.length;let r=t;if(q==2){r=t.slice();let a=r[0]=Array(Ve);for(let f=0;f<Ve;f++)a[f]=f}n._data=t=r}if(hl(!0),Re("setData"),q==2&&(al=!0),i!==!1){let r=T;r.auto(n,Fl)?Tn():Vt(D,r.min,r.max),Ut=Ut||F.left>=0,st=!0,ml()}}n.setData=Ai;function Tn(){Fl=!0;let l,i;o==1&&(Ve>0?(Le=Ql[0]=0,De=Ql[1]=Ve-1,l=t[0][Le],i=t[0][De],q==2?(l=Le,i=De):l==i&&(q==3?[l,i]=mn(l,l,T.log,!1):q==4?[l,i]=di(l,l,T.log,!1):T.time?i=l+Ae(86400/W):[l,i]=dn(l,i,pi,!0))):(Le=Ql[0]=l=null,De=Ql[1]=i=null)),Vt(D,l,i)}let Xl,pl,Mn,En,An,Pn,Ln,Dn,Cn,qe;function Pi(l,i,r,a,f,h){l??(l=ns),r??(r=mi),a??(a="butt"),f??(f=ns),h??(h="round"),l!=Xl&&(g.strokeStyle=Xl=l),f!=pl&&(g.fillStyle=pl=f),i!=Mn&&(g.lineWidth=Mn=i),h!=An&&(g.lineJoin=An=h),a!=Pn&&(g.lineCap=Pn=a),r!=En&&g.setLineDash(En=r)}function Li(l,i,r,a){i!=pl&&(g.fillStyle=pl=i),l!=Ln&&(g.font=Ln=l),r!=Dn&&(g.textAlign=Dn=r),a!=Cn&&(g.textBaseline=Cn=a)}function zn(l,i,r,a,f=0){if(a.length>0&&l.auto(n,Fl)&&(i==null||i.min==null)){let h=ie(Le,0),w=ie(De,a.length-1),y=r.min==null?Lr(a,h,w,f,l.distr==3):[r.min,r.max];l.min=yt(l.min,r.min=y[0]),l.max=Ge(l.max,r.max=y[1])}}let Di={min:null,max:null};function Ho(){for(let a in _){let f=_[a];$[a]==null&&(f.min==null||$[D]!=null&&f.auto(n,Fl))&&($[a]=Di)}for(let a in _){let f=_[a];$[a]==null&&f.from!=null&&$[f.from]!=null&&($[a]=Di)}$[D]!=null&&hl(!0);let l={};for(let a in $){let f=$[a];if(f!=null){let h=l[a]=Al(_[a],jr);if(f.min!=null)Te(h,f);else if(a!=D||o==2)if(Ve==0&&h.from==null){let w=h.range(n,null,null,a);h.min=w[0],h.max=w[1]}else h.min=fe,h.max=-fe}}if(Ve>0){k.forEach((a,f)=>{if(o==1){let h=a.scale,w=$[h];if(w==null)return;let y=l[h];if(f==0){let S=y.range(n,y.min,y.max,h);y.min=S[0],y.max=S[1],Le=wt(y.min,t[0]),De=wt(y.max,t[0]),De-Le>1&&(t[0][Le]<y.min&&Le++,t[0][De]>y.max&&De--),a.min=pt[Le],a.max=pt[De]}else a.show&&a.auto&&zn(y,w,a,t[f],a.sorted);a.idxs[0]=Le,a.idxs[1]=De}else if(f>0&&a.show&&a.auto){let[h,w]=a.facets,y=h.scale,S=w.scale,[M,A]=t[f],L=l[y],I=l[S];L!=null&&zn(L,$[y],h,M,h.sorted),I!=null&&zn(I,$[S],w,A,w.sorted),a.min=w.min,a.max=w.max}});for(let a in l){let f=l[a],h=$[a];if(f.from==null&&(h==null||h.min==null)){let w=f.range(n,f.min==fe?null:f.min,f.max==-fe?null:f.max,a);f.min=w[0],f.max=w[1]}}}for(let a in l){let f=l[a];if(f.from!=null){let h=l[f.from];if(h.min==null)f.min=f.max=null;else{let w=f.range(n,h.min,h.max,a);f.min=w[0],f.max=w[1]}}}let i={},r=!1;for(let a in l){let f=l[a],h=_[a];if(h.min!=f.min||h.max!=f.max){h.min=f.min,h.max=f.max;let w=h.distr;h._min=w==3?Dt(h.min):w==4?Kn(h.min,h.asinh):w==100?h.fwd(h.min):h.min,h._max=w==3?Dt(h.max):w==4?Kn(h.max,h.asinh):w==100?h.fwd(h.max):h.max,i[a]=r=!0}}if(r){k.forEach((a,f)=>{o==2?f>0&&i.y&&(a._paths=null):i[a.scale]&&(a._paths=null)});for(let a in i)al=!0,Re("setScale",a);Ne&&F.left>=0&&(Ut=st=!0)}for(let a in $)$[a]=null}function $o(l){let i=ni(Le-1,0,Ve-1),r=ni(De+1,0,Ve-1);for(;l[i]==null&&i>0;)i--;for(;l[r]==null&&r<Ve-1;)r++;return[i,r]}function jo(){if(Ve>0){let l=k.some(i=>i._focus)&&qe!=St.alpha;l&&(g.globalAlpha=qe=St.alpha),k.forEach((i,r)=>{if(r>0&&i.show&&(Ci(r,!1),Ci(r,!0),i._paths==null)){let a=qe;qe!=i.alpha&&(g.globalAlpha=qe=i.alpha);let f=o==2?[0,t[r][0].length-1]:$o(t[r]);i._paths=i.paths(n,r,f[0],f[1]),qe!=a&&(g.globalAlpha=qe=a)}}),k.forEach((i,r)=>{if(r>0&&i.show){let a=qe;qe!=i.alpha&&(g.globalAlpha=qe=i.alpha),i._paths!=null&&zi(r,!1);{let f=i._paths!=null?i._paths.gaps:null,h=i.points.show(n,r,Le,De,f),w=i.points.filter(n,r,h,f);(h||w)&&(i.points._paths=i.points.paths(n,r,Le,De,w),zi(r,!0))}qe!=a&&(g.globalAlpha=qe=a),Re("drawSeries",r)}}),l&&(g.globalAlpha=qe=1)}}function Ci(l,i){let r=i?k[l].points:k[l];r._stroke=r.stroke(n,l),r._fill=r.fill(n,l)}function zi(l,i){let r=i?k[l].points:k[l],{stroke:a,fill:f,clip:h,flags:w,_stroke:y=r._stroke,_fill:S=r._fill,_width:M=r.width}=r._paths;M=de(M*oe,3);let A=null,L=M%2/2;i&&S==null&&(S=M>0?"#fff":y);let I=r.pxAlign==1&&L>0;if(I&&g.translate(L,L),!i){let se=Je-M/2,ne=it-M/2,Q=Ye+M,O=dt+M;A=new Path2D,A.rect(se,ne,Q,O)}i?Rn(y,M,r.dash,r.cap,S,a,f,w,h):No(l,y,M,r.dash,r.cap,S,a,f,w,A,h),I&&g.translate(-L,-L)}function No(l,i,r,a,f,h,w,y,S,M,A){let L=!1;S!=0&&K.forEach((I,se)=>{if(I.series[0]==l){let ne=k[I.series[1]],Q=t[I.series[1]],O=(ne._paths||Yl).band;Nt(O)&&(O=I.dir==1?O[0]:O[1]);let V,ge=null;ne.show&&O&&Cr(Q,Le,De)?(ge=I.fill(n,se)||h,V=ne._paths.clip):O=null,Rn(i,r,a,f,ge,w,y,S,M,A,V,O),L=!0}}),L||Rn(i,r,a,f,h,w,y,S,M,A)}let Ri=Pl|oi;function Rn(l,i,r,a,f,h,w,y,S,M,A,L){Pi(l,i,r,a,f),(S||M||L)&&(g.save(),S&&g.clip(S),M&&g.clip(M)),L?(y&Ri)==Ri?(g.clip(L),A&&g.clip(A),tn(f,w),en(l,h,i)):y&oi?(tn(f,w),g.clip(L),en(l,h,i)):y&Pl&&(g.save(),g.clip(L),A&&g.clip(A),tn(f,w),g.restore(),en(l,h,i)):(tn(f,w),en(l,h,i)),(S||M||L)&&g.restore()}function en(l,i,r){r>0&&(i instanceof Map?i.forEach((a,f)=>{g.strokeStyle=Xl=f,g.stroke(a)}):i!=null&&l&&g.stroke(i))}function tn(l,i){i instanceof Map?i.forEach((r,a)=>{g.fillStyle=pl=a,g.fill(r)}):i!=null&&l&&g.fill(i)}function Oo(l,i,r,a){let f=j[l],h;if(a<=0)h=[0,0];else{let w=f._space=f.space(n,l,i,r,a),y=f._incrs=f.incrs(n,l,i,r,a,w);h=Xa(i,r,y,a,w)}return f._found=h}function Fn(l,i,r,a,f,h,w,y,S,M){let A=w%2/2;z==1&&g.translate(A,A),Pi(y,w,S,M,y),g.beginPath();let L,I,se,ne,Q=f+(a==0||a==3?-h:h);r==0?(I=f,ne=Q):(L=f,se=Q);for(let O=0;O<l.length;O++)i[O]!=null&&(r==0?L=se=l[O]:I=ne=l[O],g.moveTo(L,I),g.lineTo(se,ne));g.stroke(),z==1&&g.translate(-A,-A)}function Wo(l){let i=!0;return j.forEach((r,a)=>{if(!r.show)return;let f=_[r.scale];if(f.min==null){r._show&&(i=!1,r._show=!1,hl(!1));return}else r._show||(i=!1,r._show=!0,hl(!1));let h=r.side,w=h%2,{min:y,max:S}=f,[M,A]=Oo(a,y,S,w==0?Y:P);if(A==0)return;let L=f.distr==2,I=r._splits=r.splits(n,a,y,S,M,A,L),se=f.distr==2?I.map(V=>pt[V]):I,ne=f.distr==2?pt[I[1]]-pt[I[0]]:M,Q=r._values=r.values(n,r.filter(n,se,a,A,ne),a,A,ne);r._rotate=h==2?r.rotate(n,Q,a,A):0;let O=r._size;r._size=ct(r.size(n,Q,a,l)),O!=null&&r._size!=O&&(i=!1)}),i}function Bo(l){let i=!0;return Ei.forEach((r,a)=>{let f=r(n,a,qt,l);f!=Rt[a]&&(i=!1),Rt[a]=f}),i}function Io(){for(let l=0;l<j.length;l++){let i=j[l];if(!i.show||!i._show)continue;let r=i.side,a=r%2,f,h,w=i.stroke(n,l),y=r==0||r==3?-1:1,[S,M]=i._found;if(i.label!=null){let Be=i.labelGap*y,Xe=Ae((i._lpos+Be)*oe);Li(i.labelFont[0],w,"center",r==2?"top":ls),g.save(),a==1?(f=h=0,g.translate(Xe,Ae(it+dt/2)),g.rotate((r==3?-cn:cn)/2)):(f=Ae(Je+Ye/2),h=Xe);let Zt=Gs(i.label)?i.label(n,l,S,M):i.label;g.fillText(Zt,f,h),g.restore()}if(M==0)continue;let A=_[i.scale],L=a==0?Ye:dt,I=a==0?Je:it,se=i._splits,ne=A.distr==2?se.map(Be=>pt[Be]):se,Q=A.distr==2?pt[se[1]]-pt[se[0]]:S,O=i.ticks,V=i.border,ge=O.show?O.size:0,Se=Ae(ge*oe),Fe=Ae((i.alignTo==2?i._size-ge-i.gap:i.gap)*oe),ce=i._rotate*-cn/180,ke=N(i._pos*oe),Ze=(Se+Fe)*y,We=ke+Ze;h=a==0?We:0,f=a==1?We:0;let rt=i.font[0],ht=i.align==1?kl:i.align==2?Un:ce>0?kl:ce<0?Un:a==0?"center":r==3?Un:kl,Tt=ce||a==1?"middle":r==2?"top":ls;Li(rt,w,ht,Tt);let Qe=i.font[1]*i.lineGap,at=se.map(Be=>N(d(Be,A,L,I))),mt=i._values;for(let Be=0;Be<mt.length;Be++){let Xe=mt[Be];if(Xe!=null){a==0?f=at[Be]:h=at[Be],Xe=""+Xe;let Zt=Xe.indexOf(`\n`)==-1?[Xe]:Xe.split(/\\n/gm);for(let Ie=0;Ie<Zt.length;Ie++){let Xi=Zt[Ie];ce?(g.save(),g.translate(f,h+Ie*Qe),g.rotate(ce),g.fillText(Xi,0,0),g.restore()):g.fillText(Xi,f,h+Ie*Qe)}}}O.show&&Fn(at,O.filter(n,ne,l,M,Q),a,r,ke,Se,de(O.width*oe,3),O.stroke(n,l),O.dash,O.cap);let Mt=i.grid;Mt.show&&Fn(at,Mt.filter(n,ne,l,M,Q),a,a==0?2:1,a==0?it:Je,a==0?dt:Ye,de(Mt.width*oe,3),Mt.stroke(n,l),Mt.dash,Mt.cap),V.show&&Fn([ke],[1],a==0?1:0,a==0?1:2,a==1?it:Je,a==1?dt:Ye,de(V.width*oe,3),V.stroke(n,l),V.dash,V.cap)}Re("drawAxes")}function hl(l){k.forEach((i,r)=>{r>0&&(i._paths=null,l&&(o==1?(i.min=null,i.max=null):i.facets.forEach(a=>{a.min=null,a.max=null})))})}let ln=!1,Vn=!1,Vl=[];function Go(){Vn=!1;for(let l=0;l<Vl.length;l++)Re(...Vl[l]);Vl.length=0}function ml(){ln||(Ur(Fi),ln=!0)}function Uo(l,i=!1){ln=!0,Vn=i,l(n),Fi(),i&&Vl.length>0&&queueMicrotask(Go)}n.batch=Uo;function Fi(){if(kn&&(Ho(),kn=!1),al&&(Lo(),al=!1),Jl){if(be(v,kl,pe),be(v,"top",Ee),be(v,Bl,Y),be(v,Il,P),be(E,kl,pe),be(E,"top",Ee),be(E,Bl,Y),be(E,Il,P),be(b,Bl,Pt),be(b,Il,Bt),x.width=Ae(Pt*oe),x.height=Ae(Bt*oe),j.forEach(({_el:l,_show:i,_size:r,_pos:a,side:f})=>{if(l!=null)if(i){let h=f===3||f===0?r:0,w=f%2==1;be(l,w?"left":"top",a-h),be(l,w?"width":"height",r),be(l,w?"top":"left",w?Ee:pe),be(l,w?"height":"width",w?P:Y),ti(l,el)}else et(l,el)}),Xl=pl=Mn=An=Pn=Ln=Dn=Cn=En=null,qe=1,jl(!0),pe!=rl||Ee!=It||Y!=vt||P!=Gt){hl(!1);let l=Y/vt,i=P/Gt;if(Ne&&!Ut&&F.left>=0){F.left*=l,F.top*=i,gl&&Et(gl,Ae(F.left),0,Y,P),bl&&Et(bl,0,Ae(F.top),Y,P);for(let r=0;r<ot.length;r++){let a=ot[r];a!=null&&(fl[r]*=l,dl[r]*=i,Et(a,ct(fl[r]),ct(dl[r]),Y,P))}}if(me.show&&!Zl&&me.left>=0&&me.width>0){me.left*=l,me.width*=l,me.top*=i,me.height*=i;for(let r in Wn)be(xl,r,me[r])}rl=pe,It=Ee,vt=Y,Gt=P}Re("setSize"),Jl=!1}Pt>0&&Bt>0&&(g.clearRect(0,0,x.width,x.height),Re("drawClear"),U.forEach(l=>l()),Re("draw")),me.show&&Zl&&(nn(me),Zl=!1),Ne&&Ut&&(Jt(null,!0,!1),Ut=!1),Z.show&&Z.live&&st&&(Nn(),st=!1),p||(p=!0,n.status=1,Re("ready")),Fl=!1,ln=!1}n.redraw=(l,i)=>{al=i||!1,l!==!1?Vt(D,T.min,T.max):ml()};function Hn(l,i){let r=_[l];if(r.from==null){if(Ve==0){let a=r.range(n,i.min,i.max,l);i.min=a[0],i.max=a[1]}if(i.min>i.max){let a=i.min;i.min=i.max,i.max=a}if(Ve>1&&i.min!=null&&i.max!=null&&i.max-i.min<1e-16)return;l==D&&r.distr==2&&Ve>0&&(i.min=wt(i.min,t[0]),i.max=wt(i.max,t[0]),i.min==i.max&&i.max++),$[l]=i,kn=!0,ml()}}n.setScale=Hn;let $n,jn,gl,bl,Vi,Hi,wl,yl,$i,ji,he,xe,Ft=!1,He=F.drag,Ce=He.x,ze=He.y;Ne&&(F.x&&($n=ut(gr,E)),F.y&&(jn=ut(br,E)),T.ori==0?(gl=$n,bl=jn):(gl=jn,bl=$n),he=F.left,xe=F.top);let me=n.select=Te({show:!0,over:!0,left:0,width:0,top:0,height:0},e.select),xl=me.show?ut(mr,me.over?E:v):null;function nn(l,i){if(me.show){for(let r in l)me[r]=l[r],r in Wn&&be(xl,r,l[r]);i!==!1&&Re("setSelect")}}n.setSelect=nn;function Yo(l){if(k[l].show)Me&&ti(ve[l],el);else if(Me&&et(ve[l],el),Ne){let r=cl?ot[0]:ot[l];r!=null&&Et(r,-10,-10,Y,P)}}function Vt(l,i,r){Hn(l,{min:i,max:r})}function kt(l,i,r,a){i.focus!=null&&Qo(l),i.show!=null&&k.forEach((f,h)=>{h>0&&(l==h||l==null)&&(f.show=i.show,Yo(h),o==2?(Vt(f.facets[0].scale,null,null),Vt(f.facets[1].scale,null,null)):Vt(f.scale,null,null),ml())}),r!==!1&&Re("setSeries",l,i),a&&Nl("setSeries",n,l,i)}n.setSeries=kt;function qo(l,i){Te(K[l],i)}function Ko(l,i){l.fill=ee(l.fill||null),l.dir=ie(l.dir,-1),i=i??K.length,K.splice(i,0,l)}function Jo(l){l==null?K.length=0:K.splice(l,1)}n.addBand=Ko,n.setBand=qo,n.delBand=Jo;function Zo(l,i){k[l].alpha=i,Ne&&ot[l]!=null&&(ot[l].style.opacity=i),Me&&ve[l]&&(ve[l].style.opacity=i)}let Lt,Ht,Kt,vl={focus:!0};function Qo(l){if(l!=Kt){let i=l==null,r=St.alpha!=1;k.forEach((a,f)=>{if(o==1||f>0){let h=i||f==0||f==l;a._focus=i?null:h,r&&Zo(f,h?1:St.alpha)}}),Kt=l,r&&ml()}}Me&&ul&&Oe(os,re,l=>{F._lock||(Yt(l),Kt!=null&&kt(null,vl,!0,_e.setSeries))});function _t(l,i,r){let a=_[i];r&&(l=l/oe-(a.ori==1?Ee:pe));let f=Y;a.ori==1&&(f=P,l=f-l),a.dir==-1&&(l=f-l);let h=a._min,w=a._max,y=l/f,S=h+(w-h)*y,M=a.distr;return M==3?Ml(10,S):M==4?Rr(S,a.asinh):M==100?a.bwd(S):S}function Xo(l,i){let r=_t(l,D,i);return wt(r,t[0],Le,De)}n.valToIdx=l=>wt(l,t[0]),n.posToIdx=Xo,n.posToVal=_t,n.valToPos=(l,i,r)=>_[i].ori==0?c(l,_[i],r?Ye:Y,r?Je:0):u(l,_[i],r?dt:P,r?it:0),n.setCursor=(l,i,r)=>{he=l.left,xe=l.top,Jt(null,i,r)};function Ni(l,i){be(xl,kl,me.left=l),be(xl,Bl,me.width=i)}function Oi(l,i){be(xl,"top",me.top=l),be(xl,Il,me.height=i)}let Hl=T.ori==0?Ni:Oi,$l=T.ori==1?Ni:Oi;function er(){if(Me&&Z.live)for(let l=o==2?1:0;l<k.length;l++){if(l==0&&nt)continue;let i=Z.values[l],r=0;for(let a in i)xt[l][r++].firstChild.nodeValue=i[a]}}function Nn(l,i){if(l!=null&&(l.idxs?l.idxs.forEach((r,a)=>{ue[a]=r}):$r(l.idx)||ue.fill(l.idx),Z.idx=ue[0]),Me&&Z.live){for(let r=0;r<k.length;r++)(r>0||o==1&&!nt)&&tr(r,ue[r]);er()}st=!1,i!==!1&&Re("setLegend")}n.setLegend=Nn;function tr(l,i){let r=k[l],a=l==0&&q==2?pt:t[l],f;nt?f=r.values(n,l,i)??zt:(f=r.value(n,i==null?null:a[i],l,i),f=f==null?zt:{_:f}),Z.values[l]=f}function Jt(l,i,r){$i=he,ji=xe,[he,xe]=F.move(n,he,xe),F.left=he,F.top=xe,Ne&&(gl&&Et(gl,Ae(he),0,Y,P),bl&&Et(bl,0,Ae(xe),Y,P));let a,f=Le>De;Lt=fe,Ht=null;let h=T.ori==0?Y:P,w=T.ori==1?Y:P;if(he<0||Ve==0||f){a=F.idx=null;for(let y=0;y<k.length;y++){let S=ot[y];S!=null&&Et(S,-10,-10,Y,P)}ul&&kt(null,vl,!0,l==null&&_e.setSeries),Z.live&&(ue.fill(a),st=!0)}else{let y,S,M;o==1&&(y=T.ori==0?he:xe,S=_t(y,D),a=F.idx=wt(S,t[0],Le,De),M=R(t[0][a],T,h,0));let A=-10,L=-10,I=0,se=0,ne=!0,Q="",O="";for(let V=o==2?1:0;V<k.length;V++){let ge=k[V],Se=ue[V],Fe=Se==null?null:o==1?t[V][Se]:t[V][1][Se],ce=F.dataIdx(n,V,a,S),ke=ce==null?null:o==1?t[V][ce]:t[V][1][ce];if(st=st||ke!=Fe||ce!=Se,ue[V]=ce,V>0&&ge.show){let Ze=ce==null?-10:ce==a?M:R(o==1?t[0][ce]:t[V][0][ce],T,h,0),We=ke==null?-10:B(ke,o==1?_[ge.scale]:_[ge.facets[1].scale],w,0);if(ul&&ke!=null){let rt=T.ori==1?he:xe,ht=Pe(St.dist(n,V,ce,We,rt));if(ht<Lt){let Tt=St.bias;if(Tt!=0){let Qe=_t(rt,ge.scale),at=ke>=0?1:-1,mt=Qe>=0?1:-1;mt==at&&(mt==1?Tt==1?ke>=Qe:ke<=Qe:Tt==1?ke<=Qe:ke>=Qe)&&(Lt=ht,Ht=V)}else Lt=ht,Ht=V}}if(st||cl){let rt,ht;T.ori==0?(rt=Ze,ht=We):(rt=We,ht=Ze);let Tt,Qe,at,mt,Mt,Be,Xe=!0,Zt=je.bbox;if(Zt!=null){Xe=!1;let Ie=Zt(n,V);at=Ie.left,mt=Ie.top,Tt=Ie.width,Qe=Ie.height}else at=rt,mt=ht,Tt=Qe=je.size(n,V);if(Be=je.fill(n,V),Mt=je.stroke(n,V),cl)V==Ht&&Lt<=St.prox&&(A=at,L=mt,I=Tt,se=Qe,ne=Xe,Q=Be,O=Mt);else{let Ie=ot[V];Ie!=null&&(fl[V]=at,dl[V]=mt,ps(Ie,Tt,Qe,Xe),fs(Ie,Be,Mt),Et(Ie,ct(at),ct(mt),Y,P))}}}}if(cl){let V=St.prox,ge=Kt==null?Lt<=V:Lt>V||Ht!=Kt;if(st||ge){let Se=ot[0];Se!=null&&(fl[0]=A,dl[0]=L,ps(Se,I,se,ne),fs(Se,Q,O),Et(Se,ct(A),ct(L),Y,P))}}}if(me.show&&Ft)if(l!=null){let[y,S]=_e.scales,[M,A]=_e.match,[L,I]=l.cursor.sync.scales,se=l.cursor.drag;if(Ce=se._x,ze=se._y,Ce||ze){let{left:ne,top:Q,width:O,height:V}=l.select,ge=l.scales[L].ori,Se=l.posToVal,Fe,ce,ke,Ze,We,rt=y!=null&&M(y,L),ht=S!=null&&A(S,I);rt&&Ce?(ge==0?(Fe=ne,ce=O):(Fe=Q,ce=V),ke=_[y],Ze=R(Se(Fe,L),ke,h,0),We=R(Se(Fe+ce,L),ke,h,0),Hl(yt(Ze,We),Pe(We-Ze))):Hl(0,h),ht&&ze?(ge==1?(Fe=ne,ce=O):(Fe=Q,ce=V),ke=_[S],Ze=B(Se(Fe,I),ke,w,0),We=B(Se(Fe+ce,I),ke,w,0),$l(yt(Ze,We),Pe(We-Ze))):$l(0,w)}else Bn()}else{let y=Pe($i-Vi),S=Pe(ji-Hi);if(T.ori==1){let I=y;y=S,S=I}Ce=He.x&&y>=He.dist,ze=He.y&&S>=He.dist;let M=He.uni;M!=null?Ce&&ze&&(Ce=y>=M,ze=S>=M,!Ce&&!ze&&(S>y?ze=!0:Ce=!0)):He.x&&He.y&&(Ce||ze)&&(Ce=ze=!0);let A,L;Ce&&(T.ori==0?(A=wl,L=he):(A=yl,L=xe),Hl(yt(A,L),Pe(L-A)),ze||$l(0,w)),ze&&(T.ori==1?(A=wl,L=he):(A=yl,L=xe),$l(yt(A,L),Pe(L-A)),Ce||Hl(0,h)),!Ce&&!ze&&(Hl(0,0),$l(0,0))}if(He._x=Ce,He._y=ze,l==null){if(r){if(Qi!=null){let[y,S]=_e.scales;_e.values[0]=y!=null?_t(T.ori==0?he:xe,y):null,_e.values[1]=S!=null?_t(T.ori==1?he:xe,S):null}Nl(Yn,n,he,xe,Y,P,a)}if(ul){let y=r&&_e.setSeries,S=St.prox;Kt==null?Lt<=S&&kt(Ht,vl,!0,y):Lt>S?kt(null,vl,!0,y):Ht!=Kt&&kt(Ht,vl,!0,y)}}st&&(Z.idx=a,Nn()),i!==!1&&Re("setCursor")}let $t=null;Object.defineProperty(n,"rect",{get(){return $t==null&&jl(!1),$t}});function jl(l=!1){l?$t=null:($t=E.getBoundingClientRect(),Re("syncRect",$t))}function Wi(l,i,r,a,f,h,w){F._lock||Ft&&l!=null&&l.movementX==0&&l.movementY==0||(On(l,i,r,a,f,h,w,!1,l!=null),l!=null?Jt(null,!0,!0):Jt(i,!0,!1))}function On(l,i,r,a,f,h,w,y,S){if($t==null&&jl(!1),Yt(l),l!=null)r=l.clientX-$t.left,a=l.clientY-$t.top;else{if(r<0||a<0){he=-10,xe=-10;return}let[M,A]=_e.scales,L=i.cursor.sync,[I,se]=L.values,[ne,Q]=L.scales,[O,V]=_e.match,ge=i.axes[0].side%2==1,Se=T.ori==0?Y:P,Fe=T.ori==1?Y:P,ce=ge?h:f,ke=ge?f:h,Ze=ge?a:r,We=ge?r:a;if(ne!=null?r=O(M,ne)?d(I,_[M],Se,0):-10:r=Se*(Ze/ce),Q!=null?a=V(A,Q)?d(se,_[A],Fe,0):-10:a=Fe*(We/ke),T.ori==1){let rt=r;r=a,a=rt}}S&&(i==null||i.cursor.event.type==Yn)&&((r<=1||r>=Y-1)&&(r=Qt(r,Y)),(a<=1||a>=P-1)&&(a=Qt(a,P))),y?(Vi=r,Hi=a,[wl,yl]=F.move(n,r,a)):(he=r,xe=a)}let Wn={width:0,height:0,left:0,top:0};function Bn(){nn(Wn,!1)}let Bi,Ii,Gi,Ui;function Yi(l,i,r,a,f,h,w){Ft=!0,Ce=ze=He._x=He._y=!1,On(l,i,r,a,f,h,w,!0,!1),l!=null&&(Oe(qn,Xn,qi,!1),Nl(is,n,wl,yl,Y,P,null));let{left:y,top:S,width:M,height:A}=me;Bi=y,Ii=S,Gi=M,Ui=A}function qi(l,i,r,a,f,h,w){Ft=He._x=He._y=!1,On(l,i,r,a,f,h,w,!1,!0);let{left:y,top:S,width:M,height:A}=me,L=M>0||A>0,I=Bi!=y||Ii!=S||Gi!=M||Ui!=A;if(L&&I&&nn(me),He.setScale&&L&&I){let se=y,ne=M,Q=S,O=A;if(T.ori==1&&(se=S,ne=A,Q=y,O=M),Ce&&Vt(D,_t(se,D),_t(se+ne,D)),ze)for(let V in _){let ge=_[V];V!=D&&ge.from==null&&ge.min!=fe&&Vt(V,_t(Q+O,V),_t(Q,V))}Bn()}else F.lock&&(F._lock=!F._lock,Jt(i,!0,l!=null));l!=null&&(ol(qn,Xn),Nl(qn,n,he,xe,Y,P,null))}function lr(l,i,r,a,f,h,w){if(F._lock)return;Yt(l);let y=Ft;if(Ft){let S=!0,M=!0,A=10,L,I;T.ori==0?(L=Ce,I=ze):(L=ze,I=Ce),L&&I&&(S=he<=A||he>=Y-A,M=xe<=A||xe>=P-A),L&&S&&(he=he<wl?0:Y),I&&M&&(xe=xe<yl?0:P),Jt(null,!0,!0),Ft=!1}he=-10,xe=-10,ue.fill(null),Jt(null,!0,!0),y&&(Ft=y)}function Ki(l,i,r,a,f,h,w){F._lock||(Yt(l),Tn(),Bn(),l!=null&&Nl(rs,n,he,xe,Y,P,null))}function Ji(){j.forEach(eu),_n(n.width,n.height,!0)}tl(fn,Tl,Ji);let Sl={};Sl.mousedown=Yi,Sl.mousemove=Wi,Sl.mouseup=qi,Sl.dblclick=Ki,Sl.setSeries=(l,i,r,a)=>{let f=_e.match[2];r=f(n,i,r),r!=-1&&kt(r,a,!0,!1)},Ne&&(Oe(is,E,Yi),Oe(Yn,E,Wi),Oe(ss,E,l=>{Yt(l),jl(!1)}),Oe(os,E,lr),Oe(rs,E,Ki),ri.add(n),n.syncRect=jl);let sn=n.hooks=e.hooks||{};function Re(l,i,r){Vn?Vl.push([l,i,r]):l in sn&&sn[l].forEach(a=>{a.call(null,n,i,r)})}(e.plugins||[]).forEach(l=>{for(let i in l.hooks)sn[i]=(sn[i]||[]).concat(l.hooks[i])});let Zi=(l,i,r)=>r,_e=Te({key:null,setSeries:!1,filters:{pub:ws,sub:ws},scales:[D,k[1]?k[1].scale:null],match:[ys,ys,Zi],values:[null,null]},F.sync);_e.match.length==2&&_e.match.push(Zi),F.sync=_e;let Qi=_e.key,In=go(Qi);function Nl(l,i,r,a,f,h,w){_e.filters.pub(l,i,r,a,f,h,w)&&In.pub(l,i,r,a,f,h,w)}In.sub(n);function nr(l,i,r,a,f,h,w){_e.filters.sub(l,i,r,a,f,h,w)&&Sl[l](null,i,r,a,f,h,w)}n.pub=nr;function ir(){In.unsub(n),ri.delete(n),Wt.clear(),li(fn,Tl,Ji),m.remove(),re?.remove(),Re("destroy")}n.destroy=ir;function Gn(){Re("init",e,t),Ai(t||e.data,!1),$[D]?Hn(D,$[D]):Tn(),Zl=me.show&&(me.width>0||me.height>0),Ut=st=!0,_n(e.width,e.height)}return k.forEach(Mi),j.forEach(Vo),s?s instanceof HTMLElement?(s.appendChild(m),Gn()):s(n,Gn):Gn(),n}$e.assign=Te;$e.fmtNum=hi;$e.rangeNum=dn;$e.rangeLog=mn;$e.rangeAsinh=di;$e.orient=nl;$e.pxRatio=oe;$e.join=Gr;$e.fmtDate=gi,$e.tzDate=la;$e.sync=go;{$e.addGap=$a,$e.clipGaps=wn;let e=$e.paths={points:So};e.linear=_o,e.stepped=Oa,e.bars=Wa,e.spline=Ia}var Sn=class{constructor(t){gt(this,"host",t);gt(this,"plot",null);new ResizeObserver(()=>this.plot?.setSize(this.size())).observe(t)}update(t){let s=t.perMinuteSeries,n=[s.map(o=>o.at/1e3),s.map(o=>o.requests),s.map(()=>t.perMinute),s.map(o=>o.throttled)];if(this.plot){this.plot.setData(n);return}this.plot=new $e({...this.size(),legend:{live:!1},cursor:{drag:{x:!1,y:!1}},scales:{y:{range:(o,c,u)=>[0,Math.max(u,1)*1.1]}},axes:[{stroke:"#94a3b8",grid:{stroke:"#334155"},ticks:{stroke:"#334155"}},{stroke:"#94a3b8",grid:{stroke:"#334155"},ticks:{stroke:"#334155"},size:44}],series:[{},{label:"requests / min",stroke:"#60a5fa",fill:"rgba(96,165,250,0.25)",width:2,points:{show:!1}},{label:"limit",stroke:"#f87171",dash:[6,4],width:1.5,points:{show:!1}},{label:"429s",stroke:"#fbbf24",width:2,points:{show:!1}}]},n,this.host)}size(){return{width:Math.max(240,this.host.clientWidth),height:200}}};var tu=4e3,ki=class{constructor(t){gt(this,"sections",new Map);gt(this,"chartHost",C("div",{class:"chart",id:"rate-chart"}));gt(this,"chart",new Sn(this.chartHost));gt(this,"search",C("input",{type:"search",placeholder:"Search name, department, rank, callsign\\u2026",id:"player-search"}));gt(this,"doctorButton",C("button",{type:"button",id:"run-doctor"},"Run doctor again"));gt(this,"header",C("span",{class:"meta"}));gt(this,"last",null);let s=C("form",{method:"post",action:"logout"},C("button",{class:"quiet",type:"submit"},"Sign out"));t.replaceChildren(C("header",{},C("h1",{},"roster"),this.header,s),this.main()),this.search.addEventListener("input",()=>this.last&&this.renderPlayers(this.last)),this.doctorButton.addEventListener("click",()=>{this.runDoctor()})}main(){let t=C("main");for(let[s,n,o]of[["health","Health",!1],["cache","Cache",!1],["mirror","Roster mirror",!1],["claims","Licenses claimed by several members",!1],["rate","Rate limits",!0],["joins","Joins",!0],["players","Online players",!0],["training","Training",!1],["doctor","Doctor",!1]]){let c=C("div");this.sections.set(s,c),t.append(C("section",{id:s,class:o?"wide":""},C("h2",{},n),c))}return this.sections.get("rate").before(this.chartHost),this.sections.get("players").before(this.search),this.sections.get("doctor").before(this.doctorButton),t}async refresh(){try{let t=await fetch("status.json",{cache:"no-store",credentials:"same-origin"});if(t.status===401||t.status===429){location.reload();return}if(!t.ok)throw new Error(`status.json answered ${t.status}`);this.render(await t.json())}catch(t){this.header.textContent=`could not refresh: ${t.message}`}}render(t){this.last=t,document.body.dataset.loaded="true",this.header.textContent=`${t.health.community??"community not verified"} \\xB7 v${t.version} \\xB7 updated ${jt(t.generatedAt)}`;let s=t.generatedAt,n=(v,E,z,N="not yet known")=>C("span",{class:v===null?"dim":v?"ok":"bad"},v===null?N:v?`\\u2713 ${E}`:`\\u2717 ${z}`),{health:o,rateLimit:c,joins:u,cache:d}=t;this.fill("health",C("dl",{},C("dt",{},"key"),C("dd",{},n(o.keyVerified,"verified","not verified")),C("dt",{},"community"),C("dd",{},o.community??"\\u2014"),C("dt",{},"service"),C("dd",{},n(o.serviceReachable,"reachable","not answering")),o.keySuspended&&C("dt",{},"key refused"),o.keySuspended&&C("dd",{class:"bad"},o.keySuspended),C("dt",{},"last error"),C("dd",{},o.lastError?`${o.lastError.message} (${jt(o.lastError.at)}, ${Ol(o.lastError.at,s)})`:"none"))),this.chart.update(c);let p=(v,E,z="")=>C("div",{},C("b",{class:z},E),C("span",{class:"dim"},v));this.fill("rate",C("div",{class:"stats"},p("left this minute",`${c.remainingThisMinute} / ${c.perMinute}`),p("left today",c.remainingToday===null?"\\u2014":`${c.remainingToday} / ${c.perDay}`),p("429 answers",String(c.throttledTotal),c.throttledTotal>0?"warn":""),p("requests sent",String(c.requestsTotal)),p("queued join / refresh / background",`${c.queued.join} / ${c.queued.refresh} / ${c.queued.background}`),c.pausedUntil!==null&&p("paused after a 429 until",jt(c.pausedUntil),"bad")));let m=Math.max(1,...u.histogram.counts),x=u.histogram.bounds.map(v=>`\\u2264${v}s`).concat(`>${u.histogram.bounds[u.histogram.bounds.length-1]}s`);this.fill("joins",C("div",{class:"stats"},...u.byReason.map(v=>p(`${v.outcome}: ${v.reason}`,String(v.count),v.outcome==="refused"?"bad":"ok"))),C("div",{class:"bars",title:"decision times of the recent joins"},...u.histogram.counts.map((v,E)=>C("div",{},C("small",{class:"count"},v),C("span",{class:"bar"}),C("small",{class:"bound"},x[E])))),C("div",{class:"scroll"},on(["time","player","license","decision","reason","took"],u.recent.map(v=>[jt(v.at),v.player,v.license??"\\u2014",C("span",{class:v.admitted?"ok":"bad"},v.admitted?"admitted":"refused"),C("span",{title:v.note},v.reason),`${v.ms} ms`]))));let g=this.sections.get("joins").querySelectorAll("span.bar");u.histogram.counts.forEach((v,E)=>{g[E]?.style.setProperty("--share",String(v/m))}),this.renderPlayers(t),this.fill("cache",C("div",{class:"stats"},p("entries",String(d.entries)),p("hit rate",`${Math.round(d.hitRate*100)}%`),p("hits / misses",`${d.hits} / ${d.misses}`))),this.renderMirror(t.mirror,s,p),this.renderClaims(t.claimedLicenses);let b=document.getElementById("training");b.hidden=!t.training.on,this.fill("training",C("pre",{},t.training.lines.join(`\n`))),this.renderDoctor(t.doctor)}renderMirror(t,s,n){if(document.getElementById("mirror").hidden=t===null,t===null)return;let o=(p,m)=>p===null?m:Ol(p,s),c=t.state==="up"&&t.deciding?"ok":t.state==="stale"||t.lastReadFailure||t.state==="up"?"bad":"dim",u=t.caughtUpFromSnapshot,d=t.lastGap;this.fill("mirror",C("p",{class:c,id:"mirror-state"},t.summary),C("div",{class:"stats"},n("members held",String(t.held)),n("last full read",o(t.lastFullReadAt,"never")),n("last audit catch-up",o(t.lastAuditCatchUpAt,"not yet")),n("requests today",String(t.requestsToday))),u!==null&&C("p",{class:"dim"},`caught up from snapshot at ${jt(u.at)} (${u.reads} audit read${u.reads===1?"":"s"})`),d!==null&&C("p",{class:d.rereadAt===null?"bad":"dim",id:"mirror-gap"},`${t.gaps===1?"gap":`${t.gaps} gaps`} in the audit log, the last ${Ol(d.at,s)} (${d.reason}): ${d.rereadAt===null?"joins are looked up until the full read begun after it completes":`ended by a full read at ${jt(d.rereadAt)}`}`),t.clockSkew!==null&&C("p",{class:"dim",id:"mirror-skew"},`${t.clockSkew.entries} audit entr${t.clockSkew.entries===1?"y":"ies"} stamped ahead of the service\'s clock, the last (${t.clockSkew.last.entry}) ${Math.round(t.clockSkew.last.aheadMs/6e4)} min ahead, ${Ol(t.clockSkew.last.at,s)}: acted on, the log read on the service\'s clock`),t.lastReadFailure!==null&&C("p",{class:"bad"},`last read failed: ${t.lastReadFailure}`))}renderClaims(t){document.getElementById("claims").hidden=t.licenses.length===0,this.fill("claims",C("p",{class:"dim"},"The most recent membership decides for each license."),C("div",{class:"scroll"},on(["license","decides","also claimed by"],t.licenses.map(s=>[s.license??"\\u2014",s.deciding,`${s.memberIds.filter(n=>n!==s.deciding).join(", ")}${s.members>s.memberIds.length?` and ${s.members-s.memberIds.length} more`:""}`]))),t.more&&C("p",{class:"warn"},"More licenses were claimed by several members than are listed."))}renderPlayers(t){let s=this.search.value.trim().toLowerCase(),n=t.players.online.filter(o=>s?[o.id,o.name,o.member,o.status,...o.departments.flatMap(u=>[u.name,u.rank,u.callsign])].join(" ").toLowerCase().includes(s):!0);this.fill("players",C("p",{class:"dim"},`${t.players.onlineCount} online, ${t.players.connectingCount} connecting${s?`; ${n.length} match`:""}`),C("div",{class:"scroll"},on(["id","player","member","status","department","rank","callsign","hours (7 d)","job"],n.map(o=>{let c=u=>es(o.departments.length>0?o.departments.map(u):["\\u2014"]);return[o.id,o.name,o.member??(o.loaded?"not on the roster":"loading\\u2026"),o.status??"\\u2014",c(u=>`${u.primary?"\\u2605 ":""}${u.name}`),c(u=>u.rank??"\\u2014"),c(u=>u.callsign??"\\u2014"),o.hours7!==null?o.hours7.toFixed(1):"\\u2014",o.job?`${o.job.job} ${o.job.grade}`:"\\u2014"]}))))}renderDoctor(t){this.doctorButton.disabled=t.running,t.running?this.doctorButton.textContent="Running\\u2026":this.doctorButton.textContent=t.last?"Run doctor again":"Run doctor",this.fill("doctor",t.last?C("div",{},C("p",{class:"dim"},`ran ${jt(t.last.at)} in ${t.last.ms} ms`),C("pre",{id:"doctor-lines"},t.last.lines.join(`\n`))):C("p",{class:"dim"},"Not run yet from the panel."))}async runDoctor(){this.doctorButton.disabled=!0,this.doctorButton.textContent="Running\\u2026";try{let t=await fetch("doctor",{method:"POST",credentials:"same-origin"});if(!t.ok)throw new Error(`doctor answered ${t.status}`);let s=await t.json();this.renderDoctor({running:!1,last:s})}catch(t){this.fill("doctor",C("p",{class:"bad"},t.message)),this.doctorButton.disabled=!1}}fill(t,...s){this.sections.get(t)?.replaceChildren(...s.filter(n=>!!n))}},Ao=new ki(document.getElementById("app"));Ao.refresh();setInterval(()=>{Ao.refresh()},tu);})();\n' : "",
@@ -60254,7 +60201,7 @@ function panelAssets() {
   };
 }
 
-// src/panel/panel-auth.ts
+// src/features/panel/panel-auth.ts
 var SESSION_COOKIE = "roster_session";
 var PanelAuth = class {
   constructor(deps) {
@@ -60283,8 +60230,8 @@ var PanelAuth = class {
   }
 };
 
-// src/panel/page-html.ts
-var import_node_crypto3 = require("node:crypto");
+// src/features/panel/page-html.ts
+var import_node_crypto2 = require("node:crypto");
 var escapeHtml = (text6) => text6.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 var PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 function pageHtml(title) {
@@ -60298,7 +60245,7 @@ function pageHtml(title) {
 </head><body><div id="app"><p class="loading">Loading\u2026</p></div></body></html>`;
 }
 var LOGIN_STYLE = "body{font:16px system-ui,sans-serif;background:#0f172a;color:#e2e8f0;display:grid;place-items:center;min-height:100vh;margin:0}form{background:#1e293b;padding:24px;border-radius:12px;width:min(340px,90vw)}input,button{font:inherit;width:100%;box-sizing:border-box;padding:10px;margin-top:12px;border-radius:8px;border:1px solid #334155}button{background:#2563eb;color:#fff;border:0;cursor:pointer}.error{color:#f87171}";
-var loginStyleHash = () => `'sha256-${(0, import_node_crypto3.createHash)("sha256").update(LOGIN_STYLE).digest("base64")}'`;
+var loginStyleHash = () => `'sha256-${(0, import_node_crypto2.createHash)("sha256").update(LOGIN_STYLE).digest("base64")}'`;
 function loginCsp() {
   return PAGE_CSP.replace("style-src 'self'", `style-src ${loginStyleHash()}`);
 }
@@ -60317,7 +60264,7 @@ ${error62 ? `<p class="error" role="alert">${escapeHtml(error62)}</p>` : ""}
 </form></body></html>`;
 }
 
-// src/panel/panel-handler.ts
+// src/features/panel/panel-handler.ts
 var MAX_BODY_BYTES = 4096;
 var BODY_WAIT_MS = 1e4;
 var JSON_TYPE = "application/json; charset=utf-8";
@@ -60503,7 +60450,7 @@ function send(response, reply, secrets) {
   response.send(body);
 }
 
-// src/panel/panel-metrics.ts
+// src/features/panel/panel-metrics.ts
 var import_prom_client = __toESM(require_prom_client(), 1);
 var DECISION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 15, 30];
 var PanelMetrics = class {
@@ -60635,7 +60582,7 @@ var PanelMetrics = class {
   }
 };
 
-// src/panel/join-reason.ts
+// src/features/panel/join-reason.ts
 function joinReason(decision, texts) {
   const { note, message } = decision;
   if (decision.admitted) {
@@ -60659,7 +60606,7 @@ function joinReason(decision, texts) {
   return "other";
 }
 
-// src/panel/minute-counts.ts
+// src/features/panel/minute-counts.ts
 var MINUTE_MS7 = 6e4;
 var MinuteCounts = class {
   constructor(span2 = 60) {
@@ -60700,7 +60647,7 @@ var MinuteCounts = class {
   }
 };
 
-// src/panel/ring-buffer.ts
+// src/features/panel/ring-buffer.ts
 var RingBuffer = class {
   constructor(capacity) {
     this.capacity = capacity;
@@ -60729,7 +60676,7 @@ var RingBuffer = class {
   }
 };
 
-// src/panel/panel-recorder.ts
+// src/features/panel/panel-recorder.ts
 var RECENT_DECISIONS = 300;
 var PanelRecorder = class {
   constructor(texts) {
@@ -60764,7 +60711,7 @@ var PanelRecorder = class {
   }
 };
 
-// src/panel/panel-mirror.ts
+// src/features/panel/panel-mirror.ts
 function panelMirror(report) {
   if (report === null) return null;
   return {
@@ -60783,17 +60730,7 @@ function panelMirror(report) {
   };
 }
 
-// src/panel/partial-license.ts
-function partialLicense(license2) {
-  if (license2 === null) return null;
-  const colon = license2.indexOf(":");
-  const kind = colon >= 0 ? license2.slice(0, colon + 1) : "";
-  const value = colon >= 0 ? license2.slice(colon + 1) : license2;
-  if (value.length <= 8) return `${kind}\u2026`;
-  return `${kind}${value.slice(0, 4)}\u2026${value.slice(-4)}`;
-}
-
-// src/panel/panel-status.ts
+// src/features/panel/panel-status.ts
 var MAX_LISTED_PLAYERS = 2048;
 async function buildStatus(sources, recorder, doctor, now) {
   const identity = sources.identity();
@@ -60892,8 +60829,8 @@ function panelClaims(sources) {
   };
 }
 
-// src/panel/sessions.ts
-var import_node_crypto4 = require("node:crypto");
+// src/features/panel/sessions.ts
+var import_node_crypto3 = require("node:crypto");
 var Sessions = class {
   expires = /* @__PURE__ */ new Map();
   ttlMs;
@@ -60903,7 +60840,7 @@ var Sessions = class {
     this.maxSessions = options.maxSessions ?? 64;
   }
   create(now) {
-    const id2 = (0, import_node_crypto4.randomBytes)(32).toString("base64url");
+    const id2 = (0, import_node_crypto3.randomBytes)(32).toString("base64url");
     for (const [old, until] of this.expires) if (until <= now) this.expires.delete(old);
     while (this.expires.size >= this.maxSessions) {
       this.expires.delete(this.expires.keys().next().value);
@@ -60928,7 +60865,27 @@ var Sessions = class {
   }
 };
 
-// src/panel/panel.ts
+// src/features/panel/web-token.ts
+var import_node_crypto4 = require("node:crypto");
+var MIN_WEB_TOKEN_LENGTH = 16;
+function webTokenSetting(raw) {
+  const token = raw.trim();
+  if (token === "") return { state: "off" };
+  if (token.length < MIN_WEB_TOKEN_LENGTH) {
+    return {
+      state: "invalid",
+      problem: `roster_web_token must be at least ${MIN_WEB_TOKEN_LENGTH} characters (it has ${token.length}); the owner's panel stays off.`
+    };
+  }
+  return { state: "on", token };
+}
+var digest = (text6) => (0, import_node_crypto4.createHash)("sha256").update(text6, "utf8").digest();
+function tokenMatcher(token) {
+  const expected = digest(token);
+  return (candidate) => (0, import_node_crypto4.timingSafeEqual)(digest(candidate), expected);
+}
+
+// src/features/panel/panel.ts
 function createPanel(options) {
   const { sources, clock: clock2 } = options;
   const recorder = new PanelRecorder(options.refusalTexts);
@@ -60966,335 +60923,7 @@ function createPanel(options) {
   };
 }
 
-// src/core/doctor/change-checks.ts
-function changeLines(scopes2, settings) {
-  const lines = [];
-  const writes = ["roster:write", "departments:write"].filter((scope) => hasScope(scopes2, scope));
-  if (writes.length > 0) {
-    lines.push(
-      `\u2713 rank changes: the key has ${writes.join(" and ")}, so \`rank\` and setRank can change ranks${writes.length === 1 ? " (if the service wants the other write scope, the first change names it)" : ""}.`
-    );
-  }
-  if (settings.auditSeconds === 0) {
-    lines.push(
-      `! audit feed: off (refresh.auditSeconds is 0); changes on the roster reach online players with the refresh every ${settings.intervalSeconds} s.`
-    );
-  } else if (hasScope(scopes2, "audit:read")) {
-    lines.push(
-      `\u2713 audit feed: the key has audit:read; changes on the roster reach online players within about ${settings.auditSeconds} s.`
-    );
-  }
-  return lines;
-}
-
-// src/core/doctor/doctor.ts
-async function runDoctor(probe, order, changes) {
-  const lines = [];
-  let identity;
-  try {
-    identity = await probe.whoami();
-  } catch (error62) {
-    lines.push(`\u2717 key: ${messageOf(error62)}`);
-    lines.push("  Nothing else can be checked until the key works.");
-    return lines;
-  }
-  lines.push(
-    `\u2713 key works; community "${identity.community.name}"; plan active; this server's address is allowed.`
-  );
-  lines.push(...scopeLines(identity.scopes));
-  if (changes) lines.push(...changeLines(identity.scopes, changes));
-  try {
-    const checks = checkAssumptions(await probe.openapi());
-    const confirmed = checks.filter((c) => c.verdict === "confirmed").length;
-    lines.push(
-      `${confirmed === checks.length ? "\u2713" : "!"} API description confirms ${confirmed} of ${checks.length} assumptions.`
-    );
-    for (const check2 of checks.filter((c) => c.verdict !== "confirmed")) {
-      lines.push(`  ${check2.verdict}: ${check2.assumption}${check2.detail ? ` (${check2.detail})` : ""}`);
-    }
-  } catch (error62) {
-    lines.push(`! API description: could not read /api/v1/openapi.json: ${messageOf(error62)}`);
-  }
-  try {
-    const license2 = await probe.sampleLicense();
-    if (license2 === null)
-      lines.push("! members: the roster has no member with a game license to test a lookup with.");
-    else {
-      const found = await probe.lookup(license2);
-      if (found) {
-        lines.push(
-          `\u2713 members can be found by license (${found.member.name}: ${found.assignments.length} department assignment(s)).`
-        );
-      } else
-        lines.push("\u2717 members: a license listed by the service was not found when looked up by license.");
-    }
-  } catch (error62) {
-    lines.push(`\u2717 members: ${messageOf(error62)}`);
-  }
-  try {
-    const catalog = new CatalogIndex(await probe.catalog());
-    lines.push(
-      `\u2713 departments read: ${catalog.catalog.departments.length}; ranks: ${catalog.catalog.ranks.length}.`
-    );
-    lines.push(`  Rank ladders, most senior first (ranks.order = ${order}):`);
-    for (const department of catalog.catalog.departments) {
-      const ladder = catalog.ladder(department.id, order).map((r) => `${r.name} (${r.position})`);
-      const label = department.shortName ? `${department.shortName} \u2014 ${department.name}` : department.name;
-      lines.push(`  ${label}: ${ladder.length > 0 ? ladder.join(" > ") : "no ranks"}`);
-    }
-  } catch (error62) {
-    lines.push(`\u2717 departments: ${messageOf(error62)}`);
-  }
-  return lines;
-}
-function messageOf(error62) {
-  return error62 instanceof Error ? error62.message : String(error62);
-}
-
-// src/core/doctor/doctor-summary.ts
-function doctorSummary(lines) {
-  const failed = checkNames(lines, "\u2717");
-  const noted = checkNames(lines, "!");
-  const notes = noted.length > 0 ? `; ${noted.length} worth a look (!): ${noted.join(", ")}` : "";
-  if (failed.length === 0) return `doctor: all checks passed${notes}.`;
-  const checks = failed.length === 1 ? "1 check needs" : `${failed.length} checks need`;
-  return `doctor: ${checks} attention (\u2717): ${failed.join(", ")}${notes}.`;
-}
-function checkNames(lines, mark) {
-  const names = [];
-  for (const line of lines) {
-    const marked = /^(?:([a-z]+): )?(\S) (.*)$/.exec(line);
-    if (marked?.[2] !== mark) continue;
-    names.push(marked[1] ?? checkName(marked[3] ?? ""));
-  }
-  return [...new Set(names)];
-}
-function checkName(text6) {
-  const head = text6.split(":", 1)[0]?.trim() ?? "";
-  if (/^[A-Za-z]+( [A-Za-z]+){0,2}$/.test(head)) return head;
-  const words = [];
-  for (const word of text6.split(" ").slice(0, 2)) {
-    const name = /^[A-Za-z_-]+/.exec(word)?.[0];
-    if (name === void 0 || VERBS.has(name)) break;
-    words.push(name);
-    if (name !== word) break;
-  }
-  return words.join(" ") || text6.slice(0, 20);
-}
-var VERBS = /* @__PURE__ */ new Set(["holds", "confirms", "claimed", "has", "is", "are"]);
-
-// src/core/roster/claimed-licenses.ts
-var MAX_CLAIMED_LICENSES = 50;
-var MAX_IDS_KEPT = 5;
-var MAX_TEXT_LENGTH = 64;
-var MAX_LICENSE_LENGTH = 160;
-var ClaimedLicenses = class {
-  constructor(logger, maxLicenses = MAX_CLAIMED_LICENSES) {
-    this.logger = logger;
-    this.maxLicenses = maxLicenses;
-  }
-  logger;
-  maxLicenses;
-  claims = /* @__PURE__ */ new Map();
-  overflowed = false;
-  note(license2, memberIds, deciding) {
-    const key2 = printable2(license2.trim().toLowerCase(), MAX_LICENSE_LENGTH);
-    const ids2 = [...new Set(memberIds.map((id2) => printable2(id2, MAX_TEXT_LENGTH)))];
-    if (key2 === "" || ids2.length < 2) return;
-    const first = printable2(deciding, MAX_TEXT_LENGTH);
-    const claim2 = {
-      license: key2,
-      memberIds: [first, ...ids2.filter((id2) => id2 !== first)].slice(0, MAX_IDS_KEPT),
-      members: ids2.length,
-      deciding: first
-    };
-    if (this.claims.has(key2)) {
-      this.claims.set(key2, claim2);
-      return;
-    }
-    if (this.claims.size >= this.maxLicenses) {
-      if (!this.overflowed)
-        this.logger.warn(
-          `More than ${this.maxLicenses} licenses are each claimed by several members on the roster; the most recent membership decides for each. The first ${this.maxLicenses} are listed by \`roster doctor\`; the others are not named.`
-        );
-      this.overflowed = true;
-      return;
-    }
-    this.claims.set(key2, claim2);
-    this.logger.warn(
-      `The roster lists ${ids2.length} members for ${key2} (${describeIds(claim2)}): the most recent membership, ${first}, decides for this license. Said once per license; \`roster doctor\` lists them.`
-    );
-  }
-  /** The licenses kept, in the order first seen. */
-  list() {
-    return [...this.claims.values()];
-  }
-  /** True once a license was seen past the ones kept. */
-  get more() {
-    return this.overflowed;
-  }
-};
-function claimedLicenseLines(claims, shown = (license2) => license2) {
-  const listed = claims.list();
-  if (listed.length === 0) return ["\u2713 licenses: none was seen claimed by several members since the start."];
-  const lines = [
-    `! licenses claimed by several members: ${listed.length}${claims.more ? " listed, more not named" : ""}; the most recent membership decides for each.`
-  ];
-  for (const claim2 of listed)
-    lines.push(`  ${shown(claim2.license)}: ${claim2.deciding} decides (members ${describeIds(claim2)}).`);
-  return lines;
-}
-function describeIds(claim2) {
-  const more = claim2.members - claim2.memberIds.length;
-  return more > 0 ? `${claim2.memberIds.join(", ")} and ${more} more` : claim2.memberIds.join(", ");
-}
-function printable2(text6, max) {
-  const plain = text6.replace(new RegExp("\\p{Cc}", "gu"), "?");
-  return plain.length > max ? `${plain.slice(0, max)}\u2026` : plain;
-}
-
-// src/fivem/command.ts
-var USAGE3 = "usage: roster <status | lookup <id|license:\u2026> | refresh [id|all] | doctor | training>";
-function registerRosterCommand(commands, output2) {
-  fx.RegisterCommand(
-    "roster",
-    (_src, args) => {
-      const [sub = "", target = ""] = Array.isArray(args) ? args.map(String) : [];
-      const print = (lines) => {
-        for (const line of lines) output2.print(line);
-      };
-      const run2 = async () => {
-        switch (sub.toLowerCase()) {
-          case "status":
-            return commands.status();
-          case "lookup":
-            return target === "" ? [USAGE3] : commands.lookup(target);
-          case "refresh":
-            return commands.refresh(target === "" ? "all" : target);
-          case "doctor":
-            return commands.doctor();
-          case "training":
-            return commands.training();
-          default:
-            return [USAGE3];
-        }
-      };
-      run2().then(
-        print,
-        (error62) => output2.logger.error(`roster ${sub} failed: ${error62?.message}`)
-      );
-    },
-    true
-  );
-}
-
-// src/app/status-report.ts
-function maskKey(key2) {
-  const [prefix, id2] = key2.split("_");
-  return prefix && id2 ? `${prefix}_${id2}_\u2026` : "(set)";
-}
-function statusLines(inputs) {
-  const { cache, limiter, service, players, now } = inputs;
-  const stats = cache.stats();
-  let loaded = 0;
-  for (const [, entry] of players.onlinePlayers()) if (entry.view !== void 0) loaded++;
-  const paused = limiter.pausedUntil !== null && limiter.pausedUntil > now;
-  return [
-    `key ${maskKey(inputs.apiKey)}; community ${inputs.community === null ? "not verified yet" : `"${inputs.community}"`}`,
-    `cache: ${stats.size} entries, hit rate ${(stats.hitRate * 100).toFixed(0)}% (${stats.hits} hits, ${stats.misses} misses)`,
-    `rate limit: ${limiter.remainingThisMinute}/${limiter.perMinute} left this minute` + (limiter.remainingToday === null ? "" : `, ${limiter.remainingToday}/${limiter.perDay} today`) + (paused ? `; paused for ${Math.ceil((limiter.pausedUntil - now) / 1e3)}s after a 429` : "") + `; queued join ${limiter.queued.join}, rank changes ${limiter.queued.write}, refresh ${limiter.queued.refresh}, background ${limiter.queued.background}`,
-    `last error: ${service.lastError ? `${service.lastError.message} (${Math.round((now - service.lastError.at) / 1e3)}s ago)` : "none"}`,
-    `players: ${loaded}/${players.onlineCount} online loaded, ${players.connectingCount} connecting`
-  ];
-}
-function memberLines(member, label) {
-  if (member === null) return [`${label}: not on the roster`];
-  const lines = [`${label}: ${member.name} (${member.id}), status ${member.status}`];
-  for (const d3 of member.departments) {
-    lines.push(
-      `  ${d3.primary ? "*" : " "} ${d3.shortName ?? d3.name}: ${d3.rank ? `${d3.rank.name} (${d3.rank.position})` : "no rank"}${d3.callsign ? `, callsign ${d3.callsign}` : ""}`
-    );
-  }
-  return lines;
-}
-
-// src/app/capabilities/roster-command.ts
-function attachRosterCommand(context) {
-  registerRosterCommand(rosterCommands(context), context.output);
-  return {};
-}
-function rosterCommands(context) {
-  const { api, service, players, config: config2, clock: clock2, capabilities } = context;
-  return {
-    status: () => [
-      ...statusLines({
-        apiKey: context.settings.apiKey,
-        community: context.identity?.community.name ?? null,
-        cache: context.cache,
-        limiter: api.limiterState(),
-        service,
-        players,
-        now: clock2.now()
-      }),
-      ...capabilities.statusLines()
-    ],
-    lookup: async (target) => {
-      const id2 = serverId(target);
-      if (id2 !== null) {
-        if (!players.get(id2)) return [`no player ${id2} is online`];
-        return memberLines(await service.refreshPlayer(id2), `player ${id2}`);
-      }
-      const license2 = license(target);
-      if (license2 === null) return ["expected a server id or license:<40 hex>"];
-      const resolution = await service.fetch(license2, "refresh");
-      if (resolution.kind === "outage") {
-        return [`the roster could not answer: ${resolution.error.message}`];
-      }
-      return memberLines(resolution.view?.member ?? null, license2);
-    },
-    refresh: async (target) => {
-      if (target === "all")
-        return [`refreshed online players; ${await service.refreshOnline("refresh")} changed`];
-      const id2 = serverId(target);
-      if (id2 === null || !players.get(id2)) return [`no player ${target} is online`];
-      return memberLines(await service.refreshPlayer(id2), `player ${id2}`);
-    },
-    training: () => capabilities.trainingLines(),
-    // Every check answers within gate.timeoutSeconds, whatever wait the service imposes.
-    doctor: async () => {
-      const ms = config2.gate.timeoutSeconds * 1e3;
-      const within = (work, what) => withinOrFail(work, ms, clock2, what);
-      const lines = [
-        ...await runDoctor(
-          {
-            whoami: () => within(api.whoami(), "The roster service (GET /api/v1/whoami)"),
-            openapi: () => within(api.getRaw("/api/v1/openapi.json"), "The roster service"),
-            sampleLicense: async () => {
-              const data = await within(
-                api.get("/api/v1/members", { limit: 1 }, "background"),
-                "The roster service (GET /api/v1/members)"
-              );
-              const first = Array.isArray(data) ? data[0] : void 0;
-              return typeof first?.gameLicense === "string" ? first.gameLicense : null;
-            },
-            lookup: (license2) => within(api.lookup(license2, "background"), "The roster service"),
-            catalog: () => within(api.catalog(), "The roster service (departments and ranks)")
-          },
-          config2.ranks.order,
-          { auditSeconds: config2.refresh.auditSeconds, intervalSeconds: config2.refresh.intervalSeconds }
-        ),
-        // Config mistakes that did not stop the resource (said at start) are repeated here.
-        ...context.settings.warnings.map((warning) => `! config: ${warning}`),
-        ...await capabilities.doctorLines(),
-        // Shown in part, as on the panel (which shows these lines too); the warning said it whole.
-        ...claimedLicenseLines(context.claimedLicenses, (license2) => partialLicense(license2) ?? license2)
-      ];
-      return [...lines, doctorSummary(lines)];
-    }
-  };
-}
-
-// src/app/capabilities/panel.ts
+// src/features/panel/index.ts
 function attachPanel(context) {
   const { webToken, settings, config: config2, api, service, cache, players, clock: clock2, logger, resource } = context;
   if (webToken === null) return {};
@@ -61348,7 +60977,7 @@ function refusalTexts(config2, player, community) {
   };
 }
 
-// src/core/permissions/permission-lines.ts
+// src/features/permissions/permission-lines.ts
 function aclLines(resource) {
   return [
     `add_ace resource.${resource} command.add_principal allow`,
@@ -61391,7 +61020,35 @@ function permissionLines(status) {
   return lines;
 }
 
-// src/core/permissions/ladders.ts
+// src/platform/principal-names.ts
+function slug(text6) {
+  return text6.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+}
+var PRINCIPAL_PATTERN = /^[a-z0-9_]+(?:\.[a-z0-9_]+)*$/;
+var RESERVED_NAMESPACES = [
+  "group",
+  "resource",
+  "builtin",
+  "system",
+  "identifier",
+  "player"
+];
+function isReservedPrefix(prefix) {
+  return RESERVED_NAMESPACES.includes(prefix.split(".")[0] ?? "");
+}
+var PLAYER_PRINCIPAL = /^identifier\.license:[0-9a-f]{40}$/;
+function isSafePrincipal(name) {
+  return PRINCIPAL_PATTERN.test(name) || PLAYER_PRINCIPAL.test(name);
+}
+function playerPrincipal(license2) {
+  const name = `identifier.${license2.trim().toLowerCase()}`;
+  return PLAYER_PRINCIPAL.test(name) ? name : null;
+}
+function linkKey(link) {
+  return `${link.child} ${link.parent}`;
+}
+
+// src/features/permissions/ladders.ts
 function buildLadders(catalog, order, prefix, previous) {
   const member = `${prefix}.member`;
   const problems = [];
@@ -61480,7 +61137,7 @@ function countBy(values) {
   return counts;
 }
 
-// src/core/permissions/link-diff.ts
+// src/features/permissions/link-diff.ts
 function diffLinks(desired, granted) {
   const add = [];
   const remove = [];
@@ -61489,7 +61146,7 @@ function diffLinks(desired, granted) {
   return { add, remove };
 }
 
-// src/core/permissions/member-principals.ts
+// src/features/permissions/member-principals.ts
 function memberPrincipals(member, ladders, admits) {
   if (member === null || !admits(member.status)) return [];
   const principals = /* @__PURE__ */ new Set([ladders.member]);
@@ -61503,7 +61160,7 @@ function memberPrincipals(member, ladders, admits) {
   return [...principals];
 }
 
-// src/core/permissions/ledger.ts
+// src/features/permissions/ledger.ts
 var HEADER = "# roster principal links v1: child parent";
 function formatLedger(links) {
   return `${HEADER}
@@ -61532,7 +61189,7 @@ function parseLedger(text6) {
   return { links, skipped };
 }
 
-// src/core/permissions/principal-ledger.ts
+// src/features/permissions/principal-ledger.ts
 var LEDGER_SLACK = 256;
 var PrincipalLedger = class {
   constructor(store, logger) {
@@ -61598,7 +61255,7 @@ var PrincipalLedger = class {
   }
 };
 
-// src/core/permissions/wanted-links.ts
+// src/features/permissions/wanted-links.ts
 var WantedLinks = class {
   holdings = /* @__PURE__ */ new Map();
   counted = /* @__PURE__ */ new Map();
@@ -61644,7 +61301,7 @@ var WantedLinks = class {
   }
 };
 
-// src/core/permissions/principal-grants.ts
+// src/features/permissions/principal-grants.ts
 var LADDER = Object.freeze({ ladder: true });
 var PrincipalGrants = class {
   constructor(deps) {
@@ -61780,7 +61437,7 @@ var PrincipalGrants = class {
   }
 };
 
-// src/fivem/ledger-file.ts
+// src/features/permissions/fivem/ledger-file.ts
 var import_node_fs3 = require("node:fs");
 var import_node_path3 = require("node:path");
 function ledgerFile(resourcePath, name = "roster-principals.txt") {
@@ -61794,7 +61451,7 @@ function ledgerFile(resourcePath, name = "roster-principals.txt") {
   };
 }
 
-// src/fivem/principal-commands.ts
+// src/features/permissions/fivem/principal-commands.ts
 function principalPermission(resource) {
   const principal = `resource.${resource}`;
   return {
@@ -61817,7 +61474,7 @@ function principalCommands(resource) {
   };
 }
 
-// src/fivem/permissions.ts
+// src/features/permissions/fivem/permissions.ts
 function attachPermissions(deps) {
   const { config: config2, players, logger, resource } = deps;
   const settings = config2.permissions;
@@ -61894,7 +61551,7 @@ function inert(deps) {
   };
 }
 
-// src/app/capabilities/permissions.ts
+// src/features/permissions/index.ts
 function attachPermissions2(context) {
   const grants = attachPermissions({
     resource: context.resource,
@@ -61917,7 +61574,7 @@ function attachPermissions2(context) {
   };
 }
 
-// src/fivem/lifecycle.ts
+// src/roster/fivem/lifecycle.ts
 function entryFor(src, clock2) {
   return { license: licenseOf2(src), name: fx.GetPlayerName(src) ?? "", view: void 0, since: clock2.now() };
 }
@@ -61943,7 +61600,7 @@ function loadOnlinePlayers(deps) {
   return ids2.length;
 }
 
-// src/app/capabilities/players.ts
+// src/features/players/index.ts
 var SWEEP_MS = 6e4;
 var CONNECTING_MAX_AGE_MS = 15 * 6e4;
 function attachPlayers(context) {
@@ -61967,424 +61624,7 @@ function attachPlayers(context) {
   };
 }
 
-// src/core/queue/gate-outcomes.ts
-var KEEP_MS = 5 * 6e4;
-var GateOutcomes = class {
-  constructor(clock2) {
-    this.clock = clock2;
-  }
-  clock;
-  decided = /* @__PURE__ */ new Map();
-  waiters = /* @__PURE__ */ new Map();
-  record(connection, outcome) {
-    this.decided.set(connection, { outcome, at: this.clock.now() });
-    const waiting = this.waiters.get(connection);
-    if (!waiting) return;
-    this.waiters.delete(connection);
-    for (const settle2 of waiting) settle2(outcome);
-  }
-  /** The decision for `connection`, at once if made already; undefined when none comes by `until` (epoch ms). */
-  wait(connection, until) {
-    const known = this.decided.get(connection);
-    if (known) return Promise.resolve(known.outcome);
-    const delay = until - this.clock.now();
-    if (delay <= 0) return Promise.resolve(void 0);
-    return new Promise((resolve2) => {
-      const waiting = this.waiters.get(connection) ?? /* @__PURE__ */ new Set();
-      this.waiters.set(connection, waiting);
-      const settle2 = (outcome) => {
-        this.clock.clearTimeout(timer);
-        resolve2(outcome);
-      };
-      const timer = this.clock.setTimeout(() => {
-        waiting.delete(settle2);
-        if (waiting.size === 0 && this.waiters.get(connection) === waiting) this.waiters.delete(connection);
-        resolve2(void 0);
-      }, delay);
-      waiting.add(settle2);
-    });
-  }
-  /** Forgets decisions no queue will ask about any more. */
-  sweep() {
-    const oldest = this.clock.now() - KEEP_MS;
-    for (const [connection, { at }] of this.decided) if (at < oldest) this.decided.delete(connection);
-  }
-  /** Answers every waiter with "no decision" (the resource is stopping). */
-  stop() {
-    const waiting = [...this.waiters.values()];
-    this.waiters.clear();
-    this.decided.clear();
-    for (const settles of waiting) for (const settle2 of settles) settle2(void 0);
-  }
-};
-
-// src/core/queue/priority-rules.ts
-var PriorityRules = class {
-  constructor(configured, queries, admits) {
-    this.configured = configured;
-    this.queries = queries;
-    this.admits = admits;
-    this.active = configured;
-  }
-  configured;
-  queries;
-  admits;
-  /** The rules in use: all of them until the catalog is read, then those it can resolve. */
-  active;
-  get rules() {
-    return this.active;
-  }
-  /**
-   * Keeps the rules whose department and rank the catalog knows; returns one line per rule left
-   * out. A rank without a department must exist in at least one department.
-   */
-  check(catalog) {
-    const problems = [];
-    this.active = this.configured.filter((rule, index) => {
-      const problem = unknownPart(rule, catalog);
-      if (problem) problems.push(`queue.priority[${index}] (${describeRule(rule)}): ${problem}; left out.`);
-      return problem === null;
-    });
-    return problems;
-  }
-  /** The power of the first matching rule; 0 when none matches or the member is unknown. */
-  powerOf(view) {
-    return this.matchOf(view)?.power ?? 0;
-  }
-  /** The first rule `view` matches, or undefined. */
-  matchOf(view) {
-    if (!view || !this.admits(view)) return void 0;
-    return this.active.find((rule) => this.matches(view, rule));
-  }
-  matches(view, rule) {
-    if (rule.department !== void 0) {
-      if (!this.queries.isInDepartment(view, rule.department)) return false;
-      return rule.minRank === void 0 || this.queries.hasMinRank(view, rule.department, rule.minRank);
-    }
-    if (rule.minRank === void 0) return true;
-    const rank = rule.minRank;
-    return view.member.departments.some((d3) => this.queries.hasMinRank(view, d3.id, rank));
-  }
-};
-function describeRule(rule) {
-  const who = rule.department ?? "any department";
-  const from = rule.minRank === void 0 ? "" : ` from ${rule.minRank}`;
-  const scope = rule.department === void 0 && rule.minRank === void 0 ? "every admitted member" : who;
-  return `${scope}${from}: power ${rule.power}`;
-}
-function unknownPart(rule, catalog) {
-  if (rule.department !== void 0) {
-    const department = catalog.department(rule.department);
-    if (!department) return `no department "${rule.department}"`;
-    if (rule.minRank !== void 0 && !catalog.rankIn(department.id, rule.minRank))
-      return `${department.shortName ?? department.name} has no rank "${rule.minRank}"`;
-    return null;
-  }
-  if (rule.minRank === void 0) return null;
-  const rank = rule.minRank;
-  return catalog.catalog.departments.some((d3) => catalog.rankIn(d3.id, rank)) ? null : `no department has a rank "${rank}"`;
-}
-
-// src/fivem/connect-queue.ts
-var CONNECT_QUEUE = "connectqueue";
-function linkConnectQueue(resource, onJoin, logger, clock2) {
-  let queue = null;
-  let state = "not running";
-  const granted = /* @__PURE__ */ new Map();
-  const register = () => {
-    if (queue !== null) return;
-    const found = queueTable();
-    if (found === null) {
-      state = "running, but neither GetQueueExports nor Exports answered";
-      logger.warn(`${CONNECT_QUEUE} is running but offers no Queue table: queue priority is not set there.`);
-      return;
-    }
-    if (typeof found.OnJoin !== "function" || typeof found.AddPriority !== "function") {
-      state = "running, but too old (no OnJoin/AddPriority)";
-      logger.warn(`${CONNECT_QUEUE} has no Queue.OnJoin: update it to set queue priority from the roster.`);
-      return;
-    }
-    try {
-      found.OnJoin({}, onJoin, resource);
-    } catch (error62) {
-      state = `running, but OnJoin failed: ${error62?.message ?? String(error62)}`;
-      logger.warn(`could not register with ${CONNECT_QUEUE}: ${state}`);
-      return;
-    }
-    queue = found;
-    granted.clear();
-    state = "running; priority is set through its OnJoin";
-    logger.info(`${CONNECT_QUEUE} found: members get their queue priority before it places them.`);
-  };
-  const add = (id2, power, tempSeconds) => {
-    if (queue?.AddPriority === void 0) return false;
-    try {
-      queue.AddPriority({}, id2, power, tempSeconds);
-      return true;
-    } catch (error62) {
-      logger.warn(`${CONNECT_QUEUE} AddPriority failed: ${error62?.message ?? String(error62)}`);
-      return false;
-    }
-  };
-  if (fx.GetResourceState(CONNECT_QUEUE) === "started") register();
-  fx.on("onServerResourceStart", (name) => {
-    if (name === CONNECT_QUEUE) register();
-  });
-  fx.on("onResourceStop", (name) => {
-    if (name !== CONNECT_QUEUE) return;
-    queue = null;
-    state = "stopped";
-  });
-  return {
-    describe: () => `${CONNECT_QUEUE}: ${state}`,
-    setPriority(license2, power, tempSeconds) {
-      const id2 = license2.toLowerCase();
-      const now = clock2.now();
-      for (const [held, until2] of granted) if (until2 <= now) granted.delete(held);
-      if (power > 0) {
-        if (!add(id2, power, tempSeconds)) return false;
-        granted.set(id2, now + tempSeconds * 1e3);
-        return true;
-      }
-      const until = granted.get(id2);
-      if (until === void 0) return true;
-      granted.delete(id2);
-      return add(id2, 0, Math.ceil((until - now) / 1e3));
-    }
-  };
-}
-function stillConnecting(tempId) {
-  return fx.GetPlayerName(tempId) !== null;
-}
-function queueTable() {
-  const exportsOf2 = globalThis.exports[CONNECT_QUEUE];
-  for (const name of ["GetQueueExports", "Exports"]) {
-    try {
-      const table = exportsOf2?.[name]?.();
-      if (table && typeof table === "object") return table;
-    } catch {
-    }
-  }
-  return null;
-}
-
-// src/app/capabilities/queue-priority.ts
-var TEMP_PRIORITY_SECONDS = 120;
-var CONNECTING_KEPT_MS = 6e4;
-var LEFT_BEFORE_PLACED = "Left before being placed in the queue.";
-function attachQueuePriority(context) {
-  const { config: config2, players, service, queries, clock: clock2, logger, resource } = context;
-  const timeoutMs = config2.gate.timeoutSeconds * 1e3;
-  const gateRules = { requireStatus: config2.gate.requireStatus, departments: config2.gate.departments };
-  const rules = new PriorityRules(
-    config2.queue.priority,
-    queries,
-    (view) => decideJoin(view, gateRules).allow
-  );
-  const outcomes = new GateOutcomes(clock2);
-  let leftOut = null;
-  const knownView = (target) => {
-    const id2 = serverId(target);
-    if (id2 !== null) {
-      const entry = players.get(id2);
-      if (entry?.view !== void 0) return entry.view;
-      const license3 = entry ? entry.license : licenseOf2(id2);
-      return license3 ? service.lastKnown(license3) : void 0;
-    }
-    const license2 = license(target);
-    return license2 === null ? void 0 : service.lastKnown(license2);
-  };
-  const answeredView = async (target) => {
-    const id2 = serverId(target);
-    if (id2 !== null) {
-      const entry = players.get(id2);
-      const license3 = entry ? entry.license : licenseOf2(id2);
-      if (license3 === null) return entry?.view;
-      if (entry?.view === void 0 && !players.isOnline(id2)) {
-        const since = entry?.since ?? clock2.now();
-        await outcomes.wait(id2, since + timeoutMs);
-      }
-      return players.get(id2)?.view ?? service.lastKnown(license3);
-    }
-    const license2 = license(target);
-    if (license2 === null) return void 0;
-    const resolution = await service.resolve(license2, "join");
-    return resolution.kind === "answer" ? resolution.view : resolution.lastKnown;
-  };
-  let stopped = () => void 0;
-  const stopping = new Promise((resolve2) => {
-    stopped = resolve2;
-  });
-  const answers = {
-    getPriority: [(target) => rules.powerOf(knownView(target)), 0],
-    lookupPriority: [
-      (target) => answerWithin(
-        Promise.race([answeredView(target), stopping.then(() => knownView(target))]).then(
-          (view) => rules.powerOf(view)
-        ),
-        timeoutMs,
-        clock2,
-        () => rules.powerOf(knownView(target))
-      ),
-      0
-    ]
-  };
-  const onJoin = (src, allow) => {
-    const tempId = String(src);
-    const seen = connecting.get(tempId);
-    const answer = (reason) => {
-      try {
-        if (reason === void 0) allow();
-        else allow(reason);
-      } catch (error62) {
-        logger.warn(`${CONNECT_QUEUE}'s allow failed: ${error62?.message ?? String(error62)}`);
-      }
-    };
-    if (!seen) return answer();
-    outcomes.wait(tempId, seen.since + timeoutMs).then(
-      (outcome) => {
-        if (outcome && !outcome.admitted) return answer(outcome.message);
-        if (!stillConnecting(tempId)) return answer(LEFT_BEFORE_PLACED);
-        if (seen.license !== null) {
-          const power = rules.powerOf(players.get(tempId)?.view ?? service.lastKnown(seen.license));
-          link.setPriority(seen.license, power, TEMP_PRIORITY_SECONDS);
-        }
-        answer();
-      },
-      () => answer()
-    );
-  };
-  const link = linkConnectQueue(resource, onJoin, logger, clock2);
-  const connecting = /* @__PURE__ */ new Map();
-  fx.on("playerConnecting", () => {
-    const tempId = String(fx.source);
-    connecting.set(tempId, { license: licenseOf2(tempId), since: clock2.now() });
-  });
-  return {
-    exports: answers,
-    decided(decision) {
-      const outcome = decision.admitted || decision.message === void 0 ? { admitted: true } : { admitted: false, message: decision.message };
-      outcomes.record(decision.tempId, outcome);
-    },
-    departmentsRead(catalog) {
-      if (!service.catalogReady) return;
-      const problems = rules.check(catalog);
-      if (leftOut === null) for (const problem of problems) logger.warn(problem);
-      leftOut = problems;
-    },
-    sweep() {
-      outcomes.sweep();
-      const oldest = clock2.now() - timeoutMs - CONNECTING_KEPT_MS;
-      for (const [tempId, { since }] of connecting) if (since < oldest) connecting.delete(tempId);
-    },
-    stop() {
-      outcomes.stop();
-      stopped();
-    },
-    doctorLines() {
-      const lines = [`\u2713 queue: ${queueFound(link.describe())}`];
-      if (config2.queue.priority.length === 0) {
-        lines.push("  queue.priority has no rules: every player gets power 0.");
-        return lines;
-      }
-      const online2 = [...players.onlinePlayers()].map(([, entry]) => entry.view);
-      lines.push("  queue.priority, first match wins:");
-      for (const rule of rules.rules) {
-        const count3 = online2.filter((view) => rules.matchOf(view) === rule).length;
-        lines.push(`  ${describeRule(rule)} (${count3} online member${count3 === 1 ? "" : "s"})`);
-      }
-      for (const problem of leftOut ?? []) lines.push(`! ${problem}`);
-      return lines;
-    }
-  };
-}
-function queueFound(connectQueue) {
-  if (fx.GetResourceState(CONNECT_QUEUE) === "started") return connectQueue;
-  if (fx.GetResourceState("qbx_core") === "started")
-    return "qbx_core's queue: give a sub-queue the predicate in docs/queue-and-duty.md (it calls lookupPriority).";
-  return "no ConnectQueue running; other queues can call getPriority or lookupPriority.";
-}
-
-// src/core/audit/feed-report.ts
-function feedLines(state, now, refreshSeconds) {
-  const ago = (at) => `${Math.max(0, Math.round((now - at) / 1e3))} s ago`;
-  const refresh = `the refresh every ${refreshSeconds} s keeps online players current meanwhile`;
-  const lines = [];
-  if (!state.running) {
-    lines.push(`! audit feed: stopped (the key cannot read the audit log); ${refresh}.`);
-  } else if (state.failing) {
-    lines.push(`! audit feed: reading the audit log fails; ${refresh}.`);
-  } else if (state.caughtUpAt === null) {
-    lines.push(
-      `\u2026 audit feed: starting (${state.behind ? "paging through a backlog" : "first read not done yet"}).`
-    );
-  } else if (!state.healthy) {
-    lines.push(
-      `! audit feed: behind, paging through a backlog of entries; it last reached the end of the log ${ago(state.caughtUpAt)}; ${refresh}.`
-    );
-  } else {
-    lines.push(`\u2713 audit feed: reading; it reached the end of the audit log ${ago(state.caughtUpAt)}.`);
-  }
-  if (state.lastGap) {
-    lines.push(
-      `! audit feed: ${state.gaps} gap${state.gaps === 1 ? "" : "s"} since start, the last ${ago(state.lastGap.at)} (${state.lastGap.reason}); the members this server holds were read again.`
-    );
-  }
-  if (state.skew) {
-    const { entries, last } = state.skew;
-    lines.push(
-      `! audit feed: ${entries} entr${entries === 1 ? "y" : "ies"} stamped ahead of the service's clock since start, the last (${last.entry}) ${aheadText(last.aheadMs)} ahead, seen ${ago(last.at)}; acted on, but the log is still read from the service's time (its Date header).`
-    );
-  }
-  return lines;
-}
-
-// src/core/audit/gap-reread.ts
-var GAP_REREAD_SPACING_MS = 10 * 6e4;
-function gapReread(deps) {
-  let last = Number.NEGATIVE_INFINITY;
-  let owed = false;
-  const run2 = () => {
-    owed = false;
-    last = deps.clock.now();
-    void deps.service.refreshOnline("refresh");
-    deps.alsoReread?.();
-  };
-  return () => {
-    deps.cache.markAllStale();
-    if (owed) return;
-    const wait = last + GAP_REREAD_SPACING_MS - deps.clock.now();
-    if (wait <= 0) run2();
-    else {
-      owed = true;
-      deps.schedule.once(wait, run2);
-    }
-  };
-}
-
-// src/core/audit/refresh-plan.ts
-var SAFETY_NET_INTERVALS2 = 12;
-function scheduleRefresh(plan) {
-  const { clock: clock2, service, intervalMs } = plan;
-  let lastFull = clock2.now();
-  plan.schedule.every(
-    intervalMs,
-    async () => {
-      const feed = plan.feed();
-      const due = lastFull + intervalMs * (SAFETY_NET_INTERVALS2 - 0.5);
-      if (feed?.healthy && (service.mirrorAnswering || clock2.now() < due)) return;
-      lastFull = clock2.now();
-      await service.refreshOnline("refresh");
-    },
-    0.1
-  );
-}
-function scheduleAuditFeed(schedule, feed, auditMs) {
-  schedule.once(0, () => void feed.anchor());
-  schedule.every(auditMs, () => feed.poll(), 0.05);
-}
-
-// src/core/audit/audit-cursor.ts
+// src/features/audit/audit-cursor.ts
 var MAX_SEEN = 25e3;
 var MAX_CATCH_UP_READS = 10;
 var STAMP_AHEAD_MS = 5 * 6e4;
@@ -62570,7 +61810,7 @@ function iso(at) {
   return new Date(at).toISOString();
 }
 
-// src/core/audit/audit-log-reads.ts
+// src/features/audit/audit-log-reads.ts
 var AuditLogReads = class {
   constructor(cursor, health, deps, anchored) {
     this.cursor = cursor;
@@ -62621,7 +61861,7 @@ function listOf(data) {
   return Array.isArray(data) ? data : [];
 }
 
-// src/core/audit/catalog-reloads.ts
+// src/features/audit/catalog-reloads.ts
 var CATALOG_RELOAD_GAP_MS = 5 * 6e4;
 var CatalogReloads = class {
   constructor(service, clock2) {
@@ -62653,7 +61893,7 @@ var CatalogReloads = class {
   }
 };
 
-// src/core/audit/entry-matches.ts
+// src/features/audit/entry-matches.ts
 function matchEntries(entries, players, cache, catalog) {
   const online2 = onlineLicenses(players);
   const matches = { licenses: /* @__PURE__ */ new Set(), catalog: false, unreadable: [] };
@@ -62714,7 +61954,7 @@ function unreadableReason(unreadable) {
   return `skipped ${unreadable.slice(0, 3).join("; ")}${more}`;
 }
 
-// src/core/audit/feed-health.ts
+// src/features/audit/feed-health.ts
 var FeedHealth = class {
   constructor(deps) {
     this.deps = deps;
@@ -62790,7 +62030,7 @@ var FeedHealth = class {
   }
 };
 
-// src/core/audit/audit-feed.ts
+// src/features/audit/audit-feed.ts
 var AUDIT_OVERLAP_MS = 5 * 6e4;
 var AuditFeed = class {
   constructor(deps) {
@@ -62892,7 +62132,52 @@ var AuditFeed = class {
   }
 };
 
-// src/app/audit-start.ts
+// src/features/audit/gap-reread.ts
+var GAP_REREAD_SPACING_MS = 10 * 6e4;
+function gapReread(deps) {
+  let last = Number.NEGATIVE_INFINITY;
+  let owed = false;
+  const run2 = () => {
+    owed = false;
+    last = deps.clock.now();
+    void deps.service.refreshOnline("refresh");
+    deps.alsoReread?.();
+  };
+  return () => {
+    deps.cache.markAllStale();
+    if (owed) return;
+    const wait = last + GAP_REREAD_SPACING_MS - deps.clock.now();
+    if (wait <= 0) run2();
+    else {
+      owed = true;
+      deps.schedule.once(wait, run2);
+    }
+  };
+}
+
+// src/features/audit/refresh-plan.ts
+var SAFETY_NET_INTERVALS2 = 12;
+function scheduleRefresh(plan) {
+  const { clock: clock2, service, intervalMs } = plan;
+  let lastFull = clock2.now();
+  plan.schedule.every(
+    intervalMs,
+    async () => {
+      const feed = plan.feed();
+      const due = lastFull + intervalMs * (SAFETY_NET_INTERVALS2 - 0.5);
+      if (feed?.healthy && (service.mirrorAnswering || clock2.now() < due)) return;
+      lastFull = clock2.now();
+      await service.refreshOnline("refresh");
+    },
+    0.1
+  );
+}
+function scheduleAuditFeed(schedule, feed, auditMs) {
+  schedule.once(0, () => void feed.anchor());
+  schedule.every(auditMs, () => feed.poll(), 0.05);
+}
+
+// src/features/audit/audit-start.ts
 var AUDIT_MAX_PAGES = 20;
 var PAGE_SIZE4 = 100;
 function startAuditFeed(deps, scopes2) {
@@ -62924,7 +62209,41 @@ function startAuditFeed(deps, scopes2) {
   return feed;
 }
 
-// src/app/capabilities/refresh.ts
+// src/features/audit/feed-report.ts
+function feedLines(state, now, refreshSeconds) {
+  const ago = (at) => `${Math.max(0, Math.round((now - at) / 1e3))} s ago`;
+  const refresh = `the refresh every ${refreshSeconds} s keeps online players current meanwhile`;
+  const lines = [];
+  if (!state.running) {
+    lines.push(`! audit feed: stopped (the key cannot read the audit log); ${refresh}.`);
+  } else if (state.failing) {
+    lines.push(`! audit feed: reading the audit log fails; ${refresh}.`);
+  } else if (state.caughtUpAt === null) {
+    lines.push(
+      `\u2026 audit feed: starting (${state.behind ? "paging through a backlog" : "first read not done yet"}).`
+    );
+  } else if (!state.healthy) {
+    lines.push(
+      `! audit feed: behind, paging through a backlog of entries; it last reached the end of the log ${ago(state.caughtUpAt)}; ${refresh}.`
+    );
+  } else {
+    lines.push(`\u2713 audit feed: reading; it reached the end of the audit log ${ago(state.caughtUpAt)}.`);
+  }
+  if (state.lastGap) {
+    lines.push(
+      `! audit feed: ${state.gaps} gap${state.gaps === 1 ? "" : "s"} since start, the last ${ago(state.lastGap.at)} (${state.lastGap.reason}); the members this server holds were read again.`
+    );
+  }
+  if (state.skew) {
+    const { entries, last } = state.skew;
+    lines.push(
+      `! audit feed: ${entries} entr${entries === 1 ? "y" : "ies"} stamped ahead of the service's clock since start, the last (${last.entry}) ${aheadText(last.aheadMs)} ahead, seen ${ago(last.at)}; acted on, but the log is still read from the service's time (its Date header).`
+    );
+  }
+  return lines;
+}
+
+// src/features/players/refresh.ts
 var CATALOG_REFRESH_MS = 30 * 6e4;
 function attachRefresh(context) {
   const { api, service, players, cache, schedule, clock: clock2, logger, config: config2, capabilities } = context;
@@ -62984,7 +62303,427 @@ function attachRefresh(context) {
   };
 }
 
-// src/core/cache/snapshot.ts
+// src/features/queue/fivem/connect-queue.ts
+var CONNECT_QUEUE = "connectqueue";
+function linkConnectQueue(resource, onJoin, logger, clock2) {
+  let queue = null;
+  let state = "not running";
+  const granted = /* @__PURE__ */ new Map();
+  const register = () => {
+    if (queue !== null) return;
+    const found = queueTable();
+    if (found === null) {
+      state = "running, but neither GetQueueExports nor Exports answered";
+      logger.warn(`${CONNECT_QUEUE} is running but offers no Queue table: queue priority is not set there.`);
+      return;
+    }
+    if (typeof found.OnJoin !== "function" || typeof found.AddPriority !== "function") {
+      state = "running, but too old (no OnJoin/AddPriority)";
+      logger.warn(`${CONNECT_QUEUE} has no Queue.OnJoin: update it to set queue priority from the roster.`);
+      return;
+    }
+    try {
+      found.OnJoin({}, onJoin, resource);
+    } catch (error62) {
+      state = `running, but OnJoin failed: ${error62?.message ?? String(error62)}`;
+      logger.warn(`could not register with ${CONNECT_QUEUE}: ${state}`);
+      return;
+    }
+    queue = found;
+    granted.clear();
+    state = "running; priority is set through its OnJoin";
+    logger.info(`${CONNECT_QUEUE} found: members get their queue priority before it places them.`);
+  };
+  const add = (id2, power, tempSeconds) => {
+    if (queue?.AddPriority === void 0) return false;
+    try {
+      queue.AddPriority({}, id2, power, tempSeconds);
+      return true;
+    } catch (error62) {
+      logger.warn(`${CONNECT_QUEUE} AddPriority failed: ${error62?.message ?? String(error62)}`);
+      return false;
+    }
+  };
+  if (fx.GetResourceState(CONNECT_QUEUE) === "started") register();
+  fx.on("onServerResourceStart", (name) => {
+    if (name === CONNECT_QUEUE) register();
+  });
+  fx.on("onResourceStop", (name) => {
+    if (name !== CONNECT_QUEUE) return;
+    queue = null;
+    state = "stopped";
+  });
+  return {
+    describe: () => `${CONNECT_QUEUE}: ${state}`,
+    setPriority(license2, power, tempSeconds) {
+      const id2 = license2.toLowerCase();
+      const now = clock2.now();
+      for (const [held, until2] of granted) if (until2 <= now) granted.delete(held);
+      if (power > 0) {
+        if (!add(id2, power, tempSeconds)) return false;
+        granted.set(id2, now + tempSeconds * 1e3);
+        return true;
+      }
+      const until = granted.get(id2);
+      if (until === void 0) return true;
+      granted.delete(id2);
+      return add(id2, 0, Math.ceil((until - now) / 1e3));
+    }
+  };
+}
+function stillConnecting(tempId) {
+  return fx.GetPlayerName(tempId) !== null;
+}
+function queueTable() {
+  const exportsOf2 = globalThis.exports[CONNECT_QUEUE];
+  for (const name of ["GetQueueExports", "Exports"]) {
+    try {
+      const table = exportsOf2?.[name]?.();
+      if (table && typeof table === "object") return table;
+    } catch {
+    }
+  }
+  return null;
+}
+
+// src/features/queue/gate-outcomes.ts
+var KEEP_MS = 5 * 6e4;
+var GateOutcomes = class {
+  constructor(clock2) {
+    this.clock = clock2;
+  }
+  clock;
+  decided = /* @__PURE__ */ new Map();
+  waiters = /* @__PURE__ */ new Map();
+  record(connection, outcome) {
+    this.decided.set(connection, { outcome, at: this.clock.now() });
+    const waiting = this.waiters.get(connection);
+    if (!waiting) return;
+    this.waiters.delete(connection);
+    for (const settle2 of waiting) settle2(outcome);
+  }
+  /** The decision for `connection`, at once if made already; undefined when none comes by `until` (epoch ms). */
+  wait(connection, until) {
+    const known = this.decided.get(connection);
+    if (known) return Promise.resolve(known.outcome);
+    const delay = until - this.clock.now();
+    if (delay <= 0) return Promise.resolve(void 0);
+    return new Promise((resolve2) => {
+      const waiting = this.waiters.get(connection) ?? /* @__PURE__ */ new Set();
+      this.waiters.set(connection, waiting);
+      const settle2 = (outcome) => {
+        this.clock.clearTimeout(timer);
+        resolve2(outcome);
+      };
+      const timer = this.clock.setTimeout(() => {
+        waiting.delete(settle2);
+        if (waiting.size === 0 && this.waiters.get(connection) === waiting) this.waiters.delete(connection);
+        resolve2(void 0);
+      }, delay);
+      waiting.add(settle2);
+    });
+  }
+  /** Forgets decisions no queue will ask about any more. */
+  sweep() {
+    const oldest = this.clock.now() - KEEP_MS;
+    for (const [connection, { at }] of this.decided) if (at < oldest) this.decided.delete(connection);
+  }
+  /** Answers every waiter with "no decision" (the resource is stopping). */
+  stop() {
+    const waiting = [...this.waiters.values()];
+    this.waiters.clear();
+    this.decided.clear();
+    for (const settles of waiting) for (const settle2 of settles) settle2(void 0);
+  }
+};
+
+// src/features/queue/priority-rules.ts
+var PriorityRules = class {
+  constructor(configured, queries, admits) {
+    this.configured = configured;
+    this.queries = queries;
+    this.admits = admits;
+    this.active = configured;
+  }
+  configured;
+  queries;
+  admits;
+  /** The rules in use: all of them until the catalog is read, then those it can resolve. */
+  active;
+  get rules() {
+    return this.active;
+  }
+  /**
+   * Keeps the rules whose department and rank the catalog knows; returns one line per rule left
+   * out. A rank without a department must exist in at least one department.
+   */
+  check(catalog) {
+    const problems = [];
+    this.active = this.configured.filter((rule, index) => {
+      const problem = unknownPart(rule, catalog);
+      if (problem) problems.push(`queue.priority[${index}] (${describeRule(rule)}): ${problem}; left out.`);
+      return problem === null;
+    });
+    return problems;
+  }
+  /** The power of the first matching rule; 0 when none matches or the member is unknown. */
+  powerOf(view) {
+    return this.matchOf(view)?.power ?? 0;
+  }
+  /** The first rule `view` matches, or undefined. */
+  matchOf(view) {
+    if (!view || !this.admits(view)) return void 0;
+    return this.active.find((rule) => this.matches(view, rule));
+  }
+  matches(view, rule) {
+    if (rule.department !== void 0) {
+      if (!this.queries.isInDepartment(view, rule.department)) return false;
+      return rule.minRank === void 0 || this.queries.hasMinRank(view, rule.department, rule.minRank);
+    }
+    if (rule.minRank === void 0) return true;
+    const rank = rule.minRank;
+    return view.member.departments.some((d3) => this.queries.hasMinRank(view, d3.id, rank));
+  }
+};
+function describeRule(rule) {
+  const who = rule.department ?? "any department";
+  const from = rule.minRank === void 0 ? "" : ` from ${rule.minRank}`;
+  const scope = rule.department === void 0 && rule.minRank === void 0 ? "every admitted member" : who;
+  return `${scope}${from}: power ${rule.power}`;
+}
+function unknownPart(rule, catalog) {
+  if (rule.department !== void 0) {
+    const department = catalog.department(rule.department);
+    if (!department) return `no department "${rule.department}"`;
+    if (rule.minRank !== void 0 && !catalog.rankIn(department.id, rule.minRank))
+      return `${department.shortName ?? department.name} has no rank "${rule.minRank}"`;
+    return null;
+  }
+  if (rule.minRank === void 0) return null;
+  const rank = rule.minRank;
+  return catalog.catalog.departments.some((d3) => catalog.rankIn(d3.id, rank)) ? null : `no department has a rank "${rank}"`;
+}
+
+// src/features/queue/index.ts
+var TEMP_PRIORITY_SECONDS = 120;
+var CONNECTING_KEPT_MS = 6e4;
+var LEFT_BEFORE_PLACED = "Left before being placed in the queue.";
+function attachQueuePriority(context) {
+  const { config: config2, players, service, queries, clock: clock2, logger, resource } = context;
+  const timeoutMs = config2.gate.timeoutSeconds * 1e3;
+  const gateRules = { requireStatus: config2.gate.requireStatus, departments: config2.gate.departments };
+  const rules = new PriorityRules(
+    config2.queue.priority,
+    queries,
+    (view) => decideJoin(view, gateRules).allow
+  );
+  const outcomes = new GateOutcomes(clock2);
+  let leftOut = null;
+  const knownView = (target) => {
+    const id2 = serverId(target);
+    if (id2 !== null) {
+      const entry = players.get(id2);
+      if (entry?.view !== void 0) return entry.view;
+      const license3 = entry ? entry.license : licenseOf2(id2);
+      return license3 ? service.lastKnown(license3) : void 0;
+    }
+    const license2 = license(target);
+    return license2 === null ? void 0 : service.lastKnown(license2);
+  };
+  const answeredView = async (target) => {
+    const id2 = serverId(target);
+    if (id2 !== null) {
+      const entry = players.get(id2);
+      const license3 = entry ? entry.license : licenseOf2(id2);
+      if (license3 === null) return entry?.view;
+      if (entry?.view === void 0 && !players.isOnline(id2)) {
+        const since = entry?.since ?? clock2.now();
+        await outcomes.wait(id2, since + timeoutMs);
+      }
+      return players.get(id2)?.view ?? service.lastKnown(license3);
+    }
+    const license2 = license(target);
+    if (license2 === null) return void 0;
+    const resolution = await service.resolve(license2, "join");
+    return resolution.kind === "answer" ? resolution.view : resolution.lastKnown;
+  };
+  let stopped = () => void 0;
+  const stopping = new Promise((resolve2) => {
+    stopped = resolve2;
+  });
+  const answers = {
+    getPriority: [(target) => rules.powerOf(knownView(target)), 0],
+    lookupPriority: [
+      (target) => answerWithin(
+        Promise.race([answeredView(target), stopping.then(() => knownView(target))]).then(
+          (view) => rules.powerOf(view)
+        ),
+        timeoutMs,
+        clock2,
+        () => rules.powerOf(knownView(target))
+      ),
+      0
+    ]
+  };
+  const onJoin = (src, allow) => {
+    const tempId = String(src);
+    const seen = connecting.get(tempId);
+    const answer = (reason) => {
+      try {
+        if (reason === void 0) allow();
+        else allow(reason);
+      } catch (error62) {
+        logger.warn(`${CONNECT_QUEUE}'s allow failed: ${error62?.message ?? String(error62)}`);
+      }
+    };
+    if (!seen) return answer();
+    outcomes.wait(tempId, seen.since + timeoutMs).then(
+      (outcome) => {
+        if (outcome && !outcome.admitted) return answer(outcome.message);
+        if (!stillConnecting(tempId)) return answer(LEFT_BEFORE_PLACED);
+        if (seen.license !== null) {
+          const power = rules.powerOf(players.get(tempId)?.view ?? service.lastKnown(seen.license));
+          link.setPriority(seen.license, power, TEMP_PRIORITY_SECONDS);
+        }
+        answer();
+      },
+      () => answer()
+    );
+  };
+  const link = linkConnectQueue(resource, onJoin, logger, clock2);
+  const connecting = /* @__PURE__ */ new Map();
+  fx.on("playerConnecting", () => {
+    const tempId = String(fx.source);
+    connecting.set(tempId, { license: licenseOf2(tempId), since: clock2.now() });
+  });
+  return {
+    exports: answers,
+    decided(decision) {
+      const outcome = decision.admitted || decision.message === void 0 ? { admitted: true } : { admitted: false, message: decision.message };
+      outcomes.record(decision.tempId, outcome);
+    },
+    departmentsRead(catalog) {
+      if (!service.catalogReady) return;
+      const problems = rules.check(catalog);
+      if (leftOut === null) for (const problem of problems) logger.warn(problem);
+      leftOut = problems;
+    },
+    sweep() {
+      outcomes.sweep();
+      const oldest = clock2.now() - timeoutMs - CONNECTING_KEPT_MS;
+      for (const [tempId, { since }] of connecting) if (since < oldest) connecting.delete(tempId);
+    },
+    stop() {
+      outcomes.stop();
+      stopped();
+    },
+    doctorLines() {
+      const lines = [`\u2713 queue: ${queueFound(link.describe())}`];
+      if (config2.queue.priority.length === 0) {
+        lines.push("  queue.priority has no rules: every player gets power 0.");
+        return lines;
+      }
+      const online2 = [...players.onlinePlayers()].map(([, entry]) => entry.view);
+      lines.push("  queue.priority, first match wins:");
+      for (const rule of rules.rules) {
+        const count3 = online2.filter((view) => rules.matchOf(view) === rule).length;
+        lines.push(`  ${describeRule(rule)} (${count3} online member${count3 === 1 ? "" : "s"})`);
+      }
+      for (const problem of leftOut ?? []) lines.push(`! ${problem}`);
+      return lines;
+    }
+  };
+}
+function queueFound(connectQueue) {
+  if (fx.GetResourceState(CONNECT_QUEUE) === "started") return connectQueue;
+  if (fx.GetResourceState("qbx_core") === "started")
+    return "qbx_core's queue: give a sub-queue the predicate in docs/queue-and-duty.md (it calls lookupPriority).";
+  return "no ConnectQueue running; other queues can call getPriority or lookupPriority.";
+}
+
+// src/features/snapshot/fivem/snapshot-file.ts
+var import_node_fs4 = require("node:fs");
+var import_promises = require("node:fs/promises");
+var import_node_path4 = require("node:path");
+var MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
+function snapshotFile(resourcePath, name = "roster-snapshot.json") {
+  const path = (0, import_node_path4.join)(resourcePath, name);
+  let background = null;
+  return {
+    read() {
+      const size = sizeOf(path);
+      if (size > MAX_SNAPSHOT_BYTES)
+        throw new Error(
+          `${name} is ${Math.round(size / 1024 / 1024)} MB, larger than a snapshot can be; it was ignored`
+        );
+      return readIfPresent(path);
+    },
+    write(text6) {
+      background?.drop();
+      const temporary = `${path}.tmp`;
+      const fd = (0, import_node_fs4.openSync)(temporary, "w");
+      try {
+        (0, import_node_fs4.writeSync)(fd, text6);
+        (0, import_node_fs4.fsyncSync)(fd);
+      } finally {
+        (0, import_node_fs4.closeSync)(fd);
+      }
+      (0, import_node_fs4.renameSync)(temporary, path);
+    },
+    begin() {
+      background?.drop();
+      background = new BackgroundWrite(path, `${path}.saving.tmp`);
+      return background;
+    }
+  };
+}
+var BackgroundWrite = class {
+  constructor(path, temporary) {
+    this.path = path;
+    this.temporary = temporary;
+    this.opened = (0, import_promises.open)(temporary, "w");
+    this.opened.catch(() => void 0);
+  }
+  path;
+  temporary;
+  current = true;
+  opened;
+  async append(text6) {
+    if (!this.current) return;
+    const handle = await this.opened;
+    const bytes = Buffer.from(text6, "utf8");
+    for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at)).bytesWritten;
+  }
+  async finish() {
+    if (!this.current) return false;
+    const handle = await this.opened;
+    await handle.sync();
+    await handle.close();
+    if (!this.current) return false;
+    this.current = false;
+    (0, import_node_fs4.renameSync)(this.temporary, this.path);
+    return true;
+  }
+  async abandon() {
+    this.drop();
+  }
+  /** A write at once came, or this one failed: its file is removed and never put in place. */
+  drop() {
+    if (!this.current) return;
+    this.current = false;
+    this.opened.then((handle) => handle.close()).catch(() => void 0);
+    (0, import_node_fs4.rmSync)(this.temporary, { force: true });
+  }
+};
+function sizeOf(path) {
+  try {
+    return (0, import_node_fs4.statSync)(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+// src/features/snapshot/snapshot.ts
 var rankSchema2 = external_exports.object({ id: external_exports.string(), name: external_exports.string(), position: external_exports.number() });
 var memberSchema2 = external_exports.object({
   id: external_exports.string(),
@@ -63080,89 +62819,7 @@ function loadSnapshot(cache, store, logger) {
   return { members: parsed.members.length, savedAt: parsed.savedAt, mirror, community: parsed.community };
 }
 
-// src/fivem/snapshot-file.ts
-var import_node_fs4 = require("node:fs");
-var import_promises = require("node:fs/promises");
-var import_node_path4 = require("node:path");
-var MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
-function snapshotFile(resourcePath, name = "roster-snapshot.json") {
-  const path = (0, import_node_path4.join)(resourcePath, name);
-  let background = null;
-  return {
-    read() {
-      const size = sizeOf(path);
-      if (size > MAX_SNAPSHOT_BYTES)
-        throw new Error(
-          `${name} is ${Math.round(size / 1024 / 1024)} MB, larger than a snapshot can be; it was ignored`
-        );
-      return readIfPresent(path);
-    },
-    write(text6) {
-      background?.drop();
-      const temporary = `${path}.tmp`;
-      const fd = (0, import_node_fs4.openSync)(temporary, "w");
-      try {
-        (0, import_node_fs4.writeSync)(fd, text6);
-        (0, import_node_fs4.fsyncSync)(fd);
-      } finally {
-        (0, import_node_fs4.closeSync)(fd);
-      }
-      (0, import_node_fs4.renameSync)(temporary, path);
-    },
-    begin() {
-      background?.drop();
-      background = new BackgroundWrite(path, `${path}.saving.tmp`);
-      return background;
-    }
-  };
-}
-var BackgroundWrite = class {
-  constructor(path, temporary) {
-    this.path = path;
-    this.temporary = temporary;
-    this.opened = (0, import_promises.open)(temporary, "w");
-    this.opened.catch(() => void 0);
-  }
-  path;
-  temporary;
-  current = true;
-  opened;
-  async append(text6) {
-    if (!this.current) return;
-    const handle = await this.opened;
-    const bytes = Buffer.from(text6, "utf8");
-    for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at)).bytesWritten;
-  }
-  async finish() {
-    if (!this.current) return false;
-    const handle = await this.opened;
-    await handle.sync();
-    await handle.close();
-    if (!this.current) return false;
-    this.current = false;
-    (0, import_node_fs4.renameSync)(this.temporary, this.path);
-    return true;
-  }
-  async abandon() {
-    this.drop();
-  }
-  /** A write at once came, or this one failed: its file is removed and never put in place. */
-  drop() {
-    if (!this.current) return;
-    this.current = false;
-    this.opened.then((handle) => handle.close()).catch(() => void 0);
-    (0, import_node_fs4.rmSync)(this.temporary, { force: true });
-  }
-};
-function sizeOf(path) {
-  try {
-    return (0, import_node_fs4.statSync)(path).size;
-  } catch {
-    return 0;
-  }
-}
-
-// src/app/capabilities/snapshot.ts
+// src/features/snapshot/index.ts
 var SNAPSHOT_SAVE_MS = 5 * 6e4;
 function attachSnapshot(context) {
   const { cache, clock: clock2, logger, resourcePath, capabilities } = context;
@@ -63223,7 +62880,320 @@ function attachSnapshot(context) {
   };
 }
 
-// src/core/schedule.ts
+// src/kernel/config.ts
+var import_node_net2 = require("node:net");
+
+// src/kernel/unassigned-check.ts
+function unassignedProblem(jobs) {
+  if (!jobs.enabled) return null;
+  const fallback = jobs.unassigned.job.toLowerCase();
+  const key2 = Object.keys(jobs.departments).find((k2) => jobs.departments[k2].job.toLowerCase() === fallback);
+  if (key2 === void 0) return null;
+  return `jobs.unassigned names "${jobs.unassigned.job}", the job jobs.departments.${key2} manages: every character the roster gives no job would get it. Name a job no department maps to, e.g. {"job": "unemployed", "grade": 0}.`;
+}
+
+// src/kernel/config.ts
+var messagesSchema = external_exports.object({
+  checking: external_exports.string().min(1).default("Checking the {community} roster\u2026"),
+  waiting: external_exports.string().min(1).default("Checking the {community} roster\u2026 (busy, about {seconds}s)"),
+  notOnRoster: external_exports.string().min(1).default(
+    "You are not on the {community} roster. Apply on the community website, then reconnect once you are accepted."
+  ),
+  wrongStatus: external_exports.string().min(1).default("Your {community} roster status is {status}, which may not join this server. Contact staff."),
+  notInDepartment: external_exports.string().min(1).default("You are on the {community} roster but not in a department allowed on this server."),
+  noLicense: external_exports.string().min(1).default(
+    "No Rockstar license was found for your game. Restart FiveM, sign in to Rockstar and reconnect."
+  ),
+  unavailable: external_exports.string().min(1).default("The {community} roster is unavailable right now. Please try again shortly."),
+  notConfigured: external_exports.string().min(1).default("This server's roster check is not set up. Please tell the server staff.")
+}).strict().prefault({});
+var positiveInt = (max) => external_exports.number().int().min(1).max(max);
+var gradeNumber = external_exports.number().int().min(0).max(1e3);
+var jobsSchema = external_exports.object({
+  enabled: external_exports.boolean().default(false),
+  framework: external_exports.enum(["auto", "qbx", "qb", "esx", "ox", "nd"]).default("auto"),
+  departments: external_exports.record(
+    external_exports.string().min(1),
+    external_exports.object({
+      job: external_exports.string().min(1),
+      grades: external_exports.record(external_exports.string().min(1), gradeNumber).optional()
+    }).strict()
+  ).default({}),
+  unassigned: external_exports.object({ job: external_exports.string().min(1), grade: gradeNumber }).strict().default({ job: "unemployed", grade: 0 })
+}).strict().prefault({});
+var configSchema = external_exports.object({
+  api: external_exports.object({
+    baseUrl: external_exports.string().optional(),
+    timeoutMs: positiveInt(12e4).default(5e3)
+  }).strict().prefault({}),
+  rateLimit: external_exports.object({
+    perMinute: positiveInt(1e5).default(120),
+    perDay: positiveInt(1e7).default(25e3),
+    maxWaitSeconds: positiveInt(3600).default(300)
+  }).strict().prefault({}),
+  cache: external_exports.object({
+    ttlSeconds: positiveInt(7 * 86400).default(600),
+    negativeTtlSeconds: positiveInt(86400).default(60),
+    maxEntries: positiveInt(1e6).default(5e4)
+  }).strict().prefault({}),
+  refresh: external_exports.object({
+    intervalSeconds: external_exports.number().int().min(0).max(86400).default(300),
+    auditSeconds: external_exports.number().int().min(0).max(86400).default(60)
+  }).strict().prefault({}),
+  gate: external_exports.object({
+    enabled: external_exports.boolean().default(true),
+    requireStatus: external_exports.array(external_exports.string().min(1)).default(["ACTIVE"]),
+    departments: external_exports.array(external_exports.string().min(1)).default([]),
+    onError: external_exports.enum(["cached", "allow", "deny"]).default("cached"),
+    timeoutSeconds: external_exports.number().min(1).max(300).default(15),
+    bypassAce: external_exports.string().default("roster.bypass"),
+    requireCourses: external_exports.array(external_exports.string().min(1)).default([]),
+    messages: messagesSchema
+  }).strict().prefault({}),
+  ranks: external_exports.object({
+    order: external_exports.enum(["top-down", "bottom-up"]).default("top-down")
+  }).strict().prefault({}),
+  permissions: external_exports.object({
+    enabled: external_exports.boolean().default(true),
+    // Goes into console commands: only slug parts joined by dots, nothing a console would split.
+    prefix: external_exports.string().regex(
+      PRINCIPAL_PATTERN,
+      'must be lowercase letters, digits and _, parts joined by dots (e.g. "roster")'
+    ).refine((prefix) => !isReservedPrefix(prefix), {
+      error: (issue2) => `"${String(issue2.input)}" is in one of FXServer's own namespaces (${RESERVED_NAMESPACES.join(", ")}): a department named like a server group (e.g. Admin) would hand its members that group's rights; choose another, e.g. "roster"`
+    }).default("roster")
+  }).strict().prefault({}),
+  // The owner's panel; the token is the convar roster_web_token.
+  panel: external_exports.object({
+    trustedProxies: external_exports.array(
+      external_exports.string().refine(isAddressOrRange, {
+        error: (issue2) => `"${String(issue2.input)}" is not an address: list the reverse proxies' addresses, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`
+      }).refine((text6) => !/\/0+$/.test(text6), {
+        error: (issue2) => `"${String(issue2.input)}" is every address: anyone could then name any client in X-Forwarded-For; list only the reverse proxies, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`
+      })
+    ).max(256).default([])
+  }).strict().prefault({}),
+  // The whole roster kept on the server. A full read of a large roster
+  // costs about two requests per 100 members, so it is never repeated more than twice an hour.
+  mirror: external_exports.object({
+    enabled: external_exports.boolean().default(true),
+    resyncMinutes: external_exports.number().int().min(30).max(10080).default(360)
+  }).strict().prefault({}),
+  // Queue priority by department and rank: first match wins.
+  queue: external_exports.object({
+    priority: external_exports.array(
+      external_exports.object({
+        department: external_exports.string().min(1).optional(),
+        minRank: external_exports.string().min(1).optional(),
+        power: external_exports.number().int().min(1).max(1e6)
+      }).strict()
+    ).default([])
+  }).strict().prefault({}),
+  // Job sync: the roster's departments and ranks become framework jobs.
+  jobs: jobsSchema,
+  training: external_exports.object({
+    enabled: external_exports.boolean().default(false),
+    baseUrl: external_exports.string().optional(),
+    departmentCourses: external_exports.record(external_exports.string(), external_exports.array(external_exports.string().min(1))).default({}),
+    perMinute: positiveInt(1e5).default(60),
+    maxBodyMB: positiveInt(256).default(16)
+  }).strict().prefault({})
+}).strict();
+var LOG_LEVELS = ["error", "warn", "info", "debug"];
+var DOCUMENTED_PER_MINUTE = 120;
+var DOCUMENTED_PER_DAY = 25e3;
+function loadSettings(configText, convars) {
+  const problems = [];
+  let raw = {};
+  const text6 = configText?.replace(/^\uFEFF/, "") ?? null;
+  if (text6 !== null && text6.trim() !== "") {
+    try {
+      raw = JSON.parse(text6);
+    } catch (error62) {
+      return { ok: false, problems: [`config.json is not valid JSON: ${error62.message}`] };
+    }
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const secrets = [convars.apiKey.trim(), convars.trainingApiKey.trim()].filter((s) => s !== "");
+    const byKey = /* @__PURE__ */ new Map();
+    for (const issue2 of parsed.error.issues) {
+      const key2 = issue2.path.map(String).join(".");
+      const kept = byKey.get(key2);
+      if (kept === void 0 || tighter(issue2, kept)) byKey.set(key2, issue2);
+    }
+    for (const issue2 of byKey.values()) problems.push(describeIssue(issue2, raw, secrets));
+    return { ok: false, problems };
+  }
+  const config2 = parsed.data;
+  const apiKey = convars.apiKey.trim();
+  if (apiKey === "") {
+    problems.push(
+      'roster_api_key is not set: add `set roster_api_key "<key>"` to server.cfg (use `set`, not `setr`).'
+    );
+  } else if (!/^[^_\s]+_[^_\s]+_\S+$/.test(apiKey)) {
+    problems.push("roster_api_key does not look like a roster key: expected <KEY_PREFIX>_<KEY_ID>_<SECRET>.");
+  }
+  const baseUrlSetting = convars.baseUrl.trim() !== "" ? "roster_base_url" : "api.baseUrl";
+  const address = convars.baseUrl.trim() !== "" ? convars.baseUrl.trim() : (config2.api.baseUrl ?? "").trim();
+  const baseUrl = checkRosterAddress(address, baseUrlSetting, problems);
+  let trainingApiKey;
+  if (config2.training.enabled && convars.trainingApiKey.trim() !== "") {
+    trainingApiKey = convars.trainingApiKey.trim();
+    checkAddress((config2.training.baseUrl ?? "").trim(), "training.baseUrl", problems);
+  }
+  if (config2.gate.requireCourses.length > 0 && trainingApiKey === void 0) {
+    problems.push(
+      "gate.requireCourses is set, but the training side is off: set training.enabled to true and roster_training_api_key, or empty gate.requireCourses."
+    );
+  }
+  const unassigned = unassignedProblem(config2.jobs);
+  if (unassigned) problems.push(unassigned);
+  const warnings = [];
+  const level = convars.logLevel.trim().toLowerCase();
+  let logLevel = "info";
+  if (level !== "") {
+    if (LOG_LEVELS.includes(level)) logLevel = level;
+    else {
+      warnings.push(
+        `roster_log_level is "${convars.logLevel}": accepted values are ${LOG_LEVELS.join(", ")}; using info.`
+      );
+    }
+  }
+  if (config2.gate.requireStatus.length === 0) {
+    warnings.push(
+      'gate.requireStatus is empty, so no member status may join and every member is refused: list the statuses that may join, e.g. ["ACTIVE"].'
+    );
+  }
+  if (config2.rateLimit.perMinute > DOCUMENTED_PER_MINUTE || config2.rateLimit.perDay > DOCUMENTED_PER_DAY) {
+    warnings.push(
+      `rateLimit is above the service's documented ceiling (${DOCUMENTED_PER_MINUTE} a minute, ${DOCUMENTED_PER_DAY} a day per key): the service's headers hold the minute down, but a day above ${DOCUMENTED_PER_DAY} ends in 429s.`
+    );
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    settings: { config: config2, baseUrl, baseUrlSetting, apiKey, logLevel, trainingApiKey, warnings }
+  };
+}
+function isAddressOrRange(text6) {
+  const [address = "", prefix, ...rest] = text6.split("/");
+  const version2 = (0, import_node_net2.isIP)(address);
+  if (version2 === 0 || rest.length > 0 || address.includes("%")) return false;
+  if (prefix === void 0) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version2 === 6 ? 128 : 32);
+}
+function checkAddress(address, key2, problems) {
+  if (address === "") {
+    problems.push(`${key2} is not set: the service's address, e.g. https://roster.example.com.`);
+    return "";
+  }
+  let url2;
+  try {
+    url2 = new URL(address);
+  } catch {
+    problems.push(
+      `${key2} is "${printableAddress(address)}", which is not an address: expected e.g. https://roster.example.com.`
+    );
+    return "";
+  }
+  if (url2.username !== "" || url2.password !== "" || url2.search !== "" || url2.hash !== "") {
+    problems.push(`${key2} must be a plain address without credentials, query or fragment.`);
+    return "";
+  }
+  if (url2.protocol !== "https:" && !(url2.protocol === "http:" && isLoopbackHost(url2.hostname))) {
+    problems.push(
+      `${key2} must use https:// (plain http:// is accepted only for localhost, 127.x.x.x and [::1]); got "${printableAddress(address)}".`
+    );
+    return "";
+  }
+  if (isPlaceholderHost(url2.hostname)) {
+    problems.push(
+      `${key2} is still the placeholder "${url2.origin}" (example.com addresses are for documentation only): replace it with your ${key2.startsWith("training.") ? "learning" : "roster"} service's address.`
+    );
+    return "";
+  }
+  return `${url2.origin}${url2.pathname.replace(/\/+$/, "")}`;
+}
+function checkRosterAddress(address, key2, problems) {
+  const checked = checkAddress(address, key2, problems);
+  const versioned = /\/api\/v1$/i.exec(checked);
+  if (!versioned) return checked;
+  problems.push(
+    `${key2} ends in /api/v1, which the resource adds to every request itself: write "${checked.slice(0, versioned.index)}" instead.`
+  );
+  return "";
+}
+function isPlaceholderHost(hostname3) {
+  return /(^|\.)example\.(com|net|org)\.?$/i.test(hostname3);
+}
+function isLoopbackHost(hostname3) {
+  if (hostname3 === "localhost" || hostname3 === "[::1]") return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname3);
+}
+function printableAddress(address) {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(address)?.[0] ?? (address.startsWith("//") ? "//" : "");
+  const at = address.lastIndexOf("@");
+  const rest = at >= 0 ? address.slice(at + 1) : address.slice(scheme.length);
+  return `${scheme}${rest.replace(/[?#].*$/s, "")}`;
+}
+function tighter(issue2, kept) {
+  if (issue2.code === "too_big" && kept.code === "too_big")
+    return Number(issue2.maximum) < Number(kept.maximum);
+  if (issue2.code === "too_small" && kept.code === "too_small")
+    return Number(issue2.minimum) > Number(kept.minimum);
+  return false;
+}
+var LIST_EXAMPLES = {
+  "gate.requireStatus": 'a list (e.g. ["ACTIVE"])',
+  "gate.departments": 'a list (e.g. ["LSPD"])',
+  "queue.priority": 'a list of rules (e.g. [{ "department": "LSPD", "minRank": "Sergeant", "power": 50 }])'
+};
+function acceptedKeys(key2) {
+  return /^queue\.priority\.\d+$/.test(key2) ? "a rule takes only department, minRank and power." : "check the spelling against config.example.json.";
+}
+function describeIssue(issue2, raw, secrets) {
+  const key2 = issue2.path.map(String).join(".") || "(top level)";
+  const given = `; it is ${shownValue(valueAt(raw, issue2.path), secrets)}`;
+  switch (issue2.code) {
+    case "unrecognized_keys":
+      return `config.json: unknown key${issue2.keys.length > 1 ? "s" : ""} ${issue2.keys.map((k2) => key2 === "(top level)" ? k2 : `${key2}.${k2}`).join(", ")}: ${acceptedKeys(key2)}`;
+    case "invalid_value":
+      return `config.json: ${key2} must be one of ${issue2.values.map((v) => JSON.stringify(v)).join(", ")}${given}.`;
+    case "invalid_type":
+      return `config.json: ${key2} must be ${article(issue2.expected, key2)}${given}.`;
+    case "too_small":
+      return `config.json: ${key2} must be at least ${String(issue2.minimum)}${issue2.origin === "string" ? " characters long" : ""}${given}.`;
+    case "too_big":
+      return `config.json: ${key2} must be at most ${String(issue2.maximum)}${given}.`;
+    default:
+      return `config.json: ${key2}: ${issue2.message}.`;
+  }
+}
+function valueAt(raw, path) {
+  let node2 = raw;
+  for (const part of path) {
+    if (node2 === null || typeof node2 !== "object") return void 0;
+    node2 = node2[part];
+  }
+  return node2;
+}
+var SHOWN_CHARACTERS = 40;
+function shownValue(value, secrets) {
+  if (value === void 0) return "missing";
+  const text6 = JSON.stringify(value) ?? String(value);
+  if (secrets.some((secret) => text6.includes(secret)) || /[^_\s"]+_[^_\s"]+_[^\s"]{8,}/.test(text6))
+    return "a value shaped like an API key (not shown)";
+  return text6.length > SHOWN_CHARACTERS ? `${text6.slice(0, SHOWN_CHARACTERS)}\u2026` : text6;
+}
+function article(expected, key2) {
+  if (expected === "array") return LIST_EXAMPLES[key2] ?? "a list";
+  if (expected === "object" || expected === "record") return "an object";
+  if (expected === "int") return "a whole number";
+  return `a ${expected}`;
+}
+
+// src/kernel/schedule.ts
 var Schedule = class {
   constructor(clock2, random = Math.random) {
     this.clock = clock2;
@@ -63263,7 +63233,7 @@ var Schedule = class {
   }
 };
 
-// src/training/api/api-layout.ts
+// src/features/training/api/api-layout.ts
 var defaultLayout = {
   identityPath: "/me",
   catalogPath: "/catalog/{alias}",
@@ -63296,7 +63266,7 @@ function describe3(layout, source) {
   ];
 }
 
-// src/training/api/backoff-sleeps.ts
+// src/features/training/api/backoff-sleeps.ts
 var BackoffSleeps = class {
   constructor(clock2) {
     this.clock = clock2;
@@ -63323,7 +63293,7 @@ var BackoffSleeps = class {
   }
 };
 
-// src/training/api/training-api-error.ts
+// src/features/training/api/training-api-error.ts
 var TrainingApiError = class extends Error {
   name = "TrainingApiError";
   kind;
@@ -63348,7 +63318,7 @@ function isUnreadable(error62) {
   return error62 instanceof TrainingApiError && error62.unreadable;
 }
 
-// src/training/api/failure-message.ts
+// src/features/training/api/failure-message.ts
 var KEYS_PAGE2 = "the learning service's settings (API keys)";
 function failureError(facts) {
   const { status } = facts;
@@ -63421,7 +63391,7 @@ function serviceWords(body) {
   return words ? words.slice(0, 200) : "";
 }
 
-// src/training/api/learning-exchange.ts
+// src/features/training/api/learning-exchange.ts
 async function sendOnce(setup, request) {
   const query = new URLSearchParams(request.query ?? {}).toString();
   const headers = {
@@ -63492,7 +63462,7 @@ function readAnswer(request, raw, redact) {
   }
 }
 
-// src/training/api/learning-http.ts
+// src/features/training/api/learning-http.ts
 var KEY_RECHECK_MS = 15e3;
 var PUBLIC_API = "/api/public/v1";
 function createLearningHttp(options) {
@@ -63603,7 +63573,7 @@ function createLearningHttp(options) {
   };
 }
 
-// src/training/api/json-fields.ts
+// src/features/training/api/json-fields.ts
 function isObject3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -63640,7 +63610,7 @@ function listIn(body, ...names) {
   return void 0;
 }
 
-// src/training/api/next-page.ts
+// src/features/training/api/next-page.ts
 function nextPageQuery(body, current, paging) {
   if (!isObject3(body)) return void 0;
   const nextPage = numberOf2(body, "next_page", "nextPage");
@@ -63664,7 +63634,7 @@ function nextPageQuery(body, current, paging) {
   return void 0;
 }
 
-// src/training/api/records.ts
+// src/features/training/api/records.ts
 function readCourses(body) {
   const courses = [];
   for (const item of listIn(body, "courses", "items", "results") ?? []) {
@@ -63771,7 +63741,7 @@ function readCatalogAliases(body) {
   return org !== void 0 && requestedOrg !== void 0 ? { org, requestedOrg } : void 0;
 }
 
-// src/training/api/learning-api.ts
+// src/features/training/api/learning-api.ts
 var MAX_PAGES2 = 100;
 var LearningApi = class {
   constructor(http) {
@@ -63906,7 +63876,7 @@ function malformed(request) {
   );
 }
 
-// src/training/department-requirements.ts
+// src/features/training/department-requirements.ts
 var DepartmentRequirements = class {
   /**
    * `onUnmatched` hears each unmatched key once, from whichever use first reads the departments
@@ -63959,7 +63929,7 @@ function unmatchedDepartmentLine(key2) {
   return `training.departmentCourses has "${key2}", which is no department of the roster (id, name or short name): isQualified answers false for every department until it is fixed.`;
 }
 
-// src/training/fivem/alias-file.ts
+// src/features/training/fivem/alias-file.ts
 var import_node_fs5 = require("node:fs");
 var import_node_path5 = require("node:path");
 function aliasFile(resourcePath, name = "training-org.json") {
@@ -63986,7 +63956,7 @@ function aliasFile(resourcePath, name = "training-org.json") {
   };
 }
 
-// src/training/fivem/discord-identifier.ts
+// src/features/training/fivem/discord-identifier.ts
 var DISCORD = /^discord:(\d{5,20})$/i;
 function discordOf(src) {
   let identifiers;
@@ -64003,7 +63973,7 @@ function discordOf(src) {
   return null;
 }
 
-// src/training/training-messages.ts
+// src/features/training/training-messages.ts
 var trainingMessages = {
   noDiscord: "This server checks your academy training through your Discord account, and none was found. Link Discord to FiveM (FiveM settings, Accounts), restart FiveM and reconnect.",
   linkCode: (code, confirmUrl, expiresAt) => `${confirmUrl ? `open ${confirmUrl} while signed in to the academy` : "sign in to the academy website"} and enter the code ${code}${expiresAt ? ` (valid until ${expiresAt})` : ""}`,
@@ -64017,13 +63987,13 @@ var trainingMessages = {
   trainingOff: "Academy training is not set up on this server."
 };
 
-// src/training/fivem/training-natives.ts
+// src/features/training/fivem/training-natives.ts
 var trainingFx = fx;
 function tellPlayer2(src, text6) {
   trainingFx.emitNet("chat:addMessage", Number(src), { args: ["Training", text6] });
 }
 
-// src/training/fivem/link-command.ts
+// src/features/training/fivem/link-command.ts
 async function linkAnswer(service, src, name) {
   const discordId = discordOf(src);
   if (discordId === null) return trainingMessages.noDiscord;
@@ -64077,7 +64047,7 @@ function registerLinkCommand(service, logger, clock2) {
   );
 }
 
-// src/training/fivem/training-exports.ts
+// src/features/training/fivem/training-exports.ts
 var DEFAULT_DAYS2 = 30;
 var MAX_DAYS = 365;
 function certificateDays(value) {
@@ -64144,7 +64114,7 @@ function trainingExports({ training, roster }) {
   };
 }
 
-// src/training/fivem/training-lifecycle.ts
+// src/features/training/fivem/training-lifecycle.ts
 function attachTrainingLifecycle(service) {
   fx.on("playerJoining", () => {
     const src = String(fx.source);
@@ -64163,7 +64133,7 @@ function loadOnlineTrainingPlayers(service) {
   }
 }
 
-// src/training/fivem/training-publish.ts
+// src/features/training/fivem/training-publish.ts
 var fivemTrainingEvents = {
   trainingUpdated(src, training) {
     fx.Player(src).state.set("training", training, true);
@@ -64171,7 +64141,7 @@ var fivemTrainingEvents = {
   }
 };
 
-// src/training/course-index.ts
+// src/features/training/course-index.ts
 var CourseIndex = class {
   constructor(courses) {
     this.courses = courses;
@@ -64193,7 +64163,7 @@ var CourseIndex = class {
   }
 };
 
-// src/training/training-of.ts
+// src/features/training/training-of.ts
 function trainingOf(linked, completions, courses) {
   if (!linked) return { linked: false, completions: [] };
   const byCourse = /* @__PURE__ */ new Map();
@@ -64241,7 +64211,7 @@ function courseNamesForPlayers(keys, courses) {
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-// src/training/join-decision.ts
+// src/features/training/join-decision.ts
 async function decideJoin2(deps, player) {
   const { discordId } = player;
   if (discordId === null) return trainingMessages.noDiscord;
@@ -64310,7 +64280,7 @@ function onOutage(deps, discordId) {
   return verdict === null ? trainingMessages.unavailable : verdict;
 }
 
-// src/training/org-alias.ts
+// src/features/training/org-alias.ts
 async function previousAlias(service, identity, memory) {
   const current = identity.org.alias;
   if (current === void 0 || memory === void 0) return void 0;
@@ -64324,7 +64294,7 @@ async function previousAlias(service, identity, memory) {
   return previous;
 }
 
-// src/training/training-report.ts
+// src/features/training/training-report.ts
 var onOff = (flags) => Object.entries(flags).map(([name, on]) => `${name} ${on ? "on" : "off"}`).join(", ") || "none reported";
 function organisationLine(identity, previous) {
   const { alias, name, edition } = identity.org;
@@ -64419,7 +64389,7 @@ function doctorLines(facts) {
   return lines;
 }
 
-// src/training/training-requests.ts
+// src/features/training/training-requests.ts
 var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 var TrainingRequests = class {
   constructor(service, requirements) {
@@ -64496,7 +64466,7 @@ var TrainingRequests = class {
   }
 };
 
-// src/training/api/link-reply-fields.ts
+// src/features/training/api/link-reply-fields.ts
 var URI_FORMATS = /* @__PURE__ */ new Set(["uri", "url", "iri", "uri-reference", "iri-reference"]);
 var TIME_FORMATS = /* @__PURE__ */ new Set(["date-time", "datetime", "timestamp"]);
 var format = (schema2) => typeof schema2.format === "string" ? schema2.format.toLowerCase() : "";
@@ -64556,7 +64526,7 @@ function shapesOf(raw, resolve2, depth = 0) {
   return shapes;
 }
 
-// src/training/api/openapi-discovery.ts
+// src/features/training/api/openapi-discovery.ts
 var PREFIX = "/api/public/v1";
 function discoverLayout(document) {
   if (!isObject3(document) || !isObject3(document.paths)) return assumedLayout("it has no `paths`");
@@ -64696,7 +64666,7 @@ var OpenApiDocument = class {
   }
 };
 
-// src/training/link-codes.ts
+// src/features/training/link-codes.ts
 var DEFAULT_CODE_LIFETIME_MS = 5 * 6e4;
 var EXPIRY_MARGIN_MS = 3e4;
 var MIN_CODE_LIFETIME_MS = 6e4;
@@ -64752,7 +64722,7 @@ var LinkCodes = class {
   }
 };
 
-// src/training/training-service.ts
+// src/features/training/training-service.ts
 var LINK_FRESH_MS = 6e4;
 var MAX_LINKS = 2e4;
 var LINK_RECHECKS_PER_REFRESH = 10;
@@ -64931,7 +64901,7 @@ var TrainingService = class {
   }
 };
 
-// src/training/attach-training.ts
+// src/features/training/attach-training.ts
 var COURSES_REFRESH_MS = 30 * 6e4;
 var KEY_RETRY_MS = 6e4;
 var DEPARTMENTS_CHECK_MS = 6e4;
@@ -65069,7 +65039,7 @@ function attachTraining(deps) {
   };
 }
 
-// src/app/capabilities/training.ts
+// src/features/training/index.ts
 function attachTraining2(context) {
   const { settings, logger, clock: clock2, config: config2 } = context;
   const training = attachTraining({ settings, logger, clock: clock2, roster: () => context.service });
@@ -65088,134 +65058,27 @@ function attachTraining2(context) {
   };
 }
 
-// src/core/players/player-registry.ts
-var PlayerRegistry = class {
-  /**
-   * @param licenseOf reads a server id's license. FXServer runs other resources' `playerJoining`
-   * handlers in no set order (an unordered multimap of event → resource), possibly before ours moves
-   * the player to their final id; a final id not known yet is then found by its license.
-   */
-  constructor(licenseOf3) {
-    this.licenseOf = licenseOf3;
-  }
-  licenseOf;
-  connecting = /* @__PURE__ */ new Map();
-  online = /* @__PURE__ */ new Map();
-  /** License → temporary id of connecting players, to find one by their final id at `playerJoining`. */
-  connectingByLicense = /* @__PURE__ */ new Map();
-  connect(tempId, entry) {
-    this.connecting.set(tempId, entry);
-    if (entry.license !== null) this.connectingByLicense.set(entry.license, tempId);
-  }
-  /** Moves a connecting player to their final id; a player not seen connecting starts fresh. */
-  join(finalId, tempId, fallback) {
-    const entry = this.connecting.get(tempId) ?? fallback();
-    this.forgetConnecting(tempId);
-    this.online.set(finalId, entry);
-    return entry;
-  }
-  /** Registers a player already online (e.g. when the resource restarts). */
-  add(id2, entry) {
-    this.online.set(id2, entry);
-  }
-  drop(id2) {
-    const entry = this.online.get(id2) ?? this.connecting.get(id2);
-    this.online.delete(id2);
-    this.forgetConnecting(id2);
-    return entry;
-  }
-  /**
-   * The entry of a joined player, or of a connecting one by temporary id, or of one joining right
-   * now whose final id we have not seen yet (found by license; costs nothing while nobody connects).
-   */
-  get(id2) {
-    return this.online.get(id2) ?? this.connecting.get(id2) ?? this.joining(id2);
-  }
-  joining(id2) {
-    if (this.connectingByLicense.size === 0 || this.licenseOf === void 0) return void 0;
-    const license2 = this.licenseOf(id2);
-    const tempId = license2 === null ? void 0 : this.connectingByLicense.get(license2);
-    return tempId === void 0 ? void 0 : this.connecting.get(tempId);
-  }
-  forgetConnecting(tempId) {
-    const entry = this.connecting.get(tempId);
-    if (entry?.license != null && this.connectingByLicense.get(entry.license) === tempId)
-      this.connectingByLicense.delete(entry.license);
-    this.connecting.delete(tempId);
-  }
-  isOnline(id2) {
-    return this.online.has(id2);
-  }
-  /** Drops connecting entries older than `maxAgeMs`; returns how many went. */
-  sweep(now, maxAgeMs) {
-    let swept = 0;
-    for (const [id2, entry] of this.connecting) {
-      if (now - entry.since > maxAgeMs) {
-        this.forgetConnecting(id2);
-        swept++;
-      }
-    }
-    return swept;
-  }
-  /** Every entry the registry holds, connecting and joined. */
-  *entries() {
-    yield* this.connecting.values();
-    yield* this.online.values();
-  }
-  *onlinePlayers() {
-    yield* this.online;
-  }
-  get onlineCount() {
-    return this.online.size;
-  }
-  get connectingCount() {
-    return this.connecting.size;
+// src/roster/fivem/publish.ts
+function publicMember(member) {
+  if (member === null) return null;
+  const { license: _license, ...rest } = member;
+  return rest;
+}
+var fivemRosterEvents = {
+  playerLoaded(src, member) {
+    setStateBag(src, member);
+    fx.emit("roster:playerLoaded", Number(src), member);
+  },
+  playerUpdated(src, member, previous) {
+    setStateBag(src, member);
+    fx.emit("roster:playerUpdated", Number(src), member, previous);
   }
 };
-
-// src/app/fail-closed.ts
-function failClosed(problems, output2) {
-  const { logger } = output2;
-  logger.error(
-    `not started: ${problems.length} problem(s) to fix. Connecting players are refused until then.`
-  );
-  for (const problem of problems) logger.error(problem);
-  const gate = attachGate({
-    config: configSchema.parse({}),
-    service: () => null,
-    source: () => null,
-    players: new PlayerRegistry(),
-    community: () => "community",
-    clock: systemClock,
-    logger
-  });
-  registerExports({}, logger);
-  registerRankCommand(() => null, output2, logger);
-  const resource = fx.GetCurrentResourceName();
-  fx.on("onResourceStop", (name) => {
-    if (name === resource) gate.stop();
-  });
-  const notSetUp = async () => ["the resource is not set up:", ...problems.map((p) => `  ${p}`)];
-  registerRosterCommand(
-    {
-      status: () => ["not set up; run `roster doctor`"],
-      lookup: notSetUp,
-      refresh: notSetUp,
-      doctor: notSetUp,
-      training: notSetUp
-    },
-    output2
-  );
+function setStateBag(src, member) {
+  fx.Player(src).state.set("roster", publicMember(member), true);
 }
 
-// src/app/resource-name.ts
-var RESOURCE_NAME = "roster";
-function wrongNameProblem(actual) {
-  if (actual === RESOURCE_NAME) return null;
-  return `this resource is started as "${actual}" but must be named "${RESOURCE_NAME}": other resources call exports.${RESOURCE_NAME}, and "add_convar_permission ${RESOURCE_NAME} read roster_api_key" in server.cfg lets only a resource named ${RESOURCE_NAME} read the key. Rename the folder to ${RESOURCE_NAME} (a downloaded zip unpacks as ${RESOURCE_NAME}-main) and use "ensure ${RESOURCE_NAME}".`;
-}
-
-// src/core/cache/member-cache.ts
+// src/roster/member-cache.ts
 var MemberCache = class {
   constructor(options) {
     this.options = options;
@@ -65331,7 +65194,92 @@ var MemberCache = class {
   }
 };
 
-// src/core/roster/queries.ts
+// src/roster/player-registry.ts
+var PlayerRegistry = class {
+  /**
+   * @param licenseOf reads a server id's license. FXServer runs other resources' `playerJoining`
+   * handlers in no set order (an unordered multimap of event → resource), possibly before ours moves
+   * the player to their final id; a final id not known yet is then found by its license.
+   */
+  constructor(licenseOf3) {
+    this.licenseOf = licenseOf3;
+  }
+  licenseOf;
+  connecting = /* @__PURE__ */ new Map();
+  online = /* @__PURE__ */ new Map();
+  /** License → temporary id of connecting players, to find one by their final id at `playerJoining`. */
+  connectingByLicense = /* @__PURE__ */ new Map();
+  connect(tempId, entry) {
+    this.connecting.set(tempId, entry);
+    if (entry.license !== null) this.connectingByLicense.set(entry.license, tempId);
+  }
+  /** Moves a connecting player to their final id; a player not seen connecting starts fresh. */
+  join(finalId, tempId, fallback) {
+    const entry = this.connecting.get(tempId) ?? fallback();
+    this.forgetConnecting(tempId);
+    this.online.set(finalId, entry);
+    return entry;
+  }
+  /** Registers a player already online (e.g. when the resource restarts). */
+  add(id2, entry) {
+    this.online.set(id2, entry);
+  }
+  drop(id2) {
+    const entry = this.online.get(id2) ?? this.connecting.get(id2);
+    this.online.delete(id2);
+    this.forgetConnecting(id2);
+    return entry;
+  }
+  /**
+   * The entry of a joined player, or of a connecting one by temporary id, or of one joining right
+   * now whose final id we have not seen yet (found by license; costs nothing while nobody connects).
+   */
+  get(id2) {
+    return this.online.get(id2) ?? this.connecting.get(id2) ?? this.joining(id2);
+  }
+  joining(id2) {
+    if (this.connectingByLicense.size === 0 || this.licenseOf === void 0) return void 0;
+    const license2 = this.licenseOf(id2);
+    const tempId = license2 === null ? void 0 : this.connectingByLicense.get(license2);
+    return tempId === void 0 ? void 0 : this.connecting.get(tempId);
+  }
+  forgetConnecting(tempId) {
+    const entry = this.connecting.get(tempId);
+    if (entry?.license != null && this.connectingByLicense.get(entry.license) === tempId)
+      this.connectingByLicense.delete(entry.license);
+    this.connecting.delete(tempId);
+  }
+  isOnline(id2) {
+    return this.online.has(id2);
+  }
+  /** Drops connecting entries older than `maxAgeMs`; returns how many went. */
+  sweep(now, maxAgeMs) {
+    let swept = 0;
+    for (const [id2, entry] of this.connecting) {
+      if (now - entry.since > maxAgeMs) {
+        this.forgetConnecting(id2);
+        swept++;
+      }
+    }
+    return swept;
+  }
+  /** Every entry the registry holds, connecting and joined. */
+  *entries() {
+    yield* this.connecting.values();
+    yield* this.online.values();
+  }
+  *onlinePlayers() {
+    yield* this.online;
+  }
+  get onlineCount() {
+    return this.online.size;
+  }
+  get connectingCount() {
+    return this.connecting.size;
+  }
+};
+
+// src/roster/queries.ts
 var RosterQueries = class {
   constructor(requireStatus, order, catalog) {
     this.order = order;
@@ -65372,7 +65320,7 @@ var RosterQueries = class {
   }
 };
 
-// src/core/roster/roster-service.ts
+// src/roster/roster-service.ts
 var CATALOG_RETRY_MS = 6e4;
 var RosterService = class {
   constructor(deps) {
@@ -65729,27 +65677,7 @@ var RosterService = class {
   }
 };
 
-// src/fivem/publish.ts
-function publicMember(member) {
-  if (member === null) return null;
-  const { license: _license, ...rest } = member;
-  return rest;
-}
-var fivemRosterEvents = {
-  playerLoaded(src, member) {
-    setStateBag(src, member);
-    fx.emit("roster:playerLoaded", Number(src), member);
-  },
-  playerUpdated(src, member, previous) {
-    setStateBag(src, member);
-    fx.emit("roster:playerUpdated", Number(src), member, previous);
-  }
-};
-function setStateBag(src, member) {
-  fx.Player(src).state.set("roster", publicMember(member), true);
-}
-
-// src/app/capability.ts
+// src/kernel/feature.ts
 var Capabilities = class {
   attached = [];
   add(capability) {
@@ -65866,7 +65794,7 @@ var Capabilities = class {
   }
 };
 
-// src/app/roster-context.ts
+// src/kernel/context.ts
 function buildRosterContext(inputs) {
   const { settings, output: output2, clock: clock2 } = inputs;
   const { logger } = output2;
@@ -65938,6 +65866,80 @@ function buildRosterContext(inputs) {
     identity: null,
     capabilities
   };
+}
+
+// src/platform/logger.ts
+var RANK = { error: 0, warn: 1, info: 2, debug: 3 };
+function printable2(text6) {
+  return text6.replace(/[\p{Cc}\u2028\u2029]/gu, "?");
+}
+function consoleOutput(level, secrets) {
+  const redact = (text6) => {
+    let out = printable2(text6);
+    for (const secret of secrets()) if (secret.length >= 8) out = out.split(secret).join("[redacted]");
+    return out;
+  };
+  const write = (at, label) => (message) => {
+    if (RANK[at] <= RANK[level]) console.log(`${label}${redact(message)}`);
+  };
+  return {
+    logger: {
+      error: write("error", "ERROR: "),
+      warn: write("warn", "warning: "),
+      info: write("info", ""),
+      debug: write("debug", "debug: ")
+    },
+    print: (line) => console.log(redact(line))
+  };
+}
+
+// src/platform/ports.ts
+var systemClock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle)
+};
+
+// src/app/fail-closed.ts
+function failClosed(problems, output2) {
+  const { logger } = output2;
+  logger.error(
+    `not started: ${problems.length} problem(s) to fix. Connecting players are refused until then.`
+  );
+  for (const problem of problems) logger.error(problem);
+  const gate = attachGate({
+    config: configSchema.parse({}),
+    service: () => null,
+    source: () => null,
+    players: new PlayerRegistry(),
+    community: () => "community",
+    clock: systemClock,
+    logger
+  });
+  registerExports({}, logger);
+  registerRankCommand(() => null, output2, logger);
+  const resource = fx.GetCurrentResourceName();
+  fx.on("onResourceStop", (name) => {
+    if (name === resource) gate.stop();
+  });
+  const notSetUp = async () => ["the resource is not set up:", ...problems.map((p) => `  ${p}`)];
+  registerRosterCommand(
+    {
+      status: () => ["not set up; run `roster doctor`"],
+      lookup: notSetUp,
+      refresh: notSetUp,
+      doctor: notSetUp,
+      training: notSetUp
+    },
+    output2
+  );
+}
+
+// src/app/resource-name.ts
+var RESOURCE_NAME = "roster";
+function wrongNameProblem(actual) {
+  if (actual === RESOURCE_NAME) return null;
+  return `this resource is started as "${actual}" but must be named "${RESOURCE_NAME}": other resources call exports.${RESOURCE_NAME}, and "add_convar_permission ${RESOURCE_NAME} read roster_api_key" in server.cfg lets only a resource named ${RESOURCE_NAME} read the key. Rename the folder to ${RESOURCE_NAME} (a downloaded zip unpacks as ${RESOURCE_NAME}-main) and use "ensure ${RESOURCE_NAME}".`;
 }
 
 // src/app/start.ts

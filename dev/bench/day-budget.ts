@@ -1,19 +1,19 @@
-import { startAuditFeed } from '../../src/app/audit-start';
-import { createRosterApi, type RosterApi, rosterUserAgent } from '../../src/core/api';
-import { gapReread } from '../../src/core/audit/gap-reread';
-import { scheduleRefresh } from '../../src/core/audit/refresh-plan';
-import { MemberCache } from '../../src/core/cache/member-cache';
-import { configSchema } from '../../src/core/config';
-import { readDutyFields } from '../../src/core/duty/duty-fields';
-import { DutyLedger } from '../../src/core/duty/duty-ledger';
-import { DutyReader, dutyBudget } from '../../src/core/duty/duty-reader';
-import { dailyCost, keyOutlook } from '../../src/core/limiter/daily-estimate';
-import { MirrorSync } from '../../src/core/mirror/mirror-sync';
-import { communityKey } from '../../src/core/mirror/saved-mirror';
-import { PlayerRegistry } from '../../src/core/players/player-registry';
-import { silentLogger } from '../../src/core/ports';
-import { RosterService } from '../../src/core/roster/roster-service';
-import { Schedule } from '../../src/core/schedule';
+import { startAuditFeed } from '../../src/features/audit/audit-start';
+import { gapReread } from '../../src/features/audit/gap-reread';
+import { scheduleRefresh } from '../../src/features/audit/refresh-plan';
+import { readDutyFields } from '../../src/features/duty/duty-fields';
+import { DutyLedger } from '../../src/features/duty/duty-ledger';
+import { DutyReader, dutyBudget } from '../../src/features/duty/duty-reader';
+import { MirrorSync } from '../../src/features/mirror/mirror-sync';
+import { communityKey } from '../../src/features/mirror/saved-mirror';
+import { dailyCost, keyOutlook } from '../../src/http/limiter/daily-estimate';
+import { configSchema } from '../../src/kernel/config';
+import { Schedule } from '../../src/kernel/schedule';
+import { silentLogger } from '../../src/platform/ports';
+import { createRosterApi, type RosterApi, rosterUserAgent } from '../../src/roster/client';
+import { MemberCache } from '../../src/roster/member-cache';
+import { PlayerRegistry } from '../../src/roster/player-registry';
+import { RosterService } from '../../src/roster/roster-service';
 import { seededRandom } from '../mock-http/seeded-random';
 import { DASHBOARD_ACTOR } from '../mock-roster/dashboard';
 import type { MockMember } from '../mock-roster/records';
@@ -78,7 +78,7 @@ export interface DayBudgetResults {
   runs: DayBudgetRun[];
 }
 
-/** One game server's roster side, wired as src/app/capabilities/* wire it, on the shared clock. */
+/** One game server's roster side, wired as src/features/<feature>/index.ts wire it, on the shared clock. */
 interface BenchServer {
   api: RosterApi;
   pool: SendingPool;
@@ -293,7 +293,7 @@ async function startServer(
   return { api, pool, players, service, sync, schedule, online: [] };
 }
 
-/** Duty sessions of the members online, as src/app/capabilities/duty-hours.ts reads them. */
+/** Duty sessions of the members online, as src/features/duty/index.ts reads them. */
 function startDutyReads(
   api: RosterApi,
   players: PlayerRegistry,
@@ -334,7 +334,7 @@ function pickPlayers(mock: MockRoster, random: () => number, strangerShare: numb
 
 let connections = 0;
 
-/** A connection through the gate: decided as src/fivem/gate.ts decides it, and the player joins if admitted. */
+/** A connection through the gate: decided as src/features/join-gate/fivem/gate.ts decides it, and the player joins if admitted. */
 async function join(
   server: BenchServer,
   license: string,
@@ -478,7 +478,7 @@ export function dayBudgetRows(results: DayBudgetResults): ResultRow[] {
 export function dayBudgetNotes(results: DayBudgetResults): string[] {
   const s = results.setting;
   const notes = [
-    `- **N servers on one key, a day.** ${s.members.toLocaleString('en-US')} members; each server keeps ${s.online} players online, ${s.joinsPerHour} connections an hour (a player leaving, another coming; ${Math.round(s.strangerShare * 100)} % not on the roster); staff make ${s.changesPerHour} changes an hour in the dashboard (promotions, suspensions and reinstatements, a new member). Each server is the resource's core wired as \`src/app/capabilities/*\` wires it (mirror, audit feed, refresh plan, duty sessions, departments and ranks every 30 min) with the default config, on one virtual clock against one mock; the servers start 20 s apart, fill up, complete their first reads, run a quarter of an hour more, and then ${s.hours} virtual hours are counted${s.hours === 24 ? ': a whole day measured, not a shorter run scaled' : ', scaled to a day'}. Per server: what its own connection pool sent; for the key: what the mock counted. "created since" counts the mirror's passes and the later pages of its full re-reads, which are asked \`createdAt.after\` the last record read. "doctor" is \`dailyCost\` and \`keyOutlook\` on the first server's rates and counts at the end of the day, as \`roster doctor\` computes them.`,
+    `- **N servers on one key, a day.** ${s.members.toLocaleString('en-US')} members; each server keeps ${s.online} players online, ${s.joinsPerHour} connections an hour (a player leaving, another coming; ${Math.round(s.strangerShare * 100)} % not on the roster); staff make ${s.changesPerHour} changes an hour in the dashboard (promotions, suspensions and reinstatements, a new member). Each server is the resource's core wired as \`src/features/<feature>/index.ts\` wires it (mirror, audit feed, refresh plan, duty sessions, departments and ranks every 30 min) with the default config, on one virtual clock against one mock; the servers start 20 s apart, fill up, complete their first reads, run a quarter of an hour more, and then ${s.hours} virtual hours are counted${s.hours === 24 ? ': a whole day measured, not a shorter run scaled' : ', scaled to a day'}. Per server: what its own connection pool sent; for the key: what the mock counted. "created since" counts the mirror's passes and the later pages of its full re-reads, which are asked \`createdAt.after\` the last record read. "doctor" is \`dailyCost\` and \`keyOutlook\` on the first server's rates and counts at the end of the day, as \`roster doctor\` computes them.`,
   ];
   for (const run of results.runs) {
     const kinds = Object.entries(run.byKind)

@@ -1,8 +1,8 @@
-import { createRosterApi, rosterUserAgent } from '../../src/core/api';
-import { readDutyFields } from '../../src/core/duty/duty-fields';
-import { DutyLedger } from '../../src/core/duty/duty-ledger';
-import { DutyReader, dutyBudget } from '../../src/core/duty/duty-reader';
-import { silentLogger, systemClock } from '../../src/core/ports';
+import { readDutyFields } from '../../src/features/duty/duty-fields';
+import { DutyLedger } from '../../src/features/duty/duty-ledger';
+import { DutyReader, dutyBudget } from '../../src/features/duty/duty-reader';
+import { silentLogger, systemClock } from '../../src/platform/ports';
+import { createRosterApi, rosterUserAgent } from '../../src/roster/client';
 import { seededRandom } from '../mock-http/seeded-random';
 import { startMockRoster } from '../mock-roster/server';
 import type { DutyBenchResult } from './queue-bench';
@@ -12,7 +12,7 @@ const DAY_MS = 86_400_000;
 const REFRESHES = 8;
 
 /**
- * Duty hours with 1,000 members online, as src/app/capabilities/duty-hours.ts reads them: the
+ * Duty hours with 1,000 members online, as src/features/duty/index.ts reads them: the
  * fields from the mock's OpenAPI description, then `REFRESHES` refreshes with the capability's
  * budget, the first ones catching up on 30 days of sessions (about three a member), a few members
  * going on duty between refreshes. Counts the duty-sessions requests the mock saw in each.

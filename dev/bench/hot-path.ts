@@ -1,8 +1,8 @@
-import { toApiMember } from '../../src/core/api/record-schemas';
-import type { ApiAssignment, Catalog } from '../../src/core/model';
-import { CatalogIndex } from '../../src/core/roster/catalog-index';
-import { type MemberView, toMemberView } from '../../src/core/roster/member-view';
-import { RosterQueries } from '../../src/core/roster/queries';
+import { CatalogIndex } from '../../src/roster/catalog-index';
+import { toApiMember } from '../../src/roster/client/record-schemas';
+import { type MemberView, toMemberView } from '../../src/roster/member-view';
+import type { ApiAssignment, Catalog } from '../../src/roster/model';
+import { RosterQueries } from '../../src/roster/queries';
 import type { MockMember } from '../mock-roster/records';
 import type { RosterStore } from '../mock-roster/roster-store';
 import { startMockRoster } from '../mock-roster/server';

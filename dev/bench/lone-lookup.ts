@@ -1,6 +1,6 @@
 import { Pool } from 'undici';
-import { createRosterApi, rosterUserAgent } from '../../src/core/api';
-import { silentLogger, systemClock } from '../../src/core/ports';
+import { silentLogger, systemClock } from '../../src/platform/ports';
+import { createRosterApi, rosterUserAgent } from '../../src/roster/client';
 import { startMockRoster } from '../mock-roster/server';
 import { percentile } from './join-storm';
 

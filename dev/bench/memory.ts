@@ -1,7 +1,7 @@
-import { MemberCache } from '../../src/core/cache/member-cache';
-import { RosterMirror } from '../../src/core/mirror/roster-mirror';
-import { CatalogIndex } from '../../src/core/roster/catalog-index';
-import { toMemberView } from '../../src/core/roster/member-view';
+import { RosterMirror } from '../../src/features/mirror/roster-mirror';
+import { CatalogIndex } from '../../src/roster/catalog-index';
+import { MemberCache } from '../../src/roster/member-cache';
+import { toMemberView } from '../../src/roster/member-view';
 import { RosterStore } from '../mock-roster/roster-store';
 import { seedCommunity } from '../mock-roster/seed-community';
 import { catalogOf, lookupOf } from './hot-path';

@@ -1,4 +1,4 @@
-import { LOOKUP_HOLD_MS } from '../../src/core/lookup/member-lookups';
+import { LOOKUP_HOLD_MS } from '../../src/roster/client/member-lookups';
 import type { FleetJoins, FleetResult } from './fleet';
 import { percentile } from './join-storm';
 import type { MirrorResults } from './mirror-report';
@@ -72,7 +72,7 @@ first read's own requests are counted in rows of their own, never in a join row.
   again.
 - **Steady state, mirror and audit feed on.** The steady state above (the core on the virtual
   clock, 1,000 online) with the audit feed and \`MirrorSync\` wired as
-  \`src/app/capabilities/mirror.ts\` does it (default config: a pass every
+  \`src/features/mirror/index.ts\` does it (default config: a pass every
   \`refresh.auditSeconds\`, a full re-read every \`mirror.resyncMinutes\` = 6 h). The first read
   and two minutes after it are not counted; then six simulated hours are (one full re-read falls
   in them), averaged per hour.
@@ -124,7 +124,7 @@ export function mirrorFindings(m: MirrorResults): string[] {
     .map((t) => `${fixed(2)(t.atMs / 1000)} s (${t.values})`)
     .join(', ')} (licenses carried): a batch smaller than full waits \`LOOKUP_HOLD_MS\` (${ms(
     LOOKUP_HOLD_MS,
-  )}, \`src/core/lookup/member-lookups.ts\`) after the join lane's previous request, so with the members
+  )}, \`src/roster/client/member-lookups.ts\`) after the join lane's previous request, so with the members
   answered from the mirror the strangers alone go out in small batches about that far apart, and
   the storm's p99 is a stranger's wait for their batch. The first read before the storm cost
   ${integer(m.storm.mirror?.firstReadRequests ?? 0)} requests (start-up included) over ${ms(m.storm.mirror?.firstReadMs ?? 0)}.`);
@@ -135,7 +135,7 @@ export function mirrorFindings(m: MirrorResults): string[] {
   ${integer(on.summary.requests - mirrorShare(on.byKind))} lookups and ${integer(mirrorShare(on.byKind))} of the mirror's pages from the first connection
   on; mirror off: p50 ${ms(off.summary.p50Ms)}, p99 ${ms(off.summary.p99Ms)}, ${integer(off.summary.requests)} requests. The mirror's reads wait
   while a join waits on the rate limiter (a join-lane request queued for a permit, or join lookups held
-  to be sent together) and for 250 ms after (\`src/core/mirror/mirror-pacer.ts\`), so the pages it
+  to be sent together) and for 250 ms after (\`src/features/mirror/mirror-pacer.ts\`), so the pages it
   sends in a storm are those it had sent before the first player waited, and at most one each 10 s
   (no read yields longer).`);
   }

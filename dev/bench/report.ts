@@ -566,7 +566,7 @@ such thing (it has no rank exports and no client of its own), or a ratio would d
   (\`dev/bench/virtual-clock.ts\`) stands still while a request is in flight (an undici Pool that
   counts them) and jumps to the next timer once everything is idle, so an hour takes seconds and no
   limiter wait is cut short. The mock's rate-limit windows follow the same clock; answers still take
-  50 ms of real time. Work is scheduled exactly as \`src/app/capabilities/refresh.ts\` does it
+  50 ms of real time. Work is scheduled exactly as \`src/features/players/refresh.ts\` does it
   (\`Schedule\`: refresh every \`refresh.intervalSeconds\` = 300 s ± 10 %, departments and ranks every
   30 min ± 10 %, seeded jitter). The players' joins and two minutes after them are not counted; then
   three hours are, and the table shows their average per hour.
@@ -662,7 +662,7 @@ function findings(r: CompleteResults): string {
     notes.push(
       `- **Audit feed (side by side).** The same core and 1,000 players with the key's audit:read: the
   audit log is read every \`refresh.auditSeconds\` = 60 s and the full refresh becomes a safety net
-  every 12 intervals (\`src/core/audit/refresh-plan.ts\`). The row "steady state, audit feed on (vs. off)"
+  every 12 intervals (\`src/features/audit/refresh-plan.ts\`). The row "steady state, audit feed on (vs. off)"
   puts the resource with the feed in the roster column and the resource without it (today's refresh)
   in the other. ${integer(audit.requestsPerHour)} requests per hour (${endpoints(audit.byEndpoint)}).${
     changes

@@ -1,14 +1,14 @@
-import { startAuditFeed } from '../../src/app/audit-start';
-import { createRosterApi, rosterUserAgent } from '../../src/core/api';
-import type { AuditFeed } from '../../src/core/audit/audit-feed';
-import { scheduleRefresh } from '../../src/core/audit/refresh-plan';
-import { MemberCache } from '../../src/core/cache/member-cache';
-import { configSchema } from '../../src/core/config';
-import { MirrorSync } from '../../src/core/mirror/mirror-sync';
-import { PlayerRegistry } from '../../src/core/players/player-registry';
-import { silentLogger } from '../../src/core/ports';
-import { RosterService } from '../../src/core/roster/roster-service';
-import { Schedule } from '../../src/core/schedule';
+import type { AuditFeed } from '../../src/features/audit/audit-feed';
+import { startAuditFeed } from '../../src/features/audit/audit-start';
+import { scheduleRefresh } from '../../src/features/audit/refresh-plan';
+import { MirrorSync } from '../../src/features/mirror/mirror-sync';
+import { configSchema } from '../../src/kernel/config';
+import { Schedule } from '../../src/kernel/schedule';
+import { silentLogger } from '../../src/platform/ports';
+import { createRosterApi, rosterUserAgent } from '../../src/roster/client';
+import { MemberCache } from '../../src/roster/member-cache';
+import { PlayerRegistry } from '../../src/roster/player-registry';
+import { RosterService } from '../../src/roster/roster-service';
 import { seededRandom } from '../mock-http/seeded-random';
 import { type MockRoster, startMockRoster } from '../mock-roster/server';
 import { CountingPool } from './counting-pool';
@@ -31,7 +31,7 @@ export interface SteadyOptions {
   /** Dashboard changes (rank or status of an online player) per simulated hour; each is timed. */
   changesPerHour?: number;
   /**
-   * Keep the whole roster on the server as src/app/capabilities/mirror.ts does (with the audit
+   * Keep the whole roster on the server as src/features/mirror/index.ts does (with the audit
    * feed on): its first read happens before the counted hours, which then include its passes and
    * every full re-read that falls due.
    */

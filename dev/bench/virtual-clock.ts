@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../src/core/ports';
+import type { Clock, TimerHandle } from '../../src/platform/ports';
 
 interface VirtualTimer extends TimerHandle {
   at: number;

@@ -30,7 +30,7 @@ export function addRecentDuty(mock: MockRoster, memberId: string, now = Date.now
     mock.data.addDutySession(memberId, now - daysAgo * DAY_MS, minutes);
 }
 
-/** The `hours` command's answer for those hours (src/fivem/hours-command.ts). */
+/** The `hours` command's answer for those hours (src/features/duty/fivem/hours-command.ts). */
 export function hoursAnswer(name: string, expected: DutyExpected): string {
   return `${name}: ${expected.week} h on duty in the last 7 days, ${expected.month} h in the last 30 days.`;
 }

@@ -2,7 +2,7 @@ import type { LogEntry } from '../emulator';
 
 /**
  * Lines of the server console a newcomer would have to decode: the resource's warnings and errors
- * (src/fivem/logger.ts prints them as `warning: …` and `ERROR: …`), any SCRIPT ERROR or Node
+ * (src/platform/logger.ts prints them as `warning: …` and `ERROR: …`), any SCRIPT ERROR or Node
  * warning (an unhandled rejection), and the console refusing a line (server.cfg lacking an ACE,
  * a mistyped command or access type).
  */

@@ -1,4 +1,4 @@
-import type { PanelStatus } from '../../src/panel/panel-status-shape';
+import type { PanelStatus } from '../../src/features/panel/panel-status-shape';
 import { expectThat } from './expectation';
 
 /** Where the sandbox's owner's panel answers, and the token that opens it. */

@@ -1,12 +1,12 @@
-import { configSchema } from '../core/config';
-import { PlayerRegistry } from '../core/players/player-registry';
-import { systemClock } from '../core/ports';
-import { registerRosterCommand } from '../fivem/command';
-import { attachGate } from '../fivem/gate';
-import type { ConsoleOutput } from '../fivem/logger';
-import { fx } from '../fivem/natives';
-import { registerRankCommand } from '../fivem/rank-command';
-import { registerExports } from '../fivem/safe-exports';
+import { registerExports } from '../features/exports/fivem/safe-exports';
+import { attachGate } from '../features/join-gate/fivem/gate';
+import { registerRankCommand } from '../features/ranks/fivem/rank-command';
+import { configSchema } from '../kernel/config';
+import { registerRosterCommand } from '../platform/command';
+import type { ConsoleOutput } from '../platform/logger';
+import { fx } from '../platform/natives';
+import { systemClock } from '../platform/ports';
+import { PlayerRegistry } from '../roster/player-registry';
 
 /**
  * With settings it cannot run on, the resource still answers: every connecting player is refused

@@ -11,31 +11,32 @@
  * called where that moment happens. The place in the list matters: capabilities
  * are attached, started and stopped in list order, and every hook is called in list order too.
  */
-import { loadSettings, type Settings } from '../core/config';
-import { type Clock, systemClock } from '../core/ports';
-import { type ConsoleOutput, consoleOutput } from '../fivem/logger';
-import { fx } from '../fivem/natives';
-import { registerExports } from '../fivem/safe-exports';
-import { webTokenSetting } from '../panel/web-token';
-import { attachDailyBudget } from './capabilities/daily-budget';
-import { attachDutyHours } from './capabilities/duty-hours';
-import { attachExports } from './capabilities/exports';
-import { attachJobs } from './capabilities/jobs';
-import { attachJoinGate } from './capabilities/join-gate';
-import { attachKeyCheck } from './capabilities/key-check';
-import { attachMirror } from './capabilities/mirror';
-import { attachPanel } from './capabilities/panel';
-import { attachPermissions } from './capabilities/permissions';
-import { attachPlayers } from './capabilities/players';
-import { attachQueuePriority } from './capabilities/queue-priority';
-import { attachRefresh } from './capabilities/refresh';
-import { attachRosterCommand } from './capabilities/roster-command';
-import { attachSnapshot } from './capabilities/snapshot';
-import { attachTraining } from './capabilities/training';
-import type { AttachCapability } from './capability';
+
+import { attachRosterCommand } from '../features/console/index';
+import { attachDailyBudget } from '../features/day-budget/index';
+import { attachDutyHours } from '../features/duty/index';
+import { registerExports } from '../features/exports/fivem/safe-exports';
+import { attachExports } from '../features/exports/index';
+import { attachJobs } from '../features/jobs/index';
+import { attachJoinGate } from '../features/join-gate/index';
+import { attachKeyCheck } from '../features/key-check/index';
+import { attachMirror } from '../features/mirror/index';
+import { attachPanel } from '../features/panel/index';
+import { webTokenSetting } from '../features/panel/web-token';
+import { attachPermissions } from '../features/permissions/index';
+import { attachPlayers } from '../features/players/index';
+import { attachRefresh } from '../features/players/refresh';
+import { attachQueuePriority } from '../features/queue/index';
+import { attachSnapshot } from '../features/snapshot/index';
+import { attachTraining } from '../features/training/index';
+import { loadSettings, type Settings } from '../kernel/config';
+import { buildRosterContext } from '../kernel/context';
+import type { AttachCapability } from '../kernel/feature';
+import { type ConsoleOutput, consoleOutput } from '../platform/logger';
+import { fx } from '../platform/natives';
+import { type Clock, systemClock } from '../platform/ports';
 import { failClosed } from './fail-closed';
 import { wrongNameProblem } from './resource-name';
-import { buildRosterContext } from './roster-context';
 
 const CAPABILITIES: readonly AttachCapability[] = [
   // First to stop: the players still waiting are decided while everything else still runs.

@@ -3,7 +3,7 @@ import { runSandbox } from '../../dev/sandbox';
 
 /**
  * Lines of the server console a newcomer would have to decode: the resource's `warning:` and
- * `ERROR:` lines (src/fivem/logger.ts), SCRIPT ERRORs, Node's warnings, the console refusing a command.
+ * `ERROR:` lines (src/platform/logger.ts), SCRIPT ERRORs, Node's warnings, the console refusing a command.
  */
 const PROBLEM = new RegExp(
   [

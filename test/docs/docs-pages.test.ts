@@ -11,8 +11,8 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { LuaFactory } from 'wasmoon';
 import { z } from 'zod';
-import { configSchema, loadSettings } from '../../src/core/config';
-import { DOCUMENTED_EXPORTS } from '../../src/fivem/documented-exports';
+import { DOCUMENTED_EXPORTS } from '../../src/features/exports/documented-exports';
+import { configSchema, loadSettings } from '../../src/kernel/config';
 
 const repo = resolve(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(join(repo, file), 'utf8');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/core/config';
+import { loadSettings } from '../../src/kernel/config';
 
 // Every config.json example of the job sync page, loaded as the resource loads config.json.
 const page = readFileSync(path.resolve(import.meta.dirname, '../../docs/jobs.md'), 'utf8');

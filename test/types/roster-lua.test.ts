@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DOCUMENTED_EXPORTS } from '../../src/fivem/documented-exports';
+import { DOCUMENTED_EXPORTS } from '../../src/features/exports/documented-exports';
 
 // The Lua language server's annotations: a Lua author reads there which exports wait.
 const annotations = readFileSync(resolve(import.meta.dirname, '../../types/roster.lua'), 'utf8');

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type * as Model from '../../src/core/model.js';
+import type * as Model from '../../src/roster/model.js';
 import type {
   AssignCourseResult,
   Department,

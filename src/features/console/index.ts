@@ -1,0 +1,90 @@
+import type { RosterContext } from '../../kernel/context';
+import type { Capability } from '../../kernel/feature';
+import { withinOrFail } from '../../platform/answer-within';
+import { serverId, license as toLicense } from '../../platform/arguments';
+import { type RosterCommands, registerRosterCommand } from '../../platform/command';
+import { partialLicense } from '../../platform/partial-license';
+import { claimedLicenseLines } from '../../roster/claimed-licenses';
+import { runDoctor } from './doctor';
+import { doctorSummary } from './doctor-summary';
+import { memberLines, statusLines } from './status-report';
+
+/** The owner's `roster` console command: status, lookup, refresh, doctor, training. */
+export function attachRosterCommand(context: RosterContext): Capability {
+  registerRosterCommand(rosterCommands(context), context.output);
+  return {};
+}
+
+/** What `roster status|lookup|refresh|doctor|training` answer, as console lines. */
+export function rosterCommands(context: RosterContext): RosterCommands {
+  const { api, service, players, config, clock, capabilities } = context;
+  return {
+    status: () => [
+      ...statusLines({
+        apiKey: context.settings.apiKey,
+        community: context.identity?.community.name ?? null,
+        cache: context.cache,
+        limiter: api.limiterState(),
+        service,
+        players,
+        now: clock.now(),
+      }),
+      ...capabilities.statusLines(),
+    ],
+    lookup: async (target) => {
+      const id = serverId(target);
+      if (id !== null) {
+        if (!players.get(id)) return [`no player ${id} is online`];
+        return memberLines(await service.refreshPlayer(id), `player ${id}`);
+      }
+      const license = toLicense(target);
+      if (license === null) return ['expected a server id or license:<40 hex>'];
+      const resolution = await service.fetch(license, 'refresh');
+      if (resolution.kind === 'outage') {
+        return [`the roster could not answer: ${(resolution.error as Error).message}`];
+      }
+      return memberLines(resolution.view?.member ?? null, license);
+    },
+    refresh: async (target) => {
+      if (target === 'all')
+        return [`refreshed online players; ${await service.refreshOnline('refresh')} changed`];
+      const id = serverId(target);
+      if (id === null || !players.get(id)) return [`no player ${target} is online`];
+      return memberLines(await service.refreshPlayer(id), `player ${id}`);
+    },
+    training: () => capabilities.trainingLines(),
+    // Every check answers within gate.timeoutSeconds, whatever wait the service imposes.
+    doctor: async () => {
+      const ms = config.gate.timeoutSeconds * 1000;
+      const within = <T>(work: Promise<T>, what: string) => withinOrFail(work, ms, clock, what);
+      const lines = [
+        ...(await runDoctor(
+          {
+            whoami: () => within(api.whoami(), 'The roster service (GET /api/v1/whoami)'),
+            openapi: () => within(api.getRaw('/api/v1/openapi.json'), 'The roster service'),
+            sampleLicense: async () => {
+              const data = await within(
+                api.get('/api/v1/members', { limit: 1 }, 'background'),
+                'The roster service (GET /api/v1/members)',
+              );
+              const first = Array.isArray(data)
+                ? (data[0] as { gameLicense?: unknown } | undefined)
+                : undefined;
+              return typeof first?.gameLicense === 'string' ? first.gameLicense : null;
+            },
+            lookup: (license) => within(api.lookup(license, 'background'), 'The roster service'),
+            catalog: () => within(api.catalog(), 'The roster service (departments and ranks)'),
+          },
+          config.ranks.order,
+          { auditSeconds: config.refresh.auditSeconds, intervalSeconds: config.refresh.intervalSeconds },
+        )),
+        // Config mistakes that did not stop the resource (said at start) are repeated here.
+        ...context.settings.warnings.map((warning) => `! config: ${warning}`),
+        ...(await capabilities.doctorLines()),
+        // Shown in part, as on the panel (which shows these lines too); the warning said it whole.
+        ...claimedLicenseLines(context.claimedLicenses, (license) => partialLicense(license) ?? license),
+      ];
+      return [...lines, doctorSummary(lines)];
+    },
+  };
+}

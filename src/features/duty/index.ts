@@ -1,0 +1,173 @@
+import type { RosterContext } from '../../kernel/context';
+import type { Capability } from '../../kernel/feature';
+import { serverId } from '../../platform/arguments';
+import { fx } from '../../platform/natives';
+import { hasScope } from '../../roster/client';
+import type { ExportAnswers } from '../exports/fivem/safe-exports';
+import { membersNamedByDutyEntries } from './duty-entries';
+import { DUTY_SESSIONS, type DutyFields, describeDutyFields, readDutyFields } from './duty-fields';
+import { DutyLedger } from './duty-ledger';
+import { DUTY_BATCH, DutyReader, dutyBudget } from './duty-reader';
+import { registerHoursCommand } from './fivem/hours-command';
+
+const DEFAULT_DAYS = 7;
+
+type DutyState =
+  | { kind: 'waiting' }
+  | { kind: 'no-scope' }
+  | { kind: 'off'; why: string }
+  | { kind: 'no-fields'; why: string }
+  | { kind: 'reading'; reader: DutyReader; fields: DutyFields; described: string };
+
+/**
+ * Duty hours: with `timelogs:read`, the duty sessions of the members online, read in batches of
+ * 100 in the background lane at most once per 100 online members per `refresh.intervalSeconds`,
+ * their fields taken from the service's OpenAPI description. Sessions stored late are read by when
+ * they were stored; a member whose sessions an audit entry names is read again in full at the next
+ * refresh, within the same budget. Answers `getDutyHours`, the `hours` command and the panel's
+ * hours column from memory.
+ */
+export function attachDutyHours(context: RosterContext): Capability {
+  const { api, players, schedule, clock, logger, config, output } = context;
+  const intervalMs = config.refresh.intervalSeconds * 1000;
+  const ledger = new DutyLedger();
+  let state: DutyState = { kind: 'waiting' };
+  /** The audit log is read: entries about duty sessions reach `auditEntries`. */
+  let auditRead = false;
+
+  const memberOf = (src: string) => players.get(src)?.view?.member ?? null;
+  const hoursOf = (src: string, days: number): number | null => {
+    const member = memberOf(src);
+    return member === null ? null : ledger.hours(member.id, days, clock.now());
+  };
+  const onlineMembers = () => {
+    const ids = new Set<string>();
+    for (const [, entry] of players.onlinePlayers()) if (entry.view) ids.add(entry.view.member.id);
+    return [...ids];
+  };
+
+  const answers: ExportAnswers = {
+    getDutyHours: [
+      (src, days) => {
+        const id = serverId(src);
+        const window = days === undefined || days === null ? DEFAULT_DAYS : days;
+        if (id === null || typeof window !== 'number' || !Number.isFinite(window) || window <= 0) return null;
+        return hoursOf(id, window);
+      },
+      null,
+    ],
+  };
+  registerHoursCommand({
+    hours: hoursOf,
+    name: (src) => memberOf(src)?.name ?? fx.GetPlayerName(src) ?? `player ${src}`,
+    isOnline: (src) => players.isOnline(src),
+    reading: () => state.kind === 'reading',
+    output,
+  });
+
+  /** Reads the description until it answers, then the sessions every interval. */
+  const describe = async (): Promise<void> => {
+    let document: unknown;
+    try {
+      document = await api.getRaw('/api/v1/openapi.json', undefined, 'background');
+    } catch (error) {
+      state = { kind: 'no-fields', why: `the description could not be read (${(error as Error).message})` };
+      schedule.once(intervalMs, () => void describe());
+      return;
+    }
+    const reading = readDutyFields(document);
+    if (!reading.ok) {
+      state = { kind: 'no-fields', why: reading.why };
+      logger.warn(`duty hours are not read: the service's description of ${DUTY_SESSIONS}: ${reading.why}.`);
+      return;
+    }
+    const reader = new DutyReader({
+      list: (path, query, lane, maxPages) => api.list(path, query, lane, maxPages),
+      fields: reading.fields,
+      ledger,
+      clock,
+      logger,
+      serviceTime: () => api.serviceTime.now(),
+    });
+    state = {
+      kind: 'reading',
+      reader,
+      fields: reading.fields,
+      described: describeDutyFields(reading.fields),
+    };
+    const refresh = async () => {
+      const online = onlineMembers();
+      await reader.refresh(online, dutyBudget(online.length)).catch((error: unknown) => {
+        logger.warn(`duty sessions could not be read: ${(error as Error)?.message ?? String(error)}`);
+      });
+    };
+    await refresh();
+    schedule.every(intervalMs, refresh);
+  };
+
+  return {
+    exports: answers,
+    ready(identity) {
+      if (state.kind !== 'waiting') return;
+      if (!hasScope(identity.scopes, 'timelogs:read')) {
+        state = { kind: 'no-scope' };
+        logger.info('the key lacks timelogs:read: duty hours are not read.');
+        return;
+      }
+      if (intervalMs <= 0) {
+        state = { kind: 'off', why: 'refresh.intervalSeconds is 0' };
+        return;
+      }
+      void describe();
+    },
+    auditEntries(fresh) {
+      if (state.kind !== 'reading' || fresh.length === 0) return;
+      const members = new Set(onlineMembers());
+      const named = membersNamedByDutyEntries(fresh, {
+        owners: ledger.owners(),
+        members,
+        fields: state.fields,
+      });
+      state.reader.reread(named);
+    },
+    // Entries were lost: any online member's sessions may have been changed or deleted meanwhile.
+    auditGap() {
+      if (state.kind === 'reading') state.reader.rereadEveryone();
+    },
+    dutyHours: hoursOf,
+    auditFeedStarted() {
+      auditRead = true;
+    },
+    doctorLines: () => dutyLines(state, config.refresh.intervalSeconds, auditRead),
+  };
+}
+
+function dutyLines(state: DutyState, intervalSeconds: number, auditRead: boolean): string[] {
+  switch (state.kind) {
+    case 'waiting':
+      return ['! duty hours: waiting for the key check.'];
+    case 'no-scope':
+      return [
+        '! duty hours: the key lacks timelogs:read, so duty hours are unknown (getDutyHours answers null). Add timelogs:read to the key in the roster dashboard (Settings, API Keys).',
+      ];
+    case 'off':
+      return [`! duty hours: not read, because ${state.why}.`];
+    case 'no-fields':
+      return [`✗ duty hours: not read: ${state.why}.`];
+    case 'reading': {
+      const last = state.reader.last;
+      return [
+        `✓ duty hours: ${DUTY_SESSIONS} fields, from the service's description: ${state.described}.`,
+        `  At most one request per ${DUTY_BATCH} online members every ${intervalSeconds} s${
+          last
+            ? `; last read: ${last.members} member(s) complete (${last.reread} read again in full after the audit log named their sessions), ${last.requests} request(s), ${last.sessions} session(s).`
+            : '.'
+        }`,
+        '  Each member is read in full as they join, then by the sessions stored since (createdAt), so a session stored after it began counts.',
+        auditRead
+          ? '  A member whose sessions the audit log names is read again in full: corrections and deletions count at the next refresh.'
+          : '! duty hours: the audit log is not read (audit:read, refresh.auditSeconds), so a session corrected or deleted after it was read counts as first read until the member joins again.',
+      ];
+    }
+  }
+}

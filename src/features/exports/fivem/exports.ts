@@ -1,0 +1,117 @@
+import { answerWithin } from '../../../platform/answer-within';
+import { key, license, serverId } from '../../../platform/arguments';
+import { fx } from '../../../platform/natives';
+import type { Clock } from '../../../platform/ports';
+import type { RosterQueries } from '../../../roster/queries';
+import type { RosterService } from '../../../roster/roster-service';
+import type { RankChanges } from '../../ranks/rank-changes';
+import type { ExportAnswers } from './safe-exports';
+
+export interface ExportDeps {
+  service: RosterService;
+  queries: RosterQueries;
+  ranks: RankChanges;
+  /**
+   * `lookupLicense` and `refreshPlayer` answer within this (`gate.timeoutSeconds`) whatever the
+   * service does, and at once from memory when `stopped` settles (the resource stops: a caller
+   * still waiting would otherwise wait for ever).
+   */
+  deadline: { ms: number; clock: Clock; stopped: Promise<void> };
+}
+
+const RANK_FAILED = {
+  ok: false,
+  reason: 'The rank change failed inside the roster resource; see the server console.',
+};
+
+const NO_ACTOR =
+  "actor is missing: pass the acting player's server id, or 0 to act as this resource. A missing actor is never taken for the console (a Lua `source` read after Wait() is nil: copy it first).";
+
+/**
+ * The roster's own exports (members, departments, ranks, rank changes): name → [handler, the
+ * answer when it fails]. Bad input gets the empty answer, never a throw.
+ */
+export function rosterExports({ service, queries, ranks, deadline }: ExportDeps): ExportAnswers {
+  const view = (src: unknown) => {
+    const id = serverId(src);
+    return id === null ? undefined : service.view(id);
+  };
+  const inTime = <T>(work: Promise<T>, late: () => T): Promise<T> =>
+    answerWithin(work, deadline.ms, deadline.clock, late, deadline.stopped);
+  return {
+    getMember: [(src) => view(src)?.member ?? null, null],
+    isOnRoster: [(src) => queries.isOnRoster(view(src)), false],
+    getDepartments: [(src) => view(src)?.member.departments ?? [], []],
+    isInDepartment: [
+      (src, department) => {
+        const d = key(department);
+        return d !== null && queries.isInDepartment(view(src), d);
+      },
+      false,
+    ],
+    getRank: [
+      (src, department) => {
+        if (department === undefined || department === null) return queries.rank(view(src));
+        const d = key(department);
+        return d === null ? null : queries.rank(view(src), d);
+      },
+      null,
+    ],
+    hasRank: [
+      (src, department, rank) => {
+        const d = key(department);
+        const r = key(rank);
+        return d !== null && r !== null && queries.hasRank(view(src), d, r);
+      },
+      false,
+    ],
+    hasMinRank: [
+      (src, department, rank) => {
+        const d = key(department);
+        const r = key(rank);
+        return d !== null && r !== null && queries.hasMinRank(view(src), d, r);
+      },
+      false,
+    ],
+    lookupLicense: [
+      async (value) => {
+        const wanted = license(value);
+        if (wanted === null) return null;
+        const lastKnown = () => service.lastKnown(wanted)?.member ?? null;
+        const resolution = await inTime(service.resolve(wanted, 'refresh'), () => undefined);
+        if (resolution === undefined) return lastKnown();
+        if (resolution.kind === 'answer') return resolution.view?.member ?? null;
+        return resolution.lastKnown?.member ?? null;
+      },
+      null,
+    ],
+    refreshPlayer: [
+      async (src) => {
+        const id = serverId(src);
+        if (id === null) return null;
+        return inTime(service.refreshPlayer(id), () => service.view(id)?.member ?? null);
+      },
+      null,
+    ],
+    setRank: [
+      async (target, department, rank, actor) => {
+        const src = serverId(target);
+        const d = key(department);
+        const r = key(rank);
+        if (src === null) return { ok: false, reason: 'target must be the server id of an online player.' };
+        if (d === null || r === null)
+          return { ok: false, reason: 'department and rank must be names or ids.' };
+        // Only an explicit 0 is the calling resource (or the console): a Lua `source` read after a
+        // Wait() is nil, and a missing actor must never be taken for the console.
+        if (actor === undefined || actor === null) return { ok: false, reason: NO_ACTOR };
+        const trusted = actor === 0 || actor === '0';
+        const by = trusted ? null : serverId(actor);
+        if (!trusted && by === null) return { ok: false, reason: 'actor must be a player server id, or 0.' };
+        const via = `resource ${fx.GetInvokingResource?.() ?? 'unknown'}`;
+        const result = await ranks.setRank(src, d, r, by, via);
+        return result.ok ? { ok: true, member: result.member } : { ok: false, reason: result.reason };
+      },
+      RANK_FAILED,
+    ],
+  };
+}

@@ -1,0 +1,53 @@
+import type { RosterContext } from '../../kernel/context';
+import type { Capability } from '../../kernel/feature';
+import { fx } from '../../platform/natives';
+import { matchKey } from '../../roster/catalog-index';
+import { jobExports } from './fivem/job-exports';
+import { JobSyncRunner } from './fivem/job-sync-runner';
+import { JobSync } from './job-sync';
+
+/** The longest one call into a framework may take: a hung framework never holds a player's sync. */
+const FRAMEWORK_CALL_MS = 3000;
+
+/**
+ * Job sync: the roster's departments and ranks become the character's
+ * framework job and grade. `getJob` answers whether or not it is on (null when off). A
+ * player's roster data moving (load, refresh, audit feed, rank change) reaches it through the
+ * player hooks; the framework's own events through the runner.
+ */
+export function attachJobs(context: RosterContext): Capability {
+  const { config, logger, clock, players, service } = context;
+  if (!config.jobs.enabled) return { exports: jobExports(() => null) };
+  const admits = new Set(config.gate.requireStatus.map(matchKey));
+  const sync = new JobSync({
+    memberOf: (src) => {
+      const view = players.get(src)?.view;
+      return view === undefined ? undefined : (view?.member ?? null);
+    },
+    nameOf: (src) => fx.GetPlayerName(src) ?? `player ${src}`,
+    admits: (status) => admits.has(matchKey(status)),
+    unassigned: config.jobs.unassigned,
+    clock,
+    logger,
+    callMs: FRAMEWORK_CALL_MS,
+    jobChanged: (src, change) => fx.emit('roster:jobChanged', Number(src), change),
+  });
+  const runner = new JobSyncRunner({
+    config,
+    sync,
+    catalog: () => (service.catalogReady ? service.catalog : null),
+    clock,
+    logger,
+    callMs: FRAMEWORK_CALL_MS,
+  });
+  return {
+    exports: jobExports(() => sync),
+    start: () => runner.start(),
+    stop: () => runner.stop(),
+    catalogLoaded: () => runner.catalogLoaded(),
+    playerLoaded: (src) => sync.apply(src),
+    playerUpdated: (src) => sync.apply(src),
+    doctorLines: () => runner.doctorLines(),
+    jobOf: (src) => sync.jobOf(src),
+  };
+}

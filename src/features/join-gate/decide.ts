@@ -1,0 +1,27 @@
+import { matchKey } from '../../roster/catalog-index';
+import type { MemberView } from '../../roster/member-view';
+
+export type JoinDecision =
+  | { allow: true }
+  | { allow: false; reason: 'not_on_roster' }
+  | { allow: false; reason: 'status'; status: string }
+  | { allow: false; reason: 'department' };
+
+export interface GateRules {
+  requireStatus: readonly string[];
+  /** Department ids, names or short names; empty means any. */
+  departments: readonly string[];
+}
+
+/** Decides a join from a member record the service has given (or `null`: not on the roster). */
+export function decideJoin(view: MemberView | null, rules: GateRules): JoinDecision {
+  if (view === null) return { allow: false, reason: 'not_on_roster' };
+  const status = view.member.status;
+  if (!rules.requireStatus.some((s) => matchKey(s) === matchKey(status))) {
+    return { allow: false, reason: 'status', status };
+  }
+  if (rules.departments.length > 0 && !rules.departments.some((d) => view.department(d) !== undefined)) {
+    return { allow: false, reason: 'department' };
+  }
+  return { allow: true };
+}

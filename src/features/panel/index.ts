@@ -1,0 +1,68 @@
+import type { Config } from '../../kernel/config';
+import type { RosterContext } from '../../kernel/context';
+import type { Capability } from '../../kernel/feature';
+import { rosterCommands } from '../console/index';
+import { formatMessage } from '../join-gate/messages';
+import { serveWebPanel } from './fivem/web-panel';
+import type { RefusalTexts } from './join-reason';
+import { createPanel } from './panel';
+
+/**
+ * The owner's panel, on only with `roster_web_token`. It records every
+ * roster answer and join decision as they happen, cheaply, and reads the rest only when a page
+ * asks: the same status, doctor and training report as the `roster` command.
+ */
+export function attachPanel(context: RosterContext): Capability {
+  const { webToken, settings, config, api, service, cache, players, clock, logger, resource } = context;
+  if (webToken === null) return {};
+  const commands = rosterCommands(context);
+  const trainingOn = config.training.enabled && settings.trainingApiKey !== undefined;
+  const community = () => context.identity?.community.name ?? 'community';
+  const panel = createPanel({
+    token: webToken,
+    sources: {
+      version: __ROSTER_VERSION__,
+      identity: () => {
+        const known = context.identity;
+        return known ? { community: known.community.name, scopes: known.scopes } : null;
+      },
+      limiter: () => api.limiterState(),
+      lastError: () => service.lastError,
+      cache: () => cache.stats(),
+      mirror: () => context.capabilities.mirrorReport(),
+      claimedLicenses: () => ({
+        licenses: context.claimedLicenses.list(),
+        more: context.claimedLicenses.more,
+      }),
+      onlinePlayers: () => players.onlinePlayers(),
+      onlineCount: () => players.onlineCount,
+      connectingCount: () => players.connectingCount,
+      training: () => (trainingOn ? commands.training() : null),
+      doctor: () => commands.doctor(),
+      dutyHours: (src) => context.capabilities.dutyHours(src, 7),
+      jobOf: (src) => context.capabilities.jobOf(src),
+    },
+    refusalTexts: (decision) => refusalTexts(config, decision.name, community()),
+    clock,
+    logger,
+    basePath: `/${resource}/`,
+    secrets: [settings.apiKey, settings.trainingApiKey ?? ''],
+    trustedProxies: config.panel.trustedProxies,
+  });
+  serveWebPanel(resource, panel.handler, logger);
+  return {
+    answered: (status) => panel.answered(status),
+    decided: (decision) => panel.decided(decision),
+  };
+}
+
+/** The refusal messages as the gate formats them for this player, to tell roster refusals apart. */
+function refusalTexts(config: Config, player: string, community: string): RefusalTexts {
+  const { messages } = config.gate;
+  const values = { player, community };
+  return {
+    notOnRoster: formatMessage(messages.notOnRoster, values),
+    notInDepartment: formatMessage(messages.notInDepartment, values),
+    unavailable: formatMessage(messages.unavailable, values),
+  };
+}

@@ -1,0 +1,33 @@
+import type { RosterContext } from '../../kernel/context';
+import type { Capability } from '../../kernel/feature';
+import { attachLifecycle, type LifecycleDeps, loadOnlinePlayers } from '../../roster/fivem/lifecycle';
+
+const SWEEP_MS = 60_000;
+/** Connecting players can spend minutes downloading before they join; forget them after this. */
+const CONNECTING_MAX_AGE_MS = 15 * 60_000;
+
+/**
+ * Players from their temporary id to their final id, until they leave.
+ * At start, the players already online (a restart) are registered and loaded; every minute,
+ * connecting players that never joined are forgotten, and the capabilities sweep what they hold.
+ */
+export function attachPlayers(context: RosterContext): Capability {
+  const { players, clock, logger, capabilities } = context;
+  const lifecycle: LifecycleDeps = {
+    service: () => context.service,
+    players,
+    clock,
+    dropped: (entry) => capabilities.dropped(entry),
+  };
+  attachLifecycle(lifecycle);
+  return {
+    start() {
+      const online = loadOnlinePlayers(lifecycle);
+      if (online > 0) logger.info(`loading ${online} player(s) already online.`);
+      context.schedule.every(SWEEP_MS, () => {
+        players.sweep(clock.now(), CONNECTING_MAX_AGE_MS);
+        capabilities.sweep();
+      });
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import type { RosterContext } from '../../kernel/context';
+import type { Capability } from '../../kernel/feature';
+import { hasScope } from '../../roster/client';
+import type { KeyIdentity } from '../../roster/model';
+import type { AuditFeed } from '../audit/audit-feed';
+import { startAuditFeed } from '../audit/audit-start';
+import { feedLines } from '../audit/feed-report';
+import { gapReread } from '../audit/gap-reread';
+import { scheduleRefresh } from '../audit/refresh-plan';
+
+const CATALOG_REFRESH_MS = 30 * 60_000;
+
+/**
+ * Keeps what the server knows current: online players and the members the cache holds through the
+ * audit log (when the key may read it), with the periodic refresh as a safety net; everyone online
+ * again the moment a refused key works again; departments and ranks every 30 minutes. `roster
+ * doctor` tells how the feed runs.
+ */
+export function attachRefresh(context: RosterContext): Capability {
+  const { api, service, players, cache, schedule, clock, logger, config, capabilities } = context;
+  // While the key was refused nothing was sent: players admitted meanwhile by gate.onError have no
+  // roster data, and everyone online may have changed. Read them all again the moment it resumes,
+  // not at the next background refresh.
+  api.onStateChange((change) => {
+    if (change.state === 'resumed') service.refreshOnline('refresh').catch(() => {});
+  });
+  let feed: AuditFeed | null = null;
+  // A gap re-reads everyone online and makes the cache's records last known only (spaced out);
+  // whatever else a gap stops (the roster mirror deciding) hears of it at once.
+  const reread = gapReread({ service, cache, schedule, clock });
+  const gap = (reason: string): void => {
+    capabilities.auditGap(reason);
+    reread();
+  };
+  const startFeed = (identity: KeyIdentity): void => {
+    if (feed !== null) return;
+    feed = startAuditFeed(
+      {
+        api,
+        service,
+        players,
+        cache,
+        schedule,
+        clock,
+        logger,
+        auditSeconds: config.refresh.auditSeconds,
+        gap,
+        entriesRead: (fresh) => capabilities.auditEntries(fresh),
+      },
+      identity.scopes,
+    );
+    // At once, so a mirror restored from the snapshot resumes the log before it is anchored.
+    if (feed) capabilities.auditFeedStarted(feed);
+  };
+  return {
+    ready: (identity) => startFeed(identity),
+    // Granted later (the key is checked again while it lacks it): the feed starts then.
+    scopesChanged: (identity) => {
+      if (hasScope(identity.scopes, 'audit:read')) startFeed(identity);
+    },
+    doctorLines: () => (feed ? feedLines(feed.state(), clock.now(), config.refresh.intervalSeconds) : []),
+    start() {
+      scheduleRefresh({
+        schedule,
+        clock,
+        service,
+        intervalMs: config.refresh.intervalSeconds * 1000,
+        feed: () => feed,
+      });
+      schedule.every(
+        CATALOG_REFRESH_MS,
+        async () => {
+          await service.loadCatalog(true);
+          capabilities.departmentsRead(service.catalog);
+        },
+        0.1,
+      );
+    },
+  };
+}

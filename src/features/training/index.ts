@@ -1,0 +1,30 @@
+import type { RosterContext } from '../../kernel/context';
+import type { Capability } from '../../kernel/feature';
+import { answerWithin } from '../../platform/answer-within';
+import { attachTraining as attachTrainingSide } from './attach-training';
+
+/**
+ * The learning partner side: its exports answer emptily while training is off; with training
+ * on, also its player tracking and the `link` command. Attached before the player capability: its
+ * `playerJoining` handler must run before the roster's, which may emit an event and with it reset
+ * `source`. It starts after the roster side (`rosterStarted`), so what it announces at start finds
+ * the online players already registered.
+ */
+export function attachTraining(context: RosterContext): Capability {
+  const { settings, logger, clock, config } = context;
+  const training = attachTrainingSide({ settings, logger, clock, roster: () => context.service });
+  const { timeoutSeconds } = config.gate;
+  return {
+    ...(training.joinCheck ? { joinCheck: training.joinCheck } : {}),
+    exports: training.exports,
+    departmentsRead: (catalog) => training.departmentsLoaded(catalog),
+    // `roster doctor` answers within gate.timeoutSeconds, however long the learning service takes.
+    doctorLines: () =>
+      answerWithin(training.doctorLines(), timeoutSeconds * 1000, clock, () => [
+        `training: ✗ the learning service did not answer within ${timeoutSeconds} s.`,
+      ]),
+    trainingLines: () => training.consoleLines(),
+    rosterStarted: () => training.start(),
+    stop: () => training.stop(),
+  };
+}

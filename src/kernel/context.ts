@@ -1,0 +1,133 @@
+import { licenseOf } from '../platform/identifiers';
+import type { ConsoleOutput } from '../platform/logger';
+import { fx } from '../platform/natives';
+import type { Clock, Logger } from '../platform/ports';
+import { matchKey } from '../roster/catalog-index';
+import { ClaimedLicenses } from '../roster/claimed-licenses';
+import { createRosterApi, joinHoldMs, type RosterApi, rosterUserAgent } from '../roster/client';
+import { fivemRosterEvents } from '../roster/fivem/publish';
+import { MemberCache } from '../roster/member-cache';
+import type { ApiMember, KeyIdentity } from '../roster/model';
+import { PlayerRegistry } from '../roster/player-registry';
+import { RosterQueries } from '../roster/queries';
+import { RosterService } from '../roster/roster-service';
+import type { Config, Settings } from './config';
+import { Capabilities } from './feature';
+import { Schedule } from './schedule';
+
+/** What every capability shares: the settings, the output, the clock and the roster core. */
+export interface RosterContext {
+  readonly resource: string;
+  /** The resource folder (the snapshot, the principal ledger, the rank log); null when FXServer has none. */
+  readonly resourcePath: string | null;
+  readonly settings: Settings;
+  readonly config: Config;
+  readonly output: ConsoleOutput;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /** The roster side's timers, stopped together on `onResourceStop`. */
+  readonly schedule: Schedule;
+  readonly api: RosterApi;
+  readonly cache: MemberCache;
+  readonly players: PlayerRegistry;
+  readonly service: RosterService;
+  readonly queries: RosterQueries;
+  /**
+   * Licenses seen claimed by several members (the most recent membership decides): told by every
+   * lookup by license and by the roster mirror's reads; listed by `roster doctor` and the panel.
+   */
+  readonly claimedLicenses: ClaimedLicenses;
+  /** `roster_web_token` when the owner's panel is on, else null. */
+  readonly webToken: string | null;
+  /** The verified key; null until the key check succeeds, which alone sets it. */
+  identity: KeyIdentity | null;
+  readonly capabilities: Capabilities;
+}
+
+export interface ContextInputs {
+  resource: string;
+  settings: Settings;
+  output: ConsoleOutput;
+  clock: Clock;
+  webToken: string | null;
+}
+
+/**
+ * Builds the roster core. Nothing is registered with FXServer here: what the resource offers comes
+ * from the capabilities attached afterwards, and what happens in the core reaches them through
+ * their hooks (a request's status, a player's data, departments and ranks).
+ */
+export function buildRosterContext(inputs: ContextInputs): RosterContext {
+  const { settings, output, clock } = inputs;
+  const { logger } = output;
+  const { config } = settings;
+  const capabilities = new Capabilities();
+  const claimedLicenses = new ClaimedLicenses(logger);
+  // A status the gate refuses needs no departments to decide; with the gate off, every join does.
+  const admittable = new Set(config.gate.requireStatus.map(matchKey));
+  const joinNeedsDepartments = (member: ApiMember) =>
+    !config.gate.enabled || admittable.has(matchKey(member.status));
+  const api = createRosterApi({
+    baseUrl: settings.baseUrl,
+    addressSetting: settings.baseUrlSetting,
+    apiKey: settings.apiKey,
+    timeoutMs: config.api.timeoutMs,
+    perMinute: config.rateLimit.perMinute,
+    maxWaitMs: config.rateLimit.maxWaitSeconds * 1000,
+    perDay: config.rateLimit.perDay,
+    userAgent: rosterUserAgent(__ROSTER_VERSION__),
+    clock,
+    logger,
+    joinHoldMs: joinHoldMs(config.gate.timeoutSeconds * 1000),
+    onAnswer: (status) => capabilities.answered(status),
+    joinNeedsDepartments,
+    claims: claimedLicenses,
+  });
+  const cache = new MemberCache({
+    maxEntries: config.cache.maxEntries,
+    ttlMs: config.cache.ttlSeconds * 1000,
+    negativeTtlMs: config.cache.negativeTtlSeconds * 1000,
+    now: () => clock.now(),
+  });
+  const players = new PlayerRegistry(licenseOf);
+  const service = new RosterService({
+    source: api,
+    cache,
+    players,
+    // The capabilities hear a change first, so what they hold (principals) moves in the same step
+    // as the event and the state bag.
+    events: {
+      playerLoaded(src, member) {
+        capabilities.playerLoaded(src, member);
+        fivemRosterEvents.playerLoaded(src, member);
+      },
+      playerUpdated(src, member, previous) {
+        capabilities.playerUpdated(src, member, previous);
+        fivemRosterEvents.playerUpdated(src, member, previous);
+      },
+    },
+    clock,
+    logger,
+    catalogLoaded: (catalog) => capabilities.catalogLoaded(catalog),
+    joinNeedsDepartments,
+  });
+  return {
+    resource: inputs.resource,
+    resourcePath: fx.GetResourcePath(inputs.resource),
+    settings,
+    config,
+    output,
+    logger,
+    clock,
+    schedule: new Schedule(clock),
+    api,
+    cache,
+    players,
+    service,
+    queries: new RosterQueries(config.gate.requireStatus, config.ranks.order, () => service.catalog),
+    claimedLicenses,
+    webToken: inputs.webToken,
+    identity: null,
+    capabilities,
+  };
+}
