@@ -62880,19 +62880,128 @@ function attachSnapshot(context) {
   };
 }
 
-// src/kernel/config.ts
+// src/kernel/config/addresses.ts
 var import_node_net2 = require("node:net");
-
-// src/kernel/unassigned-check.ts
-function unassignedProblem(jobs) {
-  if (!jobs.enabled) return null;
-  const fallback = jobs.unassigned.job.toLowerCase();
-  const key2 = Object.keys(jobs.departments).find((k2) => jobs.departments[k2].job.toLowerCase() === fallback);
-  if (key2 === void 0) return null;
-  return `jobs.unassigned names "${jobs.unassigned.job}", the job jobs.departments.${key2} manages: every character the roster gives no job would get it. Name a job no department maps to, e.g. {"job": "unemployed", "grade": 0}.`;
+function isAddressOrRange(text6) {
+  const [address = "", prefix, ...rest] = text6.split("/");
+  const version2 = (0, import_node_net2.isIP)(address);
+  if (version2 === 0 || rest.length > 0 || address.includes("%")) return false;
+  if (prefix === void 0) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version2 === 6 ? 128 : 32);
+}
+function checkAddress(address, key2, problems) {
+  if (address === "") {
+    problems.push(`${key2} is not set: the service's address, e.g. https://roster.example.com.`);
+    return "";
+  }
+  let url2;
+  try {
+    url2 = new URL(address);
+  } catch {
+    problems.push(
+      `${key2} is "${printableAddress(address)}", which is not an address: expected e.g. https://roster.example.com.`
+    );
+    return "";
+  }
+  if (url2.username !== "" || url2.password !== "" || url2.search !== "" || url2.hash !== "") {
+    problems.push(`${key2} must be a plain address without credentials, query or fragment.`);
+    return "";
+  }
+  if (url2.protocol !== "https:" && !(url2.protocol === "http:" && isLoopbackHost(url2.hostname))) {
+    problems.push(
+      `${key2} must use https:// (plain http:// is accepted only for localhost, 127.x.x.x and [::1]); got "${printableAddress(address)}".`
+    );
+    return "";
+  }
+  if (isPlaceholderHost(url2.hostname)) {
+    problems.push(
+      `${key2} is still the placeholder "${url2.origin}" (example.com addresses are for documentation only): replace it with your ${key2.startsWith("training.") ? "learning" : "roster"} service's address.`
+    );
+    return "";
+  }
+  return `${url2.origin}${url2.pathname.replace(/\/+$/, "")}`;
+}
+function checkRosterAddress(address, key2, problems) {
+  const checked = checkAddress(address, key2, problems);
+  const versioned = /\/api\/v1$/i.exec(checked);
+  if (!versioned) return checked;
+  problems.push(
+    `${key2} ends in /api/v1, which the resource adds to every request itself: write "${checked.slice(0, versioned.index)}" instead.`
+  );
+  return "";
+}
+function isPlaceholderHost(hostname3) {
+  return /(^|\.)example\.(com|net|org)\.?$/i.test(hostname3);
+}
+function isLoopbackHost(hostname3) {
+  if (hostname3 === "localhost" || hostname3 === "[::1]") return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname3);
+}
+function printableAddress(address) {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(address)?.[0] ?? (address.startsWith("//") ? "//" : "");
+  const at = address.lastIndexOf("@");
+  const rest = at >= 0 ? address.slice(at + 1) : address.slice(scheme.length);
+  return `${scheme}${rest.replace(/[?#].*$/s, "")}`;
 }
 
-// src/kernel/config.ts
+// src/kernel/config/issues.ts
+function tighter(issue2, kept) {
+  if (issue2.code === "too_big" && kept.code === "too_big")
+    return Number(issue2.maximum) < Number(kept.maximum);
+  if (issue2.code === "too_small" && kept.code === "too_small")
+    return Number(issue2.minimum) > Number(kept.minimum);
+  return false;
+}
+var LIST_EXAMPLES = {
+  "gate.requireStatus": 'a list (e.g. ["ACTIVE"])',
+  "gate.departments": 'a list (e.g. ["LSPD"])',
+  "queue.priority": 'a list of rules (e.g. [{ "department": "LSPD", "minRank": "Sergeant", "power": 50 }])'
+};
+function acceptedKeys(key2) {
+  return /^queue\.priority\.\d+$/.test(key2) ? "a rule takes only department, minRank and power." : "check the spelling against config.example.json.";
+}
+function describeIssue(issue2, raw, secrets) {
+  const key2 = issue2.path.map(String).join(".") || "(top level)";
+  const given = `; it is ${shownValue(valueAt(raw, issue2.path), secrets)}`;
+  switch (issue2.code) {
+    case "unrecognized_keys":
+      return `config.json: unknown key${issue2.keys.length > 1 ? "s" : ""} ${issue2.keys.map((k2) => key2 === "(top level)" ? k2 : `${key2}.${k2}`).join(", ")}: ${acceptedKeys(key2)}`;
+    case "invalid_value":
+      return `config.json: ${key2} must be one of ${issue2.values.map((v) => JSON.stringify(v)).join(", ")}${given}.`;
+    case "invalid_type":
+      return `config.json: ${key2} must be ${article(issue2.expected, key2)}${given}.`;
+    case "too_small":
+      return `config.json: ${key2} must be at least ${String(issue2.minimum)}${issue2.origin === "string" ? " characters long" : ""}${given}.`;
+    case "too_big":
+      return `config.json: ${key2} must be at most ${String(issue2.maximum)}${given}.`;
+    default:
+      return `config.json: ${key2}: ${issue2.message}.`;
+  }
+}
+function valueAt(raw, path) {
+  let node2 = raw;
+  for (const part of path) {
+    if (node2 === null || typeof node2 !== "object") return void 0;
+    node2 = node2[part];
+  }
+  return node2;
+}
+var SHOWN_CHARACTERS = 40;
+function shownValue(value, secrets) {
+  if (value === void 0) return "missing";
+  const text6 = JSON.stringify(value) ?? String(value);
+  if (secrets.some((secret) => text6.includes(secret)) || /[^_\s"]+_[^_\s"]+_[^\s"]{8,}/.test(text6))
+    return "a value shaped like an API key (not shown)";
+  return text6.length > SHOWN_CHARACTERS ? `${text6.slice(0, SHOWN_CHARACTERS)}\u2026` : text6;
+}
+function article(expected, key2) {
+  if (expected === "array") return LIST_EXAMPLES[key2] ?? "a list";
+  if (expected === "object" || expected === "record") return "an object";
+  if (expected === "int") return "a whole number";
+  return `a ${expected}`;
+}
+
+// src/kernel/config/messages.ts
 var messagesSchema = external_exports.object({
   checking: external_exports.string().min(1).default("Checking the {community} roster\u2026"),
   waiting: external_exports.string().min(1).default("Checking the {community} roster\u2026 (busy, about {seconds}s)"),
@@ -62907,6 +63016,8 @@ var messagesSchema = external_exports.object({
   unavailable: external_exports.string().min(1).default("The {community} roster is unavailable right now. Please try again shortly."),
   notConfigured: external_exports.string().min(1).default("This server's roster check is not set up. Please tell the server staff.")
 }).strict().prefault({});
+
+// src/kernel/config/schema.ts
 var positiveInt = (max) => external_exports.number().int().min(1).max(max);
 var gradeNumber = external_exports.number().int().min(0).max(1e3);
 var jobsSchema = external_exports.object({
@@ -62999,6 +63110,17 @@ var configSchema = external_exports.object({
     maxBodyMB: positiveInt(256).default(16)
   }).strict().prefault({})
 }).strict();
+
+// src/kernel/config/unassigned-check.ts
+function unassignedProblem(jobs) {
+  if (!jobs.enabled) return null;
+  const fallback = jobs.unassigned.job.toLowerCase();
+  const key2 = Object.keys(jobs.departments).find((k2) => jobs.departments[k2].job.toLowerCase() === fallback);
+  if (key2 === void 0) return null;
+  return `jobs.unassigned names "${jobs.unassigned.job}", the job jobs.departments.${key2} manages: every character the roster gives no job would get it. Name a job no department maps to, e.g. {"job": "unemployed", "grade": 0}.`;
+}
+
+// src/kernel/config/index.ts
 var LOG_LEVELS = ["error", "warn", "info", "debug"];
 var DOCUMENTED_PER_MINUTE = 120;
 var DOCUMENTED_PER_DAY = 25e3;
@@ -63075,122 +63197,6 @@ function loadSettings(configText, convars) {
     ok: true,
     settings: { config: config2, baseUrl, baseUrlSetting, apiKey, logLevel, trainingApiKey, warnings }
   };
-}
-function isAddressOrRange(text6) {
-  const [address = "", prefix, ...rest] = text6.split("/");
-  const version2 = (0, import_node_net2.isIP)(address);
-  if (version2 === 0 || rest.length > 0 || address.includes("%")) return false;
-  if (prefix === void 0) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version2 === 6 ? 128 : 32);
-}
-function checkAddress(address, key2, problems) {
-  if (address === "") {
-    problems.push(`${key2} is not set: the service's address, e.g. https://roster.example.com.`);
-    return "";
-  }
-  let url2;
-  try {
-    url2 = new URL(address);
-  } catch {
-    problems.push(
-      `${key2} is "${printableAddress(address)}", which is not an address: expected e.g. https://roster.example.com.`
-    );
-    return "";
-  }
-  if (url2.username !== "" || url2.password !== "" || url2.search !== "" || url2.hash !== "") {
-    problems.push(`${key2} must be a plain address without credentials, query or fragment.`);
-    return "";
-  }
-  if (url2.protocol !== "https:" && !(url2.protocol === "http:" && isLoopbackHost(url2.hostname))) {
-    problems.push(
-      `${key2} must use https:// (plain http:// is accepted only for localhost, 127.x.x.x and [::1]); got "${printableAddress(address)}".`
-    );
-    return "";
-  }
-  if (isPlaceholderHost(url2.hostname)) {
-    problems.push(
-      `${key2} is still the placeholder "${url2.origin}" (example.com addresses are for documentation only): replace it with your ${key2.startsWith("training.") ? "learning" : "roster"} service's address.`
-    );
-    return "";
-  }
-  return `${url2.origin}${url2.pathname.replace(/\/+$/, "")}`;
-}
-function checkRosterAddress(address, key2, problems) {
-  const checked = checkAddress(address, key2, problems);
-  const versioned = /\/api\/v1$/i.exec(checked);
-  if (!versioned) return checked;
-  problems.push(
-    `${key2} ends in /api/v1, which the resource adds to every request itself: write "${checked.slice(0, versioned.index)}" instead.`
-  );
-  return "";
-}
-function isPlaceholderHost(hostname3) {
-  return /(^|\.)example\.(com|net|org)\.?$/i.test(hostname3);
-}
-function isLoopbackHost(hostname3) {
-  if (hostname3 === "localhost" || hostname3 === "[::1]") return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname3);
-}
-function printableAddress(address) {
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(address)?.[0] ?? (address.startsWith("//") ? "//" : "");
-  const at = address.lastIndexOf("@");
-  const rest = at >= 0 ? address.slice(at + 1) : address.slice(scheme.length);
-  return `${scheme}${rest.replace(/[?#].*$/s, "")}`;
-}
-function tighter(issue2, kept) {
-  if (issue2.code === "too_big" && kept.code === "too_big")
-    return Number(issue2.maximum) < Number(kept.maximum);
-  if (issue2.code === "too_small" && kept.code === "too_small")
-    return Number(issue2.minimum) > Number(kept.minimum);
-  return false;
-}
-var LIST_EXAMPLES = {
-  "gate.requireStatus": 'a list (e.g. ["ACTIVE"])',
-  "gate.departments": 'a list (e.g. ["LSPD"])',
-  "queue.priority": 'a list of rules (e.g. [{ "department": "LSPD", "minRank": "Sergeant", "power": 50 }])'
-};
-function acceptedKeys(key2) {
-  return /^queue\.priority\.\d+$/.test(key2) ? "a rule takes only department, minRank and power." : "check the spelling against config.example.json.";
-}
-function describeIssue(issue2, raw, secrets) {
-  const key2 = issue2.path.map(String).join(".") || "(top level)";
-  const given = `; it is ${shownValue(valueAt(raw, issue2.path), secrets)}`;
-  switch (issue2.code) {
-    case "unrecognized_keys":
-      return `config.json: unknown key${issue2.keys.length > 1 ? "s" : ""} ${issue2.keys.map((k2) => key2 === "(top level)" ? k2 : `${key2}.${k2}`).join(", ")}: ${acceptedKeys(key2)}`;
-    case "invalid_value":
-      return `config.json: ${key2} must be one of ${issue2.values.map((v) => JSON.stringify(v)).join(", ")}${given}.`;
-    case "invalid_type":
-      return `config.json: ${key2} must be ${article(issue2.expected, key2)}${given}.`;
-    case "too_small":
-      return `config.json: ${key2} must be at least ${String(issue2.minimum)}${issue2.origin === "string" ? " characters long" : ""}${given}.`;
-    case "too_big":
-      return `config.json: ${key2} must be at most ${String(issue2.maximum)}${given}.`;
-    default:
-      return `config.json: ${key2}: ${issue2.message}.`;
-  }
-}
-function valueAt(raw, path) {
-  let node2 = raw;
-  for (const part of path) {
-    if (node2 === null || typeof node2 !== "object") return void 0;
-    node2 = node2[part];
-  }
-  return node2;
-}
-var SHOWN_CHARACTERS = 40;
-function shownValue(value, secrets) {
-  if (value === void 0) return "missing";
-  const text6 = JSON.stringify(value) ?? String(value);
-  if (secrets.some((secret) => text6.includes(secret)) || /[^_\s"]+_[^_\s"]+_[^\s"]{8,}/.test(text6))
-    return "a value shaped like an API key (not shown)";
-  return text6.length > SHOWN_CHARACTERS ? `${text6.slice(0, SHOWN_CHARACTERS)}\u2026` : text6;
-}
-function article(expected, key2) {
-  if (expected === "array") return LIST_EXAMPLES[key2] ?? "a list";
-  if (expected === "object" || expected === "record") return "an object";
-  if (expected === "int") return "a whole number";
-  return `a ${expected}`;
 }
 
 // src/kernel/schedule.ts

@@ -15,7 +15,15 @@ const members = (harness: Harness) =>
 describe('hostile answers', () => {
   it('a 400 MB answer is read no further than 4 MB, once, and counted as unreadable', async () => {
     // The join is looked up, and its requests counted: the mirror would answer it without asking.
-    const harness = await startHarness({ config: { ...config, mirror: { enabled: false } } });
+    // Time enough to read 4 MB on a busy machine: a read cut by api.timeoutMs would rightly be tried again.
+    const harness = await startHarness({
+      config: {
+        ...config,
+        api: { timeoutMs: 10_000 },
+        gate: { ...config.gate, timeoutSeconds: 15 },
+        mirror: { enabled: false },
+      },
+    });
     h = harness;
     await eventually(() => harness.logText().includes('connected to the roster'));
     const member = harness.mock.data.members.find((m) => m.status === 'ACTIVE')!;

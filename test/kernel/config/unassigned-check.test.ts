@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/kernel/config';
+import { loadSettings } from '../../../src/kernel/config';
 
 const convars = {
   apiKey: 'rk_abc123_s3cr3tvalue',
