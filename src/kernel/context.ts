@@ -13,6 +13,7 @@ import { RosterQueries } from '../roster/queries';
 import { RosterService } from '../roster/roster-service';
 import type { Config, Settings } from './config';
 import { Capabilities } from './feature';
+import { Handles } from './handle';
 import { Schedule } from './schedule';
 
 /** What every capability shares: the settings, the output, the clock and the roster core. */
@@ -42,6 +43,8 @@ export interface RosterContext {
   /** The verified key; null until the key check succeeds, which alone sets it. */
   identity: KeyIdentity | null;
   readonly capabilities: Capabilities;
+  /** What one feature offers the others to ask for, each declared in its provider's folder. */
+  readonly handles: Handles;
 }
 
 export interface ContextInputs {
@@ -129,5 +132,6 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
     webToken: inputs.webToken,
     identity: null,
     capabilities,
+    handles: new Handles(),
   };
 }

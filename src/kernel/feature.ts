@@ -1,8 +1,6 @@
 import type { AuditFeed } from '../features/audit/audit-feed';
 import type { ExportAnswers } from '../features/exports/fivem/safe-exports';
 import type { JoinCheck } from '../features/join-gate/fivem/gate';
-import type { MirrorReport } from '../features/mirror/mirror-state';
-import type { SavedMirror } from '../features/mirror/saved-mirror';
 import type { CatalogIndex } from '../roster/catalog-index';
 import type { KeyIdentity, Member } from '../roster/model';
 import type { PlayerEntry } from '../roster/player-registry';
@@ -54,12 +52,6 @@ export interface Capability {
   auditEntries?(fresh: readonly unknown[]): void;
   /** The audit feed was started (in a `ready` hook, so before the `ready` of those listed after). */
   auditFeedStarted?(feed: AuditFeed): void;
-  /** On `onResourceStart`, before the key check: the roster mirror as the snapshot kept it. */
-  mirrorRestored?(saved: SavedMirror): void;
-  /** The snapshot is being saved: the roster mirror's part as it stands now, null for none. */
-  mirrorToSave?(): SavedMirror | null;
-  /** The roster mirror as `roster status` and the panel tell it; null when none is kept. */
-  mirrorReport?(): MirrorReport | null;
   /** The framework job and grade the roster gives a player's character (job sync). */
   jobOf?(src: string): { job: string; grade: number } | null;
   /** Lines added to `roster status`, after the roster's own. */
@@ -157,28 +149,6 @@ export class Capabilities {
 
   auditFeedStarted(feed: AuditFeed): void {
     for (const capability of this.attached) capability.auditFeedStarted?.(feed);
-  }
-
-  mirrorRestored(saved: SavedMirror): void {
-    for (const capability of this.attached) capability.mirrorRestored?.(saved);
-  }
-
-  /** The first capability's answer that has one. */
-  mirrorToSave(): SavedMirror | null {
-    for (const capability of this.attached) {
-      const saved = capability.mirrorToSave?.();
-      if (saved) return saved;
-    }
-    return null;
-  }
-
-  /** The first capability's answer that has one. */
-  mirrorReport(): MirrorReport | null {
-    for (const capability of this.attached) {
-      const report = capability.mirrorReport?.();
-      if (report) return report;
-    }
-    return null;
   }
 
   /** The first capability's answer that has one; null when none knows. */

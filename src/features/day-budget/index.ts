@@ -4,6 +4,7 @@ import type { RosterContext } from '../../kernel/context';
 import type { Capability } from '../../kernel/feature';
 import { hasScope } from '../../roster/client';
 import type { AuditFeed } from '../audit/audit-feed';
+import { mirrorHandle } from '../mirror/handle';
 import { dailyBudgetLines } from './doctor-lines';
 import { dayFile } from './fivem/day-file';
 
@@ -17,7 +18,7 @@ const SAVE_MS = 60_000;
  * it, and when the day would run out.
  */
 export function attachDailyBudget(context: RosterContext): Capability {
-  const { api, clock, logger, config, players, capabilities, schedule } = context;
+  const { api, clock, logger, config, players, handles, schedule } = context;
   const store = context.resourcePath ? dayFile(context.resourcePath) : null;
   const key = keyTag(context.settings.apiKey);
   if (store) {
@@ -45,7 +46,7 @@ export function attachDailyBudget(context: RosterContext): Capability {
   /** The key may read duty sessions: those of the members online are read every refresh interval. */
   let dutyRead = false;
   const rates = (): ServerRates => {
-    const mirror = capabilities.mirrorReport();
+    const mirror = handles.get(mirrorHandle)?.report() ?? null;
     const on = mirror !== null && mirror.state.kind !== 'off';
     return {
       auditSeconds: feed ? config.refresh.auditSeconds : 0,

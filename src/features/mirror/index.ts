@@ -1,6 +1,7 @@
 import type { RosterContext } from '../../kernel/context';
 import type { Capability } from '../../kernel/feature';
 import { hasScope } from '../../roster/client';
+import { mirrorHandle } from './handle';
 import { mirrorDoctorLine, mirrorStatusLine } from './mirror-lines';
 import { MirrorSync } from './mirror-sync';
 import { communityKey } from './saved-mirror';
@@ -27,8 +28,10 @@ export function attachMirror(context: RosterContext): Capability {
     resyncMs: config.mirror.resyncMinutes * 60_000,
   });
   if (!config.mirror.enabled) sync.turnOff({ why: 'disabled' });
-  return {
-    mirrorRestored(saved) {
+  context.handles.provide(mirrorHandle, {
+    report: () => sync.report(),
+    toSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),
+    restore(saved) {
       const fresh = sync.restore(saved);
       const { state, held } = sync.report();
       if (fresh)
@@ -40,6 +43,8 @@ export function attachMirror(context: RosterContext): Capability {
           `the roster mirror in the snapshot is stale (${state.why}): its ${held} members serve the outage policy only until the roster is read again.`,
         );
     },
+  });
+  return {
     auditFeedStarted: (feed) => sync.follow(feed),
     ready(identity) {
       sync.verified(communityKey(identity.community));
@@ -59,8 +64,6 @@ export function attachMirror(context: RosterContext): Capability {
     auditGap: (reason) => sync.gap(reason),
     auditEntries: (fresh) => sync.entriesRead(fresh),
     stop: () => sync.stop(),
-    mirrorToSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),
-    mirrorReport: () => sync.report(),
     statusLines: () => [mirrorStatusLine(sync.report(), clock.now())],
     doctorLines: () => [mirrorDoctorLine(sync.report(), clock.now())],
   };

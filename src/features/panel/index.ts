@@ -3,6 +3,7 @@ import type { RosterContext } from '../../kernel/context';
 import type { Capability } from '../../kernel/feature';
 import { rosterCommands } from '../console/index';
 import { formatMessage } from '../join-gate/messages';
+import { mirrorHandle } from '../mirror/handle';
 import { serveWebPanel } from './fivem/web-panel';
 import type { RefusalTexts } from './join-reason';
 import { createPanel } from './panel';
@@ -29,7 +30,7 @@ export function attachPanel(context: RosterContext): Capability {
       limiter: () => api.limiterState(),
       lastError: () => service.lastError,
       cache: () => cache.stats(),
-      mirror: () => context.capabilities.mirrorReport(),
+      mirror: () => context.handles.get(mirrorHandle)?.report() ?? null,
       claimedLicenses: () => ({
         licenses: context.claimedLicenses.list(),
         more: context.claimedLicenses.more,
