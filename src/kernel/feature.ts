@@ -52,16 +52,10 @@ export interface Capability {
   auditEntries?(fresh: readonly unknown[]): void;
   /** The audit feed was started (in a `ready` hook, so before the `ready` of those listed after). */
   auditFeedStarted?(feed: AuditFeed): void;
-  /** The framework job and grade the roster gives a player's character (job sync). */
-  jobOf?(src: string): { job: string; grade: number } | null;
   /** Lines added to `roster status`, after the roster's own. */
   statusLines?(): string[];
-  /** An online player's hours on duty in the last `days`; null when unknown. */
-  dutyHours?(src: string, days: number): number | null;
   /** Lines added to `roster doctor`, after the roster's own checks. */
   doctorLines?(): string[] | Promise<string[]>;
-  /** Lines of `roster training` (and the panel's training section). */
-  trainingLines?(): Promise<string[]>;
 }
 
 /** A capability module's entry point: registers what it needs and hands back its hooks. */
@@ -151,24 +145,6 @@ export class Capabilities {
     for (const capability of this.attached) capability.auditFeedStarted?.(feed);
   }
 
-  /** The first capability's answer that has one; null when none knows. */
-  dutyHours(src: string, days: number): number | null {
-    for (const capability of this.attached) {
-      const hours = capability.dutyHours?.(src, days);
-      if (hours !== undefined && hours !== null) return hours;
-    }
-    return null;
-  }
-
-  /** The first capability's answer that has one. */
-  jobOf(src: string): { job: string; grade: number } | null {
-    for (const capability of this.attached) {
-      const job = capability.jobOf?.(src);
-      if (job) return job;
-    }
-    return null;
-  }
-
   statusLines(): string[] {
     return this.attached.flatMap((capability) => capability.statusLines?.() ?? []);
   }
@@ -178,13 +154,6 @@ export class Capabilities {
     const lines: string[] = [];
     for (const capability of this.attached)
       if (capability.doctorLines) lines.push(...(await capability.doctorLines()));
-    return lines;
-  }
-
-  async trainingLines(): Promise<string[]> {
-    const lines: string[] = [];
-    for (const capability of this.attached)
-      if (capability.trainingLines) lines.push(...(await capability.trainingLines()));
     return lines;
   }
 }

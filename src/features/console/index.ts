@@ -5,6 +5,7 @@ import { serverId, license as toLicense } from '../../platform/arguments';
 import { type RosterCommands, registerRosterCommand } from '../../platform/command';
 import { partialLicense } from '../../platform/partial-license';
 import { claimedLicenseLines } from '../../roster/claimed-licenses';
+import { trainingReportHandle } from '../training/handle';
 import { runDoctor } from './doctor';
 import { doctorSummary } from './doctor-summary';
 import { memberLines, statusLines } from './status-report';
@@ -52,7 +53,7 @@ export function rosterCommands(context: RosterContext): RosterCommands {
       if (id === null || !players.get(id)) return [`no player ${target} is online`];
       return memberLines(await service.refreshPlayer(id), `player ${id}`);
     },
-    training: () => capabilities.trainingLines(),
+    training: async () => (await context.handles.get(trainingReportHandle)?.lines()) ?? [],
     // Every check answers within gate.timeoutSeconds, whatever wait the service imposes.
     doctor: async () => {
       const ms = config.gate.timeoutSeconds * 1000;

@@ -9,6 +9,7 @@ import { DUTY_SESSIONS, type DutyFields, describeDutyFields, readDutyFields } fr
 import { DutyLedger } from './duty-ledger';
 import { DUTY_BATCH, DutyReader, dutyBudget } from './duty-reader';
 import { registerHoursCommand } from './fivem/hours-command';
+import { dutyHoursHandle } from './handle';
 
 const DEFAULT_DAYS = 7;
 
@@ -57,6 +58,7 @@ export function attachDutyHours(context: RosterContext): Capability {
       null,
     ],
   };
+  context.handles.provide(dutyHoursHandle, { hours: hoursOf });
   registerHoursCommand({
     hours: hoursOf,
     name: (src) => memberOf(src)?.name ?? fx.GetPlayerName(src) ?? `player ${src}`,
@@ -134,7 +136,6 @@ export function attachDutyHours(context: RosterContext): Capability {
     auditGap() {
       if (state.kind === 'reading') state.reader.rereadEveryone();
     },
-    dutyHours: hoursOf,
     auditFeedStarted() {
       auditRead = true;
     },

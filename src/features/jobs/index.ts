@@ -4,6 +4,7 @@ import { fx } from '../../platform/natives';
 import { matchKey } from '../../roster/catalog-index';
 import { jobExports } from './fivem/job-exports';
 import { JobSyncRunner } from './fivem/job-sync-runner';
+import { jobSyncHandle } from './handle';
 import { JobSync } from './job-sync';
 
 /** The longest one call into a framework may take: a hung framework never holds a player's sync. */
@@ -40,6 +41,7 @@ export function attachJobs(context: RosterContext): Capability {
     logger,
     callMs: FRAMEWORK_CALL_MS,
   });
+  context.handles.provide(jobSyncHandle, { jobOf: (src) => sync.jobOf(src) });
   return {
     exports: jobExports(() => sync),
     start: () => runner.start(),
@@ -48,6 +50,5 @@ export function attachJobs(context: RosterContext): Capability {
     playerLoaded: (src) => sync.apply(src),
     playerUpdated: (src) => sync.apply(src),
     doctorLines: () => runner.doctorLines(),
-    jobOf: (src) => sync.jobOf(src),
   };
 }

@@ -2,6 +2,8 @@ import type { Config } from '../../kernel/config';
 import type { RosterContext } from '../../kernel/context';
 import type { Capability } from '../../kernel/feature';
 import { rosterCommands } from '../console/index';
+import { dutyHoursHandle } from '../duty/handle';
+import { jobSyncHandle } from '../jobs/handle';
 import { formatMessage } from '../join-gate/messages';
 import { mirrorHandle } from '../mirror/handle';
 import { serveWebPanel } from './fivem/web-panel';
@@ -40,8 +42,8 @@ export function attachPanel(context: RosterContext): Capability {
       connectingCount: () => players.connectingCount,
       training: () => (trainingOn ? commands.training() : null),
       doctor: () => commands.doctor(),
-      dutyHours: (src) => context.capabilities.dutyHours(src, 7),
-      jobOf: (src) => context.capabilities.jobOf(src),
+      dutyHours: (src) => context.handles.get(dutyHoursHandle)?.hours(src, 7) ?? null,
+      jobOf: (src) => context.handles.get(jobSyncHandle)?.jobOf(src) ?? null,
     },
     refusalTexts: (decision) => refusalTexts(config, decision.name, community()),
     clock,

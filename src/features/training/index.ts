@@ -2,6 +2,7 @@ import type { RosterContext } from '../../kernel/context';
 import type { Capability } from '../../kernel/feature';
 import { answerWithin } from '../../platform/answer-within';
 import { attachTraining as attachTrainingSide } from './attach-training';
+import { trainingReportHandle } from './handle';
 
 /**
  * The learning partner side: its exports answer emptily while training is off; with training
@@ -14,6 +15,7 @@ export function attachTraining(context: RosterContext): Capability {
   const { settings, logger, clock, config } = context;
   const training = attachTrainingSide({ settings, logger, clock, roster: () => context.service });
   const { timeoutSeconds } = config.gate;
+  context.handles.provide(trainingReportHandle, { lines: () => training.consoleLines() });
   return {
     ...(training.joinCheck ? { joinCheck: training.joinCheck } : {}),
     exports: training.exports,
@@ -23,7 +25,6 @@ export function attachTraining(context: RosterContext): Capability {
       answerWithin(training.doctorLines(), timeoutSeconds * 1000, clock, () => [
         `training: ✗ the learning service did not answer within ${timeoutSeconds} s.`,
       ]),
-    trainingLines: () => training.consoleLines(),
     rosterStarted: () => training.start(),
     stop: () => training.stop(),
   };
