@@ -1,4 +1,3 @@
-import type { AuditFeed } from '../features/audit/audit-feed';
 import type { ExportAnswers } from '../features/exports/fivem/safe-exports';
 import type { JoinCheck } from '../features/join-gate/fivem/gate';
 import type { CatalogIndex } from '../roster/catalog-index';
@@ -50,8 +49,11 @@ export interface Capability {
   auditGap?(reason: string): void;
   /** A read of the audit log brought these entries, not handled before (before they are matched). */
   auditEntries?(fresh: readonly unknown[]): void;
-  /** The audit feed was started (in a `ready` hook, so before the `ready` of those listed after). */
-  auditFeedStarted?(feed: AuditFeed): void;
+  /**
+   * The audit feed started (in a `ready` or `scopesChanged` hook, so before those of the features
+   * listed after): the audit feature's handle gives it from now on.
+   */
+  auditFeedStarted?(): void;
   /** Lines added to `roster status`, after the roster's own. */
   statusLines?(): string[];
   /** Lines added to `roster doctor`, after the roster's own checks. */
@@ -141,8 +143,8 @@ export class Capabilities {
     for (const capability of this.attached) capability.auditEntries?.(fresh);
   }
 
-  auditFeedStarted(feed: AuditFeed): void {
-    for (const capability of this.attached) capability.auditFeedStarted?.(feed);
+  auditFeedStarted(): void {
+    for (const capability of this.attached) capability.auditFeedStarted?.();
   }
 
   statusLines(): string[] {

@@ -3,7 +3,7 @@ import { decodeDay, encodeDay, keyTag } from '../../http/limiter/saved-day';
 import type { RosterContext } from '../../kernel/context';
 import type { Capability } from '../../kernel/feature';
 import { hasScope } from '../../roster/client';
-import type { AuditFeed } from '../audit/audit-feed';
+import { auditFeedHandle } from '../audit/handle';
 import { mirrorHandle } from '../mirror/handle';
 import { dailyBudgetLines } from './doctor-lines';
 import { dayFile } from './fivem/day-file';
@@ -42,10 +42,10 @@ export function attachDailyBudget(context: RosterContext): Capability {
       logger.warn(`could not save the day's request count: ${(error as Error).message}`);
     }
   };
-  let feed: AuditFeed | null = null;
   /** The key may read duty sessions: those of the members online are read every refresh interval. */
   let dutyRead = false;
   const rates = (): ServerRates => {
+    const feed = handles.get(auditFeedHandle);
     const mirror = handles.get(mirrorHandle)?.report() ?? null;
     const on = mirror !== null && mirror.state.kind !== 'off';
     return {
@@ -69,9 +69,6 @@ export function attachDailyBudget(context: RosterContext): Capability {
     },
     scopesChanged: (identity) => {
       dutyRead = hasScope(identity.scopes, 'timelogs:read');
-    },
-    auditFeedStarted: (started) => {
-      feed = started;
     },
     doctorLines: () => {
       const now = clock.now();

@@ -1,6 +1,7 @@
 import type { RosterContext } from '../../kernel/context';
 import type { Capability } from '../../kernel/feature';
 import { hasScope } from '../../roster/client';
+import { auditFeedHandle } from '../audit/handle';
 import { mirrorHandle } from './handle';
 import { mirrorDoctorLine, mirrorStatusLine } from './mirror-lines';
 import { MirrorSync } from './mirror-sync';
@@ -45,7 +46,10 @@ export function attachMirror(context: RosterContext): Capability {
     },
   });
   return {
-    auditFeedStarted: (feed) => sync.follow(feed),
+    auditFeedStarted() {
+      const feed = context.handles.get(auditFeedHandle);
+      if (feed) sync.follow(feed);
+    },
     ready(identity) {
       sync.verified(communityKey(identity.community));
       if (!config.mirror.enabled) return;

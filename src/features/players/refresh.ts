@@ -6,6 +6,7 @@ import type { AuditFeed } from '../audit/audit-feed';
 import { startAuditFeed } from '../audit/audit-start';
 import { feedLines } from '../audit/feed-report';
 import { gapReread } from '../audit/gap-reread';
+import { auditFeedHandle } from '../audit/handle';
 import { scheduleRefresh } from '../audit/refresh-plan';
 
 const CATALOG_REFRESH_MS = 30 * 60_000;
@@ -17,7 +18,7 @@ const CATALOG_REFRESH_MS = 30 * 60_000;
  * doctor` tells how the feed runs.
  */
 export function attachRefresh(context: RosterContext): Capability {
-  const { api, service, players, cache, schedule, clock, logger, config, capabilities } = context;
+  const { api, service, players, cache, schedule, clock, logger, config, capabilities, handles } = context;
   // While the key was refused nothing was sent: players admitted meanwhile by gate.onError have no
   // roster data, and everyone online may have changed. Read them all again the moment it resumes,
   // not at the next background refresh.
@@ -50,7 +51,10 @@ export function attachRefresh(context: RosterContext): Capability {
       identity.scopes,
     );
     // At once, so a mirror restored from the snapshot resumes the log before it is anchored.
-    if (feed) capabilities.auditFeedStarted(feed);
+    if (feed) {
+      handles.provide(auditFeedHandle, feed);
+      capabilities.auditFeedStarted();
+    }
   };
   return {
     ready: (identity) => startFeed(identity),
