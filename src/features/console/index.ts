@@ -1,5 +1,5 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { withinOrFail } from '../../platform/answer-within';
 import { serverId, license as toLicense } from '../../platform/arguments';
 import { type RosterCommands, registerRosterCommand } from '../../platform/command';
@@ -11,14 +11,14 @@ import { doctorSummary } from './doctor-summary';
 import { memberLines, statusLines } from './status-report';
 
 /** The owner's `roster` console command: status, lookup, refresh, doctor, training. */
-export function attachRosterCommand(context: RosterContext): Capability {
+export function attachRosterCommand(context: RosterContext): Feature {
   registerRosterCommand(rosterCommands(context), context.output);
   return {};
 }
 
 /** What `roster status|lookup|refresh|doctor|training` answer, as console lines. */
 export function rosterCommands(context: RosterContext): RosterCommands {
-  const { api, service, players, config, clock, capabilities } = context;
+  const { api, service, players, config, clock, features } = context;
   return {
     status: () => [
       ...statusLines({
@@ -30,7 +30,7 @@ export function rosterCommands(context: RosterContext): RosterCommands {
         players,
         now: clock.now(),
       }),
-      ...capabilities.statusLines(),
+      ...features.statusLines(),
     ],
     lookup: async (target) => {
       const id = serverId(target);
@@ -81,7 +81,7 @@ export function rosterCommands(context: RosterContext): RosterCommands {
         )),
         // Config mistakes that did not stop the resource (said at start) are repeated here.
         ...context.settings.warnings.map((warning) => `! config: ${warning}`),
-        ...(await capabilities.doctorLines()),
+        ...(await features.doctorLines()),
         // Shown in part, as on the panel (which shows these lines too); the warning said it whole.
         ...claimedLicenseLines(context.claimedLicenses, (license) => partialLicense(license) ?? license),
       ];

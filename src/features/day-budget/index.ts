@@ -1,7 +1,7 @@
 import { dailyCost, keyOutlook, type ServerRates } from '../../http/limiter/daily-estimate';
 import { decodeDay, encodeDay, keyTag } from '../../http/limiter/saved-day';
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { hasScope } from '../../roster/client';
 import { auditFeedHandle } from '../audit/handle';
 import { mirrorHandle } from '../mirror/handle';
@@ -17,7 +17,7 @@ const SAVE_MS = 60_000;
  * costs a day, how many servers' worth the key carries when the service's counts show others on
  * it, and when the day would run out.
  */
-export function attachDailyBudget(context: RosterContext): Capability {
+export function attachDailyBudget(context: RosterContext): Feature {
   const { api, clock, logger, config, players, handles, schedule } = context;
   const store = context.resourcePath ? dayFile(context.resourcePath) : null;
   const key = keyTag(context.settings.apiKey);

@@ -1,8 +1,8 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
 import { serverId } from '../../platform/arguments';
 import { fx } from '../../platform/natives';
 import { hasScope } from '../../roster/client';
+import type { ExportingFeature } from '../exports/exporting-feature';
 import type { ExportAnswers } from '../exports/fivem/safe-exports';
 import { membersNamedByDutyEntries } from './duty-entries';
 import { DUTY_SESSIONS, type DutyFields, describeDutyFields, readDutyFields } from './duty-fields';
@@ -28,7 +28,7 @@ type DutyState =
  * refresh, within the same budget. Answers `getDutyHours`, the `hours` command and the panel's
  * hours column from memory.
  */
-export function attachDutyHours(context: RosterContext): Capability {
+export function attachDutyHours(context: RosterContext): ExportingFeature {
   const { api, players, schedule, clock, logger, config, output } = context;
   const intervalMs = config.refresh.intervalSeconds * 1000;
   const ledger = new DutyLedger();

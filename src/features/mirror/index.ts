@@ -1,5 +1,5 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { hasScope } from '../../roster/client';
 import { auditFeedHandle } from '../audit/handle';
 import { mirrorHandle } from './handle';
@@ -15,7 +15,7 @@ import { communityKey } from './saved-mirror';
  * for a full read again. After a restart it starts from the snapshot: caught up on the audit log
  * from the position saved with it when recent, else held for the outage policy only.
  */
-export function attachMirror(context: RosterContext): Capability {
+export function attachMirror(context: RosterContext): Feature {
   const { config, api, service, schedule, clock, logger } = context;
   const sync = new MirrorSync({
     source: api,

@@ -1,6 +1,6 @@
 import type { Config } from '../../kernel/config';
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { rosterCommands } from '../console/index';
 import { dutyHoursHandle } from '../duty/handle';
 import { jobSyncHandle } from '../jobs/handle';
@@ -15,7 +15,7 @@ import { createPanel } from './panel';
  * roster answer and join decision as they happen, cheaply, and reads the rest only when a page
  * asks: the same status, doctor and training report as the `roster` command.
  */
-export function attachPanel(context: RosterContext): Capability {
+export function attachPanel(context: RosterContext): Feature {
   const { webToken, settings, config, api, service, cache, players, clock, logger, resource } = context;
   if (webToken === null) return {};
   const commands = rosterCommands(context);

@@ -1,5 +1,5 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { onScheduledRestart, onServerShuttingDown } from '../../platform/txadmin-events';
 import { mirrorHandle } from '../mirror/handle';
 import { communityKey, decodeMirror, mirrorJson, type SavedMirror } from '../mirror/saved-mirror';
@@ -20,7 +20,7 @@ const SNAPSHOT_SAVE_MS = 5 * 60_000;
  * comes; the largest save takes a fraction of a second), and in the background at each warning of
  * a scheduled restart.
  */
-export function attachSnapshot(context: RosterContext): Capability {
+export function attachSnapshot(context: RosterContext): Feature {
   const { cache, clock, logger, resourcePath, handles } = context;
   const snapshot = resourcePath ? snapshotFile(resourcePath) : null;
   if (snapshot === null) return {};
