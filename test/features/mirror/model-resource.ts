@@ -78,7 +78,7 @@ export function startModelResource(inputs: ResourceInputs): ModelResource {
       'the roster client opened its own connection pool, not the model service: the test file must mock src/http/keep-alive-pool.ts with model-transport.ts',
     );
   const { features, service, config } = context;
-  // The features that keep the roster on the server, in the app's order (src/app/features.ts).
+  // The features that keep the roster on the server, in the app's order (src/app/start.ts).
   for (const attach of [attachKeyCheck, attachRefresh, attachMirror]) features.add(attach(context));
   features.start();
 
