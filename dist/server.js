@@ -31802,6 +31802,33 @@ function printable(text6, max) {
   return plain.length > max ? `${plain.slice(0, max)}\u2026` : plain;
 }
 
+// src/kernel/handle.ts
+var Handle = class {
+  constructor(name) {
+    this.name = name;
+  }
+  name;
+};
+var HandleProvidedTwice = class extends Error {
+  constructor(handle) {
+    super(`${handle} is provided twice`);
+    this.name = "HandleProvidedTwice";
+  }
+};
+var Handles = class {
+  provided = /* @__PURE__ */ new Map();
+  provide(handle, value) {
+    if (this.provided.has(handle)) throw new HandleProvidedTwice(handle.name);
+    this.provided.set(handle, value);
+  }
+  get(handle) {
+    return this.provided.has(handle) ? this.provided.get(handle) : null;
+  }
+};
+
+// src/features/training/handle.ts
+var trainingReportHandle = new Handle("the training report");
+
 // src/roster/catalog-index.ts
 function matchKey(value) {
   return value.trim().toLowerCase();
@@ -32219,7 +32246,7 @@ function attachRosterCommand(context) {
   return {};
 }
 function rosterCommands(context) {
-  const { api, service, players, config: config2, clock: clock2, capabilities } = context;
+  const { api, service, players, config: config2, clock: clock2, features } = context;
   return {
     status: () => [
       ...statusLines({
@@ -32231,7 +32258,7 @@ function rosterCommands(context) {
         players,
         now: clock2.now()
       }),
-      ...capabilities.statusLines()
+      ...features.statusLines()
     ],
     lookup: async (target) => {
       const id2 = serverId(target);
@@ -32254,7 +32281,7 @@ function rosterCommands(context) {
       if (id2 === null || !players.get(id2)) return [`no player ${target} is online`];
       return memberLines(await service.refreshPlayer(id2), `player ${id2}`);
     },
-    training: () => capabilities.trainingLines(),
+    training: async () => await context.handles.get(trainingReportHandle)?.lines() ?? [],
     // Every check answers within gate.timeoutSeconds, whatever wait the service imposes.
     doctor: async () => {
       const ms = config2.gate.timeoutSeconds * 1e3;
@@ -32280,7 +32307,7 @@ function rosterCommands(context) {
         ),
         // Config mistakes that did not stop the resource (said at start) are repeated here.
         ...context.settings.warnings.map((warning) => `! config: ${warning}`),
-        ...await capabilities.doctorLines(),
+        ...await features.doctorLines(),
         // Shown in part, as on the panel (which shows these lines too); the warning said it whole.
         ...claimedLicenseLines(context.claimedLicenses, (license2) => partialLicense(license2) ?? license2)
       ];
@@ -54598,6 +54625,12 @@ function toParams(query) {
   return params;
 }
 
+// src/features/audit/handle.ts
+var auditFeedHandle = new Handle("the audit feed");
+
+// src/features/mirror/handle.ts
+var mirrorHandle = new Handle("the roster mirror");
+
 // src/features/day-budget/doctor-lines.ts
 var CLOSE = 1 - DEFAULT_DAY_RESERVE.background;
 function dailyBudgetLines(outlook, now) {
@@ -54685,7 +54718,7 @@ function dayFile(resourcePath, name = "roster-day.json") {
 // src/features/day-budget/index.ts
 var SAVE_MS = 6e4;
 function attachDailyBudget(context) {
-  const { api, clock: clock2, logger, config: config2, players, capabilities, schedule } = context;
+  const { api, clock: clock2, logger, config: config2, players, handles, schedule } = context;
   const store = context.resourcePath ? dayFile(context.resourcePath) : null;
   const key2 = keyTag(context.settings.apiKey);
   if (store) {
@@ -54709,10 +54742,10 @@ function attachDailyBudget(context) {
       logger.warn(`could not save the day's request count: ${error62.message}`);
     }
   };
-  let feed = null;
   let dutyRead = false;
   const rates = () => {
-    const mirror = capabilities.mirrorReport();
+    const feed = handles.get(auditFeedHandle);
+    const mirror = handles.get(mirrorHandle)?.report() ?? null;
     const on = mirror !== null && mirror.state.kind !== "off";
     return {
       auditSeconds: feed ? config2.refresh.auditSeconds : 0,
@@ -54733,9 +54766,6 @@ function attachDailyBudget(context) {
     },
     scopesChanged: (identity) => {
       dutyRead = hasScope(identity.scopes, "timelogs:read");
-    },
-    auditFeedStarted: (started) => {
-      feed = started;
     },
     doctorLines: () => {
       const now = clock2.now();
@@ -55224,6 +55254,9 @@ function registerHoursCommand(deps) {
   );
 }
 
+// src/features/duty/handle.ts
+var dutyHoursHandle = new Handle("duty hours");
+
 // src/features/duty/index.ts
 var DEFAULT_DAYS = 7;
 function attachDutyHours(context) {
@@ -55253,6 +55286,7 @@ function attachDutyHours(context) {
       null
     ]
   };
+  context.handles.provide(dutyHoursHandle, { hours: hoursOf });
   registerHoursCommand({
     hours: hoursOf,
     name: (src) => memberOf(src)?.name ?? fx.GetPlayerName(src) ?? `player ${src}`,
@@ -55327,7 +55361,6 @@ function attachDutyHours(context) {
     auditGap() {
       if (state.kind === "reading") state.reader.rereadEveryone();
     },
-    dutyHours: hoursOf,
     auditFeedStarted() {
       auditRead = true;
     },
@@ -55356,6 +55389,13 @@ function dutyLines(state, intervalSeconds, auditRead) {
       ];
     }
   }
+}
+
+// src/features/exports/exporting-feature.ts
+function exportAnswers(features) {
+  const answers = {};
+  for (const feature of [...features].reverse()) Object.assign(answers, feature.exports);
+  return answers;
 }
 
 // src/features/exports/documented-exports.ts
@@ -56634,6 +56674,9 @@ var JobSyncRunner = class {
   }
 };
 
+// src/features/jobs/handle.ts
+var jobSyncHandle = new Handle("job sync");
+
 // src/features/jobs/job-plan.ts
 function planJobs(held, want, c) {
   const keeps = keepsOwnJob(held, c);
@@ -56916,6 +56959,7 @@ function attachJobs(context) {
     logger,
     callMs: FRAMEWORK_CALL_MS
   });
+  context.handles.provide(jobSyncHandle, { jobOf: (src) => sync.jobOf(src) });
   return {
     exports: jobExports(() => sync),
     start: () => runner.start(),
@@ -56923,8 +56967,7 @@ function attachJobs(context) {
     catalogLoaded: () => runner.catalogLoaded(),
     playerLoaded: (src) => sync.apply(src),
     playerUpdated: (src) => sync.apply(src),
-    doctorLines: () => runner.doctorLines(),
-    jobOf: (src) => sync.jobOf(src)
+    doctorLines: () => runner.doctorLines()
   };
 }
 
@@ -57327,10 +57370,10 @@ function announceWait(deps, deferrals, values, finished, timers) {
 
 // src/features/join-gate/index.ts
 function attachJoinGate(context) {
-  const { capabilities } = context;
+  const { features } = context;
   const gate = attachGate({
-    // Read at each join: the capabilities that add a check are attached after the gate.
-    joinChecks: () => capabilities.joinChecks(),
+    // Read at each join: the features that add a check are attached after the gate.
+    joinChecks: () => features.joinChecks(),
     config: context.config,
     service: () => context.service,
     source: () => context.api,
@@ -57338,8 +57381,8 @@ function attachJoinGate(context) {
     community: () => context.identity?.community.name ?? "community",
     clock: context.clock,
     logger: context.logger,
-    admitted: (tempId) => capabilities.admitted(tempId),
-    onDecision: (decision) => capabilities.decided(decision)
+    admitted: (tempId) => features.admitted(tempId),
+    onDecision: (decision) => features.decided(decision)
   });
   onServerShuttingDown(context.logger, (notice) => {
     const waiting = gate.shutDown(notice.message);
@@ -57354,7 +57397,7 @@ function attachJoinGate(context) {
 var START_RETRY_MS = 3e4;
 var SCOPE_RECHECK_MS = 15 * 6e4;
 function attachKeyCheck(context) {
-  const { api, service, schedule, logger, capabilities } = context;
+  const { api, service, schedule, logger, features } = context;
   const recheckLater = () => {
     if (!hasScope(context.identity?.scopes ?? [], "audit:read")) schedule.once(SCOPE_RECHECK_MS, recheck);
   };
@@ -57366,7 +57409,7 @@ function attachKeyCheck(context) {
       context.identity = again;
       if (changed) {
         logger.info(`the key's scopes changed: ${again.scopes.join(", ") || "none"}.`);
-        capabilities.scopesChanged(again);
+        features.scopesChanged(again);
       }
     } catch {
     }
@@ -57396,10 +57439,10 @@ function attachKeyCheck(context) {
     logger.info(`connected to the roster of "${verified.community.name}".`);
     for (const warning of scopeWarnings(verified.scopes)) logger.warn(warning);
     fx.emit("roster:ready", { community: verified.community.name, scopes: verified.scopes });
-    capabilities.ready(verified);
+    features.ready(verified);
     recheckLater();
     await catalog;
-    capabilities.departmentsRead(service.catalog);
+    features.departmentsRead(service.catalog);
   };
   return { start: () => void begin() };
 }
@@ -59377,8 +59420,10 @@ function attachMirror(context) {
     resyncMs: config2.mirror.resyncMinutes * 6e4
   });
   if (!config2.mirror.enabled) sync.turnOff({ why: "disabled" });
-  return {
-    mirrorRestored(saved) {
+  context.handles.provide(mirrorHandle, {
+    report: () => sync.report(),
+    toSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),
+    restore(saved) {
       const fresh = sync.restore(saved);
       const { state, held } = sync.report();
       if (fresh)
@@ -59389,8 +59434,13 @@ function attachMirror(context) {
         logger.info(
           `the roster mirror in the snapshot is stale (${state.why}): its ${held} members serve the outage policy only until the roster is read again.`
         );
+    }
+  });
+  return {
+    auditFeedStarted() {
+      const feed = context.handles.get(auditFeedHandle);
+      if (feed) sync.follow(feed);
     },
-    auditFeedStarted: (feed) => sync.follow(feed),
     ready(identity) {
       sync.verified(communityKey(identity.community));
       if (!config2.mirror.enabled) return;
@@ -59409,8 +59459,6 @@ function attachMirror(context) {
     auditGap: (reason) => sync.gap(reason),
     auditEntries: (fresh) => sync.entriesRead(fresh),
     stop: () => sync.stop(),
-    mirrorToSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),
-    mirrorReport: () => sync.report(),
     statusLines: () => [mirrorStatusLine(sync.report(), clock2.now())],
     doctorLines: () => [mirrorDoctorLine(sync.report(), clock2.now())]
   };
@@ -60941,7 +60989,7 @@ function attachPanel(context) {
       limiter: () => api.limiterState(),
       lastError: () => service.lastError,
       cache: () => cache.stats(),
-      mirror: () => context.capabilities.mirrorReport(),
+      mirror: () => context.handles.get(mirrorHandle)?.report() ?? null,
       claimedLicenses: () => ({
         licenses: context.claimedLicenses.list(),
         more: context.claimedLicenses.more
@@ -60951,8 +60999,8 @@ function attachPanel(context) {
       connectingCount: () => players.connectingCount,
       training: () => trainingOn ? commands.training() : null,
       doctor: () => commands.doctor(),
-      dutyHours: (src) => context.capabilities.dutyHours(src, 7),
-      jobOf: (src) => context.capabilities.jobOf(src)
+      dutyHours: (src) => context.handles.get(dutyHoursHandle)?.hours(src, 7) ?? null,
+      jobOf: (src) => context.handles.get(jobSyncHandle)?.jobOf(src) ?? null
     },
     refusalTexts: (decision) => refusalTexts(config2, decision.name, community()),
     clock: clock2,
@@ -61604,12 +61652,12 @@ function loadOnlinePlayers(deps) {
 var SWEEP_MS = 6e4;
 var CONNECTING_MAX_AGE_MS = 15 * 6e4;
 function attachPlayers(context) {
-  const { players, clock: clock2, logger, capabilities } = context;
+  const { players, clock: clock2, logger, features } = context;
   const lifecycle = {
     service: () => context.service,
     players,
     clock: clock2,
-    dropped: (entry) => capabilities.dropped(entry)
+    dropped: (entry) => features.dropped(entry)
   };
   attachLifecycle(lifecycle);
   return {
@@ -61618,7 +61666,7 @@ function attachPlayers(context) {
       if (online2 > 0) logger.info(`loading ${online2} player(s) already online.`);
       context.schedule.every(SWEEP_MS, () => {
         players.sweep(clock2.now(), CONNECTING_MAX_AGE_MS);
-        capabilities.sweep();
+        features.sweep();
       });
     }
   };
@@ -62246,7 +62294,7 @@ function feedLines(state, now, refreshSeconds) {
 // src/features/players/refresh.ts
 var CATALOG_REFRESH_MS = 30 * 6e4;
 function attachRefresh(context) {
-  const { api, service, players, cache, schedule, clock: clock2, logger, config: config2, capabilities } = context;
+  const { api, service, players, cache, schedule, clock: clock2, logger, config: config2, features, handles } = context;
   api.onStateChange((change) => {
     if (change.state === "resumed") service.refreshOnline("refresh").catch(() => {
     });
@@ -62254,7 +62302,7 @@ function attachRefresh(context) {
   let feed = null;
   const reread = gapReread({ service, cache, schedule, clock: clock2 });
   const gap = (reason) => {
-    capabilities.auditGap(reason);
+    features.auditGap(reason);
     reread();
   };
   const startFeed = (identity) => {
@@ -62270,11 +62318,14 @@ function attachRefresh(context) {
         logger,
         auditSeconds: config2.refresh.auditSeconds,
         gap,
-        entriesRead: (fresh) => capabilities.auditEntries(fresh)
+        entriesRead: (fresh) => features.auditEntries(fresh)
       },
       identity.scopes
     );
-    if (feed) capabilities.auditFeedStarted(feed);
+    if (feed) {
+      handles.provide(auditFeedHandle, feed);
+      features.auditFeedStarted();
+    }
   };
   return {
     ready: (identity) => startFeed(identity),
@@ -62295,7 +62346,7 @@ function attachRefresh(context) {
         CATALOG_REFRESH_MS,
         async () => {
           await service.loadCatalog(true);
-          capabilities.departmentsRead(service.catalog);
+          features.departmentsRead(service.catalog);
         },
         0.1
       );
@@ -62822,7 +62873,7 @@ function loadSnapshot(cache, store, logger) {
 // src/features/snapshot/index.ts
 var SNAPSHOT_SAVE_MS = 5 * 6e4;
 function attachSnapshot(context) {
-  const { cache, clock: clock2, logger, resourcePath, capabilities } = context;
+  const { cache, clock: clock2, logger, resourcePath, handles } = context;
   const snapshot = resourcePath ? snapshotFile(resourcePath) : null;
   if (snapshot === null) return {};
   const loaded = loadSnapshot(cache, snapshot, logger);
@@ -62836,7 +62887,7 @@ function attachSnapshot(context) {
   }
   const community = () => context.identity ? communityKey(context.identity.community) : loaded?.community;
   const what = () => {
-    const part = capabilities.mirrorToSave();
+    const part = handles.get(mirrorHandle)?.toSave() ?? null;
     return { ...part ? { mirror: mirrorJson(part) } : {}, community: community() };
   };
   const failed = (error62) => logger.warn(`could not save the member snapshot: ${error62?.message ?? String(error62)}`);
@@ -62863,7 +62914,7 @@ function attachSnapshot(context) {
   onScheduledRestart(logger, () => void saveInBackground());
   return {
     start: () => {
-      if (mirror) capabilities.mirrorRestored(mirror);
+      if (mirror) handles.get(mirrorHandle)?.restore(mirror);
       mirror = null;
       context.schedule.every(SNAPSHOT_SAVE_MS, saveInBackground);
     },
@@ -65050,6 +65101,7 @@ function attachTraining2(context) {
   const { settings, logger, clock: clock2, config: config2 } = context;
   const training = attachTraining({ settings, logger, clock: clock2, roster: () => context.service });
   const { timeoutSeconds } = config2.gate;
+  context.handles.provide(trainingReportHandle, { lines: () => training.consoleLines() });
   return {
     ...training.joinCheck ? { joinCheck: training.joinCheck } : {},
     exports: training.exports,
@@ -65058,7 +65110,6 @@ function attachTraining2(context) {
     doctorLines: () => answerWithin(training.doctorLines(), timeoutSeconds * 1e3, clock2, () => [
       `training: \u2717 the learning service did not answer within ${timeoutSeconds} s.`
     ]),
-    trainingLines: () => training.consoleLines(),
     rosterStarted: () => training.start(),
     stop: () => training.stop()
   };
@@ -65684,118 +65735,71 @@ var RosterService = class {
 };
 
 // src/kernel/feature.ts
-var Capabilities = class {
+var Features = class {
   attached = [];
-  add(capability) {
-    this.attached.push(capability);
+  add(feature) {
+    this.attached.push(feature);
   }
   start() {
-    for (const capability of this.attached) capability.start?.();
-    for (const capability of this.attached) capability.rosterStarted?.();
+    for (const feature of this.attached) feature.start?.();
+    for (const feature of this.attached) feature.rosterStarted?.();
   }
   stop() {
-    for (const capability of this.attached) capability.stop?.();
-  }
-  ready(identity) {
-    for (const capability of this.attached) capability.ready?.(identity);
-  }
-  scopesChanged(identity) {
-    for (const capability of this.attached) capability.scopesChanged?.(identity);
-  }
-  departmentsRead(catalog) {
-    for (const capability of this.attached) capability.departmentsRead?.(catalog);
-  }
-  catalogLoaded(catalog) {
-    for (const capability of this.attached) capability.catalogLoaded?.(catalog);
-  }
-  playerLoaded(src, member) {
-    for (const capability of this.attached) capability.playerLoaded?.(src, member);
-  }
-  playerUpdated(src, member, previous) {
-    for (const capability of this.attached) capability.playerUpdated?.(src, member, previous);
-  }
-  joinChecks() {
-    return this.attached.flatMap((capability) => capability.joinCheck ? [capability.joinCheck] : []);
-  }
-  /** Every capability's export answers; an export two answer is the first one's. */
-  exportAnswers() {
-    const answers = {};
-    for (const capability of [...this.attached].reverse()) Object.assign(answers, capability.exports);
-    return answers;
-  }
-  admitted(tempId) {
-    for (const capability of this.attached) capability.admitted?.(tempId);
-  }
-  decided(decision) {
-    for (const capability of this.attached) capability.decided?.(decision);
-  }
-  answered(status) {
-    for (const capability of this.attached) capability.answered?.(status);
-  }
-  dropped(entry) {
-    for (const capability of this.attached) capability.dropped?.(entry);
+    for (const feature of this.attached) feature.stop?.();
   }
   sweep() {
-    for (const capability of this.attached) capability.sweep?.();
+    for (const feature of this.attached) feature.sweep?.();
   }
-  auditGap(reason) {
-    for (const capability of this.attached) capability.auditGap?.(reason);
+  ready(identity) {
+    for (const feature of this.attached) feature.ready?.(identity);
+  }
+  scopesChanged(identity) {
+    for (const feature of this.attached) feature.scopesChanged?.(identity);
+  }
+  departmentsRead(catalog) {
+    for (const feature of this.attached) feature.departmentsRead?.(catalog);
+  }
+  catalogLoaded(catalog) {
+    for (const feature of this.attached) feature.catalogLoaded?.(catalog);
+  }
+  joinChecks() {
+    return this.attached.flatMap((feature) => feature.joinCheck ? [feature.joinCheck] : []);
+  }
+  admitted(tempId) {
+    for (const feature of this.attached) feature.admitted?.(tempId);
+  }
+  decided(decision) {
+    for (const feature of this.attached) feature.decided?.(decision);
+  }
+  playerLoaded(src, member) {
+    for (const feature of this.attached) feature.playerLoaded?.(src, member);
+  }
+  playerUpdated(src, member, previous) {
+    for (const feature of this.attached) feature.playerUpdated?.(src, member, previous);
+  }
+  dropped(entry) {
+    for (const feature of this.attached) feature.dropped?.(entry);
+  }
+  answered(status) {
+    for (const feature of this.attached) feature.answered?.(status);
+  }
+  auditFeedStarted() {
+    for (const feature of this.attached) feature.auditFeedStarted?.();
   }
   auditEntries(fresh) {
-    for (const capability of this.attached) capability.auditEntries?.(fresh);
+    for (const feature of this.attached) feature.auditEntries?.(fresh);
   }
-  auditFeedStarted(feed) {
-    for (const capability of this.attached) capability.auditFeedStarted?.(feed);
-  }
-  mirrorRestored(saved) {
-    for (const capability of this.attached) capability.mirrorRestored?.(saved);
-  }
-  /** The first capability's answer that has one. */
-  mirrorToSave() {
-    for (const capability of this.attached) {
-      const saved = capability.mirrorToSave?.();
-      if (saved) return saved;
-    }
-    return null;
-  }
-  /** The first capability's answer that has one. */
-  mirrorReport() {
-    for (const capability of this.attached) {
-      const report = capability.mirrorReport?.();
-      if (report) return report;
-    }
-    return null;
-  }
-  /** The first capability's answer that has one; null when none knows. */
-  dutyHours(src, days) {
-    for (const capability of this.attached) {
-      const hours = capability.dutyHours?.(src, days);
-      if (hours !== void 0 && hours !== null) return hours;
-    }
-    return null;
-  }
-  /** The first capability's answer that has one. */
-  jobOf(src) {
-    for (const capability of this.attached) {
-      const job = capability.jobOf?.(src);
-      if (job) return job;
-    }
-    return null;
+  auditGap(reason) {
+    for (const feature of this.attached) feature.auditGap?.(reason);
   }
   statusLines() {
-    return this.attached.flatMap((capability) => capability.statusLines?.() ?? []);
+    return this.attached.flatMap((feature) => feature.statusLines?.() ?? []);
   }
-  /** One capability after the other, so each one's own deadline starts when its turn comes. */
+  /** One feature after the other, so each one's own deadline starts when its turn comes. */
   async doctorLines() {
     const lines = [];
-    for (const capability of this.attached)
-      if (capability.doctorLines) lines.push(...await capability.doctorLines());
-    return lines;
-  }
-  async trainingLines() {
-    const lines = [];
-    for (const capability of this.attached)
-      if (capability.trainingLines) lines.push(...await capability.trainingLines());
+    for (const feature of this.attached)
+      if (feature.doctorLines) lines.push(...await feature.doctorLines());
     return lines;
   }
 };
@@ -65805,7 +65809,7 @@ function buildRosterContext(inputs) {
   const { settings, output: output2, clock: clock2 } = inputs;
   const { logger } = output2;
   const { config: config2 } = settings;
-  const capabilities = new Capabilities();
+  const features = new Features();
   const claimedLicenses = new ClaimedLicenses(logger);
   const admittable = new Set(config2.gate.requireStatus.map(matchKey));
   const joinNeedsDepartments = (member) => !config2.gate.enabled || admittable.has(matchKey(member.status));
@@ -65821,7 +65825,7 @@ function buildRosterContext(inputs) {
     clock: clock2,
     logger,
     joinHoldMs: joinHoldMs(config2.gate.timeoutSeconds * 1e3),
-    onAnswer: (status) => capabilities.answered(status),
+    onAnswer: (status) => features.answered(status),
     joinNeedsDepartments,
     claims: claimedLicenses
   });
@@ -65836,21 +65840,21 @@ function buildRosterContext(inputs) {
     source: api,
     cache,
     players,
-    // The capabilities hear a change first, so what they hold (principals) moves in the same step
+    // The features hear a change first, so what they hold (principals) moves in the same step
     // as the event and the state bag.
     events: {
       playerLoaded(src, member) {
-        capabilities.playerLoaded(src, member);
+        features.playerLoaded(src, member);
         fivemRosterEvents.playerLoaded(src, member);
       },
       playerUpdated(src, member, previous) {
-        capabilities.playerUpdated(src, member, previous);
+        features.playerUpdated(src, member, previous);
         fivemRosterEvents.playerUpdated(src, member, previous);
       }
     },
     clock: clock2,
     logger,
-    catalogLoaded: (catalog) => capabilities.catalogLoaded(catalog),
+    catalogLoaded: (catalog) => features.catalogLoaded(catalog),
     joinNeedsDepartments
   });
   return {
@@ -65870,7 +65874,8 @@ function buildRosterContext(inputs) {
     claimedLicenses,
     webToken: inputs.webToken,
     identity: null,
-    capabilities
+    features,
+    handles: new Handles()
   };
 }
 
@@ -65949,7 +65954,7 @@ function wrongNameProblem(actual) {
 }
 
 // src/app/start.ts
-var CAPABILITIES = [
+var FEATURES = [
   // First to stop: the players still waiting are decided while everything else still runs.
   attachJoinGate,
   // First to start: what a previous run granted is removed before anything grants again.
@@ -66006,15 +66011,20 @@ function startRoster() {
 }
 function run(resource, settings, output2, clock2, webToken) {
   const context = buildRosterContext({ resource, settings, output: output2, clock: clock2, webToken });
-  const { capabilities } = context;
-  for (const attach of CAPABILITIES) capabilities.add(attach(context));
-  registerExports(capabilities.exportAnswers(), output2.logger);
+  const { features } = context;
+  const attached = [];
+  for (const attach of FEATURES) {
+    const feature = attach(context);
+    features.add(feature);
+    attached.push(feature);
+  }
+  registerExports(exportAnswers(attached), output2.logger);
   fx.on("onResourceStart", (name) => {
-    if (name === resource) capabilities.start();
+    if (name === resource) features.start();
   });
   fx.on("onResourceStop", (name) => {
     if (name !== resource) return;
-    capabilities.stop();
+    features.stop();
     context.schedule.stop();
     void context.api.close();
   });

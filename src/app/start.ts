@@ -1,20 +1,24 @@
 /*
  * How the resource is put together. `startRoster` reads the settings; with bad ones the resource
  * fails closed. Otherwise it builds one `RosterContext` (settings, output, clock, schedule, the
- * roster client, cache, players and service) and attaches each capability in `CAPABILITIES` to it.
+ * roster client, cache, players and service, the handles) and attaches each feature in `FEATURES`.
  *
- * To add a capability: write one module under `capabilities/` exporting `attachX(context)`. It
- * registers its own handlers and commands (its timers in `start`) and returns the hooks it needs
- * (`Capability` in capability.ts: start, stop, ready, a player's data, doctor lines…) and its
- * answers to documented exports (declared in fivem/documented-exports.ts). Then add it to the
- * list below; nothing else here changes. A moment no hook covers yet becomes a new optional hook,
- * called where that moment happens. The place in the list matters: capabilities
- * are attached, started and stopped in list order, and every hook is called in list order too.
+ * To add a feature: make its folder under `features/`, whose `index.ts` exports `attachX(context)`,
+ * and add one line to the list below; nothing else here changes. `attachX` registers the feature's
+ * own handlers and commands (its timers in `start`) and returns the hooks it needs (`Feature` in
+ * kernel/feature.ts: start, stop, ready, a player's data, doctor lines…) and its answers to
+ * documented exports (each declared once, in features/exports/documented-exports.ts). A value it
+ * offers the others is a handle (kernel/handle.ts) declared in its folder and provided when
+ * attached; a feature that asks for it reads it when needed, null while the provider is off. A
+ * moment several features must hear of, that no hook covers yet, becomes a new optional hook,
+ * called where that moment happens. The place in the list matters: features are attached, started
+ * and stopped in list order, and every hook is called in list order too.
  */
 
 import { attachRosterCommand } from '../features/console/index';
 import { attachDailyBudget } from '../features/day-budget/index';
 import { attachDutyHours } from '../features/duty/index';
+import { type ExportingFeature, exportAnswers } from '../features/exports/exporting-feature';
 import { registerExports } from '../features/exports/fivem/safe-exports';
 import { attachExports } from '../features/exports/index';
 import { attachJobs } from '../features/jobs/index';
@@ -30,15 +34,17 @@ import { attachQueuePriority } from '../features/queue/index';
 import { attachSnapshot } from '../features/snapshot/index';
 import { attachTraining } from '../features/training/index';
 import { loadSettings, type Settings } from '../kernel/config';
-import { buildRosterContext } from '../kernel/context';
-import type { AttachCapability } from '../kernel/feature';
+import { buildRosterContext, type RosterContext } from '../kernel/context';
 import { type ConsoleOutput, consoleOutput } from '../platform/logger';
 import { fx } from '../platform/natives';
 import { type Clock, systemClock } from '../platform/ports';
 import { failClosed } from './fail-closed';
 import { wrongNameProblem } from './resource-name';
 
-const CAPABILITIES: readonly AttachCapability[] = [
+/** A feature's entry point: registers what the feature needs, hands back its hooks and export answers. */
+type AttachFeature = (context: RosterContext) => ExportingFeature;
+
+const FEATURES: readonly AttachFeature[] = [
   // First to stop: the players still waiting are decided while everything else still runs.
   attachJoinGate,
   // First to start: what a previous run granted is removed before anything grants again.
@@ -110,18 +116,23 @@ function run(
   webToken: string | null,
 ): void {
   const context = buildRosterContext({ resource, settings, output, clock, webToken });
-  const { capabilities } = context;
-  for (const attach of CAPABILITIES) capabilities.add(attach(context));
-  // The same list as when failing closed: an export no capability answers gives its empty answer.
-  registerExports(capabilities.exportAnswers(), output.logger);
+  const { features } = context;
+  const attached: ExportingFeature[] = [];
+  for (const attach of FEATURES) {
+    const feature = attach(context);
+    features.add(feature);
+    attached.push(feature);
+  }
+  // The same list as when failing closed: an export no feature answers gives its empty answer.
+  registerExports(exportAnswers(attached), output.logger);
   fx.on('onResourceStart', (name: string) => {
-    if (name === resource) capabilities.start();
+    if (name === resource) features.start();
   });
   // Synchronous to the end: FXServer tears the resource down right after this event, so nothing
   // here may wait for a later tick.
   fx.on('onResourceStop', (name: string) => {
     if (name !== resource) return;
-    capabilities.stop();
+    features.stop();
     context.schedule.stop();
     void context.api.close();
   });

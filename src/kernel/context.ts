@@ -12,10 +12,11 @@ import { PlayerRegistry } from '../roster/player-registry';
 import { RosterQueries } from '../roster/queries';
 import { RosterService } from '../roster/roster-service';
 import type { Config, Settings } from './config';
-import { Capabilities } from './feature';
+import { Features } from './feature';
+import { Handles } from './handle';
 import { Schedule } from './schedule';
 
-/** What every capability shares: the settings, the output, the clock and the roster core. */
+/** What every feature shares: the settings, the output, the clock and the roster core. */
 export interface RosterContext {
   readonly resource: string;
   /** The resource folder (the snapshot, the principal ledger, the rank log); null when FXServer has none. */
@@ -41,7 +42,9 @@ export interface RosterContext {
   readonly webToken: string | null;
   /** The verified key; null until the key check succeeds, which alone sets it. */
   identity: KeyIdentity | null;
-  readonly capabilities: Capabilities;
+  readonly features: Features;
+  /** What one feature offers the others to ask for, each declared in its provider's folder. */
+  readonly handles: Handles;
 }
 
 export interface ContextInputs {
@@ -54,14 +57,14 @@ export interface ContextInputs {
 
 /**
  * Builds the roster core. Nothing is registered with FXServer here: what the resource offers comes
- * from the capabilities attached afterwards, and what happens in the core reaches them through
+ * from the features attached afterwards, and what happens in the core reaches them through
  * their hooks (a request's status, a player's data, departments and ranks).
  */
 export function buildRosterContext(inputs: ContextInputs): RosterContext {
   const { settings, output, clock } = inputs;
   const { logger } = output;
   const { config } = settings;
-  const capabilities = new Capabilities();
+  const features = new Features();
   const claimedLicenses = new ClaimedLicenses(logger);
   // A status the gate refuses needs no departments to decide; with the gate off, every join does.
   const admittable = new Set(config.gate.requireStatus.map(matchKey));
@@ -79,7 +82,7 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
     clock,
     logger,
     joinHoldMs: joinHoldMs(config.gate.timeoutSeconds * 1000),
-    onAnswer: (status) => capabilities.answered(status),
+    onAnswer: (status) => features.answered(status),
     joinNeedsDepartments,
     claims: claimedLicenses,
   });
@@ -94,21 +97,21 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
     source: api,
     cache,
     players,
-    // The capabilities hear a change first, so what they hold (principals) moves in the same step
+    // The features hear a change first, so what they hold (principals) moves in the same step
     // as the event and the state bag.
     events: {
       playerLoaded(src, member) {
-        capabilities.playerLoaded(src, member);
+        features.playerLoaded(src, member);
         fivemRosterEvents.playerLoaded(src, member);
       },
       playerUpdated(src, member, previous) {
-        capabilities.playerUpdated(src, member, previous);
+        features.playerUpdated(src, member, previous);
         fivemRosterEvents.playerUpdated(src, member, previous);
       },
     },
     clock,
     logger,
-    catalogLoaded: (catalog) => capabilities.catalogLoaded(catalog),
+    catalogLoaded: (catalog) => features.catalogLoaded(catalog),
     joinNeedsDepartments,
   });
   return {
@@ -128,6 +131,7 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
     claimedLicenses,
     webToken: inputs.webToken,
     identity: null,
-    capabilities,
+    features,
+    handles: new Handles(),
   };
 }

@@ -1,27 +1,28 @@
-import type { AuditFeed } from '../features/audit/audit-feed';
-import type { ExportAnswers } from '../features/exports/fivem/safe-exports';
-import type { JoinCheck } from '../features/join-gate/fivem/gate';
-import type { MirrorReport } from '../features/mirror/mirror-state';
-import type { SavedMirror } from '../features/mirror/saved-mirror';
 import type { CatalogIndex } from '../roster/catalog-index';
 import type { KeyIdentity, Member } from '../roster/model';
 import type { PlayerEntry } from '../roster/player-registry';
-import type { RosterContext } from './context';
+import type { JoinCheck } from './join-check';
 import type { JoinDecision } from './join-decision';
 
 /**
- * What one capability hooks into, every hook optional. A capability registers its own handlers,
- * exports and commands when attached, and its timers when started; the hooks are how the rest of
- * the resource reaches it.
- * Each hook is called on every capability that has it, in the order the capabilities are listed.
+ * What one feature hooks into, every hook optional: the moments that several features hear of.
+ * A feature registers its own handlers, exports and commands when attached, and its timers when
+ * started. Each hook is called on every feature that has it, in the order the features are
+ * listed. A value one feature asks another for goes through that feature's handle instead
+ * (`handle.ts`), never through a hook.
  */
-export interface Capability {
+export interface Feature {
+  // The resource's life.
   /** On `onResourceStart`. */
   start?(): void;
-  /** On `onResourceStart`, once every capability's `start` ran: the roster side is up. */
+  /** On `onResourceStart`, once every feature's `start` ran: the roster side is up. */
   rosterStarted?(): void;
   /** On `onResourceStop`; synchronous, as FXServer tears the resource down right after. */
   stop?(): void;
+  /** Every minute, after connecting players that never joined were forgotten. */
+  sweep?(): void;
+
+  // The key, departments and ranks.
   /** The key was verified: the community and the scopes it may use. */
   ready?(identity: KeyIdentity): void;
   /** The key, checked again while it lacked a scope the resource can use, carries other scopes now. */
@@ -30,191 +31,127 @@ export interface Capability {
   departmentsRead?(catalog: CatalogIndex): void;
   /** Every (re)load of departments and ranks, whatever asked for it (a join, the periodic reload). */
   catalogLoaded?(catalog: CatalogIndex): void;
-  /** An online player's roster data is announced: called before the event and the state bag. */
-  playerLoaded?(src: string, member: Member | null): void;
-  /** An online player's roster data changed: called before the event and the state bag. */
-  playerUpdated?(src: string, member: Member | null, previous: Member | null): void;
+
+  // Players and their joins.
   /** A further check a joining player must pass once the roster admits them. */
   joinCheck?: JoinCheck;
-  /** The documented exports this capability answers; the resource registers every one once. */
-  exports?: ExportAnswers;
   /** The gate is about to admit a connecting player (before `done()`). */
   admitted?(tempId: string): void;
   /** The gate decided on a connecting player; called synchronously, so it must be cheap. */
   decided?(decision: JoinDecision): void;
-  /** A roster request's status, or null when nothing came back. */
-  answered?(status: number | null): void;
+  /** An online player's roster data is announced: called before the event and the state bag. */
+  playerLoaded?(src: string, member: Member | null): void;
+  /** An online player's roster data changed: called before the event and the state bag. */
+  playerUpdated?(src: string, member: Member | null, previous: Member | null): void;
   /** A player left. */
   dropped?(entry: PlayerEntry): void;
-  /** Every minute, after connecting players that never joined were forgotten. */
-  sweep?(): void;
-  /** Entries of the audit log could not be read (`reason`): changes in that gap were missed. */
-  auditGap?(reason: string): void;
+  /** A roster request's status, or null when nothing came back. */
+  answered?(status: number | null): void;
+
+  // The audit log.
+  /**
+   * The audit feed started (in a `ready` or `scopesChanged` hook, so before those of the features
+   * listed after): the audit feature's handle gives it from now on.
+   */
+  auditFeedStarted?(): void;
   /** A read of the audit log brought these entries, not handled before (before they are matched). */
   auditEntries?(fresh: readonly unknown[]): void;
-  /** The audit feed was started (in a `ready` hook, so before the `ready` of those listed after). */
-  auditFeedStarted?(feed: AuditFeed): void;
-  /** On `onResourceStart`, before the key check: the roster mirror as the snapshot kept it. */
-  mirrorRestored?(saved: SavedMirror): void;
-  /** The snapshot is being saved: the roster mirror's part as it stands now, null for none. */
-  mirrorToSave?(): SavedMirror | null;
-  /** The roster mirror as `roster status` and the panel tell it; null when none is kept. */
-  mirrorReport?(): MirrorReport | null;
-  /** The framework job and grade the roster gives a player's character (job sync). */
-  jobOf?(src: string): { job: string; grade: number } | null;
+  /** Entries of the audit log could not be read (`reason`): changes in that gap were missed. */
+  auditGap?(reason: string): void;
+
+  // What the owner reads.
   /** Lines added to `roster status`, after the roster's own. */
   statusLines?(): string[];
-  /** An online player's hours on duty in the last `days`; null when unknown. */
-  dutyHours?(src: string, days: number): number | null;
   /** Lines added to `roster doctor`, after the roster's own checks. */
   doctorLines?(): string[] | Promise<string[]>;
-  /** Lines of `roster training` (and the panel's training section). */
-  trainingLines?(): Promise<string[]>;
 }
 
-/** A capability module's entry point: registers what it needs and hands back its hooks. */
-export type AttachCapability = (context: RosterContext) => Capability;
+/** The attached features, in list order; each method calls one hook on all of them. */
+export class Features {
+  private readonly attached: Feature[] = [];
 
-/** The attached capabilities, in list order; each method calls one hook on all of them. */
-export class Capabilities {
-  private readonly attached: Capability[] = [];
-
-  add(capability: Capability): void {
-    this.attached.push(capability);
+  add(feature: Feature): void {
+    this.attached.push(feature);
   }
 
   start(): void {
-    for (const capability of this.attached) capability.start?.();
-    for (const capability of this.attached) capability.rosterStarted?.();
+    for (const feature of this.attached) feature.start?.();
+    for (const feature of this.attached) feature.rosterStarted?.();
   }
 
   stop(): void {
-    for (const capability of this.attached) capability.stop?.();
-  }
-
-  ready(identity: KeyIdentity): void {
-    for (const capability of this.attached) capability.ready?.(identity);
-  }
-
-  scopesChanged(identity: KeyIdentity): void {
-    for (const capability of this.attached) capability.scopesChanged?.(identity);
-  }
-
-  departmentsRead(catalog: CatalogIndex): void {
-    for (const capability of this.attached) capability.departmentsRead?.(catalog);
-  }
-
-  catalogLoaded(catalog: CatalogIndex): void {
-    for (const capability of this.attached) capability.catalogLoaded?.(catalog);
-  }
-
-  playerLoaded(src: string, member: Member | null): void {
-    for (const capability of this.attached) capability.playerLoaded?.(src, member);
-  }
-
-  playerUpdated(src: string, member: Member | null, previous: Member | null): void {
-    for (const capability of this.attached) capability.playerUpdated?.(src, member, previous);
-  }
-
-  joinChecks(): JoinCheck[] {
-    return this.attached.flatMap((capability) => (capability.joinCheck ? [capability.joinCheck] : []));
-  }
-
-  /** Every capability's export answers; an export two answer is the first one's. */
-  exportAnswers(): ExportAnswers {
-    const answers: ExportAnswers = {};
-    for (const capability of [...this.attached].reverse()) Object.assign(answers, capability.exports);
-    return answers;
-  }
-
-  admitted(tempId: string): void {
-    for (const capability of this.attached) capability.admitted?.(tempId);
-  }
-
-  decided(decision: JoinDecision): void {
-    for (const capability of this.attached) capability.decided?.(decision);
-  }
-
-  answered(status: number | null): void {
-    for (const capability of this.attached) capability.answered?.(status);
-  }
-
-  dropped(entry: PlayerEntry): void {
-    for (const capability of this.attached) capability.dropped?.(entry);
+    for (const feature of this.attached) feature.stop?.();
   }
 
   sweep(): void {
-    for (const capability of this.attached) capability.sweep?.();
+    for (const feature of this.attached) feature.sweep?.();
   }
 
-  auditGap(reason: string): void {
-    for (const capability of this.attached) capability.auditGap?.(reason);
+  ready(identity: KeyIdentity): void {
+    for (const feature of this.attached) feature.ready?.(identity);
+  }
+
+  scopesChanged(identity: KeyIdentity): void {
+    for (const feature of this.attached) feature.scopesChanged?.(identity);
+  }
+
+  departmentsRead(catalog: CatalogIndex): void {
+    for (const feature of this.attached) feature.departmentsRead?.(catalog);
+  }
+
+  catalogLoaded(catalog: CatalogIndex): void {
+    for (const feature of this.attached) feature.catalogLoaded?.(catalog);
+  }
+
+  joinChecks(): JoinCheck[] {
+    return this.attached.flatMap((feature) => (feature.joinCheck ? [feature.joinCheck] : []));
+  }
+
+  admitted(tempId: string): void {
+    for (const feature of this.attached) feature.admitted?.(tempId);
+  }
+
+  decided(decision: JoinDecision): void {
+    for (const feature of this.attached) feature.decided?.(decision);
+  }
+
+  playerLoaded(src: string, member: Member | null): void {
+    for (const feature of this.attached) feature.playerLoaded?.(src, member);
+  }
+
+  playerUpdated(src: string, member: Member | null, previous: Member | null): void {
+    for (const feature of this.attached) feature.playerUpdated?.(src, member, previous);
+  }
+
+  dropped(entry: PlayerEntry): void {
+    for (const feature of this.attached) feature.dropped?.(entry);
+  }
+
+  answered(status: number | null): void {
+    for (const feature of this.attached) feature.answered?.(status);
+  }
+
+  auditFeedStarted(): void {
+    for (const feature of this.attached) feature.auditFeedStarted?.();
   }
 
   auditEntries(fresh: readonly unknown[]): void {
-    for (const capability of this.attached) capability.auditEntries?.(fresh);
+    for (const feature of this.attached) feature.auditEntries?.(fresh);
   }
 
-  auditFeedStarted(feed: AuditFeed): void {
-    for (const capability of this.attached) capability.auditFeedStarted?.(feed);
-  }
-
-  mirrorRestored(saved: SavedMirror): void {
-    for (const capability of this.attached) capability.mirrorRestored?.(saved);
-  }
-
-  /** The first capability's answer that has one. */
-  mirrorToSave(): SavedMirror | null {
-    for (const capability of this.attached) {
-      const saved = capability.mirrorToSave?.();
-      if (saved) return saved;
-    }
-    return null;
-  }
-
-  /** The first capability's answer that has one. */
-  mirrorReport(): MirrorReport | null {
-    for (const capability of this.attached) {
-      const report = capability.mirrorReport?.();
-      if (report) return report;
-    }
-    return null;
-  }
-
-  /** The first capability's answer that has one; null when none knows. */
-  dutyHours(src: string, days: number): number | null {
-    for (const capability of this.attached) {
-      const hours = capability.dutyHours?.(src, days);
-      if (hours !== undefined && hours !== null) return hours;
-    }
-    return null;
-  }
-
-  /** The first capability's answer that has one. */
-  jobOf(src: string): { job: string; grade: number } | null {
-    for (const capability of this.attached) {
-      const job = capability.jobOf?.(src);
-      if (job) return job;
-    }
-    return null;
+  auditGap(reason: string): void {
+    for (const feature of this.attached) feature.auditGap?.(reason);
   }
 
   statusLines(): string[] {
-    return this.attached.flatMap((capability) => capability.statusLines?.() ?? []);
+    return this.attached.flatMap((feature) => feature.statusLines?.() ?? []);
   }
 
-  /** One capability after the other, so each one's own deadline starts when its turn comes. */
+  /** One feature after the other, so each one's own deadline starts when its turn comes. */
   async doctorLines(): Promise<string[]> {
     const lines: string[] = [];
-    for (const capability of this.attached)
-      if (capability.doctorLines) lines.push(...(await capability.doctorLines()));
-    return lines;
-  }
-
-  async trainingLines(): Promise<string[]> {
-    const lines: string[] = [];
-    for (const capability of this.attached)
-      if (capability.trainingLines) lines.push(...(await capability.trainingLines()));
+    for (const feature of this.attached)
+      if (feature.doctorLines) lines.push(...(await feature.doctorLines()));
     return lines;
   }
 }

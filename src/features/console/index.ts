@@ -1,23 +1,24 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { withinOrFail } from '../../platform/answer-within';
 import { serverId, license as toLicense } from '../../platform/arguments';
 import { type RosterCommands, registerRosterCommand } from '../../platform/command';
 import { partialLicense } from '../../platform/partial-license';
 import { claimedLicenseLines } from '../../roster/claimed-licenses';
+import { trainingReportHandle } from '../training/handle';
 import { runDoctor } from './doctor';
 import { doctorSummary } from './doctor-summary';
 import { memberLines, statusLines } from './status-report';
 
 /** The owner's `roster` console command: status, lookup, refresh, doctor, training. */
-export function attachRosterCommand(context: RosterContext): Capability {
+export function attachRosterCommand(context: RosterContext): Feature {
   registerRosterCommand(rosterCommands(context), context.output);
   return {};
 }
 
 /** What `roster status|lookup|refresh|doctor|training` answer, as console lines. */
 export function rosterCommands(context: RosterContext): RosterCommands {
-  const { api, service, players, config, clock, capabilities } = context;
+  const { api, service, players, config, clock, features } = context;
   return {
     status: () => [
       ...statusLines({
@@ -29,7 +30,7 @@ export function rosterCommands(context: RosterContext): RosterCommands {
         players,
         now: clock.now(),
       }),
-      ...capabilities.statusLines(),
+      ...features.statusLines(),
     ],
     lookup: async (target) => {
       const id = serverId(target);
@@ -52,7 +53,7 @@ export function rosterCommands(context: RosterContext): RosterCommands {
       if (id === null || !players.get(id)) return [`no player ${target} is online`];
       return memberLines(await service.refreshPlayer(id), `player ${id}`);
     },
-    training: () => capabilities.trainingLines(),
+    training: async () => (await context.handles.get(trainingReportHandle)?.lines()) ?? [],
     // Every check answers within gate.timeoutSeconds, whatever wait the service imposes.
     doctor: async () => {
       const ms = config.gate.timeoutSeconds * 1000;
@@ -80,7 +81,7 @@ export function rosterCommands(context: RosterContext): RosterCommands {
         )),
         // Config mistakes that did not stop the resource (said at start) are repeated here.
         ...context.settings.warnings.map((warning) => `! config: ${warning}`),
-        ...(await capabilities.doctorLines()),
+        ...(await features.doctorLines()),
         // Shown in part, as on the panel (which shows these lines too); the warning said it whole.
         ...claimedLicenseLines(context.claimedLicenses, (license) => partialLicense(license) ?? license),
       ];

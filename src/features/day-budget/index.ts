@@ -1,9 +1,10 @@
 import { dailyCost, keyOutlook, type ServerRates } from '../../http/limiter/daily-estimate';
 import { decodeDay, encodeDay, keyTag } from '../../http/limiter/saved-day';
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { hasScope } from '../../roster/client';
-import type { AuditFeed } from '../audit/audit-feed';
+import { auditFeedHandle } from '../audit/handle';
+import { mirrorHandle } from '../mirror/handle';
 import { dailyBudgetLines } from './doctor-lines';
 import { dayFile } from './fivem/day-file';
 
@@ -16,8 +17,8 @@ const SAVE_MS = 60_000;
  * costs a day, how many servers' worth the key carries when the service's counts show others on
  * it, and when the day would run out.
  */
-export function attachDailyBudget(context: RosterContext): Capability {
-  const { api, clock, logger, config, players, capabilities, schedule } = context;
+export function attachDailyBudget(context: RosterContext): Feature {
+  const { api, clock, logger, config, players, handles, schedule } = context;
   const store = context.resourcePath ? dayFile(context.resourcePath) : null;
   const key = keyTag(context.settings.apiKey);
   if (store) {
@@ -41,11 +42,11 @@ export function attachDailyBudget(context: RosterContext): Capability {
       logger.warn(`could not save the day's request count: ${(error as Error).message}`);
     }
   };
-  let feed: AuditFeed | null = null;
   /** The key may read duty sessions: those of the members online are read every refresh interval. */
   let dutyRead = false;
   const rates = (): ServerRates => {
-    const mirror = capabilities.mirrorReport();
+    const feed = handles.get(auditFeedHandle);
+    const mirror = handles.get(mirrorHandle)?.report() ?? null;
     const on = mirror !== null && mirror.state.kind !== 'off';
     return {
       auditSeconds: feed ? config.refresh.auditSeconds : 0,
@@ -68,9 +69,6 @@ export function attachDailyBudget(context: RosterContext): Capability {
     },
     scopesChanged: (identity) => {
       dutyRead = hasScope(identity.scopes, 'timelogs:read');
-    },
-    auditFeedStarted: (started) => {
-      feed = started;
     },
     doctorLines: () => {
       const now = clock.now();

@@ -1,14 +1,15 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
 import { serverId } from '../../platform/arguments';
 import { fx } from '../../platform/natives';
 import { hasScope } from '../../roster/client';
+import type { ExportingFeature } from '../exports/exporting-feature';
 import type { ExportAnswers } from '../exports/fivem/safe-exports';
 import { membersNamedByDutyEntries } from './duty-entries';
 import { DUTY_SESSIONS, type DutyFields, describeDutyFields, readDutyFields } from './duty-fields';
 import { DutyLedger } from './duty-ledger';
 import { DUTY_BATCH, DutyReader, dutyBudget } from './duty-reader';
 import { registerHoursCommand } from './fivem/hours-command';
+import { dutyHoursHandle } from './handle';
 
 const DEFAULT_DAYS = 7;
 
@@ -27,7 +28,7 @@ type DutyState =
  * refresh, within the same budget. Answers `getDutyHours`, the `hours` command and the panel's
  * hours column from memory.
  */
-export function attachDutyHours(context: RosterContext): Capability {
+export function attachDutyHours(context: RosterContext): ExportingFeature {
   const { api, players, schedule, clock, logger, config, output } = context;
   const intervalMs = config.refresh.intervalSeconds * 1000;
   const ledger = new DutyLedger();
@@ -57,6 +58,7 @@ export function attachDutyHours(context: RosterContext): Capability {
       null,
     ],
   };
+  context.handles.provide(dutyHoursHandle, { hours: hoursOf });
   registerHoursCommand({
     hours: hoursOf,
     name: (src) => memberOf(src)?.name ?? fx.GetPlayerName(src) ?? `player ${src}`,
@@ -134,7 +136,6 @@ export function attachDutyHours(context: RosterContext): Capability {
     auditGap() {
       if (state.kind === 'reading') state.reader.rereadEveryone();
     },
-    dutyHours: hoursOf,
     auditFeedStarted() {
       auditRead = true;
     },

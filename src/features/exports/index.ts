@@ -1,10 +1,10 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
 import { fx } from '../../platform/natives';
 import { matchKey } from '../../roster/catalog-index';
 import { registerRankCommand } from '../ranks/fivem/rank-command';
 import { rankChangeRecorder } from '../ranks/fivem/rank-record';
 import { RankChanges } from '../ranks/rank-changes';
+import type { ExportingFeature } from './exporting-feature';
 import { rosterExports } from './fivem/exports';
 
 /**
@@ -12,7 +12,7 @@ import { rosterExports } from './fivem/exports';
  * changes live here because only these two make them; each change is recorded in the console,
  * `rank-changes.log` and `roster:rankChanged`.
  */
-export function attachExports(context: RosterContext): Capability {
+export function attachExports(context: RosterContext): ExportingFeature {
   const { service, queries, players, api, config, clock, logger, resourcePath } = context;
   const admitted = new Set(config.gate.requireStatus.map(matchKey));
   const ranks = new RankChanges({

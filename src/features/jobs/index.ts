@@ -1,9 +1,10 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
 import { fx } from '../../platform/natives';
 import { matchKey } from '../../roster/catalog-index';
+import type { ExportingFeature } from '../exports/exporting-feature';
 import { jobExports } from './fivem/job-exports';
 import { JobSyncRunner } from './fivem/job-sync-runner';
+import { jobSyncHandle } from './handle';
 import { JobSync } from './job-sync';
 
 /** The longest one call into a framework may take: a hung framework never holds a player's sync. */
@@ -15,7 +16,7 @@ const FRAMEWORK_CALL_MS = 3000;
  * player's roster data moving (load, refresh, audit feed, rank change) reaches it through the
  * player hooks; the framework's own events through the runner.
  */
-export function attachJobs(context: RosterContext): Capability {
+export function attachJobs(context: RosterContext): ExportingFeature {
   const { config, logger, clock, players, service } = context;
   if (!config.jobs.enabled) return { exports: jobExports(() => null) };
   const admits = new Set(config.gate.requireStatus.map(matchKey));
@@ -40,6 +41,7 @@ export function attachJobs(context: RosterContext): Capability {
     logger,
     callMs: FRAMEWORK_CALL_MS,
   });
+  context.handles.provide(jobSyncHandle, { jobOf: (src) => sync.jobOf(src) });
   return {
     exports: jobExports(() => sync),
     start: () => runner.start(),
@@ -48,6 +50,5 @@ export function attachJobs(context: RosterContext): Capability {
     playerLoaded: (src) => sync.apply(src),
     playerUpdated: (src) => sync.apply(src),
     doctorLines: () => runner.doctorLines(),
-    jobOf: (src) => sync.jobOf(src),
   };
 }

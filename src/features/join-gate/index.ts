@@ -1,5 +1,5 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { onServerShuttingDown } from '../../platform/txadmin-events';
 import { attachGate } from './fivem/gate';
 
@@ -9,11 +9,11 @@ import { attachGate } from './fivem/gate';
  * decided on what is known while everything else still runs (an admission grants principals),
  * because FXServer never ends a deferral by itself.
  */
-export function attachJoinGate(context: RosterContext): Capability {
-  const { capabilities } = context;
+export function attachJoinGate(context: RosterContext): Feature {
+  const { features } = context;
   const gate = attachGate({
-    // Read at each join: the capabilities that add a check are attached after the gate.
-    joinChecks: () => capabilities.joinChecks(),
+    // Read at each join: the features that add a check are attached after the gate.
+    joinChecks: () => features.joinChecks(),
     config: context.config,
     service: () => context.service,
     source: () => context.api,
@@ -21,8 +21,8 @@ export function attachJoinGate(context: RosterContext): Capability {
     community: () => context.identity?.community.name ?? 'community',
     clock: context.clock,
     logger: context.logger,
-    admitted: (tempId) => capabilities.admitted(tempId),
-    onDecision: (decision) => capabilities.decided(decision),
+    admitted: (tempId) => features.admitted(tempId),
+    onDecision: (decision) => features.decided(decision),
   });
   // txAdmin kills the process a few seconds after this notice, often before onResourceStop runs.
   onServerShuttingDown(context.logger, (notice) => {

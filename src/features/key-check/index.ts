@@ -1,5 +1,5 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { fx } from '../../platform/natives';
 import { hasScope, isKeyRefused, scopeWarnings } from '../../roster/client';
 import type { KeyIdentity } from '../../roster/model';
@@ -12,12 +12,12 @@ export const SCOPE_RECHECK_MS = 15 * 60_000;
  * At start, asks the roster who the key belongs to and what it may do (`whoami`), again every 30 s
  * until it answers; a refused key is re-checked by the client, and the check begins again once it
  * works. Then the context knows the identity, other resources hear `roster:ready`, the
- * capabilities their `ready`, and once the first departments load settled, `departmentsRead`.
+ * features their `ready`, and once the first departments load settled, `departmentsRead`.
  * While the key lacks `audit:read` it is checked again every 15 minutes (background lane): an
  * owner who adds the scope in the dashboard gets the audit feed and the mirror without a restart.
  */
-export function attachKeyCheck(context: RosterContext): Capability {
-  const { api, service, schedule, logger, capabilities } = context;
+export function attachKeyCheck(context: RosterContext): Feature {
+  const { api, service, schedule, logger, features } = context;
   const recheckLater = (): void => {
     if (!hasScope(context.identity?.scopes ?? [], 'audit:read')) schedule.once(SCOPE_RECHECK_MS, recheck);
   };
@@ -29,7 +29,7 @@ export function attachKeyCheck(context: RosterContext): Capability {
       context.identity = again;
       if (changed) {
         logger.info(`the key's scopes changed: ${again.scopes.join(', ') || 'none'}.`);
-        capabilities.scopesChanged(again);
+        features.scopesChanged(again);
       }
     } catch {
       // A refused key is reported by the client itself; an unanswered check is tried next time.
@@ -64,10 +64,10 @@ export function attachKeyCheck(context: RosterContext): Capability {
     logger.info(`connected to the roster of "${verified.community.name}".`);
     for (const warning of scopeWarnings(verified.scopes)) logger.warn(warning);
     fx.emit('roster:ready', { community: verified.community.name, scopes: verified.scopes });
-    capabilities.ready(verified);
+    features.ready(verified);
     recheckLater();
     await catalog;
-    capabilities.departmentsRead(service.catalog);
+    features.departmentsRead(service.catalog);
   };
   return { start: () => void begin() };
 }

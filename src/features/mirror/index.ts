@@ -1,6 +1,8 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { hasScope } from '../../roster/client';
+import { auditFeedHandle } from '../audit/handle';
+import { mirrorHandle } from './handle';
 import { mirrorDoctorLine, mirrorStatusLine } from './mirror-lines';
 import { MirrorSync } from './mirror-sync';
 import { communityKey } from './saved-mirror';
@@ -13,7 +15,7 @@ import { communityKey } from './saved-mirror';
  * for a full read again. After a restart it starts from the snapshot: caught up on the audit log
  * from the position saved with it when recent, else held for the outage policy only.
  */
-export function attachMirror(context: RosterContext): Capability {
+export function attachMirror(context: RosterContext): Feature {
   const { config, api, service, schedule, clock, logger } = context;
   const sync = new MirrorSync({
     source: api,
@@ -27,8 +29,10 @@ export function attachMirror(context: RosterContext): Capability {
     resyncMs: config.mirror.resyncMinutes * 60_000,
   });
   if (!config.mirror.enabled) sync.turnOff({ why: 'disabled' });
-  return {
-    mirrorRestored(saved) {
+  context.handles.provide(mirrorHandle, {
+    report: () => sync.report(),
+    toSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),
+    restore(saved) {
       const fresh = sync.restore(saved);
       const { state, held } = sync.report();
       if (fresh)
@@ -40,7 +44,12 @@ export function attachMirror(context: RosterContext): Capability {
           `the roster mirror in the snapshot is stale (${state.why}): its ${held} members serve the outage policy only until the roster is read again.`,
         );
     },
-    auditFeedStarted: (feed) => sync.follow(feed),
+  });
+  return {
+    auditFeedStarted() {
+      const feed = context.handles.get(auditFeedHandle);
+      if (feed) sync.follow(feed);
+    },
     ready(identity) {
       sync.verified(communityKey(identity.community));
       if (!config.mirror.enabled) return;
@@ -59,8 +68,6 @@ export function attachMirror(context: RosterContext): Capability {
     auditGap: (reason) => sync.gap(reason),
     auditEntries: (fresh) => sync.entriesRead(fresh),
     stop: () => sync.stop(),
-    mirrorToSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),
-    mirrorReport: () => sync.report(),
     statusLines: () => [mirrorStatusLine(sync.report(), clock.now())],
     doctorLines: () => [mirrorDoctorLine(sync.report(), clock.now())],
   };

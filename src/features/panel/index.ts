@@ -1,8 +1,11 @@
 import type { Config } from '../../kernel/config';
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { rosterCommands } from '../console/index';
+import { dutyHoursHandle } from '../duty/handle';
+import { jobSyncHandle } from '../jobs/handle';
 import { formatMessage } from '../join-gate/messages';
+import { mirrorHandle } from '../mirror/handle';
 import { serveWebPanel } from './fivem/web-panel';
 import type { RefusalTexts } from './join-reason';
 import { createPanel } from './panel';
@@ -12,7 +15,7 @@ import { createPanel } from './panel';
  * roster answer and join decision as they happen, cheaply, and reads the rest only when a page
  * asks: the same status, doctor and training report as the `roster` command.
  */
-export function attachPanel(context: RosterContext): Capability {
+export function attachPanel(context: RosterContext): Feature {
   const { webToken, settings, config, api, service, cache, players, clock, logger, resource } = context;
   if (webToken === null) return {};
   const commands = rosterCommands(context);
@@ -29,7 +32,7 @@ export function attachPanel(context: RosterContext): Capability {
       limiter: () => api.limiterState(),
       lastError: () => service.lastError,
       cache: () => cache.stats(),
-      mirror: () => context.capabilities.mirrorReport(),
+      mirror: () => context.handles.get(mirrorHandle)?.report() ?? null,
       claimedLicenses: () => ({
         licenses: context.claimedLicenses.list(),
         more: context.claimedLicenses.more,
@@ -39,8 +42,8 @@ export function attachPanel(context: RosterContext): Capability {
       connectingCount: () => players.connectingCount,
       training: () => (trainingOn ? commands.training() : null),
       doctor: () => commands.doctor(),
-      dutyHours: (src) => context.capabilities.dutyHours(src, 7),
-      jobOf: (src) => context.capabilities.jobOf(src),
+      dutyHours: (src) => context.handles.get(dutyHoursHandle)?.hours(src, 7) ?? null,
+      jobOf: (src) => context.handles.get(jobSyncHandle)?.jobOf(src) ?? null,
     },
     refusalTexts: (decision) => refusalTexts(config, decision.name, community()),
     clock,

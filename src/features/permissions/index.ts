@@ -1,5 +1,5 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { attachPermissions as attachPrincipalGrants } from './fivem/permissions';
 
 /**
@@ -8,7 +8,7 @@ import { attachPermissions as attachPrincipalGrants } from './fivem/permissions'
  * Its start must come before anything grants (what a previous run left is removed first), and its
  * stop after the gate's, which may still admit a player.
  */
-export function attachPermissions(context: RosterContext): Capability {
+export function attachPermissions(context: RosterContext): Feature {
   const grants = attachPrincipalGrants({
     resource: context.resource,
     resourcePath: context.resourcePath,

@@ -1,5 +1,5 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { attachLifecycle, type LifecycleDeps, loadOnlinePlayers } from '../../roster/fivem/lifecycle';
 
 const SWEEP_MS = 60_000;
@@ -9,15 +9,15 @@ const CONNECTING_MAX_AGE_MS = 15 * 60_000;
 /**
  * Players from their temporary id to their final id, until they leave.
  * At start, the players already online (a restart) are registered and loaded; every minute,
- * connecting players that never joined are forgotten, and the capabilities sweep what they hold.
+ * connecting players that never joined are forgotten, and the features sweep what they hold.
  */
-export function attachPlayers(context: RosterContext): Capability {
-  const { players, clock, logger, capabilities } = context;
+export function attachPlayers(context: RosterContext): Feature {
+  const { players, clock, logger, features } = context;
   const lifecycle: LifecycleDeps = {
     service: () => context.service,
     players,
     clock,
-    dropped: (entry) => capabilities.dropped(entry),
+    dropped: (entry) => features.dropped(entry),
   };
   attachLifecycle(lifecycle);
   return {
@@ -26,7 +26,7 @@ export function attachPlayers(context: RosterContext): Capability {
       if (online > 0) logger.info(`loading ${online} player(s) already online.`);
       context.schedule.every(SWEEP_MS, () => {
         players.sweep(clock.now(), CONNECTING_MAX_AGE_MS);
-        capabilities.sweep();
+        features.sweep();
       });
     },
   };

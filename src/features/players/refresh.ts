@@ -1,11 +1,12 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { hasScope } from '../../roster/client';
 import type { KeyIdentity } from '../../roster/model';
 import type { AuditFeed } from '../audit/audit-feed';
 import { startAuditFeed } from '../audit/audit-start';
 import { feedLines } from '../audit/feed-report';
 import { gapReread } from '../audit/gap-reread';
+import { auditFeedHandle } from '../audit/handle';
 import { scheduleRefresh } from '../audit/refresh-plan';
 
 const CATALOG_REFRESH_MS = 30 * 60_000;
@@ -16,8 +17,8 @@ const CATALOG_REFRESH_MS = 30 * 60_000;
  * again the moment a refused key works again; departments and ranks every 30 minutes. `roster
  * doctor` tells how the feed runs.
  */
-export function attachRefresh(context: RosterContext): Capability {
-  const { api, service, players, cache, schedule, clock, logger, config, capabilities } = context;
+export function attachRefresh(context: RosterContext): Feature {
+  const { api, service, players, cache, schedule, clock, logger, config, features, handles } = context;
   // While the key was refused nothing was sent: players admitted meanwhile by gate.onError have no
   // roster data, and everyone online may have changed. Read them all again the moment it resumes,
   // not at the next background refresh.
@@ -29,7 +30,7 @@ export function attachRefresh(context: RosterContext): Capability {
   // whatever else a gap stops (the roster mirror deciding) hears of it at once.
   const reread = gapReread({ service, cache, schedule, clock });
   const gap = (reason: string): void => {
-    capabilities.auditGap(reason);
+    features.auditGap(reason);
     reread();
   };
   const startFeed = (identity: KeyIdentity): void => {
@@ -45,12 +46,15 @@ export function attachRefresh(context: RosterContext): Capability {
         logger,
         auditSeconds: config.refresh.auditSeconds,
         gap,
-        entriesRead: (fresh) => capabilities.auditEntries(fresh),
+        entriesRead: (fresh) => features.auditEntries(fresh),
       },
       identity.scopes,
     );
     // At once, so a mirror restored from the snapshot resumes the log before it is anchored.
-    if (feed) capabilities.auditFeedStarted(feed);
+    if (feed) {
+      handles.provide(auditFeedHandle, feed);
+      features.auditFeedStarted();
+    }
   };
   return {
     ready: (identity) => startFeed(identity),
@@ -71,7 +75,7 @@ export function attachRefresh(context: RosterContext): Capability {
         CATALOG_REFRESH_MS,
         async () => {
           await service.loadCatalog(true);
-          capabilities.departmentsRead(service.catalog);
+          features.departmentsRead(service.catalog);
         },
         0.1,
       );

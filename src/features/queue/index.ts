@@ -1,10 +1,10 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
 import { answerWithin } from '../../platform/answer-within';
 import { serverId, license as toLicense } from '../../platform/arguments';
 import { licenseOf } from '../../platform/identifiers';
 import { fx } from '../../platform/natives';
 import type { MemberView } from '../../roster/member-view';
+import type { ExportingFeature } from '../exports/exporting-feature';
 import type { ExportAnswers } from '../exports/fivem/safe-exports';
 import { decideJoin } from '../join-gate/decide';
 import { CONNECT_QUEUE, type JoinCallback, linkConnectQueue, stillConnecting } from './fivem/connect-queue';
@@ -31,7 +31,7 @@ const LEFT_BEFORE_PLACED = 'Left before being placed in the queue.';
  * and, with ConnectQueue running, each member's priority set through its `OnJoin` from the gate's
  * own decision (no second roster request), a refused player refused there at once.
  */
-export function attachQueuePriority(context: RosterContext): Capability {
+export function attachQueuePriority(context: RosterContext): ExportingFeature {
   const { config, players, service, queries, clock, logger, resource } = context;
   const timeoutMs = config.gate.timeoutSeconds * 1000;
   const gateRules = { requireStatus: config.gate.requireStatus, departments: config.gate.departments };

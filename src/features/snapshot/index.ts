@@ -1,6 +1,7 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
+import type { Feature } from '../../kernel/feature';
 import { onScheduledRestart, onServerShuttingDown } from '../../platform/txadmin-events';
+import { mirrorHandle } from '../mirror/handle';
 import { communityKey, decodeMirror, mirrorJson, type SavedMirror } from '../mirror/saved-mirror';
 import { snapshotFile } from './fivem/snapshot-file';
 import { loadSnapshot, type SnapshotSave, saveSnapshot, saveSnapshotInSlices } from './snapshot';
@@ -19,8 +20,8 @@ const SNAPSHOT_SAVE_MS = 5 * 60_000;
  * comes; the largest save takes a fraction of a second), and in the background at each warning of
  * a scheduled restart.
  */
-export function attachSnapshot(context: RosterContext): Capability {
-  const { cache, clock, logger, resourcePath, capabilities } = context;
+export function attachSnapshot(context: RosterContext): Feature {
+  const { cache, clock, logger, resourcePath, handles } = context;
   const snapshot = resourcePath ? snapshotFile(resourcePath) : null;
   if (snapshot === null) return {};
   const loaded = loadSnapshot(cache, snapshot, logger);
@@ -35,7 +36,7 @@ export function attachSnapshot(context: RosterContext): Capability {
   // Whose roster the cache's members are: the verified key's community, else the file's own.
   const community = () => (context.identity ? communityKey(context.identity.community) : loaded?.community);
   const what = (): SnapshotSave => {
-    const part = capabilities.mirrorToSave();
+    const part = handles.get(mirrorHandle)?.toSave() ?? null;
     return { ...(part ? { mirror: mirrorJson(part) } : {}), community: community() };
   };
   const failed = (error: unknown) =>
@@ -64,7 +65,7 @@ export function attachSnapshot(context: RosterContext): Capability {
   onScheduledRestart(logger, () => void saveInBackground());
   return {
     start: () => {
-      if (mirror) capabilities.mirrorRestored(mirror);
+      if (mirror) handles.get(mirrorHandle)?.restore(mirror);
       // Handed over once: the mirror holds it from now on.
       mirror = null;
       // The schedule waits for one save to end before it counts to the next.

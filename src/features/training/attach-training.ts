@@ -1,4 +1,5 @@
 import { checkAddress, type Settings } from '../../kernel/config';
+import type { JoinCheck } from '../../kernel/join-check';
 import { Schedule } from '../../kernel/schedule';
 import { fx } from '../../platform/natives';
 import type { Clock, Logger } from '../../platform/ports';
@@ -6,7 +7,6 @@ import type { CatalogIndex } from '../../roster/catalog-index';
 import { rosterUserAgent } from '../../roster/client';
 import type { RosterService } from '../../roster/roster-service';
 import type { ExportAnswers } from '../exports/fivem/safe-exports';
-import type { JoinCheck } from '../join-gate/fivem/gate';
 import { LearningApi } from './api/learning-api';
 import { createLearningHttp } from './api/learning-http';
 import { DepartmentRequirements, unmatchedDepartmentLine } from './department-requirements';

@@ -1,19 +1,21 @@
 import type { RosterContext } from '../../kernel/context';
-import type { Capability } from '../../kernel/feature';
 import { answerWithin } from '../../platform/answer-within';
+import type { ExportingFeature } from '../exports/exporting-feature';
 import { attachTraining as attachTrainingSide } from './attach-training';
+import { trainingReportHandle } from './handle';
 
 /**
  * The learning partner side: its exports answer emptily while training is off; with training
- * on, also its player tracking and the `link` command. Attached before the player capability: its
+ * on, also its player tracking and the `link` command. Attached before the players feature: its
  * `playerJoining` handler must run before the roster's, which may emit an event and with it reset
  * `source`. It starts after the roster side (`rosterStarted`), so what it announces at start finds
  * the online players already registered.
  */
-export function attachTraining(context: RosterContext): Capability {
+export function attachTraining(context: RosterContext): ExportingFeature {
   const { settings, logger, clock, config } = context;
   const training = attachTrainingSide({ settings, logger, clock, roster: () => context.service });
   const { timeoutSeconds } = config.gate;
+  context.handles.provide(trainingReportHandle, { lines: () => training.consoleLines() });
   return {
     ...(training.joinCheck ? { joinCheck: training.joinCheck } : {}),
     exports: training.exports,
@@ -23,7 +25,6 @@ export function attachTraining(context: RosterContext): Capability {
       answerWithin(training.doctorLines(), timeoutSeconds * 1000, clock, () => [
         `training: ✗ the learning service did not answer within ${timeoutSeconds} s.`,
       ]),
-    trainingLines: () => training.consoleLines(),
     rosterStarted: () => training.start(),
     stop: () => training.stop(),
   };

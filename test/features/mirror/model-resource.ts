@@ -77,10 +77,10 @@ export function startModelResource(inputs: ResourceInputs): ModelResource {
     throw new Error(
       'the roster client opened its own connection pool, not the model service: the test file must mock src/http/keep-alive-pool.ts with model-transport.ts',
     );
-  const { capabilities, service, config } = context;
-  // The capabilities that keep the roster on the server, in the app's order (src/app/start.ts).
-  for (const attach of [attachKeyCheck, attachRefresh, attachMirror]) capabilities.add(attach(context));
-  capabilities.start();
+  const { features, service, config } = context;
+  // The features that keep the roster on the server, in the app's order (src/app/start.ts).
+  for (const attach of [attachKeyCheck, attachRefresh, attachMirror]) features.add(attach(context));
+  features.start();
 
   const { gate } = config;
   return {
@@ -116,7 +116,7 @@ export function startModelResource(inputs: ResourceInputs): ModelResource {
       return decision.allow ? 'admit' : decision.reason;
     },
     async stop() {
-      capabilities.stop();
+      features.stop();
       context.schedule.stop();
       await context.api.close();
     },

@@ -1,4 +1,5 @@
 import type { Config } from '../../../kernel/config';
+import type { JoinCheck } from '../../../kernel/join-check';
 import type { JoinDecisionListener } from '../../../kernel/join-decision';
 import { licenseOf } from '../../../platform/identifiers';
 import { type Deferrals, fx } from '../../../platform/natives';
@@ -10,17 +11,6 @@ import { admissionFor } from '../admission';
 import { checkMarginMs, watchdogAfterMs } from '../deadline';
 import { formatMessage } from '../messages';
 import { TickedDeferrals } from './ticked-deferrals';
-
-/**
- * A further check a joining player must pass once the roster admits them (e.g. required training).
- * Resolves to a refusal message, or `undefined` to admit. Runs inside the same deadline.
- */
-export type JoinCheck = (player: {
-  tempId: string;
-  name: string;
-  /** When the gate decides without the check (epoch ms): answer before it, on what is known. */
-  deadlineAt: number;
-}) => Promise<string | undefined>;
 
 export interface GateDeps {
   /** Further checks, in order, after the roster admits; read at each join. */
