@@ -58882,9 +58882,101 @@ function signature(member) {
   ).sort().join("|");
 }
 
+// src/features/mirror/member-index.ts
+var MemberIndex = class {
+  constructor(claims) {
+    this.claims = claims;
+  }
+  claims;
+  byLicense = /* @__PURE__ */ new Map();
+  licenseById = /* @__PURE__ */ new Map();
+  licenseByAssignment = /* @__PURE__ */ new Map();
+  get size() {
+    return this.byLicense.size;
+  }
+  get(key2) {
+    return this.byLicense.get(key2);
+  }
+  values() {
+    return this.byLicense.values();
+  }
+  /** The license key of the member held whose member id or assignment id is `id`. */
+  licenseNamedBy(id2) {
+    return this.licenseById.get(id2) ?? this.licenseByAssignment.get(id2);
+  }
+  /**
+   * Holds `members` (stamped `readAt` unless null: restored records keep theirs). Where several
+   * claim one license, among them and with the one held, the most recent membership is held.
+   */
+  putAll(members2, readAt) {
+    const shared = sharedLicenses(members2);
+    for (const member of members2) {
+      if (readAt !== null) member.readAt = readAt;
+      const key2 = licenseKey(member.license);
+      const claims = shared.get(key2);
+      if (claims !== void 0 && claims[0] !== member) continue;
+      const holder = this.byLicense.get(key2);
+      if (holder !== void 0 && holder.id !== member.id) {
+        const newer = isNewerMembership(membershipOf(member), membershipOf(holder));
+        const ids2 = newer ? [member.id, holder.id] : [holder.id, member.id];
+        this.claims.note(key2, ids2, ids2[0]);
+        if (!newer) continue;
+      }
+      this.put(member);
+    }
+    for (const [key2, claims] of shared)
+      this.claims.note(
+        key2,
+        claims.map((m) => m.id),
+        claims[0].id
+      );
+  }
+  clear() {
+    this.byLicense = /* @__PURE__ */ new Map();
+    this.licenseById = /* @__PURE__ */ new Map();
+    this.licenseByAssignment = /* @__PURE__ */ new Map();
+  }
+  put(member) {
+    const key2 = licenseKey(member.license);
+    const previous = this.licenseById.get(member.id);
+    if (previous !== void 0 && previous !== key2) this.byLicense.delete(previous);
+    const replaced = this.byLicense.get(key2);
+    if (replaced && replaced.id !== member.id) this.licenseById.delete(replaced.id);
+    if (replaced) this.unindexAssignments(replaced);
+    this.byLicense.set(key2, member);
+    this.licenseById.set(member.id, key2);
+    for (const assignment of member.assignments) this.licenseByAssignment.set(assignment.id, key2);
+  }
+  unindexAssignments(member) {
+    for (const assignment of member.assignments) this.licenseByAssignment.delete(assignment.id);
+  }
+  remove(key2) {
+    const member = this.byLicense.get(key2);
+    if (!member) return;
+    this.byLicense.delete(key2);
+    this.licenseById.delete(member.id);
+    this.unindexAssignments(member);
+  }
+};
+
+// src/features/mirror/named-window.ts
+var MAX_NAMED_DURING_READ = 5e4;
+var NamedWindow = class {
+  ids = /* @__PURE__ */ new Set();
+  overflowed = false;
+  add(ids2) {
+    for (const id2 of ids2) {
+      if (this.ids.size >= MAX_NAMED_DURING_READ) {
+        this.overflowed = true;
+        return;
+      }
+      this.ids.add(id2);
+    }
+  }
+};
+
 // src/features/mirror/roster-mirror.ts
 var MAX_SHARED_RANKS = 1e4;
-var MAX_NAMED_DURING_READ = 5e4;
 var RosterMirror = class {
   /**
    * `tooLarge` is told when more than `maxEntries` members would be held; `claims` of each license
@@ -58894,17 +58986,12 @@ var RosterMirror = class {
     this.maxEntries = maxEntries;
     this.tooLarge = tooLarge;
     this.clock = clock2;
-    this.claims = claims;
+    this.held = new MemberIndex(claims);
   }
   maxEntries;
   tooLarge;
   clock;
-  claims;
-  byLicense = /* @__PURE__ */ new Map();
-  /** Member id → license key: a member whose license changed leaves no stale entry behind. */
-  licenseById = /* @__PURE__ */ new Map();
-  /** Assignment id → license key, so an audit entry naming only an assignment finds its member. */
-  licenseByAssignment = /* @__PURE__ */ new Map();
+  held;
   ranks = /* @__PURE__ */ new Map();
   /** Answers heard while a full read runs (null: the license is no longer held). */
   heardDuringRead = null;
@@ -58930,7 +59017,7 @@ var RosterMirror = class {
     return this.ready;
   }
   get size() {
-    return this.byLicense.size;
+    return this.held.size;
   }
   /** Whether any of `ids` is the member id or an assignment id of a member held. */
   namesAnyHeld(ids2) {
@@ -58939,7 +59026,7 @@ var RosterMirror = class {
   }
   /** The license of the member held whose member id or assignment id is `id`. */
   licenseNamedBy(id2) {
-    return this.licenseById.get(id2) ?? this.licenseByAssignment.get(id2);
+    return this.held.licenseNamedBy(id2);
   }
   /**
    * Whether what is held is known to be current right now (the audit feed keeps reaching the end
@@ -58951,22 +59038,22 @@ var RosterMirror = class {
   }
   find(license2, catalog) {
     if (!this.answering || this.doubted.has(licenseKey(license2))) return void 0;
-    const member = this.byLicense.get(licenseKey(license2));
+    const member = this.held.get(licenseKey(license2));
     return member ? toMemberView(lookupOf(member, catalog), catalog) : void 0;
   }
   /** What it holds for `license` however current, with when it was read: for the outage policy only. */
   lastKnown(license2, catalog) {
-    const member = this.byLicense.get(licenseKey(license2));
+    const member = this.held.get(licenseKey(license2));
     if (!member) return void 0;
     const names = catalog ?? this.savedCatalog ?? new CatalogIndex();
     return { view: toMemberView(lookupOf(member, names), names), readAt: member.readAt };
   }
   readAt(license2) {
-    return this.byLicense.get(licenseKey(license2))?.readAt;
+    return this.held.get(licenseKey(license2))?.readAt;
   }
   /** Every member held (for the snapshot). */
   members() {
-    return this.byLicense.values();
+    return this.held.values();
   }
   /**
    * Members loaded from a snapshot, with the departments and ranks saved beside them: held, found
@@ -58975,7 +59062,7 @@ var RosterMirror = class {
   restore(members2, catalog) {
     this.clear();
     this.savedCatalog = catalog;
-    this.putAll([...members2], null);
+    this.held.putAll([...members2], null);
     this.checkSize();
   }
   /** What it holds is the roster as it stands (a restored snapshot caught up): joins are answered. */
@@ -58991,13 +59078,13 @@ var RosterMirror = class {
     if (answer !== null && answer !== "partial") {
       const member = this.compact(answer);
       member.readAt = this.clock.now();
-      this.put(member);
+      this.held.put(member);
       this.heardDuringRead?.set(licenseKey(member.license), member);
       this.checkSize();
       return;
     }
     const key2 = licenseKey(license2);
-    this.remove(key2);
+    this.held.remove(key2);
     this.heardDuringRead?.set(key2, null);
   }
   doubt(license2) {
@@ -59060,14 +59147,12 @@ var RosterMirror = class {
     const heard = this.heardDuringRead ?? /* @__PURE__ */ new Map();
     const window2 = this.fullRead ?? new NamedWindow();
     this.abandonRead();
-    this.byLicense = /* @__PURE__ */ new Map();
-    this.licenseById = /* @__PURE__ */ new Map();
-    this.licenseByAssignment = /* @__PURE__ */ new Map();
+    this.held.clear();
     this.doubted.clear();
-    this.putAll([...members2], readAt);
+    this.held.putAll([...members2], readAt);
     for (const [key2, member] of heard) {
-      if (member === null) this.remove(key2);
-      else this.put(member);
+      if (member === null) this.held.remove(key2);
+      else this.held.put(member);
     }
     const replaced = this.doubtNamed(window2, null);
     this.ready = true;
@@ -59081,7 +59166,7 @@ var RosterMirror = class {
    */
   addAll(members2, readAt = this.clock.now(), window2) {
     const all = [...members2];
-    this.putAll(all, readAt);
+    this.held.putAll(all, readAt);
     if (window2) this.closeWindow(window2);
     const replaced = window2 ? this.doubtNamed(window2, new Set(all.map((m) => m.id))) : { named: [], overflowed: false };
     this.checkSize();
@@ -59096,44 +59181,15 @@ var RosterMirror = class {
     for (const id2 of window2.ids) {
       const key2 = this.licenseNamedBy(id2);
       if (key2 === void 0) continue;
-      if (only2 !== null && !only2.has(this.byLicense.get(key2)?.id ?? "")) continue;
+      if (only2 !== null && !only2.has(this.held.get(key2)?.id ?? "")) continue;
       named.add(key2);
     }
     for (const key2 of named) this.doubt(key2);
     return { named: [...named], overflowed: window2.overflowed };
   }
-  /**
-   * Holds `members` (stamped `readAt` unless null: restored records keep theirs). Where several
-   * claim one license, among them and with the one held, the most recent membership is held.
-   */
-  putAll(members2, readAt) {
-    const shared = sharedLicenses(members2);
-    for (const member of members2) {
-      if (readAt !== null) member.readAt = readAt;
-      const key2 = licenseKey(member.license);
-      const claims = shared.get(key2);
-      if (claims !== void 0 && claims[0] !== member) continue;
-      const holder = this.byLicense.get(key2);
-      if (holder !== void 0 && holder.id !== member.id) {
-        const newer = isNewerMembership(membershipOf(member), membershipOf(holder));
-        const ids2 = newer ? [member.id, holder.id] : [holder.id, member.id];
-        this.claims.note(key2, ids2, ids2[0]);
-        if (!newer) continue;
-      }
-      this.put(member);
-    }
-    for (const [key2, claims] of shared)
-      this.claims.note(
-        key2,
-        claims.map((m) => m.id),
-        claims[0].id
-      );
-  }
   /** Forgets everything (the mirror is turned off). */
   clear() {
-    this.byLicense = /* @__PURE__ */ new Map();
-    this.licenseById = /* @__PURE__ */ new Map();
-    this.licenseByAssignment = /* @__PURE__ */ new Map();
+    this.held.clear();
     this.ranks.clear();
     this.doubted.clear();
     this.abandonRead();
@@ -59142,29 +59198,8 @@ var RosterMirror = class {
     this.wholeSince = null;
     this.savedCatalog = null;
   }
-  put(member) {
-    const key2 = licenseKey(member.license);
-    const previous = this.licenseById.get(member.id);
-    if (previous !== void 0 && previous !== key2) this.byLicense.delete(previous);
-    const replaced = this.byLicense.get(key2);
-    if (replaced && replaced.id !== member.id) this.licenseById.delete(replaced.id);
-    if (replaced) this.unindexAssignments(replaced);
-    this.byLicense.set(key2, member);
-    this.licenseById.set(member.id, key2);
-    for (const assignment of member.assignments) this.licenseByAssignment.set(assignment.id, key2);
-  }
-  unindexAssignments(member) {
-    for (const assignment of member.assignments) this.licenseByAssignment.delete(assignment.id);
-  }
-  remove(key2) {
-    const member = this.byLicense.get(key2);
-    if (!member) return;
-    this.byLicense.delete(key2);
-    this.licenseById.delete(member.id);
-    this.unindexAssignments(member);
-  }
   checkSize() {
-    if (this.byLicense.size > this.maxEntries) this.tooLarge(this.byLicense.size);
+    if (this.held.size > this.maxEntries) this.tooLarge(this.held.size);
   }
   sharedRank(rank) {
     const known = this.ranks.get(rank.id);
@@ -59172,19 +59207,6 @@ var RosterMirror = class {
     if (this.ranks.size >= MAX_SHARED_RANKS && !known) return rank;
     this.ranks.set(rank.id, rank);
     return rank;
-  }
-};
-var NamedWindow = class {
-  ids = /* @__PURE__ */ new Set();
-  overflowed = false;
-  add(ids2) {
-    for (const id2 of ids2) {
-      if (this.ids.size >= MAX_NAMED_DURING_READ) {
-        this.overflowed = true;
-        return;
-      }
-      this.ids.add(id2);
-    }
   }
 };
 

@@ -1,7 +1,8 @@
 import type { Schedule } from '../../kernel/schedule';
 import type { Clock, Logger } from '../../platform/ports';
 import { PacerStoppedError } from './mirror-pacer';
-import type { ReadReplaced, RosterMirror } from './roster-mirror';
+import type { ReadReplaced } from './named-window';
+import type { RosterMirror } from './roster-mirror';
 import { type RosterReadDeps, readNewMembers, readWholeRoster, type Stamp } from './roster-reads';
 
 /** How often the members created since the newest one held are read (each audit pass at most). */

@@ -14,8 +14,9 @@ import { MirrorReads } from './mirror-reads';
 import { MirrorSnapshot } from './mirror-snapshot';
 import type { MirrorOff, MirrorReport } from './mirror-state';
 import { MirrorStatus } from './mirror-status';
+import type { ReadReplaced } from './named-window';
 import type { PageSource } from './paced-pages';
-import { type ReadReplaced, RosterMirror } from './roster-mirror';
+import { RosterMirror } from './roster-mirror';
 import { restartState, type SavedMirror } from './saved-mirror';
 
 export interface MirrorSyncDeps {

@@ -3,38 +3,20 @@ import { CatalogIndex } from '../../roster/catalog-index';
 import type { LicenseClaims } from '../../roster/claimed-licenses';
 import { type MemberView, toMemberView } from '../../roster/member-view';
 import type { ApiAssignment, ApiRank, MemberLookup } from '../../roster/model';
-import { isNewerMembership } from '../../roster/newest-membership';
 import type { KnownRecord, MemberMirror } from '../../roster/roster-service';
+import { MemberIndex } from './member-index';
 import {
   licenseKey,
   lookupOf,
   type MirroredAssignment,
   type MirroredMember,
-  membershipOf,
   mirroredAssignment,
   mirroredMember,
-  sharedLicenses,
 } from './mirrored-member';
+import { NamedWindow, type ReadReplaced } from './named-window';
 
 /** Distinct expanded ranks shared at most: a community has dozens; past this each keeps its own. */
 const MAX_SHARED_RANKS = 10_000;
-
-/**
- * Ids the audit log named while a full read ran, kept at most: past it the read cannot tell which
- * of its records a change reached, and does not count as in step with the log.
- */
-export const MAX_NAMED_DURING_READ = 50_000;
-
-/** What a full read left to do before its records are answered. */
-export interface ReadReplaced {
-  /**
-   * Licenses of members the audit log named while the read ran: their records may predate the
-   * change, so they are not answered until read again.
-   */
-  named: string[];
-  /** More ids were named than could be kept: nothing the read holds is known to be in step. */
-  overflowed: boolean;
-}
 
 /**
  * The members of the whole roster by license. It answers only once a full read completed (or a
@@ -48,11 +30,7 @@ export interface ReadReplaced {
  * membership.
  */
 export class RosterMirror implements MemberMirror {
-  private byLicense = new Map<string, MirroredMember>();
-  /** Member id → license key: a member whose license changed leaves no stale entry behind. */
-  private licenseById = new Map<string, string>();
-  /** Assignment id → license key, so an audit entry naming only an assignment finds its member. */
-  private licenseByAssignment = new Map<string, string>();
+  private readonly held: MemberIndex;
   private readonly ranks = new Map<string, ApiRank>();
   /** Answers heard while a full read runs (null: the license is no longer held). */
   private heardDuringRead: Map<string, MirroredMember | null> | null = null;
@@ -79,8 +57,10 @@ export class RosterMirror implements MemberMirror {
     private readonly maxEntries: number,
     private readonly tooLarge: (size: number) => void,
     private readonly clock: Pick<Clock, 'now'> = { now: () => 0 },
-    private readonly claims: LicenseClaims = { note: () => undefined },
-  ) {}
+    claims: LicenseClaims = { note: () => undefined },
+  ) {
+    this.held = new MemberIndex(claims);
+  }
 
   get wholeAt(): number | null {
     return this.wholeSince;
@@ -92,7 +72,7 @@ export class RosterMirror implements MemberMirror {
   }
 
   get size(): number {
-    return this.byLicense.size;
+    return this.held.size;
   }
 
   /** Whether any of `ids` is the member id or an assignment id of a member held. */
@@ -103,7 +83,7 @@ export class RosterMirror implements MemberMirror {
 
   /** The license of the member held whose member id or assignment id is `id`. */
   licenseNamedBy(id: string): string | undefined {
-    return this.licenseById.get(id) ?? this.licenseByAssignment.get(id);
+    return this.held.licenseNamedBy(id);
   }
 
   /**
@@ -118,25 +98,25 @@ export class RosterMirror implements MemberMirror {
 
   find(license: string, catalog: CatalogIndex): MemberView | undefined {
     if (!this.answering || this.doubted.has(licenseKey(license))) return undefined;
-    const member = this.byLicense.get(licenseKey(license));
+    const member = this.held.get(licenseKey(license));
     return member ? toMemberView(lookupOf(member, catalog), catalog) : undefined;
   }
 
   /** What it holds for `license` however current, with when it was read: for the outage policy only. */
   lastKnown(license: string, catalog: CatalogIndex | null): KnownRecord | undefined {
-    const member = this.byLicense.get(licenseKey(license));
+    const member = this.held.get(licenseKey(license));
     if (!member) return undefined;
     const names = catalog ?? this.savedCatalog ?? new CatalogIndex();
     return { view: toMemberView(lookupOf(member, names), names), readAt: member.readAt };
   }
 
   readAt(license: string): number | undefined {
-    return this.byLicense.get(licenseKey(license))?.readAt;
+    return this.held.get(licenseKey(license))?.readAt;
   }
 
   /** Every member held (for the snapshot). */
   members(): IterableIterator<MirroredMember> {
-    return this.byLicense.values();
+    return this.held.values();
   }
 
   /**
@@ -146,7 +126,7 @@ export class RosterMirror implements MemberMirror {
   restore(members: Iterable<MirroredMember>, catalog: CatalogIndex): void {
     this.clear();
     this.savedCatalog = catalog;
-    this.putAll([...members], null);
+    this.held.putAll([...members], null);
     this.checkSize();
   }
 
@@ -164,13 +144,13 @@ export class RosterMirror implements MemberMirror {
     if (answer !== null && answer !== 'partial') {
       const member = this.compact(answer);
       member.readAt = this.clock.now();
-      this.put(member);
+      this.held.put(member);
       this.heardDuringRead?.set(licenseKey(member.license), member);
       this.checkSize();
       return;
     }
     const key = licenseKey(license);
-    this.remove(key);
+    this.held.remove(key);
     this.heardDuringRead?.set(key, null);
   }
 
@@ -242,14 +222,12 @@ export class RosterMirror implements MemberMirror {
     const heard = this.heardDuringRead ?? new Map<string, MirroredMember | null>();
     const window = this.fullRead ?? new NamedWindow();
     this.abandonRead();
-    this.byLicense = new Map();
-    this.licenseById = new Map();
-    this.licenseByAssignment = new Map();
+    this.held.clear();
     this.doubted.clear();
-    this.putAll([...members], readAt);
+    this.held.putAll([...members], readAt);
     for (const [key, member] of heard) {
-      if (member === null) this.remove(key);
-      else this.put(member);
+      if (member === null) this.held.remove(key);
+      else this.held.put(member);
     }
     const replaced = this.doubtNamed(window, null);
     this.ready = true;
@@ -264,7 +242,7 @@ export class RosterMirror implements MemberMirror {
    */
   addAll(members: Iterable<MirroredMember>, readAt = this.clock.now(), window?: NamedWindow): ReadReplaced {
     const all = [...members];
-    this.putAll(all, readAt);
+    this.held.putAll(all, readAt);
     if (window) this.closeWindow(window);
     const replaced = window
       ? this.doubtNamed(window, new Set(all.map((m) => m.id)))
@@ -282,46 +260,16 @@ export class RosterMirror implements MemberMirror {
     for (const id of window.ids) {
       const key = this.licenseNamedBy(id);
       if (key === undefined) continue;
-      if (only !== null && !only.has(this.byLicense.get(key)?.id ?? '')) continue;
+      if (only !== null && !only.has(this.held.get(key)?.id ?? '')) continue;
       named.add(key);
     }
     for (const key of named) this.doubt(key);
     return { named: [...named], overflowed: window.overflowed };
   }
 
-  /**
-   * Holds `members` (stamped `readAt` unless null: restored records keep theirs). Where several
-   * claim one license, among them and with the one held, the most recent membership is held.
-   */
-  private putAll(members: MirroredMember[], readAt: number | null): void {
-    const shared = sharedLicenses(members);
-    for (const member of members) {
-      if (readAt !== null) member.readAt = readAt;
-      const key = licenseKey(member.license);
-      const claims = shared.get(key);
-      if (claims !== undefined && claims[0] !== member) continue;
-      const holder = this.byLicense.get(key);
-      if (holder !== undefined && holder.id !== member.id) {
-        const newer = isNewerMembership(membershipOf(member), membershipOf(holder));
-        const ids = newer ? [member.id, holder.id] : [holder.id, member.id];
-        this.claims.note(key, ids, ids[0]!);
-        if (!newer) continue;
-      }
-      this.put(member);
-    }
-    for (const [key, claims] of shared)
-      this.claims.note(
-        key,
-        claims.map((m) => m.id),
-        claims[0]!.id,
-      );
-  }
-
   /** Forgets everything (the mirror is turned off). */
   clear(): void {
-    this.byLicense = new Map();
-    this.licenseById = new Map();
-    this.licenseByAssignment = new Map();
+    this.held.clear();
     this.ranks.clear();
     this.doubted.clear();
     this.abandonRead();
@@ -331,32 +279,8 @@ export class RosterMirror implements MemberMirror {
     this.savedCatalog = null;
   }
 
-  private put(member: MirroredMember): void {
-    const key = licenseKey(member.license);
-    const previous = this.licenseById.get(member.id);
-    if (previous !== undefined && previous !== key) this.byLicense.delete(previous);
-    const replaced = this.byLicense.get(key);
-    if (replaced && replaced.id !== member.id) this.licenseById.delete(replaced.id);
-    if (replaced) this.unindexAssignments(replaced);
-    this.byLicense.set(key, member);
-    this.licenseById.set(member.id, key);
-    for (const assignment of member.assignments) this.licenseByAssignment.set(assignment.id, key);
-  }
-
-  private unindexAssignments(member: MirroredMember): void {
-    for (const assignment of member.assignments) this.licenseByAssignment.delete(assignment.id);
-  }
-
-  private remove(key: string): void {
-    const member = this.byLicense.get(key);
-    if (!member) return;
-    this.byLicense.delete(key);
-    this.licenseById.delete(member.id);
-    this.unindexAssignments(member);
-  }
-
   private checkSize(): void {
-    if (this.byLicense.size > this.maxEntries) this.tooLarge(this.byLicense.size);
+    if (this.held.size > this.maxEntries) this.tooLarge(this.held.size);
   }
 
   private sharedRank(rank: ApiRank): ApiRank {
@@ -365,21 +289,5 @@ export class RosterMirror implements MemberMirror {
     if (this.ranks.size >= MAX_SHARED_RANKS && !known) return rank;
     this.ranks.set(rank.id, rank);
     return rank;
-  }
-}
-
-/** The ids the audit log named while one read ran, at most `MAX_NAMED_DURING_READ`. */
-export class NamedWindow {
-  readonly ids = new Set<string>();
-  overflowed = false;
-
-  add(ids: readonly string[]): void {
-    for (const id of ids) {
-      if (this.ids.size >= MAX_NAMED_DURING_READ) {
-        this.overflowed = true;
-        return;
-      }
-      this.ids.add(id);
-    }
   }
 }
