@@ -27,6 +27,9 @@ export class FaultSwitches {
   /** While true, every list says there is another page (`has_more`, `next_page`). */
   endlessPages = false;
   private readonly hungWaiters = new Set<() => void>();
+  /** Paths (e.g. `/api/v1/department-assignments`) whose every request fails (500) or hangs. */
+  private readonly pathFaults = new Map<string, 'internal' | 'hang'>();
+  private readonly pathWaiters = new Set<() => void>();
 
   /** Delays every response by `ms` (real time: it is meant for client timeouts). */
   latency(ms: number): this {
@@ -40,6 +43,20 @@ export class FaultSwitches {
    */
   failNext(count: Count, status: FailureStatus = 503, path: string | null = null): this {
     this.failures = { remaining: count, status, path };
+    return this;
+  }
+
+  /** Every request (or the next `count`) fails with 500 `internal`. */
+  internal(count: Count = Number.POSITIVE_INFINITY): this {
+    return this.failNext(count, 500);
+  }
+
+  /**
+   * Every request to `path` fails with 500 `internal`, or hangs, until `clear()` (hung requests
+   * are then answered); other paths answer as usual.
+   */
+  failPath(path: string, how: 'internal' | 'hang' = 'internal'): this {
+    this.pathFaults.set(path, how);
     return this;
   }
 
@@ -103,6 +120,9 @@ export class FaultSwitches {
 
   /** Turns these faults off and releases hung requests (they are then answered normally). */
   clear(): this {
+    this.pathFaults.clear();
+    for (const resolve of this.pathWaiters) resolve();
+    this.pathWaiters.clear();
     this.echoes = 0;
     this.huge = { remaining: 0, bytes: 0 };
     this.resetOverride = null;
@@ -130,6 +150,18 @@ export class FaultSwitches {
     if (this.failures.path !== null && this.failures.path !== path) return null;
     this.failures.remaining--;
     return this.failures.status;
+  }
+
+  /**
+   * The faults of the service itself, once a request got past the transport, the key and the
+   * limits: rejects (answered as `internal`) when a 500 is due or the path fails, waits while the
+   * path hangs, else resolves at once.
+   */
+  async atService(path: string): Promise<void> {
+    if (this.takeFailure('service', path) === 500 || this.pathFaults.get(path) === 'internal')
+      throw new Error('injected internal fault');
+    if (this.pathFaults.get(path) === 'hang')
+      await new Promise<void>((resolve) => this.pathWaiters.add(resolve));
   }
 
   takeEcho(): boolean {

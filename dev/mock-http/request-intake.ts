@@ -5,6 +5,7 @@ import type { FaultSwitches } from './fault-switches';
 import { overrideReset, sendCredentialEcho, sendHugeBody } from './hostile-replies';
 import { sendGatewayPage } from './json-replies';
 import type { MockCounters, RequestLogEntry } from './mock-counters';
+import { findRoute, type RouteMatch, type RoutePattern } from './route-match';
 
 export interface IntakeDeps {
   counters: MockCounters;
@@ -14,18 +15,23 @@ export interface IntakeDeps {
   sleep(ms: number): Promise<void>;
 }
 
-/** How a mock reads a request: its route match and log name, and the key a token names. */
-export interface IntakePolicy<M> {
-  route(method: string, path: string): { match: M; endpoint: string };
+/** How a mock reads a request: its routes, how it logs them, and the key a token names. */
+export interface IntakePolicy<R extends RoutePattern> {
+  routes: readonly R[];
+  /**
+   * Whether a known path asked with a method it lacks is logged as `<METHOD> <path>`; else it is
+   * `unmatched`, as unknown paths are. A matched route is logged by its pattern.
+   */
+  logsWrongMethod: boolean;
   /** The key id or prefix the token names (valid or not), or null when it names none. */
   keyOf(token: string): string | null;
 }
 
 /** A request that got past the transport, logged and counted, for the mock's service to answer. */
-export interface Intake<M> {
+export interface Intake<R extends RoutePattern> {
   method: string;
   url: URL;
-  match: M;
+  match: RouteMatch<R>;
   token: string | null;
   requestId: string;
   entry: RequestLogEntry;
@@ -36,17 +42,23 @@ export interface Intake<M> {
  * request id and logged, then the transport faults play (drop, hang, latency, a proxy's 5xx page).
  * Null when a fault used the request up.
  */
-export async function receiveRequest<M>(
+export async function receiveRequest<R extends RoutePattern>(
   deps: IntakeDeps,
-  policy: IntakePolicy<M>,
+  policy: IntakePolicy<R>,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<Intake<M> | null> {
+): Promise<Intake<R> | null> {
   const { faults, counters } = deps;
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'http://mock.invalid');
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-  const { match, endpoint } = policy.route(method, path);
+  const match = findRoute(policy.routes, method, path);
+  const endpoint =
+    match.kind === 'found'
+      ? `${method} ${match.route.pattern}`
+      : match.kind === 'wrong-method' && policy.logsWrongMethod
+        ? `${method} ${path}`
+        : 'unmatched';
   const requestId = `req_${randomUUID().replaceAll('-', '')}`;
   const entry = counters.begin({
     time: deps.now(),

@@ -1,3 +1,5 @@
+import { MockApiError } from '../mock-http/api-error';
+
 /** Error codes this mock answers with (the document shows no envelope or codes) and their statuses. */
 export const ERROR_STATUS = {
   unauthorized: 401,
@@ -16,17 +18,9 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /** Thrown by handlers and the pipeline; turned into `{ error: { code, message, details? } }` in one place. */
-export class LearningApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: Record<string, string>,
-  ) {
-    super(message);
-  }
-
-  get status(): number {
-    return ERROR_STATUS[this.code];
+export class LearningApiError extends MockApiError<ErrorCode> {
+  constructor(code: ErrorCode, message: string, details?: Record<string, string>) {
+    super(code, ERROR_STATUS[code], message, details);
   }
 }
 

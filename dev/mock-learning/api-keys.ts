@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hashSecret, secretMatches } from '../mock-http/api-keys';
 import { hexDigest } from '../mock-http/seeded-random';
 
 /** `<KEY_PREFIX>_<prefix>_<secret>`: the document names the form, not the literal prefix. */
@@ -29,8 +29,6 @@ export const DEFAULT_KEY_SPECS: readonly KeySpec[] = [
   { name: 'none', scopes: [] },
   { name: 'revoked', scopes: ['enroll:write'], revoked: true },
 ];
-
-const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret).digest();
 
 /** Key records and tokens; secrets derive from the seed, so the same seed gives the same tokens. */
 export function buildKeys(
@@ -65,7 +63,7 @@ export function verifyToken(token: string, keys: readonly LearningKey[]): Learni
   const prefix = keyPrefixOf(token);
   const key = prefix === null ? undefined : keys.find((k) => k.prefix === prefix);
   if (!key || key.revoked) return null;
-  return timingSafeEqual(key.secretHash, hashSecret(token.split('_')[2] ?? '')) ? key : null;
+  return secretMatches(key.secretHash, token.split('_')[2] ?? '') ? key : null;
 }
 
 /** `enroll:write` includes everything in `read`. */

@@ -1,3 +1,4 @@
+import { keyNamed } from '../mock-http/api-keys';
 import { FaultSwitches } from '../mock-http/fault-switches';
 import type { LearningKey } from './api-keys';
 import type { FlagName, LearningOrg } from './records';
@@ -34,9 +35,7 @@ export class LearningFaults extends FaultSwitches {
 
   /** The key fails with 401 from its next request (stays so after `clear()`). */
   revokeKey(nameOrPrefix: string): this {
-    const key = this.keys.find((k) => k.name === nameOrPrefix || k.prefix === nameOrPrefix);
-    if (!key) throw new Error(`mock learning: no key ${nameOrPrefix}`);
-    key.revoked = true;
+    keyNamed(this.keys, nameOrPrefix, (k) => k.prefix, 'mock learning').revoked = true;
     return this;
   }
 

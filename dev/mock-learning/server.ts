@@ -1,12 +1,12 @@
-import { CancellableSleeps } from '../mock-http/cancellable-sleeps';
-import { startLoopbackServer } from '../mock-http/loopback-server';
+import { keyNamed, withExtraKeys } from '../mock-http/api-keys';
 import { MockCounters } from '../mock-http/mock-counters';
+import { startMockService } from '../mock-http/mock-service';
+import { RateLimiter } from '../mock-http/rate-limiter';
+import { learningApi } from './api';
 import { buildKeys, DEFAULT_KEY_SPECS, type KeySpec, type LearningKey } from './api-keys';
 import { LearningFaults } from './faults';
 import { LearningStore } from './learning-store';
-import { MinuteLimiter } from './minute-limiter';
 import type { LearningOrg, OrgFlags } from './records';
-import { handleRequest } from './request-pipeline';
 import { DEFAULT_LINK_REPLY_NAMES, type LinkReplyNames } from './route';
 import { buildRoutes } from './routes';
 import { DISCORD_IDS, seedOrganisation } from './seed-organisation';
@@ -60,9 +60,10 @@ export interface MockLearning {
 export async function startMockLearning(options: MockLearningOptions = {}): Promise<MockLearning> {
   const seed = options.seed ?? 1;
   const now = options.now ?? Date.now;
-  const extra = options.keys ?? [];
-  const specs = [...DEFAULT_KEY_SPECS.filter((d) => !extra.some((k) => k.name === d.name)), ...extra];
-  const { records: keyRecords, tokens } = buildKeys(seed, specs);
+  const { records: keyRecords, tokens } = buildKeys(
+    seed,
+    withExtraKeys(DEFAULT_KEY_SPECS, options.keys ?? []),
+  );
   const flags: OrgFlags = { discord: true, gamification: true, api_access: true, ...options.flags };
   const store = new LearningStore(
     seedOrganisation({ seed, users: options.users ?? 12, now: now(), flags }),
@@ -80,39 +81,33 @@ export async function startMockLearning(options: MockLearningOptions = {}): Prom
     pageSize: options.pageSize ?? null,
   });
   const counters = new MockCounters();
-  const limiter = new MinuteLimiter(now);
-  let url = '';
-  const sleeps = new CancellableSleeps();
-  const deps = {
-    routes: buildRoutes(),
-    keys: keyRecords,
-    store,
+  const limiter = new RateLimiter(now);
+  const linkReplyNames = { ...DEFAULT_LINK_REPLY_NAMES, ...options.linkReplyNames };
+  const server = await startMockService({
+    port: options.port,
+    host: options.host,
+    name: 'mock learning',
+    now,
     faults,
     counters,
-    limiter,
-    now,
-    sleep: sleeps.sleep,
-    baseUrl: () => url,
-    linkReplyNames: { ...DEFAULT_LINK_REPLY_NAMES, ...options.linkReplyNames },
-  };
-  const server = await startLoopbackServer({
-    port: options.port ?? 0,
-    host: options.host ?? '127.0.0.1',
-    name: 'mock learning',
-    handle: (req, res) => handleRequest(deps, req, res),
-    beforeClose: () => sleeps.cancelAll(),
+    api: (baseUrl) =>
+      learningApi({
+        routes: buildRoutes(),
+        keys: keyRecords,
+        store,
+        faults,
+        limiter,
+        now,
+        baseUrl,
+        linkReplyNames,
+      }),
   });
-  url = server.url;
 
   return {
-    url,
+    url: server.url,
     keys: Object.fromEntries(tokens) as MockLearning['keys'],
     keyRecords,
-    keyPrefix: (name) => {
-      const key = keyRecords.find((k) => k.name === name);
-      if (!key) throw new Error(`mock learning: no key ${name}`);
-      return key.prefix;
-    },
+    keyPrefix: (name) => keyNamed(keyRecords, name, (k) => k.prefix, 'mock learning').prefix,
     org: store.org,
     data: store,
     faults,

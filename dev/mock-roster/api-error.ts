@@ -1,3 +1,5 @@
+import { MockApiError } from '../mock-http/api-error';
+
 /** Error codes of the API document and the HTTP status the mock gives each (the document leaves most open). */
 export const ERROR_STATUS = {
   invalid_api_key: 401,
@@ -21,18 +23,10 @@ export interface ErrorDetails {
   reason: string;
 }
 
-/** Thrown by handlers and the pipeline; turned into the failure envelope in one place. */
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: ErrorDetails,
-  ) {
-    super(message);
-  }
-
-  get status(): number {
-    return ERROR_STATUS[this.code];
+/** Thrown by handlers and the API; turned into the failure envelope in one place. */
+export class ApiError extends MockApiError<ErrorCode> {
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
+    super(code, ERROR_STATUS[code], message, details);
   }
 }
 

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hashSecret, secretMatches } from '../mock-http/api-keys';
 import { hexDigest } from '../mock-http/seeded-random';
 
 /** Scope groups of the API document; `audit` has only a read scope. */
@@ -71,8 +71,6 @@ export const DEFAULT_KEY_SPECS: readonly KeySpec[] = [
 
 export const KEY_OWNER = { id: 'usr_owner', name: 'Community Owner' };
 
-const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret).digest();
-
 /** Builds the key records and their tokens; secrets derive from the seed, so the CLI prints stable keys. */
 export function buildKeys(
   seed: number,
@@ -112,7 +110,7 @@ export function verifyToken(token: string, keys: readonly ApiKeyRecord[], now: n
   const parts = token.split('_');
   if (parts.length < 3 || parts[0] !== KEY_PREFIX) return null;
   const key = keys.find((k) => k.id === parts[1]);
-  if (!key || !timingSafeEqual(key.secretHash, hashSecret(parts.slice(2).join('_')))) return null;
+  if (!key || !secretMatches(key.secretHash, parts.slice(2).join('_'))) return null;
   if (key.revoked || (key.expiresAt !== null && now >= key.expiresAt)) return null;
   return key;
 }

@@ -1,3 +1,4 @@
+import { keyNamed } from '../mock-http/api-keys';
 import { FaultSwitches } from '../mock-http/fault-switches';
 import type { ApiKeyRecord } from './api-keys';
 import type { MockCommunity } from './records';
@@ -21,8 +22,8 @@ export function withUnreadableLicense(record: Record<string, unknown>, how: Unre
 
 /**
  * Faults a test (or `POST /__mock/faults`) switches on at run time: the shared ones (latency,
- * failNext, malformedJson, dropConnection, hang, rateLimit) plus this service's keys, plan,
- * allowlist and inline assignments.
+ * failNext, internal, failPath, malformedJson, dropConnection, hang, rateLimit, the hostile
+ * answers) plus this service's keys, plan, allowlist, license records and inline assignments.
  */
 export class MockFaults extends FaultSwitches {
   /** While true every caller address is treated as off every key's allowlist. */
@@ -33,9 +34,6 @@ export class MockFaults extends FaultSwitches {
   unreadableLicense: UnreadableLicense | null = null;
   /** While set, `GET /api/v1/openapi.json` answers this instead of the mock's own description. */
   openApi: unknown = undefined;
-  /** Paths (e.g. `/api/v1/department-assignments`) whose every request fails (500) or hangs. */
-  private readonly pathFaults = new Map<string, 'internal' | 'hang'>();
-  private readonly pathWaiters = new Set<() => void>();
 
   constructor(
     private readonly keys: readonly ApiKeyRecord[],
@@ -44,27 +42,6 @@ export class MockFaults extends FaultSwitches {
   ) {
     super();
     this.inline = inlineAssignments;
-  }
-
-  /**
-   * Every request to `path` fails with 500 `internal`, or hangs, until `clear()` (hung requests
-   * are then answered); other paths answer as usual.
-   */
-  failPath(path: string, how: 'internal' | 'hang' = 'internal'): this {
-    this.pathFaults.set(path, how);
-    return this;
-  }
-
-  /** What the pipeline does for `path`: resolves at once, rejects (internal), or waits for `clear()`. */
-  async takePathFault(path: string): Promise<void> {
-    const how = this.pathFaults.get(path);
-    if (how === 'internal') throw new Error('injected internal fault');
-    if (how === 'hang') await new Promise<void>((resolve) => this.pathWaiters.add(resolve));
-  }
-
-  /** Every request (or the next `count`) fails with 500 `internal`. */
-  internal(count = Number.POSITIVE_INFINITY): this {
-    return this.failNext(count, 500);
   }
 
   revokeKey(nameOrId: string): this {
@@ -106,9 +83,6 @@ export class MockFaults extends FaultSwitches {
 
   /** Turns every fault off and releases hung requests. Revoked/expired keys stay so; the plan comes back. */
   override clear(): this {
-    this.pathFaults.clear();
-    for (const resolve of this.pathWaiters) resolve();
-    this.pathWaiters.clear();
     this.ipRefused = false;
     this.unreadableLicense = null;
     this.openApi = undefined;
@@ -117,8 +91,6 @@ export class MockFaults extends FaultSwitches {
   }
 
   private key(nameOrId: string): ApiKeyRecord {
-    const key = this.keys.find((k) => k.name === nameOrId || k.id === nameOrId);
-    if (!key) throw new Error(`mock roster: no key ${nameOrId}`);
-    return key;
+    return keyNamed(this.keys, nameOrId, (k) => k.id, 'mock roster');
   }
 }

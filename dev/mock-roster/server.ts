@@ -1,13 +1,13 @@
-import { CancellableSleeps } from '../mock-http/cancellable-sleeps';
-import { startLoopbackServer } from '../mock-http/loopback-server';
+import { keyNamed, withExtraKeys } from '../mock-http/api-keys';
 import { MockCounters } from '../mock-http/mock-counters';
+import { startMockService } from '../mock-http/mock-service';
+import { RateLimiter } from '../mock-http/rate-limiter';
+import { rosterApi } from './api';
 import { type ApiKeyRecord, buildKeys, DEFAULT_KEY_SPECS, type KeySpec } from './api-keys';
 import { handleControl } from './control-endpoint';
 import { MockDashboard } from './dashboard';
 import { MockFaults } from './faults';
-import { RateLimiter } from './rate-limiter';
 import type { MockCommunity } from './records';
-import { handleRequest } from './request-pipeline';
 import { RosterStore } from './roster-store';
 import { buildRoutes } from './routes';
 import { seedCommunity } from './seed-community';
@@ -63,41 +63,32 @@ export interface MockRoster {
 export async function startMockRoster(options: MockRosterOptions = {}): Promise<MockRoster> {
   const seed = options.seed ?? 1;
   const now = options.now ?? Date.now;
-  const extra = options.keys ?? [];
-  const specs = [...DEFAULT_KEY_SPECS.filter((d) => !extra.some((k) => k.name === d.name)), ...extra];
-  const { records: keyRecords, tokens } = buildKeys(seed, specs);
+  const { records: keyRecords, tokens } = buildKeys(
+    seed,
+    withExtraKeys(DEFAULT_KEY_SPECS, options.keys ?? []),
+  );
   const store = new RosterStore(seedCommunity({ seed, members: options.members ?? 500 }), seed, now);
   const dashboard = new MockDashboard(store);
   const faults = new MockFaults(keyRecords, store.data.community, options.inlineAssignments ?? false);
   const counters = new MockCounters();
   const limiter = new RateLimiter(now);
-  let url = '';
-  const routes = buildRoutes(() => url);
-  const sleeps = new CancellableSleeps();
-  const deps = { routes, keys: keyRecords, store, faults, counters, limiter, now, sleep: sleeps.sleep };
-  const server = await startLoopbackServer({
-    port: options.port ?? 0,
-    host: options.host ?? '127.0.0.1',
+  const server = await startMockService({
+    port: options.port,
+    host: options.host,
     name: 'mock roster',
-    handle: (req, res) => {
-      const path = new URL(req.url ?? '/', 'http://mock.invalid').pathname;
-      return path.startsWith('/__mock/')
-        ? handleControl(req, res, path, { faults, counters, dashboard })
-        : handleRequest(deps, req, res);
-    },
-    beforeClose: () => sleeps.cancelAll(),
+    now,
+    faults,
+    counters,
+    api: (baseUrl) =>
+      rosterApi({ routes: buildRoutes(baseUrl), keys: keyRecords, store, faults, limiter, now }),
+    control: (req, res, path) => handleControl(req, res, path, { faults, counters, dashboard }),
   });
-  url = server.url;
 
   return {
-    url,
+    url: server.url,
     keys: Object.fromEntries(tokens) as MockRoster['keys'],
     keyRecords,
-    keyId: (name) => {
-      const key = keyRecords.find((k) => k.name === name);
-      if (!key) throw new Error(`mock roster: no key ${name}`);
-      return key.id;
-    },
+    keyId: (name) => keyNamed(keyRecords, name, (k) => k.id, 'mock roster').id,
     community: store.data.community,
     faults,
     counters,

@@ -34,6 +34,24 @@ describe('FaultSwitches', () => {
     expect(faults.takeForced429()).toBeNull();
   });
 
+  it('at the service stage, fails a due 500 or a failing path, holds a hanging path until clear()', async () => {
+    const faults = new FaultSwitches().internal(1).failPath('/broken');
+    await expect(faults.atService('/x')).rejects.toThrow('injected internal fault');
+    await expect(faults.atService('/x')).resolves.toBeUndefined();
+    await expect(faults.atService('/broken')).rejects.toThrow('injected internal fault');
+    faults.clear().failPath('/slow', 'hang');
+    let released = false;
+    const held = faults.atService('/slow').then(() => {
+      released = true;
+    });
+    await faults.atService('/x');
+    expect(released).toBe(false);
+    faults.clear();
+    await held;
+    expect(released).toBe(true);
+    await expect(faults.atService('/broken')).resolves.toBeUndefined();
+  });
+
   it('holds requests while hung and releases them on clear()', async () => {
     const faults = new FaultSwitches().hang().latency(-5);
     expect(faults.latencyMs).toBe(0);

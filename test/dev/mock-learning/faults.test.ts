@@ -61,6 +61,23 @@ describe('mock learning faults', () => {
     expect((await pending).status).toBe(200);
   });
 
+  it('fails one path, or holds it until clear(), while other paths answer', async () => {
+    mock.faults.failPath(`${API}/courses`);
+    const failed = await call(mock, '/courses');
+    expect(failed.status).toBe(500);
+    expect(failed.json.error.code).toBe('internal');
+    expect((await call(mock, '/discord/links/210000000000000001')).status).toBe(200);
+
+    mock.faults.clear().failPath(`${API}/courses`, 'hang');
+    mock.counters.reset();
+    const held = call(mock, '/courses');
+    await expect.poll(() => mock.counters.log.length).toBe(1);
+    expect((await call(mock, '/discord/links/210000000000000001')).status).toBe(200);
+    expect(mock.counters.log.map((e) => e.status)).toEqual([null, 200]);
+    mock.faults.clear();
+    expect((await held).status).toBe(200);
+  });
+
   it('forces 429 with and without Retry-After', async () => {
     mock.faults.rateLimit(1, { retryAfter: 7 });
     const limited = await call(mock, '/courses');

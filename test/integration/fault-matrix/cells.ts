@@ -31,6 +31,17 @@ export const check = (problems: string[], cell: string): Check => ({
   problems,
 });
 
+/** The most requests that arrived within any 60 s span (`times` sorted). */
+export function maxInRolling60s(times: readonly number[]): number {
+  let max = 0;
+  let start = 0;
+  for (let end = 0; end < times.length; end++) {
+    while (times[end]! - times[start]! >= 60_000) start++;
+    max = Math.max(max, end - start + 1);
+  }
+  return max;
+}
+
 /**
  * The last two columns of a row: no SCRIPT ERROR in the server's log and no unhandled rejection or
  * exception since the row started; no key in any of the places `leaks` names.

@@ -1,13 +1,7 @@
-import { rmSync } from 'node:fs';
-import { type Decision, FxServer, type ScriptResource } from '../../../dev/emulator';
 import { DISCORD_IDS, type MockLearning, startMockLearning } from '../../../dev/mock-learning/server';
 import type { MockMember } from '../../../dev/mock-roster/records';
 import { type MockRoster, startMockRoster } from '../../../dev/mock-roster/server';
-import { expectNoUnhandledRejections, resourceFolder } from '../harness';
-import { stalledMs } from '../loop-stalls';
-import { keyLeaks } from './cells';
-import type { Timed } from './rig';
-import { WireLog } from './wire';
+import { type Emulator, ROSTER_EVENTS, RowRig, startEmulator, type Timed } from './rig';
 
 /** The course every joining player must have completed. */
 export const REQUIRED_COURSE = 'Police Academy';
@@ -28,36 +22,21 @@ export const PEOPLE = {
 export type Person = keyof typeof PEOPLE;
 
 /** One learning row's world: a healthy roster mock, the learning mock, the emulator, the resource folder. */
-export class TrainingRig {
-  /** `[event, ...args]` of every roster event another resource received, as JSON. */
-  readonly events: string[] = [];
+export class TrainingRig extends RowRig {
   /** The training key (and the roster key, which must not show either). */
   readonly trainingKey: string;
   readonly rosterKey: string;
   private readonly members: MockMember[];
 
-  /** What the resource's client wrote to the learning service and had answered, as it happened. */
-  readonly wire: WireLog;
-
   private constructor(
     readonly roster: MockRoster,
     readonly learning: MockLearning,
-    readonly server: FxServer,
-    readonly folder: string,
-    readonly caller: ScriptResource,
+    emulator: Emulator,
   ) {
-    this.wire = new WireLog((origin) => origin === learning.url);
+    super(emulator, learning.url, [...ROSTER_EVENTS, 'roster:trainingUpdated']);
     this.trainingKey = learning.keys[KEY_NAME]!;
     this.rosterKey = roster.keys.full!;
     this.members = roster.data.members.filter((m) => m.status === 'ACTIVE');
-    for (const event of [
-      'roster:ready',
-      'roster:playerLoaded',
-      'roster:playerUpdated',
-      'roster:trainingUpdated',
-    ]) {
-      caller.on(event, (...args: unknown[]) => this.events.push(JSON.stringify([event, ...args])));
-    }
   }
 
   static async start(config: Record<string, unknown>): Promise<TrainingRig> {
@@ -70,33 +49,19 @@ export class TrainingRig {
     const course = learning.data.course(REQUIRED_COURSE)!;
     if (!learning.data.completions.some((c) => c.user_sub === trainedSub && c.course_id === course.id))
       learning.data.complete(trainedSub, REQUIRED_COURSE);
-    const folder = resourceFolder({
-      ...config,
-      training: {
-        ...(config.training as Record<string, unknown>),
-        enabled: true,
-        baseUrl: learning.url,
+    const emulator = await startEmulator(
+      {
+        ...config,
+        training: { ...(config.training as Record<string, unknown>), enabled: true, baseUrl: learning.url },
       },
-    });
-    const server = new FxServer({
-      convars: {
+      {
         roster_api_key: roster.keys.full!,
         roster_base_url: roster.url,
         roster_training_api_key: learning.keys[KEY_NAME]!,
       },
-      convarPermissions: [
-        ['roster', 'roster_api_key'],
-        ['roster', 'roster_training_api_key'],
-      ],
-    });
-    await server.start();
-    server.startResource('roster', folder);
-    return new TrainingRig(roster, learning, server, folder, server.createScriptResource('caller'));
-  }
-
-  /** The roster resource's own log, one line each. */
-  rosterLog(): string[] {
-    return this.server.log.of('roster');
+      ['roster_api_key', 'roster_training_api_key'],
+    );
+    return new TrainingRig(roster, learning, emulator);
   }
 
   /** An ACTIVE roster member's license not used yet in this row. */
@@ -108,25 +73,7 @@ export class TrainingRig {
 
   /** Connects a player (a fresh roster member) with the person's Discord id. */
   connect(person: Person, name: string, license = this.freshLicense()): Promise<Timed> {
-    const started = Date.now();
-    const connection = this.server.connectPlayer({
-      name,
-      identifiers: [license, `discord:${PEOPLE[person].discordId}`, 'ip:127.0.0.1'],
-    });
-    return connection.decision.then((decision: Decision) => {
-      const now = Date.now();
-      return { name, decision, waitedMs: now - started, stalledMs: stalledMs(started, now) };
-    });
-  }
-
-  /** What the gate logged as the basis of a player's decision (`roster`, `roster; a further check refused`, …). */
-  basisOf(name: string): string | undefined {
-    const pattern = new RegExp(`^${name} (?:admitted|refused) \\((.*)\\)$`);
-    for (const line of this.rosterLog()) {
-      const found = pattern.exec(line);
-      if (found) return found[1];
-    }
-    return undefined;
+    return this.connectWith(name, [license, `discord:${PEOPLE[person].discordId}`, 'ip:127.0.0.1']);
   }
 
   /** Whether the training check of a player fell back on `gate.onError` (its own deadline or a failure). */
@@ -159,16 +106,11 @@ export class TrainingRig {
     return this.learning.counters.log.map((e) => e.time).sort((a, b) => a - b);
   }
 
-  /** Where either key (or its secret part) shows up: log lines, events, state bags, client events, files. */
-  keyLeaks(): string[] {
-    return keyLeaks(this.server, this.events, this.folder, [this.trainingKey, this.rosterKey]);
+  protected keys(): string[] {
+    return [this.trainingKey, this.rosterKey];
   }
 
-  async close(): Promise<void> {
-    this.wire.stop();
-    this.server.stop();
+  protected async closeServices(): Promise<void> {
     await Promise.all([this.roster.close(), this.learning.close()]);
-    expectNoUnhandledRejections(this.server);
-    rmSync(this.folder, { recursive: true, force: true });
   }
 }

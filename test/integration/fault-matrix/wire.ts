@@ -115,7 +115,7 @@ export function pauseCheck(
  * Requests the client wrote after it had the first answer that stops every request (`stops`: a
  * refused key) and before `untilMs`; with that answer, if there was one.
  */
-export function sentAfterStop(
+function sentAfterStop(
   wire: WireLog,
   stops: (answer: WireAnswer) => boolean,
   untilMs: number,
@@ -123,4 +123,25 @@ export function sentAfterStop(
   const stop = wire.answers.find(stops);
   if (!stop) return { stop, sent: [] };
   return { stop, sent: wire.sent.filter((s) => s.seq > stop.seq && s.at < untilMs) };
+}
+
+/**
+ * The limits cell's part for a refused key: from the first refusal the client had (`refusal`) to
+ * `untilMs` it may send nothing. `names` words the problems and the summary, e.g. `refusal` and
+ * `stopped`.
+ */
+export function quietCheck(
+  wire: WireLog,
+  refusal: (answer: WireAnswer) => boolean,
+  untilMs: number,
+  names: { answer: string; state: string },
+): { problems: string[]; summary: string } {
+  const { stop, sent } = sentAfterStop(wire, refusal, untilMs);
+  const problems: string[] = [];
+  if (!stop) problems.push(`the client never had a ${names.answer}`);
+  else if (sent.length > 0)
+    problems.push(
+      `${sent.length} request(s) sent while the key was refused, e.g. ${sent[0]!.path} ${sent[0]!.at - stop.at} ms after the ${names.answer}`,
+    );
+  return { problems, summary: `; ${sent.length} sent while ${names.state}` };
 }

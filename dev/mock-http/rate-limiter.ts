@@ -1,7 +1,7 @@
 /**
- * Per-key budgets in fixed windows: calendar minutes and UTC days of the injected clock.
- * Fixed windows match the document's "window reset time" header. A request refused with 429
- * does not use up budget; every other request from a recognised key does.
+ * Per-bucket budgets in fixed windows: calendar minutes and UTC days of the injected clock (a
+ * budget without a day limit gives `perDay: Infinity`). Fixed windows match a "window reset time"
+ * header. A request refused with 429 does not use up budget; every other request taken does.
  */
 
 const MINUTE_MS = 60_000;
@@ -83,4 +83,15 @@ export class RateLimiter {
       retryAfter: allowed ? null : Math.max(1, Math.ceil((resetMs - now) / 1000)),
     };
   }
+}
+
+/** `X-RateLimit-*` of the window `rate` describes, and `Retry-After` when `retryAfter` is set. */
+export function rateHeaders(rate: RateDecision, retryAfter: number | null): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(rate.limit),
+    'X-RateLimit-Remaining': String(rate.remaining),
+    'X-RateLimit-Reset': String(rate.reset),
+  };
+  if (retryAfter !== null) headers['Retry-After'] = String(retryAfter);
+  return headers;
 }
