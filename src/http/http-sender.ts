@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { errorMessage } from '../platform/error-message';
 import type { Clock } from '../platform/ports';
 import { DEFAULT_MAX_BODY_BYTES, ExchangeFailure, exchange } from './http-exchange';
 import { keepAlivePool } from './keep-alive-pool';
@@ -104,7 +105,7 @@ export function createHttpSender(options: HttpSenderOptions): HttpSender {
         { code: 'timeout', kind: 'outage', status: null, requestId: null },
       );
     }
-    const detail = error instanceof ExchangeFailure ? error.detail : String((error as Error)?.message);
+    const detail = error instanceof ExchangeFailure ? error.detail : errorMessage(error);
     return new RosterNetworkError(
       redact(
         `Could not reach the roster service at ${origin} for ${what} (${detail}). Check the server's internet access and ${options.addressSetting ?? 'api.baseUrl'}.`,

@@ -1,4 +1,5 @@
 import type { RequestExecutor } from '../../http/request-executor';
+import { errorMessage } from '../../platform/error-message';
 import type { Clock, Logger } from '../../platform/ports';
 import type { Catalog } from '../model';
 import { listPages } from './list-pages';
@@ -59,9 +60,7 @@ export class CatalogLoader {
       if (!this.current) throw error;
       // Try again in a minute rather than on every call.
       this.current.loadedAt = clock.now() - this.maxAgeMs + 60_000;
-      logger.warn(
-        `Could not reload departments and ranks; keeping the last ones. ${(error as Error).message}`,
-      );
+      logger.warn(`Could not reload departments and ranks; keeping the last ones. ${errorMessage(error)}`);
       return this.current.catalog;
     }
   }

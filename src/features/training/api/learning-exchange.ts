@@ -3,6 +3,7 @@ import { ExchangeFailure, exchange, type RawAnswer } from '../../../http/http-ex
 import { megabytes } from '../../../http/http-sender';
 import type { HeaderBag } from '../../../http/limiter/rate-limit-headers';
 import { HeldBeforeSending } from '../../../http/send-gate';
+import { errorMessage } from '../../../platform/error-message';
 import type { Clock } from '../../../platform/ports';
 import { failureError } from './failure-message';
 import { TrainingApiError } from './training-api-error';
@@ -93,7 +94,7 @@ function failure(setup: ExchangeSetup, label: string, error: unknown): TrainingA
       { kind: 'outage', status: null },
     );
   }
-  const detail = error instanceof ExchangeFailure ? error.detail : String((error as Error)?.message);
+  const detail = error instanceof ExchangeFailure ? error.detail : errorMessage(error);
   return new TrainingApiError(
     setup.redact(
       `Could not reach the learning service at ${setup.origin} for ${label} (${detail}). Check training.baseUrl and the server's internet access.`,
