@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Lane } from '../../http/limiter/lane';
+import type { Lane } from '../../http';
 import type { CatalogIndex } from '../../roster/catalog-index';
 import { assignmentSchema } from '../../roster/client/record-schemas';
 import type { QueryValues } from '../../roster/client/roster-api';

@@ -1,4 +1,4 @@
-import type { Lane } from '../../http/limiter/lane';
+import type { Lane } from '../../http';
 import type { Logger } from '../../platform/ports';
 import { assignmentSchema } from '../../roster/client/record-schemas';
 import type { MemberView } from '../../roster/member-view';

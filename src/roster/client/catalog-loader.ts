@@ -1,4 +1,4 @@
-import type { RequestExecutor } from '../../http/request-executor';
+import type { RequestExecutor } from '../../http';
 import { errorMessage } from '../../platform/error-message';
 import type { Clock, Logger } from '../../platform/ports';
 import type { Catalog } from '../model';

@@ -1,6 +1,4 @@
-import type { Lane } from '../../http/limiter/lane';
-import type { RequestExecutor } from '../../http/request-executor';
-import { RosterResponseError } from '../../http/roster-api-error';
+import { type Lane, type RequestExecutor, RosterResponseError } from '../../http';
 import type { Logger } from '../../platform/ports';
 import type { LicenseClaims } from '../claimed-licenses';
 import type { ApiAssignment, ApiMember } from '../model';

@@ -1,5 +1,4 @@
-import type { Lane } from '../../../http/limiter/lane';
-import type { LimiterState } from '../../../http/limiter/limiter-state';
+import type { Lane, LimiterState } from '../../../http';
 import { type ApiLayout, defaultLayout } from './api-layout';
 import type { LearningHttp } from './learning-http';
 import { PUBLIC_API } from './learning-http';

@@ -1,8 +1,12 @@
 import type { Dispatcher } from 'undici';
-import { ExchangeFailure, exchange, type RawAnswer } from '../../../http/http-exchange';
-import { megabytes } from '../../../http/http-sender';
-import type { HeaderBag } from '../../../http/limiter/rate-limit-headers';
-import { HeldBeforeSending } from '../../../http/send-gate';
+import {
+  ExchangeFailure,
+  exchange,
+  type HeaderBag,
+  HeldBeforeSending,
+  megabytes,
+  type RawAnswer,
+} from '../../../http';
 import { errorMessage } from '../../../platform/error-message';
 import type { Clock } from '../../../platform/ports';
 import { failureError } from './failure-message';

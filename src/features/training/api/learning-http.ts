@@ -1,11 +1,13 @@
 import type { Dispatcher } from 'undici';
-import { DEFAULT_MAX_BODY_BYTES } from '../../../http/http-exchange';
-import { keepAlivePool } from '../../../http/keep-alive-pool';
-import { KeySuspension } from '../../../http/key-suspension';
-import type { Lane } from '../../../http/limiter/lane';
-import type { LimiterState } from '../../../http/limiter/limiter-state';
-import { RateLimiter } from '../../../http/limiter/rate-limiter';
-import { RequestLoop } from '../../../http/request-loop';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  KeySuspension,
+  keepAlivePool,
+  type Lane,
+  type LimiterState,
+  RateLimiter,
+  RequestLoop,
+} from '../../../http';
 import type { Clock, Logger } from '../../../platform/ports';
 import {
   type ExchangeSetup,
