@@ -5,6 +5,7 @@ import type { Catalog } from '../model';
 import { listPages } from './list-pages';
 import { parseRecords } from './parse-records';
 import { departmentSchema, rankSchema } from './record-schemas';
+import { ROSTER_ROUTES } from './routes';
 
 export interface CatalogLoaderOptions {
   executor: RequestExecutor;
@@ -47,8 +48,8 @@ export class CatalogLoader {
       // The first load has lookups waiting on it; later reloads are background work.
       const lane = this.current ? 'background' : 'join';
       const [departments, ranks] = await Promise.all([
-        listPages(executor, '/api/v1/departments', query, { lane, maxPages: CATALOG_PAGES }),
-        listPages(executor, '/api/v1/ranks', query, { lane, maxPages: CATALOG_PAGES }),
+        listPages(executor, ROSTER_ROUTES.departments, query, { lane, maxPages: CATALOG_PAGES }),
+        listPages(executor, ROSTER_ROUTES.ranks, query, { lane, maxPages: CATALOG_PAGES }),
       ]);
       const catalog: Catalog = {
         departments: parseRecords(departments, departmentSchema, 'department', logger),

@@ -21,4 +21,5 @@ export {
   type RosterApiOptions,
   rosterUserAgent,
 } from './roster-api';
+export { assignmentRoute, ROSTER_ROUTES } from './routes';
 export { hasScope, scopeWarnings } from './scope-warnings';

@@ -23,6 +23,7 @@ import type { MemberFound } from './fetch-members';
 import { readKeyIdentity } from './key-identity';
 import { listPages } from './list-pages';
 import { MemberLookups } from './member-lookups';
+import { ROSTER_ROUTES } from './routes';
 
 /** Query values for {@link RosterApi.get}; arrays repeat the parameter ("either value"). */
 export type QueryValues = Record<
@@ -167,7 +168,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
 
   async function fetchIdentity(bypassSuspension: boolean, lane: Lane = 'join'): Promise<KeyIdentity> {
     const envelope = await executor.envelope(
-      { method: 'GET', path: '/api/v1/whoami' },
+      { method: 'GET', path: ROSTER_ROUTES.whoami },
       { lane, bypassSuspension },
     );
     return readKeyIdentity(envelope.data);
