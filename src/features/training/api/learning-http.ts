@@ -23,9 +23,6 @@ export type { LearningAnswer } from './learning-exchange';
 /** The first re-check of a refused training key; each failed one doubles the wait, up to 30 minutes. */
 export const KEY_RECHECK_MS = 15_000;
 
-/** Every partner path starts here. */
-export const PUBLIC_API = '/api/public/v1';
-
 export interface LearningRequest extends WireRequest {
   lane: Lane;
   /** Safe to send again after an outage (reads; POST /enrollments is documented as safe to retry). */
