@@ -5,7 +5,7 @@
 
 export { envelopeSchema, hasMorePages } from './envelope';
 export { DEFAULT_MAX_BODY_BYTES, ExchangeFailure, exchange, type RawAnswer } from './http-exchange';
-export { createHttpSender, type HttpSender, megabytes } from './http-sender';
+export { createHttpSender, type HttpSender, megabytes, type SendFailure } from './http-sender';
 export { keepAlivePool } from './keep-alive-pool';
 export { type ClientStateChange, isKeyRefused, KeySuspension } from './key-suspension';
 export { dailyCost, type KeyOutlook, keyOutlook, type ServerRates } from './limiter/daily-estimate';

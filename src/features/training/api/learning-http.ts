@@ -1,24 +1,17 @@
 import type { Dispatcher } from 'undici';
 import {
-  DEFAULT_MAX_BODY_BYTES,
+  createHttpSender,
   KeySuspension,
-  keepAlivePool,
   type Lane,
   type LimiterState,
   RateLimiter,
   RequestLoop,
 } from '../../../http';
 import type { Clock, Logger } from '../../../platform/ports';
-import {
-  type ExchangeSetup,
-  type LearningAnswer,
-  readAnswer,
-  sendOnce,
-  type WireRequest,
-} from './learning-exchange';
+import { type LearningAnswer, learningFailure, readAnswer, type WireRequest } from './learning-answer';
 import { isTrainingOutage, isUnreadable, TrainingApiError } from './training-api-error';
 
-export type { LearningAnswer } from './learning-exchange';
+export type { LearningAnswer } from './learning-answer';
 
 /** The first re-check of a refused training key; each failed one doubles the wait, up to 30 minutes. */
 export const KEY_RECHECK_MS = 15_000;
@@ -71,18 +64,22 @@ export interface LearningHttp {
 /**
  * The learning partner API over HTTP: a bearer key, one shared rate limiter, `Retry-After` and
  * `X-RateLimit-*` honoured, a time limit per request, and retries of safe requests after outages.
- * The key lives only in this closure and is cut out of every message built from an answer.
+ * The key lives only in the sender's closure and is cut out of every message built from an answer.
  */
 export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
-  const base = new URL(options.baseUrl);
-  const origin = base.origin;
-  const basePath = base.pathname.replace(/\/+$/, '');
-  const { apiKey, clock, logger, timeoutMs } = options;
-  const ownsDispatcher = options.dispatcher === undefined;
-  // More sockets than the burst: requests the limiter lets go together rarely wait for a socket
-  // (one that does is held back if a 429 comes meanwhile: see send-gate.ts).
-  const dispatcher = options.dispatcher ?? keepAlivePool(origin, 8);
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const { clock, logger } = options;
+  // More sockets than the burst (the sender's pool): requests the limiter lets go together rarely
+  // wait for a socket (one that does is held back if a 429 comes meanwhile: see send-gate.ts).
+  const sender = createHttpSender({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    userAgent: options.userAgent,
+    timeoutMs: options.timeoutMs,
+    clock,
+    maxBodyBytes: options.maxBodyBytes,
+    dispatcher: options.dispatcher,
+    failure: learningFailure,
+  });
   // A small burst: the learning partner's limits and 429s are tested with requests spread out.
   const burst = Math.max(1, Math.min(5, Math.floor(options.perMinute / 12)));
   const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: null, clock, burst });
@@ -93,7 +90,6 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
     maxDelayMs: 8000,
     maxRateLimitRetries: 5,
   };
-  const redact = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
   let keyCheck: (() => Promise<unknown>) | undefined;
   // A refused key (401: revoked, wrong) stops every request, as on the roster side: nothing is
   // sent until a re-check on a backing-off schedule finds the key working again.
@@ -123,18 +119,6 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
   });
   const warned = new Set<string>();
 
-  const setup: ExchangeSetup = {
-    dispatcher,
-    origin,
-    basePath,
-    apiKey,
-    userAgent: options.userAgent,
-    clock,
-    timeoutMs,
-    maxBodyBytes,
-    redact,
-  };
-
   function send(request: LearningRequest): Promise<LearningAnswer> {
     const repeatable = request.idempotent ?? request.method === 'GET';
     return loop.run({
@@ -144,8 +128,18 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
       bypassSuspension: request.bypassSuspension,
       repeatable,
       retries: request.retries,
-      send: (held) => sendOnce(setup, { ...request, resendable: repeatable, held }),
-      read: (raw) => readAnswer(request, raw, redact),
+      send: (held) =>
+        sender.send(
+          {
+            method: request.method,
+            path: request.path,
+            query: new URLSearchParams(request.query ?? {}),
+            body: request.body,
+            resendable: repeatable,
+          },
+          held,
+        ),
+      read: (raw) => readAnswer(request, raw, sender.redact),
     });
   }
 
@@ -165,7 +159,7 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
       loop.close();
       suspension.close();
       limiter.close();
-      if (ownsDispatcher) await dispatcher.close();
+      await sender.close();
     },
   };
 }
