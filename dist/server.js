@@ -10391,8 +10391,8 @@ var require_socks5_client = __commonJS({
           return;
         }
         if (reply !== REPLY_CODES.SUCCEEDED) {
-          const errorMessage = this.getReplyErrorMessage(reply);
-          throw new Socks5ProxyError(`SOCKS5 connection failed: ${errorMessage}`, `UND_ERR_SOCKS5_REPLY_${reply}`);
+          const errorMessage2 = this.getReplyErrorMessage(reply);
+          throw new Socks5ProxyError(`SOCKS5 connection failed: ${errorMessage2}`, `UND_ERR_SOCKS5_REPLY_${reply}`);
         }
         let boundAddress;
         let offset = 4;
@@ -52144,860 +52144,13 @@ function decodeDay(text6, key2) {
   return { day: { buckets: parsed.data.buckets, serviceDay: parsed.data.serviceDay } };
 }
 
-// src/http/roster-api-error.ts
-var RosterApiError = class extends Error {
-  name = "RosterApiError";
-  /** The service's `error.code`, or `network`, `timeout`, `malformed_response`, `http_error`. */
-  code;
-  kind;
-  /** HTTP status, when the service answered. */
-  status;
-  /** The service's request id (`meta.request_id` or `X-Request-Id`), to quote to its support. */
-  requestId;
-  constructor(message, init) {
-    super(init.requestId ? `${message} (request id ${init.requestId})` : message);
-    this.code = init.code;
-    this.kind = init.kind;
-    this.status = init.status;
-    this.requestId = init.requestId;
-  }
-};
-var RosterServiceError = class extends RosterApiError {
-  name = "RosterServiceError";
-  /** The service's own `error.message`. */
-  serviceMessage;
-  /** `error.details` (for `validation_error`: the failing field). */
-  details;
-  /** For `rate_limited`: how long the service asked us to wait. */
-  retryAfterMs;
-  constructor(message, init) {
-    super(message, init);
-    this.serviceMessage = init.serviceMessage;
-    this.details = init.details;
-    this.retryAfterMs = init.retryAfterMs ?? null;
-  }
-};
-var RosterNetworkError = class extends RosterApiError {
-  name = "RosterNetworkError";
-};
-var RosterResponseError = class extends RosterApiError {
-  name = "RosterResponseError";
-};
-
-// src/http/service-error-codes.ts
-var SERVICE_ERROR_CODES = [
-  "invalid_api_key",
-  "insufficient_scope",
-  "ip_not_allowed",
-  "plan_required",
-  "not_found",
-  "method_not_allowed",
-  "conflict",
-  "validation_error",
-  "rate_limited",
-  "internal"
-];
-var SUSPENDING_CODES = /* @__PURE__ */ new Set([
-  "invalid_api_key",
-  "plan_required",
-  "ip_not_allowed"
-]);
-var KINDS = {
-  invalid_api_key: "refused",
-  insufficient_scope: "refused",
-  ip_not_allowed: "refused",
-  plan_required: "refused",
-  not_found: "rejected",
-  method_not_allowed: "rejected",
-  conflict: "rejected",
-  validation_error: "rejected",
-  rate_limited: "outage",
-  internal: "outage"
-};
-function isServiceErrorCode(code) {
-  return SERVICE_ERROR_CODES.includes(code);
+// src/platform/error-message.ts
+function errorMessage(error62) {
+  if (error62 instanceof Error) return error62.message;
+  if (typeof error62 === "object" && error62 !== null && "message" in error62 && typeof error62.message === "string")
+    return error62.message;
+  return String(error62);
 }
-function kindOfCode(code, status) {
-  if (isServiceErrorCode(code)) return KINDS[code];
-  if (status === null || status >= 500 || status === 429) return "outage";
-  if (status === 401 || status === 403) return "refused";
-  return "rejected";
-}
-
-// src/http/key-suspension.ts
-function isKeyRefused(error62) {
-  return error62 instanceof RosterServiceError && SUSPENDING_CODES.has(error62.code);
-}
-var KeySuspension = class {
-  constructor(options) {
-    this.options = options;
-    this.everyMs = options.recheckEveryMs ?? 6e4;
-    this.delayMs = this.everyMs;
-  }
-  options;
-  error;
-  delayMs;
-  timer;
-  listeners = /* @__PURE__ */ new Set();
-  everyMs;
-  closed = false;
-  /** The error every call rejects with while suspended, if suspended. */
-  get current() {
-    return this.error;
-  }
-  /** Throws the suspension error if the key may not be used now. */
-  check() {
-    if (this.error) throw this.error;
-  }
-  suspend(error62) {
-    const first = this.error === void 0;
-    this.error = error62;
-    if (!first) return;
-    this.delayMs = this.everyMs;
-    const when = this.options.maxRecheckMs === void 0 ? "every minute" : `after ${Math.round(this.everyMs / 1e3)} s, then less often (at most every ${Math.round(this.options.maxRecheckMs / 6e4)} min)`;
-    this.options.logger.error(`${error62.message} Requests are stopped; the key is re-checked ${when}.`);
-    this.emit({ state: "suspended", error: error62 });
-    this.schedule();
-  }
-  onChange(listener) {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  close() {
-    this.closed = true;
-    if (this.timer !== void 0) this.options.clock.clearTimeout(this.timer);
-    this.timer = void 0;
-    this.listeners.clear();
-  }
-  schedule() {
-    if (this.closed) return;
-    const handle = this.options.clock.setTimeout(() => {
-      this.timer = void 0;
-      this.options.recheck().then(
-        () => this.resume(),
-        (error62) => {
-          this.options.logger.debug(`${this.subject} key re-check failed: ${error62.message}`);
-          const max = this.options.maxRecheckMs;
-          if (max !== void 0) this.delayMs = Math.min(max, this.delayMs * 2);
-          if (this.error) this.schedule();
-        }
-      );
-    }, this.delayMs);
-    handle.unref?.();
-    this.timer = handle;
-  }
-  resume() {
-    if (!this.error) return;
-    this.error = void 0;
-    this.options.logger.info(`The ${this.options.service ?? "roster"} API key works again; requests resume.`);
-    this.emit({ state: "resumed" });
-  }
-  get subject() {
-    const service = this.options.service ?? "roster";
-    return service.charAt(0).toUpperCase() + service.slice(1);
-  }
-  emit(change) {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch (error62) {
-        this.options.logger.error(
-          `A ${this.options.service ?? "roster"} state listener failed: ${error62.message}`
-        );
-      }
-    }
-  }
-};
-
-// src/roster/newest-membership.ts
-function isNewerMembership(a, b) {
-  const at = stampOf(a);
-  const bt = stampOf(b);
-  if (at !== bt) return at > bt;
-  return compareIds(a.id, b.id) > 0;
-}
-function newestMembership(memberships) {
-  let newest;
-  for (const membership of memberships)
-    if (newest === void 0 || isNewerMembership(membership, newest)) newest = membership;
-  return newest;
-}
-function stampOf(membership) {
-  const at = membership.createdAt === void 0 ? Number.NaN : Date.parse(membership.createdAt);
-  return Number.isFinite(at) ? at : Number.NEGATIVE_INFINITY;
-}
-var ids = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });
-function compareIds(a, b) {
-  const order = ids.compare(a, b);
-  return order !== 0 || a === b ? order : a < b ? -1 : 1;
-}
-
-// src/http/envelope.ts
-var count2 = external_exports.number().int().nonnegative();
-var paginationSchema = external_exports.looseObject({
-  page: count2.optional(),
-  limit: count2.optional(),
-  total: count2.optional(),
-  total_pages: count2.optional(),
-  has_more: external_exports.boolean().optional()
-});
-var envelopeSchema = external_exports.looseObject({
-  success: external_exports.boolean(),
-  data: external_exports.unknown().optional(),
-  error: external_exports.looseObject({
-    code: external_exports.string().min(1),
-    message: external_exports.string().optional(),
-    details: external_exports.unknown().optional()
-  }).optional(),
-  meta: external_exports.looseObject({
-    request_id: external_exports.string().optional(),
-    pagination: paginationSchema.optional()
-  }).optional()
-}).refine((envelope) => envelope.success ? "data" in envelope : envelope.error !== void 0, {
-  message: "a success needs `data` and a failure needs `error`"
-});
-function readEnvelope(text6) {
-  const json3 = readJson(text6);
-  if (!json3.ok) return json3;
-  const parsed = envelopeSchema.safeParse(json3.value);
-  if (parsed.success) return { ok: true, envelope: parsed.data };
-  const issue2 = parsed.error.issues[0];
-  const where = issue2 && issue2.path.length > 0 ? ` at ${issue2.path.join(".")}` : "";
-  return { ok: false, problem: `JSON of the wrong shape${where}: ${issue2?.message ?? "unknown"}` };
-}
-function readJson(text6) {
-  if (text6.trim() === "") return { ok: false, problem: "an empty body" };
-  try {
-    return { ok: true, value: JSON.parse(text6) };
-  } catch {
-    return { ok: false, problem: `not JSON (it starts with ${quoteStart(text6)})` };
-  }
-}
-function quoteStart(text6) {
-  return JSON.stringify(text6.trim().slice(0, 32));
-}
-function hasMorePages(pagination) {
-  if (!pagination) return false;
-  if (pagination.has_more !== void 0) return pagination.has_more;
-  const { page, total_pages: totalPages } = pagination;
-  return page !== void 0 && totalPages !== void 0 && page < totalPages;
-}
-
-// src/roster/client/parse-records.ts
-function parseRecords(items, schema2, kind, logger) {
-  const records = [];
-  let skipped = 0;
-  let first = "";
-  for (const item of items) {
-    const parsed = schema2.safeParse(item);
-    if (parsed.success) {
-      records.push(parsed.data);
-      continue;
-    }
-    if (skipped++ > 0) continue;
-    const issue2 = parsed.error.issues[0];
-    const field2 = issue2 && issue2.path.length > 0 ? issue2.path.join(".") : "";
-    first = `id ${recordId(item)}: ${field2 ? `${field2} ` : ""}${issue2?.message ?? "invalid"}`;
-  }
-  if (skipped === 1) logger.warn(`Skipped a ${kind} record from the roster service (${first}).`);
-  else if (skipped > 1)
-    logger.warn(
-      `Skipped ${skipped} ${kind} records from the roster service that could not be read (first: ${first}).`
-    );
-  return records;
-}
-function listData(data, request, requestId) {
-  if (Array.isArray(data)) return data;
-  throw new RosterResponseError(
-    `The roster service answered ${request} with data that is not a list. The service's API may have changed.`,
-    { code: "malformed_response", kind: "outage", status: 200, requestId }
-  );
-}
-function recordId(item) {
-  if (typeof item === "object" && item !== null && "id" in item) {
-    const { id: id2 } = item;
-    if (typeof id2 === "string" || typeof id2 === "number") return String(id2).slice(0, 40);
-  }
-  return "unknown";
-}
-
-// src/roster/client/list-pages.ts
-var MAX_PAGES = 100;
-var PAGE_SIZE = 100;
-async function listPages(executor, path, query, options) {
-  const items = [];
-  const { atMost } = options;
-  let needed = atMost === void 0 ? Number.POSITIVE_INFINITY : Math.ceil(atMost / PAGE_SIZE);
-  for (let page = 1; ; page++) {
-    const pageQuery = new URLSearchParams(query);
-    pageQuery.set("limit", String(PAGE_SIZE));
-    if (page > 1) pageQuery.set("page", String(page));
-    const envelope = await executor.envelope(
-      { method: "GET", path, query: pageQuery },
-      {
-        lane: options.lane,
-        front: page > 1 || options.front === true,
-        permitHeld: page === 1 && options.permitHeld === true
-      }
-    );
-    const data = listData(envelope.data, `GET ${path}`, envelope.meta?.request_id ?? null);
-    items.push(...data);
-    if (!hasMorePages(envelope.meta?.pagination) || data.length === 0) break;
-    if (atMost !== void 0) {
-      if (items.length >= atMost) break;
-      const size = envelope.meta?.pagination?.limit ?? (page === 1 ? data.length : PAGE_SIZE);
-      needed = Math.ceil(atMost / Math.max(1, Math.min(PAGE_SIZE, size)));
-    }
-    const maxPages = Math.max(1, Math.min(needed, options.maxPages ?? MAX_PAGES));
-    if (page >= maxPages) {
-      if (page < needed && options.quietCut !== true)
-        executor.warnOnce(
-          `pages ${path}`,
-          `The roster service keeps saying more pages of GET ${path} follow; the resource stopped after ${page} pages (${items.length} records). The service's paging may be broken.`
-        );
-      break;
-    }
-  }
-  return items;
-}
-
-// src/roster/client/record-schemas.ts
-var id = external_exports.union([external_exports.string().min(1), external_exports.number()]).transform(String);
-var optionalText = external_exports.string().nullish().transform((value) => value ?? null);
-var rankSchema = external_exports.looseObject({
-  id,
-  departmentId: id.nullish().transform((value) => value ?? null),
-  name: external_exports.string(),
-  position: external_exports.number()
-}).transform(
-  (raw) => ({
-    id: raw.id,
-    departmentId: raw.departmentId,
-    name: raw.name,
-    position: raw.position
-  })
-);
-var assignmentSchema = external_exports.looseObject({
-  id,
-  memberId: id,
-  departmentId: id,
-  rankId: id.nullish().transform((value) => value ?? null),
-  isPrimary: external_exports.boolean().nullish(),
-  callsign: optionalText,
-  rank: rankSchema.nullish().catch(null)
-}).transform(
-  (raw) => ({
-    id: raw.id,
-    memberId: raw.memberId,
-    departmentId: raw.departmentId,
-    rankId: raw.rankId ?? raw.rank?.id ?? null,
-    isPrimary: raw.isPrimary ?? false,
-    callsign: raw.callsign,
-    rank: raw.rank ?? null
-  })
-);
-var memberSchema = external_exports.looseObject({
-  id,
-  status: external_exports.string(),
-  gameLicense: external_exports.string().min(1),
-  displayName: optionalText,
-  name: optionalText,
-  departmentAssignments: external_exports.array(external_exports.unknown()).nullish(),
-  createdAt: external_exports.unknown().optional()
-});
-function toApiMember(raw, assignments) {
-  const member = {
-    id: raw.id,
-    status: raw.status,
-    gameLicense: raw.gameLicense,
-    name: raw.displayName || raw.name || raw.id
-  };
-  if (typeof raw.createdAt === "string") member.createdAt = raw.createdAt;
-  if (assignments) member.departmentAssignments = assignments;
-  return member;
-}
-var departmentSchema = external_exports.looseObject({ id, name: external_exports.string(), shortName: optionalText, createdAt: external_exports.unknown().optional() }).transform((raw) => {
-  const department = { id: raw.id, name: raw.name, shortName: raw.shortName };
-  if (typeof raw.createdAt === "string") department.createdAt = raw.createdAt;
-  return department;
-});
-
-// src/roster/client/fetch-members.ts
-var PAGE_SIZE2 = 100;
-async function fetchMembers(executor, licenses, lane, logger, claims) {
-  const wanted = new Set(licenses.map((license2) => license2.toLowerCase()));
-  const query = new URLSearchParams(licenses.map((license2) => ["gameLicense", license2]));
-  const room = Math.ceil(2 * wanted.size / PAGE_SIZE2) * PAGE_SIZE2;
-  const items = await listPages(executor, "/api/v1/members", query, { lane, permitHeld: true, atMost: room });
-  const found = /* @__PURE__ */ new Map();
-  if (items.length >= room) {
-    const error62 = unreadableRecord(
-      `${items.length} member records for ${wanted.size} license(s), more than the resource reads for them`
-    );
-    for (const license2 of wanted) found.set(license2, error62);
-    return found;
-  }
-  const read = byLicense(parseRecords(items, memberSchema, "member", logger), wanted);
-  for (const [license2, records] of read) {
-    const newest = newestRecord(records);
-    found.set(license2, withInline(newest, logger));
-    const ids2 = new Set(records.map((record2) => record2.id));
-    if (ids2.size > 1) claims?.note(license2, [...ids2], newest.id);
-  }
-  const listed = /* @__PURE__ */ new Map();
-  let unplaceable = 0;
-  for (const item of items) {
-    const license2 = licenseOf(item);
-    if (license2 === null || !wanted.has(license2)) unplaceable += 1;
-    else listed.set(license2, (listed.get(license2) ?? 0) + 1);
-  }
-  for (const [license2, count3] of listed)
-    if (count3 > (read.get(license2)?.length ?? 0)) found.set(license2, unreadableRecord());
-  if (unplaceable > 0) {
-    const error62 = unreadableRecord(
-      `${unplaceable} member record(s) whose gameLicense is missing or matches no license asked for`
-    );
-    for (const license2 of wanted) if (!found.has(license2)) found.set(license2, error62);
-  }
-  return found;
-}
-function unreadableRecord(what = "a member record the resource cannot read") {
-  return new RosterResponseError(`The roster service sent ${what}.`, {
-    code: "malformed_response",
-    kind: "outage",
-    status: 200,
-    requestId: null
-  });
-}
-function byLicense(records, wanted) {
-  const read = /* @__PURE__ */ new Map();
-  for (const record2 of records) {
-    const key2 = record2.gameLicense.trim().toLowerCase();
-    if (!wanted.has(key2)) continue;
-    const list = read.get(key2);
-    if (list) list.push(record2);
-    else read.set(key2, [record2]);
-  }
-  return read;
-}
-function newestRecord(records) {
-  const newest = newestMembership(
-    records.map((record2) => ({
-      id: record2.id,
-      createdAt: typeof record2.createdAt === "string" ? record2.createdAt : void 0,
-      record: record2
-    }))
-  );
-  return newest?.record ?? records[0];
-}
-function licenseOf(item) {
-  if (typeof item !== "object" || item === null) return null;
-  const { gameLicense } = item;
-  const key2 = typeof gameLicense === "string" ? gameLicense.trim().toLowerCase() : "";
-  return key2 === "" ? null : key2;
-}
-var ASSIGNMENT_PAGES = 10;
-async function fetchAssignments(executor, memberIds, lane, logger) {
-  const params = new URLSearchParams(memberIds.map((id2) => ["memberId", id2]));
-  params.set("include", "rank");
-  const items = await listPages(executor, "/api/v1/department-assignments", params, {
-    lane,
-    permitHeld: true,
-    maxPages: ASSIGNMENT_PAGES
-  });
-  const byMember = new Map(memberIds.map((id2) => [id2, []]));
-  for (const assignment of parseRecords(items, assignmentSchema, "department assignment", logger)) {
-    byMember.get(assignment.memberId)?.push(assignment);
-  }
-  return byMember;
-}
-function withInline(record2, logger) {
-  if (!Array.isArray(record2.departmentAssignments))
-    return { member: toApiMember(record2, void 0), assignments: null };
-  const inline = record2.departmentAssignments.map((item) => withMemberId(item, record2.id));
-  const assignments = parseRecords(inline, assignmentSchema, "department assignment", logger);
-  return { member: toApiMember(record2, assignments), assignments };
-}
-function withMemberId(item, memberId) {
-  if (typeof item !== "object" || item === null || "memberId" in item) return item;
-  return { ...item, memberId };
-}
-
-// src/http/limiter/lane.ts
-var LANES = ["join", "write", "refresh", "background"];
-function perLane(make) {
-  return {
-    join: make("join"),
-    write: make("write"),
-    refresh: make("refresh"),
-    background: make("background")
-  };
-}
-
-// src/roster/client/lane-storms.ts
-var LaneStorms = class {
-  constructor(options) {
-    this.options = options;
-  }
-  options;
-  /** Until when a lane counts as in a storm: a hold after the last key that came close behind another. */
-  denseUntil = perLane(() => -Infinity);
-  lastArrival = perLane(() => -Infinity);
-  lastSent = perLane(() => -Infinity);
-  // A key close behind the one before marks the lane as in a storm for one hold.
-  arrived(lane) {
-    const now = this.options.clock.now();
-    if (now - this.lastArrival[lane] < (this.options.denseGapMs ?? 100)) {
-      this.denseUntil[lane] = now + (this.options.holdMs?.[lane] ?? 0);
-    }
-    this.lastArrival[lane] = now;
-  }
-  /** A request left in `lane` now. */
-  sent(lane) {
-    this.lastSent[lane] = this.options.clock.now();
-  }
-  /** How long a small batch in `lane` waits for more keys now; 0 or less: it goes at once. */
-  holdFor(lane) {
-    const now = this.options.clock.now();
-    const wait = this.lastSent[lane] + (this.options.holdMs?.[lane] ?? 0) - now;
-    const storm = now < this.denseUntil[lane] || (this.options.limiterBusy?.(lane) ?? false);
-    return storm ? wait : 0;
-  }
-};
-
-// src/roster/client/query-budget.ts
-var MAX_VALUES_PER_REQUEST = 100;
-var MAX_QUERY_BYTES = 7e3;
-function countThatFits(values, param, reserveBytes = 40) {
-  let bytes = reserveBytes;
-  let count3 = 0;
-  for (const value of values) {
-    if (count3 >= MAX_VALUES_PER_REQUEST) break;
-    const size = new URLSearchParams([[param, value]]).toString().length + 1;
-    if (count3 > 0 && bytes + size > MAX_QUERY_BYTES) break;
-    bytes += size;
-    count3 += 1;
-  }
-  return count3;
-}
-
-// src/roster/client/waiting-keys.ts
-var WaitingKeys = class {
-  pending = /* @__PURE__ */ new Map();
-  waiting = perLane(() => /* @__PURE__ */ new Set());
-  urgent = /* @__PURE__ */ new Set();
-  get(key2) {
-    return this.pending.get(key2);
-  }
-  /** A key not looked up yet, waiting in `lane` from now. */
-  add(key2, lane, urgent) {
-    let resolve2;
-    let reject;
-    const promise2 = new Promise((res, rej) => {
-      resolve2 = res;
-      reject = rej;
-    });
-    this.pending.set(key2, { promise: promise2, resolve: resolve2, reject, lane, sent: false });
-    if (urgent) this.urgent.add(key2);
-    this.waiting[lane].add(key2);
-    return promise2;
-  }
-  markUrgent(key2) {
-    this.urgent.add(key2);
-  }
-  /** A key waiting in one lane waits in `lane` instead. */
-  move(key2, pending, lane) {
-    this.waiting[pending.lane].delete(key2);
-    pending.lane = lane;
-    this.waiting[lane].add(key2);
-  }
-  count(lane) {
-    return this.waiting[lane].size;
-  }
-  /** Keys waiting in `lane` and the lanes served before it. */
-  ahead(lane) {
-    let count3 = 0;
-    for (const each of LANES) {
-      count3 += this.waiting[each].size;
-      if (each === lane) break;
-    }
-    return count3;
-  }
-  hasUrgent(lane) {
-    if (this.urgent.size === 0) return false;
-    for (const key2 of this.urgent) if (this.pending.get(key2)?.lane === lane) return true;
-    return false;
-  }
-  /**
-   * Takes the keys one request in `lane` sends, at most `max` and as many as fit in `param`.
-   * Urgent keys of the permit's lane first, then its others, then the room left filled from the
-   * other lanes.
-   */
-  take(lane, max, param) {
-    const order = [lane, ...LANES.filter((each) => each !== lane)];
-    const own2 = [...this.waiting[lane]];
-    const urgentFirst = [
-      ...own2.filter((key2) => this.urgent.has(key2)),
-      ...own2.filter((key2) => !this.urgent.has(key2))
-    ];
-    const candidates = [...urgentFirst, ...order.slice(1).flatMap((each) => [...this.waiting[each]])].slice(
-      0,
-      max
-    );
-    const batch = candidates.slice(0, countThatFits(candidates, param));
-    for (const key2 of batch) {
-      const pending = this.pending.get(key2);
-      if (pending) this.waiting[pending.lane].delete(key2);
-      this.urgent.delete(key2);
-    }
-    return batch;
-  }
-  /** The keys of a request sent: a later caller of one of them waits for this request. */
-  markSent(batch) {
-    for (const key2 of batch) {
-      const pending = this.pending.get(key2);
-      if (pending) pending.sent = true;
-    }
-  }
-  /** Every key waiting in `lane` fails with `error` (its permit was refused). */
-  failLane(lane, error62) {
-    for (const key2 of this.waiting[lane]) this.settle(key2, (pending) => pending.reject(error62));
-    this.waiting[lane].clear();
-  }
-  settle(key2, action) {
-    const pending = this.pending.get(key2);
-    if (!pending) return;
-    this.pending.delete(key2);
-    this.urgent.delete(key2);
-    action(pending);
-  }
-};
-
-// src/roster/client/key-batcher.ts
-var KeyBatcher = class {
-  constructor(options) {
-    this.options = options;
-    this.storms = new LaneStorms(options);
-    this.max = Math.min(MAX_VALUES_PER_REQUEST, options.maxPerRequest ?? MAX_VALUES_PER_REQUEST);
-  }
-  options;
-  keys = new WaitingKeys();
-  storms;
-  jobs = /* @__PURE__ */ new Map();
-  holds = /* @__PURE__ */ new Map();
-  max;
-  /** The value for `key` (already normalised by the caller), or null when the service has none. */
-  get(key2, lane, options = {}) {
-    const known = this.keys.get(key2);
-    if (known) {
-      if (known.sent) return known.promise;
-      if (options.urgent) this.keys.markUrgent(key2);
-      if (LANES.indexOf(lane) < LANES.indexOf(known.lane)) this.move(key2, known, lane);
-      else if (options.urgent) this.queueJob(known.lane);
-      return known.promise;
-    }
-    if (!options.urgent) this.storms.arrived(lane);
-    const promise2 = this.keys.add(key2, lane, options.urgent ?? false);
-    this.queueJob(lane);
-    return promise2;
-  }
-  /** Keys waiting for a permit in `lane` and the lanes served before it. */
-  waitingAhead(lane) {
-    return this.keys.ahead(lane);
-  }
-  /** Drops pending holds (on close). */
-  close() {
-    for (const handle of this.holds.values()) this.options.clock.clearTimeout(handle);
-    this.holds.clear();
-  }
-  move(key2, pending, lane) {
-    const from = pending.lane;
-    this.keys.move(key2, pending, lane);
-    this.cancelIdleJob(from);
-    this.queueJob(lane);
-  }
-  queueJob(lane) {
-    if (this.jobs.has(lane)) return;
-    const { clock: clock2 } = this.options;
-    const held = this.holds.get(lane);
-    const urgent = this.keys.hasUrgent(lane);
-    const full = this.keys.count(lane) >= this.max;
-    if (held !== void 0) {
-      if (!full && !urgent) return;
-      clock2.clearTimeout(held);
-      this.holds.delete(lane);
-    }
-    const wait = this.storms.holdFor(lane);
-    if (wait > 0 && !full && !urgent) {
-      const handle = clock2.setTimeout(() => {
-        this.holds.delete(lane);
-        if (this.keys.count(lane) > 0) this.queueJob(lane);
-      }, wait);
-      handle.unref?.();
-      this.holds.set(lane, handle);
-      return;
-    }
-    const controller = new AbortController();
-    this.jobs.set(lane, controller);
-    this.options.acquire(lane, controller.signal, urgent).then(
-      () => {
-        if (this.jobs.get(lane) !== controller) return;
-        this.jobs.delete(lane);
-        this.runJob(lane);
-      },
-      (error62) => {
-        if (this.jobs.get(lane) === controller) this.jobs.delete(lane);
-        if (controller.signal.aborted) return;
-        this.keys.failLane(lane, error62);
-      }
-    );
-  }
-  runJob(lane) {
-    const batch = this.keys.take(lane, this.max, this.options.param);
-    if (batch.length > 0) this.storms.sent(lane);
-    for (const each of LANES) {
-      if (this.keys.count(each) > 0) this.queueJob(each);
-      else this.cancelIdleJob(each);
-    }
-    if (batch.length === 0) return;
-    this.keys.markSent(batch);
-    this.options.fetchBatch(batch, lane).then(
-      (found) => {
-        for (const key2 of batch) {
-          const value = found.get(key2);
-          this.keys.settle(
-            key2,
-            (pending) => value instanceof Error ? pending.reject(value) : pending.resolve(value ?? null)
-          );
-        }
-      },
-      (error62) => {
-        for (const key2 of batch) this.keys.settle(key2, (pending) => pending.reject(error62));
-      }
-    );
-  }
-  cancelIdleJob(lane) {
-    if (this.keys.count(lane) > 0) return;
-    const held = this.holds.get(lane);
-    if (held !== void 0) {
-      this.options.clock.clearTimeout(held);
-      this.holds.delete(lane);
-    }
-    const controller = this.jobs.get(lane);
-    if (!controller) return;
-    this.jobs.delete(lane);
-    controller.abort();
-  }
-};
-
-// src/roster/client/member-lookups.ts
-var LICENSE2 = /^license:[0-9a-z]{1,128}$/;
-var LOOKUP_HOLD_MS = 1e3;
-function joinHoldMs(gateTimeoutMs) {
-  return Math.max(0, Math.min(LOOKUP_HOLD_MS, Math.floor(gateTimeoutMs / 15)));
-}
-var MEMBERS_PER_ASSIGNMENTS_REQUEST = 75;
-var MemberLookups = class {
-  members;
-  assignments;
-  logger;
-  joinNeedsDepartments;
-  constructor(options) {
-    const { executor, logger, clock: clock2, limiterBusy } = options;
-    this.logger = logger;
-    this.joinNeedsDepartments = options.joinNeedsDepartments ?? (() => true);
-    const acquire = (lane, signal, front) => executor.acquire(lane, signal, front);
-    const holdMs = {
-      join: options.joinHoldMs ?? LOOKUP_HOLD_MS,
-      refresh: LOOKUP_HOLD_MS,
-      background: LOOKUP_HOLD_MS
-    };
-    this.members = new KeyBatcher({
-      acquire,
-      fetchBatch: async (licenses, lane) => {
-        const found = await fetchMembers(executor, licenses, lane, logger, options.claims);
-        if (lane === "join") this.askAssignmentsNow(found);
-        return found;
-      },
-      param: "gameLicense",
-      clock: clock2,
-      holdMs,
-      limiterBusy
-    });
-    this.assignments = new KeyBatcher({
-      acquire,
-      fetchBatch: (ids2, lane) => fetchAssignments(executor, ids2, lane, logger),
-      param: "memberId",
-      clock: clock2,
-      holdMs,
-      limiterBusy,
-      maxPerRequest: MEMBERS_PER_ASSIGNMENTS_REQUEST
-    });
-  }
-  /**
-   * A join batch's assignments go out the moment its members answer, at the front of the join
-   * lane and in one request (merged with any other waiting), never held for a later batch.
-   */
-  askAssignmentsNow(found) {
-    for (const value of found.values()) {
-      if (value instanceof Error || value.assignments !== null) continue;
-      if (!this.joinNeedsDepartments(value.member)) continue;
-      const asked = this.assignments.get(value.member.id, "join", { urgent: true }).then((list) => list ?? []);
-      asked.catch(() => void 0);
-      value.assignmentsAsked = asked;
-    }
-  }
-  /** The member record holding `license` (assignments only if the service inlined them), or null. */
-  member(license2, lane) {
-    const key2 = license2.trim().toLowerCase();
-    if (!LICENSE2.test(key2)) {
-      this.logger.debug(`Not a game license, so not on the roster: ${JSON.stringify(license2.slice(0, 60))}`);
-      return Promise.resolve(null);
-    }
-    return this.members.get(key2, lane);
-  }
-  /** A member's assignments with their ranks. */
-  async assignmentsOf(memberId, lane) {
-    return await this.assignments.get(memberId, lane) ?? [];
-  }
-  /** The member holding `license` with their assignments, or null when not on the roster. */
-  async lookup(license2, lane) {
-    const found = await this.member(license2, lane);
-    if (found === null) return null;
-    const assignments = found.assignments ?? await (found.assignmentsAsked ?? this.assignmentsOf(found.member.id, lane));
-    return { member: found.member, assignments };
-  }
-  /**
-   * Many licenses at once (a refresh of online players); keyed by the licenses as given. A license
-   * the service could not answer for is left out; when none could be answered, the first error is
-   * thrown.
-   */
-  async lookupMany(licenses, lane) {
-    const settled = await Promise.allSettled(licenses.map((license2) => this.lookup(license2, lane)));
-    const answers = /* @__PURE__ */ new Map();
-    settled.forEach((result, index) => {
-      if (result.status === "fulfilled") answers.set(licenses[index], result.value);
-    });
-    const failure3 = settled.find((result) => result.status === "rejected");
-    if (answers.size === 0 && failure3) throw failure3.reason;
-    return answers;
-  }
-  /** Licenses waiting for a permit in `lane` and the lanes served before it. */
-  waitingAhead(lane) {
-    return this.members.waitingAhead(lane);
-  }
-  /**
-   * Join lookups not sent yet, held to be merged into one request or waiting for its permit:
-   * licenses, and the members whose assignments a join still needs.
-   */
-  joinsWaiting() {
-    return this.members.waitingAhead("join") + this.assignments.waitingAhead("join");
-  }
-  close() {
-    this.members.close();
-    this.assignments.close();
-  }
-};
 
 // src/http/send-gate.ts
 var HeldBeforeSending = class extends Error {
@@ -53097,7 +52250,7 @@ async function exchange(dispatcher, request, limits) {
     response?.body.destroy();
     if (error62 instanceof ExchangeFailure || error62 instanceof HeldBeforeSending) throw error62;
     if (timedOut) throw new ExchangeFailure("timeout", `${limits.timeoutMs} ms`);
-    throw new ExchangeFailure("network", codeOf(error62) || String(error62?.message ?? error62));
+    throw new ExchangeFailure("network", codeOf(error62) || errorMessage(error62));
   } finally {
     limits.clock.clearTimeout(timer);
   }
@@ -53135,6 +52288,46 @@ function keepAlivePool(origin, connections) {
     connect: { timeout: 0 }
   });
 }
+
+// src/http/roster-api-error.ts
+var RosterApiError = class extends Error {
+  name = "RosterApiError";
+  /** The service's `error.code`, or `network`, `timeout`, `malformed_response`, `http_error`. */
+  code;
+  kind;
+  /** HTTP status, when the service answered. */
+  status;
+  /** The service's request id (`meta.request_id` or `X-Request-Id`), to quote to its support. */
+  requestId;
+  constructor(message, init) {
+    super(init.requestId ? `${message} (request id ${init.requestId})` : message);
+    this.code = init.code;
+    this.kind = init.kind;
+    this.status = init.status;
+    this.requestId = init.requestId;
+  }
+};
+var RosterServiceError = class extends RosterApiError {
+  name = "RosterServiceError";
+  /** The service's own `error.message`. */
+  serviceMessage;
+  /** `error.details` (for `validation_error`: the failing field). */
+  details;
+  /** For `rate_limited`: how long the service asked us to wait. */
+  retryAfterMs;
+  constructor(message, init) {
+    super(message, init);
+    this.serviceMessage = init.serviceMessage;
+    this.details = init.details;
+    this.retryAfterMs = init.retryAfterMs ?? null;
+  }
+};
+var RosterNetworkError = class extends RosterApiError {
+  name = "RosterNetworkError";
+};
+var RosterResponseError = class extends RosterApiError {
+  name = "RosterResponseError";
+};
 
 // src/http/http-sender.ts
 function createHttpSender(options) {
@@ -53194,7 +52387,7 @@ function createHttpSender(options) {
         { code: "timeout", kind: "outage", status: null, requestId: null }
       );
     }
-    const detail = error62 instanceof ExchangeFailure ? error62.detail : String(error62?.message);
+    const detail = error62 instanceof ExchangeFailure ? error62.detail : errorMessage(error62);
     return new RosterNetworkError(
       redact(
         `Could not reach the roster service at ${origin} for ${what} (${detail}). Check the server's internet access and ${options.addressSetting ?? "api.baseUrl"}.`
@@ -53212,6 +52405,567 @@ function createHttpSender(options) {
 }
 function megabytes(bytes) {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.ceil(bytes / 1024)} kB`;
+}
+
+// src/http/limiter/limiter-closed-error.ts
+var LimiterClosedError = class extends Error {
+  name = "LimiterClosedError";
+  constructor() {
+    super("The rate limiter was closed while this request was waiting.");
+  }
+};
+var LaneWaitTooLongError = class extends Error {
+  constructor(waitedMs) {
+    super(`The rate limiter held this request for more than ${Math.round(waitedMs / 1e3)} s.`);
+    this.waitedMs = waitedMs;
+  }
+  waitedMs;
+  name = "LaneWaitTooLongError";
+};
+
+// src/http/limiter/rate-limit-headers.ts
+var DEFAULT_MAX_WAIT_MS = 5 * 6e4;
+function readRateLimitHeaders(headers, now, maxWaitMs = DEFAULT_MAX_WAIT_MS) {
+  const info = {};
+  const limit = readNumber(headers, "x-ratelimit-limit");
+  if (limit !== void 0 && limit >= 1) info.limit = Math.floor(limit);
+  const remaining = readNumber(headers, "x-ratelimit-remaining");
+  if (remaining !== void 0 && remaining >= 0) info.remaining = Math.floor(remaining);
+  const reset = readNumber(headers, "x-ratelimit-reset");
+  if (reset !== void 0 && reset >= 0) {
+    info.resetAtMs = Math.min(resetToEpochMs(reset, now), now + maxWaitMs);
+    const date5 = reset < 1e9 ? void 0 : answerDate(headers);
+    const serviceNow = date5 === void 0 || Math.abs(date5 - now) < 1e3 ? now : date5;
+    info.resetInMs = resetToEpochMs(reset, serviceNow) - serviceNow;
+  }
+  const retryAfter = readRetryAfter(headers, now);
+  if (retryAfter !== void 0) info.retryAfterMs = Math.min(retryAfter, maxWaitMs);
+  return info;
+}
+function headerValue(headers, name) {
+  const wanted = name.toLowerCase();
+  for (const [key2, value] of Object.entries(headers)) {
+    if (key2.toLowerCase() !== wanted) continue;
+    return Array.isArray(value) ? value[0] : value;
+  }
+  return void 0;
+}
+function readNumber(headers, name) {
+  const text6 = headerValue(headers, name)?.trim();
+  if (text6 === void 0 || text6 === "") return void 0;
+  const value = Number(text6);
+  return Number.isFinite(value) ? value : void 0;
+}
+function resetToEpochMs(value, now) {
+  if (value < 1e9) return now + value * 1e3;
+  if (value > 1e12) return value;
+  return value * 1e3;
+}
+function answerDate(headers) {
+  const text6 = headerValue(headers, "date")?.trim();
+  if (text6 === void 0 || text6 === "") return void 0;
+  const date5 = Date.parse(text6);
+  return Number.isNaN(date5) ? void 0 : date5;
+}
+function readRetryAfter(headers, now) {
+  const text6 = headerValue(headers, "retry-after")?.trim();
+  if (text6 === void 0 || text6 === "") return void 0;
+  const seconds = Number(text6);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1e3));
+  const date5 = Date.parse(text6);
+  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
+}
+
+// src/http/retry-policy.ts
+var defaultRetryPolicy = {
+  maxRetries: 3,
+  baseDelayMs: 500,
+  maxDelayMs: 8e3,
+  maxRateLimitRetries: 10
+};
+function isRetryable(error62, method) {
+  if (method !== "GET" || !(error62 instanceof RosterApiError)) return false;
+  if (error62.code === "malformed_response") return false;
+  if (error62.code === "network" || error62.code === "timeout" || error62.code === "internal") return true;
+  return error62.status !== null && error62.status >= 500;
+}
+function backoffDelayMs(policy, retry, random) {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
+  return Math.round(ceiling / 2 + ceiling / 2 * random());
+}
+
+// src/http/request-loop.ts
+var RequestLoop = class {
+  constructor(options) {
+    this.options = options;
+  }
+  options;
+  sleeps = /* @__PURE__ */ new Map();
+  closed = false;
+  async run(request) {
+    const { limiter, suspension, policy, clock: clock2, logger } = this.options;
+    const label = `${request.method} ${request.path}`;
+    const bypass = request.bypassSuspension === true;
+    const maxRetries = request.repeatable ? request.retries ?? policy.maxRetries : 0;
+    const maxRateLimited = request.repeatable ? policy.maxRateLimitRetries : 0;
+    let permitHeld = request.permitHeld === true;
+    let retries = 0;
+    let rateLimited = 0;
+    let heldBack = false;
+    const held = () => limiter.isPaused() || !bypass && suspension.current !== void 0;
+    for (; ; ) {
+      if (!bypass) suspension.check();
+      if (!permitHeld) {
+        const front = request.front === true || retries + rateLimited > 0 || heldBack;
+        if (request.permitWithinMs === void 0) await limiter.acquire(request.lane, { front });
+        else await this.acquireWithin(request.lane, front, request.permitWithinMs);
+        if (!bypass) suspension.check();
+      }
+      permitHeld = false;
+      try {
+        const answer = await request.send(held);
+        this.options.serviceClock?.observe(answer.headers);
+        const info = readRateLimitHeaders(answer.headers, clock2.now(), this.options.maxWaitMs);
+        if (answer.status === 429) {
+          const waitMs = limiter.pauseAfterRateLimited(info);
+          logger.warn(this.options.rateLimitedWarning(label, Math.ceil(waitMs / 1e3)));
+          if (!this.closed && rateLimited < maxRateLimited) {
+            rateLimited += 1;
+            continue;
+          }
+        } else limiter.observe(info);
+        return request.read(answer, info);
+      } catch (error62) {
+        if (error62 instanceof HeldBeforeSending) {
+          heldBack = true;
+          continue;
+        }
+        if (!this.closed && this.options.refusesKey(error62)) suspension.suspend(error62);
+        if (this.closed || retries >= maxRetries || !this.options.retryable(error62, request.method))
+          throw error62;
+        const delay = backoffDelayMs(policy, retries, this.options.random);
+        retries += 1;
+        logger.debug(`${errorMessage(error62)} Retry ${retries} of ${maxRetries} in ${delay} ms.`);
+        await this.sleep(delay);
+      }
+    }
+  }
+  /** Ends the backoff waits under way (with `LimiterClosedError`); nothing is retried after. */
+  close() {
+    this.closed = true;
+    for (const [handle, reject] of this.sleeps) {
+      this.options.clock.clearTimeout(handle);
+      reject(new LimiterClosedError());
+    }
+    this.sleeps.clear();
+  }
+  async acquireWithin(lane, front, ms) {
+    const controller = new AbortController();
+    const timer = this.options.clock.setTimeout(() => controller.abort(new LaneWaitTooLongError(ms)), ms);
+    try {
+      await this.options.limiter.acquire(lane, { front, signal: controller.signal });
+    } finally {
+      this.options.clock.clearTimeout(timer);
+    }
+  }
+  sleep(ms) {
+    return new Promise((resolve2, reject) => {
+      const handle = this.options.clock.setTimeout(() => {
+        this.sleeps.delete(handle);
+        resolve2();
+      }, ms);
+      this.sleeps.set(handle, reject);
+    });
+  }
+};
+
+// src/http/service-error-codes.ts
+var SERVICE_ERROR_CODES = [
+  "invalid_api_key",
+  "insufficient_scope",
+  "ip_not_allowed",
+  "plan_required",
+  "not_found",
+  "method_not_allowed",
+  "conflict",
+  "validation_error",
+  "rate_limited",
+  "internal"
+];
+var SUSPENDING_CODES = /* @__PURE__ */ new Set([
+  "invalid_api_key",
+  "plan_required",
+  "ip_not_allowed"
+]);
+var KINDS = {
+  invalid_api_key: "refused",
+  insufficient_scope: "refused",
+  ip_not_allowed: "refused",
+  plan_required: "refused",
+  not_found: "rejected",
+  method_not_allowed: "rejected",
+  conflict: "rejected",
+  validation_error: "rejected",
+  rate_limited: "outage",
+  internal: "outage"
+};
+function isServiceErrorCode(code) {
+  return SERVICE_ERROR_CODES.includes(code);
+}
+function kindOfCode(code, status) {
+  if (isServiceErrorCode(code)) return KINDS[code];
+  if (status === null || status >= 500 || status === 429) return "outage";
+  if (status === 401 || status === 403) return "refused";
+  return "rejected";
+}
+
+// src/http/key-suspension.ts
+function isKeyRefused(error62) {
+  return error62 instanceof RosterServiceError && SUSPENDING_CODES.has(error62.code);
+}
+var KeySuspension = class {
+  constructor(options) {
+    this.options = options;
+    this.everyMs = options.recheckEveryMs ?? 6e4;
+    this.delayMs = this.everyMs;
+  }
+  options;
+  error;
+  delayMs;
+  timer;
+  listeners = /* @__PURE__ */ new Set();
+  everyMs;
+  closed = false;
+  /** The error every call rejects with while suspended, if suspended. */
+  get current() {
+    return this.error;
+  }
+  /** Throws the suspension error if the key may not be used now. */
+  check() {
+    if (this.error) throw this.error;
+  }
+  suspend(error62) {
+    const first = this.error === void 0;
+    this.error = error62;
+    if (!first) return;
+    this.delayMs = this.everyMs;
+    const when = this.options.maxRecheckMs === void 0 ? "every minute" : `after ${Math.round(this.everyMs / 1e3)} s, then less often (at most every ${Math.round(this.options.maxRecheckMs / 6e4)} min)`;
+    this.options.logger.error(`${error62.message} Requests are stopped; the key is re-checked ${when}.`);
+    this.emit({ state: "suspended", error: error62 });
+    this.schedule();
+  }
+  onChange(listener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  close() {
+    this.closed = true;
+    if (this.timer !== void 0) this.options.clock.clearTimeout(this.timer);
+    this.timer = void 0;
+    this.listeners.clear();
+  }
+  schedule() {
+    if (this.closed) return;
+    const handle = this.options.clock.setTimeout(() => {
+      this.timer = void 0;
+      this.options.recheck().then(
+        () => this.resume(),
+        (error62) => {
+          this.options.logger.debug(`${this.subject} key re-check failed: ${errorMessage(error62)}`);
+          const max = this.options.maxRecheckMs;
+          if (max !== void 0) this.delayMs = Math.min(max, this.delayMs * 2);
+          if (this.error) this.schedule();
+        }
+      );
+    }, this.delayMs);
+    handle.unref?.();
+    this.timer = handle;
+  }
+  resume() {
+    if (!this.error) return;
+    this.error = void 0;
+    this.options.logger.info(`The ${this.options.service ?? "roster"} API key works again; requests resume.`);
+    this.emit({ state: "resumed" });
+  }
+  get subject() {
+    const service = this.options.service ?? "roster";
+    return service.charAt(0).toUpperCase() + service.slice(1);
+  }
+  emit(change) {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error62) {
+        this.options.logger.error(
+          `A ${this.options.service ?? "roster"} state listener failed: ${errorMessage(error62)}`
+        );
+      }
+    }
+  }
+};
+
+// src/http/envelope.ts
+var count2 = external_exports.number().int().nonnegative();
+var paginationSchema = external_exports.looseObject({
+  page: count2.optional(),
+  limit: count2.optional(),
+  total: count2.optional(),
+  total_pages: count2.optional(),
+  has_more: external_exports.boolean().optional()
+});
+var envelopeSchema = external_exports.looseObject({
+  success: external_exports.boolean(),
+  data: external_exports.unknown().optional(),
+  error: external_exports.looseObject({
+    code: external_exports.string().min(1),
+    message: external_exports.string().optional(),
+    details: external_exports.unknown().optional()
+  }).optional(),
+  meta: external_exports.looseObject({
+    request_id: external_exports.string().optional(),
+    pagination: paginationSchema.optional()
+  }).optional()
+}).refine((envelope) => envelope.success ? "data" in envelope : envelope.error !== void 0, {
+  message: "a success needs `data` and a failure needs `error`"
+});
+function readEnvelope(text6) {
+  const json3 = readJson(text6);
+  if (!json3.ok) return json3;
+  const parsed = envelopeSchema.safeParse(json3.value);
+  if (parsed.success) return { ok: true, envelope: parsed.data };
+  const issue2 = parsed.error.issues[0];
+  const where = issue2 && issue2.path.length > 0 ? ` at ${issue2.path.join(".")}` : "";
+  return { ok: false, problem: `JSON of the wrong shape${where}: ${issue2?.message ?? "unknown"}` };
+}
+function readJson(text6) {
+  if (text6.trim() === "") return { ok: false, problem: "an empty body" };
+  try {
+    return { ok: true, value: JSON.parse(text6) };
+  } catch {
+    return { ok: false, problem: `not JSON (it starts with ${quoteStart(text6)})` };
+  }
+}
+function quoteStart(text6) {
+  return JSON.stringify(text6.trim().slice(0, 32));
+}
+function hasMorePages(pagination) {
+  if (!pagination) return false;
+  if (pagination.has_more !== void 0) return pagination.has_more;
+  const { page, total_pages: totalPages } = pagination;
+  return page !== void 0 && totalPages !== void 0 && page < totalPages;
+}
+
+// src/http/service-error-message.ts
+var KEYS_PAGE = "the roster dashboard (Settings, API Keys)";
+function describeServiceError(facts) {
+  const said = facts.serviceMessage ? ` The service said: "${facts.serviceMessage}".` : "";
+  const code = facts.code;
+  if (!isServiceErrorCode(code)) {
+    return `The roster service refused ${facts.request} with an error this resource does not know (${code}, HTTP ${facts.status ?? "?"}).${said}`;
+  }
+  switch (code) {
+    case "invalid_api_key":
+      return `The roster API key was refused: it is missing, wrong, revoked or expired. Create a key in ${KEYS_PAGE} and put it in server.cfg as \`set roster_api_key "<key>"\`.`;
+    case "insufficient_scope": {
+      const scope = /\b[a-z]+:(?:read|write)\b/.exec(facts.serviceMessage)?.[0];
+      const needs = scope ? `the scope ${scope}` : "a scope";
+      return `The roster API key lacks ${needs}, needed for ${facts.request}. Add it to the key in ${KEYS_PAGE} (or create a key that has it).${said}`;
+    }
+    case "ip_not_allowed":
+      return `This server's address is not on the API key's IP allowlist. Add this server's public IP to the key in ${KEYS_PAGE}, or use a key without an allowlist.`;
+    case "plan_required":
+      return "The community is not on an active Professional plan, which the roster API requires. Renew or upgrade the plan in the roster dashboard; the resource resumes by itself once it is active.";
+    case "not_found":
+      return `The roster service has no such endpoint or record: ${facts.request}. Check that api.baseUrl (or roster_base_url) is the service's address.${said}`;
+    case "method_not_allowed":
+      return `The roster service does not allow ${facts.request}.${said}`;
+    case "conflict":
+      return `The roster service refused ${facts.request}: the record already exists or is still in use.${said}`;
+    case "validation_error":
+      return `The roster service rejected a field of ${facts.request}${detailText(facts.details)}.${said}`;
+    case "rate_limited":
+      return "The roster service is rate limiting this API key (too many requests). Requests wait and resume by themselves; if this repeats, another server may share the key, or rateLimit.perMinute is above the key's limit.";
+    case "internal":
+      return "The roster service had an internal fault. If it keeps happening, quote the request id to the service's support.";
+  }
+}
+function detailText(details) {
+  if (details === void 0 || details === null) return "";
+  if (typeof details === "string") return ` (${details})`;
+  try {
+    return ` (${JSON.stringify(details).slice(0, 200)})`;
+  } catch {
+    return "";
+  }
+}
+
+// src/http/read-response.ts
+function readEnvelopeAnswer(raw, context) {
+  const answer = redacted(raw, context);
+  const reading = readEnvelope(answer.text);
+  const headerId = headerValue(answer.headers, "x-request-id") ?? null;
+  if (!reading.ok) throw notTheApi(answer, context, reading.problem, headerId);
+  const { envelope } = reading;
+  const requestId = envelope.meta?.request_id ?? headerId;
+  const ok = answer.status >= 200 && answer.status < 300;
+  if (envelope.success && ok) return envelope;
+  const code = envelope.error?.code ?? (answer.status === 429 ? "rate_limited" : "internal");
+  const serviceMessage = context.redact(envelope.error?.message ?? "");
+  const details = redactDetails(envelope.error?.details, context);
+  const facts = { code, serviceMessage, details, status: answer.status, request: context.request };
+  return throwServiceError(facts, requestId, context);
+}
+function readJsonAnswer(raw, context) {
+  const answer = redacted(raw, context);
+  const ok = answer.status >= 200 && answer.status < 300;
+  const headerId = headerValue(answer.headers, "x-request-id") ?? null;
+  const envelope = readEnvelope(answer.text);
+  if (envelope.ok && (!envelope.envelope.success || !ok)) return readEnvelopeAnswer(answer, context);
+  if (!ok) throw notTheApi(answer, context, "an error page", headerId);
+  const json3 = readJson(answer.text);
+  if (!json3.ok) throw notTheApi(answer, context, json3.problem, headerId);
+  return json3.value;
+}
+function redacted(answer, context) {
+  return { ...answer, text: context.redact(answer.text) };
+}
+function redactDetails(details, context) {
+  if (details === void 0) return void 0;
+  const text6 = JSON.stringify(details);
+  const clean = context.redact(text6);
+  return clean === text6 ? details : JSON.parse(clean);
+}
+function throwServiceError(facts, requestId, context) {
+  throw new RosterServiceError(describeServiceError(facts), {
+    code: facts.code,
+    kind: kindOfCode(facts.code, facts.status),
+    status: facts.status,
+    requestId,
+    serviceMessage: facts.serviceMessage,
+    details: facts.details,
+    retryAfterMs: context.retryAfterMs ?? null
+  });
+}
+function notTheApi(answer, context, problem, requestId) {
+  if (answer.status === 429) {
+    return new RosterServiceError(
+      describeServiceError({
+        code: "rate_limited",
+        serviceMessage: "",
+        details: void 0,
+        status: 429,
+        request: context.request
+      }),
+      {
+        code: "rate_limited",
+        kind: "outage",
+        status: 429,
+        requestId,
+        serviceMessage: "",
+        details: void 0,
+        retryAfterMs: context.retryAfterMs ?? null
+      }
+    );
+  }
+  const ok = answer.status >= 200 && answer.status < 300;
+  const hint = ok ? "Check that api.baseUrl (or roster_base_url) is the roster service itself." : "The service or a proxy in front of it may be down; this is retried and usually passes.";
+  return new RosterResponseError(
+    context.redact(
+      `The roster service answered ${context.request} with HTTP ${answer.status} and ${problem}, not the roster API's JSON. ${hint}`
+    ),
+    { code: ok ? "malformed_response" : "http_error", kind: "outage", status: answer.status, requestId }
+  );
+}
+
+// src/http/request-executor.ts
+var WRITE_WAIT_MS = 1e4;
+var RequestExecutor = class {
+  constructor(options) {
+    this.options = options;
+    this.loop = new RequestLoop({
+      ...options,
+      rateLimitedWarning: (request, seconds) => `The roster service rate limited ${request} (429); every request waits ${seconds} s.`,
+      refusesKey: isKeyRefused,
+      retryable: isRetryable
+    });
+  }
+  options;
+  loop;
+  warned = /* @__PURE__ */ new Set();
+  /**
+   * Takes a limiter permit in `lane`, unless the key is suspended (then throws at once); `front`
+   * for the rest of a job already started.
+   */
+  async acquire(lane, signal, front = false) {
+    this.options.suspension.check();
+    await this.options.limiter.acquire(lane, { ...signal ? { signal } : {}, ...front ? { front } : {} });
+  }
+  envelope(request, options) {
+    return this.run(request, options, readEnvelopeAnswer);
+  }
+  json(request, options) {
+    return this.run(request, options, readJsonAnswer);
+  }
+  /** Logs `message` the first time `topic` comes up, and never again (a bounded set of topics). */
+  warnOnce(topic, message) {
+    if (this.warned.has(topic)) return;
+    this.warned.add(topic);
+    this.options.logger.warn(message);
+  }
+  /** Stops pending backoff waits. */
+  close() {
+    this.loop.close();
+  }
+  run(request, options, read) {
+    const { sender } = this.options;
+    const label = `${request.method} ${request.path}`;
+    const write = options.lane === "write";
+    return this.loop.run({
+      method: request.method,
+      path: request.path,
+      lane: options.lane,
+      front: options.front,
+      permitHeld: options.permitHeld,
+      bypassSuspension: options.bypassSuspension,
+      repeatable: request.method === "GET" && !write,
+      permitWithinMs: write ? WRITE_WAIT_MS : void 0,
+      send: (held) => sender.send(request, held),
+      read: (answer, info) => read(answer, { request: label, retryAfterMs: info.retryAfterMs, redact: sender.redact })
+    });
+  }
+};
+
+// src/http/service-clock.ts
+var ServiceClock = class {
+  constructor(clock2) {
+    this.clock = clock2;
+  }
+  clock;
+  offset = null;
+  get offsetMs() {
+    return this.offset;
+  }
+  now() {
+    return this.clock.now() + (this.offset ?? 0);
+  }
+  /** Takes the service's time from an answer's headers, if they carry a readable `Date`. */
+  observe(headers) {
+    const text6 = headerValue(headers, "date");
+    if (text6 === void 0) return;
+    const at = Date.parse(text6);
+    if (Number.isFinite(at)) this.offset = at - this.clock.now();
+  }
+};
+
+// src/http/limiter/lane.ts
+var LANES = ["join", "write", "refresh", "background"];
+function perLane(make) {
+  return {
+    join: make("join"),
+    write: make("write"),
+    refresh: make("refresh"),
+    background: make("background")
+  };
 }
 
 // src/http/limiter/day-tally.ts
@@ -53441,59 +53195,6 @@ var KeyPace = class {
   }
 };
 
-// src/http/limiter/rate-limit-headers.ts
-var DEFAULT_MAX_WAIT_MS = 5 * 6e4;
-function readRateLimitHeaders(headers, now, maxWaitMs = DEFAULT_MAX_WAIT_MS) {
-  const info = {};
-  const limit = readNumber(headers, "x-ratelimit-limit");
-  if (limit !== void 0 && limit >= 1) info.limit = Math.floor(limit);
-  const remaining = readNumber(headers, "x-ratelimit-remaining");
-  if (remaining !== void 0 && remaining >= 0) info.remaining = Math.floor(remaining);
-  const reset = readNumber(headers, "x-ratelimit-reset");
-  if (reset !== void 0 && reset >= 0) {
-    info.resetAtMs = Math.min(resetToEpochMs(reset, now), now + maxWaitMs);
-    const date5 = reset < 1e9 ? void 0 : answerDate(headers);
-    const serviceNow = date5 === void 0 || Math.abs(date5 - now) < 1e3 ? now : date5;
-    info.resetInMs = resetToEpochMs(reset, serviceNow) - serviceNow;
-  }
-  const retryAfter = readRetryAfter(headers, now);
-  if (retryAfter !== void 0) info.retryAfterMs = Math.min(retryAfter, maxWaitMs);
-  return info;
-}
-function headerValue(headers, name) {
-  const wanted = name.toLowerCase();
-  for (const [key2, value] of Object.entries(headers)) {
-    if (key2.toLowerCase() !== wanted) continue;
-    return Array.isArray(value) ? value[0] : value;
-  }
-  return void 0;
-}
-function readNumber(headers, name) {
-  const text6 = headerValue(headers, name)?.trim();
-  if (text6 === void 0 || text6 === "") return void 0;
-  const value = Number(text6);
-  return Number.isFinite(value) ? value : void 0;
-}
-function resetToEpochMs(value, now) {
-  if (value < 1e9) return now + value * 1e3;
-  if (value > 1e12) return value;
-  return value * 1e3;
-}
-function answerDate(headers) {
-  const text6 = headerValue(headers, "date")?.trim();
-  if (text6 === void 0 || text6 === "") return void 0;
-  const date5 = Date.parse(text6);
-  return Number.isNaN(date5) ? void 0 : date5;
-}
-function readRetryAfter(headers, now) {
-  const text6 = headerValue(headers, "retry-after")?.trim();
-  if (text6 === void 0 || text6 === "") return void 0;
-  const seconds = Number(text6);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1e3));
-  const date5 = Date.parse(text6);
-  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
-}
-
 // src/http/limiter/key-day.ts
 var MINUTE_MS3 = 6e4;
 var DEFAULT_DAY_RESERVE = { refresh: 0.1, background: 0.25 };
@@ -53717,22 +53418,6 @@ var LaneQueues = class {
       }
     }
   }
-};
-
-// src/http/limiter/limiter-closed-error.ts
-var LimiterClosedError = class extends Error {
-  name = "LimiterClosedError";
-  constructor() {
-    super("The rate limiter was closed while this request was waiting.");
-  }
-};
-var LaneWaitTooLongError = class extends Error {
-  constructor(waitedMs) {
-    super(`The rate limiter held this request for more than ${Math.round(waitedMs / 1e3)} s.`);
-    this.waitedMs = waitedMs;
-  }
-  waitedMs;
-  name = "LaneWaitTooLongError";
 };
 
 // src/http/limiter/key-rolling-count.ts
@@ -54156,274 +53841,631 @@ var RateLimiter = class {
   }
 };
 
-// src/http/service-error-message.ts
-var KEYS_PAGE = "the roster dashboard (Settings, API Keys)";
-function describeServiceError(facts) {
-  const said = facts.serviceMessage ? ` The service said: "${facts.serviceMessage}".` : "";
-  const code = facts.code;
-  if (!isServiceErrorCode(code)) {
-    return `The roster service refused ${facts.request} with an error this resource does not know (${code}, HTTP ${facts.status ?? "?"}).${said}`;
-  }
-  switch (code) {
-    case "invalid_api_key":
-      return `The roster API key was refused: it is missing, wrong, revoked or expired. Create a key in ${KEYS_PAGE} and put it in server.cfg as \`set roster_api_key "<key>"\`.`;
-    case "insufficient_scope": {
-      const scope = /\b[a-z]+:(?:read|write)\b/.exec(facts.serviceMessage)?.[0];
-      const needs = scope ? `the scope ${scope}` : "a scope";
-      return `The roster API key lacks ${needs}, needed for ${facts.request}. Add it to the key in ${KEYS_PAGE} (or create a key that has it).${said}`;
-    }
-    case "ip_not_allowed":
-      return `This server's address is not on the API key's IP allowlist. Add this server's public IP to the key in ${KEYS_PAGE}, or use a key without an allowlist.`;
-    case "plan_required":
-      return "The community is not on an active Professional plan, which the roster API requires. Renew or upgrade the plan in the roster dashboard; the resource resumes by itself once it is active.";
-    case "not_found":
-      return `The roster service has no such endpoint or record: ${facts.request}. Check that api.baseUrl (or roster_base_url) is the service's address.${said}`;
-    case "method_not_allowed":
-      return `The roster service does not allow ${facts.request}.${said}`;
-    case "conflict":
-      return `The roster service refused ${facts.request}: the record already exists or is still in use.${said}`;
-    case "validation_error":
-      return `The roster service rejected a field of ${facts.request}${detailText(facts.details)}.${said}`;
-    case "rate_limited":
-      return "The roster service is rate limiting this API key (too many requests). Requests wait and resume by themselves; if this repeats, another server may share the key, or rateLimit.perMinute is above the key's limit.";
-    case "internal":
-      return "The roster service had an internal fault. If it keeps happening, quote the request id to the service's support.";
-  }
+// src/roster/newest-membership.ts
+function isNewerMembership(a, b) {
+  const at = stampOf(a);
+  const bt = stampOf(b);
+  if (at !== bt) return at > bt;
+  return compareIds(a.id, b.id) > 0;
 }
-function detailText(details) {
-  if (details === void 0 || details === null) return "";
-  if (typeof details === "string") return ` (${details})`;
-  try {
-    return ` (${JSON.stringify(details).slice(0, 200)})`;
-  } catch {
-    return "";
-  }
+function newestMembership(memberships) {
+  let newest;
+  for (const membership of memberships)
+    if (newest === void 0 || isNewerMembership(membership, newest)) newest = membership;
+  return newest;
+}
+function stampOf(membership) {
+  const at = membership.createdAt === void 0 ? Number.NaN : Date.parse(membership.createdAt);
+  return Number.isFinite(at) ? at : Number.NEGATIVE_INFINITY;
+}
+var ids = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });
+function compareIds(a, b) {
+  const order = ids.compare(a, b);
+  return order !== 0 || a === b ? order : a < b ? -1 : 1;
 }
 
-// src/http/read-response.ts
-function readEnvelopeAnswer(raw, context) {
-  const answer = redacted(raw, context);
-  const reading = readEnvelope(answer.text);
-  const headerId = headerValue(answer.headers, "x-request-id") ?? null;
-  if (!reading.ok) throw notTheApi(answer, context, reading.problem, headerId);
-  const { envelope } = reading;
-  const requestId = envelope.meta?.request_id ?? headerId;
-  const ok = answer.status >= 200 && answer.status < 300;
-  if (envelope.success && ok) return envelope;
-  const code = envelope.error?.code ?? (answer.status === 429 ? "rate_limited" : "internal");
-  const serviceMessage = context.redact(envelope.error?.message ?? "");
-  const details = redactDetails(envelope.error?.details, context);
-  const facts = { code, serviceMessage, details, status: answer.status, request: context.request };
-  return throwServiceError(facts, requestId, context);
-}
-function readJsonAnswer(raw, context) {
-  const answer = redacted(raw, context);
-  const ok = answer.status >= 200 && answer.status < 300;
-  const headerId = headerValue(answer.headers, "x-request-id") ?? null;
-  const envelope = readEnvelope(answer.text);
-  if (envelope.ok && (!envelope.envelope.success || !ok)) return readEnvelopeAnswer(answer, context);
-  if (!ok) throw notTheApi(answer, context, "an error page", headerId);
-  const json3 = readJson(answer.text);
-  if (!json3.ok) throw notTheApi(answer, context, json3.problem, headerId);
-  return json3.value;
-}
-function redacted(answer, context) {
-  return { ...answer, text: context.redact(answer.text) };
-}
-function redactDetails(details, context) {
-  if (details === void 0) return void 0;
-  const text6 = JSON.stringify(details);
-  const clean = context.redact(text6);
-  return clean === text6 ? details : JSON.parse(clean);
-}
-function throwServiceError(facts, requestId, context) {
-  throw new RosterServiceError(describeServiceError(facts), {
-    code: facts.code,
-    kind: kindOfCode(facts.code, facts.status),
-    status: facts.status,
-    requestId,
-    serviceMessage: facts.serviceMessage,
-    details: facts.details,
-    retryAfterMs: context.retryAfterMs ?? null
-  });
-}
-function notTheApi(answer, context, problem, requestId) {
-  if (answer.status === 429) {
-    return new RosterServiceError(
-      describeServiceError({
-        code: "rate_limited",
-        serviceMessage: "",
-        details: void 0,
-        status: 429,
-        request: context.request
-      }),
-      {
-        code: "rate_limited",
-        kind: "outage",
-        status: 429,
-        requestId,
-        serviceMessage: "",
-        details: void 0,
-        retryAfterMs: context.retryAfterMs ?? null
-      }
-    );
+// src/roster/client/parse-records.ts
+function parseRecords(items, schema2, kind, logger) {
+  const records = [];
+  let skipped = 0;
+  let first = "";
+  for (const item of items) {
+    const parsed = schema2.safeParse(item);
+    if (parsed.success) {
+      records.push(parsed.data);
+      continue;
+    }
+    if (skipped++ > 0) continue;
+    const issue2 = parsed.error.issues[0];
+    const field2 = issue2 && issue2.path.length > 0 ? issue2.path.join(".") : "";
+    first = `id ${recordId(item)}: ${field2 ? `${field2} ` : ""}${issue2?.message ?? "invalid"}`;
   }
-  const ok = answer.status >= 200 && answer.status < 300;
-  const hint = ok ? "Check that api.baseUrl (or roster_base_url) is the roster service itself." : "The service or a proxy in front of it may be down; this is retried and usually passes.";
-  return new RosterResponseError(
-    context.redact(
-      `The roster service answered ${context.request} with HTTP ${answer.status} and ${problem}, not the roster API's JSON. ${hint}`
-    ),
-    { code: ok ? "malformed_response" : "http_error", kind: "outage", status: answer.status, requestId }
+  if (skipped === 1) logger.warn(`Skipped a ${kind} record from the roster service (${first}).`);
+  else if (skipped > 1)
+    logger.warn(
+      `Skipped ${skipped} ${kind} records from the roster service that could not be read (first: ${first}).`
+    );
+  return records;
+}
+function listData(data, request, requestId) {
+  if (Array.isArray(data)) return data;
+  throw new RosterResponseError(
+    `The roster service answered ${request} with data that is not a list. The service's API may have changed.`,
+    { code: "malformed_response", kind: "outage", status: 200, requestId }
   );
 }
-
-// src/http/retry-policy.ts
-var defaultRetryPolicy = {
-  maxRetries: 3,
-  baseDelayMs: 500,
-  maxDelayMs: 8e3,
-  maxRateLimitRetries: 10
-};
-function isRetryable(error62, method) {
-  if (method !== "GET" || !(error62 instanceof RosterApiError)) return false;
-  if (error62.code === "malformed_response") return false;
-  if (error62.code === "network" || error62.code === "timeout" || error62.code === "internal") return true;
-  return error62.status !== null && error62.status >= 500;
-}
-function backoffDelayMs(policy, retry, random) {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-  return Math.round(ceiling / 2 + ceiling / 2 * random());
+function recordId(item) {
+  if (typeof item === "object" && item !== null && "id" in item) {
+    const { id: id2 } = item;
+    if (typeof id2 === "string" || typeof id2 === "number") return String(id2).slice(0, 40);
+  }
+  return "unknown";
 }
 
-// src/http/request-executor.ts
-var WRITE_WAIT_MS = 1e4;
-var RequestExecutor = class {
+// src/roster/client/list-pages.ts
+var MAX_PAGES = 100;
+var PAGE_SIZE = 100;
+async function listPages(executor, path, query, options) {
+  const items = [];
+  const { atMost } = options;
+  let needed = atMost === void 0 ? Number.POSITIVE_INFINITY : Math.ceil(atMost / PAGE_SIZE);
+  for (let page = 1; ; page++) {
+    const pageQuery = new URLSearchParams(query);
+    pageQuery.set("limit", String(PAGE_SIZE));
+    if (page > 1) pageQuery.set("page", String(page));
+    const envelope = await executor.envelope(
+      { method: "GET", path, query: pageQuery },
+      {
+        lane: options.lane,
+        front: page > 1 || options.front === true,
+        permitHeld: page === 1 && options.permitHeld === true
+      }
+    );
+    const data = listData(envelope.data, `GET ${path}`, envelope.meta?.request_id ?? null);
+    items.push(...data);
+    if (!hasMorePages(envelope.meta?.pagination) || data.length === 0) break;
+    if (atMost !== void 0) {
+      if (items.length >= atMost) break;
+      const size = envelope.meta?.pagination?.limit ?? (page === 1 ? data.length : PAGE_SIZE);
+      needed = Math.ceil(atMost / Math.max(1, Math.min(PAGE_SIZE, size)));
+    }
+    const maxPages = Math.max(1, Math.min(needed, options.maxPages ?? MAX_PAGES));
+    if (page >= maxPages) {
+      if (page < needed && options.quietCut !== true)
+        executor.warnOnce(
+          `pages ${path}`,
+          `The roster service keeps saying more pages of GET ${path} follow; the resource stopped after ${page} pages (${items.length} records). The service's paging may be broken.`
+        );
+      break;
+    }
+  }
+  return items;
+}
+
+// src/roster/client/record-schemas.ts
+var id = external_exports.union([external_exports.string().min(1), external_exports.number()]).transform(String);
+var optionalText = external_exports.string().nullish().transform((value) => value ?? null);
+var rankSchema = external_exports.looseObject({
+  id,
+  departmentId: id.nullish().transform((value) => value ?? null),
+  name: external_exports.string(),
+  position: external_exports.number()
+}).transform(
+  (raw) => ({
+    id: raw.id,
+    departmentId: raw.departmentId,
+    name: raw.name,
+    position: raw.position
+  })
+);
+var assignmentSchema = external_exports.looseObject({
+  id,
+  memberId: id,
+  departmentId: id,
+  rankId: id.nullish().transform((value) => value ?? null),
+  isPrimary: external_exports.boolean().nullish(),
+  callsign: optionalText,
+  rank: rankSchema.nullish().catch(null)
+}).transform(
+  (raw) => ({
+    id: raw.id,
+    memberId: raw.memberId,
+    departmentId: raw.departmentId,
+    rankId: raw.rankId ?? raw.rank?.id ?? null,
+    isPrimary: raw.isPrimary ?? false,
+    callsign: raw.callsign,
+    rank: raw.rank ?? null
+  })
+);
+var memberSchema = external_exports.looseObject({
+  id,
+  status: external_exports.string(),
+  gameLicense: external_exports.string().min(1),
+  displayName: optionalText,
+  name: optionalText,
+  departmentAssignments: external_exports.array(external_exports.unknown()).nullish(),
+  createdAt: external_exports.unknown().optional()
+});
+function toApiMember(raw, assignments) {
+  const member = {
+    id: raw.id,
+    status: raw.status,
+    gameLicense: raw.gameLicense,
+    name: raw.displayName || raw.name || raw.id
+  };
+  if (typeof raw.createdAt === "string") member.createdAt = raw.createdAt;
+  if (assignments) member.departmentAssignments = assignments;
+  return member;
+}
+var departmentSchema = external_exports.looseObject({ id, name: external_exports.string(), shortName: optionalText, createdAt: external_exports.unknown().optional() }).transform((raw) => {
+  const department = { id: raw.id, name: raw.name, shortName: raw.shortName };
+  if (typeof raw.createdAt === "string") department.createdAt = raw.createdAt;
+  return department;
+});
+
+// src/roster/client/fetch-members.ts
+var PAGE_SIZE2 = 100;
+async function fetchMembers(executor, licenses, lane, logger, claims) {
+  const wanted = new Set(licenses.map((license2) => license2.toLowerCase()));
+  const query = new URLSearchParams(licenses.map((license2) => ["gameLicense", license2]));
+  const room = Math.ceil(2 * wanted.size / PAGE_SIZE2) * PAGE_SIZE2;
+  const items = await listPages(executor, "/api/v1/members", query, { lane, permitHeld: true, atMost: room });
+  const found = /* @__PURE__ */ new Map();
+  if (items.length >= room) {
+    const error62 = unreadableRecord(
+      `${items.length} member records for ${wanted.size} license(s), more than the resource reads for them`
+    );
+    for (const license2 of wanted) found.set(license2, error62);
+    return found;
+  }
+  const read = byLicense(parseRecords(items, memberSchema, "member", logger), wanted);
+  for (const [license2, records] of read) {
+    const newest = newestRecord(records);
+    found.set(license2, withInline(newest, logger));
+    const ids2 = new Set(records.map((record2) => record2.id));
+    if (ids2.size > 1) claims?.note(license2, [...ids2], newest.id);
+  }
+  const listed = /* @__PURE__ */ new Map();
+  let unplaceable = 0;
+  for (const item of items) {
+    const license2 = licenseOf(item);
+    if (license2 === null || !wanted.has(license2)) unplaceable += 1;
+    else listed.set(license2, (listed.get(license2) ?? 0) + 1);
+  }
+  for (const [license2, count3] of listed)
+    if (count3 > (read.get(license2)?.length ?? 0)) found.set(license2, unreadableRecord());
+  if (unplaceable > 0) {
+    const error62 = unreadableRecord(
+      `${unplaceable} member record(s) whose gameLicense is missing or matches no license asked for`
+    );
+    for (const license2 of wanted) if (!found.has(license2)) found.set(license2, error62);
+  }
+  return found;
+}
+function unreadableRecord(what = "a member record the resource cannot read") {
+  return new RosterResponseError(`The roster service sent ${what}.`, {
+    code: "malformed_response",
+    kind: "outage",
+    status: 200,
+    requestId: null
+  });
+}
+function byLicense(records, wanted) {
+  const read = /* @__PURE__ */ new Map();
+  for (const record2 of records) {
+    const key2 = record2.gameLicense.trim().toLowerCase();
+    if (!wanted.has(key2)) continue;
+    const list = read.get(key2);
+    if (list) list.push(record2);
+    else read.set(key2, [record2]);
+  }
+  return read;
+}
+function newestRecord(records) {
+  const newest = newestMembership(
+    records.map((record2) => ({
+      id: record2.id,
+      createdAt: typeof record2.createdAt === "string" ? record2.createdAt : void 0,
+      record: record2
+    }))
+  );
+  return newest?.record ?? records[0];
+}
+function licenseOf(item) {
+  if (typeof item !== "object" || item === null) return null;
+  const { gameLicense } = item;
+  const key2 = typeof gameLicense === "string" ? gameLicense.trim().toLowerCase() : "";
+  return key2 === "" ? null : key2;
+}
+var ASSIGNMENT_PAGES = 10;
+async function fetchAssignments(executor, memberIds, lane, logger) {
+  const params = new URLSearchParams(memberIds.map((id2) => ["memberId", id2]));
+  params.set("include", "rank");
+  const items = await listPages(executor, "/api/v1/department-assignments", params, {
+    lane,
+    permitHeld: true,
+    maxPages: ASSIGNMENT_PAGES
+  });
+  const byMember = new Map(memberIds.map((id2) => [id2, []]));
+  for (const assignment of parseRecords(items, assignmentSchema, "department assignment", logger)) {
+    byMember.get(assignment.memberId)?.push(assignment);
+  }
+  return byMember;
+}
+function withInline(record2, logger) {
+  if (!Array.isArray(record2.departmentAssignments))
+    return { member: toApiMember(record2, void 0), assignments: null };
+  const inline = record2.departmentAssignments.map((item) => withMemberId(item, record2.id));
+  const assignments = parseRecords(inline, assignmentSchema, "department assignment", logger);
+  return { member: toApiMember(record2, assignments), assignments };
+}
+function withMemberId(item, memberId) {
+  if (typeof item !== "object" || item === null || "memberId" in item) return item;
+  return { ...item, memberId };
+}
+
+// src/roster/client/lane-storms.ts
+var LaneStorms = class {
   constructor(options) {
     this.options = options;
   }
   options;
-  sleeps = /* @__PURE__ */ new Map();
-  warned = /* @__PURE__ */ new Set();
-  /**
-   * Takes a limiter permit in `lane`, unless the key is suspended (then throws at once); `front`
-   * for the rest of a job already started.
-   */
-  async acquire(lane, signal, front = false) {
-    this.options.suspension.check();
-    await this.options.limiter.acquire(lane, { ...signal ? { signal } : {}, ...front ? { front } : {} });
-  }
-  /**
-   * A permit for a caller who waits in person: a 429's pause that began after the request was
-   * queued must not hold it for minutes (and send it long after it was asked for).
-   */
-  async acquireWithin(lane, front, ms) {
-    const controller = new AbortController();
-    const timer = this.options.clock.setTimeout(() => controller.abort(new LaneWaitTooLongError(ms)), ms);
-    try {
-      await this.options.limiter.acquire(lane, { front, signal: controller.signal });
-    } finally {
-      this.options.clock.clearTimeout(timer);
+  /** Until when a lane counts as in a storm: a hold after the last key that came close behind another. */
+  denseUntil = perLane(() => -Infinity);
+  lastArrival = perLane(() => -Infinity);
+  lastSent = perLane(() => -Infinity);
+  // A key close behind the one before marks the lane as in a storm for one hold.
+  arrived(lane) {
+    const now = this.options.clock.now();
+    if (now - this.lastArrival[lane] < (this.options.denseGapMs ?? 100)) {
+      this.denseUntil[lane] = now + (this.options.holdMs?.[lane] ?? 0);
     }
+    this.lastArrival[lane] = now;
   }
-  envelope(request, options) {
-    return this.run(request, options, readEnvelopeAnswer);
+  /** A request left in `lane` now. */
+  sent(lane) {
+    this.lastSent[lane] = this.options.clock.now();
   }
-  json(request, options) {
-    return this.run(request, options, readJsonAnswer);
-  }
-  /** Logs `message` the first time `topic` comes up, and never again (a bounded set of topics). */
-  warnOnce(topic, message) {
-    if (this.warned.has(topic)) return;
-    this.warned.add(topic);
-    this.options.logger.warn(message);
-  }
-  /** Stops pending backoff waits. */
-  close() {
-    for (const [handle, reject] of this.sleeps) {
-      this.options.clock.clearTimeout(handle);
-      reject(new LimiterClosedError());
-    }
-    this.sleeps.clear();
-  }
-  async run(request, options, read) {
-    const { limiter, sender, suspension, policy, clock: clock2, logger } = this.options;
-    const label = `${request.method} ${request.path}`;
-    let permitHeld = options.permitHeld ?? false;
-    let retries = 0;
-    let rateLimited = 0;
-    let heldBack = false;
-    const retried = options.lane !== "write";
-    const held = () => limiter.isPaused() || !options.bypassSuspension && suspension.current !== void 0;
-    for (; ; ) {
-      if (!options.bypassSuspension) suspension.check();
-      if (!permitHeld) {
-        const front = options.front === true || retries + rateLimited > 0 || heldBack;
-        if (retried) await limiter.acquire(options.lane, { front });
-        else await this.acquireWithin(options.lane, front, WRITE_WAIT_MS);
-        if (!options.bypassSuspension) suspension.check();
-      }
-      permitHeld = false;
-      try {
-        const answer = await sender.send(request, held);
-        this.options.serviceClock?.observe(answer.headers);
-        const info = readRateLimitHeaders(answer.headers, clock2.now(), this.options.maxWaitMs);
-        if (answer.status === 429) {
-          const waitMs = limiter.pauseAfterRateLimited(info);
-          logger.warn(
-            `The roster service rate limited ${label} (429); every request waits ${Math.ceil(waitMs / 1e3)} s.`
-          );
-          if (request.method === "GET" && retried && rateLimited < policy.maxRateLimitRetries) {
-            rateLimited += 1;
-            continue;
-          }
-        } else limiter.observe(info);
-        return read(answer, { request: label, retryAfterMs: info.retryAfterMs, redact: sender.redact });
-      } catch (error62) {
-        if (error62 instanceof HeldBeforeSending) {
-          heldBack = true;
-          continue;
-        }
-        if (error62 instanceof RosterServiceError && SUSPENDING_CODES.has(error62.code))
-          suspension.suspend(error62);
-        if (!retried || !isRetryable(error62, request.method) || retries >= policy.maxRetries) throw error62;
-        const delay = backoffDelayMs(policy, retries, this.options.random);
-        retries += 1;
-        logger.debug(`${error62.message} Retry ${retries} of ${policy.maxRetries} in ${delay} ms.`);
-        await this.sleep(delay);
-      }
-    }
-  }
-  sleep(ms) {
-    return new Promise((resolve2, reject) => {
-      const handle = this.options.clock.setTimeout(() => {
-        this.sleeps.delete(handle);
-        resolve2();
-      }, ms);
-      this.sleeps.set(handle, reject);
-    });
+  /** How long a small batch in `lane` waits for more keys now; 0 or less: it goes at once. */
+  holdFor(lane) {
+    const now = this.options.clock.now();
+    const wait = this.lastSent[lane] + (this.options.holdMs?.[lane] ?? 0) - now;
+    const storm = now < this.denseUntil[lane] || (this.options.limiterBusy?.(lane) ?? false);
+    return storm ? wait : 0;
   }
 };
 
-// src/http/service-clock.ts
-var ServiceClock = class {
-  constructor(clock2) {
-    this.clock = clock2;
+// src/roster/client/query-budget.ts
+var MAX_VALUES_PER_REQUEST = 100;
+var MAX_QUERY_BYTES = 7e3;
+function countThatFits(values, param, reserveBytes = 40) {
+  let bytes = reserveBytes;
+  let count3 = 0;
+  for (const value of values) {
+    if (count3 >= MAX_VALUES_PER_REQUEST) break;
+    const size = new URLSearchParams([[param, value]]).toString().length + 1;
+    if (count3 > 0 && bytes + size > MAX_QUERY_BYTES) break;
+    bytes += size;
+    count3 += 1;
   }
-  clock;
-  offset = null;
-  get offsetMs() {
-    return this.offset;
+  return count3;
+}
+
+// src/roster/client/waiting-keys.ts
+var WaitingKeys = class {
+  pending = /* @__PURE__ */ new Map();
+  waiting = perLane(() => /* @__PURE__ */ new Set());
+  urgent = /* @__PURE__ */ new Set();
+  get(key2) {
+    return this.pending.get(key2);
   }
-  now() {
-    return this.clock.now() + (this.offset ?? 0);
+  /** A key not looked up yet, waiting in `lane` from now. */
+  add(key2, lane, urgent) {
+    let resolve2;
+    let reject;
+    const promise2 = new Promise((res, rej) => {
+      resolve2 = res;
+      reject = rej;
+    });
+    this.pending.set(key2, { promise: promise2, resolve: resolve2, reject, lane, sent: false });
+    if (urgent) this.urgent.add(key2);
+    this.waiting[lane].add(key2);
+    return promise2;
   }
-  /** Takes the service's time from an answer's headers, if they carry a readable `Date`. */
-  observe(headers) {
-    const text6 = headerValue(headers, "date");
-    if (text6 === void 0) return;
-    const at = Date.parse(text6);
-    if (Number.isFinite(at)) this.offset = at - this.clock.now();
+  markUrgent(key2) {
+    this.urgent.add(key2);
+  }
+  /** A key waiting in one lane waits in `lane` instead. */
+  move(key2, pending, lane) {
+    this.waiting[pending.lane].delete(key2);
+    pending.lane = lane;
+    this.waiting[lane].add(key2);
+  }
+  count(lane) {
+    return this.waiting[lane].size;
+  }
+  /** Keys waiting in `lane` and the lanes served before it. */
+  ahead(lane) {
+    let count3 = 0;
+    for (const each of LANES) {
+      count3 += this.waiting[each].size;
+      if (each === lane) break;
+    }
+    return count3;
+  }
+  hasUrgent(lane) {
+    if (this.urgent.size === 0) return false;
+    for (const key2 of this.urgent) if (this.pending.get(key2)?.lane === lane) return true;
+    return false;
+  }
+  /**
+   * Takes the keys one request in `lane` sends, at most `max` and as many as fit in `param`.
+   * Urgent keys of the permit's lane first, then its others, then the room left filled from the
+   * other lanes.
+   */
+  take(lane, max, param) {
+    const order = [lane, ...LANES.filter((each) => each !== lane)];
+    const own2 = [...this.waiting[lane]];
+    const urgentFirst = [
+      ...own2.filter((key2) => this.urgent.has(key2)),
+      ...own2.filter((key2) => !this.urgent.has(key2))
+    ];
+    const candidates = [...urgentFirst, ...order.slice(1).flatMap((each) => [...this.waiting[each]])].slice(
+      0,
+      max
+    );
+    const batch = candidates.slice(0, countThatFits(candidates, param));
+    for (const key2 of batch) {
+      const pending = this.pending.get(key2);
+      if (pending) this.waiting[pending.lane].delete(key2);
+      this.urgent.delete(key2);
+    }
+    return batch;
+  }
+  /** The keys of a request sent: a later caller of one of them waits for this request. */
+  markSent(batch) {
+    for (const key2 of batch) {
+      const pending = this.pending.get(key2);
+      if (pending) pending.sent = true;
+    }
+  }
+  /** Every key waiting in `lane` fails with `error` (its permit was refused). */
+  failLane(lane, error62) {
+    for (const key2 of this.waiting[lane]) this.settle(key2, (pending) => pending.reject(error62));
+    this.waiting[lane].clear();
+  }
+  settle(key2, action) {
+    const pending = this.pending.get(key2);
+    if (!pending) return;
+    this.pending.delete(key2);
+    this.urgent.delete(key2);
+    action(pending);
+  }
+};
+
+// src/roster/client/key-batcher.ts
+var KeyBatcher = class {
+  constructor(options) {
+    this.options = options;
+    this.storms = new LaneStorms(options);
+    this.max = Math.min(MAX_VALUES_PER_REQUEST, options.maxPerRequest ?? MAX_VALUES_PER_REQUEST);
+  }
+  options;
+  keys = new WaitingKeys();
+  storms;
+  jobs = /* @__PURE__ */ new Map();
+  holds = /* @__PURE__ */ new Map();
+  max;
+  /** The value for `key` (already normalised by the caller), or null when the service has none. */
+  get(key2, lane, options = {}) {
+    const known = this.keys.get(key2);
+    if (known) {
+      if (known.sent) return known.promise;
+      if (options.urgent) this.keys.markUrgent(key2);
+      if (LANES.indexOf(lane) < LANES.indexOf(known.lane)) this.move(key2, known, lane);
+      else if (options.urgent) this.queueJob(known.lane);
+      return known.promise;
+    }
+    if (!options.urgent) this.storms.arrived(lane);
+    const promise2 = this.keys.add(key2, lane, options.urgent ?? false);
+    this.queueJob(lane);
+    return promise2;
+  }
+  /** Keys waiting for a permit in `lane` and the lanes served before it. */
+  waitingAhead(lane) {
+    return this.keys.ahead(lane);
+  }
+  /** Drops pending holds (on close). */
+  close() {
+    for (const handle of this.holds.values()) this.options.clock.clearTimeout(handle);
+    this.holds.clear();
+  }
+  move(key2, pending, lane) {
+    const from = pending.lane;
+    this.keys.move(key2, pending, lane);
+    this.cancelIdleJob(from);
+    this.queueJob(lane);
+  }
+  queueJob(lane) {
+    if (this.jobs.has(lane)) return;
+    const { clock: clock2 } = this.options;
+    const held = this.holds.get(lane);
+    const urgent = this.keys.hasUrgent(lane);
+    const full = this.keys.count(lane) >= this.max;
+    if (held !== void 0) {
+      if (!full && !urgent) return;
+      clock2.clearTimeout(held);
+      this.holds.delete(lane);
+    }
+    const wait = this.storms.holdFor(lane);
+    if (wait > 0 && !full && !urgent) {
+      const handle = clock2.setTimeout(() => {
+        this.holds.delete(lane);
+        if (this.keys.count(lane) > 0) this.queueJob(lane);
+      }, wait);
+      handle.unref?.();
+      this.holds.set(lane, handle);
+      return;
+    }
+    const controller = new AbortController();
+    this.jobs.set(lane, controller);
+    this.options.acquire(lane, controller.signal, urgent).then(
+      () => {
+        if (this.jobs.get(lane) !== controller) return;
+        this.jobs.delete(lane);
+        this.runJob(lane);
+      },
+      (error62) => {
+        if (this.jobs.get(lane) === controller) this.jobs.delete(lane);
+        if (controller.signal.aborted) return;
+        this.keys.failLane(lane, error62);
+      }
+    );
+  }
+  runJob(lane) {
+    const batch = this.keys.take(lane, this.max, this.options.param);
+    if (batch.length > 0) this.storms.sent(lane);
+    for (const each of LANES) {
+      if (this.keys.count(each) > 0) this.queueJob(each);
+      else this.cancelIdleJob(each);
+    }
+    if (batch.length === 0) return;
+    this.keys.markSent(batch);
+    this.options.fetchBatch(batch, lane).then(
+      (found) => {
+        for (const key2 of batch) {
+          const value = found.get(key2);
+          this.keys.settle(
+            key2,
+            (pending) => value instanceof Error ? pending.reject(value) : pending.resolve(value ?? null)
+          );
+        }
+      },
+      (error62) => {
+        for (const key2 of batch) this.keys.settle(key2, (pending) => pending.reject(error62));
+      }
+    );
+  }
+  cancelIdleJob(lane) {
+    if (this.keys.count(lane) > 0) return;
+    const held = this.holds.get(lane);
+    if (held !== void 0) {
+      this.options.clock.clearTimeout(held);
+      this.holds.delete(lane);
+    }
+    const controller = this.jobs.get(lane);
+    if (!controller) return;
+    this.jobs.delete(lane);
+    controller.abort();
+  }
+};
+
+// src/roster/client/member-lookups.ts
+var LICENSE2 = /^license:[0-9a-z]{1,128}$/;
+var LOOKUP_HOLD_MS = 1e3;
+function joinHoldMs(gateTimeoutMs) {
+  return Math.max(0, Math.min(LOOKUP_HOLD_MS, Math.floor(gateTimeoutMs / 15)));
+}
+var MEMBERS_PER_ASSIGNMENTS_REQUEST = 75;
+var MemberLookups = class {
+  members;
+  assignments;
+  logger;
+  joinNeedsDepartments;
+  constructor(options) {
+    const { executor, logger, clock: clock2, limiterBusy } = options;
+    this.logger = logger;
+    this.joinNeedsDepartments = options.joinNeedsDepartments ?? (() => true);
+    const acquire = (lane, signal, front) => executor.acquire(lane, signal, front);
+    const holdMs = {
+      join: options.joinHoldMs ?? LOOKUP_HOLD_MS,
+      refresh: LOOKUP_HOLD_MS,
+      background: LOOKUP_HOLD_MS
+    };
+    this.members = new KeyBatcher({
+      acquire,
+      fetchBatch: async (licenses, lane) => {
+        const found = await fetchMembers(executor, licenses, lane, logger, options.claims);
+        if (lane === "join") this.askAssignmentsNow(found);
+        return found;
+      },
+      param: "gameLicense",
+      clock: clock2,
+      holdMs,
+      limiterBusy
+    });
+    this.assignments = new KeyBatcher({
+      acquire,
+      fetchBatch: (ids2, lane) => fetchAssignments(executor, ids2, lane, logger),
+      param: "memberId",
+      clock: clock2,
+      holdMs,
+      limiterBusy,
+      maxPerRequest: MEMBERS_PER_ASSIGNMENTS_REQUEST
+    });
+  }
+  /**
+   * A join batch's assignments go out the moment its members answer, at the front of the join
+   * lane and in one request (merged with any other waiting), never held for a later batch.
+   */
+  askAssignmentsNow(found) {
+    for (const value of found.values()) {
+      if (value instanceof Error || value.assignments !== null) continue;
+      if (!this.joinNeedsDepartments(value.member)) continue;
+      const asked = this.assignments.get(value.member.id, "join", { urgent: true }).then((list) => list ?? []);
+      asked.catch(() => void 0);
+      value.assignmentsAsked = asked;
+    }
+  }
+  /** The member record holding `license` (assignments only if the service inlined them), or null. */
+  member(license2, lane) {
+    const key2 = license2.trim().toLowerCase();
+    if (!LICENSE2.test(key2)) {
+      this.logger.debug(`Not a game license, so not on the roster: ${JSON.stringify(license2.slice(0, 60))}`);
+      return Promise.resolve(null);
+    }
+    return this.members.get(key2, lane);
+  }
+  /** A member's assignments with their ranks. */
+  async assignmentsOf(memberId, lane) {
+    return await this.assignments.get(memberId, lane) ?? [];
+  }
+  /** The member holding `license` with their assignments, or null when not on the roster. */
+  async lookup(license2, lane) {
+    const found = await this.member(license2, lane);
+    if (found === null) return null;
+    const assignments = found.assignments ?? await (found.assignmentsAsked ?? this.assignmentsOf(found.member.id, lane));
+    return { member: found.member, assignments };
+  }
+  /**
+   * Many licenses at once (a refresh of online players); keyed by the licenses as given. A license
+   * the service could not answer for is left out; when none could be answered, the first error is
+   * thrown.
+   */
+  async lookupMany(licenses, lane) {
+    const settled = await Promise.allSettled(licenses.map((license2) => this.lookup(license2, lane)));
+    const answers = /* @__PURE__ */ new Map();
+    settled.forEach((result, index) => {
+      if (result.status === "fulfilled") answers.set(licenses[index], result.value);
+    });
+    const failure3 = settled.find((result) => result.status === "rejected");
+    if (answers.size === 0 && failure3) throw failure3.reason;
+    return answers;
+  }
+  /** Licenses waiting for a permit in `lane` and the lanes served before it. */
+  waitingAhead(lane) {
+    return this.members.waitingAhead(lane);
+  }
+  /**
+   * Join lookups not sent yet, held to be merged into one request or waiting for its permit:
+   * licenses, and the members whose assignments a join still needs.
+   */
+  joinsWaiting() {
+    return this.members.waitingAhead("join") + this.assignments.waitingAhead("join");
+  }
+  close() {
+    this.members.close();
+    this.assignments.close();
   }
 };
 
@@ -54466,9 +54508,7 @@ var CatalogLoader = class {
     } catch (error62) {
       if (!this.current) throw error62;
       this.current.loadedAt = clock2.now() - this.maxAgeMs + 6e4;
-      logger.warn(
-        `Could not reload departments and ranks; keeping the last ones. ${error62.message}`
-      );
+      logger.warn(`Could not reload departments and ranks; keeping the last ones. ${errorMessage(error62)}`);
       return this.current.catalog;
     }
   }
@@ -63345,33 +63385,6 @@ function describe3(layout, source) {
   ];
 }
 
-// src/features/training/api/backoff-sleeps.ts
-var BackoffSleeps = class {
-  constructor(clock2) {
-    this.clock = clock2;
-  }
-  clock;
-  sleeps = /* @__PURE__ */ new Set();
-  sleep(ms) {
-    return new Promise((resolve2) => {
-      const entry = { handle: this.clock.setTimeout(() => done(), ms), resolve: resolve2 };
-      const done = () => {
-        this.sleeps.delete(entry);
-        resolve2();
-      };
-      this.sleeps.add(entry);
-    });
-  }
-  /** Ends every wait under way now. */
-  wakeAll() {
-    for (const entry of this.sleeps) {
-      this.clock.clearTimeout(entry.handle);
-      entry.resolve();
-    }
-    this.sleeps.clear();
-  }
-};
-
 // src/features/training/api/training-api-error.ts
 var TrainingApiError = class extends Error {
   name = "TrainingApiError";
@@ -63517,7 +63530,7 @@ function failure2(setup, label, error62) {
       { kind: "outage", status: null }
     );
   }
-  const detail = error62 instanceof ExchangeFailure ? error62.detail : String(error62?.message);
+  const detail = error62 instanceof ExchangeFailure ? error62.detail : errorMessage(error62);
   return new TrainingApiError(
     setup.redact(
       `Could not reach the learning service at ${setup.origin} for ${label} (${detail}). Check training.baseUrl and the server's internet access.`
@@ -63562,8 +63575,6 @@ function createLearningHttp(options) {
     maxRateLimitRetries: 5
   };
   const redact = (text6) => apiKey.length >= 4 ? text6.split(apiKey).join("[redacted]") : text6;
-  const sleeps = new BackoffSleeps(clock2);
-  let closed = false;
   let keyCheck;
   const suspension = new KeySuspension({
     clock: clock2,
@@ -63572,6 +63583,20 @@ function createLearningHttp(options) {
     recheck: () => keyCheck ? keyCheck() : Promise.reject(new Error("no key check")),
     recheckEveryMs: options.recheckAfterMs ?? KEY_RECHECK_MS,
     maxRecheckMs: 30 * 6e4
+  });
+  const loop = new RequestLoop({
+    limiter,
+    suspension,
+    policy,
+    clock: clock2,
+    logger,
+    random,
+    maxWaitMs: options.maxWaitMs,
+    rateLimitedWarning: (request, seconds) => `The learning service rate limited ${request} (429); every training request waits ${seconds} s.`,
+    // Until the key can be re-checked, a refusal is one request's failure, not every request's.
+    refusesKey: (error62) => error62 instanceof TrainingApiError && error62.status === 401 && keyCheck !== void 0,
+    // An answer that came but cannot be read would only come again.
+    retryable: (error62) => isTrainingOutage(error62) && !isUnreadable(error62)
   });
   const warned = /* @__PURE__ */ new Set();
   const setup = {
@@ -63585,50 +63610,18 @@ function createLearningHttp(options) {
     maxBodyBytes,
     redact
   };
-  async function send2(request) {
-    const safe = request.idempotent ?? request.method === "GET";
-    const maxRetries = safe ? request.retries ?? policy.maxRetries : 0;
-    let retries = 0;
-    let rateLimited = 0;
-    let heldBack = false;
-    for (; ; ) {
-      if (!request.bypassSuspension) suspension.check();
-      await limiter.acquire(request.lane, { front: retries + rateLimited > 0 || heldBack });
-      if (!request.bypassSuspension) suspension.check();
-      try {
-        const raw = await sendOnce(setup, {
-          ...request,
-          resendable: safe,
-          // A request the limiter let go may still wait for a socket when an answer stops every
-          // request (a 429, a refused key): it is held back right before it would be written.
-          held: () => limiter.isPaused() || !request.bypassSuspension && suspension.current !== void 0
-        });
-        const info = readRateLimitHeaders(raw.headers, clock2.now(), options.maxWaitMs);
-        if (raw.status === 429) {
-          const waitMs = limiter.pauseAfterRateLimited(info);
-          logger.warn(
-            `The learning service rate limited ${request.method} ${request.path} (429); every training request waits ${Math.ceil(waitMs / 1e3)} s.`
-          );
-          if (safe && rateLimited < policy.maxRateLimitRetries && !closed) {
-            rateLimited += 1;
-            continue;
-          }
-        } else limiter.observe(info);
-        return readAnswer(request, raw, redact);
-      } catch (error62) {
-        if (error62 instanceof HeldBeforeSending) {
-          heldBack = true;
-          continue;
-        }
-        if (error62 instanceof TrainingApiError && error62.status === 401 && keyCheck && !closed)
-          suspension.suspend(error62);
-        if (closed || !isTrainingOutage(error62) || isUnreadable(error62) || retries >= maxRetries) throw error62;
-        const delay = backoffDelayMs(policy, retries, random);
-        retries += 1;
-        logger.debug(`${error62.message} Retry ${retries} of ${maxRetries} in ${delay} ms.`);
-        await sleeps.sleep(delay);
-      }
-    }
+  function send2(request) {
+    const repeatable = request.idempotent ?? request.method === "GET";
+    return loop.run({
+      method: request.method,
+      path: request.path,
+      lane: request.lane,
+      bypassSuspension: request.bypassSuspension,
+      repeatable,
+      retries: request.retries,
+      send: (held) => sendOnce(setup, { ...request, resendable: repeatable, held }),
+      read: (raw) => readAnswer(request, raw, redact)
+    });
   }
   return {
     send: send2,
@@ -63643,10 +63636,9 @@ function createLearningHttp(options) {
       logger.warn(message);
     },
     async close() {
-      closed = true;
+      loop.close();
       suspension.close();
       limiter.close();
-      sleeps.wakeAll();
       if (ownsDispatcher) await dispatcher.close();
     }
   };

@@ -6,7 +6,7 @@ import { DutyLedger } from '../../src/features/duty/duty-ledger';
 import { DutyReader, dutyBudget } from '../../src/features/duty/duty-reader';
 import { MirrorSync } from '../../src/features/mirror/mirror-sync';
 import { communityKey } from '../../src/features/mirror/saved-mirror';
-import { dailyCost, keyOutlook } from '../../src/http/limiter/daily-estimate';
+import { dailyCost, keyOutlook } from '../../src/http';
 import { configSchema } from '../../src/kernel/config';
 import { Schedule } from '../../src/kernel/schedule';
 import { silentLogger } from '../../src/platform/ports';

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { errorMessage } from '../platform/error-message';
 import type { Clock } from '../platform/ports';
 import type { HeaderBag } from './limiter/rate-limit-headers';
 import { HeldBeforeSending, holdWhile } from './send-gate';
@@ -104,7 +105,7 @@ export async function exchange(
     response?.body.destroy();
     if (error instanceof ExchangeFailure || error instanceof HeldBeforeSending) throw error;
     if (timedOut) throw new ExchangeFailure('timeout', `${limits.timeoutMs} ms`);
-    throw new ExchangeFailure('network', codeOf(error) || String((error as Error)?.message ?? error));
+    throw new ExchangeFailure('network', codeOf(error) || errorMessage(error));
   } finally {
     limits.clock.clearTimeout(timer);
   }

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { errorMessage } from '../platform/error-message';
 import type { Clock } from '../platform/ports';
 import { DEFAULT_MAX_BODY_BYTES, ExchangeFailure, exchange } from './http-exchange';
 import { keepAlivePool } from './keep-alive-pool';
@@ -7,11 +8,32 @@ import { type RosterApiError, RosterNetworkError, RosterResponseError } from './
 import { HeldBeforeSending } from './send-gate';
 
 export interface HttpRequest {
-  method: 'GET' | 'PATCH';
+  method: 'GET' | 'PATCH' | 'POST' | 'DELETE';
   /** Path under the base address, starting with `/`, e.g. `/api/v1/members`. */
   path: string;
   query?: URLSearchParams;
   body?: unknown;
+  /**
+   * Safe to send a second time when a pooled socket turns out closed before any answer came
+   * (default: reads only).
+   */
+  resendable?: boolean;
+}
+
+/** Why an attempt got no answer that could be read, for the service's client to word. */
+export interface SendFailure {
+  /** `METHOD /path`. */
+  request: string;
+  reason: 'too_large' | 'timeout' | 'network';
+  /** For `network`: the socket error's code or message. */
+  detail: string;
+  /** For `too_large`: the answer's status. */
+  status: number | null;
+  origin: string;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  /** Cuts the key out of a message that quotes something from outside. */
+  redact(text: string): string;
 }
 
 export interface HttpSenderOptions {
@@ -27,6 +49,8 @@ export interface HttpSenderOptions {
   maxBodyBytes?: number | undefined;
   /** Defaults to a keep-alive Pool on the base address. */
   dispatcher?: Dispatcher | undefined;
+  /** The error for an attempt that got no readable answer; by default the roster service's wording. */
+  failure?: ((failure: SendFailure) => Error) | undefined;
 }
 
 /** Sends one request and reads the whole answer; knows nothing of limits, retries or the envelope. */
@@ -78,7 +102,7 @@ export function createHttpSender(options: HttpSenderOptions): HttpSender {
           method: request.method,
           headers,
           body: body ?? null,
-          resendable: request.method === 'GET',
+          resendable: request.resendable ?? request.method === 'GET',
           held,
         },
         { clock, timeoutMs, maxBodyBytes },
@@ -89,28 +113,18 @@ export function createHttpSender(options: HttpSenderOptions): HttpSender {
     }
   }
 
-  function failure(request: HttpRequest, error: unknown): RosterApiError {
-    const what = `${request.method} ${request.path}`;
-    const reason = error instanceof ExchangeFailure ? error.reason : 'network';
-    if (error instanceof ExchangeFailure && error.reason === 'too_large') {
-      return new RosterResponseError(
-        `The roster service answered ${what} with more than ${megabytes(maxBodyBytes)}; the resource stopped reading it. A proxy in front of the service may be sending something else.`,
-        { code: 'malformed_response', kind: 'outage', status: error.status, requestId: null },
-      );
-    }
-    if (reason === 'timeout') {
-      return new RosterNetworkError(
-        `The roster service did not answer ${what} within ${timeoutMs} ms (api.timeoutMs). It may be overloaded or unreachable.`,
-        { code: 'timeout', kind: 'outage', status: null, requestId: null },
-      );
-    }
-    const detail = error instanceof ExchangeFailure ? error.detail : String((error as Error)?.message);
-    return new RosterNetworkError(
-      redact(
-        `Could not reach the roster service at ${origin} for ${what} (${detail}). Check the server's internet access and ${options.addressSetting ?? 'api.baseUrl'}.`,
-      ),
-      { code: 'network', kind: 'outage', status: null, requestId: null },
-    );
+  function failure(request: HttpRequest, error: unknown): Error {
+    const facts: SendFailure = {
+      request: `${request.method} ${request.path}`,
+      reason: error instanceof ExchangeFailure ? error.reason : 'network',
+      detail: error instanceof ExchangeFailure ? error.detail : errorMessage(error),
+      status: error instanceof ExchangeFailure ? error.status : null,
+      origin,
+      timeoutMs,
+      maxBodyBytes,
+      redact,
+    };
+    return options.failure ? options.failure(facts) : rosterFailure(facts, options.addressSetting);
   }
 
   return {
@@ -120,6 +134,29 @@ export function createHttpSender(options: HttpSenderOptions): HttpSender {
       if (ownsDispatcher) await dispatcher.close();
     },
   };
+}
+
+/** The roster service's wording of an attempt that got no readable answer. */
+function rosterFailure(facts: SendFailure, addressSetting = 'api.baseUrl'): RosterApiError {
+  const { request: what, reason } = facts;
+  if (reason === 'too_large') {
+    return new RosterResponseError(
+      `The roster service answered ${what} with more than ${megabytes(facts.maxBodyBytes)}; the resource stopped reading it. A proxy in front of the service may be sending something else.`,
+      { code: 'malformed_response', kind: 'outage', status: facts.status, requestId: null },
+    );
+  }
+  if (reason === 'timeout') {
+    return new RosterNetworkError(
+      `The roster service did not answer ${what} within ${facts.timeoutMs} ms (api.timeoutMs). It may be overloaded or unreachable.`,
+      { code: 'timeout', kind: 'outage', status: null, requestId: null },
+    );
+  }
+  return new RosterNetworkError(
+    facts.redact(
+      `Could not reach the roster service at ${facts.origin} for ${what} (${facts.detail}). Check the server's internet access and ${addressSetting}.`,
+    ),
+    { code: 'network', kind: 'outage', status: null, requestId: null },
+  );
 }
 
 /** `4 MB`, `512 kB`: a size for messages. */

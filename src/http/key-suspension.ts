@@ -1,3 +1,4 @@
+import { errorMessage } from '../platform/error-message';
 import type { Clock, Logger, TimerHandle } from '../platform/ports';
 import { RosterServiceError } from './roster-api-error';
 import { SUSPENDING_CODES } from './service-error-codes';
@@ -90,7 +91,7 @@ export class KeySuspension<E extends Error = RosterServiceError> {
       this.options.recheck().then(
         () => this.resume(),
         (error: unknown) => {
-          this.options.logger.debug(`${this.subject} key re-check failed: ${(error as Error).message}`);
+          this.options.logger.debug(`${this.subject} key re-check failed: ${errorMessage(error)}`);
           const max = this.options.maxRecheckMs;
           if (max !== undefined) this.delayMs = Math.min(max, this.delayMs * 2);
           if (this.error) this.schedule();
@@ -119,7 +120,7 @@ export class KeySuspension<E extends Error = RosterServiceError> {
         listener(change);
       } catch (error) {
         this.options.logger.error(
-          `A ${this.options.service ?? 'roster'} state listener failed: ${(error as Error).message}`,
+          `A ${this.options.service ?? 'roster'} state listener failed: ${errorMessage(error)}`,
         );
       }
     }

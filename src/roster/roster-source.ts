@@ -1,4 +1,4 @@
-import type { Lane } from '../http/limiter/lane';
+import type { Lane } from '../http';
 import type { MemberFound } from './client/fetch-members';
 import type { ApiAssignment, Catalog, KeyIdentity, MemberLookup } from './model';
 

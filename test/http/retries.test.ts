@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelayMs, defaultRetryPolicy, isRetryable } from '../../src/http/retry-policy';
-import { RosterServiceError } from '../../src/http/roster-api-error';
+import { RosterNetworkError, RosterServiceError } from '../../src/http/roster-api-error';
 import { FakeClock, fail, fakeRoster, license, ok, outcome, testClient } from '../roster/client/fake-roster';
 
 describe('retries', () => {
@@ -41,6 +41,25 @@ describe('retries', () => {
     expect(requests[0]!.headers['content-type']).toBe('application/json');
     expect(JSON.parse(requests[0]!.body ?? '')).toEqual({ rankId: 'r2' });
     await api.close();
+  });
+
+  it('a read under way when the client closes fails with what it met, and is not retried', async () => {
+    const clock = new FakeClock();
+    let refuse: (error: Error) => void = () => {};
+    const unanswered = {
+      request: () =>
+        new Promise((_, reject) => {
+          refuse = reject;
+        }),
+      close: async () => {},
+    };
+    const { api } = testClient(clock, unanswered as never);
+    const read = api.get('/api/v1/members');
+    read.catch(() => undefined);
+    await clock.advance(1);
+    await api.close();
+    refuse(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    expect((await outcome(clock, read, 100)).error).toBeInstanceOf(RosterNetworkError);
   });
 
   it('does not retry answers that are definitive', () => {

@@ -1,6 +1,6 @@
 import type { Schedule } from '../../kernel/schedule';
 import type { Clock, Logger } from '../../platform/ports';
-import { hasScope, type RosterApi } from '../../roster/client';
+import { hasScope, ROSTER_ROUTES, type RosterApi } from '../../roster/client';
 import type { MemberCache } from '../../roster/member-cache';
 import type { PlayerRegistry } from '../../roster/player-registry';
 import type { RosterService } from '../../roster/roster-service';
@@ -45,9 +45,9 @@ export function startAuditFeed(deps: AuditStart, scopes: readonly string[]): Aud
     return null;
   }
   const feed = new AuditFeed({
-    list: (query) => deps.api.list('/api/v1/audit-logs', query, 'refresh', AUDIT_MAX_PAGES),
+    list: (query) => deps.api.list(ROSTER_ROUTES.auditLogs, query, 'refresh', AUDIT_MAX_PAGES),
     passSize: AUDIT_MAX_PAGES * PAGE_SIZE,
-    newest: () => deps.api.get('/api/v1/audit-logs', { sort: '-createdAt', limit: 2 }, 'refresh'),
+    newest: () => deps.api.get(ROSTER_ROUTES.auditLogs, { sort: '-createdAt', limit: 2 }, 'refresh'),
     // Stamps are judged on the service's clock: this server's may be minutes off it.
     serviceTime: () => deps.api.serviceTime.now(),
     service: deps.service,

@@ -1,4 +1,4 @@
-import { RosterServiceError } from '../../http/roster-api-error';
+import { RosterServiceError } from '../../http';
 import type { Clock, Logger } from '../../platform/ports';
 import type { AheadEntry } from './audit-cursor';
 import { StampSkew, type StampSkewState } from './stamp-skew';

@@ -1,4 +1,4 @@
-import type { LimiterState } from '../../http/limiter/limiter-state';
+import type { LimiterState } from '../../http';
 import type { MemberCache } from '../../roster/member-cache';
 import type { Member } from '../../roster/model';
 import type { PlayerRegistry } from '../../roster/player-registry';

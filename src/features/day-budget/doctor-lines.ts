@@ -1,5 +1,4 @@
-import type { KeyOutlook } from '../../http/limiter/daily-estimate';
-import { DEFAULT_DAY_RESERVE } from '../../http/limiter/key-day';
+import { DEFAULT_DAY_RESERVE, type KeyOutlook } from '../../http';
 
 /** Above this share of the day, the background work stops before the day ends. */
 const CLOSE = 1 - DEFAULT_DAY_RESERVE.background;

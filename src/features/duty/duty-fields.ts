@@ -1,10 +1,11 @@
+import { ROSTER_ROUTES } from '../../roster/client';
 import { listedRecordFields, listQueryParameters } from '../../roster/client/openapi-check';
 
 /** The only duty-session field the API document names. */
 export const STARTED_AT = 'startedAt';
 /** When a record was stored: the document gives every resource one, usable with `.after`. */
 export const CREATED_AT = 'createdAt';
-export const DUTY_SESSIONS = '/api/v1/duty-sessions';
+export const DUTY_SESSIONS = ROSTER_ROUTES.dutySessions;
 
 /** Where a duty session keeps what the resource needs, as the service's OpenAPI description says. */
 export interface DutyFields {

@@ -1,4 +1,4 @@
-import type { Lane } from '../../http/limiter/lane';
+import type { Lane } from '../../http';
 import type { Clock, Logger } from '../../platform/ports';
 import { CREATED_AT, DUTY_SESSIONS, type DutyFields, STARTED_AT } from './duty-fields';
 import { type DutyLedger, KEPT_DAYS } from './duty-ledger';

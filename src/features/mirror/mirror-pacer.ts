@@ -1,4 +1,4 @@
-import type { LimiterState } from '../../http/limiter/limiter-state';
+import type { LimiterState } from '../../http';
 import type { Clock, TimerHandle } from '../../platform/ports';
 
 const MINUTE_MS = 60_000;

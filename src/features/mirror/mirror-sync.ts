@@ -1,4 +1,4 @@
-import type { LimiterState } from '../../http/limiter/limiter-state';
+import type { LimiterState } from '../../http';
 import type { Schedule } from '../../kernel/schedule';
 import type { Clock, Logger } from '../../platform/ports';
 import { CatalogIndex } from '../../roster/catalog-index';

@@ -1,6 +1,4 @@
-import { envelopeSchema, hasMorePages } from '../../http/envelope';
-import type { Lane } from '../../http/limiter/lane';
-import { RosterResponseError } from '../../http/roster-api-error';
+import { envelopeSchema, hasMorePages, type Lane, RosterResponseError } from '../../http';
 import { listData } from '../../roster/client/parse-records';
 import type { QueryValues } from '../../roster/client/roster-api';
 import type { MirrorPacer } from './mirror-pacer';

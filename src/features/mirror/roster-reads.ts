@@ -1,4 +1,5 @@
 import type { Logger } from '../../platform/ports';
+import { ROSTER_ROUTES } from '../../roster/client';
 import {
   assignmentSchema,
   type MemberRecord,
@@ -13,8 +14,6 @@ import type { PageSource } from './paced-pages';
 import { RecordReader } from './record-reader';
 import type { RosterMirror } from './roster-mirror';
 
-const MEMBERS = '/api/v1/members';
-const ASSIGNMENTS = '/api/v1/department-assignments';
 /** Members per assignments request of new members: their assignments then fit in one page. */
 const MEMBERS_PER_REQUEST = 75;
 /** A member holds a handful of assignments; ten each on average means the paging is broken. */
@@ -55,7 +54,7 @@ interface Found {
  */
 export async function readWholeRoster(deps: RosterReadDeps): Promise<WholeRoster> {
   const listed = await readList(deps.source, deps.pacer, {
-    path: MEMBERS,
+    path: ROSTER_ROUTES.members,
     query: {},
     maxPages: Math.ceil(deps.maxEntries / 100) + 1,
     atMost: deps.maxEntries,
@@ -81,7 +80,7 @@ export async function readNewMembers(
 ): Promise<{ members: MirroredMember[]; newest: Stamp | null }> {
   const maxPages = Math.ceil(deps.maxEntries / 100) + 1;
   const listed = await readList(deps.source, deps.pacer, {
-    path: MEMBERS,
+    path: ROSTER_ROUTES.members,
     query: {},
     after: after.at - 1,
     maxPages,
@@ -99,7 +98,7 @@ export async function readNewMembers(
     const memberId = ids.slice(start, start + MEMBERS_PER_REQUEST);
     const query = { memberId, include: 'rank' };
     const batch = await readList(deps.source, deps.pacer, {
-      path: ASSIGNMENTS,
+      path: ROSTER_ROUTES.departmentAssignments,
       query,
       maxPages: ASSIGNMENTS_PER_MEMBER,
     });
@@ -116,7 +115,7 @@ async function allAssignments(
   members: ReadonlySet<string>,
 ): Promise<Map<string, MirroredAssignment[]>> {
   const listed = await readList(deps.source, deps.pacer, {
-    path: ASSIGNMENTS,
+    path: ROSTER_ROUTES.departmentAssignments,
     query: { include: 'rank' },
     maxPages: Math.ceil((members.size * ASSIGNMENTS_PER_MEMBER) / 100) + 1,
   });

@@ -1,4 +1,4 @@
-import type { LimiterState } from '../../http/limiter/limiter-state';
+import type { LimiterState } from '../../http';
 import type { LicenseClaim } from '../../roster/claimed-licenses';
 import type { PlayerEntry } from '../../roster/player-registry';
 import type { MirrorReport } from '../mirror/mirror-state';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { Lane } from '../../http/limiter/lane';
+import type { Lane } from '../../http';
 import type { CatalogIndex } from '../../roster/catalog-index';
+import { ROSTER_ROUTES } from '../../roster/client';
 import { assignmentSchema } from '../../roster/client/record-schemas';
 import type { QueryValues } from '../../roster/client/roster-api';
 import type { ApiAssignment, Rank } from '../../roster/model';
@@ -32,7 +33,7 @@ export async function readFreshAssignments(
   memberIds: readonly string[],
 ): Promise<FreshAssignments> {
   const data = await api.get(
-    '/api/v1/department-assignments',
+    ROSTER_ROUTES.departmentAssignments,
     { memberId: [...new Set(memberIds)], include: 'rank,member', limit: 100 },
     'write',
   );

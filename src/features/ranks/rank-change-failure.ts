@@ -1,5 +1,4 @@
-import { LaneWaitTooLongError, LimiterClosedError } from '../../http/limiter/limiter-closed-error';
-import { RosterApiError, RosterServiceError } from '../../http/roster-api-error';
+import { LaneWaitTooLongError, LimiterClosedError, RosterApiError, RosterServiceError } from '../../http';
 
 /** What a rank change was about, for sentences a supervisor reads. */
 export interface RankChangeContext {

@@ -1,4 +1,4 @@
-import type { Lane } from '../../http/limiter/lane';
+import type { Lane } from '../../http';
 import type { Logger } from '../../platform/ports';
 import type { RankOrder } from '../../roster/catalog-index';
 import type { QueryValues } from '../../roster/client/roster-api';

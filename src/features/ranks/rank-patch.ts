@@ -1,5 +1,6 @@
-import type { Lane } from '../../http/limiter/lane';
+import type { Lane } from '../../http';
 import type { Logger } from '../../platform/ports';
+import { assignmentRoute } from '../../roster/client';
 import { assignmentSchema } from '../../roster/client/record-schemas';
 import type { MemberView } from '../../roster/member-view';
 import type { ApiRank, Department, Rank } from '../../roster/model';
@@ -56,11 +57,7 @@ export async function sendRankChange(deps: RankPatchDeps, c: DecidedChange): Pro
   deps.countTarget(c.view.member.id);
   let answer: unknown;
   try {
-    answer = await api.patch(
-      `/api/v1/department-assignments/${encodeURIComponent(c.assignmentId)}`,
-      { rankId: c.wanted.id },
-      'write',
-    );
+    answer = await api.patch(assignmentRoute(c.assignmentId), { rankId: c.wanted.id }, 'write');
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'insufficient_scope') {

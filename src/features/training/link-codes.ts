@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Lane } from '../../http/limiter/lane';
+import type { Lane } from '../../http';
 import type { Clock } from '../../platform/ports';
 import type { LearningApi } from './api/learning-api';
 import type { LinkRequestReply } from './api/records';

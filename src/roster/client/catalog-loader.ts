@@ -1,9 +1,11 @@
-import type { RequestExecutor } from '../../http/request-executor';
+import type { RequestExecutor } from '../../http';
+import { errorMessage } from '../../platform/error-message';
 import type { Clock, Logger } from '../../platform/ports';
 import type { Catalog } from '../model';
 import { listPages } from './list-pages';
 import { parseRecords } from './parse-records';
 import { departmentSchema, rankSchema } from './record-schemas';
+import { ROSTER_ROUTES } from './routes';
 
 export interface CatalogLoaderOptions {
   executor: RequestExecutor;
@@ -46,8 +48,8 @@ export class CatalogLoader {
       // The first load has lookups waiting on it; later reloads are background work.
       const lane = this.current ? 'background' : 'join';
       const [departments, ranks] = await Promise.all([
-        listPages(executor, '/api/v1/departments', query, { lane, maxPages: CATALOG_PAGES }),
-        listPages(executor, '/api/v1/ranks', query, { lane, maxPages: CATALOG_PAGES }),
+        listPages(executor, ROSTER_ROUTES.departments, query, { lane, maxPages: CATALOG_PAGES }),
+        listPages(executor, ROSTER_ROUTES.ranks, query, { lane, maxPages: CATALOG_PAGES }),
       ]);
       const catalog: Catalog = {
         departments: parseRecords(departments, departmentSchema, 'department', logger),
@@ -59,9 +61,7 @@ export class CatalogLoader {
       if (!this.current) throw error;
       // Try again in a minute rather than on every call.
       this.current.loadedAt = clock.now() - this.maxAgeMs + 60_000;
-      logger.warn(
-        `Could not reload departments and ranks; keeping the last ones. ${(error as Error).message}`,
-      );
+      logger.warn(`Could not reload departments and ranks; keeping the last ones. ${errorMessage(error)}`);
       return this.current.catalog;
     }
   }

@@ -1,6 +1,4 @@
-import type { Lane } from '../../http/limiter/lane';
-import type { RequestExecutor } from '../../http/request-executor';
-import { RosterResponseError } from '../../http/roster-api-error';
+import { type Lane, type RequestExecutor, RosterResponseError } from '../../http';
 import type { Logger } from '../../platform/ports';
 import type { LicenseClaims } from '../claimed-licenses';
 import type { ApiAssignment, ApiMember } from '../model';
@@ -8,6 +6,7 @@ import { newestMembership } from '../newest-membership';
 import { listPages } from './list-pages';
 import { parseRecords } from './parse-records';
 import { assignmentSchema, type MemberRecord, memberSchema, toApiMember } from './record-schemas';
+import { ROSTER_ROUTES } from './routes';
 
 /** A member record, with its assignments when the service sent them inline (else `null`). */
 export interface MemberFound {
@@ -39,7 +38,11 @@ export async function fetchMembers(
   // room for two a license, in whole pages. A further page is asked for only when the service says
   // one follows; 100 licenses with no second membership still take one request.
   const room = Math.ceil((2 * wanted.size) / PAGE_SIZE) * PAGE_SIZE;
-  const items = await listPages(executor, '/api/v1/members', query, { lane, permitHeld: true, atMost: room });
+  const items = await listPages(executor, ROSTER_ROUTES.members, query, {
+    lane,
+    permitHeld: true,
+    atMost: room,
+  });
   const found = new Map<string, MemberFound | Error>();
   // So many records that the read may have stopped short: a membership of any license asked for
   // may be among those not read, so none of them can be decided from this answer.
@@ -140,7 +143,7 @@ export async function fetchAssignments(
 ): Promise<Map<string, ApiAssignment[]>> {
   const params = new URLSearchParams(memberIds.map((id): [string, string] => ['memberId', id]));
   params.set('include', 'rank');
-  const items = await listPages(executor, '/api/v1/department-assignments', params, {
+  const items = await listPages(executor, ROSTER_ROUTES.departmentAssignments, params, {
     lane,
     permitHeld: true,
     maxPages: ASSIGNMENT_PAGES,

@@ -1,18 +1,18 @@
 /** The roster client's public surface. */
 
-export { type ClientStateChange, isKeyRefused } from '../../http/key-suspension';
-export type { Lane } from '../../http/limiter/lane';
-export type { LimiterState } from '../../http/limiter/limiter-state';
+export type { Lane, LimiterState, ServiceTime } from '../../http';
 export {
+  type ClientStateChange,
   type ErrorKind,
+  isKeyRefused,
   isOutage,
   RosterApiError,
   RosterNetworkError,
   RosterResponseError,
   RosterServiceError,
-} from '../../http/roster-api-error';
-export type { ServiceTime } from '../../http/service-clock';
-export { SERVICE_ERROR_CODES, type ServiceErrorCode } from '../../http/service-error-codes';
+  SERVICE_ERROR_CODES,
+  type ServiceErrorCode,
+} from '../../http';
 export { joinHoldMs } from './member-lookups';
 export {
   createRosterApi,
@@ -21,4 +21,5 @@ export {
   type RosterApiOptions,
   rosterUserAgent,
 } from './roster-api';
+export { assignmentRoute, ROSTER_ROUTES } from './routes';
 export { hasScope, scopeWarnings } from './scope-warnings';

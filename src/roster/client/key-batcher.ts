@@ -1,4 +1,4 @@
-import { LANES, type Lane } from '../../http/limiter/lane';
+import { LANES, type Lane } from '../../http';
 import type { Clock, TimerHandle } from '../../platform/ports';
 import { LaneStorms } from './lane-storms';
 import { MAX_VALUES_PER_REQUEST } from './query-budget';

@@ -1,4 +1,4 @@
-import { type Lane, perLane } from '../../http/limiter/lane';
+import { type Lane, perLane } from '../../http';
 import type { Clock } from '../../platform/ports';
 
 export interface LaneStormOptions {

@@ -1,6 +1,4 @@
-import { hasMorePages } from '../../http/envelope';
-import type { Lane } from '../../http/limiter/lane';
-import type { RequestExecutor } from '../../http/request-executor';
+import { hasMorePages, type Lane, type RequestExecutor } from '../../http';
 import { listData } from './parse-records';
 
 /** Pages followed at most by default, so a service that always says `has_more` cannot loop us forever. */

@@ -1,5 +1,4 @@
-import type { Lane } from '../../http/limiter/lane';
-import type { RequestExecutor } from '../../http/request-executor';
+import type { Lane, RequestExecutor } from '../../http';
 import type { Clock, Logger } from '../../platform/ports';
 import type { LicenseClaims } from '../claimed-licenses';
 import type { ApiAssignment, ApiMember, MemberLookup } from '../model';

@@ -3,6 +3,8 @@
  * API (the fields and filters it relies on beyond the API document) it confirms. Tolerant: a missing piece is "not described", not a crash.
  */
 
+import { ROSTER_ROUTES } from './routes';
+
 export type Verdict = 'confirmed' | 'contradicted' | 'not described';
 
 export interface AssumptionCheck {
@@ -28,27 +30,27 @@ export function checkAssumptions(document: unknown): AssumptionCheck[] {
   }
   const doc = document;
   return [
-    fieldsCheck(doc, '/api/v1/members', 'members carry id, status, gameLicense and displayName or name', [
+    fieldsCheck(doc, ROSTER_ROUTES.members, 'members carry id, status, gameLicense and displayName or name', [
       ['id'],
       ['status'],
       ['gameLicense'],
       ['displayName', 'name'],
     ]),
-    parameterCheck(doc, '/api/v1/members', 'gameLicense', 'members can be filtered by gameLicense'),
+    parameterCheck(doc, ROSTER_ROUTES.members, 'gameLicense', 'members can be filtered by gameLicense'),
     parameterCheck(
       doc,
-      '/api/v1/department-assignments',
+      ROSTER_ROUTES.departmentAssignments,
       'memberId',
       'assignments can be filtered by memberId',
     ),
     fieldsCheck(
       doc,
-      '/api/v1/department-assignments',
+      ROSTER_ROUTES.departmentAssignments,
       'assignments carry id, memberId, departmentId and rankId',
       [['id'], ['memberId'], ['departmentId'], ['rankId']],
     ),
-    fieldsCheck(doc, '/api/v1/departments', 'departments carry id and name', [['id'], ['name']]),
-    fieldsCheck(doc, '/api/v1/ranks', 'ranks carry id, departmentId, name and position', [
+    fieldsCheck(doc, ROSTER_ROUTES.departments, 'departments carry id and name', [['id'], ['name']]),
+    fieldsCheck(doc, ROSTER_ROUTES.ranks, 'ranks carry id, departmentId, name and position', [
       ['id'],
       ['departmentId'],
       ['name'],

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { RosterResponseError } from '../../http/roster-api-error';
+import { RosterResponseError } from '../../http';
 import type { Logger } from '../../platform/ports';
 
 /**

@@ -1,14 +1,20 @@
 import type { Dispatcher } from 'undici';
-import { createHttpSender, type HttpSender } from '../../http/http-sender';
-import { type ClientStateChange, KeySuspension } from '../../http/key-suspension';
-import type { KeyDay } from '../../http/limiter/key-day';
-import type { Lane } from '../../http/limiter/lane';
-import type { LimiterState } from '../../http/limiter/limiter-state';
-import { RateLimiter } from '../../http/limiter/rate-limiter';
-import { RequestExecutor } from '../../http/request-executor';
-import { defaultRetryPolicy, type RetryPolicy } from '../../http/retry-policy';
-import { HeldBeforeSending } from '../../http/send-gate';
-import { ServiceClock, type ServiceTime } from '../../http/service-clock';
+import {
+  type ClientStateChange,
+  createHttpSender,
+  defaultRetryPolicy,
+  HeldBeforeSending,
+  type HttpSender,
+  type KeyDay,
+  KeySuspension,
+  type Lane,
+  type LimiterState,
+  RateLimiter,
+  RequestExecutor,
+  type RetryPolicy,
+  ServiceClock,
+  type ServiceTime,
+} from '../../http';
 import type { Clock, Logger } from '../../platform/ports';
 import type { LicenseClaims } from '../claimed-licenses';
 import type { ApiAssignment, ApiMember, Catalog, KeyIdentity, MemberLookup } from '../model';
@@ -17,6 +23,7 @@ import type { MemberFound } from './fetch-members';
 import { readKeyIdentity } from './key-identity';
 import { listPages } from './list-pages';
 import { MemberLookups } from './member-lookups';
+import { ROSTER_ROUTES } from './routes';
 
 /** Query values for {@link RosterApi.get}; arrays repeat the parameter ("either value"). */
 export type QueryValues = Record<
@@ -161,7 +168,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
 
   async function fetchIdentity(bypassSuspension: boolean, lane: Lane = 'join'): Promise<KeyIdentity> {
     const envelope = await executor.envelope(
-      { method: 'GET', path: '/api/v1/whoami' },
+      { method: 'GET', path: ROSTER_ROUTES.whoami },
       { lane, bypassSuspension },
     );
     return readKeyIdentity(envelope.data);

@@ -1,4 +1,4 @@
-import { LANES, type Lane, perLane } from '../../http/limiter/lane';
+import { LANES, type Lane, perLane } from '../../http';
 import { countThatFits } from './query-budget';
 
 /** One key looked up: the promise every caller of it shares, and where it waits. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { DayStore } from '../../../http/limiter/saved-day';
+import type { DayStore } from '../../../http';
 import { readIfPresent, replaceFile } from '../../../platform/read-if-present';
 
 /**

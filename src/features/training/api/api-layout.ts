@@ -1,5 +1,34 @@
 import type { LinkReplyFields, ProgressFields } from './records';
 
+/** Every partner path starts here. */
+export const PUBLIC_API = '/api/public/v1';
+
+/** The OpenAPI document, outside the partner prefix. */
+export const OPENAPI_PATH = '/api/openapi.json';
+
+/** Every route under it needs the `discord` feature flag. */
+const DISCORD = '/discord';
+
+/**
+ * The partner routes the document states, under {@link PUBLIC_API}; `{discord_id}` is where a
+ * Discord id goes ({@link withDiscordId}), as the OpenAPI document writes it too.
+ */
+export const LEARNING_ROUTES = {
+  courses: '/courses',
+  enrollments: '/enrollments',
+  discord: DISCORD,
+  completions: `${DISCORD}/completions`,
+  link: `${DISCORD}/links/{discord_id}`,
+  linkRequests: `${DISCORD}/link-requests`,
+  expiringCertificates: `${DISCORD}/expiring-certificates`,
+  progress: `${DISCORD}/gamification/{discord_id}`,
+} as const;
+
+/** `route` for one Discord user, the id encoded. */
+export function withDiscordId(route: string, discordId: string): string {
+  return route.replace('{discord_id}', encodeURIComponent(discordId));
+}
+
 /**
  * The parts of the learning API the document leaves unstated, as the resource uses them.
  * Paths are under `/api/public/v1`.

@@ -1,3 +1,4 @@
+import { LEARNING_ROUTES, PUBLIC_API } from './api-layout';
 import { TrainingApiError } from './training-api-error';
 
 const KEYS_PAGE = "the learning service's settings (API keys)";
@@ -72,10 +73,10 @@ export function missingPermission(facts: Pick<FailureFacts, 'method' | 'path' | 
   if (/discord/.test(text)) return 'flag discord';
   if (/enroll:write/.test(text)) return 'scope enroll:write';
   if (/\bscope\b/.test(text) && /\bread\b/.test(text)) return 'scope read';
-  const path = facts.path.replace(/^\/api\/public\/v1/, '');
+  const path = facts.path.startsWith(PUBLIC_API) ? facts.path.slice(PUBLIC_API.length) : facts.path;
   if (path.includes('gamification')) return 'flag gamification';
-  if (path.startsWith('/discord/')) return 'flag discord';
-  if (facts.method === 'POST' && path === '/enrollments') return 'scope enroll:write';
+  if (path.startsWith(`${LEARNING_ROUTES.discord}/`)) return 'flag discord';
+  if (facts.method === 'POST' && path === LEARNING_ROUTES.enrollments) return 'scope enroll:write';
   return 'scope read';
 }
 

@@ -1,8 +1,13 @@
-import type { Lane } from '../../../http/limiter/lane';
-import type { LimiterState } from '../../../http/limiter/limiter-state';
-import { type ApiLayout, defaultLayout } from './api-layout';
+import type { Lane, LimiterState } from '../../../http';
+import {
+  type ApiLayout,
+  defaultLayout,
+  LEARNING_ROUTES,
+  OPENAPI_PATH,
+  PUBLIC_API,
+  withDiscordId,
+} from './api-layout';
 import type { LearningHttp } from './learning-http';
-import { PUBLIC_API } from './learning-http';
 import { nextPageQuery } from './next-page';
 import {
   type Certificate,
@@ -49,9 +54,7 @@ export class LearningApi {
 
   /** The OpenAPI document (outside the partner prefix). */
   async openapi(): Promise<unknown> {
-    return (
-      await this.http.send({ method: 'GET', path: '/api/openapi.json', lane: 'background', retries: 1 })
-    ).json;
+    return (await this.http.send({ method: 'GET', path: OPENAPI_PATH, lane: 'background', retries: 1 })).json;
   }
 
   /** The key's identity; `recheck` is the suspended key's re-check, sent while nothing else is. */
@@ -76,7 +79,7 @@ export class LearningApi {
   }
 
   async courses(options: CallOptions = {}): Promise<CourseRecord[]> {
-    return readCourses(await this.get('/courses', {}, options));
+    return readCourses(await this.get(LEARNING_ROUTES.courses, {}, options));
   }
 
   /** Completions of every linked user, across pages. */
@@ -87,15 +90,15 @@ export class LearningApi {
     for (let page = 0; query !== undefined; page++) {
       if (page >= MAX_PAGES) {
         this.http.warnOnce(
-          'pages /discord/completions',
-          `The learning service keeps saying more pages of GET /discord/completions follow; the resource stopped after ${MAX_PAGES} pages (${all.length} completions). The service's paging may be broken.`,
+          `pages ${LEARNING_ROUTES.completions}`,
+          `The learning service keeps saying more pages of GET ${LEARNING_ROUTES.completions} follow; the resource stopped after ${MAX_PAGES} pages (${all.length} completions). The service's paging may be broken.`,
         );
         break;
       }
       const key = JSON.stringify(query);
       if (seen.has(key)) break;
       seen.add(key);
-      const body = await this.get('/discord/completions', query, options);
+      const body = await this.get(LEARNING_ROUTES.completions, query, options);
       const completions = readLinkedCompletions(body);
       all.push(...completions);
       // An empty page ends the list whatever it claims: nothing can follow it.
@@ -105,17 +108,15 @@ export class LearningApi {
   }
 
   async link(discordId: string, options: CallOptions = {}): Promise<LinkStatus> {
-    const path = `/discord/links/${encodeURIComponent(discordId)}`;
+    const path = withDiscordId(LEARNING_ROUTES.link, discordId);
     try {
-      return (
-        readLinkStatus(await this.get(path, {}, options)) ?? malformed('GET /discord/links/{discord_id}')
-      );
+      return readLinkStatus(await this.get(path, {}, options)) ?? malformed(`GET ${LEARNING_ROUTES.link}`);
     } catch (error) {
       // The service answers an unknown user with `linked: false`; a 404 means the address is wrong,
       // and must never refuse a player as "not linked".
       if (isNotFound(error))
         throw new TrainingApiError(
-          `The learning service answered 404 to GET /discord/links/{discord_id}, which answers every Discord id: training.baseUrl does not point at the learning service (give its address without /api/public/v1).`,
+          `The learning service answered 404 to GET ${LEARNING_ROUTES.link}, which answers every Discord id: training.baseUrl does not point at the learning service (give its address without ${PUBLIC_API}).`,
           { kind: 'outage', status: 404 },
         );
       throw error;
@@ -129,13 +130,14 @@ export class LearningApi {
   ): Promise<LinkRequestReply> {
     const answer = await this.http.send({
       method: 'POST',
-      path: `${PUBLIC_API}/discord/link-requests`,
+      path: `${PUBLIC_API}${LEARNING_ROUTES.linkRequests}`,
       body: { discord_id: discordId, discord_username: username },
       lane: options.lane ?? 'refresh',
       retries: options.retries ?? 0,
     });
     return (
-      readLinkRequestReply(answer.json, this.layout.linkReply) ?? malformed('POST /discord/link-requests')
+      readLinkRequestReply(answer.json, this.layout.linkReply) ??
+      malformed(`POST ${LEARNING_ROUTES.linkRequests}`)
     );
   }
 
@@ -143,7 +145,7 @@ export class LearningApi {
   async enroll(courseId: string, userSub: string): Promise<{ created: boolean }> {
     const answer = await this.http.send({
       method: 'POST',
-      path: `${PUBLIC_API}/enrollments`,
+      path: `${PUBLIC_API}${LEARNING_ROUTES.enrollments}`,
       body: { course_id: courseId, user_sub: userSub },
       lane: 'refresh',
       idempotent: true,
@@ -153,13 +155,13 @@ export class LearningApi {
 
   async expiringCertificates(days: number): Promise<Certificate[]> {
     return readCertificates(
-      await this.get('/discord/expiring-certificates', { days: String(days) }, { lane: 'refresh' }),
+      await this.get(LEARNING_ROUTES.expiringCertificates, { days: String(days) }, { lane: 'refresh' }),
     );
   }
 
   /** Experience, level and badges of a linked user; `null` when the user is not linked (404). */
   async progress(discordId: string): Promise<Progress | null> {
-    const path = `/discord/gamification/${encodeURIComponent(discordId)}`;
+    const path = withDiscordId(LEARNING_ROUTES.progress, discordId);
     try {
       return readProgress(await this.get(path, {}, { lane: 'refresh' }), this.layout.progress) ?? null;
     } catch (error) {

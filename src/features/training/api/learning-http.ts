@@ -1,31 +1,20 @@
 import type { Dispatcher } from 'undici';
-import { DEFAULT_MAX_BODY_BYTES } from '../../../http/http-exchange';
-import { keepAlivePool } from '../../../http/keep-alive-pool';
-import { KeySuspension } from '../../../http/key-suspension';
-import type { Lane } from '../../../http/limiter/lane';
-import type { LimiterState } from '../../../http/limiter/limiter-state';
-import { readRateLimitHeaders } from '../../../http/limiter/rate-limit-headers';
-import { RateLimiter } from '../../../http/limiter/rate-limiter';
-import { backoffDelayMs } from '../../../http/retry-policy';
-import { HeldBeforeSending } from '../../../http/send-gate';
-import type { Clock, Logger } from '../../../platform/ports';
-import { BackoffSleeps } from './backoff-sleeps';
 import {
-  type ExchangeSetup,
-  type LearningAnswer,
-  readAnswer,
-  sendOnce,
-  type WireRequest,
-} from './learning-exchange';
+  createHttpSender,
+  KeySuspension,
+  type Lane,
+  type LimiterState,
+  RateLimiter,
+  RequestLoop,
+} from '../../../http';
+import type { Clock, Logger } from '../../../platform/ports';
+import { type LearningAnswer, learningFailure, readAnswer, type WireRequest } from './learning-answer';
 import { isTrainingOutage, isUnreadable, TrainingApiError } from './training-api-error';
 
-export type { LearningAnswer } from './learning-exchange';
+export type { LearningAnswer } from './learning-answer';
 
 /** The first re-check of a refused training key; each failed one doubles the wait, up to 30 minutes. */
 export const KEY_RECHECK_MS = 15_000;
-
-/** Every partner path starts here. */
-export const PUBLIC_API = '/api/public/v1';
 
 export interface LearningRequest extends WireRequest {
   lane: Lane;
@@ -75,18 +64,22 @@ export interface LearningHttp {
 /**
  * The learning partner API over HTTP: a bearer key, one shared rate limiter, `Retry-After` and
  * `X-RateLimit-*` honoured, a time limit per request, and retries of safe requests after outages.
- * The key lives only in this closure and is cut out of every message built from an answer.
+ * The key lives only in the sender's closure and is cut out of every message built from an answer.
  */
 export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
-  const base = new URL(options.baseUrl);
-  const origin = base.origin;
-  const basePath = base.pathname.replace(/\/+$/, '');
-  const { apiKey, clock, logger, timeoutMs } = options;
-  const ownsDispatcher = options.dispatcher === undefined;
-  // More sockets than the burst: requests the limiter lets go together rarely wait for a socket
-  // (one that does is held back if a 429 comes meanwhile: see `held` below).
-  const dispatcher = options.dispatcher ?? keepAlivePool(origin, 8);
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const { clock, logger } = options;
+  // More sockets than the burst (the sender's pool): requests the limiter lets go together rarely
+  // wait for a socket (one that does is held back if a 429 comes meanwhile: see send-gate.ts).
+  const sender = createHttpSender({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    userAgent: options.userAgent,
+    timeoutMs: options.timeoutMs,
+    clock,
+    maxBodyBytes: options.maxBodyBytes,
+    dispatcher: options.dispatcher,
+    failure: learningFailure,
+  });
   // A small burst: the learning partner's limits and 429s are tested with requests spread out.
   const burst = Math.max(1, Math.min(5, Math.floor(options.perMinute / 12)));
   const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: null, clock, burst });
@@ -97,9 +90,6 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
     maxDelayMs: 8000,
     maxRateLimitRetries: 5,
   };
-  const redact = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
-  const sleeps = new BackoffSleeps(clock);
-  let closed = false;
   let keyCheck: (() => Promise<unknown>) | undefined;
   // A refused key (401: revoked, wrong) stops every request, as on the roster side: nothing is
   // sent until a re-check on a backing-off schedule finds the key working again.
@@ -111,67 +101,46 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
     recheckEveryMs: options.recheckAfterMs ?? KEY_RECHECK_MS,
     maxRecheckMs: 30 * 60_000,
   });
+  const loop = new RequestLoop<TrainingApiError>({
+    limiter,
+    suspension,
+    policy,
+    clock,
+    logger,
+    random,
+    maxWaitMs: options.maxWaitMs,
+    rateLimitedWarning: (request, seconds) =>
+      `The learning service rate limited ${request} (429); every training request waits ${seconds} s.`,
+    // Until the key can be re-checked, a refusal is one request's failure, not every request's.
+    refusesKey: (error): error is TrainingApiError =>
+      error instanceof TrainingApiError && error.status === 401 && keyCheck !== undefined,
+    // An answer that came but cannot be read would only come again.
+    retryable: (error) => isTrainingOutage(error) && !isUnreadable(error),
+  });
   const warned = new Set<string>();
 
-  const setup: ExchangeSetup = {
-    dispatcher,
-    origin,
-    basePath,
-    apiKey,
-    userAgent: options.userAgent,
-    clock,
-    timeoutMs,
-    maxBodyBytes,
-    redact,
-  };
-
-  async function send(request: LearningRequest): Promise<LearningAnswer> {
-    const safe = request.idempotent ?? request.method === 'GET';
-    const maxRetries = safe ? (request.retries ?? policy.maxRetries) : 0;
-    let retries = 0;
-    let rateLimited = 0;
-    let heldBack = false;
-    for (;;) {
-      if (!request.bypassSuspension) suspension.check();
-      await limiter.acquire(request.lane, { front: retries + rateLimited > 0 || heldBack });
-      if (!request.bypassSuspension) suspension.check();
-      try {
-        const raw = await sendOnce(setup, {
-          ...request,
-          resendable: safe,
-          // A request the limiter let go may still wait for a socket when an answer stops every
-          // request (a 429, a refused key): it is held back right before it would be written.
-          held: () => limiter.isPaused() || (!request.bypassSuspension && suspension.current !== undefined),
-        });
-        const info = readRateLimitHeaders(raw.headers, clock.now(), options.maxWaitMs);
-        if (raw.status === 429) {
-          const waitMs = limiter.pauseAfterRateLimited(info);
-          logger.warn(
-            `The learning service rate limited ${request.method} ${request.path} (429); every training request waits ${Math.ceil(waitMs / 1000)} s.`,
-          );
-          if (safe && rateLimited < policy.maxRateLimitRetries && !closed) {
-            rateLimited += 1;
-            continue;
-          }
-        } else limiter.observe(info);
-        return readAnswer(request, raw, redact);
-      } catch (error) {
-        // Stopped after this request's turn came but before it left: it reached nobody (a write
-        // included). It waits for the limiter again at the front of its lane, or fails as every
-        // request while the key is refused.
-        if (error instanceof HeldBeforeSending) {
-          heldBack = true;
-          continue;
-        }
-        if (error instanceof TrainingApiError && error.status === 401 && keyCheck && !closed)
-          suspension.suspend(error);
-        if (closed || !isTrainingOutage(error) || isUnreadable(error) || retries >= maxRetries) throw error;
-        const delay = backoffDelayMs(policy, retries, random);
-        retries += 1;
-        logger.debug(`${(error as Error).message} Retry ${retries} of ${maxRetries} in ${delay} ms.`);
-        await sleeps.sleep(delay);
-      }
-    }
+  function send(request: LearningRequest): Promise<LearningAnswer> {
+    const repeatable = request.idempotent ?? request.method === 'GET';
+    return loop.run({
+      method: request.method,
+      path: request.path,
+      lane: request.lane,
+      bypassSuspension: request.bypassSuspension,
+      repeatable,
+      retries: request.retries,
+      send: (held) =>
+        sender.send(
+          {
+            method: request.method,
+            path: request.path,
+            query: new URLSearchParams(request.query ?? {}),
+            body: request.body,
+            resendable: repeatable,
+          },
+          held,
+        ),
+      read: (raw) => readAnswer(request, raw, sender.redact),
+    });
   }
 
   return {
@@ -187,11 +156,10 @@ export function createLearningHttp(options: LearningHttpOptions): LearningHttp {
       logger.warn(message);
     },
     async close() {
-      closed = true;
+      loop.close();
       suspension.close();
       limiter.close();
-      sleeps.wakeAll();
-      if (ownsDispatcher) await dispatcher.close();
+      await sender.close();
     },
   };
 }

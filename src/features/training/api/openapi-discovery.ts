@@ -1,8 +1,14 @@
-import { type ApiLayout, assumedLayout, type DiscoveredLayout, defaultLayout, describe } from './api-layout';
+import {
+  type ApiLayout,
+  assumedLayout,
+  type DiscoveredLayout,
+  defaultLayout,
+  describe,
+  LEARNING_ROUTES,
+  PUBLIC_API,
+} from './api-layout';
 import { isObject, type JsonObject } from './json-fields';
 import { linkReplyFields, type Shape, shapesOf } from './link-reply-fields';
-
-const PREFIX = '/api/public/v1';
 
 /**
  * Reads the learning service's OpenAPI document for the paths and field names the partner
@@ -31,13 +37,13 @@ export function discoverLayout(document: unknown): DiscoveredLayout {
     layout.catalogPath = catalog.replace(/\{[^}]+\}/, '{alias}');
     found.add('catalog');
   }
-  const linkReply = doc.operation('post', '/discord/link-requests');
+  const linkReply = doc.operation('post', LEARNING_ROUTES.linkRequests);
   const linkFields = linkReply && linkReplyFields(doc.responseShapes(linkReply), layout.linkReply);
   if (linkFields) {
     layout.linkReply = linkFields;
     found.add('linkReply');
   }
-  const progress = doc.operation('get', '/discord/gamification/{discord_id}');
+  const progress = doc.operation('get', LEARNING_ROUTES.progress);
   if (progress) {
     const props = [...doc.responseProperties(progress)];
     const experience =
@@ -50,7 +56,7 @@ export function discoverLayout(document: unknown): DiscoveredLayout {
       found.add('progress');
     }
   }
-  const completions = doc.operation('get', '/discord/completions');
+  const completions = doc.operation('get', LEARNING_ROUTES.completions);
   if (completions) {
     const params = doc.queryParameters(completions);
     const page = params.find((p) => /^(page|cursor|offset)$/i.test(p));
@@ -75,11 +81,11 @@ class OpenApiDocument {
     const servers = Array.isArray(document.servers) ? document.servers : [];
     const serverPath = servers
       .map((s) => (isObject(s) && typeof s.url === 'string' ? s.url : ''))
-      .find((url) => url.includes(PREFIX));
+      .find((url) => url.includes(PUBLIC_API));
     this.paths = new Map();
     for (const [path, item] of Object.entries(document.paths as JsonObject)) {
       if (!isObject(item)) continue;
-      if (path.startsWith(PREFIX)) this.paths.set(path.slice(PREFIX.length), item);
+      if (path.startsWith(PUBLIC_API)) this.paths.set(path.slice(PUBLIC_API.length), item);
       else if (serverPath !== undefined && !path.startsWith('/api/')) this.paths.set(path, item);
     }
   }
