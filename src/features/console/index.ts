@@ -5,6 +5,7 @@ import { serverId, license as toLicense } from '../../platform/arguments';
 import { type RosterCommands, registerRosterCommand } from '../../platform/command';
 import { partialLicense } from '../../platform/partial-license';
 import { claimedLicenseLines } from '../../roster/claimed-licenses';
+import { ROSTER_ROUTES } from '../../roster/client';
 import { trainingReportHandle } from '../training/handle';
 import { runDoctor } from './doctor';
 import { doctorSummary } from './doctor-summary';
@@ -62,10 +63,10 @@ export function rosterCommands(context: RosterContext): RosterCommands {
         ...(await runDoctor(
           {
             whoami: () => within(api.whoami(), 'The roster service (GET /api/v1/whoami)'),
-            openapi: () => within(api.getRaw('/api/v1/openapi.json'), 'The roster service'),
+            openapi: () => within(api.getRaw(ROSTER_ROUTES.openapi), 'The roster service'),
             sampleLicense: async () => {
               const data = await within(
-                api.get('/api/v1/members', { limit: 1 }, 'background'),
+                api.get(ROSTER_ROUTES.members, { limit: 1 }, 'background'),
                 'The roster service (GET /api/v1/members)',
               );
               const first = Array.isArray(data)

@@ -1,7 +1,7 @@
 import type { RosterContext } from '../../kernel/context';
 import { serverId } from '../../platform/arguments';
 import { fx } from '../../platform/natives';
-import { hasScope } from '../../roster/client';
+import { hasScope, ROSTER_ROUTES } from '../../roster/client';
 import type { ExportingFeature } from '../exports/exporting-feature';
 import type { ExportAnswers } from '../exports/fivem/safe-exports';
 import { membersNamedByDutyEntries } from './duty-entries';
@@ -71,7 +71,7 @@ export function attachDutyHours(context: RosterContext): ExportingFeature {
   const describe = async (): Promise<void> => {
     let document: unknown;
     try {
-      document = await api.getRaw('/api/v1/openapi.json', undefined, 'background');
+      document = await api.getRaw(ROSTER_ROUTES.openapi, undefined, 'background');
     } catch (error) {
       state = { kind: 'no-fields', why: `the description could not be read (${(error as Error).message})` };
       schedule.once(intervalMs, () => void describe());
