@@ -2,11 +2,11 @@ import { licenseOf } from '../platform/identifiers';
 import type { ConsoleOutput } from '../platform/logger';
 import { fx } from '../platform/natives';
 import type { Clock, Logger } from '../platform/ports';
-import { matchKey } from '../roster/catalog-index';
 import { ClaimedLicenses } from '../roster/claimed-licenses';
 import { createRosterApi, joinHoldMs, type RosterApi, rosterUserAgent } from '../roster/client';
 import { fivemRosterEvents } from '../roster/fivem/publish';
 import { MemberCache } from '../roster/member-cache';
+import { statusAdmits } from '../roster/member-status';
 import type { ApiMember, KeyIdentity } from '../roster/model';
 import { PlayerRegistry } from '../roster/player-registry';
 import { RosterQueries } from '../roster/queries';
@@ -64,9 +64,8 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
   const capabilities = new Capabilities();
   const claimedLicenses = new ClaimedLicenses(logger);
   // A status the gate refuses needs no departments to decide; with the gate off, every join does.
-  const admittable = new Set(config.gate.requireStatus.map(matchKey));
-  const joinNeedsDepartments = (member: ApiMember) =>
-    !config.gate.enabled || admittable.has(matchKey(member.status));
+  const admits = statusAdmits(config.gate.requireStatus);
+  const joinNeedsDepartments = (member: ApiMember) => !config.gate.enabled || admits(member.status);
   const api = createRosterApi({
     baseUrl: settings.baseUrl,
     addressSetting: settings.baseUrlSetting,

@@ -1,7 +1,7 @@
 import type { RosterContext } from '../../kernel/context';
 import type { Capability } from '../../kernel/feature';
 import { fx } from '../../platform/natives';
-import { matchKey } from '../../roster/catalog-index';
+import { statusAdmits } from '../../roster/member-status';
 import { registerRankCommand } from '../ranks/fivem/rank-command';
 import { rankChangeRecorder } from '../ranks/fivem/rank-record';
 import { RankChanges } from '../ranks/rank-changes';
@@ -14,7 +14,6 @@ import { rosterExports } from './fivem/exports';
  */
 export function attachExports(context: RosterContext): Capability {
   const { service, queries, players, api, config, clock, logger, resourcePath } = context;
-  const admitted = new Set(config.gate.requireStatus.map(matchKey));
   const ranks = new RankChanges({
     service,
     players,
@@ -23,7 +22,7 @@ export function attachExports(context: RosterContext): Capability {
     // Unknown until the key is verified: meanwhile a change is sent and the service decides.
     scopes: () => context.identity?.scopes ?? null,
     canManage: (src) => fx.IsPlayerAceAllowed(src, 'roster.manage'),
-    admits: (status) => admitted.has(matchKey(status)),
+    admits: statusAdmits(config.gate.requireStatus),
     changed: rankChangeRecorder(resourcePath, logger, () => clock.now()),
     now: () => clock.now(),
     logger,

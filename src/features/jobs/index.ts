@@ -1,7 +1,7 @@
 import type { RosterContext } from '../../kernel/context';
 import type { Capability } from '../../kernel/feature';
 import { fx } from '../../platform/natives';
-import { matchKey } from '../../roster/catalog-index';
+import { statusAdmits } from '../../roster/member-status';
 import { jobExports } from './fivem/job-exports';
 import { JobSyncRunner } from './fivem/job-sync-runner';
 import { JobSync } from './job-sync';
@@ -18,14 +18,13 @@ const FRAMEWORK_CALL_MS = 3000;
 export function attachJobs(context: RosterContext): Capability {
   const { config, logger, clock, players, service } = context;
   if (!config.jobs.enabled) return { exports: jobExports(() => null) };
-  const admits = new Set(config.gate.requireStatus.map(matchKey));
   const sync = new JobSync({
     memberOf: (src) => {
       const view = players.get(src)?.view;
       return view === undefined ? undefined : (view?.member ?? null);
     },
     nameOf: (src) => fx.GetPlayerName(src) ?? `player ${src}`,
-    admits: (status) => admits.has(matchKey(status)),
+    admits: statusAdmits(config.gate.requireStatus),
     unassigned: config.jobs.unassigned,
     clock,
     logger,
