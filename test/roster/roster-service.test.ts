@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger, systemClock } from '../../src/platform/ports';
-import type { MemberFound } from '../../src/roster/client/fetch-members';
 import { MemberCache } from '../../src/roster/member-cache';
-import type { ApiAssignment, Catalog, KeyIdentity, Member, MemberLookup } from '../../src/roster/model';
+import type {
+  ApiAssignment,
+  Catalog,
+  KeyIdentity,
+  Member,
+  MemberFound,
+  MemberLookup,
+} from '../../src/roster/model';
 import { PlayerRegistry } from '../../src/roster/player-registry';
 import { RosterService } from '../../src/roster/roster-service';
 import type { RosterSource } from '../../src/roster/roster-source';
