@@ -1,7 +1,8 @@
 /*
  * How the resource is put together. `startRoster` reads the settings; with bad ones the resource
  * fails closed. Otherwise it builds one `RosterContext` (settings, output, clock, schedule, the
- * roster client, cache, players and service) and attaches each capability in `CAPABILITIES` to it.
+ * roster client, cache, players, catalog, member resolver and online players) and attaches each
+ * capability in `CAPABILITIES` to it.
  *
  * To add a capability: write one module under `capabilities/` exporting `attachX(context)`. It
  * registers its own handlers and commands (its timers in `start`) and returns the hooks it needs

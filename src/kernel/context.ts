@@ -2,15 +2,18 @@ import { licenseOf } from '../platform/identifiers';
 import type { ConsoleOutput } from '../platform/logger';
 import { fx } from '../platform/natives';
 import type { Clock, Logger } from '../platform/ports';
+import { RosterCatalog } from '../roster/catalog';
 import { ClaimedLicenses } from '../roster/claimed-licenses';
 import { createRosterApi, joinHoldMs, type RosterApi, rosterUserAgent } from '../roster/client';
 import { fivemRosterEvents } from '../roster/fivem/publish';
 import { MemberCache } from '../roster/member-cache';
+import { MemberResolver } from '../roster/member-resolver';
 import { statusAdmits } from '../roster/member-status';
 import type { ApiMember, KeyIdentity } from '../roster/model';
+import { OnlinePlayers } from '../roster/online-players';
 import { PlayerRegistry } from '../roster/player-registry';
 import { RosterQueries } from '../roster/queries';
-import { RosterService } from '../roster/roster-service';
+import { RosterErrors } from '../roster/roster-errors';
 import type { Config, Settings } from './config';
 import { Capabilities } from './feature';
 import { Schedule } from './schedule';
@@ -30,7 +33,14 @@ export interface RosterContext {
   readonly api: RosterApi;
   readonly cache: MemberCache;
   readonly players: PlayerRegistry;
-  readonly service: RosterService;
+  /** Departments and ranks. */
+  readonly catalog: RosterCatalog;
+  /** A license's member record: the mirror, the cache, the service; the last known in an outage. */
+  readonly members: MemberResolver;
+  /** The players online and their roster data, changes announced. */
+  readonly online: OnlinePlayers;
+  /** What went wrong reading the roster, the last one kept. */
+  readonly errors: RosterErrors;
   readonly queries: RosterQueries;
   /**
    * Licenses seen claimed by several members (the most recent membership decides): told by every
@@ -89,10 +99,18 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
     now: () => clock.now(),
   });
   const players = new PlayerRegistry(licenseOf);
-  const service = new RosterService({
+  const errors = new RosterErrors(clock, logger);
+  const catalog = new RosterCatalog({
     source: api,
-    cache,
+    clock,
+    errors,
+    loaded: (index) => capabilities.catalogLoaded(index),
+  });
+  const members = new MemberResolver({ source: api, cache, catalog, errors, joinNeedsDepartments });
+  const online = new OnlinePlayers({
     players,
+    members,
+    catalog,
     // The capabilities hear a change first, so what they hold (principals) moves in the same step
     // as the event and the state bag.
     events: {
@@ -105,10 +123,7 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
         fivemRosterEvents.playerUpdated(src, member, previous);
       },
     },
-    clock,
-    logger,
-    catalogLoaded: (catalog) => capabilities.catalogLoaded(catalog),
-    joinNeedsDepartments,
+    errors,
   });
   return {
     resource: inputs.resource,
@@ -122,8 +137,11 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
     api,
     cache,
     players,
-    service,
-    queries: new RosterQueries(config.gate.requireStatus, config.ranks.order, () => service.catalog),
+    catalog,
+    members,
+    online,
+    errors,
+    queries: new RosterQueries(config.gate.requireStatus, config.ranks.order, () => catalog.index),
     claimedLicenses,
     webToken: inputs.webToken,
     identity: null,

@@ -13,9 +13,10 @@ import { rosterExports } from './fivem/exports';
  * `rank-changes.log` and `roster:rankChanged`.
  */
 export function attachExports(context: RosterContext): Capability {
-  const { service, queries, players, api, config, clock, logger, resourcePath } = context;
+  const { catalog, members, online, queries, players, api, config, clock, logger, resourcePath } = context;
   const ranks = new RankChanges({
-    service,
+    catalog,
+    online,
     players,
     api,
     order: config.ranks.order,
@@ -34,7 +35,8 @@ export function attachExports(context: RosterContext): Capability {
   registerRankCommand(() => ranks, context.output, logger);
   return {
     exports: rosterExports({
-      service,
+      members,
+      online,
       queries,
       ranks,
       deadline: { ms: config.gate.timeoutSeconds * 1000, clock, stopped },

@@ -16,7 +16,7 @@ const FRAMEWORK_CALL_MS = 3000;
  * player hooks; the framework's own events through the runner.
  */
 export function attachJobs(context: RosterContext): Capability {
-  const { config, logger, clock, players, service } = context;
+  const { config, logger, clock, players, catalog } = context;
   if (!config.jobs.enabled) return { exports: jobExports(() => null) };
   const sync = new JobSync({
     memberOf: (src) => {
@@ -34,7 +34,7 @@ export function attachJobs(context: RosterContext): Capability {
   const runner = new JobSyncRunner({
     config,
     sync,
-    catalog: () => (service.catalogReady ? service.catalog : null),
+    catalog: () => (catalog.ready ? catalog.index : null),
     clock,
     logger,
     callMs: FRAMEWORK_CALL_MS,

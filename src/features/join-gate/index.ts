@@ -15,7 +15,7 @@ export function attachJoinGate(context: RosterContext): Capability {
     // Read at each join: the capabilities that add a check are attached after the gate.
     joinChecks: () => capabilities.joinChecks(),
     config: context.config,
-    service: () => context.service,
+    members: () => context.members,
     source: () => context.api,
     players: context.players,
     community: () => context.identity?.community.name ?? 'community',

@@ -17,7 +17,7 @@ export const SCOPE_RECHECK_MS = 15 * 60_000;
  * owner who adds the scope in the dashboard gets the audit feed and the mirror without a restart.
  */
 export function attachKeyCheck(context: RosterContext): Capability {
-  const { api, service, schedule, logger, capabilities } = context;
+  const { api, catalog: departments, schedule, logger, capabilities } = context;
   const recheckLater = (): void => {
     if (!hasScope(context.identity?.scopes ?? [], 'audit:read')) schedule.once(SCOPE_RECHECK_MS, recheck);
   };
@@ -39,7 +39,7 @@ export function attachKeyCheck(context: RosterContext): Capability {
   const begin = async (): Promise<void> => {
     let verified: KeyIdentity;
     // Departments and ranks load alongside the key check, so the first player waits for neither.
-    const catalog = service.catalogReady ? undefined : service.loadCatalog();
+    const catalog = departments.ready ? undefined : departments.load();
     try {
       verified = await api.whoami();
       // Known before anything is said: a `roster:ready` handler may already change a rank.
@@ -67,7 +67,7 @@ export function attachKeyCheck(context: RosterContext): Capability {
     capabilities.ready(verified);
     recheckLater();
     await catalog;
-    capabilities.departmentsRead(service.catalog);
+    capabilities.departmentsRead(departments.index);
   };
   return { start: () => void begin() };
 }

@@ -14,10 +14,11 @@ import { communityKey } from './saved-mirror';
  * from the position saved with it when recent, else held for the outage policy only.
  */
 export function attachMirror(context: RosterContext): Capability {
-  const { config, api, service, schedule, clock, logger } = context;
+  const { config, api, catalog, members, online, schedule, clock, logger } = context;
   const sync = new MirrorSync({
     source: api,
-    service,
+    members,
+    online,
     schedule,
     clock,
     logger,
@@ -59,7 +60,7 @@ export function attachMirror(context: RosterContext): Capability {
     auditGap: (reason) => sync.gap(reason),
     auditEntries: (fresh) => sync.entriesRead(fresh),
     stop: () => sync.stop(),
-    mirrorToSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),
+    mirrorToSave: () => sync.toSave(catalog.ready ? catalog.index.catalog : null),
     mirrorReport: () => sync.report(),
     statusLines: () => [mirrorStatusLine(sync.report(), clock.now())],
     doctorLines: () => [mirrorDoctorLine(sync.report(), clock.now())],

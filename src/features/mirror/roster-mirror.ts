@@ -1,10 +1,10 @@
 import type { Clock } from '../../platform/ports';
 import { CatalogIndex } from '../../roster/catalog-index';
 import type { LicenseClaims } from '../../roster/claimed-licenses';
-import { type MemberView, toMemberView } from '../../roster/member-view';
+import type { HeldRecord, KnownRecord, MemberMirror } from '../../roster/member-mirror';
+import { toMemberView } from '../../roster/member-view';
 import type { ApiAssignment, ApiRank, MemberLookup } from '../../roster/model';
 import { isNewerMembership } from '../../roster/newest-membership';
-import type { KnownRecord, MemberMirror } from '../../roster/roster-service';
 import {
   licenseKey,
   lookupOf,
@@ -116,10 +116,15 @@ export class RosterMirror implements MemberMirror {
     return this.ready && this.inStep();
   }
 
-  find(license: string, catalog: CatalogIndex): MemberView | undefined {
-    if (!this.answering || this.doubted.has(licenseKey(license))) return undefined;
-    const member = this.byLicense.get(licenseKey(license));
-    return member ? toMemberView(lookupOf(member, catalog), catalog) : undefined;
+  held(license: string, catalog: CatalogIndex | null): HeldRecord | undefined {
+    const key = licenseKey(license);
+    const answers = catalog !== null && this.answering && !this.doubted.has(key);
+    const member = this.byLicense.get(key);
+    if (!member) return undefined;
+    return {
+      answer: answers ? toMemberView(lookupOf(member, catalog), catalog) : undefined,
+      readAt: member.readAt,
+    };
   }
 
   /** What it holds for `license` however current, with when it was read: for the outage policy only. */
@@ -128,10 +133,6 @@ export class RosterMirror implements MemberMirror {
     if (!member) return undefined;
     const names = catalog ?? this.savedCatalog ?? new CatalogIndex();
     return { view: toMemberView(lookupOf(member, names), names), readAt: member.readAt };
-  }
-
-  readAt(license: string): number | undefined {
-    return this.byLicense.get(licenseKey(license))?.readAt;
   }
 
   /** Every member held (for the snapshot). */

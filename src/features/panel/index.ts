@@ -13,7 +13,7 @@ import { createPanel } from './panel';
  * asks: the same status, doctor and training report as the `roster` command.
  */
 export function attachPanel(context: RosterContext): Capability {
-  const { webToken, settings, config, api, service, cache, players, clock, logger, resource } = context;
+  const { webToken, settings, config, api, errors, cache, players, clock, logger, resource } = context;
   if (webToken === null) return {};
   const commands = rosterCommands(context);
   const trainingOn = config.training.enabled && settings.trainingApiKey !== undefined;
@@ -27,7 +27,7 @@ export function attachPanel(context: RosterContext): Capability {
         return known ? { community: known.community.name, scopes: known.scopes } : null;
       },
       limiter: () => api.limiterState(),
-      lastError: () => service.lastError,
+      lastError: () => errors.last,
       cache: () => cache.stats(),
       mirror: () => context.capabilities.mirrorReport(),
       claimedLicenses: () => ({

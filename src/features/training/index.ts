@@ -12,7 +12,7 @@ import { attachTraining as attachTrainingSide } from './attach-training';
  */
 export function attachTraining(context: RosterContext): Capability {
   const { settings, logger, clock, config } = context;
-  const training = attachTrainingSide({ settings, logger, clock, roster: () => context.service });
+  const training = attachTrainingSide({ settings, logger, clock, roster: () => context });
   const { timeoutSeconds } = config.gate;
   return {
     ...(training.joinCheck ? { joinCheck: training.joinCheck } : {}),
