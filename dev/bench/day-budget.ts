@@ -10,10 +10,13 @@ import { dailyCost, keyOutlook } from '../../src/http';
 import { configSchema } from '../../src/kernel/config';
 import { Schedule } from '../../src/kernel/schedule';
 import { silentLogger } from '../../src/platform/ports';
+import { RosterCatalog } from '../../src/roster/catalog';
 import { createRosterApi, type RosterApi, rosterUserAgent } from '../../src/roster/client';
 import { MemberCache } from '../../src/roster/member-cache';
+import { MemberResolver } from '../../src/roster/member-resolver';
+import { OnlinePlayers } from '../../src/roster/online-players';
 import { PlayerRegistry } from '../../src/roster/player-registry';
-import { RosterService } from '../../src/roster/roster-service';
+import { RosterErrors } from '../../src/roster/roster-errors';
 import { seededRandom } from '../mock-http/seeded-random';
 import { DASHBOARD_ACTOR } from '../mock-roster/dashboard';
 import type { MockMember } from '../mock-roster/records';
@@ -83,7 +86,9 @@ interface BenchServer {
   api: RosterApi;
   pool: SendingPool;
   players: PlayerRegistry;
-  service: RosterService;
+  catalog: RosterCatalog;
+  members: MemberResolver;
+  onlinePlayers: OnlinePlayers;
   sync: MirrorSync;
   schedule: Schedule;
   /** Players online, by final id. */
@@ -238,18 +243,16 @@ async function startServer(
     now: () => clock.now(),
   });
   const players = new PlayerRegistry();
-  const service = new RosterService({
-    source: api,
-    cache,
-    players,
-    events: { playerLoaded() {}, playerUpdated() {} },
-    clock,
-    logger: silentLogger,
-  });
+  const errors = new RosterErrors(clock, silentLogger);
+  const catalog = new RosterCatalog({ source: api, clock, errors });
+  const members = new MemberResolver({ source: api, cache, catalog, errors });
+  const events = { playerLoaded() {}, playerUpdated() {} };
+  const onlinePlayers = new OnlinePlayers({ players, members, catalog, events, errors });
   const schedule = new Schedule(clock, seededRandom(5 + index));
   const sync = new MirrorSync({
     source: api,
-    service,
+    members,
+    online: onlinePlayers,
     schedule,
     clock,
     logger: silentLogger,
@@ -258,12 +261,14 @@ async function startServer(
     resyncMs: config.mirror.resyncMinutes * 60_000,
   });
   // The key check with departments and ranks beside it, then what `ready` starts.
-  const [identity] = await Promise.all([api.whoami(), service.loadCatalog()]);
-  const reread = gapReread({ service, cache, schedule, clock });
+  const [identity] = await Promise.all([api.whoami(), catalog.load()]);
+  const reread = gapReread({ online: onlinePlayers, cache, schedule, clock });
   const feed = startAuditFeed(
     {
       api,
-      service,
+      catalog,
+      members,
+      online: onlinePlayers,
       players,
       cache,
       schedule,
@@ -284,13 +289,14 @@ async function startServer(
   scheduleRefresh({
     schedule,
     clock,
-    service,
+    members,
+    online: onlinePlayers,
     intervalMs: config.refresh.intervalSeconds * 1000,
     feed: () => feed,
   });
-  schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(true), 0.1);
+  schedule.every(CATALOG_REFRESH_MS, () => catalog.load(true), 0.1);
   startDutyReads(api, players, schedule, clock, config.refresh.intervalSeconds * 1000);
-  return { api, pool, players, service, sync, schedule, online: [] };
+  return { api, pool, players, catalog, members, onlinePlayers, sync, schedule, online: [] };
 }
 
 /** Duty sessions of the members online, as src/features/duty/index.ts reads them. */
@@ -345,7 +351,7 @@ async function join(
   const tempId = `temp:${++connections}`;
   const entry = { license, name: license, view: undefined, since: clock.now() };
   server.players.connect(tempId, entry);
-  const resolution = await server.service.resolve(license, 'join', { decideOnly: true });
+  const resolution = await server.members.resolve(license, 'join', { decideOnly: true });
   const view = resolution.kind === 'answer' ? resolution.view : resolution.lastKnown;
   const admitted = view !== null && view !== undefined && view.member.status === 'ACTIVE';
   if (truth) {
@@ -359,7 +365,7 @@ async function join(
   const id = String(++connections);
   const joined = server.players.join(id, tempId, () => entry);
   server.online.push(id);
-  void server.service.loadPlayer(id, joined);
+  void server.onlinePlayers.loadPlayer(id, joined);
 }
 
 /** A random player online leaves. */

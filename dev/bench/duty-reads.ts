@@ -13,7 +13,7 @@ const REFRESHES = 8;
 
 /**
  * Duty hours with 1,000 members online, as src/features/duty/index.ts reads them: the
- * fields from the mock's OpenAPI description, then `REFRESHES` refreshes with the capability's
+ * fields from the mock's OpenAPI description, then `REFRESHES` refreshes with the feature's
  * budget, the first ones catching up on 30 days of sessions (about three a member), a few members
  * going on duty between refreshes. Counts the duty-sessions requests the mock saw in each.
  */

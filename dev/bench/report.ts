@@ -560,8 +560,9 @@ such thing (it has no rank exports and no client of its own), or a ratio would d
   reconnects 5 times, one round every 6 s (the last round ends ~32 s after the first connection, well
   within a minute). "requests sent" counts the five reconnect rounds; the first connection's requests
   are the next row.
-- **Steady state (resource): the core on a virtual clock.** The resource's own \`RosterService\`,
-  roster client (\`createRosterApi\`, with its limiter and batcher), \`MemberCache\` and \`PlayerRegistry\`,
+- **Steady state (resource): the core on a virtual clock.** The resource's own \`RosterCatalog\`,
+  \`MemberResolver\` and \`OnlinePlayers\`, roster client (\`createRosterApi\`, with its limiter and
+  batcher), \`MemberCache\` and \`PlayerRegistry\`,
   default config, imported from \`src/\`, with 1,000 players online (same mix). The clock
   (\`dev/bench/virtual-clock.ts\`) stands still while a request is in flight (an undici Pool that
   counts them) and jumps to the next timer once everything is idle, so an hour takes seconds and no

@@ -5,10 +5,13 @@ import { MirrorSync } from '../../src/features/mirror/mirror-sync';
 import { configSchema } from '../../src/kernel/config';
 import { Schedule } from '../../src/kernel/schedule';
 import { silentLogger } from '../../src/platform/ports';
+import { RosterCatalog } from '../../src/roster/catalog';
 import { createRosterApi, rosterUserAgent } from '../../src/roster/client';
 import { MemberCache } from '../../src/roster/member-cache';
+import { MemberResolver } from '../../src/roster/member-resolver';
+import { OnlinePlayers } from '../../src/roster/online-players';
 import { PlayerRegistry } from '../../src/roster/player-registry';
-import { RosterService } from '../../src/roster/roster-service';
+import { RosterErrors } from '../../src/roster/roster-errors';
 import { seededRandom } from '../mock-http/seeded-random';
 import { type MockRoster, startMockRoster } from '../mock-roster/server';
 import { CountingPool } from './counting-pool';
@@ -39,7 +42,7 @@ export interface SteadyOptions {
 }
 
 /**
- * The resource's core (RosterService + roster client + cache, default config) with 1,000 players
+ * The resource's core (catalog, member resolver, online players, roster client and cache; default config) with 1,000 players
  * online, on a virtual clock: `hours` simulated hours of background refresh as start.ts schedules
  * it, against the mock whose rate-limit windows follow the same clock. Counts what the mock saw, per hour.
  */
@@ -72,10 +75,14 @@ export async function steadyStateRoster(options: SteadyOptions): Promise<SteadyR
   /** Member id → when a dashboard change to them was made (virtual ms), until playerUpdated. */
   const changedAt = new Map<string, number>();
   const changeLatencyMs: number[] = [];
-  const service = new RosterService({
-    source: api,
-    cache,
+  const errors = new RosterErrors(clock, silentLogger);
+  const catalog = new RosterCatalog({ source: api, clock, errors });
+  const members = new MemberResolver({ source: api, cache, catalog, errors });
+  const online = new OnlinePlayers({
     players,
+    members,
+    catalog,
+    errors,
     events: {
       playerLoaded() {},
       playerUpdated(_src, member, previous) {
@@ -86,23 +93,22 @@ export async function steadyStateRoster(options: SteadyOptions): Promise<SteadyR
         changeLatencyMs.push(clock!.now() - at);
       },
     },
-    clock,
-    logger: silentLogger,
   });
   const schedule = new Schedule(clock, seededRandom(5));
   let sync: MirrorSync | null = null;
   try {
     // Start-up and the players' joins, as on a server that filled up: not counted.
-    await service.loadCatalog();
+    await catalog.load();
     choosePlayers(mock.data, options.players).forEach((player, index) => {
       const entry = { license: player.license, name: player.name, view: undefined, since: clock!.now() };
       players.add(String(index + 1), entry);
-      void service.loadPlayer(String(index + 1), entry);
+      void online.loadPlayer(String(index + 1), entry);
     });
     if (options.mirror) {
       sync = new MirrorSync({
         source: api,
-        service,
+        members,
+        online,
         schedule,
         clock,
         logger: silentLogger,
@@ -123,7 +129,9 @@ export async function steadyStateRoster(options: SteadyOptions): Promise<SteadyR
       feed = startAuditFeed(
         {
           api,
-          service,
+          catalog,
+          members,
+          online,
           players,
           cache,
           schedule,
@@ -139,16 +147,17 @@ export async function steadyStateRoster(options: SteadyOptions): Promise<SteadyR
     scheduleRefresh({
       schedule,
       clock,
-      service,
+      members,
+      online,
       intervalMs: config.refresh.intervalSeconds * 1000,
       feed: () => feed,
     });
-    schedule.every(CATALOG_REFRESH_MS, () => service.loadCatalog(), 0.1);
+    schedule.every(CATALOG_REFRESH_MS, () => catalog.load(), 0.1);
     if (options.changesPerHour)
       scheduleChanges(schedule, mock, players, changedAt, clock, options.changesPerHour);
     let passes = 0;
-    const original = service.refreshOnline.bind(service);
-    service.refreshOnline = (lane) => {
+    const original = online.refreshOnline.bind(online);
+    online.refreshOnline = (lane) => {
       passes++;
       return original(lane);
     };

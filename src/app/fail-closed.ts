@@ -21,7 +21,7 @@ export function failClosed(problems: string[], output: ConsoleOutput): void {
   for (const problem of problems) logger.error(problem);
   const gate = attachGate({
     config: configSchema.parse({}),
-    service: () => null,
+    members: () => null,
     source: () => null,
     players: new PlayerRegistry(),
     community: () => 'community',

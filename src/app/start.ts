@@ -1,7 +1,8 @@
 /*
  * How the resource is put together. `startRoster` reads the settings; with bad ones the resource
  * fails closed. Otherwise it builds one `RosterContext` (settings, output, clock, schedule, the
- * roster client, cache, players and service, the handles) and attaches each feature in `FEATURES`.
+ * roster client, cache, players, catalog, member resolver and online players, the handles) and
+ * attaches each feature in `FEATURES`.
  *
  * To add a feature: make its folder under `features/`, whose `index.ts` exports `attachX(context)`,
  * and add one line to the list below; nothing else here changes. `attachX` registers the feature's

@@ -2,15 +2,18 @@ import { licenseOf } from '../platform/identifiers';
 import type { ConsoleOutput } from '../platform/logger';
 import { fx } from '../platform/natives';
 import type { Clock, Logger } from '../platform/ports';
-import { matchKey } from '../roster/catalog-index';
+import { RosterCatalog } from '../roster/catalog';
 import { ClaimedLicenses } from '../roster/claimed-licenses';
 import { createRosterApi, joinHoldMs, type RosterApi, rosterUserAgent } from '../roster/client';
 import { fivemRosterEvents } from '../roster/fivem/publish';
 import { MemberCache } from '../roster/member-cache';
+import { MemberResolver } from '../roster/member-resolver';
+import { statusAdmits } from '../roster/member-status';
 import type { ApiMember, KeyIdentity } from '../roster/model';
+import { OnlinePlayers } from '../roster/online-players';
 import { PlayerRegistry } from '../roster/player-registry';
 import { RosterQueries } from '../roster/queries';
-import { RosterService } from '../roster/roster-service';
+import { RosterErrors } from '../roster/roster-errors';
 import type { Config, Settings } from './config';
 import { Features } from './feature';
 import { Handles } from './handle';
@@ -31,7 +34,14 @@ export interface RosterContext {
   readonly api: RosterApi;
   readonly cache: MemberCache;
   readonly players: PlayerRegistry;
-  readonly service: RosterService;
+  /** Departments and ranks. */
+  readonly catalog: RosterCatalog;
+  /** A license's member record: the mirror, the cache, the service; the last known in an outage. */
+  readonly members: MemberResolver;
+  /** The players online and their roster data, changes announced. */
+  readonly online: OnlinePlayers;
+  /** What went wrong reading the roster, the last one kept. */
+  readonly errors: RosterErrors;
   readonly queries: RosterQueries;
   /**
    * Licenses seen claimed by several members (the most recent membership decides): told by every
@@ -67,9 +77,8 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
   const features = new Features();
   const claimedLicenses = new ClaimedLicenses(logger);
   // A status the gate refuses needs no departments to decide; with the gate off, every join does.
-  const admittable = new Set(config.gate.requireStatus.map(matchKey));
-  const joinNeedsDepartments = (member: ApiMember) =>
-    !config.gate.enabled || admittable.has(matchKey(member.status));
+  const admits = statusAdmits(config.gate.requireStatus);
+  const joinNeedsDepartments = (member: ApiMember) => !config.gate.enabled || admits(member.status);
   const api = createRosterApi({
     baseUrl: settings.baseUrl,
     addressSetting: settings.baseUrlSetting,
@@ -93,10 +102,18 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
     now: () => clock.now(),
   });
   const players = new PlayerRegistry(licenseOf);
-  const service = new RosterService({
+  const errors = new RosterErrors(clock, logger);
+  const catalog = new RosterCatalog({
     source: api,
-    cache,
+    clock,
+    errors,
+    loaded: (index) => features.catalogLoaded(index),
+  });
+  const members = new MemberResolver({ source: api, cache, catalog, errors, joinNeedsDepartments });
+  const online = new OnlinePlayers({
     players,
+    members,
+    catalog,
     // The features hear a change first, so what they hold (principals) moves in the same step
     // as the event and the state bag.
     events: {
@@ -109,10 +126,7 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
         fivemRosterEvents.playerUpdated(src, member, previous);
       },
     },
-    clock,
-    logger,
-    catalogLoaded: (catalog) => features.catalogLoaded(catalog),
-    joinNeedsDepartments,
+    errors,
   });
   return {
     resource: inputs.resource,
@@ -126,8 +140,11 @@ export function buildRosterContext(inputs: ContextInputs): RosterContext {
     api,
     cache,
     players,
-    service,
-    queries: new RosterQueries(config.gate.requireStatus, config.ranks.order, () => service.catalog),
+    catalog,
+    members,
+    online,
+    errors,
+    queries: new RosterQueries(config.gate.requireStatus, config.ranks.order, () => catalog.index),
     claimedLicenses,
     webToken: inputs.webToken,
     identity: null,

@@ -1,5 +1,7 @@
 /** Argument checks at the export boundary: anything unexpected becomes `null`, never a throw. */
 
+import { gameLicense } from './identifiers';
+
 /** A server id as a number or a numeric string, as FXServer passes them. */
 export function serverId(value: unknown): string | null {
   if (typeof value === 'number') return Number.isInteger(value) && value > 0 ? String(value) : null;
@@ -14,8 +16,7 @@ export function key(value: unknown): string | null {
   return null;
 }
 
-const LICENSE = /^license:[0-9a-f]{40}$/i;
-
+/** A game license, as FXServer writes it (`gameLicense`). */
 export function license(value: unknown): string | null {
-  return typeof value === 'string' && LICENSE.test(value.trim()) ? value.trim().toLowerCase() : null;
+  return typeof value === 'string' ? gameLicense(value) : null;
 }

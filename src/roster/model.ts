@@ -49,6 +49,14 @@ export interface MemberLookup {
   assignments: ApiAssignment[];
 }
 
+/** A member record, with its assignments when the service sent them inline (else `null`). */
+export interface MemberFound {
+  member: ApiMember;
+  assignments: ApiAssignment[] | null;
+  /** In the join lane: the assignments, already asked for the moment the member's batch answered. */
+  assignmentsAsked?: Promise<ApiAssignment[]>;
+}
+
 /** Departments and ranks of the community, loaded once and refreshed rarely. */
 export interface Catalog {
   departments: ApiDepartment[];

@@ -1,21 +1,22 @@
 import { type CatalogIndex, isAtLeast, matchKey, type RankOrder } from './catalog-index';
+import { statusAdmits } from './member-status';
 import type { MemberView } from './member-view';
 import type { Rank } from './model';
 
 /** Answers the questions other resources ask about one member; every answer comes from memory. */
 export class RosterQueries {
-  private readonly statuses: ReadonlySet<string>;
+  private readonly admits: (status: string) => boolean;
 
   constructor(
     requireStatus: readonly string[],
     private readonly order: RankOrder,
     private readonly catalog: () => CatalogIndex,
   ) {
-    this.statuses = new Set(requireStatus.map(matchKey));
+    this.admits = statusAdmits(requireStatus);
   }
 
   isOnRoster(view: MemberView | undefined): boolean {
-    return view !== undefined && this.statuses.has(matchKey(view.member.status));
+    return view !== undefined && this.admits(view.member.status);
   }
 
   isInDepartment(view: MemberView | undefined, department: string): boolean {

@@ -1,6 +1,5 @@
 import type { Lane } from '../http';
-import type { MemberFound } from './client/fetch-members';
-import type { ApiAssignment, Catalog, KeyIdentity, MemberLookup } from './model';
+import type { ApiAssignment, Catalog, KeyIdentity, MemberFound, MemberLookup } from './model';
 
 export type { Lane };
 

@@ -1,7 +1,8 @@
 import type { Clock, Logger } from '../../platform/ports';
+import type { RosterCatalog } from '../../roster/catalog';
 import type { QueryValues } from '../../roster/client/roster-api';
+import type { OnlinePlayers } from '../../roster/online-players';
 import type { PlayerRegistry } from '../../roster/player-registry';
-import type { RosterService } from '../../roster/roster-service';
 import { AuditCursor } from './audit-cursor';
 import { AuditLogReads } from './audit-log-reads';
 import { CatalogReloads } from './catalog-reloads';
@@ -26,7 +27,8 @@ export interface AuditFeedDeps {
    * clock stands in without it (a service and a server on one clock, as in tests).
    */
   serviceTime?: () => number;
-  service: RosterService;
+  catalog: RosterCatalog;
+  online: Pick<OnlinePlayers, 'refreshMembers' | 'reshapeOnline'>;
   players: PlayerRegistry;
   /** The member cache: members who are not online are found by id through it. */
   cache: MemberIndex;
@@ -96,7 +98,7 @@ export class AuditFeed {
 
   constructor(private readonly deps: AuditFeedDeps) {
     this.cursor = new AuditCursor(AUDIT_OVERLAP_MS, deps.serviceTime ?? (() => deps.clock.now()));
-    this.catalog = new CatalogReloads(deps.service, deps.clock);
+    this.catalog = new CatalogReloads(deps.catalog, deps.online, deps.clock);
     this.health = new FeedHealth(deps);
     this.reads = new AuditLogReads(this.cursor, this.health, deps, () => {
       this.handled = { at: this.cursor.position };
@@ -165,8 +167,8 @@ export class AuditFeed {
       return pass;
     }
 
-    const { service } = this.deps;
-    const matches = matchEntries(step.fresh, this.deps.players, this.deps.cache, service.catalog);
+    const { catalog, online } = this.deps;
+    const matches = matchEntries(step.fresh, this.deps.players, this.deps.cache, catalog.index);
     if (matches.unreadable.length > 0) this.health.gap(unreadableReason(matches.unreadable));
     if (matches.catalog) this.catalog.ask();
     // Names first, so the members re-read below are shaped with the new department and rank names.
@@ -174,7 +176,7 @@ export class AuditFeed {
     const licenses = new Set([...this.owed, ...matches.licenses]);
     this.owed.clear();
     pass.members = licenses.size;
-    for (const license of await service.refreshMembers(licenses)) this.owed.add(license);
+    for (const license of await online.refreshMembers(licenses)) this.owed.add(license);
     // Stamps read now, or the position before this read while a member it named is owed.
     if (this.owed.size === 0) this.handled = { at: this.cursor.position };
     return pass;

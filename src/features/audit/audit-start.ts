@@ -1,9 +1,11 @@
 import type { Schedule } from '../../kernel/schedule';
 import type { Clock, Logger } from '../../platform/ports';
+import type { RosterCatalog } from '../../roster/catalog';
 import { hasScope, ROSTER_ROUTES, type RosterApi } from '../../roster/client';
 import type { MemberCache } from '../../roster/member-cache';
+import type { MemberResolver } from '../../roster/member-resolver';
+import type { OnlinePlayers } from '../../roster/online-players';
 import type { PlayerRegistry } from '../../roster/player-registry';
-import type { RosterService } from '../../roster/roster-service';
 import { AuditFeed } from './audit-feed';
 import { gapReread } from './gap-reread';
 import { scheduleAuditFeed } from './refresh-plan';
@@ -15,7 +17,9 @@ const PAGE_SIZE = 100;
 
 export interface AuditStart {
   api: RosterApi;
-  service: RosterService;
+  catalog: RosterCatalog;
+  members: MemberResolver;
+  online: OnlinePlayers;
   players: PlayerRegistry;
   cache: MemberCache;
   schedule: Schedule;
@@ -50,10 +54,11 @@ export function startAuditFeed(deps: AuditStart, scopes: readonly string[]): Aud
     newest: () => deps.api.get(ROSTER_ROUTES.auditLogs, { sort: '-createdAt', limit: 2 }, 'refresh'),
     // Stamps are judged on the service's clock: this server's may be minutes off it.
     serviceTime: () => deps.api.serviceTime.now(),
-    service: deps.service,
+    catalog: deps.catalog,
+    online: deps.online,
     players: deps.players,
     // Members not online are found by id in the cache and, when it runs, the roster mirror.
-    cache: deps.service,
+    cache: deps.members,
     clock: deps.clock,
     logger: deps.logger,
     intervalMs: auditMs,

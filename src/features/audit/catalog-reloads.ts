@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/ports';
-import type { RosterService } from '../../roster/roster-service';
+import type { RosterCatalog } from '../../roster/catalog';
+import type { OnlinePlayers } from '../../roster/online-players';
 
 /**
  * Catalog reloads the feed asks for are at most this far apart: a rank change of a member who is
@@ -13,7 +14,8 @@ export class CatalogReloads {
   private last = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly service: RosterService,
+    private readonly catalog: Pick<RosterCatalog, 'load'>,
+    private readonly online: Pick<OnlinePlayers, 'reshapeOnline'>,
     private readonly clock: Clock,
   ) {}
 
@@ -34,7 +36,7 @@ export class CatalogReloads {
     if (!this.owed || now - this.last < CATALOG_RELOAD_GAP_MS) return false;
     this.last = now;
     this.owed = false;
-    if (await this.service.loadCatalog(true)) this.service.reshapeOnline();
+    if (await this.catalog.load(true)) this.online.reshapeOnline();
     else this.owed = true;
     return true;
   }

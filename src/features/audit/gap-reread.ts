@@ -1,6 +1,6 @@
 import type { Schedule } from '../../kernel/schedule';
 import type { Clock } from '../../platform/ports';
-import type { RosterService } from '../../roster/roster-service';
+import type { OnlinePlayers } from '../../roster/online-players';
 
 /**
  * Re-reads of everyone online for gaps are at least this far apart; a gap meanwhile is answered
@@ -9,7 +9,7 @@ import type { RosterService } from '../../roster/roster-service';
 export const GAP_REREAD_SPACING_MS = 10 * 60_000;
 
 export interface GapRereadDeps {
-  service: RosterService;
+  online: Pick<OnlinePlayers, 'refreshOnline'>;
   cache: { markAllStale(): void };
   schedule: Schedule;
   clock: Clock;
@@ -30,7 +30,7 @@ export function gapReread(deps: GapRereadDeps): () => void {
   const run = () => {
     owed = false;
     last = deps.clock.now();
-    void deps.service.refreshOnline('refresh');
+    void deps.online.refreshOnline('refresh');
     deps.alsoReread?.();
   };
   return () => {

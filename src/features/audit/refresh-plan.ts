@@ -1,6 +1,7 @@
 import type { Schedule } from '../../kernel/schedule';
 import type { Clock } from '../../platform/ports';
-import type { RosterService } from '../../roster/roster-service';
+import type { MemberResolver } from '../../roster/member-resolver';
+import type { OnlinePlayers } from '../../roster/online-players';
 import type { AuditFeed } from './audit-feed';
 
 /** With the audit feed working, everyone online is re-read this many refresh intervals apart. */
@@ -9,7 +10,8 @@ export const SAFETY_NET_INTERVALS = 12;
 export interface RefreshPlan {
   schedule: Schedule;
   clock: Clock;
-  service: RosterService;
+  members: Pick<MemberResolver, 'mirrorAnswering'>;
+  online: Pick<OnlinePlayers, 'refreshOnline'>;
   /** `refresh.intervalSeconds` in ms; 0 turns the periodic refresh off. */
   intervalMs: number;
   /** The audit feed, once it runs; null without `audit:read` or with `refresh.auditSeconds` 0. */
@@ -23,7 +25,7 @@ export interface RefreshPlan {
  * the feed, or while it fails, it runs every interval exactly as before.
  */
 export function scheduleRefresh(plan: RefreshPlan): void {
-  const { clock, service, intervalMs } = plan;
+  const { clock, members, online, intervalMs } = plan;
   let lastFull = clock.now();
   plan.schedule.every(
     intervalMs,
@@ -31,9 +33,9 @@ export function scheduleRefresh(plan: RefreshPlan): void {
       const feed = plan.feed();
       // Half an interval of slack absorbs the schedule's jitter.
       const due = lastFull + intervalMs * (SAFETY_NET_INTERVALS - 0.5);
-      if (feed?.healthy && (service.mirrorAnswering || clock.now() < due)) return;
+      if (feed?.healthy && (members.mirrorAnswering || clock.now() < due)) return;
       lastFull = clock.now();
-      await service.refreshOnline('refresh');
+      await online.refreshOnline('refresh');
     },
     0.1,
   );

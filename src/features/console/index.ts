@@ -19,7 +19,7 @@ export function attachRosterCommand(context: RosterContext): Feature {
 
 /** What `roster status|lookup|refresh|doctor|training` answer, as console lines. */
 export function rosterCommands(context: RosterContext): RosterCommands {
-  const { api, service, players, config, clock, features } = context;
+  const { api, members, online, errors, players, config, clock, features } = context;
   return {
     status: () => [
       ...statusLines({
@@ -27,7 +27,7 @@ export function rosterCommands(context: RosterContext): RosterCommands {
         community: context.identity?.community.name ?? null,
         cache: context.cache,
         limiter: api.limiterState(),
-        service,
+        errors,
         players,
         now: clock.now(),
       }),
@@ -37,11 +37,11 @@ export function rosterCommands(context: RosterContext): RosterCommands {
       const id = serverId(target);
       if (id !== null) {
         if (!players.get(id)) return [`no player ${id} is online`];
-        return memberLines(await service.refreshPlayer(id), `player ${id}`);
+        return memberLines(await online.refreshPlayer(id), `player ${id}`);
       }
       const license = toLicense(target);
       if (license === null) return ['expected a server id or license:<40 hex>'];
-      const resolution = await service.fetch(license, 'refresh');
+      const resolution = await members.fetch(license, 'refresh');
       if (resolution.kind === 'outage') {
         return [`the roster could not answer: ${(resolution.error as Error).message}`];
       }
@@ -49,10 +49,10 @@ export function rosterCommands(context: RosterContext): RosterCommands {
     },
     refresh: async (target) => {
       if (target === 'all')
-        return [`refreshed online players; ${await service.refreshOnline('refresh')} changed`];
+        return [`refreshed online players; ${await online.refreshOnline('refresh')} changed`];
       const id = serverId(target);
       if (id === null || !players.get(id)) return [`no player ${target} is online`];
-      return memberLines(await service.refreshPlayer(id), `player ${id}`);
+      return memberLines(await online.refreshPlayer(id), `player ${id}`);
     },
     training: async () => (await context.handles.get(trainingReportHandle)?.lines()) ?? [],
     // Every check answers within gate.timeoutSeconds, whatever wait the service imposes.

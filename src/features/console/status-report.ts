@@ -2,7 +2,7 @@ import type { LimiterState } from '../../http';
 import type { MemberCache } from '../../roster/member-cache';
 import type { Member } from '../../roster/model';
 import type { PlayerRegistry } from '../../roster/player-registry';
-import type { RosterService } from '../../roster/roster-service';
+import type { RosterErrors } from '../../roster/roster-errors';
 
 /** `<prefix>_<id>_…`: enough for an owner to tell keys apart, never the secret. */
 export function maskKey(key: string): string {
@@ -15,13 +15,13 @@ export interface StatusInputs {
   community: string | null;
   cache: MemberCache;
   limiter: LimiterState;
-  service: RosterService;
+  errors: RosterErrors;
   players: PlayerRegistry;
   now: number;
 }
 
 export function statusLines(inputs: StatusInputs): string[] {
-  const { cache, limiter, service, players, now } = inputs;
+  const { cache, limiter, errors, players, now } = inputs;
   const stats = cache.stats();
   let loaded = 0;
   for (const [, entry] of players.onlinePlayers()) if (entry.view !== undefined) loaded++;
@@ -33,7 +33,7 @@ export function statusLines(inputs: StatusInputs): string[] {
       (limiter.remainingToday === null ? '' : `, ${limiter.remainingToday}/${limiter.perDay} today`) +
       (paused ? `; paused for ${Math.ceil((limiter.pausedUntil! - now) / 1000)}s after a 429` : '') +
       `; queued join ${limiter.queued.join}, rank changes ${limiter.queued.write}, refresh ${limiter.queued.refresh}, background ${limiter.queued.background}`,
-    `last error: ${service.lastError ? `${service.lastError.message} (${Math.round((now - service.lastError.at) / 1000)}s ago)` : 'none'}`,
+    `last error: ${errors.last ? `${errors.last.message} (${Math.round((now - errors.last.at) / 1000)}s ago)` : 'none'}`,
     `players: ${loaded}/${players.onlineCount} online loaded, ${players.connectingCount} connecting`,
   ];
 }

@@ -1,6 +1,6 @@
 import type { RosterContext } from '../../kernel/context';
 import { fx } from '../../platform/natives';
-import { matchKey } from '../../roster/catalog-index';
+import { statusAdmits } from '../../roster/member-status';
 import { registerRankCommand } from '../ranks/fivem/rank-command';
 import { rankChangeRecorder } from '../ranks/fivem/rank-record';
 import { RankChanges } from '../ranks/rank-changes';
@@ -13,17 +13,17 @@ import { rosterExports } from './fivem/exports';
  * `rank-changes.log` and `roster:rankChanged`.
  */
 export function attachExports(context: RosterContext): ExportingFeature {
-  const { service, queries, players, api, config, clock, logger, resourcePath } = context;
-  const admitted = new Set(config.gate.requireStatus.map(matchKey));
+  const { catalog, members, online, queries, players, api, config, clock, logger, resourcePath } = context;
   const ranks = new RankChanges({
-    service,
+    catalog,
+    online,
     players,
     api,
     order: config.ranks.order,
     // Unknown until the key is verified: meanwhile a change is sent and the service decides.
     scopes: () => context.identity?.scopes ?? null,
     canManage: (src) => fx.IsPlayerAceAllowed(src, 'roster.manage'),
-    admits: (status) => admitted.has(matchKey(status)),
+    admits: statusAdmits(config.gate.requireStatus),
     changed: rankChangeRecorder(resourcePath, logger, () => clock.now()),
     now: () => clock.now(),
     logger,
@@ -35,7 +35,8 @@ export function attachExports(context: RosterContext): ExportingFeature {
   registerRankCommand(() => ranks, context.output, logger);
   return {
     exports: rosterExports({
-      service,
+      members,
+      online,
       queries,
       ranks,
       deadline: { ms: config.gate.timeoutSeconds * 1000, clock, stopped },

@@ -1,6 +1,6 @@
 import type { RosterContext } from '../../kernel/context';
 import { fx } from '../../platform/natives';
-import { matchKey } from '../../roster/catalog-index';
+import { statusAdmits } from '../../roster/member-status';
 import type { ExportingFeature } from '../exports/exporting-feature';
 import { jobExports } from './fivem/job-exports';
 import { JobSyncRunner } from './fivem/job-sync-runner';
@@ -17,16 +17,15 @@ const FRAMEWORK_CALL_MS = 3000;
  * player hooks; the framework's own events through the runner.
  */
 export function attachJobs(context: RosterContext): ExportingFeature {
-  const { config, logger, clock, players, service } = context;
+  const { config, logger, clock, players, catalog } = context;
   if (!config.jobs.enabled) return { exports: jobExports(() => null) };
-  const admits = new Set(config.gate.requireStatus.map(matchKey));
   const sync = new JobSync({
     memberOf: (src) => {
       const view = players.get(src)?.view;
       return view === undefined ? undefined : (view?.member ?? null);
     },
     nameOf: (src) => fx.GetPlayerName(src) ?? `player ${src}`,
-    admits: (status) => admits.has(matchKey(status)),
+    admits: statusAdmits(config.gate.requireStatus),
     unassigned: config.jobs.unassigned,
     clock,
     logger,
@@ -36,7 +35,7 @@ export function attachJobs(context: RosterContext): ExportingFeature {
   const runner = new JobSyncRunner({
     config,
     sync,
-    catalog: () => (service.catalogReady ? service.catalog : null),
+    catalog: () => (catalog.ready ? catalog.index : null),
     clock,
     logger,
     callMs: FRAMEWORK_CALL_MS,

@@ -1,6 +1,6 @@
 import type { Config, GateMessages } from '../../kernel/config';
+import type { Resolution } from '../../roster/member-resolver';
 import type { MemberView } from '../../roster/member-view';
-import type { Resolution } from '../../roster/roster-service';
 import { decideJoin } from './decide';
 import { formatMessage, type MessageValues } from './messages';
 

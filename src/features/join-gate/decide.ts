@@ -1,4 +1,4 @@
-import { matchKey } from '../../roster/catalog-index';
+import { statusAdmits } from '../../roster/member-status';
 import type { MemberView } from '../../roster/member-view';
 
 export type JoinDecision =
@@ -17,7 +17,7 @@ export interface GateRules {
 export function decideJoin(view: MemberView | null, rules: GateRules): JoinDecision {
   if (view === null) return { allow: false, reason: 'not_on_roster' };
   const status = view.member.status;
-  if (!rules.requireStatus.some((s) => matchKey(s) === matchKey(status))) {
+  if (!statusAdmits(rules.requireStatus)(status)) {
     return { allow: false, reason: 'status', status };
   }
   if (rules.departments.length > 0 && !rules.departments.some((d) => view.department(d) !== undefined)) {

@@ -15,7 +15,7 @@ export function attachJoinGate(context: RosterContext): Feature {
     // Read at each join: the features that add a check are attached after the gate.
     joinChecks: () => features.joinChecks(),
     config: context.config,
-    service: () => context.service,
+    members: () => context.members,
     source: () => context.api,
     players: context.players,
     community: () => context.identity?.community.name ?? 'community',

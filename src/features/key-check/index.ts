@@ -17,7 +17,7 @@ export const SCOPE_RECHECK_MS = 15 * 60_000;
  * owner who adds the scope in the dashboard gets the audit feed and the mirror without a restart.
  */
 export function attachKeyCheck(context: RosterContext): Feature {
-  const { api, service, schedule, logger, features } = context;
+  const { api, catalog: departments, schedule, logger, features } = context;
   const recheckLater = (): void => {
     if (!hasScope(context.identity?.scopes ?? [], 'audit:read')) schedule.once(SCOPE_RECHECK_MS, recheck);
   };
@@ -39,7 +39,7 @@ export function attachKeyCheck(context: RosterContext): Feature {
   const begin = async (): Promise<void> => {
     let verified: KeyIdentity;
     // Departments and ranks load alongside the key check, so the first player waits for neither.
-    const catalog = service.catalogReady ? undefined : service.loadCatalog();
+    const catalog = departments.ready ? undefined : departments.load();
     try {
       verified = await api.whoami();
       // Known before anything is said: a `roster:ready` handler may already change a rank.
@@ -67,7 +67,7 @@ export function attachKeyCheck(context: RosterContext): Feature {
     features.ready(verified);
     recheckLater();
     await catalog;
-    features.departmentsRead(service.catalog);
+    features.departmentsRead(departments.index);
   };
   return { start: () => void begin() };
 }

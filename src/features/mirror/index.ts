@@ -16,10 +16,11 @@ import { communityKey } from './saved-mirror';
  * from the position saved with it when recent, else held for the outage policy only.
  */
 export function attachMirror(context: RosterContext): Feature {
-  const { config, api, service, schedule, clock, logger } = context;
+  const { config, api, catalog, members, online, schedule, clock, logger } = context;
   const sync = new MirrorSync({
     source: api,
-    service,
+    members,
+    online,
     schedule,
     clock,
     logger,
@@ -31,7 +32,7 @@ export function attachMirror(context: RosterContext): Feature {
   if (!config.mirror.enabled) sync.turnOff({ why: 'disabled' });
   context.handles.provide(mirrorHandle, {
     report: () => sync.report(),
-    toSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),
+    toSave: () => sync.toSave(catalog.ready ? catalog.index.catalog : null),
     restore(saved) {
       const fresh = sync.restore(saved);
       const { state, held } = sync.report();

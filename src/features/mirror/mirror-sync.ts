@@ -3,8 +3,9 @@ import type { Schedule } from '../../kernel/schedule';
 import type { Clock, Logger } from '../../platform/ports';
 import { CatalogIndex } from '../../roster/catalog-index';
 import type { LicenseClaims } from '../../roster/claimed-licenses';
+import type { MemberResolver } from '../../roster/member-resolver';
 import type { Catalog } from '../../roster/model';
-import type { RosterService } from '../../roster/roster-service';
+import type { OnlinePlayers } from '../../roster/online-players';
 import { entryValues } from '../audit/entry-values';
 import { MirrorAttachment } from './mirror-attachment';
 import { AuditStep, catchUp, type FollowedFeed } from './mirror-catch-up';
@@ -27,7 +28,8 @@ export interface MirrorSyncDeps {
       'perMinute' | 'remainingThisMinute' | 'resetAt' | 'keyUsedLastMinute'
     > & { joinsWaiting: number };
   };
-  service: Pick<RosterService, 'useMirror' | 'onAnswer' | 'followMirror' | 'refreshMembers'>;
+  members: Pick<MemberResolver, 'useMirror' | 'onAnswer'>;
+  online: Pick<OnlinePlayers, 'followMirror' | 'refreshMembers'>;
   schedule: Schedule;
   clock: Clock;
   logger: Logger;
@@ -75,7 +77,7 @@ export class MirrorSync {
     this.mirror = new RosterMirror(deps.maxEntries, tooLarge, deps.clock, deps.licenseClaims);
     this.known = new MirrorFreshness(deps.clock, deps.passMs, this.step);
     this.mirror.inStep = () => this.known.inStep();
-    this.attachment = new MirrorAttachment(deps.service, this.mirror);
+    this.attachment = new MirrorAttachment(deps.members, this.mirror);
     this.pacer = new MirrorPacer(deps.clock, () => deps.source.limiterState());
     const { source, clock, logger, maxEntries, passMs } = deps;
     this.reads = new MirrorReads({
@@ -87,7 +89,7 @@ export class MirrorSync {
       keeping: () => !this.stopped && this.status.active,
       tooLarge,
       completed: (startedAt, ordinal, replaced) => this.completed(startedAt, ordinal, replaced),
-      reread: (licenses) => void deps.service.refreshMembers(licenses, 'refresh'),
+      reread: (licenses) => void deps.online.refreshMembers(licenses, 'refresh'),
     });
     const { mirror, known, reads, pacer, step } = this;
     this.snapshot = new MirrorSnapshot({ mirror, known, reads, pacer, step });
@@ -264,7 +266,7 @@ export class MirrorSync {
     const first = this.status.fullRead();
     // The full read is the safety net for the players online too (the periodic refresh stands
     // down while the mirror answers).
-    void this.deps.service.followMirror();
+    void this.deps.online.followMirror();
     if (first)
       this.deps.logger.info(
         `the roster mirror holds ${this.mirror.size} members: their joins are decided without a request.`,

@@ -1,9 +1,9 @@
 import type { Clock } from '../../platform/ports';
 import { CatalogIndex } from '../../roster/catalog-index';
 import type { LicenseClaims } from '../../roster/claimed-licenses';
-import { type MemberView, toMemberView } from '../../roster/member-view';
+import type { HeldRecord, KnownRecord, MemberMirror } from '../../roster/member-mirror';
+import { toMemberView } from '../../roster/member-view';
 import type { ApiAssignment, ApiRank, MemberLookup } from '../../roster/model';
-import type { KnownRecord, MemberMirror } from '../../roster/roster-service';
 import { MemberIndex } from './member-index';
 import {
   licenseKey,
@@ -30,7 +30,7 @@ const MAX_SHARED_RANKS = 10_000;
  * membership.
  */
 export class RosterMirror implements MemberMirror {
-  private readonly held: MemberIndex;
+  private readonly index: MemberIndex;
   private readonly ranks = new Map<string, ApiRank>();
   /** Answers heard while a full read runs (null: the license is no longer held). */
   private heardDuringRead: Map<string, MirroredMember | null> | null = null;
@@ -59,7 +59,7 @@ export class RosterMirror implements MemberMirror {
     private readonly clock: Pick<Clock, 'now'> = { now: () => 0 },
     claims: LicenseClaims = { note: () => undefined },
   ) {
-    this.held = new MemberIndex(claims);
+    this.index = new MemberIndex(claims);
   }
 
   get wholeAt(): number | null {
@@ -72,7 +72,7 @@ export class RosterMirror implements MemberMirror {
   }
 
   get size(): number {
-    return this.held.size;
+    return this.index.size;
   }
 
   /** Whether any of `ids` is the member id or an assignment id of a member held. */
@@ -83,7 +83,7 @@ export class RosterMirror implements MemberMirror {
 
   /** The license of the member held whose member id or assignment id is `id`. */
   licenseNamedBy(id: string): string | undefined {
-    return this.held.licenseNamedBy(id);
+    return this.index.licenseNamedBy(id);
   }
 
   /**
@@ -96,27 +96,28 @@ export class RosterMirror implements MemberMirror {
     return this.ready && this.inStep();
   }
 
-  find(license: string, catalog: CatalogIndex): MemberView | undefined {
-    if (!this.answering || this.doubted.has(licenseKey(license))) return undefined;
-    const member = this.held.get(licenseKey(license));
-    return member ? toMemberView(lookupOf(member, catalog), catalog) : undefined;
+  held(license: string, catalog: CatalogIndex | null): HeldRecord | undefined {
+    const key = licenseKey(license);
+    const answers = catalog !== null && this.answering && !this.doubted.has(key);
+    const member = this.index.get(key);
+    if (!member) return undefined;
+    return {
+      answer: answers ? toMemberView(lookupOf(member, catalog), catalog) : undefined,
+      readAt: member.readAt,
+    };
   }
 
   /** What it holds for `license` however current, with when it was read: for the outage policy only. */
   lastKnown(license: string, catalog: CatalogIndex | null): KnownRecord | undefined {
-    const member = this.held.get(licenseKey(license));
+    const member = this.index.get(licenseKey(license));
     if (!member) return undefined;
     const names = catalog ?? this.savedCatalog ?? new CatalogIndex();
     return { view: toMemberView(lookupOf(member, names), names), readAt: member.readAt };
   }
 
-  readAt(license: string): number | undefined {
-    return this.held.get(licenseKey(license))?.readAt;
-  }
-
   /** Every member held (for the snapshot). */
   members(): IterableIterator<MirroredMember> {
-    return this.held.values();
+    return this.index.values();
   }
 
   /**
@@ -126,7 +127,7 @@ export class RosterMirror implements MemberMirror {
   restore(members: Iterable<MirroredMember>, catalog: CatalogIndex): void {
     this.clear();
     this.savedCatalog = catalog;
-    this.held.putAll([...members], null);
+    this.index.putAll([...members], null);
     this.checkSize();
   }
 
@@ -144,13 +145,13 @@ export class RosterMirror implements MemberMirror {
     if (answer !== null && answer !== 'partial') {
       const member = this.compact(answer);
       member.readAt = this.clock.now();
-      this.held.put(member);
+      this.index.put(member);
       this.heardDuringRead?.set(licenseKey(member.license), member);
       this.checkSize();
       return;
     }
     const key = licenseKey(license);
-    this.held.remove(key);
+    this.index.remove(key);
     this.heardDuringRead?.set(key, null);
   }
 
@@ -222,12 +223,12 @@ export class RosterMirror implements MemberMirror {
     const heard = this.heardDuringRead ?? new Map<string, MirroredMember | null>();
     const window = this.fullRead ?? new NamedWindow();
     this.abandonRead();
-    this.held.clear();
+    this.index.clear();
     this.doubted.clear();
-    this.held.putAll([...members], readAt);
+    this.index.putAll([...members], readAt);
     for (const [key, member] of heard) {
-      if (member === null) this.held.remove(key);
-      else this.held.put(member);
+      if (member === null) this.index.remove(key);
+      else this.index.put(member);
     }
     const replaced = this.doubtNamed(window, null);
     this.ready = true;
@@ -242,7 +243,7 @@ export class RosterMirror implements MemberMirror {
    */
   addAll(members: Iterable<MirroredMember>, readAt = this.clock.now(), window?: NamedWindow): ReadReplaced {
     const all = [...members];
-    this.held.putAll(all, readAt);
+    this.index.putAll(all, readAt);
     if (window) this.closeWindow(window);
     const replaced = window
       ? this.doubtNamed(window, new Set(all.map((m) => m.id)))
@@ -260,7 +261,7 @@ export class RosterMirror implements MemberMirror {
     for (const id of window.ids) {
       const key = this.licenseNamedBy(id);
       if (key === undefined) continue;
-      if (only !== null && !only.has(this.held.get(key)?.id ?? '')) continue;
+      if (only !== null && !only.has(this.index.get(key)?.id ?? '')) continue;
       named.add(key);
     }
     for (const key of named) this.doubt(key);
@@ -269,7 +270,7 @@ export class RosterMirror implements MemberMirror {
 
   /** Forgets everything (the mirror is turned off). */
   clear(): void {
-    this.held.clear();
+    this.index.clear();
     this.ranks.clear();
     this.doubted.clear();
     this.abandonRead();
@@ -280,7 +281,7 @@ export class RosterMirror implements MemberMirror {
   }
 
   private checkSize(): void {
-    if (this.held.size > this.maxEntries) this.tooLarge(this.held.size);
+    if (this.index.size > this.maxEntries) this.tooLarge(this.index.size);
   }
 
   private sharedRank(rank: ApiRank): ApiRank {

@@ -16,7 +16,7 @@ import { createPanel } from './panel';
  * asks: the same status, doctor and training report as the `roster` command.
  */
 export function attachPanel(context: RosterContext): Feature {
-  const { webToken, settings, config, api, service, cache, players, clock, logger, resource } = context;
+  const { webToken, settings, config, api, errors, cache, players, clock, logger, resource } = context;
   if (webToken === null) return {};
   const commands = rosterCommands(context);
   const trainingOn = config.training.enabled && settings.trainingApiKey !== undefined;
@@ -30,7 +30,7 @@ export function attachPanel(context: RosterContext): Feature {
         return known ? { community: known.community.name, scopes: known.scopes } : null;
       },
       limiter: () => api.limiterState(),
-      lastError: () => service.lastError,
+      lastError: () => errors.last,
       cache: () => cache.stats(),
       mirror: () => context.handles.get(mirrorHandle)?.report() ?? null,
       claimedLicenses: () => ({

@@ -14,7 +14,8 @@ export function attachPermissions(context: RosterContext): Feature {
     resourcePath: context.resourcePath,
     config: context.config,
     players: context.players,
-    service: () => context.service,
+    members: () => context.members,
+    catalog: () => context.catalog,
     logger: context.logger,
   });
   return {

@@ -5,7 +5,8 @@ import {
   type PrincipalLink,
   playerPrincipal,
 } from '../../platform/principal-names';
-import { CatalogIndex, matchKey, type RankOrder } from '../../roster/catalog-index';
+import { CatalogIndex, type RankOrder } from '../../roster/catalog-index';
+import { statusAdmits } from '../../roster/member-status';
 import type { Member } from '../../roster/model';
 import { buildLadders, type Ladders } from './ladders';
 import { diffLinks } from './link-diff';
@@ -48,14 +49,14 @@ export class PrincipalGrants {
   private readonly wanted = new WantedLinks();
   private readonly granted = new Map<string, PrincipalLink>();
   private readonly ledger: PrincipalLedger;
-  private readonly statuses: ReadonlySet<string>;
+  private readonly admits: (status: string) => boolean;
   private active = false;
   private saidBlocked = false;
   /** Catalog problems already told: a catalog read again says each one once, not every reload. */
   private saidProblems = new Set<string>();
 
   constructor(private readonly deps: PrincipalGrantsDeps) {
-    this.statuses = new Set(deps.requireStatus.map(matchKey));
+    this.admits = statusAdmits(deps.requireStatus);
     this.ledger = new PrincipalLedger(deps.ledger, deps.logger);
     this.ladders = buildLadders(new CatalogIndex(), deps.order, deps.prefix);
   }
@@ -156,9 +157,7 @@ export class PrincipalGrants {
   private playerLinks(license: string | null, member: Member | null): PrincipalLink[] {
     const child = license === null ? null : playerPrincipal(license);
     if (child === null) return [];
-    return memberPrincipals(member, this.ladders, (status) => this.statuses.has(matchKey(status))).map(
-      (parent) => ({ child, parent }),
-    );
+    return memberPrincipals(member, this.ladders, this.admits).map((parent) => ({ child, parent }));
   }
 
   /** Brings the touched links of the ACL in line with what is wanted: removals first, so a change never briefly grants both. */

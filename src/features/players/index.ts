@@ -14,7 +14,7 @@ const CONNECTING_MAX_AGE_MS = 15 * 60_000;
 export function attachPlayers(context: RosterContext): Feature {
   const { players, clock, logger, features } = context;
   const lifecycle: LifecycleDeps = {
-    service: () => context.service,
+    online: () => context.online,
     players,
     clock,
     dropped: (entry) => features.dropped(entry),

@@ -18,17 +18,30 @@ const CATALOG_REFRESH_MS = 30 * 60_000;
  * doctor` tells how the feed runs.
  */
 export function attachRefresh(context: RosterContext): Feature {
-  const { api, service, players, cache, schedule, clock, logger, config, features, handles } = context;
+  const {
+    api,
+    catalog,
+    members,
+    online,
+    players,
+    cache,
+    schedule,
+    clock,
+    logger,
+    config,
+    features,
+    handles,
+  } = context;
   // While the key was refused nothing was sent: players admitted meanwhile by gate.onError have no
   // roster data, and everyone online may have changed. Read them all again the moment it resumes,
   // not at the next background refresh.
   api.onStateChange((change) => {
-    if (change.state === 'resumed') service.refreshOnline('refresh').catch(() => {});
+    if (change.state === 'resumed') online.refreshOnline('refresh').catch(() => {});
   });
   let feed: AuditFeed | null = null;
   // A gap re-reads everyone online and makes the cache's records last known only (spaced out);
   // whatever else a gap stops (the roster mirror deciding) hears of it at once.
-  const reread = gapReread({ service, cache, schedule, clock });
+  const reread = gapReread({ online, cache, schedule, clock });
   const gap = (reason: string): void => {
     features.auditGap(reason);
     reread();
@@ -38,7 +51,9 @@ export function attachRefresh(context: RosterContext): Feature {
     feed = startAuditFeed(
       {
         api,
-        service,
+        catalog,
+        members,
+        online,
         players,
         cache,
         schedule,
@@ -67,15 +82,16 @@ export function attachRefresh(context: RosterContext): Feature {
       scheduleRefresh({
         schedule,
         clock,
-        service,
+        members,
+        online,
         intervalMs: config.refresh.intervalSeconds * 1000,
         feed: () => feed,
       });
       schedule.every(
         CATALOG_REFRESH_MS,
         async () => {
-          await service.loadCatalog(true);
-          features.departmentsRead(service.catalog);
+          await catalog.load(true);
+          features.departmentsRead(catalog.index);
         },
         0.1,
       );

@@ -32,7 +32,7 @@ const LEFT_BEFORE_PLACED = 'Left before being placed in the queue.';
  * own decision (no second roster request), a refused player refused there at once.
  */
 export function attachQueuePriority(context: RosterContext): ExportingFeature {
-  const { config, players, service, queries, clock, logger, resource } = context;
+  const { config, players, members, queries, clock, logger, resource } = context;
   const timeoutMs = config.gate.timeoutSeconds * 1000;
   const gateRules = { requireStatus: config.gate.requireStatus, departments: config.gate.departments };
   const rules = new PriorityRules(
@@ -50,10 +50,10 @@ export function attachQueuePriority(context: RosterContext): ExportingFeature {
       const entry = players.get(id);
       if (entry?.view !== undefined) return entry.view;
       const license = entry ? entry.license : licenseOf(id);
-      return license ? service.lastKnown(license) : undefined;
+      return license ? members.lastKnown(license) : undefined;
     }
     const license = toLicense(target);
-    return license === null ? undefined : service.lastKnown(license);
+    return license === null ? undefined : members.lastKnown(license);
   };
 
   /** The roster's answer: a connecting player's from the gate's decision, else asked for. */
@@ -69,11 +69,11 @@ export function attachQueuePriority(context: RosterContext): ExportingFeature {
         const since = entry?.since ?? clock.now();
         await outcomes.wait(id, since + timeoutMs);
       }
-      return players.get(id)?.view ?? service.lastKnown(license);
+      return players.get(id)?.view ?? members.lastKnown(license);
     }
     const license = toLicense(target);
     if (license === null) return undefined;
-    const resolution = await service.resolve(license, 'join');
+    const resolution = await members.resolve(license, 'join');
     return resolution.kind === 'answer' ? resolution.view : resolution.lastKnown;
   };
 
@@ -122,7 +122,7 @@ export function attachQueuePriority(context: RosterContext): ExportingFeature {
         // ConnectQueue's lists, which would keep a player who never comes back.
         if (!stillConnecting(tempId)) return answer(LEFT_BEFORE_PLACED);
         if (seen.license !== null) {
-          const power = rules.powerOf(players.get(tempId)?.view ?? service.lastKnown(seen.license));
+          const power = rules.powerOf(players.get(tempId)?.view ?? members.lastKnown(seen.license));
           link.setPriority(seen.license, power, TEMP_PRIORITY_SECONDS);
         }
         answer();
@@ -151,7 +151,7 @@ export function attachQueuePriority(context: RosterContext): ExportingFeature {
     },
     departmentsRead(catalog) {
       // A failed load hands an empty catalog: every rule would look unknown.
-      if (!service.catalogReady) return;
+      if (!context.catalog.ready) return;
       // Named once: the periodic reload checks again but only the first reading is said.
       const problems = rules.check(catalog);
       if (leftOut === null) for (const problem of problems) logger.warn(problem);

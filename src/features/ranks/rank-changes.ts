@@ -1,11 +1,12 @@
 import type { Lane } from '../../http';
 import type { Logger } from '../../platform/ports';
+import type { RosterCatalog } from '../../roster/catalog';
 import type { RankOrder } from '../../roster/catalog-index';
 import type { QueryValues } from '../../roster/client/roster-api';
 import type { MemberView } from '../../roster/member-view';
 import type { ApiRank, Department } from '../../roster/model';
+import type { OnlinePlayers } from '../../roster/online-players';
 import type { PlayerRegistry } from '../../roster/player-registry';
-import type { RosterService } from '../../roster/roster-service';
 import { type FreshAssignments, heldRank, readFreshAssignments } from './fresh-assignments';
 import { type Acting, actingFor } from './rank-actor';
 import { actorRefusal } from './rank-authority';
@@ -20,7 +21,8 @@ import { WriteScope } from './write-scope';
 export type { RankActor, RankChange, RankChangeResult } from './rank-change';
 
 export interface RankChangeDeps {
-  service: RosterService;
+  catalog: RosterCatalog;
+  online: Pick<OnlinePlayers, 'recordRank' | 'refreshPlayers'>;
   players: PlayerRegistry;
   api: {
     get(path: string, query: QueryValues, lane: Lane): Promise<unknown>;
@@ -70,7 +72,7 @@ export class RankChanges {
   ): Promise<RankChangeResult> {
     const found = this.targetIn(target, department);
     if (!found.ok) return found;
-    const choose = namedChoice(this.deps.service.catalog, this.deps.order, found.department, rank);
+    const choose = namedChoice(this.deps.catalog.index, this.deps.order, found.department, rank);
     if (typeof choose !== 'function') return choose;
     return this.change(target, found, choose, actor, via);
   }
@@ -95,7 +97,7 @@ export class RankChanges {
   }
 
   private targetIn(target: string, department: string): Target {
-    return findTarget(this.deps.service, this.deps.players, target, department);
+    return findTarget(this.deps.catalog, this.deps.players, target, department);
   }
 
   /** Checks what needs no request, counts the attempt, then reads fresh and decides. */
@@ -158,7 +160,7 @@ export class RankChanges {
       this.reread([target]);
       return refuse(`${name} is no longer in ${label} on the roster; their record is being re-read.`);
     }
-    const current = heldRank(assignment, this.deps.service.catalog);
+    const current = heldRank(assignment, this.deps.catalog.index);
     if (current === undefined)
       return refuse(`${name}'s rank in ${label} is not one this server knows yet; try again shortly.`);
     if (current?.id !== department.rank?.id) this.reread([target]);
@@ -167,7 +169,7 @@ export class RankChanges {
     if (current?.id === wanted.id) return refuse(`${name} already holds ${wanted.name} in ${label}.`);
     if (judge) {
       const own = fresh.assignment(judge.member.id, department.id);
-      const rank = own ? (heldRank(own, this.deps.service.catalog) ?? null) : null;
+      const rank = own ? (heldRank(own, this.deps.catalog.index) ?? null) : null;
       const status = fresh.status(judge.member.id);
       const cached = judge.department(department.id)?.rank?.id;
       if (rank?.id !== cached || (status !== null && status !== judge.member.status)) {
@@ -199,10 +201,10 @@ export class RankChanges {
 
   /** What the cache holds for these players turned out stale: read them again, in the background. */
   private reread(srcs: string[]): void {
-    this.deps.service.refreshPlayers(srcs).catch(() => undefined);
+    this.deps.online.refreshPlayers(srcs).catch(() => undefined);
   }
 
   private ladder(departmentId: string): ApiRank[] {
-    return this.deps.service.catalog.ladder(departmentId, this.deps.order);
+    return this.deps.catalog.index.ladder(departmentId, this.deps.order);
   }
 }

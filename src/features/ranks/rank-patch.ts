@@ -1,10 +1,11 @@
 import type { Lane } from '../../http';
 import type { Logger } from '../../platform/ports';
+import type { RosterCatalog } from '../../roster/catalog';
 import { assignmentRoute } from '../../roster/client';
 import { assignmentSchema } from '../../roster/client/record-schemas';
 import type { MemberView } from '../../roster/member-view';
 import type { ApiRank, Department, Rank } from '../../roster/model';
-import type { RosterService } from '../../roster/roster-service';
+import type { OnlinePlayers } from '../../roster/online-players';
 import type { RankActor, RankChange, RankChangeResult } from './rank-change';
 import { rankChangeFailure, scopeNamed } from './rank-change-failure';
 import { waitText } from './rank-change-limits';
@@ -13,7 +14,8 @@ import { waitText } from './rank-change-limits';
 export const MAX_WAIT_MS = 10_000;
 
 export interface RankPatchDeps {
-  service: RosterService;
+  catalog: RosterCatalog;
+  online: Pick<OnlinePlayers, 'recordRank'>;
   api: {
     patch(path: string, body: unknown, lane: Lane): Promise<unknown>;
     estimateWaitMs(lane: Lane): number;
@@ -47,7 +49,7 @@ export interface DecidedChange {
  * a person understands.
  */
 export async function sendRankChange(deps: RankPatchDeps, c: DecidedChange): Promise<RankChangeResult> {
-  const { api, service, logger } = deps;
+  const { api, catalog, online, logger } = deps;
   const label = c.department.shortName ?? c.department.name;
   const name = c.view.member.name;
   // The read may have taken the write lane's last request of the day: never queue the PATCH
@@ -70,8 +72,8 @@ export async function sendRankChange(deps: RankPatchDeps, c: DecidedChange): Pro
       reason: rankChangeFailure(error, { target: name, department: label, rank: c.wanted.name }),
     };
   }
-  const confirmed = confirmedRank(service, answer, c.department.id, c.wanted);
-  const member = service.recordRank(c.target, c.department.id, confirmed);
+  const confirmed = confirmedRank(catalog, answer, c.department.id, c.wanted);
+  const member = online.recordRank(c.target, c.department.id, confirmed);
   if (member === null)
     return { ok: false, reason: `${name} left before the change was confirmed; it was made.` };
   const now = member.departments.find((d) => d.id === c.department.id) ?? c.department;
@@ -88,7 +90,7 @@ export async function sendRankChange(deps: RankPatchDeps, c: DecidedChange): Pro
 
 /** The rank the service's answer shows; the rank asked for when the answer does not say. */
 function confirmedRank(
-  service: RosterService,
+  catalog: RosterCatalog,
   answer: unknown,
   departmentId: string,
   wanted: ApiRank,
@@ -97,7 +99,7 @@ function confirmedRank(
   if (!parsed.success) return wanted;
   const rankId = parsed.data.rankId;
   if (rankId === null || rankId === wanted.id) return wanted;
-  const rank = parsed.data.rank ?? service.catalog.rank(rankId);
+  const rank = parsed.data.rank ?? catalog.index.rank(rankId);
   return rank && (rank.departmentId ?? departmentId) === departmentId ? rank : wanted;
 }
 

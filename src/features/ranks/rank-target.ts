@@ -1,7 +1,7 @@
+import type { RosterCatalog } from '../../roster/catalog';
 import type { MemberView } from '../../roster/member-view';
 import type { Department } from '../../roster/model';
 import type { PlayerRegistry } from '../../roster/player-registry';
-import type { RosterService } from '../../roster/roster-service';
 import { type Refusal, refuse } from './rank-change';
 
 /** The target of a change as cached, and the department of theirs it is about. */
@@ -12,7 +12,7 @@ export type Target = Refusal | { ok: true; view: MemberView; department: Departm
  * any request: each way it can fail says what the person asking should do.
  */
 export function findTarget(
-  service: RosterService,
+  catalog: RosterCatalog,
   players: PlayerRegistry,
   target: string,
   department: string,
@@ -22,10 +22,10 @@ export function findTarget(
   if (entry.view === undefined)
     return refuse(`Player ${target}'s roster record is still loading; try again.`);
   if (entry.view === null) return refuse(`${entry.name || `Player ${target}`} is not on the roster.`);
-  if (!service.catalogReady) return refuse('Departments and ranks are not loaded yet; try again shortly.');
-  const known = service.catalog.department(department);
+  if (!catalog.ready) return refuse('Departments and ranks are not loaded yet; try again shortly.');
+  const known = catalog.index.department(department);
   if (!known) {
-    const names = service.catalog.catalog.departments.map((d) => d.shortName ?? d.name);
+    const names = catalog.index.catalog.departments.map((d) => d.shortName ?? d.name);
     return refuse(`There is no department "${department}"; departments: ${names.join(', ')}.`);
   }
   const held = entry.view.department(known.id);

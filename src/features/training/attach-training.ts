@@ -5,7 +5,6 @@ import { fx } from '../../platform/natives';
 import type { Clock, Logger } from '../../platform/ports';
 import type { CatalogIndex } from '../../roster/catalog-index';
 import { rosterUserAgent } from '../../roster/client';
-import type { RosterService } from '../../roster/roster-service';
 import type { ExportAnswers } from '../exports/fivem/safe-exports';
 import { LearningApi } from './api/learning-api';
 import { createLearningHttp } from './api/learning-http';
@@ -13,7 +12,7 @@ import { DepartmentRequirements, unmatchedDepartmentLine } from './department-re
 import { aliasFile } from './fivem/alias-file';
 import { discordOf } from './fivem/discord-identifier';
 import { registerLinkCommand } from './fivem/link-command';
-import { type TrainingParts, trainingExports } from './fivem/training-exports';
+import { type TrainingParts, type TrainingRoster, trainingExports } from './fivem/training-exports';
 import { attachTrainingLifecycle, loadOnlineTrainingPlayers } from './fivem/training-lifecycle';
 import { fivemTrainingEvents } from './fivem/training-publish';
 import { decideJoin } from './join-decision';
@@ -27,7 +26,7 @@ export interface TrainingDeps {
   logger: Logger;
   clock: Clock;
   /** The roster side, for `isQualified` (department membership). */
-  roster: () => RosterService | null;
+  roster: () => TrainingRoster | null;
 }
 
 /** What the rest of the resource needs from the training side. */
@@ -139,7 +138,7 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
       if (result.status === 'rejected') logger.warn(`training: ${(result.reason as Error).message}`);
   };
   const report = () => {
-    const catalog = deps.roster()?.catalog;
+    const catalog = deps.roster()?.catalog.index;
     return {
       service,
       config,
@@ -189,7 +188,7 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
       loadOnlineTrainingPlayers(service);
       void begin();
       // Departments that first load late (through a join) are read here too, without a request.
-      schedule.every(DEPARTMENTS_CHECK_MS, () => readDepartments(deps.roster()?.catalog));
+      schedule.every(DEPARTMENTS_CHECK_MS, () => readDepartments(deps.roster()?.catalog.index));
       schedule.every(config.refresh.intervalSeconds * 1000, () => service.refreshOnline(), 0.1);
       schedule.every(COURSES_REFRESH_MS, () => service.loadCourses(), 0.1);
     },

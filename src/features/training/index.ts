@@ -13,7 +13,7 @@ import { trainingReportHandle } from './handle';
  */
 export function attachTraining(context: RosterContext): ExportingFeature {
   const { settings, logger, clock, config } = context;
-  const training = attachTrainingSide({ settings, logger, clock, roster: () => context.service });
+  const training = attachTrainingSide({ settings, logger, clock, roster: () => context });
   const { timeoutSeconds } = config.gate;
   context.handles.provide(trainingReportHandle, { lines: () => training.consoleLines() });
   return {

@@ -1,20 +1,14 @@
 import { type Lane, type RequestExecutor, RosterResponseError } from '../../http';
 import type { Logger } from '../../platform/ports';
 import type { LicenseClaims } from '../claimed-licenses';
-import type { ApiAssignment, ApiMember } from '../model';
+import type { ApiAssignment, MemberFound } from '../model';
 import { newestMembership } from '../newest-membership';
 import { listPages } from './list-pages';
 import { parseRecords } from './parse-records';
 import { assignmentSchema, type MemberRecord, memberSchema, toApiMember } from './record-schemas';
 import { ROSTER_ROUTES } from './routes';
 
-/** A member record, with its assignments when the service sent them inline (else `null`). */
-export interface MemberFound {
-  member: ApiMember;
-  assignments: ApiAssignment[] | null;
-  /** In the join lane: the assignments, already asked for the moment the member's batch answered. */
-  assignmentsAsked?: Promise<ApiAssignment[]>;
-}
+export type { MemberFound };
 
 /** The service's largest page. */
 const PAGE_SIZE = 100;

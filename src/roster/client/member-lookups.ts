@@ -1,11 +1,10 @@
 import type { Lane, RequestExecutor } from '../../http';
+import { gameLicense } from '../../platform/identifiers';
 import type { Clock, Logger } from '../../platform/ports';
 import type { LicenseClaims } from '../claimed-licenses';
 import type { ApiAssignment, ApiMember, MemberLookup } from '../model';
 import { fetchAssignments, fetchMembers, type MemberFound } from './fetch-members';
 import { KeyBatcher } from './key-batcher';
-
-const LICENSE = /^license:[0-9a-z]{1,128}$/;
 
 /**
  * In a storm, small batches wait this long after their lane's previous request: a storm of 100
@@ -110,8 +109,8 @@ export class MemberLookups {
 
   /** The member record holding `license` (assignments only if the service inlined them), or null. */
   member(license: string, lane: Lane): Promise<MemberFound | null> {
-    const key = license.trim().toLowerCase();
-    if (!LICENSE.test(key)) {
+    const key = gameLicense(license);
+    if (key === null) {
       this.logger.debug(`Not a game license, so not on the roster: ${JSON.stringify(license.slice(0, 60))}`);
       return Promise.resolve(null);
     }

@@ -1,11 +1,11 @@
 import { licenseOf } from '../../platform/identifiers';
 import { fx } from '../../platform/natives';
 import type { Clock } from '../../platform/ports';
+import type { OnlinePlayers } from '../online-players';
 import type { PlayerEntry, PlayerRegistry } from '../player-registry';
-import type { RosterService } from '../roster-service';
 
 export interface LifecycleDeps {
-  service: () => RosterService | null;
+  online: () => OnlinePlayers | null;
   players: PlayerRegistry;
   clock: Clock;
   /** A player left: whatever was held for them goes (e.g. their principals). */
@@ -22,7 +22,7 @@ export function attachLifecycle(deps: LifecycleDeps): void {
   fx.on('playerJoining', (oldId: unknown) => {
     const src = String(fx.source);
     const entry = deps.players.join(src, String(oldId), () => entryFor(src, deps.clock));
-    void deps.service()?.loadPlayer(src, entry);
+    void deps.online()?.loadPlayer(src, entry);
   });
   fx.on('playerDropped', () => {
     const entry = deps.players.drop(String(fx.source));
@@ -32,12 +32,12 @@ export function attachLifecycle(deps: LifecycleDeps): void {
 
 /** After a restart with players online: registers every connected player and loads them. */
 export function loadOnlinePlayers(deps: LifecycleDeps): number {
-  const service = deps.service();
+  const online = deps.online();
   const ids = fx.getPlayers();
   for (const src of ids) {
     const entry = entryFor(String(src), deps.clock);
     deps.players.add(String(src), entry);
-    if (service) void service.loadPlayer(String(src), entry);
+    if (online) void online.loadPlayer(String(src), entry);
   }
   return ids.length;
 }

@@ -1,6 +1,6 @@
 import { fx } from '../../platform/natives';
 import type { Member } from '../model';
-import type { RosterEvents } from '../roster-service';
+import type { RosterEvents } from '../online-players';
 
 /** The state bag copy of a member: no license, since player bags reach clients. */
 export function publicMember(member: Member | null): Omit<Member, 'license'> | null {

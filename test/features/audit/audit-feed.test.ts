@@ -60,7 +60,7 @@ describe('AuditFeed', () => {
 
   it('reloads the catalog for an entry naming a rank, at most once per gap, and never forgets one owed', async () => {
     const r = feedRig();
-    await r.service.loadCatalog();
+    await r.rosterCatalog.load();
     const loads = r.state.catalogLoads;
     await r.start();
     r.write({ ref: 'r1' });

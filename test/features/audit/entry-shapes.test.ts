@@ -19,7 +19,7 @@ describe('the feed reads every shape of entry the mock writes', () => {
       const r = feedRig();
       const away = await r.known(1);
       await r.online(2);
-      await r.service.loadCatalog();
+      await r.rosterCatalog.load();
       await r.start();
       const loads = r.state.catalogLoads;
       written(r, shape, {
@@ -67,7 +67,7 @@ describe('an entry about a department or rank the catalog does not hold yet', ()
   for (const entry of created) {
     it(`reloads departments and ranks: ${JSON.stringify(entry)}`, async () => {
       const r = feedRig();
-      await r.service.loadCatalog();
+      await r.rosterCatalog.load();
       await r.start();
       const loads = r.state.catalogLoads;
       r.write(entry);
@@ -78,7 +78,7 @@ describe('an entry about a department or rank the catalog does not hold yet', ()
 
   it('an assignment or member entry of a member not held does not', async () => {
     const r = feedRig();
-    await r.service.loadCatalog();
+    await r.rosterCatalog.load();
     await r.start();
     const loads = r.state.catalogLoads;
     r.write({

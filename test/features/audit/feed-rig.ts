@@ -1,9 +1,12 @@
 import { AuditFeed } from '../../../src/features/audit/audit-feed';
 import { type Logger, silentLogger } from '../../../src/platform/ports';
+import { RosterCatalog } from '../../../src/roster/catalog';
 import { MemberCache } from '../../../src/roster/member-cache';
+import { MemberResolver } from '../../../src/roster/member-resolver';
 import type { Catalog, MemberLookup } from '../../../src/roster/model';
+import { OnlinePlayers } from '../../../src/roster/online-players';
 import { PlayerRegistry } from '../../../src/roster/player-registry';
-import { RosterService } from '../../../src/roster/roster-service';
+import { RosterErrors } from '../../../src/roster/roster-errors';
 import type { RosterSource } from '../../../src/roster/roster-source';
 import { FakeClock } from '../../http/limiter/fake-clock';
 
@@ -83,12 +86,14 @@ export function feedRig(
   });
   const players = new PlayerRegistry();
   const updated: string[] = [];
-  const service = new RosterService({
-    source,
-    cache,
+  const errors = new RosterErrors(clock, silentLogger);
+  const rosterCatalog = new RosterCatalog({ source, clock, errors });
+  const members = new MemberResolver({ source, cache, catalog: rosterCatalog, errors });
+  const onlinePlayers = new OnlinePlayers({
     players,
-    clock,
-    logger: silentLogger,
+    members,
+    catalog: rosterCatalog,
+    errors,
     events: { playerLoaded() {}, playerUpdated: (src) => updated.push(src) },
   });
   const serviceNow = () => clock.now() + (options.skewMs ?? 0);
@@ -116,7 +121,8 @@ export function feedRig(
         .sort((a, b) => Date.parse(String(b.createdAt)) - Date.parse(String(a.createdAt)))
         .slice(0, 2);
     },
-    service,
+    catalog: rosterCatalog,
+    online: onlinePlayers,
     players,
     cache,
     clock,
@@ -137,7 +143,7 @@ export function feedRig(
     state,
     cache,
     players,
-    service,
+    rosterCatalog,
     updated,
     feed,
     /** The feed's first read, which anchors it on the log as it stands (the resource starting). */
@@ -159,8 +165,8 @@ export function feedRig(
     /** Member `n` on the roster and held in the cache, as after a join. */
     async known(n: number, status = 'ACTIVE'): Promise<string> {
       roster.set(`license:${n}`, memberRecord(n, status));
-      await service.loadCatalog();
-      await service.fetch(`license:${n}`, 'refresh');
+      await rosterCatalog.load();
+      await members.fetch(`license:${n}`, 'refresh');
       return `license:${n}`;
     },
     /** Member `n` online as player `src`, loaded. */
@@ -168,7 +174,7 @@ export function feedRig(
       const license = await this.known(n);
       const entry = { license, name: `Member ${n}`, view: undefined, since: clock.now() };
       players.add(src, entry);
-      await service.loadPlayer(src, entry);
+      await onlinePlayers.loadPlayer(src, entry);
     },
   };
 }

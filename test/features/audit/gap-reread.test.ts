@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { GAP_REREAD_SPACING_MS, gapReread } from '../../../src/features/audit/gap-reread';
 import { Schedule } from '../../../src/kernel/schedule';
-import type { RosterService } from '../../../src/roster/roster-service';
 import { FakeClock } from '../../http/limiter/fake-clock';
 
 function rig() {
   const clock = new FakeClock();
   const calls = { online: 0, stale: 0 };
-  const service = { refreshOnline: async () => ++calls.online } as unknown as RosterService;
+  const online = { refreshOnline: async () => ++calls.online };
   const cache = { markAllStale: () => calls.stale++ };
   const schedule = new Schedule(clock);
-  return { clock, calls, schedule, gap: gapReread({ service, cache, schedule, clock }) };
+  return { clock, calls, schedule, gap: gapReread({ online, cache, schedule, clock }) };
 }
 
 describe('gapReread', () => {

@@ -6,7 +6,6 @@ import {
   scheduleRefresh,
 } from '../../../src/features/audit/refresh-plan';
 import { Schedule } from '../../../src/kernel/schedule';
-import type { RosterService } from '../../../src/roster/roster-service';
 import { FakeClock } from '../../http/limiter/fake-clock';
 
 const HOUR = 3_600_000;
@@ -14,12 +13,13 @@ const HOUR = 3_600_000;
 function plan(feedHealthy: () => boolean | null) {
   const clock = new FakeClock();
   let passes = 0;
-  const service = { refreshOnline: async () => ++passes } as unknown as RosterService;
+  const online = { refreshOnline: async () => ++passes };
   const schedule = new Schedule(clock, () => 0.5);
   scheduleRefresh({
     schedule,
     clock,
-    service,
+    members: { mirrorAnswering: false },
+    online,
     intervalMs: 300_000,
     feed: () => {
       const healthy = feedHealthy();

@@ -1,8 +1,11 @@
 import { MirrorSync, type MirrorSyncDeps } from '../../../src/features/mirror/mirror-sync';
 import { Schedule } from '../../../src/kernel/schedule';
+import { RosterCatalog } from '../../../src/roster/catalog';
 import { MemberCache } from '../../../src/roster/member-cache';
+import { MemberResolver } from '../../../src/roster/member-resolver';
+import { OnlinePlayers } from '../../../src/roster/online-players';
 import { PlayerRegistry } from '../../../src/roster/player-registry';
-import { RosterService } from '../../../src/roster/roster-service';
+import { RosterErrors } from '../../../src/roster/roster-errors';
 import {
   FakeClock,
   type FakeReply,
@@ -173,7 +176,7 @@ export interface RigOptions {
 }
 
 /**
- * The roster client, service and mirror over a fake community, all on one fake clock. `shared`:
+ * The roster client, the roster core (catalog, member resolver, online players) and the mirror over a fake community, all on one fake clock. `shared`:
  * the clock and community of an earlier rig (the same server restarted).
  */
 export function mirrorRig(options: RigOptions = {}, shared?: { clock: FakeClock; community: FakeCommunity }) {
@@ -190,19 +193,17 @@ export function mirrorRig(options: RigOptions = {}, shared?: { clock: FakeClock;
   });
   const { logger: serviceLogger } = recordingLogger();
   const players = new PlayerRegistry();
-  const service = new RosterService({
-    source: api,
-    cache,
-    players,
-    clock,
-    logger: serviceLogger,
-    events: { playerLoaded() {}, playerUpdated() {} },
-  });
+  const errors = new RosterErrors(clock, serviceLogger);
+  const catalog = new RosterCatalog({ source: api, clock, errors });
+  const members = new MemberResolver({ source: api, cache, catalog, errors });
+  const events = { playerLoaded() {}, playerUpdated() {} };
+  const online = new OnlinePlayers({ players, members, catalog, events, errors });
   const { logger, lines: mirrorLines } = recordingLogger();
   const schedule = new Schedule(clock, () => 0.5);
   const deps: MirrorSyncDeps = {
     source: api,
-    service,
+    members,
+    online,
     schedule,
     clock,
     logger,
@@ -231,7 +232,9 @@ export function mirrorRig(options: RigOptions = {}, shared?: { clock: FakeClock;
     mirrorLines,
     cache,
     players,
-    service,
+    catalog,
+    members,
+    online,
     sync,
     close,
   };

@@ -21,7 +21,7 @@ describe('the first read yields to joins', () => {
   it('sends none of its pages while join lookups wait on the limiter, and completes after the storm', async () => {
     rig = mirrorRig({ members: 1000, perMinute: 120 });
     const r = rig;
-    await r.service.loadCatalog();
+    await r.catalog.load();
     r.sync.begin();
     // 300 players in 3 s, every fifth a stranger: held and merged, as a storm's lookups are.
     const stormAt = r.clock.now();

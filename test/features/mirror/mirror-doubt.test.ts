@@ -23,12 +23,12 @@ describe('a member the audit log named, whose re-read fails', () => {
     await outcome(r.clock, feed.poll());
     expect(feed.unreadMembers).toBe(1);
 
-    const failed = await outcome(r.clock, r.service.resolve(license(5), 'join', { decideOnly: true }));
+    const failed = await outcome(r.clock, r.members.resolve(license(5), 'join', { decideOnly: true }));
     // Not the mirror's ACTIVE record as an answer: the outage policy decides, with it as last known.
     expect(failed.value?.kind).toBe('outage');
     // Another member the log did not name is still decided from the mirror, with no request.
     const before = r.requests.length;
-    const other = await r.service.resolve(license(8), 'join', { decideOnly: true });
+    const other = await r.members.resolve(license(8), 'join', { decideOnly: true });
     expect(other.kind === 'answer' && other.view?.member.id).toBe('m-7');
     expect(r.requests.length).toBe(before);
 
@@ -36,7 +36,7 @@ describe('a member the audit log named, whose re-read fails', () => {
     await outcome(r.clock, feed.poll());
     expect(feed.unreadMembers).toBe(0);
     const from = r.requests.length;
-    const answered = await r.service.resolve(license(5), 'join', { decideOnly: true });
+    const answered = await r.members.resolve(license(5), 'join', { decideOnly: true });
     expect(answered.kind === 'answer' && answered.view?.member.status).toBe('SUSPENDED');
     expect(r.requests.length).toBe(from);
   });

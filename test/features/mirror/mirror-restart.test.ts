@@ -24,7 +24,7 @@ afterEach(async () => {
 /** Member `i` of the fake community (license i + 1), as a join resolves them. */
 async function join(rig: Rig, i: number) {
   const before = rig.requests.length;
-  const resolution = await rig.service.resolve(license(i + 1), 'join', { decideOnly: true });
+  const resolution = await rig.members.resolve(license(i + 1), 'join', { decideOnly: true });
   return { resolution, requests: rig.requests.length - before };
 }
 
@@ -43,7 +43,7 @@ describe('a restart with a recent snapshot', () => {
 
     expect(b.sync.restore(saved)).toBe(true);
     expect(b.sync.report().state.kind).toBe('catching-up');
-    await b.service.loadCatalog();
+    await b.catalog.load();
     b.sync.follow(feed);
     b.sync.begin();
     // The anchor scheduled at start finds the feed resumed: nothing asked.
@@ -81,7 +81,7 @@ describe('a restart with a recent snapshot', () => {
       status: 503,
       body: { success: false, error: { code: 'internal', message: 'down' } },
     });
-    const down = await outcome(b.clock, b.service.resolve(license(6), 'join', { decideOnly: true }));
+    const down = await outcome(b.clock, b.members.resolve(license(6), 'join', { decideOnly: true }));
     const resolution = down.value!;
     expect(resolution.kind).toBe('outage');
     // Named from the departments saved beside the mirror, so a department rule still applies.
@@ -91,8 +91,8 @@ describe('a restart with a recent snapshot', () => {
     });
     b.community.handler = base;
     // The key check loads them; the feed has not caught up yet.
-    await b.service.loadCatalog(true);
-    expect(b.service.catalogReady).toBe(true);
+    await b.catalog.load(true);
+    expect(b.catalog.ready).toBe(true);
     expect(b.sync.report().state.kind).toBe('catching-up');
     const looked = await join(b, 6);
     expect(looked.requests).toBeGreaterThan(0);
@@ -106,7 +106,7 @@ describe('a restart with a recent snapshot', () => {
     const { rig: b, feed } = restarted(a, log, { resyncMs: 60 * 60_000 });
     rigs.push(b);
     b.sync.restore(saved);
-    await b.service.loadCatalog();
+    await b.catalog.load();
     b.sync.follow(feed);
     b.sync.begin();
     await until(b.clock, () => b.sync.report().state.kind === 'up');
@@ -150,8 +150,8 @@ describe('a stale snapshot', () => {
       kind: 'stale',
       why: 'its last full read is older than mirror.resyncMinutes',
     });
-    expect(b.service.lastKnown(license(3))?.member.id).toBe('m-2');
-    await b.service.loadCatalog();
+    expect(b.members.lastKnown(license(3))?.member.id).toBe('m-2');
+    await b.catalog.load();
     b.sync.follow(feed);
     log.reads.length = 0;
     // A join while stale is looked up.
@@ -201,7 +201,7 @@ describe('a stale snapshot', () => {
     const feed = log.feedFor(b, 10);
     log.burst(10 * (MAX_CATCH_UP_READS + 1) + 1);
     b.sync.restore(saved);
-    await b.service.loadCatalog();
+    await b.catalog.load();
     b.sync.follow(feed);
     b.sync.begin();
     await until(b.clock, () => b.sync.report().state.kind === 'up');
@@ -220,7 +220,7 @@ describe('a stale snapshot', () => {
     rigs.push(b);
     log.failing = true;
     b.sync.restore(saved);
-    await b.service.loadCatalog();
+    await b.catalog.load();
     b.sync.follow(feed);
     b.sync.begin();
     await until(b.clock, () => b.sync.report().state.kind === 'up');

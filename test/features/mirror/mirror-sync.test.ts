@@ -17,7 +17,7 @@ afterEach(async () => {
 async function upAndRead(options: Parameters<typeof mirrorRig>[0] = {}, feed = true): Promise<Rig> {
   rig = mirrorRig(options);
   const r = rig;
-  await r.service.loadCatalog();
+  await r.catalog.load();
   if (feed) r.sync.follow(followedFeed(r));
   r.sync.begin();
   await until(r.clock, () => r.sync.report().state.kind === 'up');
@@ -31,7 +31,7 @@ describe('the first read', () => {
     // first, also counts the list.
     rig = mirrorRig({ members: 1000, perMinute: 20 });
     const r = rig;
-    await r.service.loadCatalog();
+    await r.catalog.load();
     r.sync.begin();
     await until(r.clock, () => r.sync.report().state.kind === 'up');
     const sent = r.mirrorRequests();
@@ -58,7 +58,7 @@ describe('the first read', () => {
       const reply = base(request);
       return { ...reply, headers: { ...reply.headers, 'x-ratelimit-limit': '12' } };
     };
-    await r.service.loadCatalog();
+    await r.catalog.load();
     r.sync.begin();
     await until(r.clock, () => r.sync.report().state.kind === 'up');
     expect(
@@ -72,13 +72,13 @@ describe('the first read', () => {
   it('leaves joins to the service until it is complete, and joins are not held behind it', async () => {
     rig = mirrorRig({ members: 1000, perMinute: 20 });
     const r = rig;
-    await r.service.loadCatalog();
+    await r.catalog.load();
     r.sync.begin();
     await r.clock.advance(30_000);
     expect(r.sync.report().state.kind).toBe('reading');
     const before = r.requests.length;
     let answered = false;
-    void r.service.resolve(license(5), 'join', { decideOnly: true }).then(() => {
+    void r.members.resolve(license(5), 'join', { decideOnly: true }).then(() => {
       answered = true;
     });
     await until(r.clock, () => answered, 10_000);
@@ -89,7 +89,7 @@ describe('the first read', () => {
     rig = mirrorRig({ members: 300 });
     const r = rig;
     for (const id of ['m-3', 'm-150', 'm-299']) r.community.unreadable.add(id);
-    await r.service.loadCatalog();
+    await r.catalog.load();
     r.sync.begin();
     await until(r.clock, () => r.sync.report().state.kind === 'up');
     const warnings = r.mirrorLines.filter((l) => l.level === 'warn');
@@ -103,7 +103,7 @@ describe('joins from the mirror', () => {
   it('answers a member it holds with no request, with departments and ranks', async () => {
     const r = await upAndRead();
     const before = r.requests.length;
-    const resolution = await r.service.resolve(license(6), 'join', { decideOnly: true });
+    const resolution = await r.members.resolve(license(6), 'join', { decideOnly: true });
     expect(r.requests.length).toBe(before);
     expect(resolution.kind === 'answer' && resolution.view?.member).toMatchObject({
       id: 'm-5',
@@ -124,7 +124,7 @@ describe('joins from the mirror', () => {
     r.sync.follow(followedFeed(r, () => readable));
     const asked = async () => {
       const before = r.requests.length;
-      await r.service.resolve(license(6), 'join', { decideOnly: true });
+      await r.members.resolve(license(6), 'join', { decideOnly: true });
       return r.requests.length - before;
     };
     expect(await asked()).toBe(0);
@@ -143,7 +143,7 @@ describe('joins from the mirror', () => {
     // 2,500 members at 10 requests a minute: the read takes minutes, longer than 2.5 audit intervals.
     rig = mirrorRig({ members: 2_500, perMinute: 20 });
     const r = rig;
-    await r.service.loadCatalog();
+    await r.catalog.load();
     r.sync.follow(followedFeed(r, () => false));
     r.sync.begin();
     await until(r.clock, () => r.mirrorRequests().length >= 3);
@@ -151,7 +151,7 @@ describe('joins from the mirror', () => {
     r.community.members[6]!.status = 'SUSPENDED';
     await until(r.clock, () => r.sync.report().state.kind === 'up');
     const before = r.requests.length;
-    const resolution = await r.service.resolve(license(7), 'join', { decideOnly: true });
+    const resolution = await r.members.resolve(license(7), 'join', { decideOnly: true });
     expect(resolution.kind === 'answer' && resolution.view?.member.status).toBe('SUSPENDED');
     expect(r.requests.length).toBeGreaterThan(before);
   });
@@ -160,11 +160,11 @@ describe('joins from the mirror', () => {
     rig = mirrorRig({ members: 0 });
     const r = rig;
     for (let i = 0; i < 10; i++) r.community.add(i === 3 ? 'SUSPENDED' : 'ACTIVE');
-    await r.service.loadCatalog();
+    await r.catalog.load();
     r.sync.begin();
     await until(r.clock, () => r.sync.report().state.kind === 'up');
     const before = r.requests.length;
-    const resolution = await r.service.resolve(license(4), 'join', { decideOnly: true });
+    const resolution = await r.members.resolve(license(4), 'join', { decideOnly: true });
     expect(resolution.kind === 'answer' && resolution.view?.member.status).toBe('SUSPENDED');
     expect(r.requests.length).toBe(before);
   });
@@ -173,7 +173,7 @@ describe('joins from the mirror', () => {
     const r = await upAndRead();
     const stranger = `license:${'f'.repeat(40)}`;
     const before = r.requests.length;
-    const resolution = await r.service.resolve(stranger, 'join', { decideOnly: true });
+    const resolution = await r.members.resolve(stranger, 'join', { decideOnly: true });
     expect(resolution).toMatchObject({ kind: 'answer', view: null });
     const asked = r.requests.slice(before).filter((q) => q.path === '/api/v1/members');
     expect(asked.map((q) => q.query.getAll('gameLicense'))).toEqual([[stranger]]);
@@ -182,13 +182,13 @@ describe('joins from the mirror', () => {
   it('a member added after the read is looked up once, then answered from the mirror', async () => {
     const r = await upAndRead({ passMs: 24 * 3_600_000 });
     const added = r.community.add();
-    const first = await r.service.resolve(added.gameLicense, 'join', { decideOnly: true });
+    const first = await r.members.resolve(added.gameLicense, 'join', { decideOnly: true });
     expect(first.kind === 'answer' && first.view?.member.id).toBe(added.id);
     expect(r.sync.report().held).toBe(251);
     // Past the cache's freshness, only the mirror can answer without a request.
     await r.clock.advance(700_000);
     const before = r.requests.length;
-    const again = await r.service.resolve(added.gameLicense, 'join', { decideOnly: true });
+    const again = await r.members.resolve(added.gameLicense, 'join', { decideOnly: true });
     expect(again.kind === 'answer' && again.view?.member.id).toBe(added.id);
     expect(r.requests.length).toBe(before);
   });
@@ -196,16 +196,16 @@ describe('joins from the mirror', () => {
   it('takes every answer: a re-read replaces the record, and "gone" removes it', async () => {
     const r = await upAndRead({ passMs: 24 * 3_600_000 });
     r.community.members[7]!.status = 'SUSPENDED';
-    await outcome(r.clock, r.service.fetch(license(8), 'refresh'));
-    const changed = await r.service.resolve(license(8), 'join');
+    await outcome(r.clock, r.members.fetch(license(8), 'refresh'));
+    const changed = await r.members.resolve(license(8), 'join');
     expect(changed.kind === 'answer' && changed.view?.member.status).toBe('SUSPENDED');
     r.community.remove('m-9');
-    await outcome(r.clock, r.service.fetch(license(10), 'refresh'));
+    await outcome(r.clock, r.members.fetch(license(10), 'refresh'));
     expect(r.sync.report().held).toBe(249);
     // No longer held: past the cache's "not on the roster", the service is asked again.
     await r.clock.advance(120_000);
     const before = r.requests.length;
-    await r.service.resolve(license(10), 'join');
+    await r.members.resolve(license(10), 'join');
     expect(r.requests.length).toBeGreaterThan(before);
   });
 
@@ -215,7 +215,7 @@ describe('joins from the mirror', () => {
     r.sync.begin();
     await until(r.clock, () => r.sync.report().state.kind === 'up');
     const before = r.requests.length;
-    await r.service.resolve(license(6), 'join');
+    await r.members.resolve(license(6), 'join');
     expect(r.requests.length).toBeGreaterThan(before);
   });
 });
@@ -224,7 +224,7 @@ describe('too large a roster', () => {
   it('turns the mirror off with one warning, from the first page when the service counts', async () => {
     rig = mirrorRig({ members: 250, maxEntries: 200 });
     const r = rig;
-    await r.service.loadCatalog();
+    await r.catalog.load();
     r.sync.begin();
     await until(r.clock, () => r.sync.report().state.kind === 'off');
     expect(r.mirrorRequests()).toHaveLength(1);
@@ -235,7 +235,7 @@ describe('too large a roster', () => {
     await r.clock.advance(600_000);
     expect(r.mirrorRequests()).toHaveLength(1);
     const before = r.requests.length;
-    await r.service.resolve(license(6), 'join');
+    await r.members.resolve(license(6), 'join');
     expect(r.requests.length).toBeGreaterThan(before);
   });
 
@@ -243,7 +243,7 @@ describe('too large a roster', () => {
     rig = mirrorRig({ members: 450, maxEntries: 250 });
     const r = rig;
     r.community.withoutTotal = true;
-    await r.service.loadCatalog();
+    await r.catalog.load();
     r.sync.begin();
     await until(r.clock, () => r.sync.report().state.kind === 'off');
     expect(r.mirrorRequests()).toHaveLength(3);
@@ -272,7 +272,7 @@ describe('kept current', () => {
     // The newest member held, read again for that millisecond, is not read again in full.
     expect(pass[1]!.query.getAll('memberId')).toEqual([added.id]);
     const sent = r.requests.length;
-    const resolution = await r.service.resolve(added.gameLicense, 'join');
+    const resolution = await r.members.resolve(added.gameLicense, 'join');
     expect(resolution.kind === 'answer' && resolution.view?.member.id).toBe(added.id);
     expect(r.requests.length).toBe(sent);
     // The next read starts from the member just read, and costs one request.
@@ -291,7 +291,7 @@ describe('kept current', () => {
     const target = r.community.members[5]!;
     const entry = { license: target.gameLicense, name: 'P', view: undefined, since: r.clock.now() };
     r.players.add('1', entry);
-    await r.service.loadPlayer('1', entry);
+    await r.online.loadPlayer('1', entry);
     expect(r.players.get('1')?.view?.member.status).toBe('ACTIVE');
     // Suspended on the roster with no audit entry and no lookup: only a full read can tell.
     target.status = 'SUSPENDED';
@@ -310,7 +310,7 @@ describe('kept current', () => {
     // The read takes minutes at this pace; a member suspended and re-read meanwhile stays so.
     await r.clock.advance(5_000);
     r.community.members[4]!.status = 'SUSPENDED';
-    await outcome(r.clock, r.service.fetch(license(5), 'refresh'), 100);
+    await outcome(r.clock, r.members.fetch(license(5), 'refresh'), 100);
     r.community.members[4]!.status = 'ACTIVE';
     let done = false;
     void resync.then(() => {
@@ -318,7 +318,7 @@ describe('kept current', () => {
     });
     await until(r.clock, () => done);
     expect(r.mirrorRequests().length - from).toBeGreaterThanOrEqual(24);
-    const held = await r.service.resolve(license(5), 'join');
+    const held = await r.members.resolve(license(5), 'join');
     expect(held.kind === 'answer' && held.view?.member.status).toBe('SUSPENDED');
     expect(r.sync.report().lastFullReadAt).toBeGreaterThan(firstRead);
   });
@@ -326,7 +326,7 @@ describe('kept current', () => {
   it('a list that comes back empty while it says more pages follow fails the read: the good mirror stays whole', async () => {
     const r = await upAndRead({ members: 250, passMs: 24 * 3_600_000 });
     const departments = () =>
-      Array.from({ length: 250 }, (_, i) => r.service.resolve(license(i + 1), 'join'));
+      Array.from({ length: 250 }, (_, i) => r.members.resolve(license(i + 1), 'join'));
     const before = (await Promise.all(departments())).map(
       (res) => res.kind === 'answer' && res.view?.member.departments.length,
     );
@@ -358,14 +358,14 @@ describe('kept current', () => {
     r.community.members[2]!.displayName = 'Renamed';
     await r.clock.advance(31 * 60_000);
     expect(r.sync.report().lastFullReadAt).toBeGreaterThan(firstRead);
-    const resolution = await r.service.resolve(license(3), 'join');
+    const resolution = await r.members.resolve(license(3), 'join');
     expect(resolution.kind === 'answer' && resolution.view?.member.name).toBe('Renamed');
   });
 
   it('tries a failed first read again at the next pass, warning once', async () => {
     rig = mirrorRig({ members: 120 });
     const r = rig;
-    await r.service.loadCatalog();
+    await r.catalog.load();
     const base = r.community.handler;
     let failing = true;
     r.community.handler = (request) =>

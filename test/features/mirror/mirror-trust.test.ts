@@ -14,7 +14,7 @@ async function started(
   inStep: () => boolean = () => true,
 ): Promise<Rig> {
   rig = mirrorRig(options);
-  await rig.service.loadCatalog();
+  await rig.catalog.load();
   rig.sync.follow(followedFeed(rig, inStep));
   rig.sync.begin();
   return rig;
@@ -25,7 +25,7 @@ async function join(r: Rig, n: number): Promise<{ requests: number; status: stri
   const before = r.requests.length;
   const { value: resolution } = await outcome(
     r.clock,
-    r.service.resolve(license(n), 'join', { decideOnly: true }),
+    r.members.resolve(license(n), 'join', { decideOnly: true }),
     100,
   );
   const status = resolution?.kind === 'answer' ? resolution.view?.member.status : undefined;
@@ -105,26 +105,26 @@ describe('the last known record', () => {
     const r = await started({ members: 300, perMinute: 20, passMs: 24 * 3_600_000 });
     await until(r.clock, () => r.sync.report().deciding);
     // Asked fresh: the cache keeps ACTIVE.
-    await outcome(r.clock, r.service.fetch(license(5), 'refresh'), 100);
+    await outcome(r.clock, r.members.fetch(license(5), 'refresh'), 100);
     expect(r.cache.lastKnown(license(5))?.member.status).toBe('ACTIVE');
     await r.clock.advance(60_000);
     // Suspended; no audit entry reaches this server, the next full read finds it.
     r.community.members[4]!.status = 'SUSPENDED';
     await outcome(r.clock, r.sync.resync(), 1000);
     expect(r.cache.lastKnown(license(5))?.member.status).toBe('ACTIVE');
-    expect(r.service.lastKnown(license(5))?.member.status).toBe('SUSPENDED');
+    expect(r.members.lastKnown(license(5))?.member.status).toBe('SUSPENDED');
     // And an answer heard after the read is newer again.
     r.community.members[4]!.status = 'ACTIVE';
     await r.clock.advance(1_000);
-    await outcome(r.clock, r.service.fetch(license(5), 'refresh'), 100);
-    expect(r.service.lastKnown(license(5))?.member.status).toBe('ACTIVE');
+    await outcome(r.clock, r.members.fetch(license(5), 'refresh'), 100);
+    expect(r.members.lastKnown(license(5))?.member.status).toBe('ACTIVE');
   });
 
   it("a fresh cached answer older than the mirror's record is not taken while the mirror is not deciding: the service is asked", async () => {
     let inStep = true;
     const r = await started({ members: 300, perMinute: 20 }, () => inStep);
     await until(r.clock, () => r.sync.report().deciding);
-    await outcome(r.clock, r.service.fetch(license(5), 'refresh'), 100);
+    await outcome(r.clock, r.members.fetch(license(5), 'refresh'), 100);
     await r.clock.advance(60_000);
     r.community.members[4]!.status = 'SUSPENDED';
     await outcome(r.clock, r.sync.resync(), 1000);

@@ -1,4 +1,4 @@
-import type { Resolution } from '../../../src/roster/roster-service';
+import type { Resolution } from '../../../src/roster/member-resolver';
 import { settle } from '../../http/limiter/fake-clock';
 import type { FakeClock } from '../../roster/client/fake-roster';
 import type { ModelResource } from './model-resource';

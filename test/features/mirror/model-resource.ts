@@ -8,7 +8,7 @@ import { attachRefresh } from '../../../src/features/players/refresh';
 import { type Config, loadSettings } from '../../../src/kernel/config';
 import { buildRosterContext } from '../../../src/kernel/context';
 import type { Logger } from '../../../src/platform/ports';
-import type { Resolution, RosterService } from '../../../src/roster/roster-service';
+import type { MemberResolver, Resolution } from '../../../src/roster/member-resolver';
 import { type FakeClock, ORIGIN } from '../../roster/client/fake-roster';
 import type { Outcome } from './model-decisions';
 import { API_KEY } from './model-service';
@@ -16,7 +16,7 @@ import { transportTaken, useTransport } from './model-transport';
 
 /**
  * The resource as `startRoster` puts it together, over the model service: the app's own context
- * (`buildRosterContext`: the roster client, cache, players, service) and the capabilities that keep
+ * (`buildRosterContext`: the roster client, cache, players, member resolver) and the features that keep
  * the roster on the server (the key check, the audit feed, the mirror), attached and started in
  * the app's order. Only the transport is the model's: the client's connection pool is replaced by
  * the model's dispatcher (model-transport.ts), since the context takes no dispatcher of its own.
@@ -24,7 +24,7 @@ import { transportTaken, useTransport } from './model-transport';
  */
 export interface ModelResource {
   config: Config;
-  service: RosterService;
+  members: MemberResolver;
   /** Warnings and errors the resource logged, with this server's time. */
   lines: { at: number; level: string; message: string }[];
   /** A connecting player's lookup, as the join gate asks it (src/features/join-gate/fivem/gate.ts). */
@@ -77,7 +77,7 @@ export function startModelResource(inputs: ResourceInputs): ModelResource {
     throw new Error(
       'the roster client opened its own connection pool, not the model service: the test file must mock src/http/keep-alive-pool.ts with model-transport.ts',
     );
-  const { features, service, config } = context;
+  const { features, members, config } = context;
   // The features that keep the roster on the server, in the app's order (src/app/start.ts).
   for (const attach of [attachKeyCheck, attachRefresh, attachMirror]) features.add(attach(context));
   features.start();
@@ -85,16 +85,16 @@ export function startModelResource(inputs: ResourceInputs): ModelResource {
   const { gate } = config;
   return {
     config,
-    service,
+    members,
     lines,
     async join(license) {
-      const resolution = await service.resolve(license, 'join', { decideOnly: true });
+      const resolution = await members.resolve(license, 'join', { decideOnly: true });
       // As the gate does: departments known by id only cannot be matched by name.
       if (resolution.kind === 'answer' && resolution.unnamed && gate.departments.length > 0)
         return {
           kind: 'outage',
           error: new Error('departments not loaded'),
-          lastKnown: service.lastKnown(license),
+          lastKnown: members.lastKnown(license),
         };
       return resolution;
     },
@@ -102,7 +102,7 @@ export function startModelResource(inputs: ResourceInputs): ModelResource {
     watchdog: (license) => ({
       kind: 'outage',
       error: new Error('no answer in time'),
-      lastKnown: service.lastKnown(license),
+      lastKnown: members.lastKnown(license),
     }),
     outcomeOf(resolution) {
       if (resolution.kind === 'answer') {

@@ -117,7 +117,7 @@ export async function runHistory(history: History): Promise<Verdict> {
       await clock.advance(boundMs);
       // Everyone joins at the check, and each lookup's answer goes into the mirror: joining while
       // the first read still runs would mend what that read got wrong. The check waits for it.
-      for (let waited = 0; !resource.service.mirrorAnswering && waited < READ_WAIT_MS; waited += 5000)
+      for (let waited = 0; !resource.members.mirrorAnswering && waited < READ_WAIT_MS; waited += 5000)
         await clock.advance(5000);
       const all = await join(roster.licenses());
       // Lookups on a key of 20 a minute take a while; no change or fault comes meanwhile.

@@ -56,9 +56,10 @@ export class FakeAuditLog {
         if (this.failing) throw new Error('audit log unavailable');
         return sorted().reverse().slice(0, 2);
       },
-      service: rig.service,
+      catalog: rig.catalog,
+      online: rig.online,
       players: rig.players,
-      cache: rig.service,
+      cache: rig.members,
       clock: rig.clock,
       logger: silentLogger,
       intervalMs: 60_000,
@@ -79,7 +80,7 @@ export async function firstRun(options: RigOptions = {}, passSize?: number) {
   const rig = mirrorRig(options);
   const log = new FakeAuditLog(rig.clock);
   const feed = log.feedFor(rig, passSize);
-  await rig.service.loadCatalog();
+  await rig.catalog.load();
   rig.sync.follow(feed);
   rig.sync.begin();
   await feed.anchor();
@@ -93,7 +94,7 @@ export async function firstRun(options: RigOptions = {}, passSize?: number) {
 
 /** The resource stops: the snapshot's mirror part, written and read back as JSON. */
 export async function stopAndSave(rig: Rig): Promise<SavedMirror> {
-  const saved = rig.sync.toSave(rig.service.catalog.catalog);
+  const saved = rig.sync.toSave(rig.catalog.index.catalog);
   await rig.close();
   if (saved === null) throw new Error('nothing to save');
   const decoded = decodeMirror(JSON.parse(JSON.stringify(encodeMirror(saved))));

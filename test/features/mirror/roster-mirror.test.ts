@@ -23,14 +23,14 @@ describe('RosterMirror', () => {
     const mirror = new RosterMirror(10, () => {});
     mirror.beginRead();
     mirror.heard(license, lookupOf());
-    expect(mirror.find(license, index)).toBeUndefined();
+    expect(mirror.held(license, index)?.answer).toBeUndefined();
     mirror.replaceAll([]);
-    expect(mirror.find(license, index)?.member.id).toBe('m-1');
+    expect(mirror.held(license, index)?.answer?.member.id).toBe('m-1');
   });
 
   it('finds a license whatever its case, shaped with the catalog', () => {
     const mirror = upMirror();
-    const view = mirror.find(license.toUpperCase().replace('LICENSE:', 'license:'), index);
+    const view = mirror.held(license.toUpperCase().replace('LICENSE:', 'license:'), index)?.answer;
     expect(view?.member.departments.map((d) => [d.shortName, d.rank?.name, d.primary])).toEqual([
       ['LSPD', 'Officer', false],
       ['SAFR', 'Firefighter', true],
@@ -41,10 +41,10 @@ describe('RosterMirror', () => {
   it('a partial answer or "not on the roster" drops the record: the next join is asked', () => {
     const mirror = upMirror();
     mirror.heard(license, 'partial');
-    expect(mirror.find(license, index)).toBeUndefined();
+    expect(mirror.held(license, index)?.answer).toBeUndefined();
     mirror.heard(license, lookupOf());
     mirror.heard(license, null);
-    expect(mirror.find(license, index)).toBeUndefined();
+    expect(mirror.held(license, index)?.answer).toBeUndefined();
     expect(mirror.size).toBe(0);
   });
 
@@ -53,8 +53,8 @@ describe('RosterMirror', () => {
     const moved = lookupOf();
     moved.member = { ...moved.member, gameLicense: `license:${'b'.repeat(40)}` };
     mirror.heard(moved.member.gameLicense, moved);
-    expect(mirror.find(license, index)).toBeUndefined();
-    expect(mirror.find(moved.member.gameLicense, index)?.member.id).toBe('m-1');
+    expect(mirror.held(license, index)?.answer).toBeUndefined();
+    expect(mirror.held(moved.member.gameLicense, index)?.answer?.member.id).toBe('m-1');
     expect(mirror.size).toBe(1);
   });
 
@@ -78,14 +78,14 @@ describe('RosterMirror', () => {
       );
       mirror.beginRead();
       mirror.replaceAll([...read.map((l) => mirror.compact(l)), mirror.compact(other(3))]);
-      expect(mirror.find(license, index)?.member).toMatchObject({ id: 'm-7', status: 'ACTIVE' });
-      expect(mirror.find(other(3).member.gameLicense, index)?.member.id).toBe('m-3');
+      expect(mirror.held(license, index)?.answer?.member).toMatchObject({ id: 'm-7', status: 'ACTIVE' });
+      expect(mirror.held(other(3).member.gameLicense, index)?.answer?.member.id).toBe('m-3');
       expect(claims).toEqual([[license, ['m-7', 'm-2']]]);
       // Members read since the last read: an older membership never displaces the one held, a newer one does.
       mirror.addAll([mirror.compact(twin(1, 'ACTIVE', '2023-05-05T00:00:00.000Z'))]);
-      expect(mirror.find(license, index)?.member.id).toBe('m-7');
+      expect(mirror.held(license, index)?.answer?.member.id).toBe('m-7');
       mirror.addAll([mirror.compact(twin(9, 'SUSPENDED', '2026-01-01T00:00:00.000Z'))]);
-      expect(mirror.find(license, index)?.member).toMatchObject({ id: 'm-9', status: 'SUSPENDED' });
+      expect(mirror.held(license, index)?.answer?.member).toMatchObject({ id: 'm-9', status: 'SUSPENDED' });
     }
   });
 
@@ -97,7 +97,7 @@ describe('RosterMirror', () => {
     const mirror = new RosterMirror(10, () => {});
     mirror.beginRead();
     mirror.replaceAll([mirror.compact(twin(12, 'ACTIVE')), mirror.compact(twin(9, 'SUSPENDED'))]);
-    expect(mirror.find(license, index)?.member.id).toBe('m-12');
+    expect(mirror.held(license, index)?.answer?.member.id).toBe('m-12');
   });
 
   it('a member the audit log named while a full read ran is not answered from it until read again', () => {
@@ -114,14 +114,14 @@ describe('RosterMirror', () => {
     ]);
     expect(replaced.named.sort()).toEqual([license, stranger.member.gameLicense].sort());
     expect(replaced.overflowed).toBe(false);
-    expect(mirror.find(stranger.member.gameLicense, index)).toBeUndefined();
-    expect(mirror.find(license, index)).toBeUndefined();
-    expect(mirror.find(other(5).member.gameLicense, index)?.member.id).toBe('m-5');
+    expect(mirror.held(stranger.member.gameLicense, index)?.answer).toBeUndefined();
+    expect(mirror.held(license, index)?.answer).toBeUndefined();
+    expect(mirror.held(other(5).member.gameLicense, index)?.answer?.member.id).toBe('m-5');
     // Still a last known record for the outage policy.
     expect(mirror.lastKnown(stranger.member.gameLicense, index)?.view.member.id).toBe('m-4');
     // Read again: answered.
     mirror.heard(stranger.member.gameLicense, other(4, 'SUSPENDED'));
-    expect(mirror.find(stranger.member.gameLicense, index)?.member.status).toBe('SUSPENDED');
+    expect(mirror.held(stranger.member.gameLicense, index)?.answer?.member.status).toBe('SUSPENDED');
     // Named after the read completed: nothing kept (the feed re-reads the members it finds held).
     mirror.named(['m-5']);
     mirror.beginRead();
@@ -134,8 +134,8 @@ describe('RosterMirror', () => {
     mirror.named(['m-6']);
     const added = mirror.addAll([mirror.compact(other(6)), mirror.compact(other(8))], 5, window);
     expect(added.named).toEqual([other(6).member.gameLicense]);
-    expect(mirror.find(other(6).member.gameLicense, index)).toBeUndefined();
-    expect(mirror.find(other(8).member.gameLicense, index)?.member.id).toBe('m-8');
+    expect(mirror.held(other(6).member.gameLicense, index)?.answer).toBeUndefined();
+    expect(mirror.held(other(8).member.gameLicense, index)?.answer?.member.id).toBe('m-8');
     mirror.beginRead();
     mirror.named(Array.from({ length: 50_001 }, (_, i) => `id-${i}`));
     expect(mirror.replaceAll([]).overflowed).toBe(true);
@@ -158,8 +158,8 @@ describe('RosterMirror', () => {
     mirror.heard(license, lookupOf('SUSPENDED'));
     mirror.heard(other(2).member.gameLicense, null);
     mirror.replaceAll([mirror.compact(lookupOf('ACTIVE')), mirror.compact(other(2))]);
-    expect(mirror.find(license, index)?.member.status).toBe('SUSPENDED');
-    expect(mirror.find(other(2).member.gameLicense, index)).toBeUndefined();
+    expect(mirror.held(license, index)?.answer?.member.status).toBe('SUSPENDED');
+    expect(mirror.held(other(2).member.gameLicense, index)?.answer).toBeUndefined();
   });
 
   it('says when answers take it past its bound', () => {
@@ -180,6 +180,6 @@ describe('RosterMirror', () => {
     // A rank the catalog does not know yet still has its name.
     mirror.beginRead();
     mirror.replaceAll([{ ...mirror.compact(lookupOf()), assignments: [a] }]);
-    expect(mirror.find(license, index)?.member.departments[0]?.rank?.name).toBe('Recruit');
+    expect(mirror.held(license, index)?.answer?.member.departments[0]?.rank?.name).toBe('Recruit');
   });
 });

@@ -2,13 +2,15 @@ import { answerWithin } from '../../../platform/answer-within';
 import { key, license, serverId } from '../../../platform/arguments';
 import { fx } from '../../../platform/natives';
 import type { Clock } from '../../../platform/ports';
+import type { MemberResolver } from '../../../roster/member-resolver';
+import type { OnlinePlayers } from '../../../roster/online-players';
 import type { RosterQueries } from '../../../roster/queries';
-import type { RosterService } from '../../../roster/roster-service';
 import type { RankChanges } from '../../ranks/rank-changes';
 import type { ExportAnswers } from './safe-exports';
 
 export interface ExportDeps {
-  service: RosterService;
+  members: MemberResolver;
+  online: OnlinePlayers;
   queries: RosterQueries;
   ranks: RankChanges;
   /**
@@ -31,10 +33,10 @@ const NO_ACTOR =
  * The roster's own exports (members, departments, ranks, rank changes): name → [handler, the
  * answer when it fails]. Bad input gets the empty answer, never a throw.
  */
-export function rosterExports({ service, queries, ranks, deadline }: ExportDeps): ExportAnswers {
+export function rosterExports({ members, online, queries, ranks, deadline }: ExportDeps): ExportAnswers {
   const view = (src: unknown) => {
     const id = serverId(src);
-    return id === null ? undefined : service.view(id);
+    return id === null ? undefined : online.view(id);
   };
   const inTime = <T>(work: Promise<T>, late: () => T): Promise<T> =>
     answerWithin(work, deadline.ms, deadline.clock, late, deadline.stopped);
@@ -77,8 +79,8 @@ export function rosterExports({ service, queries, ranks, deadline }: ExportDeps)
       async (value) => {
         const wanted = license(value);
         if (wanted === null) return null;
-        const lastKnown = () => service.lastKnown(wanted)?.member ?? null;
-        const resolution = await inTime(service.resolve(wanted, 'refresh'), () => undefined);
+        const lastKnown = () => members.lastKnown(wanted)?.member ?? null;
+        const resolution = await inTime(members.resolve(wanted, 'refresh'), () => undefined);
         if (resolution === undefined) return lastKnown();
         if (resolution.kind === 'answer') return resolution.view?.member ?? null;
         return resolution.lastKnown?.member ?? null;
@@ -89,7 +91,7 @@ export function rosterExports({ service, queries, ranks, deadline }: ExportDeps)
       async (src) => {
         const id = serverId(src);
         if (id === null) return null;
-        return inTime(service.refreshPlayer(id), () => service.view(id)?.member ?? null);
+        return inTime(online.refreshPlayer(id), () => online.view(id)?.member ?? null);
       },
       null,
     ],

@@ -4,8 +4,8 @@ import type { JoinDecisionListener } from '../../../kernel/join-decision';
 import { licenseOf } from '../../../platform/identifiers';
 import { type Deferrals, fx } from '../../../platform/natives';
 import type { Clock, Logger } from '../../../platform/ports';
+import type { MemberResolver } from '../../../roster/member-resolver';
 import type { PlayerEntry, PlayerRegistry } from '../../../roster/player-registry';
-import type { RosterService } from '../../../roster/roster-service';
 import type { RosterSource } from '../../../roster/roster-source';
 import { admissionFor } from '../admission';
 import { checkMarginMs, watchdogAfterMs } from '../deadline';
@@ -17,7 +17,7 @@ export interface GateDeps {
   joinChecks?: () => readonly JoinCheck[];
   config: Config;
   /** `null` while the resource is not set up: every player is refused with the not-configured message. */
-  service: () => RosterService | null;
+  members: () => MemberResolver | null;
   source: () => RosterSource | null;
   players: PlayerRegistry;
   community: () => string;
@@ -141,8 +141,8 @@ class Join {
     const { gate } = config;
     const messages = gate.messages;
     if (this.finished) return;
-    const service = deps.service();
-    if (service === null) {
+    const members = deps.members();
+    if (members === null) {
       this.finish(formatMessage(messages.notConfigured, values), 'roster check not set up');
       return;
     }
@@ -174,13 +174,13 @@ class Join {
     announceWait(deps, this.deferrals, values, () => this.finished, this.timers);
 
     // The member's full record (status, departments, ranks), or the status alone when it refuses.
-    let resolution = await service.resolve(license, 'join', { decideOnly: true });
+    let resolution = await members.resolve(license, 'join', { decideOnly: true });
     if (resolution.kind === 'answer' && resolution.unnamed && gate.departments.length > 0) {
       // Departments known by id only cannot be matched by name: the service could not fully answer.
       resolution = {
         kind: 'outage',
         error: new Error('departments not loaded'),
-        lastKnown: service.lastKnown(license),
+        lastKnown: members.lastKnown(license),
       };
     }
     if (this.finished) return;
@@ -236,7 +236,7 @@ class Join {
       else this.finish(refusal, `${why} during a further check, ${gate.onError}`);
       return;
     }
-    const lastKnown = this.license === null ? undefined : this.deps.service()?.lastKnown(this.license);
+    const lastKnown = this.license === null ? undefined : this.deps.members()?.lastKnown(this.license);
     const admission = admissionFor(
       { kind: 'outage', error: new Error(why), lastKnown },
       gate,

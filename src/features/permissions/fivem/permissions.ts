@@ -1,9 +1,10 @@
 import type { Config } from '../../../kernel/config';
 import type { Logger } from '../../../platform/ports';
+import type { RosterCatalog } from '../../../roster/catalog';
 import type { CatalogIndex } from '../../../roster/catalog-index';
+import type { MemberResolver } from '../../../roster/member-resolver';
 import type { Member } from '../../../roster/model';
 import type { PlayerEntry, PlayerRegistry } from '../../../roster/player-registry';
-import type { RosterService } from '../../../roster/roster-service';
 import { blockedMessage, permissionLines } from '../permission-lines';
 import { PrincipalGrants } from '../principal-grants';
 import { ledgerFile } from './ledger-file';
@@ -14,7 +15,8 @@ export interface PermissionDeps {
   resourcePath: string | null;
   config: Config;
   players: PlayerRegistry;
-  service: () => RosterService | null;
+  members: () => MemberResolver | null;
+  catalog: () => RosterCatalog | null;
   logger: Logger;
 }
 
@@ -68,7 +70,7 @@ export function attachPermissions(deps: PermissionDeps): Permissions {
           entry.view !== undefined
             ? entry.view
             : entry.license !== null
-              ? deps.service()?.lastKnown(entry.license)
+              ? deps.members()?.lastKnown(entry.license)
               : undefined;
         hold(entry, view?.member ?? null);
       });
@@ -93,7 +95,7 @@ export function attachPermissions(deps: PermissionDeps): Permissions {
         resource,
         prefix: settings.prefix,
         allowed: principalPermission(resource),
-        ladders: deps.service()?.catalogReady ? grants.currentLadders : null,
+        ladders: deps.catalog()?.ready ? grants.currentLadders : null,
         grantedLinks: grants.grantedCount,
       }),
   };

@@ -1,5 +1,6 @@
 import { key, serverId } from '../../../platform/arguments';
-import type { RosterService } from '../../../roster/roster-service';
+import type { RosterCatalog } from '../../../roster/catalog';
+import type { OnlinePlayers } from '../../../roster/online-players';
 import type { ExportAnswers } from '../../exports/fivem/safe-exports';
 import type { TrainingRequests } from '../training-requests';
 import type { TrainingService } from '../training-service';
@@ -10,9 +11,15 @@ export interface TrainingParts {
   requests: TrainingRequests;
 }
 
+/** The roster side as training reads it: players' records and the departments. */
+export interface TrainingRoster {
+  online: Pick<OnlinePlayers, 'view'>;
+  catalog: RosterCatalog;
+}
+
 export interface TrainingExportDeps {
   training: () => TrainingParts | null;
-  roster: () => RosterService | null;
+  roster: () => TrainingRoster | null;
 }
 
 const DEFAULT_DAYS = 30;
@@ -53,8 +60,8 @@ export function trainingExports({ training, roster }: TrainingExportDeps): Expor
         const d = key(department);
         const parts = training();
         if (id === null || d === null || parts === null) return false;
-        const service = roster();
-        return parts.requests.isQualified(id, d, service?.view(id), service?.catalog);
+        const known = roster();
+        return parts.requests.isQualified(id, d, known?.online.view(id), known?.catalog.index);
       },
       false,
     ],
