@@ -31668,6 +31668,23 @@ function withinOrFail(work, ms, clock2, what) {
   });
 }
 
+// src/platform/natives.ts
+var fx = globalThis;
+
+// src/platform/identifiers.ts
+var LICENSE = /^license:[0-9a-f]{40}$/;
+function gameLicense(value) {
+  const key2 = value.trim().toLowerCase();
+  return LICENSE.test(key2) ? key2 : null;
+}
+function licenseOf(src) {
+  for (const identifier of fx.getPlayerIdentifiers(src) ?? []) {
+    const found = typeof identifier === "string" ? gameLicense(identifier) : null;
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 // src/platform/arguments.ts
 function serverId(value) {
   if (typeof value === "number") return Number.isInteger(value) && value > 0 ? String(value) : null;
@@ -31679,13 +31696,9 @@ function key(value) {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return null;
 }
-var LICENSE = /^license:[0-9a-f]{40}$/i;
 function license(value) {
-  return typeof value === "string" && LICENSE.test(value.trim()) ? value.trim().toLowerCase() : null;
+  return typeof value === "string" ? gameLicense(value) : null;
 }
-
-// src/platform/natives.ts
-var fx = globalThis;
 
 // src/platform/command.ts
 var USAGE = "usage: roster <status | lookup <id|license:\u2026> | refresh [id|all] | doctor | training>";
@@ -31801,601 +31814,6 @@ function printable(text6, max) {
   const plain = text6.replace(new RegExp("\\p{Cc}", "gu"), "?");
   return plain.length > max ? `${plain.slice(0, max)}\u2026` : plain;
 }
-
-// src/kernel/handle.ts
-var Handle = class {
-  constructor(name) {
-    this.name = name;
-  }
-  name;
-};
-var HandleProvidedTwice = class extends Error {
-  constructor(handle) {
-    super(`${handle} is provided twice`);
-    this.name = "HandleProvidedTwice";
-  }
-};
-var Handles = class {
-  provided = /* @__PURE__ */ new Map();
-  provide(handle, value) {
-    if (this.provided.has(handle)) throw new HandleProvidedTwice(handle.name);
-    this.provided.set(handle, value);
-  }
-  get(handle) {
-    return this.provided.has(handle) ? this.provided.get(handle) : null;
-  }
-};
-
-// src/features/training/handle.ts
-var trainingReportHandle = new Handle("the training report");
-
-// src/roster/catalog-index.ts
-function matchKey(value) {
-  return value.trim().toLowerCase();
-}
-var CatalogIndex = class {
-  constructor(catalog = { departments: [], ranks: [] }) {
-    this.catalog = catalog;
-    this.departments = new Map(catalog.departments.map((d3) => [d3.id, d3]));
-    this.ranksById = new Map(catalog.ranks.map((r) => [r.id, r]));
-    this.departmentsByKey = keyedByKind(catalog.departments, [
-      (d3) => matchKey(d3.id),
-      (d3) => matchKey(d3.name),
-      (d3) => d3.shortName ? matchKey(d3.shortName) : null
-    ]);
-    const ranksOf = /* @__PURE__ */ new Map();
-    for (const rank of catalog.ranks) {
-      if (rank.departmentId === null) continue;
-      ranksOf.set(rank.departmentId, [...ranksOf.get(rank.departmentId) ?? [], rank]);
-    }
-    const byDepartment = /* @__PURE__ */ new Map();
-    for (const [departmentId, ranks] of ranksOf) {
-      byDepartment.set(
-        departmentId,
-        keyedByKind(ranks, [(r) => r.id, (r) => matchKey(r.id), (r) => r.name, (r) => matchKey(r.name)])
-      );
-    }
-    this.ranksByDepartment = byDepartment;
-  }
-  catalog;
-  departments;
-  ranksById;
-  departmentsByKey;
-  ranksByDepartment;
-  /** A department by id, name or short name, case-insensitively. */
-  department(key2) {
-    return this.departments.get(key2) ?? this.departmentsByKey.get(matchKey(key2));
-  }
-  rank(rankId) {
-    return this.ranksById.get(rankId);
-  }
-  /** A rank of one department by id or name, case-insensitively. */
-  rankIn(departmentId, rank) {
-    const keys = this.ranksByDepartment.get(departmentId);
-    return keys?.get(rank) ?? keys?.get(matchKey(rank));
-  }
-  /** Ranks of a department, most senior first under the given order. */
-  ladder(departmentId, order) {
-    const ranks = this.catalog.ranks.filter((r) => r.departmentId === departmentId);
-    return ranks.sort((a, b) => order === "top-down" ? a.position - b.position : b.position - a.position);
-  }
-};
-function keyedByKind(items, kinds) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const keyOf2 of kinds) {
-    for (const item of items) {
-      const key2 = keyOf2(item);
-      if (key2 && !byKey.has(key2)) byKey.set(key2, item);
-    }
-  }
-  return byKey;
-}
-function isAtLeast(rank, than, order) {
-  return order === "top-down" ? rank <= than : rank >= than;
-}
-
-// src/roster/client/openapi-check.ts
-var isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-function checkAssumptions(document) {
-  if (!isObject(document) || !isObject(document.paths)) {
-    return [
-      {
-        assumption: "the OpenAPI description can be read",
-        verdict: "contradicted",
-        detail: "no `paths` in it"
-      }
-    ];
-  }
-  const doc = document;
-  return [
-    fieldsCheck(doc, "/api/v1/members", "members carry id, status, gameLicense and displayName or name", [
-      ["id"],
-      ["status"],
-      ["gameLicense"],
-      ["displayName", "name"]
-    ]),
-    parameterCheck(doc, "/api/v1/members", "gameLicense", "members can be filtered by gameLicense"),
-    parameterCheck(
-      doc,
-      "/api/v1/department-assignments",
-      "memberId",
-      "assignments can be filtered by memberId"
-    ),
-    fieldsCheck(
-      doc,
-      "/api/v1/department-assignments",
-      "assignments carry id, memberId, departmentId and rankId",
-      [["id"], ["memberId"], ["departmentId"], ["rankId"]]
-    ),
-    fieldsCheck(doc, "/api/v1/departments", "departments carry id and name", [["id"], ["name"]]),
-    fieldsCheck(doc, "/api/v1/ranks", "ranks carry id, departmentId, name and position", [
-      ["id"],
-      ["departmentId"],
-      ["name"],
-      ["position"]
-    ])
-  ];
-}
-function operation(doc, path) {
-  const paths = doc.paths;
-  const item = paths[path];
-  return isObject(item) && isObject(item.get) ? item.get : void 0;
-}
-function parameterCheck(doc, path, name, assumption) {
-  const op = operation(doc, path);
-  if (!op) return { assumption, verdict: "not described", detail: `GET ${path} is not in the description` };
-  const params = [
-    ...asArray(op.parameters),
-    ...asArray(doc.paths[path] && doc.paths[path].parameters)
-  ];
-  const found = params.map((p) => resolve(doc, p)).some((p) => isObject(p) && p.name === name);
-  return found ? { assumption, verdict: "confirmed" } : { assumption, verdict: "not described", detail: `no \`${name}\` parameter` };
-}
-function fieldsCheck(doc, path, assumption, groups) {
-  const op = operation(doc, path);
-  if (!op) return { assumption, verdict: "not described", detail: `GET ${path} is not in the description` };
-  const properties = recordProperties(doc, op);
-  if (properties === null)
-    return { assumption, verdict: "not described", detail: "its record schema is not described" };
-  const missing2 = groups.filter((names) => !names.some((n) => properties.has(n))).map((names) => names.join(" or "));
-  if (missing2.length === 0) return { assumption, verdict: "confirmed" };
-  return { assumption, verdict: "contradicted", detail: `missing ${missing2.join(", ")}` };
-}
-function recordProperties(doc, op) {
-  const responses = isObject(op.responses) ? op.responses : {};
-  const ok = resolve(doc, responses["200"] ?? responses["2XX"] ?? responses.default);
-  if (!isObject(ok) || !isObject(ok.content)) return null;
-  const media = resolve(doc, ok.content["application/json"]);
-  if (!isObject(media)) return null;
-  let schema2 = resolve(doc, media.schema);
-  const data = isObject(schema2) ? propertiesOf(doc, schema2).get("data") : void 0;
-  if (data !== void 0) schema2 = data;
-  schema2 = resolve(doc, schema2);
-  if (isObject(schema2) && schema2.type === "array") schema2 = resolve(doc, schema2.items);
-  if (!isObject(schema2)) return null;
-  const names = new Set(propertiesOf(doc, schema2).keys());
-  return names.size > 0 ? names : null;
-}
-function propertiesOf(doc, schema2, seen = /* @__PURE__ */ new Set()) {
-  const out = /* @__PURE__ */ new Map();
-  if (seen.has(schema2)) return out;
-  seen.add(schema2);
-  if (isObject(schema2.properties))
-    for (const [k2, v] of Object.entries(schema2.properties)) out.set(k2, resolve(doc, v));
-  for (const part of asArray(schema2.allOf)) {
-    const resolved = resolve(doc, part);
-    if (isObject(resolved)) for (const [k2, v] of propertiesOf(doc, resolved, seen)) out.set(k2, v);
-  }
-  return out;
-}
-function resolve(doc, value, depth = 0) {
-  if (!isObject(value) || typeof value.$ref !== "string" || depth > 10) return value;
-  const parts2 = value.$ref.replace(/^#\//, "").split("/");
-  let target = doc;
-  for (const part of parts2)
-    target = isObject(target) ? target[part.replace(/~1/g, "/").replace(/~0/g, "~")] : void 0;
-  return resolve(doc, target, depth + 1);
-}
-function asArray(value) {
-  return Array.isArray(value) ? value : [];
-}
-function listedRecordFields(document, path) {
-  if (!isObject(document) || !isObject(document.paths)) return null;
-  const op = operation(document, path);
-  if (!op) return null;
-  const names = recordProperties(document, op);
-  if (names === null) return null;
-  const responses = isObject(op.responses) ? op.responses : {};
-  const ok = resolve(document, responses["200"] ?? responses["2XX"] ?? responses.default);
-  const media = resolve(document, ok.content["application/json"]);
-  let schema2 = resolve(document, media.schema);
-  const data = isObject(schema2) ? propertiesOf(document, schema2).get("data") : void 0;
-  if (data !== void 0) schema2 = resolve(document, data);
-  if (isObject(schema2) && schema2.type === "array") schema2 = resolve(document, schema2.items);
-  const fields = /* @__PURE__ */ new Map();
-  if (!isObject(schema2)) return null;
-  for (const [name, value] of propertiesOf(document, schema2)) fields.set(name, isObject(value) ? value : {});
-  return fields;
-}
-function listQueryParameters(document, path) {
-  if (!isObject(document) || !isObject(document.paths)) return [];
-  const op = operation(document, path);
-  if (!op) return [];
-  const item = document.paths[path];
-  return [...asArray(op.parameters), ...asArray(item.parameters)].map((p) => resolve(document, p)).filter((p) => isObject(p) && (p.in === void 0 || p.in === "query"));
-}
-
-// src/roster/client/scope-warnings.ts
-var SCOPE_USES = [
-  {
-    anyOf: ["roster:read"],
-    part: "joins",
-    without: "members cannot be looked up, so joining players cannot be checked (gate.onError decides every join)",
-    required: true
-  },
-  {
-    anyOf: ["departments:read"],
-    part: "department and rank names",
-    without: "department and rank names are unknown, so a gate.departments rule falls to gate.onError, and principals, queue priority by rank and job sync have nothing to go on",
-    required: true
-  },
-  {
-    anyOf: ["audit:read"],
-    part: "the roster mirror and the change feed",
-    without: "every join is looked up, and changes on the roster reach online players only with the periodic refresh (refresh.intervalSeconds)",
-    required: false
-  },
-  {
-    anyOf: ["roster:write", "departments:write"],
-    part: "rank changes",
-    without: "the `rank` command and setRank are refused",
-    required: false
-  },
-  {
-    anyOf: ["timelogs:read"],
-    part: "duty hours",
-    without: "duty hours are unknown (getDutyHours answers null)",
-    required: false
-  }
-];
-function hasScope(scopes2, needed) {
-  const held = new Set(scopes2.map((scope) => scope.trim().toLowerCase()));
-  const [group, access] = needed.toLowerCase().split(":");
-  return held.has(`${group}:${access}`) || access === "read" && held.has(`${group}:write`);
-}
-function missingScopes(scopes2, uses = SCOPE_USES) {
-  return uses.filter((use) => !use.anyOf.some((scope) => hasScope(scopes2, scope)));
-}
-function scopeName(use) {
-  return use.anyOf.join(" or ");
-}
-function scopeWarnings(scopes2) {
-  return missingScopes(
-    scopes2,
-    SCOPE_USES.filter((use) => use.required)
-  ).map(
-    (use) => `The roster API key lacks the scope ${scopeName(use)}: ${use.without}. Add it to the key in the roster dashboard (Settings, API Keys).`
-  );
-}
-function scopeLines(scopes2) {
-  const missing2 = missingScopes(scopes2);
-  if (missing2.length === 0) {
-    const held = SCOPE_USES.map(
-      (use) => use.anyOf.filter((scope) => hasScope(scopes2, scope)).join(" and ") || scopeName(use)
-    );
-    return [`\u2713 scopes: the key has every scope the resource uses (${held.join(", ")}).`];
-  }
-  const mark = (use) => use.required ? "\u2717" : "!";
-  const count3 = missing2.length === 1 ? "a scope" : `${missing2.length} scopes`;
-  return [
-    `${missing2.some((use) => use.required) ? "\u2717" : "!"} scopes: the key lacks ${count3} the resource uses; add ${missing2.length === 1 ? "it" : "them"} to the key in the roster dashboard (Settings, API Keys):`,
-    ...missing2.map((use) => `  ${mark(use)} ${scopeName(use)} (${use.part}): ${use.without}.`)
-  ];
-}
-
-// src/features/ranks/change-checks.ts
-function changeLines(scopes2, settings) {
-  const lines = [];
-  const writes = ["roster:write", "departments:write"].filter((scope) => hasScope(scopes2, scope));
-  if (writes.length > 0) {
-    lines.push(
-      `\u2713 rank changes: the key has ${writes.join(" and ")}, so \`rank\` and setRank can change ranks${writes.length === 1 ? " (if the service wants the other write scope, the first change names it)" : ""}.`
-    );
-  }
-  if (settings.auditSeconds === 0) {
-    lines.push(
-      `! audit feed: off (refresh.auditSeconds is 0); changes on the roster reach online players with the refresh every ${settings.intervalSeconds} s.`
-    );
-  } else if (hasScope(scopes2, "audit:read")) {
-    lines.push(
-      `\u2713 audit feed: the key has audit:read; changes on the roster reach online players within about ${settings.auditSeconds} s.`
-    );
-  }
-  return lines;
-}
-
-// src/features/console/doctor.ts
-async function runDoctor(probe, order, changes) {
-  const lines = [];
-  let identity;
-  try {
-    identity = await probe.whoami();
-  } catch (error62) {
-    lines.push(`\u2717 key: ${messageOf(error62)}`);
-    lines.push("  Nothing else can be checked until the key works.");
-    return lines;
-  }
-  lines.push(
-    `\u2713 key works; community "${identity.community.name}"; plan active; this server's address is allowed.`
-  );
-  lines.push(...scopeLines(identity.scopes));
-  if (changes) lines.push(...changeLines(identity.scopes, changes));
-  try {
-    const checks = checkAssumptions(await probe.openapi());
-    const confirmed = checks.filter((c) => c.verdict === "confirmed").length;
-    lines.push(
-      `${confirmed === checks.length ? "\u2713" : "!"} API description confirms ${confirmed} of ${checks.length} assumptions.`
-    );
-    for (const check2 of checks.filter((c) => c.verdict !== "confirmed")) {
-      lines.push(`  ${check2.verdict}: ${check2.assumption}${check2.detail ? ` (${check2.detail})` : ""}`);
-    }
-  } catch (error62) {
-    lines.push(`! API description: could not read /api/v1/openapi.json: ${messageOf(error62)}`);
-  }
-  try {
-    const license2 = await probe.sampleLicense();
-    if (license2 === null)
-      lines.push("! members: the roster has no member with a game license to test a lookup with.");
-    else {
-      const found = await probe.lookup(license2);
-      if (found) {
-        lines.push(
-          `\u2713 members can be found by license (${found.member.name}: ${found.assignments.length} department assignment(s)).`
-        );
-      } else
-        lines.push("\u2717 members: a license listed by the service was not found when looked up by license.");
-    }
-  } catch (error62) {
-    lines.push(`\u2717 members: ${messageOf(error62)}`);
-  }
-  try {
-    const catalog = new CatalogIndex(await probe.catalog());
-    lines.push(
-      `\u2713 departments read: ${catalog.catalog.departments.length}; ranks: ${catalog.catalog.ranks.length}.`
-    );
-    lines.push(`  Rank ladders, most senior first (ranks.order = ${order}):`);
-    for (const department of catalog.catalog.departments) {
-      const ladder = catalog.ladder(department.id, order).map((r) => `${r.name} (${r.position})`);
-      const label = department.shortName ? `${department.shortName} \u2014 ${department.name}` : department.name;
-      lines.push(`  ${label}: ${ladder.length > 0 ? ladder.join(" > ") : "no ranks"}`);
-    }
-  } catch (error62) {
-    lines.push(`\u2717 departments: ${messageOf(error62)}`);
-  }
-  return lines;
-}
-function messageOf(error62) {
-  return error62 instanceof Error ? error62.message : String(error62);
-}
-
-// src/features/console/doctor-summary.ts
-function doctorSummary(lines) {
-  const failed = checkNames(lines, "\u2717");
-  const noted = checkNames(lines, "!");
-  const notes = noted.length > 0 ? `; ${noted.length} worth a look (!): ${noted.join(", ")}` : "";
-  if (failed.length === 0) return `doctor: all checks passed${notes}.`;
-  const checks = failed.length === 1 ? "1 check needs" : `${failed.length} checks need`;
-  return `doctor: ${checks} attention (\u2717): ${failed.join(", ")}${notes}.`;
-}
-function checkNames(lines, mark) {
-  const names = [];
-  for (const line of lines) {
-    const marked = /^(?:([a-z]+): )?(\S) (.*)$/.exec(line);
-    if (marked?.[2] !== mark) continue;
-    names.push(marked[1] ?? checkName(marked[3] ?? ""));
-  }
-  return [...new Set(names)];
-}
-function checkName(text6) {
-  const head = text6.split(":", 1)[0]?.trim() ?? "";
-  if (/^[A-Za-z]+( [A-Za-z]+){0,2}$/.test(head)) return head;
-  const words = [];
-  for (const word of text6.split(" ").slice(0, 2)) {
-    const name = /^[A-Za-z_-]+/.exec(word)?.[0];
-    if (name === void 0 || VERBS.has(name)) break;
-    words.push(name);
-    if (name !== word) break;
-  }
-  return words.join(" ") || text6.slice(0, 20);
-}
-var VERBS = /* @__PURE__ */ new Set(["holds", "confirms", "claimed", "has", "is", "are"]);
-
-// src/features/console/status-report.ts
-function maskKey(key2) {
-  const [prefix, id2] = key2.split("_");
-  return prefix && id2 ? `${prefix}_${id2}_\u2026` : "(set)";
-}
-function statusLines(inputs) {
-  const { cache, limiter, service, players, now } = inputs;
-  const stats = cache.stats();
-  let loaded = 0;
-  for (const [, entry] of players.onlinePlayers()) if (entry.view !== void 0) loaded++;
-  const paused = limiter.pausedUntil !== null && limiter.pausedUntil > now;
-  return [
-    `key ${maskKey(inputs.apiKey)}; community ${inputs.community === null ? "not verified yet" : `"${inputs.community}"`}`,
-    `cache: ${stats.size} entries, hit rate ${(stats.hitRate * 100).toFixed(0)}% (${stats.hits} hits, ${stats.misses} misses)`,
-    `rate limit: ${limiter.remainingThisMinute}/${limiter.perMinute} left this minute` + (limiter.remainingToday === null ? "" : `, ${limiter.remainingToday}/${limiter.perDay} today`) + (paused ? `; paused for ${Math.ceil((limiter.pausedUntil - now) / 1e3)}s after a 429` : "") + `; queued join ${limiter.queued.join}, rank changes ${limiter.queued.write}, refresh ${limiter.queued.refresh}, background ${limiter.queued.background}`,
-    `last error: ${service.lastError ? `${service.lastError.message} (${Math.round((now - service.lastError.at) / 1e3)}s ago)` : "none"}`,
-    `players: ${loaded}/${players.onlineCount} online loaded, ${players.connectingCount} connecting`
-  ];
-}
-function memberLines(member, label) {
-  if (member === null) return [`${label}: not on the roster`];
-  const lines = [`${label}: ${member.name} (${member.id}), status ${member.status}`];
-  for (const d3 of member.departments) {
-    lines.push(
-      `  ${d3.primary ? "*" : " "} ${d3.shortName ?? d3.name}: ${d3.rank ? `${d3.rank.name} (${d3.rank.position})` : "no rank"}${d3.callsign ? `, callsign ${d3.callsign}` : ""}`
-    );
-  }
-  return lines;
-}
-
-// src/features/console/index.ts
-function attachRosterCommand(context) {
-  registerRosterCommand(rosterCommands(context), context.output);
-  return {};
-}
-function rosterCommands(context) {
-  const { api, service, players, config: config2, clock: clock2, features } = context;
-  return {
-    status: () => [
-      ...statusLines({
-        apiKey: context.settings.apiKey,
-        community: context.identity?.community.name ?? null,
-        cache: context.cache,
-        limiter: api.limiterState(),
-        service,
-        players,
-        now: clock2.now()
-      }),
-      ...features.statusLines()
-    ],
-    lookup: async (target) => {
-      const id2 = serverId(target);
-      if (id2 !== null) {
-        if (!players.get(id2)) return [`no player ${id2} is online`];
-        return memberLines(await service.refreshPlayer(id2), `player ${id2}`);
-      }
-      const license2 = license(target);
-      if (license2 === null) return ["expected a server id or license:<40 hex>"];
-      const resolution = await service.fetch(license2, "refresh");
-      if (resolution.kind === "outage") {
-        return [`the roster could not answer: ${resolution.error.message}`];
-      }
-      return memberLines(resolution.view?.member ?? null, license2);
-    },
-    refresh: async (target) => {
-      if (target === "all")
-        return [`refreshed online players; ${await service.refreshOnline("refresh")} changed`];
-      const id2 = serverId(target);
-      if (id2 === null || !players.get(id2)) return [`no player ${target} is online`];
-      return memberLines(await service.refreshPlayer(id2), `player ${id2}`);
-    },
-    training: async () => await context.handles.get(trainingReportHandle)?.lines() ?? [],
-    // Every check answers within gate.timeoutSeconds, whatever wait the service imposes.
-    doctor: async () => {
-      const ms = config2.gate.timeoutSeconds * 1e3;
-      const within = (work, what) => withinOrFail(work, ms, clock2, what);
-      const lines = [
-        ...await runDoctor(
-          {
-            whoami: () => within(api.whoami(), "The roster service (GET /api/v1/whoami)"),
-            openapi: () => within(api.getRaw("/api/v1/openapi.json"), "The roster service"),
-            sampleLicense: async () => {
-              const data = await within(
-                api.get("/api/v1/members", { limit: 1 }, "background"),
-                "The roster service (GET /api/v1/members)"
-              );
-              const first = Array.isArray(data) ? data[0] : void 0;
-              return typeof first?.gameLicense === "string" ? first.gameLicense : null;
-            },
-            lookup: (license2) => within(api.lookup(license2, "background"), "The roster service"),
-            catalog: () => within(api.catalog(), "The roster service (departments and ranks)")
-          },
-          config2.ranks.order,
-          { auditSeconds: config2.refresh.auditSeconds, intervalSeconds: config2.refresh.intervalSeconds }
-        ),
-        // Config mistakes that did not stop the resource (said at start) are repeated here.
-        ...context.settings.warnings.map((warning) => `! config: ${warning}`),
-        ...await features.doctorLines(),
-        // Shown in part, as on the panel (which shows these lines too); the warning said it whole.
-        ...claimedLicenseLines(context.claimedLicenses, (license2) => partialLicense(license2) ?? license2)
-      ];
-      return [...lines, doctorSummary(lines)];
-    }
-  };
-}
-
-// src/http/limiter/daily-estimate.ts
-var DAY_MS = 864e5;
-var HOUR_MS = 36e5;
-var CATALOG_PER_DAY = 2 * 48;
-var PAGE = 100;
-var SAFETY_NET_INTERVALS = 12;
-var SHORTEST_MEASURE_MS = 15 * 6e4;
-var OTHERS_NOTICED = 0.1;
-function dailyCost(rates, day, now) {
-  const audit = rates.auditSeconds > 0 ? Math.round(86400 / rates.auditSeconds) : 0;
-  const mirror = rates.mirror;
-  const fullReads = mirror ? Math.round(1440 / mirror.resyncMinutes * fullReadCost(mirror.held)) : 0;
-  const refreshes = refreshesPerDay(rates);
-  const duty = rates.dutySeconds > 0 && rates.online > 0 ? Math.round(86400 / rates.dutySeconds * Math.ceil(rates.online / PAGE)) : 0;
-  const overMs = day.countedSince === null ? 0 : Math.min(DAY_MS, now - day.countedSince);
-  let measured = null;
-  if (overMs >= SHORTEST_MEASURE_MS) {
-    const counted2 = day.own.join + day.own.write + day.own.refresh;
-    const perDay = counted2 * DAY_MS / overMs;
-    measured = Math.max(0, Math.round(perDay - audit - refreshes));
-  }
-  return {
-    audit,
-    fullReads,
-    catalog: CATALOG_PER_DAY,
-    refreshes,
-    duty,
-    measured,
-    measuredOverMs: overMs,
-    total: audit + fullReads + CATALOG_PER_DAY + refreshes + duty + (measured ?? 0)
-  };
-}
-function keyOutlook(cost, day, now) {
-  const serversWorth = worthOf(day, now);
-  const keyPerDay = Math.round(cost.total * serversWorth);
-  const service = day.serviceDay;
-  const ceiling = service ? day.perDay === null ? service.limit : Math.min(day.perDay, service.limit) : day.perDay;
-  const dayEndsAt = day.today.since + DAY_MS;
-  const usedToday = service ? service.limit - service.remaining : todaySoFar(day, keyPerDay);
-  let runsOutAt = null;
-  if (ceiling !== null && usedToday !== null && keyPerDay > 0) {
-    const at = now + Math.max(0, ceiling - usedToday) * DAY_MS / keyPerDay;
-    if (at < dayEndsAt) runsOutAt = at;
-  }
-  return {
-    cost,
-    serversWorth,
-    keyPerDay,
-    ceiling,
-    usedToday,
-    fromService: service !== null,
-    dayEndsAt,
-    runsOutAt
-  };
-}
-function todaySoFar(day, keyPerDay) {
-  if (day.countedSince === null) return null;
-  const uncounted = Math.max(0, day.countedSince - day.today.since);
-  return Math.round(day.today.own + (day.today.others ?? 0) + keyPerDay * uncounted / DAY_MS);
-}
-function worthOf(day, now) {
-  const ownDay = day.own.join + day.own.write + day.own.refresh + day.own.background;
-  const counted2 = day.countedSince !== null && now - day.countedSince >= HOUR_MS && day.others !== null && ownDay > 0;
-  const own2 = counted2 ? ownDay : day.pace.own;
-  const others = counted2 ? day.others : day.pace.others;
-  if (own2 === null || others === null || own2 <= 0 || others < own2 * OTHERS_NOTICED) return 1;
-  return (own2 + others) / own2;
-}
-function fullReadCost(held) {
-  return 2 * Math.max(1, Math.ceil(held / PAGE));
-}
-function refreshesPerDay(rates) {
-  if (rates.refreshSeconds <= 0 || rates.online === 0) return 0;
-  if (rates.mirror?.deciding && rates.feedHealthy) return 0;
-  const every = rates.feedHealthy ? rates.refreshSeconds * SAFETY_NET_INTERVALS : rates.refreshSeconds;
-  return Math.round(86400 / every * 2 * Math.ceil(rates.online / PAGE));
-}
-
-// src/http/limiter/saved-day.ts
-var import_node_crypto = require("node:crypto");
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -33021,7 +32439,7 @@ __export(util_exports, {
   hexToUint8Array: () => hexToUint8Array,
   hide: () => hide,
   installLazyProp: () => installLazyProp,
-  isObject: () => isObject2,
+  isObject: () => isObject,
   isPlainObject: () => isPlainObject,
   issue: () => issue,
   joinValues: () => joinValues,
@@ -33246,7 +32664,7 @@ function slugify(input2) {
 }
 var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
 };
-function isObject2(data) {
+function isObject(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 var allowsEval = /* @__PURE__ */ cached(() => {
@@ -33265,7 +32683,7 @@ var allowsEval = /* @__PURE__ */ cached(() => {
   }
 });
 function isPlainObject(o) {
-  if (isObject2(o) === false)
+  if (isObject(o) === false)
     return false;
   const ctor = o.constructor;
   if (ctor === void 0)
@@ -33273,7 +32691,7 @@ function isPlainObject(o) {
   if (typeof ctor !== "function")
     return true;
   const prot = ctor.prototype;
-  if (isObject2(prot) === false)
+  if (isObject(prot) === false)
     return false;
   if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
     return false;
@@ -35959,7 +35377,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject4 = isObject2;
+  const isObject4 = isObject;
   const catchall = def.catchall;
   let value;
   const memo2 = globalConfig.memoizer;
@@ -36103,7 +35521,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject4 = isObject2;
+  const isObject4 = isObject;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -36320,7 +35738,7 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
   const disc = cached(() => discriminatorMap(def));
   inst._zod.parse = (payload, ctx) => {
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject(input2)) {
       payload.issues.push({
         code: "invalid_type",
         expected: "object",
@@ -52114,34 +51532,55 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/http/limiter/saved-day.ts
-var count = external_exports.number().finite().min(0);
-var schema = external_exports.object({
-  version: external_exports.literal(1),
-  /** Whose key the count is (`keyTag`): another key's day is not this one's. */
-  key: external_exports.string(),
-  savedAt: external_exports.number().finite(),
-  buckets: external_exports.array(external_exports.tuple([external_exports.number().finite(), count, count, count, count, count, count])).max(400),
-  serviceDay: external_exports.object({ limit: count, remaining: count, resetAt: external_exports.number().finite() }).nullable()
+// src/http/envelope.ts
+var count = external_exports.number().int().nonnegative();
+var paginationSchema = external_exports.looseObject({
+  page: count.optional(),
+  limit: count.optional(),
+  total: count.optional(),
+  total_pages: count.optional(),
+  has_more: external_exports.boolean().optional()
 });
-function keyTag(apiKey) {
-  const id2 = apiKey.trim().split("_")[1] ?? "";
-  return (0, import_node_crypto.createHash)("sha256").update(`roster-day:${id2}`, "utf8").digest("hex").slice(0, 16);
+var envelopeSchema = external_exports.looseObject({
+  success: external_exports.boolean(),
+  data: external_exports.unknown().optional(),
+  error: external_exports.looseObject({
+    code: external_exports.string().min(1),
+    message: external_exports.string().optional(),
+    details: external_exports.unknown().optional()
+  }).optional(),
+  meta: external_exports.looseObject({
+    request_id: external_exports.string().optional(),
+    pagination: paginationSchema.optional()
+  }).optional()
+}).refine((envelope) => envelope.success ? "data" in envelope : envelope.error !== void 0, {
+  message: "a success needs `data` and a failure needs `error`"
+});
+function readEnvelope(text6) {
+  const json3 = readJson(text6);
+  if (!json3.ok) return json3;
+  const parsed = envelopeSchema.safeParse(json3.value);
+  if (parsed.success) return { ok: true, envelope: parsed.data };
+  const issue2 = parsed.error.issues[0];
+  const where = issue2 && issue2.path.length > 0 ? ` at ${issue2.path.join(".")}` : "";
+  return { ok: false, problem: `JSON of the wrong shape${where}: ${issue2?.message ?? "unknown"}` };
 }
-function encodeDay(key2, day, now) {
-  return JSON.stringify({ version: 1, key: key2, savedAt: now, ...day });
-}
-function decodeDay(text6, key2) {
-  let json3;
+function readJson(text6) {
+  if (text6.trim() === "") return { ok: false, problem: "an empty body" };
   try {
-    json3 = JSON.parse(text6);
+    return { ok: true, value: JSON.parse(text6) };
   } catch {
-    return { problem: "it is not JSON" };
+    return { ok: false, problem: `not JSON (it starts with ${quoteStart(text6)})` };
   }
-  const parsed = schema.safeParse(json3);
-  if (!parsed.success) return { problem: "it is not in the expected form" };
-  if (parsed.data.key !== key2) return { problem: "it was saved for another API key" };
-  return { day: { buckets: parsed.data.buckets, serviceDay: parsed.data.serviceDay } };
+}
+function quoteStart(text6) {
+  return JSON.stringify(text6.trim().slice(0, 32));
+}
+function hasMorePages(pagination) {
+  if (!pagination) return false;
+  if (pagination.has_more !== void 0) return pagination.has_more;
+  const { page, total_pages: totalPages } = pagination;
+  return page !== void 0 && totalPages !== void 0 && page < totalPages;
 }
 
 // src/platform/error-message.ts
@@ -52362,38 +51801,28 @@ function createHttpSender(options) {
           method: request.method,
           headers,
           body: body ?? null,
-          resendable: request.method === "GET",
+          resendable: request.resendable ?? request.method === "GET",
           held
         },
         { clock: clock2, timeoutMs, maxBodyBytes }
       );
     } catch (error62) {
       if (error62 instanceof HeldBeforeSending) throw error62;
-      throw failure3(request, error62);
+      throw failure2(request, error62);
     }
   }
-  function failure3(request, error62) {
-    const what = `${request.method} ${request.path}`;
-    const reason = error62 instanceof ExchangeFailure ? error62.reason : "network";
-    if (error62 instanceof ExchangeFailure && error62.reason === "too_large") {
-      return new RosterResponseError(
-        `The roster service answered ${what} with more than ${megabytes(maxBodyBytes)}; the resource stopped reading it. A proxy in front of the service may be sending something else.`,
-        { code: "malformed_response", kind: "outage", status: error62.status, requestId: null }
-      );
-    }
-    if (reason === "timeout") {
-      return new RosterNetworkError(
-        `The roster service did not answer ${what} within ${timeoutMs} ms (api.timeoutMs). It may be overloaded or unreachable.`,
-        { code: "timeout", kind: "outage", status: null, requestId: null }
-      );
-    }
-    const detail = error62 instanceof ExchangeFailure ? error62.detail : errorMessage(error62);
-    return new RosterNetworkError(
-      redact(
-        `Could not reach the roster service at ${origin} for ${what} (${detail}). Check the server's internet access and ${options.addressSetting ?? "api.baseUrl"}.`
-      ),
-      { code: "network", kind: "outage", status: null, requestId: null }
-    );
+  function failure2(request, error62) {
+    const facts = {
+      request: `${request.method} ${request.path}`,
+      reason: error62 instanceof ExchangeFailure ? error62.reason : "network",
+      detail: error62 instanceof ExchangeFailure ? error62.detail : errorMessage(error62),
+      status: error62 instanceof ExchangeFailure ? error62.status : null,
+      origin,
+      timeoutMs,
+      maxBodyBytes,
+      redact
+    };
+    return options.failure ? options.failure(facts) : rosterFailure(facts, options.addressSetting);
   }
   return {
     send: send2,
@@ -52403,181 +51832,30 @@ function createHttpSender(options) {
     }
   };
 }
+function rosterFailure(facts, addressSetting = "api.baseUrl") {
+  const { request: what, reason } = facts;
+  if (reason === "too_large") {
+    return new RosterResponseError(
+      `The roster service answered ${what} with more than ${megabytes(facts.maxBodyBytes)}; the resource stopped reading it. A proxy in front of the service may be sending something else.`,
+      { code: "malformed_response", kind: "outage", status: facts.status, requestId: null }
+    );
+  }
+  if (reason === "timeout") {
+    return new RosterNetworkError(
+      `The roster service did not answer ${what} within ${facts.timeoutMs} ms (api.timeoutMs). It may be overloaded or unreachable.`,
+      { code: "timeout", kind: "outage", status: null, requestId: null }
+    );
+  }
+  return new RosterNetworkError(
+    facts.redact(
+      `Could not reach the roster service at ${facts.origin} for ${what} (${facts.detail}). Check the server's internet access and ${addressSetting}.`
+    ),
+    { code: "network", kind: "outage", status: null, requestId: null }
+  );
+}
 function megabytes(bytes) {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.ceil(bytes / 1024)} kB`;
 }
-
-// src/http/limiter/limiter-closed-error.ts
-var LimiterClosedError = class extends Error {
-  name = "LimiterClosedError";
-  constructor() {
-    super("The rate limiter was closed while this request was waiting.");
-  }
-};
-var LaneWaitTooLongError = class extends Error {
-  constructor(waitedMs) {
-    super(`The rate limiter held this request for more than ${Math.round(waitedMs / 1e3)} s.`);
-    this.waitedMs = waitedMs;
-  }
-  waitedMs;
-  name = "LaneWaitTooLongError";
-};
-
-// src/http/limiter/rate-limit-headers.ts
-var DEFAULT_MAX_WAIT_MS = 5 * 6e4;
-function readRateLimitHeaders(headers, now, maxWaitMs = DEFAULT_MAX_WAIT_MS) {
-  const info = {};
-  const limit = readNumber(headers, "x-ratelimit-limit");
-  if (limit !== void 0 && limit >= 1) info.limit = Math.floor(limit);
-  const remaining = readNumber(headers, "x-ratelimit-remaining");
-  if (remaining !== void 0 && remaining >= 0) info.remaining = Math.floor(remaining);
-  const reset = readNumber(headers, "x-ratelimit-reset");
-  if (reset !== void 0 && reset >= 0) {
-    info.resetAtMs = Math.min(resetToEpochMs(reset, now), now + maxWaitMs);
-    const date5 = reset < 1e9 ? void 0 : answerDate(headers);
-    const serviceNow = date5 === void 0 || Math.abs(date5 - now) < 1e3 ? now : date5;
-    info.resetInMs = resetToEpochMs(reset, serviceNow) - serviceNow;
-  }
-  const retryAfter = readRetryAfter(headers, now);
-  if (retryAfter !== void 0) info.retryAfterMs = Math.min(retryAfter, maxWaitMs);
-  return info;
-}
-function headerValue(headers, name) {
-  const wanted = name.toLowerCase();
-  for (const [key2, value] of Object.entries(headers)) {
-    if (key2.toLowerCase() !== wanted) continue;
-    return Array.isArray(value) ? value[0] : value;
-  }
-  return void 0;
-}
-function readNumber(headers, name) {
-  const text6 = headerValue(headers, name)?.trim();
-  if (text6 === void 0 || text6 === "") return void 0;
-  const value = Number(text6);
-  return Number.isFinite(value) ? value : void 0;
-}
-function resetToEpochMs(value, now) {
-  if (value < 1e9) return now + value * 1e3;
-  if (value > 1e12) return value;
-  return value * 1e3;
-}
-function answerDate(headers) {
-  const text6 = headerValue(headers, "date")?.trim();
-  if (text6 === void 0 || text6 === "") return void 0;
-  const date5 = Date.parse(text6);
-  return Number.isNaN(date5) ? void 0 : date5;
-}
-function readRetryAfter(headers, now) {
-  const text6 = headerValue(headers, "retry-after")?.trim();
-  if (text6 === void 0 || text6 === "") return void 0;
-  const seconds = Number(text6);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1e3));
-  const date5 = Date.parse(text6);
-  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
-}
-
-// src/http/retry-policy.ts
-var defaultRetryPolicy = {
-  maxRetries: 3,
-  baseDelayMs: 500,
-  maxDelayMs: 8e3,
-  maxRateLimitRetries: 10
-};
-function isRetryable(error62, method) {
-  if (method !== "GET" || !(error62 instanceof RosterApiError)) return false;
-  if (error62.code === "malformed_response") return false;
-  if (error62.code === "network" || error62.code === "timeout" || error62.code === "internal") return true;
-  return error62.status !== null && error62.status >= 500;
-}
-function backoffDelayMs(policy, retry, random) {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-  return Math.round(ceiling / 2 + ceiling / 2 * random());
-}
-
-// src/http/request-loop.ts
-var RequestLoop = class {
-  constructor(options) {
-    this.options = options;
-  }
-  options;
-  sleeps = /* @__PURE__ */ new Map();
-  closed = false;
-  async run(request) {
-    const { limiter, suspension, policy, clock: clock2, logger } = this.options;
-    const label = `${request.method} ${request.path}`;
-    const bypass = request.bypassSuspension === true;
-    const maxRetries = request.repeatable ? request.retries ?? policy.maxRetries : 0;
-    const maxRateLimited = request.repeatable ? policy.maxRateLimitRetries : 0;
-    let permitHeld = request.permitHeld === true;
-    let retries = 0;
-    let rateLimited = 0;
-    let heldBack = false;
-    const held = () => limiter.isPaused() || !bypass && suspension.current !== void 0;
-    for (; ; ) {
-      if (!bypass) suspension.check();
-      if (!permitHeld) {
-        const front = request.front === true || retries + rateLimited > 0 || heldBack;
-        if (request.permitWithinMs === void 0) await limiter.acquire(request.lane, { front });
-        else await this.acquireWithin(request.lane, front, request.permitWithinMs);
-        if (!bypass) suspension.check();
-      }
-      permitHeld = false;
-      try {
-        const answer = await request.send(held);
-        this.options.serviceClock?.observe(answer.headers);
-        const info = readRateLimitHeaders(answer.headers, clock2.now(), this.options.maxWaitMs);
-        if (answer.status === 429) {
-          const waitMs = limiter.pauseAfterRateLimited(info);
-          logger.warn(this.options.rateLimitedWarning(label, Math.ceil(waitMs / 1e3)));
-          if (!this.closed && rateLimited < maxRateLimited) {
-            rateLimited += 1;
-            continue;
-          }
-        } else limiter.observe(info);
-        return request.read(answer, info);
-      } catch (error62) {
-        if (error62 instanceof HeldBeforeSending) {
-          heldBack = true;
-          continue;
-        }
-        if (!this.closed && this.options.refusesKey(error62)) suspension.suspend(error62);
-        if (this.closed || retries >= maxRetries || !this.options.retryable(error62, request.method))
-          throw error62;
-        const delay = backoffDelayMs(policy, retries, this.options.random);
-        retries += 1;
-        logger.debug(`${errorMessage(error62)} Retry ${retries} of ${maxRetries} in ${delay} ms.`);
-        await this.sleep(delay);
-      }
-    }
-  }
-  /** Ends the backoff waits under way (with `LimiterClosedError`); nothing is retried after. */
-  close() {
-    this.closed = true;
-    for (const [handle, reject] of this.sleeps) {
-      this.options.clock.clearTimeout(handle);
-      reject(new LimiterClosedError());
-    }
-    this.sleeps.clear();
-  }
-  async acquireWithin(lane, front, ms) {
-    const controller = new AbortController();
-    const timer = this.options.clock.setTimeout(() => controller.abort(new LaneWaitTooLongError(ms)), ms);
-    try {
-      await this.options.limiter.acquire(lane, { front, signal: controller.signal });
-    } finally {
-      this.options.clock.clearTimeout(timer);
-    }
-  }
-  sleep(ms) {
-    return new Promise((resolve2, reject) => {
-      const handle = this.options.clock.setTimeout(() => {
-        this.sleeps.delete(handle);
-        resolve2();
-      }, ms);
-      this.sleeps.set(handle, reject);
-    });
-  }
-};
 
 // src/http/service-error-codes.ts
 var SERVICE_ERROR_CODES = [
@@ -52704,258 +51982,83 @@ var KeySuspension = class {
   }
 };
 
-// src/http/envelope.ts
-var count2 = external_exports.number().int().nonnegative();
-var paginationSchema = external_exports.looseObject({
-  page: count2.optional(),
-  limit: count2.optional(),
-  total: count2.optional(),
-  total_pages: count2.optional(),
-  has_more: external_exports.boolean().optional()
-});
-var envelopeSchema = external_exports.looseObject({
-  success: external_exports.boolean(),
-  data: external_exports.unknown().optional(),
-  error: external_exports.looseObject({
-    code: external_exports.string().min(1),
-    message: external_exports.string().optional(),
-    details: external_exports.unknown().optional()
-  }).optional(),
-  meta: external_exports.looseObject({
-    request_id: external_exports.string().optional(),
-    pagination: paginationSchema.optional()
-  }).optional()
-}).refine((envelope) => envelope.success ? "data" in envelope : envelope.error !== void 0, {
-  message: "a success needs `data` and a failure needs `error`"
-});
-function readEnvelope(text6) {
-  const json3 = readJson(text6);
-  if (!json3.ok) return json3;
-  const parsed = envelopeSchema.safeParse(json3.value);
-  if (parsed.success) return { ok: true, envelope: parsed.data };
-  const issue2 = parsed.error.issues[0];
-  const where = issue2 && issue2.path.length > 0 ? ` at ${issue2.path.join(".")}` : "";
-  return { ok: false, problem: `JSON of the wrong shape${where}: ${issue2?.message ?? "unknown"}` };
+// src/http/limiter/daily-estimate.ts
+var DAY_MS = 864e5;
+var HOUR_MS = 36e5;
+var CATALOG_PER_DAY = 2 * 48;
+var PAGE = 100;
+var SAFETY_NET_INTERVALS = 12;
+var SHORTEST_MEASURE_MS = 15 * 6e4;
+var OTHERS_NOTICED = 0.1;
+function dailyCost(rates, day, now) {
+  const audit = rates.auditSeconds > 0 ? Math.round(86400 / rates.auditSeconds) : 0;
+  const mirror = rates.mirror;
+  const fullReads = mirror ? Math.round(1440 / mirror.resyncMinutes * fullReadCost(mirror.held)) : 0;
+  const refreshes = refreshesPerDay(rates);
+  const duty = rates.dutySeconds > 0 && rates.online > 0 ? Math.round(86400 / rates.dutySeconds * Math.ceil(rates.online / PAGE)) : 0;
+  const overMs = day.countedSince === null ? 0 : Math.min(DAY_MS, now - day.countedSince);
+  let measured = null;
+  if (overMs >= SHORTEST_MEASURE_MS) {
+    const counted2 = day.own.join + day.own.write + day.own.refresh;
+    const perDay = counted2 * DAY_MS / overMs;
+    measured = Math.max(0, Math.round(perDay - audit - refreshes));
+  }
+  return {
+    audit,
+    fullReads,
+    catalog: CATALOG_PER_DAY,
+    refreshes,
+    duty,
+    measured,
+    measuredOverMs: overMs,
+    total: audit + fullReads + CATALOG_PER_DAY + refreshes + duty + (measured ?? 0)
+  };
 }
-function readJson(text6) {
-  if (text6.trim() === "") return { ok: false, problem: "an empty body" };
-  try {
-    return { ok: true, value: JSON.parse(text6) };
-  } catch {
-    return { ok: false, problem: `not JSON (it starts with ${quoteStart(text6)})` };
+function keyOutlook(cost, day, now) {
+  const serversWorth = worthOf(day, now);
+  const keyPerDay = Math.round(cost.total * serversWorth);
+  const service = day.serviceDay;
+  const ceiling = service ? day.perDay === null ? service.limit : Math.min(day.perDay, service.limit) : day.perDay;
+  const dayEndsAt = day.today.since + DAY_MS;
+  const usedToday = service ? service.limit - service.remaining : todaySoFar(day, keyPerDay);
+  let runsOutAt = null;
+  if (ceiling !== null && usedToday !== null && keyPerDay > 0) {
+    const at = now + Math.max(0, ceiling - usedToday) * DAY_MS / keyPerDay;
+    if (at < dayEndsAt) runsOutAt = at;
   }
+  return {
+    cost,
+    serversWorth,
+    keyPerDay,
+    ceiling,
+    usedToday,
+    fromService: service !== null,
+    dayEndsAt,
+    runsOutAt
+  };
 }
-function quoteStart(text6) {
-  return JSON.stringify(text6.trim().slice(0, 32));
+function todaySoFar(day, keyPerDay) {
+  if (day.countedSince === null) return null;
+  const uncounted = Math.max(0, day.countedSince - day.today.since);
+  return Math.round(day.today.own + (day.today.others ?? 0) + keyPerDay * uncounted / DAY_MS);
 }
-function hasMorePages(pagination) {
-  if (!pagination) return false;
-  if (pagination.has_more !== void 0) return pagination.has_more;
-  const { page, total_pages: totalPages } = pagination;
-  return page !== void 0 && totalPages !== void 0 && page < totalPages;
+function worthOf(day, now) {
+  const ownDay = day.own.join + day.own.write + day.own.refresh + day.own.background;
+  const counted2 = day.countedSince !== null && now - day.countedSince >= HOUR_MS && day.others !== null && ownDay > 0;
+  const own2 = counted2 ? ownDay : day.pace.own;
+  const others = counted2 ? day.others : day.pace.others;
+  if (own2 === null || others === null || own2 <= 0 || others < own2 * OTHERS_NOTICED) return 1;
+  return (own2 + others) / own2;
 }
-
-// src/http/service-error-message.ts
-var KEYS_PAGE = "the roster dashboard (Settings, API Keys)";
-function describeServiceError(facts) {
-  const said = facts.serviceMessage ? ` The service said: "${facts.serviceMessage}".` : "";
-  const code = facts.code;
-  if (!isServiceErrorCode(code)) {
-    return `The roster service refused ${facts.request} with an error this resource does not know (${code}, HTTP ${facts.status ?? "?"}).${said}`;
-  }
-  switch (code) {
-    case "invalid_api_key":
-      return `The roster API key was refused: it is missing, wrong, revoked or expired. Create a key in ${KEYS_PAGE} and put it in server.cfg as \`set roster_api_key "<key>"\`.`;
-    case "insufficient_scope": {
-      const scope = /\b[a-z]+:(?:read|write)\b/.exec(facts.serviceMessage)?.[0];
-      const needs = scope ? `the scope ${scope}` : "a scope";
-      return `The roster API key lacks ${needs}, needed for ${facts.request}. Add it to the key in ${KEYS_PAGE} (or create a key that has it).${said}`;
-    }
-    case "ip_not_allowed":
-      return `This server's address is not on the API key's IP allowlist. Add this server's public IP to the key in ${KEYS_PAGE}, or use a key without an allowlist.`;
-    case "plan_required":
-      return "The community is not on an active Professional plan, which the roster API requires. Renew or upgrade the plan in the roster dashboard; the resource resumes by itself once it is active.";
-    case "not_found":
-      return `The roster service has no such endpoint or record: ${facts.request}. Check that api.baseUrl (or roster_base_url) is the service's address.${said}`;
-    case "method_not_allowed":
-      return `The roster service does not allow ${facts.request}.${said}`;
-    case "conflict":
-      return `The roster service refused ${facts.request}: the record already exists or is still in use.${said}`;
-    case "validation_error":
-      return `The roster service rejected a field of ${facts.request}${detailText(facts.details)}.${said}`;
-    case "rate_limited":
-      return "The roster service is rate limiting this API key (too many requests). Requests wait and resume by themselves; if this repeats, another server may share the key, or rateLimit.perMinute is above the key's limit.";
-    case "internal":
-      return "The roster service had an internal fault. If it keeps happening, quote the request id to the service's support.";
-  }
+function fullReadCost(held) {
+  return 2 * Math.max(1, Math.ceil(held / PAGE));
 }
-function detailText(details) {
-  if (details === void 0 || details === null) return "";
-  if (typeof details === "string") return ` (${details})`;
-  try {
-    return ` (${JSON.stringify(details).slice(0, 200)})`;
-  } catch {
-    return "";
-  }
+function refreshesPerDay(rates) {
+  if (rates.refreshSeconds <= 0 || rates.online === 0) return 0;
+  if (rates.mirror?.deciding && rates.feedHealthy) return 0;
+  const every = rates.feedHealthy ? rates.refreshSeconds * SAFETY_NET_INTERVALS : rates.refreshSeconds;
+  return Math.round(86400 / every * 2 * Math.ceil(rates.online / PAGE));
 }
-
-// src/http/read-response.ts
-function readEnvelopeAnswer(raw, context) {
-  const answer = redacted(raw, context);
-  const reading = readEnvelope(answer.text);
-  const headerId = headerValue(answer.headers, "x-request-id") ?? null;
-  if (!reading.ok) throw notTheApi(answer, context, reading.problem, headerId);
-  const { envelope } = reading;
-  const requestId = envelope.meta?.request_id ?? headerId;
-  const ok = answer.status >= 200 && answer.status < 300;
-  if (envelope.success && ok) return envelope;
-  const code = envelope.error?.code ?? (answer.status === 429 ? "rate_limited" : "internal");
-  const serviceMessage = context.redact(envelope.error?.message ?? "");
-  const details = redactDetails(envelope.error?.details, context);
-  const facts = { code, serviceMessage, details, status: answer.status, request: context.request };
-  return throwServiceError(facts, requestId, context);
-}
-function readJsonAnswer(raw, context) {
-  const answer = redacted(raw, context);
-  const ok = answer.status >= 200 && answer.status < 300;
-  const headerId = headerValue(answer.headers, "x-request-id") ?? null;
-  const envelope = readEnvelope(answer.text);
-  if (envelope.ok && (!envelope.envelope.success || !ok)) return readEnvelopeAnswer(answer, context);
-  if (!ok) throw notTheApi(answer, context, "an error page", headerId);
-  const json3 = readJson(answer.text);
-  if (!json3.ok) throw notTheApi(answer, context, json3.problem, headerId);
-  return json3.value;
-}
-function redacted(answer, context) {
-  return { ...answer, text: context.redact(answer.text) };
-}
-function redactDetails(details, context) {
-  if (details === void 0) return void 0;
-  const text6 = JSON.stringify(details);
-  const clean = context.redact(text6);
-  return clean === text6 ? details : JSON.parse(clean);
-}
-function throwServiceError(facts, requestId, context) {
-  throw new RosterServiceError(describeServiceError(facts), {
-    code: facts.code,
-    kind: kindOfCode(facts.code, facts.status),
-    status: facts.status,
-    requestId,
-    serviceMessage: facts.serviceMessage,
-    details: facts.details,
-    retryAfterMs: context.retryAfterMs ?? null
-  });
-}
-function notTheApi(answer, context, problem, requestId) {
-  if (answer.status === 429) {
-    return new RosterServiceError(
-      describeServiceError({
-        code: "rate_limited",
-        serviceMessage: "",
-        details: void 0,
-        status: 429,
-        request: context.request
-      }),
-      {
-        code: "rate_limited",
-        kind: "outage",
-        status: 429,
-        requestId,
-        serviceMessage: "",
-        details: void 0,
-        retryAfterMs: context.retryAfterMs ?? null
-      }
-    );
-  }
-  const ok = answer.status >= 200 && answer.status < 300;
-  const hint = ok ? "Check that api.baseUrl (or roster_base_url) is the roster service itself." : "The service or a proxy in front of it may be down; this is retried and usually passes.";
-  return new RosterResponseError(
-    context.redact(
-      `The roster service answered ${context.request} with HTTP ${answer.status} and ${problem}, not the roster API's JSON. ${hint}`
-    ),
-    { code: ok ? "malformed_response" : "http_error", kind: "outage", status: answer.status, requestId }
-  );
-}
-
-// src/http/request-executor.ts
-var WRITE_WAIT_MS = 1e4;
-var RequestExecutor = class {
-  constructor(options) {
-    this.options = options;
-    this.loop = new RequestLoop({
-      ...options,
-      rateLimitedWarning: (request, seconds) => `The roster service rate limited ${request} (429); every request waits ${seconds} s.`,
-      refusesKey: isKeyRefused,
-      retryable: isRetryable
-    });
-  }
-  options;
-  loop;
-  warned = /* @__PURE__ */ new Set();
-  /**
-   * Takes a limiter permit in `lane`, unless the key is suspended (then throws at once); `front`
-   * for the rest of a job already started.
-   */
-  async acquire(lane, signal, front = false) {
-    this.options.suspension.check();
-    await this.options.limiter.acquire(lane, { ...signal ? { signal } : {}, ...front ? { front } : {} });
-  }
-  envelope(request, options) {
-    return this.run(request, options, readEnvelopeAnswer);
-  }
-  json(request, options) {
-    return this.run(request, options, readJsonAnswer);
-  }
-  /** Logs `message` the first time `topic` comes up, and never again (a bounded set of topics). */
-  warnOnce(topic, message) {
-    if (this.warned.has(topic)) return;
-    this.warned.add(topic);
-    this.options.logger.warn(message);
-  }
-  /** Stops pending backoff waits. */
-  close() {
-    this.loop.close();
-  }
-  run(request, options, read) {
-    const { sender } = this.options;
-    const label = `${request.method} ${request.path}`;
-    const write = options.lane === "write";
-    return this.loop.run({
-      method: request.method,
-      path: request.path,
-      lane: options.lane,
-      front: options.front,
-      permitHeld: options.permitHeld,
-      bypassSuspension: options.bypassSuspension,
-      repeatable: request.method === "GET" && !write,
-      permitWithinMs: write ? WRITE_WAIT_MS : void 0,
-      send: (held) => sender.send(request, held),
-      read: (answer, info) => read(answer, { request: label, retryAfterMs: info.retryAfterMs, redact: sender.redact })
-    });
-  }
-};
-
-// src/http/service-clock.ts
-var ServiceClock = class {
-  constructor(clock2) {
-    this.clock = clock2;
-  }
-  clock;
-  offset = null;
-  get offsetMs() {
-    return this.offset;
-  }
-  now() {
-    return this.clock.now() + (this.offset ?? 0);
-  }
-  /** Takes the service's time from an answer's headers, if they carry a readable `Date`. */
-  observe(headers) {
-    const text6 = headerValue(headers, "date");
-    if (text6 === void 0) return;
-    const at = Date.parse(text6);
-    if (Number.isFinite(at)) this.offset = at - this.clock.now();
-  }
-};
 
 // src/http/limiter/lane.ts
 var LANES = ["join", "write", "refresh", "background"];
@@ -53195,6 +52298,59 @@ var KeyPace = class {
   }
 };
 
+// src/http/limiter/rate-limit-headers.ts
+var DEFAULT_MAX_WAIT_MS = 5 * 6e4;
+function readRateLimitHeaders(headers, now, maxWaitMs = DEFAULT_MAX_WAIT_MS) {
+  const info = {};
+  const limit = readNumber(headers, "x-ratelimit-limit");
+  if (limit !== void 0 && limit >= 1) info.limit = Math.floor(limit);
+  const remaining = readNumber(headers, "x-ratelimit-remaining");
+  if (remaining !== void 0 && remaining >= 0) info.remaining = Math.floor(remaining);
+  const reset = readNumber(headers, "x-ratelimit-reset");
+  if (reset !== void 0 && reset >= 0) {
+    info.resetAtMs = Math.min(resetToEpochMs(reset, now), now + maxWaitMs);
+    const date5 = reset < 1e9 ? void 0 : answerDate(headers);
+    const serviceNow = date5 === void 0 || Math.abs(date5 - now) < 1e3 ? now : date5;
+    info.resetInMs = resetToEpochMs(reset, serviceNow) - serviceNow;
+  }
+  const retryAfter = readRetryAfter(headers, now);
+  if (retryAfter !== void 0) info.retryAfterMs = Math.min(retryAfter, maxWaitMs);
+  return info;
+}
+function headerValue(headers, name) {
+  const wanted = name.toLowerCase();
+  for (const [key2, value] of Object.entries(headers)) {
+    if (key2.toLowerCase() !== wanted) continue;
+    return Array.isArray(value) ? value[0] : value;
+  }
+  return void 0;
+}
+function readNumber(headers, name) {
+  const text6 = headerValue(headers, name)?.trim();
+  if (text6 === void 0 || text6 === "") return void 0;
+  const value = Number(text6);
+  return Number.isFinite(value) ? value : void 0;
+}
+function resetToEpochMs(value, now) {
+  if (value < 1e9) return now + value * 1e3;
+  if (value > 1e12) return value;
+  return value * 1e3;
+}
+function answerDate(headers) {
+  const text6 = headerValue(headers, "date")?.trim();
+  if (text6 === void 0 || text6 === "") return void 0;
+  const date5 = Date.parse(text6);
+  return Number.isNaN(date5) ? void 0 : date5;
+}
+function readRetryAfter(headers, now) {
+  const text6 = headerValue(headers, "retry-after")?.trim();
+  if (text6 === void 0 || text6 === "") return void 0;
+  const seconds = Number(text6);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1e3));
+  const date5 = Date.parse(text6);
+  return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
+}
+
 // src/http/limiter/key-day.ts
 var MINUTE_MS3 = 6e4;
 var DEFAULT_DAY_RESERVE = { refresh: 0.1, background: 0.25 };
@@ -53367,6 +52523,22 @@ function clamp(fraction) {
 function dayWindow(service) {
   return { limit: service.limit, remaining: service.remaining, resetAt: service.resetAt };
 }
+
+// src/http/limiter/limiter-closed-error.ts
+var LimiterClosedError = class extends Error {
+  name = "LimiterClosedError";
+  constructor() {
+    super("The rate limiter was closed while this request was waiting.");
+  }
+};
+var LaneWaitTooLongError = class extends Error {
+  constructor(waitedMs) {
+    super(`The rate limiter held this request for more than ${Math.round(waitedMs / 1e3)} s.`);
+    this.waitedMs = waitedMs;
+  }
+  waitedMs;
+  name = "LaneWaitTooLongError";
+};
 
 // src/http/limiter/lane-queues.ts
 var LaneQueues = class {
@@ -53841,6 +53013,342 @@ var RateLimiter = class {
   }
 };
 
+// src/http/limiter/saved-day.ts
+var import_node_crypto = require("node:crypto");
+var count2 = external_exports.number().finite().min(0);
+var schema = external_exports.object({
+  version: external_exports.literal(1),
+  /** Whose key the count is (`keyTag`): another key's day is not this one's. */
+  key: external_exports.string(),
+  savedAt: external_exports.number().finite(),
+  buckets: external_exports.array(external_exports.tuple([external_exports.number().finite(), count2, count2, count2, count2, count2, count2])).max(400),
+  serviceDay: external_exports.object({ limit: count2, remaining: count2, resetAt: external_exports.number().finite() }).nullable()
+});
+function keyTag(apiKey) {
+  const id2 = apiKey.trim().split("_")[1] ?? "";
+  return (0, import_node_crypto.createHash)("sha256").update(`roster-day:${id2}`, "utf8").digest("hex").slice(0, 16);
+}
+function encodeDay(key2, day, now) {
+  return JSON.stringify({ version: 1, key: key2, savedAt: now, ...day });
+}
+function decodeDay(text6, key2) {
+  let json3;
+  try {
+    json3 = JSON.parse(text6);
+  } catch {
+    return { problem: "it is not JSON" };
+  }
+  const parsed = schema.safeParse(json3);
+  if (!parsed.success) return { problem: "it is not in the expected form" };
+  if (parsed.data.key !== key2) return { problem: "it was saved for another API key" };
+  return { day: { buckets: parsed.data.buckets, serviceDay: parsed.data.serviceDay } };
+}
+
+// src/http/service-error-message.ts
+var KEYS_PAGE = "the roster dashboard (Settings, API Keys)";
+function describeServiceError(facts) {
+  const said = facts.serviceMessage ? ` The service said: "${facts.serviceMessage}".` : "";
+  const code = facts.code;
+  if (!isServiceErrorCode(code)) {
+    return `The roster service refused ${facts.request} with an error this resource does not know (${code}, HTTP ${facts.status ?? "?"}).${said}`;
+  }
+  switch (code) {
+    case "invalid_api_key":
+      return `The roster API key was refused: it is missing, wrong, revoked or expired. Create a key in ${KEYS_PAGE} and put it in server.cfg as \`set roster_api_key "<key>"\`.`;
+    case "insufficient_scope": {
+      const scope = /\b[a-z]+:(?:read|write)\b/.exec(facts.serviceMessage)?.[0];
+      const needs = scope ? `the scope ${scope}` : "a scope";
+      return `The roster API key lacks ${needs}, needed for ${facts.request}. Add it to the key in ${KEYS_PAGE} (or create a key that has it).${said}`;
+    }
+    case "ip_not_allowed":
+      return `This server's address is not on the API key's IP allowlist. Add this server's public IP to the key in ${KEYS_PAGE}, or use a key without an allowlist.`;
+    case "plan_required":
+      return "The community is not on an active Professional plan, which the roster API requires. Renew or upgrade the plan in the roster dashboard; the resource resumes by itself once it is active.";
+    case "not_found":
+      return `The roster service has no such endpoint or record: ${facts.request}. Check that api.baseUrl (or roster_base_url) is the service's address.${said}`;
+    case "method_not_allowed":
+      return `The roster service does not allow ${facts.request}.${said}`;
+    case "conflict":
+      return `The roster service refused ${facts.request}: the record already exists or is still in use.${said}`;
+    case "validation_error":
+      return `The roster service rejected a field of ${facts.request}${detailText(facts.details)}.${said}`;
+    case "rate_limited":
+      return "The roster service is rate limiting this API key (too many requests). Requests wait and resume by themselves; if this repeats, another server may share the key, or rateLimit.perMinute is above the key's limit.";
+    case "internal":
+      return "The roster service had an internal fault. If it keeps happening, quote the request id to the service's support.";
+  }
+}
+function detailText(details) {
+  if (details === void 0 || details === null) return "";
+  if (typeof details === "string") return ` (${details})`;
+  try {
+    return ` (${JSON.stringify(details).slice(0, 200)})`;
+  } catch {
+    return "";
+  }
+}
+
+// src/http/read-response.ts
+function readEnvelopeAnswer(raw, context) {
+  const answer = redacted(raw, context);
+  const reading = readEnvelope(answer.text);
+  const headerId = headerValue(answer.headers, "x-request-id") ?? null;
+  if (!reading.ok) throw notTheApi(answer, context, reading.problem, headerId);
+  const { envelope } = reading;
+  const requestId = envelope.meta?.request_id ?? headerId;
+  const ok = answer.status >= 200 && answer.status < 300;
+  if (envelope.success && ok) return envelope;
+  const code = envelope.error?.code ?? (answer.status === 429 ? "rate_limited" : "internal");
+  const serviceMessage = context.redact(envelope.error?.message ?? "");
+  const details = redactDetails(envelope.error?.details, context);
+  const facts = { code, serviceMessage, details, status: answer.status, request: context.request };
+  return throwServiceError(facts, requestId, context);
+}
+function readJsonAnswer(raw, context) {
+  const answer = redacted(raw, context);
+  const ok = answer.status >= 200 && answer.status < 300;
+  const headerId = headerValue(answer.headers, "x-request-id") ?? null;
+  const envelope = readEnvelope(answer.text);
+  if (envelope.ok && (!envelope.envelope.success || !ok)) return readEnvelopeAnswer(answer, context);
+  if (!ok) throw notTheApi(answer, context, "an error page", headerId);
+  const json3 = readJson(answer.text);
+  if (!json3.ok) throw notTheApi(answer, context, json3.problem, headerId);
+  return json3.value;
+}
+function redacted(answer, context) {
+  return { ...answer, text: context.redact(answer.text) };
+}
+function redactDetails(details, context) {
+  if (details === void 0) return void 0;
+  const text6 = JSON.stringify(details);
+  const clean = context.redact(text6);
+  return clean === text6 ? details : JSON.parse(clean);
+}
+function throwServiceError(facts, requestId, context) {
+  throw new RosterServiceError(describeServiceError(facts), {
+    code: facts.code,
+    kind: kindOfCode(facts.code, facts.status),
+    status: facts.status,
+    requestId,
+    serviceMessage: facts.serviceMessage,
+    details: facts.details,
+    retryAfterMs: context.retryAfterMs ?? null
+  });
+}
+function notTheApi(answer, context, problem, requestId) {
+  if (answer.status === 429) {
+    return new RosterServiceError(
+      describeServiceError({
+        code: "rate_limited",
+        serviceMessage: "",
+        details: void 0,
+        status: 429,
+        request: context.request
+      }),
+      {
+        code: "rate_limited",
+        kind: "outage",
+        status: 429,
+        requestId,
+        serviceMessage: "",
+        details: void 0,
+        retryAfterMs: context.retryAfterMs ?? null
+      }
+    );
+  }
+  const ok = answer.status >= 200 && answer.status < 300;
+  const hint = ok ? "Check that api.baseUrl (or roster_base_url) is the roster service itself." : "The service or a proxy in front of it may be down; this is retried and usually passes.";
+  return new RosterResponseError(
+    context.redact(
+      `The roster service answered ${context.request} with HTTP ${answer.status} and ${problem}, not the roster API's JSON. ${hint}`
+    ),
+    { code: ok ? "malformed_response" : "http_error", kind: "outage", status: answer.status, requestId }
+  );
+}
+
+// src/http/retry-policy.ts
+var defaultRetryPolicy = {
+  maxRetries: 3,
+  baseDelayMs: 500,
+  maxDelayMs: 8e3,
+  maxRateLimitRetries: 10
+};
+function isRetryable(error62, method) {
+  if (method !== "GET" || !(error62 instanceof RosterApiError)) return false;
+  if (error62.code === "malformed_response") return false;
+  if (error62.code === "network" || error62.code === "timeout" || error62.code === "internal") return true;
+  return error62.status !== null && error62.status >= 500;
+}
+function backoffDelayMs(policy, retry, random) {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
+  return Math.round(ceiling / 2 + ceiling / 2 * random());
+}
+
+// src/http/request-loop.ts
+var RequestLoop = class {
+  constructor(options) {
+    this.options = options;
+  }
+  options;
+  sleeps = /* @__PURE__ */ new Map();
+  closed = false;
+  async run(request) {
+    const { limiter, suspension, policy, clock: clock2, logger } = this.options;
+    const label = `${request.method} ${request.path}`;
+    const bypass = request.bypassSuspension === true;
+    const maxRetries = request.repeatable ? request.retries ?? policy.maxRetries : 0;
+    const maxRateLimited = request.repeatable ? policy.maxRateLimitRetries : 0;
+    let permitHeld = request.permitHeld === true;
+    let retries = 0;
+    let rateLimited = 0;
+    let heldBack = false;
+    const held = () => limiter.isPaused() || !bypass && suspension.current !== void 0;
+    for (; ; ) {
+      if (!bypass) suspension.check();
+      if (!permitHeld) {
+        const front = request.front === true || retries + rateLimited > 0 || heldBack;
+        if (request.permitWithinMs === void 0) await limiter.acquire(request.lane, { front });
+        else await this.acquireWithin(request.lane, front, request.permitWithinMs);
+        if (!bypass) suspension.check();
+      }
+      permitHeld = false;
+      try {
+        const answer = await request.send(held);
+        this.options.serviceClock?.observe(answer.headers);
+        const info = readRateLimitHeaders(answer.headers, clock2.now(), this.options.maxWaitMs);
+        if (answer.status === 429) {
+          const waitMs = limiter.pauseAfterRateLimited(info);
+          logger.warn(this.options.rateLimitedWarning(label, Math.ceil(waitMs / 1e3)));
+          if (!this.closed && rateLimited < maxRateLimited) {
+            rateLimited += 1;
+            continue;
+          }
+        } else limiter.observe(info);
+        return request.read(answer, info);
+      } catch (error62) {
+        if (error62 instanceof HeldBeforeSending) {
+          heldBack = true;
+          continue;
+        }
+        if (!this.closed && this.options.refusesKey(error62)) suspension.suspend(error62);
+        if (this.closed || retries >= maxRetries || !this.options.retryable(error62, request.method))
+          throw error62;
+        const delay = backoffDelayMs(policy, retries, this.options.random);
+        retries += 1;
+        logger.debug(`${errorMessage(error62)} Retry ${retries} of ${maxRetries} in ${delay} ms.`);
+        await this.sleep(delay);
+      }
+    }
+  }
+  /** Ends the backoff waits under way (with `LimiterClosedError`); nothing is retried after. */
+  close() {
+    this.closed = true;
+    for (const [handle, reject] of this.sleeps) {
+      this.options.clock.clearTimeout(handle);
+      reject(new LimiterClosedError());
+    }
+    this.sleeps.clear();
+  }
+  async acquireWithin(lane, front, ms) {
+    const controller = new AbortController();
+    const timer = this.options.clock.setTimeout(() => controller.abort(new LaneWaitTooLongError(ms)), ms);
+    try {
+      await this.options.limiter.acquire(lane, { front, signal: controller.signal });
+    } finally {
+      this.options.clock.clearTimeout(timer);
+    }
+  }
+  sleep(ms) {
+    return new Promise((resolve2, reject) => {
+      const handle = this.options.clock.setTimeout(() => {
+        this.sleeps.delete(handle);
+        resolve2();
+      }, ms);
+      this.sleeps.set(handle, reject);
+    });
+  }
+};
+
+// src/http/request-executor.ts
+var WRITE_WAIT_MS = 1e4;
+var RequestExecutor = class {
+  constructor(options) {
+    this.options = options;
+    this.loop = new RequestLoop({
+      ...options,
+      rateLimitedWarning: (request, seconds) => `The roster service rate limited ${request} (429); every request waits ${seconds} s.`,
+      refusesKey: isKeyRefused,
+      retryable: isRetryable
+    });
+  }
+  options;
+  loop;
+  warned = /* @__PURE__ */ new Set();
+  /**
+   * Takes a limiter permit in `lane`, unless the key is suspended (then throws at once); `front`
+   * for the rest of a job already started.
+   */
+  async acquire(lane, signal, front = false) {
+    this.options.suspension.check();
+    await this.options.limiter.acquire(lane, { ...signal ? { signal } : {}, ...front ? { front } : {} });
+  }
+  envelope(request, options) {
+    return this.run(request, options, readEnvelopeAnswer);
+  }
+  json(request, options) {
+    return this.run(request, options, readJsonAnswer);
+  }
+  /** Logs `message` the first time `topic` comes up, and never again (a bounded set of topics). */
+  warnOnce(topic, message) {
+    if (this.warned.has(topic)) return;
+    this.warned.add(topic);
+    this.options.logger.warn(message);
+  }
+  /** Stops pending backoff waits. */
+  close() {
+    this.loop.close();
+  }
+  run(request, options, read) {
+    const { sender } = this.options;
+    const label = `${request.method} ${request.path}`;
+    const write = options.lane === "write";
+    return this.loop.run({
+      method: request.method,
+      path: request.path,
+      lane: options.lane,
+      front: options.front,
+      permitHeld: options.permitHeld,
+      bypassSuspension: options.bypassSuspension,
+      repeatable: request.method === "GET" && !write,
+      permitWithinMs: write ? WRITE_WAIT_MS : void 0,
+      send: (held) => sender.send(request, held),
+      read: (answer, info) => read(answer, { request: label, retryAfterMs: info.retryAfterMs, redact: sender.redact })
+    });
+  }
+};
+
+// src/http/service-clock.ts
+var ServiceClock = class {
+  constructor(clock2) {
+    this.clock = clock2;
+  }
+  clock;
+  offset = null;
+  get offsetMs() {
+    return this.offset;
+  }
+  now() {
+    return this.clock.now() + (this.offset ?? 0);
+  }
+  /** Takes the service's time from an answer's headers, if they carry a readable `Date`. */
+  observe(headers) {
+    const text6 = headerValue(headers, "date");
+    if (text6 === void 0) return;
+    const at = Date.parse(text6);
+    if (Number.isFinite(at)) this.offset = at - this.clock.now();
+  }
+};
+
 // src/roster/newest-membership.ts
 function isNewerMembership(a, b) {
   const at = stampOf(a);
@@ -54003,13 +53511,33 @@ var departmentSchema = external_exports.looseObject({ id, name: external_exports
   return department;
 });
 
+// src/roster/client/routes.ts
+var API = "/api/v1";
+var ROSTER_ROUTES = {
+  whoami: `${API}/whoami`,
+  members: `${API}/members`,
+  departmentAssignments: `${API}/department-assignments`,
+  departments: `${API}/departments`,
+  ranks: `${API}/ranks`,
+  auditLogs: `${API}/audit-logs`,
+  dutySessions: `${API}/duty-sessions`,
+  openapi: `${API}/openapi.json`
+};
+function assignmentRoute(assignmentId) {
+  return `${ROSTER_ROUTES.departmentAssignments}/${encodeURIComponent(assignmentId)}`;
+}
+
 // src/roster/client/fetch-members.ts
 var PAGE_SIZE2 = 100;
 async function fetchMembers(executor, licenses, lane, logger, claims) {
   const wanted = new Set(licenses.map((license2) => license2.toLowerCase()));
   const query = new URLSearchParams(licenses.map((license2) => ["gameLicense", license2]));
   const room = Math.ceil(2 * wanted.size / PAGE_SIZE2) * PAGE_SIZE2;
-  const items = await listPages(executor, "/api/v1/members", query, { lane, permitHeld: true, atMost: room });
+  const items = await listPages(executor, ROSTER_ROUTES.members, query, {
+    lane,
+    permitHeld: true,
+    atMost: room
+  });
   const found = /* @__PURE__ */ new Map();
   if (items.length >= room) {
     const error62 = unreadableRecord(
@@ -54028,7 +53556,7 @@ async function fetchMembers(executor, licenses, lane, logger, claims) {
   const listed = /* @__PURE__ */ new Map();
   let unplaceable = 0;
   for (const item of items) {
-    const license2 = licenseOf(item);
+    const license2 = licenseOf2(item);
     if (license2 === null || !wanted.has(license2)) unplaceable += 1;
     else listed.set(license2, (listed.get(license2) ?? 0) + 1);
   }
@@ -54071,17 +53599,17 @@ function newestRecord(records) {
   );
   return newest?.record ?? records[0];
 }
-function licenseOf(item) {
+function licenseOf2(item) {
   if (typeof item !== "object" || item === null) return null;
-  const { gameLicense } = item;
-  const key2 = typeof gameLicense === "string" ? gameLicense.trim().toLowerCase() : "";
+  const { gameLicense: gameLicense2 } = item;
+  const key2 = typeof gameLicense2 === "string" ? gameLicense2.trim().toLowerCase() : "";
   return key2 === "" ? null : key2;
 }
 var ASSIGNMENT_PAGES = 10;
 async function fetchAssignments(executor, memberIds, lane, logger) {
   const params = new URLSearchParams(memberIds.map((id2) => ["memberId", id2]));
   params.set("include", "rank");
-  const items = await listPages(executor, "/api/v1/department-assignments", params, {
+  const items = await listPages(executor, ROSTER_ROUTES.departmentAssignments, params, {
     lane,
     permitHeld: true,
     maxPages: ASSIGNMENT_PAGES
@@ -54361,7 +53889,6 @@ var KeyBatcher = class {
 };
 
 // src/roster/client/member-lookups.ts
-var LICENSE2 = /^license:[0-9a-z]{1,128}$/;
 var LOOKUP_HOLD_MS = 1e3;
 function joinHoldMs(gateTimeoutMs) {
   return Math.max(0, Math.min(LOOKUP_HOLD_MS, Math.floor(gateTimeoutMs / 15)));
@@ -54419,8 +53946,8 @@ var MemberLookups = class {
   }
   /** The member record holding `license` (assignments only if the service inlined them), or null. */
   member(license2, lane) {
-    const key2 = license2.trim().toLowerCase();
-    if (!LICENSE2.test(key2)) {
+    const key2 = gameLicense(license2);
+    if (key2 === null) {
       this.logger.debug(`Not a game license, so not on the roster: ${JSON.stringify(license2.slice(0, 60))}`);
       return Promise.resolve(null);
     }
@@ -54448,8 +53975,8 @@ var MemberLookups = class {
     settled.forEach((result, index) => {
       if (result.status === "fulfilled") answers.set(licenses[index], result.value);
     });
-    const failure3 = settled.find((result) => result.status === "rejected");
-    if (answers.size === 0 && failure3) throw failure3.reason;
+    const failure2 = settled.find((result) => result.status === "rejected");
+    if (answers.size === 0 && failure2) throw failure2.reason;
     return answers;
   }
   /** Licenses waiting for a permit in `lane` and the lanes served before it. */
@@ -54496,8 +54023,8 @@ var CatalogLoader = class {
       const query = new URLSearchParams();
       const lane = this.current ? "background" : "join";
       const [departments, ranks] = await Promise.all([
-        listPages(executor, "/api/v1/departments", query, { lane, maxPages: CATALOG_PAGES }),
-        listPages(executor, "/api/v1/ranks", query, { lane, maxPages: CATALOG_PAGES })
+        listPages(executor, ROSTER_ROUTES.departments, query, { lane, maxPages: CATALOG_PAGES }),
+        listPages(executor, ROSTER_ROUTES.ranks, query, { lane, maxPages: CATALOG_PAGES })
       ]);
       const catalog = {
         departments: parseRecords(departments, departmentSchema, "department", logger),
@@ -54594,7 +54121,7 @@ function createRosterApi(options) {
   });
   async function fetchIdentity(bypassSuspension, lane = "join") {
     const envelope = await executor.envelope(
-      { method: "GET", path: "/api/v1/whoami" },
+      { method: "GET", path: ROSTER_ROUTES.whoami },
       { lane, bypassSuspension }
     );
     return readKeyIdentity(envelope.data);
@@ -54663,6 +54190,520 @@ function toParams(query) {
     else params.append(name, String(value));
   }
   return params;
+}
+
+// src/roster/client/scope-warnings.ts
+var SCOPE_USES = [
+  {
+    anyOf: ["roster:read"],
+    part: "joins",
+    without: "members cannot be looked up, so joining players cannot be checked (gate.onError decides every join)",
+    required: true
+  },
+  {
+    anyOf: ["departments:read"],
+    part: "department and rank names",
+    without: "department and rank names are unknown, so a gate.departments rule falls to gate.onError, and principals, queue priority by rank and job sync have nothing to go on",
+    required: true
+  },
+  {
+    anyOf: ["audit:read"],
+    part: "the roster mirror and the change feed",
+    without: "every join is looked up, and changes on the roster reach online players only with the periodic refresh (refresh.intervalSeconds)",
+    required: false
+  },
+  {
+    anyOf: ["roster:write", "departments:write"],
+    part: "rank changes",
+    without: "the `rank` command and setRank are refused",
+    required: false
+  },
+  {
+    anyOf: ["timelogs:read"],
+    part: "duty hours",
+    without: "duty hours are unknown (getDutyHours answers null)",
+    required: false
+  }
+];
+function hasScope(scopes2, needed) {
+  const held = new Set(scopes2.map((scope) => scope.trim().toLowerCase()));
+  const [group, access] = needed.toLowerCase().split(":");
+  return held.has(`${group}:${access}`) || access === "read" && held.has(`${group}:write`);
+}
+function missingScopes(scopes2, uses = SCOPE_USES) {
+  return uses.filter((use) => !use.anyOf.some((scope) => hasScope(scopes2, scope)));
+}
+function scopeName(use) {
+  return use.anyOf.join(" or ");
+}
+function scopeWarnings(scopes2) {
+  return missingScopes(
+    scopes2,
+    SCOPE_USES.filter((use) => use.required)
+  ).map(
+    (use) => `The roster API key lacks the scope ${scopeName(use)}: ${use.without}. Add it to the key in the roster dashboard (Settings, API Keys).`
+  );
+}
+function scopeLines(scopes2) {
+  const missing2 = missingScopes(scopes2);
+  if (missing2.length === 0) {
+    const held = SCOPE_USES.map(
+      (use) => use.anyOf.filter((scope) => hasScope(scopes2, scope)).join(" and ") || scopeName(use)
+    );
+    return [`\u2713 scopes: the key has every scope the resource uses (${held.join(", ")}).`];
+  }
+  const mark = (use) => use.required ? "\u2717" : "!";
+  const count3 = missing2.length === 1 ? "a scope" : `${missing2.length} scopes`;
+  return [
+    `${missing2.some((use) => use.required) ? "\u2717" : "!"} scopes: the key lacks ${count3} the resource uses; add ${missing2.length === 1 ? "it" : "them"} to the key in the roster dashboard (Settings, API Keys):`,
+    ...missing2.map((use) => `  ${mark(use)} ${scopeName(use)} (${use.part}): ${use.without}.`)
+  ];
+}
+
+// src/kernel/handle.ts
+var Handle = class {
+  constructor(name) {
+    this.name = name;
+  }
+  name;
+};
+var HandleProvidedTwice = class extends Error {
+  constructor(handle) {
+    super(`${handle} is provided twice`);
+    this.name = "HandleProvidedTwice";
+  }
+};
+var Handles = class {
+  provided = /* @__PURE__ */ new Map();
+  provide(handle, value) {
+    if (this.provided.has(handle)) throw new HandleProvidedTwice(handle.name);
+    this.provided.set(handle, value);
+  }
+  get(handle) {
+    return this.provided.has(handle) ? this.provided.get(handle) : null;
+  }
+};
+
+// src/features/training/handle.ts
+var trainingReportHandle = new Handle("the training report");
+
+// src/roster/catalog-index.ts
+function matchKey(value) {
+  return value.trim().toLowerCase();
+}
+var CatalogIndex = class {
+  constructor(catalog = { departments: [], ranks: [] }) {
+    this.catalog = catalog;
+    this.departments = new Map(catalog.departments.map((d3) => [d3.id, d3]));
+    this.ranksById = new Map(catalog.ranks.map((r) => [r.id, r]));
+    this.departmentsByKey = keyedByKind(catalog.departments, [
+      (d3) => matchKey(d3.id),
+      (d3) => matchKey(d3.name),
+      (d3) => d3.shortName ? matchKey(d3.shortName) : null
+    ]);
+    const ranksOf = /* @__PURE__ */ new Map();
+    for (const rank of catalog.ranks) {
+      if (rank.departmentId === null) continue;
+      ranksOf.set(rank.departmentId, [...ranksOf.get(rank.departmentId) ?? [], rank]);
+    }
+    const byDepartment = /* @__PURE__ */ new Map();
+    for (const [departmentId, ranks] of ranksOf) {
+      byDepartment.set(
+        departmentId,
+        keyedByKind(ranks, [(r) => r.id, (r) => matchKey(r.id), (r) => r.name, (r) => matchKey(r.name)])
+      );
+    }
+    this.ranksByDepartment = byDepartment;
+  }
+  catalog;
+  departments;
+  ranksById;
+  departmentsByKey;
+  ranksByDepartment;
+  /** A department by id, name or short name, case-insensitively. */
+  department(key2) {
+    return this.departments.get(key2) ?? this.departmentsByKey.get(matchKey(key2));
+  }
+  rank(rankId) {
+    return this.ranksById.get(rankId);
+  }
+  /** A rank of one department by id or name, case-insensitively. */
+  rankIn(departmentId, rank) {
+    const keys = this.ranksByDepartment.get(departmentId);
+    return keys?.get(rank) ?? keys?.get(matchKey(rank));
+  }
+  /** Ranks of a department, most senior first under the given order. */
+  ladder(departmentId, order) {
+    const ranks = this.catalog.ranks.filter((r) => r.departmentId === departmentId);
+    return ranks.sort((a, b) => order === "top-down" ? a.position - b.position : b.position - a.position);
+  }
+};
+function keyedByKind(items, kinds) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const keyOf2 of kinds) {
+    for (const item of items) {
+      const key2 = keyOf2(item);
+      if (key2 && !byKey.has(key2)) byKey.set(key2, item);
+    }
+  }
+  return byKey;
+}
+function isAtLeast(rank, than, order) {
+  return order === "top-down" ? rank <= than : rank >= than;
+}
+
+// src/roster/client/openapi-check.ts
+var isObject2 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+function checkAssumptions(document) {
+  if (!isObject2(document) || !isObject2(document.paths)) {
+    return [
+      {
+        assumption: "the OpenAPI description can be read",
+        verdict: "contradicted",
+        detail: "no `paths` in it"
+      }
+    ];
+  }
+  const doc = document;
+  return [
+    fieldsCheck(doc, ROSTER_ROUTES.members, "members carry id, status, gameLicense and displayName or name", [
+      ["id"],
+      ["status"],
+      ["gameLicense"],
+      ["displayName", "name"]
+    ]),
+    parameterCheck(doc, ROSTER_ROUTES.members, "gameLicense", "members can be filtered by gameLicense"),
+    parameterCheck(
+      doc,
+      ROSTER_ROUTES.departmentAssignments,
+      "memberId",
+      "assignments can be filtered by memberId"
+    ),
+    fieldsCheck(
+      doc,
+      ROSTER_ROUTES.departmentAssignments,
+      "assignments carry id, memberId, departmentId and rankId",
+      [["id"], ["memberId"], ["departmentId"], ["rankId"]]
+    ),
+    fieldsCheck(doc, ROSTER_ROUTES.departments, "departments carry id and name", [["id"], ["name"]]),
+    fieldsCheck(doc, ROSTER_ROUTES.ranks, "ranks carry id, departmentId, name and position", [
+      ["id"],
+      ["departmentId"],
+      ["name"],
+      ["position"]
+    ])
+  ];
+}
+function operation(doc, path) {
+  const paths = doc.paths;
+  const item = paths[path];
+  return isObject2(item) && isObject2(item.get) ? item.get : void 0;
+}
+function parameterCheck(doc, path, name, assumption) {
+  const op = operation(doc, path);
+  if (!op) return { assumption, verdict: "not described", detail: `GET ${path} is not in the description` };
+  const params = [
+    ...asArray(op.parameters),
+    ...asArray(doc.paths[path] && doc.paths[path].parameters)
+  ];
+  const found = params.map((p) => resolve(doc, p)).some((p) => isObject2(p) && p.name === name);
+  return found ? { assumption, verdict: "confirmed" } : { assumption, verdict: "not described", detail: `no \`${name}\` parameter` };
+}
+function fieldsCheck(doc, path, assumption, groups) {
+  const op = operation(doc, path);
+  if (!op) return { assumption, verdict: "not described", detail: `GET ${path} is not in the description` };
+  const properties = recordProperties(doc, op);
+  if (properties === null)
+    return { assumption, verdict: "not described", detail: "its record schema is not described" };
+  const missing2 = groups.filter((names) => !names.some((n) => properties.has(n))).map((names) => names.join(" or "));
+  if (missing2.length === 0) return { assumption, verdict: "confirmed" };
+  return { assumption, verdict: "contradicted", detail: `missing ${missing2.join(", ")}` };
+}
+function recordProperties(doc, op) {
+  const responses = isObject2(op.responses) ? op.responses : {};
+  const ok = resolve(doc, responses["200"] ?? responses["2XX"] ?? responses.default);
+  if (!isObject2(ok) || !isObject2(ok.content)) return null;
+  const media = resolve(doc, ok.content["application/json"]);
+  if (!isObject2(media)) return null;
+  let schema2 = resolve(doc, media.schema);
+  const data = isObject2(schema2) ? propertiesOf(doc, schema2).get("data") : void 0;
+  if (data !== void 0) schema2 = data;
+  schema2 = resolve(doc, schema2);
+  if (isObject2(schema2) && schema2.type === "array") schema2 = resolve(doc, schema2.items);
+  if (!isObject2(schema2)) return null;
+  const names = new Set(propertiesOf(doc, schema2).keys());
+  return names.size > 0 ? names : null;
+}
+function propertiesOf(doc, schema2, seen = /* @__PURE__ */ new Set()) {
+  const out = /* @__PURE__ */ new Map();
+  if (seen.has(schema2)) return out;
+  seen.add(schema2);
+  if (isObject2(schema2.properties))
+    for (const [k2, v] of Object.entries(schema2.properties)) out.set(k2, resolve(doc, v));
+  for (const part of asArray(schema2.allOf)) {
+    const resolved = resolve(doc, part);
+    if (isObject2(resolved)) for (const [k2, v] of propertiesOf(doc, resolved, seen)) out.set(k2, v);
+  }
+  return out;
+}
+function resolve(doc, value, depth = 0) {
+  if (!isObject2(value) || typeof value.$ref !== "string" || depth > 10) return value;
+  const parts2 = value.$ref.replace(/^#\//, "").split("/");
+  let target = doc;
+  for (const part of parts2)
+    target = isObject2(target) ? target[part.replace(/~1/g, "/").replace(/~0/g, "~")] : void 0;
+  return resolve(doc, target, depth + 1);
+}
+function asArray(value) {
+  return Array.isArray(value) ? value : [];
+}
+function listedRecordFields(document, path) {
+  if (!isObject2(document) || !isObject2(document.paths)) return null;
+  const op = operation(document, path);
+  if (!op) return null;
+  const names = recordProperties(document, op);
+  if (names === null) return null;
+  const responses = isObject2(op.responses) ? op.responses : {};
+  const ok = resolve(document, responses["200"] ?? responses["2XX"] ?? responses.default);
+  const media = resolve(document, ok.content["application/json"]);
+  let schema2 = resolve(document, media.schema);
+  const data = isObject2(schema2) ? propertiesOf(document, schema2).get("data") : void 0;
+  if (data !== void 0) schema2 = resolve(document, data);
+  if (isObject2(schema2) && schema2.type === "array") schema2 = resolve(document, schema2.items);
+  const fields = /* @__PURE__ */ new Map();
+  if (!isObject2(schema2)) return null;
+  for (const [name, value] of propertiesOf(document, schema2)) fields.set(name, isObject2(value) ? value : {});
+  return fields;
+}
+function listQueryParameters(document, path) {
+  if (!isObject2(document) || !isObject2(document.paths)) return [];
+  const op = operation(document, path);
+  if (!op) return [];
+  const item = document.paths[path];
+  return [...asArray(op.parameters), ...asArray(item.parameters)].map((p) => resolve(document, p)).filter((p) => isObject2(p) && (p.in === void 0 || p.in === "query"));
+}
+
+// src/features/ranks/change-checks.ts
+function changeLines(scopes2, settings) {
+  const lines = [];
+  const writes = ["roster:write", "departments:write"].filter((scope) => hasScope(scopes2, scope));
+  if (writes.length > 0) {
+    lines.push(
+      `\u2713 rank changes: the key has ${writes.join(" and ")}, so \`rank\` and setRank can change ranks${writes.length === 1 ? " (if the service wants the other write scope, the first change names it)" : ""}.`
+    );
+  }
+  if (settings.auditSeconds === 0) {
+    lines.push(
+      `! audit feed: off (refresh.auditSeconds is 0); changes on the roster reach online players with the refresh every ${settings.intervalSeconds} s.`
+    );
+  } else if (hasScope(scopes2, "audit:read")) {
+    lines.push(
+      `\u2713 audit feed: the key has audit:read; changes on the roster reach online players within about ${settings.auditSeconds} s.`
+    );
+  }
+  return lines;
+}
+
+// src/features/console/doctor.ts
+async function runDoctor(probe, order, changes) {
+  const lines = [];
+  let identity;
+  try {
+    identity = await probe.whoami();
+  } catch (error62) {
+    lines.push(`\u2717 key: ${messageOf(error62)}`);
+    lines.push("  Nothing else can be checked until the key works.");
+    return lines;
+  }
+  lines.push(
+    `\u2713 key works; community "${identity.community.name}"; plan active; this server's address is allowed.`
+  );
+  lines.push(...scopeLines(identity.scopes));
+  if (changes) lines.push(...changeLines(identity.scopes, changes));
+  try {
+    const checks = checkAssumptions(await probe.openapi());
+    const confirmed = checks.filter((c) => c.verdict === "confirmed").length;
+    lines.push(
+      `${confirmed === checks.length ? "\u2713" : "!"} API description confirms ${confirmed} of ${checks.length} assumptions.`
+    );
+    for (const check2 of checks.filter((c) => c.verdict !== "confirmed")) {
+      lines.push(`  ${check2.verdict}: ${check2.assumption}${check2.detail ? ` (${check2.detail})` : ""}`);
+    }
+  } catch (error62) {
+    lines.push(`! API description: could not read /api/v1/openapi.json: ${messageOf(error62)}`);
+  }
+  try {
+    const license2 = await probe.sampleLicense();
+    if (license2 === null)
+      lines.push("! members: the roster has no member with a game license to test a lookup with.");
+    else {
+      const found = await probe.lookup(license2);
+      if (found) {
+        lines.push(
+          `\u2713 members can be found by license (${found.member.name}: ${found.assignments.length} department assignment(s)).`
+        );
+      } else
+        lines.push("\u2717 members: a license listed by the service was not found when looked up by license.");
+    }
+  } catch (error62) {
+    lines.push(`\u2717 members: ${messageOf(error62)}`);
+  }
+  try {
+    const catalog = new CatalogIndex(await probe.catalog());
+    lines.push(
+      `\u2713 departments read: ${catalog.catalog.departments.length}; ranks: ${catalog.catalog.ranks.length}.`
+    );
+    lines.push(`  Rank ladders, most senior first (ranks.order = ${order}):`);
+    for (const department of catalog.catalog.departments) {
+      const ladder = catalog.ladder(department.id, order).map((r) => `${r.name} (${r.position})`);
+      const label = department.shortName ? `${department.shortName} \u2014 ${department.name}` : department.name;
+      lines.push(`  ${label}: ${ladder.length > 0 ? ladder.join(" > ") : "no ranks"}`);
+    }
+  } catch (error62) {
+    lines.push(`\u2717 departments: ${messageOf(error62)}`);
+  }
+  return lines;
+}
+function messageOf(error62) {
+  return error62 instanceof Error ? error62.message : String(error62);
+}
+
+// src/features/console/doctor-summary.ts
+function doctorSummary(lines) {
+  const failed = checkNames(lines, "\u2717");
+  const noted = checkNames(lines, "!");
+  const notes = noted.length > 0 ? `; ${noted.length} worth a look (!): ${noted.join(", ")}` : "";
+  if (failed.length === 0) return `doctor: all checks passed${notes}.`;
+  const checks = failed.length === 1 ? "1 check needs" : `${failed.length} checks need`;
+  return `doctor: ${checks} attention (\u2717): ${failed.join(", ")}${notes}.`;
+}
+function checkNames(lines, mark) {
+  const names = [];
+  for (const line of lines) {
+    const marked = /^(?:([a-z]+): )?(\S) (.*)$/.exec(line);
+    if (marked?.[2] !== mark) continue;
+    names.push(marked[1] ?? checkName(marked[3] ?? ""));
+  }
+  return [...new Set(names)];
+}
+function checkName(text6) {
+  const head = text6.split(":", 1)[0]?.trim() ?? "";
+  if (/^[A-Za-z]+( [A-Za-z]+){0,2}$/.test(head)) return head;
+  const words = [];
+  for (const word of text6.split(" ").slice(0, 2)) {
+    const name = /^[A-Za-z_-]+/.exec(word)?.[0];
+    if (name === void 0 || VERBS.has(name)) break;
+    words.push(name);
+    if (name !== word) break;
+  }
+  return words.join(" ") || text6.slice(0, 20);
+}
+var VERBS = /* @__PURE__ */ new Set(["holds", "confirms", "claimed", "has", "is", "are"]);
+
+// src/features/console/status-report.ts
+function maskKey(key2) {
+  const [prefix, id2] = key2.split("_");
+  return prefix && id2 ? `${prefix}_${id2}_\u2026` : "(set)";
+}
+function statusLines(inputs) {
+  const { cache, limiter, errors, players, now } = inputs;
+  const stats = cache.stats();
+  let loaded = 0;
+  for (const [, entry] of players.onlinePlayers()) if (entry.view !== void 0) loaded++;
+  const paused = limiter.pausedUntil !== null && limiter.pausedUntil > now;
+  return [
+    `key ${maskKey(inputs.apiKey)}; community ${inputs.community === null ? "not verified yet" : `"${inputs.community}"`}`,
+    `cache: ${stats.size} entries, hit rate ${(stats.hitRate * 100).toFixed(0)}% (${stats.hits} hits, ${stats.misses} misses)`,
+    `rate limit: ${limiter.remainingThisMinute}/${limiter.perMinute} left this minute` + (limiter.remainingToday === null ? "" : `, ${limiter.remainingToday}/${limiter.perDay} today`) + (paused ? `; paused for ${Math.ceil((limiter.pausedUntil - now) / 1e3)}s after a 429` : "") + `; queued join ${limiter.queued.join}, rank changes ${limiter.queued.write}, refresh ${limiter.queued.refresh}, background ${limiter.queued.background}`,
+    `last error: ${errors.last ? `${errors.last.message} (${Math.round((now - errors.last.at) / 1e3)}s ago)` : "none"}`,
+    `players: ${loaded}/${players.onlineCount} online loaded, ${players.connectingCount} connecting`
+  ];
+}
+function memberLines(member, label) {
+  if (member === null) return [`${label}: not on the roster`];
+  const lines = [`${label}: ${member.name} (${member.id}), status ${member.status}`];
+  for (const d3 of member.departments) {
+    lines.push(
+      `  ${d3.primary ? "*" : " "} ${d3.shortName ?? d3.name}: ${d3.rank ? `${d3.rank.name} (${d3.rank.position})` : "no rank"}${d3.callsign ? `, callsign ${d3.callsign}` : ""}`
+    );
+  }
+  return lines;
+}
+
+// src/features/console/index.ts
+function attachRosterCommand(context) {
+  registerRosterCommand(rosterCommands(context), context.output);
+  return {};
+}
+function rosterCommands(context) {
+  const { api, members: members2, online: online2, errors, players, config: config2, clock: clock2, features } = context;
+  return {
+    status: () => [
+      ...statusLines({
+        apiKey: context.settings.apiKey,
+        community: context.identity?.community.name ?? null,
+        cache: context.cache,
+        limiter: api.limiterState(),
+        errors,
+        players,
+        now: clock2.now()
+      }),
+      ...features.statusLines()
+    ],
+    lookup: async (target) => {
+      const id2 = serverId(target);
+      if (id2 !== null) {
+        if (!players.get(id2)) return [`no player ${id2} is online`];
+        return memberLines(await online2.refreshPlayer(id2), `player ${id2}`);
+      }
+      const license2 = license(target);
+      if (license2 === null) return ["expected a server id or license:<40 hex>"];
+      const resolution = await members2.fetch(license2, "refresh");
+      if (resolution.kind === "outage") {
+        return [`the roster could not answer: ${resolution.error.message}`];
+      }
+      return memberLines(resolution.view?.member ?? null, license2);
+    },
+    refresh: async (target) => {
+      if (target === "all")
+        return [`refreshed online players; ${await online2.refreshOnline("refresh")} changed`];
+      const id2 = serverId(target);
+      if (id2 === null || !players.get(id2)) return [`no player ${target} is online`];
+      return memberLines(await online2.refreshPlayer(id2), `player ${id2}`);
+    },
+    training: async () => await context.handles.get(trainingReportHandle)?.lines() ?? [],
+    // Every check answers within gate.timeoutSeconds, whatever wait the service imposes.
+    doctor: async () => {
+      const ms = config2.gate.timeoutSeconds * 1e3;
+      const within = (work, what) => withinOrFail(work, ms, clock2, what);
+      const lines = [
+        ...await runDoctor(
+          {
+            whoami: () => within(api.whoami(), "The roster service (GET /api/v1/whoami)"),
+            openapi: () => within(api.getRaw(ROSTER_ROUTES.openapi), "The roster service"),
+            sampleLicense: async () => {
+              const data = await within(
+                api.get(ROSTER_ROUTES.members, { limit: 1 }, "background"),
+                "The roster service (GET /api/v1/members)"
+              );
+              const first = Array.isArray(data) ? data[0] : void 0;
+              return typeof first?.gameLicense === "string" ? first.gameLicense : null;
+            },
+            lookup: (license2) => within(api.lookup(license2, "background"), "The roster service"),
+            catalog: () => within(api.catalog(), "The roster service (departments and ranks)")
+          },
+          config2.ranks.order,
+          { auditSeconds: config2.refresh.auditSeconds, intervalSeconds: config2.refresh.intervalSeconds }
+        ),
+        // Config mistakes that did not stop the resource (said at start) are repeated here.
+        ...context.settings.warnings.map((warning) => `! config: ${warning}`),
+        ...await features.doctorLines(),
+        // Shown in part, as on the panel (which shows these lines too); the warning said it whole.
+        ...claimedLicenseLines(context.claimedLicenses, (license2) => partialLicense(license2) ?? license2)
+      ];
+      return [...lines, doctorSummary(lines)];
+    }
+  };
 }
 
 // src/features/audit/handle.ts
@@ -54877,7 +54918,7 @@ function speaksOfDuty(value) {
 // src/features/duty/duty-fields.ts
 var STARTED_AT = "startedAt";
 var CREATED_AT = "createdAt";
-var DUTY_SESSIONS = "/api/v1/duty-sessions";
+var DUTY_SESSIONS = ROSTER_ROUTES.dutySessions;
 var UNITS = [
   [/second|\bsecs?\b/i, 1e3],
   [/minute|mins?\b/i, 6e4],
@@ -55337,7 +55378,7 @@ function attachDutyHours(context) {
   const describe4 = async () => {
     let document;
     try {
-      document = await api.getRaw("/api/v1/openapi.json", void 0, "background");
+      document = await api.getRaw(ROSTER_ROUTES.openapi, void 0, "background");
     } catch (error62) {
       state = { kind: "no-fields", why: `the description could not be read (${error62.message})` };
       schedule.once(intervalMs, () => void describe4());
@@ -55490,6 +55531,12 @@ function safely(name, [handler, whenFailed], logger) {
       return failed(error62);
     }
   };
+}
+
+// src/roster/member-status.ts
+function statusAdmits(requireStatus) {
+  const admitted = new Set(requireStatus.map(matchKey));
+  return (status) => admitted.has(matchKey(status));
 }
 
 // src/features/ranks/fivem/rank-record.ts
@@ -55687,7 +55734,7 @@ function limitText(limit, name) {
 // src/features/ranks/rank-patch.ts
 var MAX_WAIT_MS = 1e4;
 async function sendRankChange(deps, c) {
-  const { api, service, logger } = deps;
+  const { api, catalog, online: online2, logger } = deps;
   const label = c.department.shortName ?? c.department.name;
   const name = c.view.member.name;
   const waitMs = api.estimateWaitMs("write");
@@ -55695,11 +55742,7 @@ async function sendRankChange(deps, c) {
   deps.countTarget(c.view.member.id);
   let answer;
   try {
-    answer = await api.patch(
-      `/api/v1/department-assignments/${encodeURIComponent(c.assignmentId)}`,
-      { rankId: c.wanted.id },
-      "write"
-    );
+    answer = await api.patch(assignmentRoute(c.assignmentId), { rankId: c.wanted.id }, "write");
   } catch (error62) {
     const code = error62.code;
     if (code === "insufficient_scope") {
@@ -55712,8 +55755,8 @@ async function sendRankChange(deps, c) {
       reason: rankChangeFailure(error62, { target: name, department: label, rank: c.wanted.name })
     };
   }
-  const confirmed = confirmedRank(service, answer, c.department.id, c.wanted);
-  const member = service.recordRank(c.target, c.department.id, confirmed);
+  const confirmed = confirmedRank(catalog, answer, c.department.id, c.wanted);
+  const member = online2.recordRank(c.target, c.department.id, confirmed);
   if (member === null)
     return { ok: false, reason: `${name} left before the change was confirmed; it was made.` };
   const now = member.departments.find((d3) => d3.id === c.department.id) ?? c.department;
@@ -55727,12 +55770,12 @@ async function sendRankChange(deps, c) {
   deps.changed(change);
   return { ok: true, member, change };
 }
-function confirmedRank(service, answer, departmentId, wanted) {
+function confirmedRank(catalog, answer, departmentId, wanted) {
   const parsed = assignmentSchema.safeParse(answer);
   if (!parsed.success) return wanted;
   const rankId = parsed.data.rankId;
   if (rankId === null || rankId === wanted.id) return wanted;
-  const rank = parsed.data.rank ?? service.catalog.rank(rankId);
+  const rank = parsed.data.rank ?? catalog.index.rank(rankId);
   return rank && (rank.departmentId ?? departmentId) === departmentId ? rank : wanted;
 }
 function budgetText(waitMs) {
@@ -55748,7 +55791,7 @@ var includedMember = external_exports.looseObject({
 });
 async function readFreshAssignments(api, memberIds) {
   const data = await api.get(
-    "/api/v1/department-assignments",
+    ROSTER_ROUTES.departmentAssignments,
     { memberId: [...new Set(memberIds)], include: "rank,member", limit: 100 },
     "write"
   );
@@ -55847,16 +55890,16 @@ function stepChoice(ladder, direction, label, name) {
 }
 
 // src/features/ranks/rank-target.ts
-function findTarget(service, players, target, department) {
+function findTarget(catalog, players, target, department) {
   const entry = players.get(target);
   if (!entry || !players.isOnline(target)) return refuse(`No player ${target} is online.`);
   if (entry.view === void 0)
     return refuse(`Player ${target}'s roster record is still loading; try again.`);
   if (entry.view === null) return refuse(`${entry.name || `Player ${target}`} is not on the roster.`);
-  if (!service.catalogReady) return refuse("Departments and ranks are not loaded yet; try again shortly.");
-  const known = service.catalog.department(department);
+  if (!catalog.ready) return refuse("Departments and ranks are not loaded yet; try again shortly.");
+  const known = catalog.index.department(department);
   if (!known) {
-    const names = service.catalog.catalog.departments.map((d3) => d3.shortName ?? d3.name);
+    const names = catalog.index.catalog.departments.map((d3) => d3.shortName ?? d3.name);
     return refuse(`There is no department "${department}"; departments: ${names.join(", ")}.`);
   }
   const held = entry.view.department(known.id);
@@ -55900,7 +55943,7 @@ var RankChanges = class {
   async setRank(target, department, rank, actor, via = "console") {
     const found = this.targetIn(target, department);
     if (!found.ok) return found;
-    const choose = namedChoice(this.deps.service.catalog, this.deps.order, found.department, rank);
+    const choose = namedChoice(this.deps.catalog.index, this.deps.order, found.department, rank);
     if (typeof choose !== "function") return choose;
     return this.change(target, found, choose, actor, via);
   }
@@ -55917,7 +55960,7 @@ var RankChanges = class {
     return this.change(target, found, choose, actor, via);
   }
   targetIn(target, department) {
-    return findTarget(this.deps.service, this.deps.players, target, department);
+    return findTarget(this.deps.catalog, this.deps.players, target, department);
   }
   /** Checks what needs no request, counts the attempt, then reads fresh and decides. */
   async change(target, found, choose, actorSrc, via) {
@@ -55964,7 +56007,7 @@ var RankChanges = class {
       this.reread([target]);
       return refuse(`${name} is no longer in ${label} on the roster; their record is being re-read.`);
     }
-    const current = heldRank(assignment, this.deps.service.catalog);
+    const current = heldRank(assignment, this.deps.catalog.index);
     if (current === void 0)
       return refuse(`${name}'s rank in ${label} is not one this server knows yet; try again shortly.`);
     if (current?.id !== department.rank?.id) this.reread([target]);
@@ -55973,7 +56016,7 @@ var RankChanges = class {
     if (current?.id === wanted.id) return refuse(`${name} already holds ${wanted.name} in ${label}.`);
     if (judge2) {
       const own2 = fresh.assignment(judge2.member.id, department.id);
-      const rank = own2 ? heldRank(own2, this.deps.service.catalog) ?? null : null;
+      const rank = own2 ? heldRank(own2, this.deps.catalog.index) ?? null : null;
       const status = fresh.status(judge2.member.id);
       const cached2 = judge2.department(department.id)?.rank?.id;
       if (rank?.id !== cached2 || status !== null && status !== judge2.member.status) {
@@ -56004,10 +56047,10 @@ var RankChanges = class {
   }
   /** What the cache holds for these players turned out stale: read them again, in the background. */
   reread(srcs) {
-    this.deps.service.refreshPlayers(srcs).catch(() => void 0);
+    this.deps.online.refreshPlayers(srcs).catch(() => void 0);
   }
   ladder(departmentId) {
-    return this.deps.service.catalog.ladder(departmentId, this.deps.order);
+    return this.deps.catalog.index.ladder(departmentId, this.deps.order);
   }
 };
 
@@ -56017,10 +56060,10 @@ var RANK_FAILED = {
   reason: "The rank change failed inside the roster resource; see the server console."
 };
 var NO_ACTOR = "actor is missing: pass the acting player's server id, or 0 to act as this resource. A missing actor is never taken for the console (a Lua `source` read after Wait() is nil: copy it first).";
-function rosterExports({ service, queries, ranks, deadline }) {
+function rosterExports({ members: members2, online: online2, queries, ranks, deadline }) {
   const view = (src) => {
     const id2 = serverId(src);
-    return id2 === null ? void 0 : service.view(id2);
+    return id2 === null ? void 0 : online2.view(id2);
   };
   const inTime = (work, late) => answerWithin(work, deadline.ms, deadline.clock, late, deadline.stopped);
   return {
@@ -56062,8 +56105,8 @@ function rosterExports({ service, queries, ranks, deadline }) {
       async (value) => {
         const wanted = license(value);
         if (wanted === null) return null;
-        const lastKnown = () => service.lastKnown(wanted)?.member ?? null;
-        const resolution = await inTime(service.resolve(wanted, "refresh"), () => void 0);
+        const lastKnown = () => members2.lastKnown(wanted)?.member ?? null;
+        const resolution = await inTime(members2.resolve(wanted, "refresh"), () => void 0);
         if (resolution === void 0) return lastKnown();
         if (resolution.kind === "answer") return resolution.view?.member ?? null;
         return resolution.lastKnown?.member ?? null;
@@ -56074,7 +56117,7 @@ function rosterExports({ service, queries, ranks, deadline }) {
       async (src) => {
         const id2 = serverId(src);
         if (id2 === null) return null;
-        return inTime(service.refreshPlayer(id2), () => service.view(id2)?.member ?? null);
+        return inTime(online2.refreshPlayer(id2), () => online2.view(id2)?.member ?? null);
       },
       null
     ],
@@ -56101,17 +56144,17 @@ function rosterExports({ service, queries, ranks, deadline }) {
 
 // src/features/exports/index.ts
 function attachExports(context) {
-  const { service, queries, players, api, config: config2, clock: clock2, logger, resourcePath } = context;
-  const admitted = new Set(config2.gate.requireStatus.map(matchKey));
+  const { catalog, members: members2, online: online2, queries, players, api, config: config2, clock: clock2, logger, resourcePath } = context;
   const ranks = new RankChanges({
-    service,
+    catalog,
+    online: online2,
     players,
     api,
     order: config2.ranks.order,
     // Unknown until the key is verified: meanwhile a change is sent and the service decides.
     scopes: () => context.identity?.scopes ?? null,
     canManage: (src) => fx.IsPlayerAceAllowed(src, "roster.manage"),
-    admits: (status) => admitted.has(matchKey(status)),
+    admits: statusAdmits(config2.gate.requireStatus),
     changed: rankChangeRecorder(resourcePath, logger, () => clock2.now()),
     now: () => clock2.now(),
     logger
@@ -56123,7 +56166,8 @@ function attachExports(context) {
   registerRankCommand(() => ranks, context.output, logger);
   return {
     exports: rosterExports({
-      service,
+      members: members2,
+      online: online2,
       queries,
       ranks,
       deadline: { ms: config2.gate.timeoutSeconds * 1e3, clock: clock2, stopped }
@@ -56975,16 +57019,15 @@ function jobOfStyle(held, managed, style) {
 // src/features/jobs/index.ts
 var FRAMEWORK_CALL_MS = 3e3;
 function attachJobs(context) {
-  const { config: config2, logger, clock: clock2, players, service } = context;
+  const { config: config2, logger, clock: clock2, players, catalog } = context;
   if (!config2.jobs.enabled) return { exports: jobExports(() => null) };
-  const admits = new Set(config2.gate.requireStatus.map(matchKey));
   const sync = new JobSync({
     memberOf: (src) => {
       const view = players.get(src)?.view;
       return view === void 0 ? void 0 : view?.member ?? null;
     },
     nameOf: (src) => fx.GetPlayerName(src) ?? `player ${src}`,
-    admits: (status) => admits.has(matchKey(status)),
+    admits: statusAdmits(config2.gate.requireStatus),
     unassigned: config2.jobs.unassigned,
     clock: clock2,
     logger,
@@ -56994,7 +57037,7 @@ function attachJobs(context) {
   const runner = new JobSyncRunner({
     config: config2,
     sync,
-    catalog: () => service.catalogReady ? service.catalog : null,
+    catalog: () => catalog.ready ? catalog.index : null,
     clock: clock2,
     logger,
     callMs: FRAMEWORK_CALL_MS
@@ -57064,20 +57107,11 @@ function firstProblem(error62) {
   return issue2.path.length > 0 ? `${issue2.path.join(".")}: ${issue2.message}` : issue2.message;
 }
 
-// src/platform/identifiers.ts
-function licenseOf2(src) {
-  for (const identifier of fx.getPlayerIdentifiers(src) ?? []) {
-    const found = license(identifier);
-    if (found !== null) return found;
-  }
-  return null;
-}
-
 // src/features/join-gate/decide.ts
 function decideJoin(view, rules) {
   if (view === null) return { allow: false, reason: "not_on_roster" };
   const status = view.member.status;
-  if (!rules.requireStatus.some((s) => matchKey(s) === matchKey(status))) {
+  if (!statusAdmits(rules.requireStatus)(status)) {
     return { allow: false, reason: "status", status };
   }
   if (rules.departments.length > 0 && !rules.departments.some((d3) => view.department(d3) !== void 0)) {
@@ -57245,13 +57279,13 @@ var Join = class {
     const { gate } = config2;
     const messages = gate.messages;
     if (this.finished) return;
-    const service = deps.service();
-    if (service === null) {
+    const members2 = deps.members();
+    if (members2 === null) {
       this.finish(formatMessage(messages.notConfigured, values), "roster check not set up");
       return;
     }
     this.deferrals.update(formatMessage(messages.checking, values));
-    const license2 = licenseOf2(tempId);
+    const license2 = licenseOf(tempId);
     this.license = license2;
     const entry = { license: license2, name, view: void 0, since: clock2.now() };
     this.entry = entry;
@@ -57271,12 +57305,12 @@ var Join = class {
       fx.setTimeout(() => this.watchdog(`no answer within ${gate.timeoutSeconds}s`), deadlineMs)
     );
     announceWait(deps, this.deferrals, values, () => this.finished, this.timers);
-    let resolution = await service.resolve(license2, "join", { decideOnly: true });
+    let resolution = await members2.resolve(license2, "join", { decideOnly: true });
     if (resolution.kind === "answer" && resolution.unnamed && gate.departments.length > 0) {
       resolution = {
         kind: "outage",
         error: new Error("departments not loaded"),
-        lastKnown: service.lastKnown(license2)
+        lastKnown: members2.lastKnown(license2)
       };
     }
     if (this.finished) return;
@@ -57330,7 +57364,7 @@ var Join = class {
       else this.finish(refusal, `${why} during a further check, ${gate.onError}`);
       return;
     }
-    const lastKnown = this.license === null ? void 0 : this.deps.service()?.lastKnown(this.license);
+    const lastKnown = this.license === null ? void 0 : this.deps.members()?.lastKnown(this.license);
     const admission = admissionFor(
       { kind: "outage", error: new Error(why), lastKnown },
       gate,
@@ -57415,7 +57449,7 @@ function attachJoinGate(context) {
     // Read at each join: the features that add a check are attached after the gate.
     joinChecks: () => features.joinChecks(),
     config: context.config,
-    service: () => context.service,
+    members: () => context.members,
     source: () => context.api,
     players: context.players,
     community: () => context.identity?.community.name ?? "community",
@@ -57437,7 +57471,7 @@ function attachJoinGate(context) {
 var START_RETRY_MS = 3e4;
 var SCOPE_RECHECK_MS = 15 * 6e4;
 function attachKeyCheck(context) {
-  const { api, service, schedule, logger, features } = context;
+  const { api, catalog: departments, schedule, logger, features } = context;
   const recheckLater = () => {
     if (!hasScope(context.identity?.scopes ?? [], "audit:read")) schedule.once(SCOPE_RECHECK_MS, recheck);
   };
@@ -57457,7 +57491,7 @@ function attachKeyCheck(context) {
   };
   const begin = async () => {
     let verified;
-    const catalog = service.catalogReady ? void 0 : service.loadCatalog();
+    const catalog = departments.ready ? void 0 : departments.load();
     try {
       verified = await api.whoami();
       context.identity = verified;
@@ -57482,7 +57516,7 @@ function attachKeyCheck(context) {
     features.ready(verified);
     recheckLater();
     await catalog;
-    features.departmentsRead(service.catalog);
+    features.departmentsRead(departments.index);
   };
   return { start: () => void begin() };
 }
@@ -57681,23 +57715,23 @@ function age(at, now) {
 
 // src/features/mirror/mirror-attachment.ts
 var MirrorAttachment = class {
-  constructor(service, mirror) {
-    this.service = service;
+  constructor(members2, mirror) {
+    this.members = members2;
     this.mirror = mirror;
   }
-  service;
+  members;
   mirror;
   unsubscribe = null;
   /** Hears the service's answers and lets it find what is held; once. */
   attach() {
     if (this.unsubscribe !== null) return;
-    this.unsubscribe = this.service.onAnswer((license2, answer) => this.mirror.heard(license2, answer));
-    this.service.useMirror(this.mirror);
+    this.unsubscribe = this.members.onAnswer((license2, answer) => this.mirror.heard(license2, answer));
+    this.members.useMirror(this.mirror);
   }
   detach() {
     this.unsubscribe?.();
     this.unsubscribe = null;
-    this.service.useMirror(null);
+    this.members.useMirror(null);
   }
 };
 
@@ -58391,13 +58425,11 @@ function idOf(item) {
 }
 
 // src/features/mirror/roster-reads.ts
-var MEMBERS = "/api/v1/members";
-var ASSIGNMENTS = "/api/v1/department-assignments";
 var MEMBERS_PER_REQUEST = 75;
 var ASSIGNMENTS_PER_MEMBER = 10;
 async function readWholeRoster(deps) {
   const listed = await readList(deps.source, deps.pacer, {
-    path: MEMBERS,
+    path: ROSTER_ROUTES.members,
     query: {},
     maxPages: Math.ceil(deps.maxEntries / 100) + 1,
     atMost: deps.maxEntries
@@ -58414,7 +58446,7 @@ async function readWholeRoster(deps) {
 async function readNewMembers(deps, after) {
   const maxPages = Math.ceil(deps.maxEntries / 100) + 1;
   const listed = await readList(deps.source, deps.pacer, {
-    path: MEMBERS,
+    path: ROSTER_ROUTES.members,
     query: {},
     after: after.at - 1,
     maxPages
@@ -58432,7 +58464,7 @@ async function readNewMembers(deps, after) {
     const memberId = ids2.slice(start, start + MEMBERS_PER_REQUEST);
     const query = { memberId, include: "rank" };
     const batch = await readList(deps.source, deps.pacer, {
-      path: ASSIGNMENTS,
+      path: ROSTER_ROUTES.departmentAssignments,
       query,
       maxPages: ASSIGNMENTS_PER_MEMBER
     });
@@ -58444,7 +58476,7 @@ async function readNewMembers(deps, after) {
 }
 async function allAssignments(deps, members2) {
   const listed = await readList(deps.source, deps.pacer, {
-    path: ASSIGNMENTS,
+    path: ROSTER_ROUTES.departmentAssignments,
     query: { include: "rank" },
     maxPages: Math.ceil(members2.size * ASSIGNMENTS_PER_MEMBER / 100) + 1
   });
@@ -59026,12 +59058,12 @@ var RosterMirror = class {
     this.maxEntries = maxEntries;
     this.tooLarge = tooLarge;
     this.clock = clock2;
-    this.held = new MemberIndex(claims);
+    this.index = new MemberIndex(claims);
   }
   maxEntries;
   tooLarge;
   clock;
-  held;
+  index;
   ranks = /* @__PURE__ */ new Map();
   /** Answers heard while a full read runs (null: the license is no longer held). */
   heardDuringRead = null;
@@ -59057,7 +59089,7 @@ var RosterMirror = class {
     return this.ready;
   }
   get size() {
-    return this.held.size;
+    return this.index.size;
   }
   /** Whether any of `ids` is the member id or an assignment id of a member held. */
   namesAnyHeld(ids2) {
@@ -59066,7 +59098,7 @@ var RosterMirror = class {
   }
   /** The license of the member held whose member id or assignment id is `id`. */
   licenseNamedBy(id2) {
-    return this.held.licenseNamedBy(id2);
+    return this.index.licenseNamedBy(id2);
   }
   /**
    * Whether what is held is known to be current right now (the audit feed keeps reaching the end
@@ -59076,24 +59108,26 @@ var RosterMirror = class {
   get answering() {
     return this.ready && this.inStep();
   }
-  find(license2, catalog) {
-    if (!this.answering || this.doubted.has(licenseKey(license2))) return void 0;
-    const member = this.held.get(licenseKey(license2));
-    return member ? toMemberView(lookupOf(member, catalog), catalog) : void 0;
+  held(license2, catalog) {
+    const key2 = licenseKey(license2);
+    const answers = catalog !== null && this.answering && !this.doubted.has(key2);
+    const member = this.index.get(key2);
+    if (!member) return void 0;
+    return {
+      answer: answers ? toMemberView(lookupOf(member, catalog), catalog) : void 0,
+      readAt: member.readAt
+    };
   }
   /** What it holds for `license` however current, with when it was read: for the outage policy only. */
   lastKnown(license2, catalog) {
-    const member = this.held.get(licenseKey(license2));
+    const member = this.index.get(licenseKey(license2));
     if (!member) return void 0;
     const names = catalog ?? this.savedCatalog ?? new CatalogIndex();
     return { view: toMemberView(lookupOf(member, names), names), readAt: member.readAt };
   }
-  readAt(license2) {
-    return this.held.get(licenseKey(license2))?.readAt;
-  }
   /** Every member held (for the snapshot). */
   members() {
-    return this.held.values();
+    return this.index.values();
   }
   /**
    * Members loaded from a snapshot, with the departments and ranks saved beside them: held, found
@@ -59102,7 +59136,7 @@ var RosterMirror = class {
   restore(members2, catalog) {
     this.clear();
     this.savedCatalog = catalog;
-    this.held.putAll([...members2], null);
+    this.index.putAll([...members2], null);
     this.checkSize();
   }
   /** What it holds is the roster as it stands (a restored snapshot caught up): joins are answered. */
@@ -59118,13 +59152,13 @@ var RosterMirror = class {
     if (answer !== null && answer !== "partial") {
       const member = this.compact(answer);
       member.readAt = this.clock.now();
-      this.held.put(member);
+      this.index.put(member);
       this.heardDuringRead?.set(licenseKey(member.license), member);
       this.checkSize();
       return;
     }
     const key2 = licenseKey(license2);
-    this.held.remove(key2);
+    this.index.remove(key2);
     this.heardDuringRead?.set(key2, null);
   }
   doubt(license2) {
@@ -59187,12 +59221,12 @@ var RosterMirror = class {
     const heard = this.heardDuringRead ?? /* @__PURE__ */ new Map();
     const window2 = this.fullRead ?? new NamedWindow();
     this.abandonRead();
-    this.held.clear();
+    this.index.clear();
     this.doubted.clear();
-    this.held.putAll([...members2], readAt);
+    this.index.putAll([...members2], readAt);
     for (const [key2, member] of heard) {
-      if (member === null) this.held.remove(key2);
-      else this.held.put(member);
+      if (member === null) this.index.remove(key2);
+      else this.index.put(member);
     }
     const replaced = this.doubtNamed(window2, null);
     this.ready = true;
@@ -59206,7 +59240,7 @@ var RosterMirror = class {
    */
   addAll(members2, readAt = this.clock.now(), window2) {
     const all = [...members2];
-    this.held.putAll(all, readAt);
+    this.index.putAll(all, readAt);
     if (window2) this.closeWindow(window2);
     const replaced = window2 ? this.doubtNamed(window2, new Set(all.map((m) => m.id))) : { named: [], overflowed: false };
     this.checkSize();
@@ -59221,7 +59255,7 @@ var RosterMirror = class {
     for (const id2 of window2.ids) {
       const key2 = this.licenseNamedBy(id2);
       if (key2 === void 0) continue;
-      if (only2 !== null && !only2.has(this.held.get(key2)?.id ?? "")) continue;
+      if (only2 !== null && !only2.has(this.index.get(key2)?.id ?? "")) continue;
       named.add(key2);
     }
     for (const key2 of named) this.doubt(key2);
@@ -59229,7 +59263,7 @@ var RosterMirror = class {
   }
   /** Forgets everything (the mirror is turned off). */
   clear() {
-    this.held.clear();
+    this.index.clear();
     this.ranks.clear();
     this.doubted.clear();
     this.abandonRead();
@@ -59239,7 +59273,7 @@ var RosterMirror = class {
     this.savedCatalog = null;
   }
   checkSize() {
-    if (this.held.size > this.maxEntries) this.tooLarge(this.held.size);
+    if (this.index.size > this.maxEntries) this.tooLarge(this.index.size);
   }
   sharedRank(rank) {
     const known = this.ranks.get(rank.id);
@@ -59259,7 +59293,7 @@ var MirrorSync = class {
     this.mirror = new RosterMirror(deps.maxEntries, tooLarge, deps.clock, deps.licenseClaims);
     this.known = new MirrorFreshness(deps.clock, deps.passMs, this.step);
     this.mirror.inStep = () => this.known.inStep();
-    this.attachment = new MirrorAttachment(deps.service, this.mirror);
+    this.attachment = new MirrorAttachment(deps.members, this.mirror);
     this.pacer = new MirrorPacer(deps.clock, () => deps.source.limiterState());
     const { source, clock: clock2, logger, maxEntries, passMs } = deps;
     this.reads = new MirrorReads({
@@ -59271,7 +59305,7 @@ var MirrorSync = class {
       keeping: () => !this.stopped && this.status.active,
       tooLarge,
       completed: (startedAt, ordinal, replaced) => this.completed(startedAt, ordinal, replaced),
-      reread: (licenses) => void deps.service.refreshMembers(licenses, "refresh")
+      reread: (licenses) => void deps.online.refreshMembers(licenses, "refresh")
     });
     const { mirror, known, reads, pacer, step } = this;
     this.snapshot = new MirrorSnapshot({ mirror, known, reads, pacer, step });
@@ -59442,7 +59476,7 @@ var MirrorSync = class {
     if (replaced.overflowed)
       this.gap("more changes were logged while the roster was read than it can follow");
     const first = this.status.fullRead();
-    void this.deps.service.followMirror();
+    void this.deps.online.followMirror();
     if (first)
       this.deps.logger.info(
         `the roster mirror holds ${this.mirror.size} members: their joins are decided without a request.`
@@ -59469,10 +59503,11 @@ var MirrorSync = class {
 
 // src/features/mirror/index.ts
 function attachMirror(context) {
-  const { config: config2, api, service, schedule, clock: clock2, logger } = context;
+  const { config: config2, api, catalog, members: members2, online: online2, schedule, clock: clock2, logger } = context;
   const sync = new MirrorSync({
     source: api,
-    service,
+    members: members2,
+    online: online2,
     schedule,
     clock: clock2,
     logger,
@@ -59484,7 +59519,7 @@ function attachMirror(context) {
   if (!config2.mirror.enabled) sync.turnOff({ why: "disabled" });
   context.handles.provide(mirrorHandle, {
     report: () => sync.report(),
-    toSave: () => sync.toSave(service.catalogReady ? service.catalog.catalog : null),
+    toSave: () => sync.toSave(catalog.ready ? catalog.index.catalog : null),
     restore(saved) {
       const fresh = sync.restore(saved);
       const { state, held } = sync.report();
@@ -61035,7 +61070,7 @@ function createPanel(options) {
 
 // src/features/panel/index.ts
 function attachPanel(context) {
-  const { webToken, settings, config: config2, api, service, cache, players, clock: clock2, logger, resource } = context;
+  const { webToken, settings, config: config2, api, errors, cache, players, clock: clock2, logger, resource } = context;
   if (webToken === null) return {};
   const commands = rosterCommands(context);
   const trainingOn = config2.training.enabled && settings.trainingApiKey !== void 0;
@@ -61049,7 +61084,7 @@ function attachPanel(context) {
         return known ? { community: known.community.name, scopes: known.scopes } : null;
       },
       limiter: () => api.limiterState(),
-      lastError: () => service.lastError,
+      lastError: () => errors.last,
       cache: () => cache.stats(),
       mirror: () => context.handles.get(mirrorHandle)?.report() ?? null,
       claimedLicenses: () => ({
@@ -61416,7 +61451,7 @@ var LADDER = Object.freeze({ ladder: true });
 var PrincipalGrants = class {
   constructor(deps) {
     this.deps = deps;
-    this.statuses = new Set(deps.requireStatus.map(matchKey));
+    this.admits = statusAdmits(deps.requireStatus);
     this.ledger = new PrincipalLedger(deps.ledger, deps.logger);
     this.ladders = buildLadders(new CatalogIndex(), deps.order, deps.prefix);
   }
@@ -61425,7 +61460,7 @@ var PrincipalGrants = class {
   wanted = new WantedLinks();
   granted = /* @__PURE__ */ new Map();
   ledger;
-  statuses;
+  admits;
   active = false;
   saidBlocked = false;
   /** Catalog problems already told: a catalog read again says each one once, not every reload. */
@@ -61515,9 +61550,7 @@ var PrincipalGrants = class {
   playerLinks(license2, member) {
     const child = license2 === null ? null : playerPrincipal(license2);
     if (child === null) return [];
-    return memberPrincipals(member, this.ladders, (status) => this.statuses.has(matchKey(status))).map(
-      (parent) => ({ child, parent })
-    );
+    return memberPrincipals(member, this.ladders, this.admits).map((parent) => ({ child, parent }));
   }
   /** Brings the touched links of the ACL in line with what is wanted: removals first, so a change never briefly grants both. */
   sync(keys) {
@@ -61611,7 +61644,7 @@ function attachPermissions(deps) {
       guarded("granting at admission", () => {
         const entry = players.get(tempId);
         if (!entry) return;
-        const view = entry.view !== void 0 ? entry.view : entry.license !== null ? deps.service()?.lastKnown(entry.license) : void 0;
+        const view = entry.view !== void 0 ? entry.view : entry.license !== null ? deps.members()?.lastKnown(entry.license) : void 0;
         hold(entry, view?.member ?? null);
       });
     },
@@ -61632,7 +61665,7 @@ function attachPermissions(deps) {
       resource,
       prefix: settings.prefix,
       allowed: principalPermission(resource),
-      ladders: deps.service()?.catalogReady ? grants.currentLadders : null,
+      ladders: deps.catalog()?.ready ? grants.currentLadders : null,
       grantedLinks: grants.grantedCount
     })
   };
@@ -61668,7 +61701,8 @@ function attachPermissions2(context) {
     resourcePath: context.resourcePath,
     config: context.config,
     players: context.players,
-    service: () => context.service,
+    members: () => context.members,
+    catalog: () => context.catalog,
     logger: context.logger
   });
   return {
@@ -61686,13 +61720,13 @@ function attachPermissions2(context) {
 
 // src/roster/fivem/lifecycle.ts
 function entryFor(src, clock2) {
-  return { license: licenseOf2(src), name: fx.GetPlayerName(src) ?? "", view: void 0, since: clock2.now() };
+  return { license: licenseOf(src), name: fx.GetPlayerName(src) ?? "", view: void 0, since: clock2.now() };
 }
 function attachLifecycle(deps) {
   fx.on("playerJoining", (oldId) => {
     const src = String(fx.source);
     const entry = deps.players.join(src, String(oldId), () => entryFor(src, deps.clock));
-    void deps.service()?.loadPlayer(src, entry);
+    void deps.online()?.loadPlayer(src, entry);
   });
   fx.on("playerDropped", () => {
     const entry = deps.players.drop(String(fx.source));
@@ -61700,12 +61734,12 @@ function attachLifecycle(deps) {
   });
 }
 function loadOnlinePlayers(deps) {
-  const service = deps.service();
+  const online2 = deps.online();
   const ids2 = fx.getPlayers();
   for (const src of ids2) {
     const entry = entryFor(String(src), deps.clock);
     deps.players.add(String(src), entry);
-    if (service) void service.loadPlayer(String(src), entry);
+    if (online2) void online2.loadPlayer(String(src), entry);
   }
   return ids2.length;
 }
@@ -61716,7 +61750,7 @@ var CONNECTING_MAX_AGE_MS = 15 * 6e4;
 function attachPlayers(context) {
   const { players, clock: clock2, logger, features } = context;
   const lifecycle = {
-    service: () => context.service,
+    online: () => context.online,
     players,
     clock: clock2,
     dropped: (entry) => features.dropped(entry)
@@ -61974,11 +62008,13 @@ function listOf(data) {
 // src/features/audit/catalog-reloads.ts
 var CATALOG_RELOAD_GAP_MS = 5 * 6e4;
 var CatalogReloads = class {
-  constructor(service, clock2) {
-    this.service = service;
+  constructor(catalog, online2, clock2) {
+    this.catalog = catalog;
+    this.online = online2;
     this.clock = clock2;
   }
-  service;
+  catalog;
+  online;
   clock;
   owed = false;
   last = Number.NEGATIVE_INFINITY;
@@ -61997,7 +62033,7 @@ var CatalogReloads = class {
     if (!this.owed || now - this.last < CATALOG_RELOAD_GAP_MS) return false;
     this.last = now;
     this.owed = false;
-    if (await this.service.loadCatalog(true)) this.service.reshapeOnline();
+    if (await this.catalog.load(true)) this.online.reshapeOnline();
     else this.owed = true;
     return true;
   }
@@ -62146,7 +62182,7 @@ var AuditFeed = class {
   constructor(deps) {
     this.deps = deps;
     this.cursor = new AuditCursor(AUDIT_OVERLAP_MS, deps.serviceTime ?? (() => deps.clock.now()));
-    this.catalog = new CatalogReloads(deps.service, deps.clock);
+    this.catalog = new CatalogReloads(deps.catalog, deps.online, deps.clock);
     this.health = new FeedHealth(deps);
     this.reads = new AuditLogReads(this.cursor, this.health, deps, () => {
       this.handled = { at: this.cursor.position };
@@ -62218,15 +62254,15 @@ var AuditFeed = class {
       this.handled = { at: this.cursor.position };
       return pass;
     }
-    const { service } = this.deps;
-    const matches = matchEntries(step.fresh, this.deps.players, this.deps.cache, service.catalog);
+    const { catalog, online: online2 } = this.deps;
+    const matches = matchEntries(step.fresh, this.deps.players, this.deps.cache, catalog.index);
     if (matches.unreadable.length > 0) this.health.gap(unreadableReason(matches.unreadable));
     if (matches.catalog) this.catalog.ask();
     pass.catalog = await this.catalog.runIfDue();
     const licenses = /* @__PURE__ */ new Set([...this.owed, ...matches.licenses]);
     this.owed.clear();
     pass.members = licenses.size;
-    for (const license2 of await service.refreshMembers(licenses)) this.owed.add(license2);
+    for (const license2 of await online2.refreshMembers(licenses)) this.owed.add(license2);
     if (this.owed.size === 0) this.handled = { at: this.cursor.position };
     return pass;
   }
@@ -62250,7 +62286,7 @@ function gapReread(deps) {
   const run2 = () => {
     owed = false;
     last = deps.clock.now();
-    void deps.service.refreshOnline("refresh");
+    void deps.online.refreshOnline("refresh");
     deps.alsoReread?.();
   };
   return () => {
@@ -62268,16 +62304,16 @@ function gapReread(deps) {
 // src/features/audit/refresh-plan.ts
 var SAFETY_NET_INTERVALS2 = 12;
 function scheduleRefresh(plan) {
-  const { clock: clock2, service, intervalMs } = plan;
+  const { clock: clock2, members: members2, online: online2, intervalMs } = plan;
   let lastFull = clock2.now();
   plan.schedule.every(
     intervalMs,
     async () => {
       const feed = plan.feed();
       const due = lastFull + intervalMs * (SAFETY_NET_INTERVALS2 - 0.5);
-      if (feed?.healthy && (service.mirrorAnswering || clock2.now() < due)) return;
+      if (feed?.healthy && (members2.mirrorAnswering || clock2.now() < due)) return;
       lastFull = clock2.now();
-      await service.refreshOnline("refresh");
+      await online2.refreshOnline("refresh");
     },
     0.1
   );
@@ -62300,15 +62336,16 @@ function startAuditFeed(deps, scopes2) {
     return null;
   }
   const feed = new AuditFeed({
-    list: (query) => deps.api.list("/api/v1/audit-logs", query, "refresh", AUDIT_MAX_PAGES),
+    list: (query) => deps.api.list(ROSTER_ROUTES.auditLogs, query, "refresh", AUDIT_MAX_PAGES),
     passSize: AUDIT_MAX_PAGES * PAGE_SIZE4,
-    newest: () => deps.api.get("/api/v1/audit-logs", { sort: "-createdAt", limit: 2 }, "refresh"),
+    newest: () => deps.api.get(ROSTER_ROUTES.auditLogs, { sort: "-createdAt", limit: 2 }, "refresh"),
     // Stamps are judged on the service's clock: this server's may be minutes off it.
     serviceTime: () => deps.api.serviceTime.now(),
-    service: deps.service,
+    catalog: deps.catalog,
+    online: deps.online,
     players: deps.players,
     // Members not online are found by id in the cache and, when it runs, the roster mirror.
-    cache: deps.service,
+    cache: deps.members,
     clock: deps.clock,
     logger: deps.logger,
     intervalMs: auditMs,
@@ -62356,13 +62393,26 @@ function feedLines(state, now, refreshSeconds) {
 // src/features/players/refresh.ts
 var CATALOG_REFRESH_MS = 30 * 6e4;
 function attachRefresh(context) {
-  const { api, service, players, cache, schedule, clock: clock2, logger, config: config2, features, handles } = context;
+  const {
+    api,
+    catalog,
+    members: members2,
+    online: online2,
+    players,
+    cache,
+    schedule,
+    clock: clock2,
+    logger,
+    config: config2,
+    features,
+    handles
+  } = context;
   api.onStateChange((change) => {
-    if (change.state === "resumed") service.refreshOnline("refresh").catch(() => {
+    if (change.state === "resumed") online2.refreshOnline("refresh").catch(() => {
     });
   });
   let feed = null;
-  const reread = gapReread({ service, cache, schedule, clock: clock2 });
+  const reread = gapReread({ online: online2, cache, schedule, clock: clock2 });
   const gap = (reason) => {
     features.auditGap(reason);
     reread();
@@ -62372,7 +62422,9 @@ function attachRefresh(context) {
     feed = startAuditFeed(
       {
         api,
-        service,
+        catalog,
+        members: members2,
+        online: online2,
         players,
         cache,
         schedule,
@@ -62400,15 +62452,16 @@ function attachRefresh(context) {
       scheduleRefresh({
         schedule,
         clock: clock2,
-        service,
+        members: members2,
+        online: online2,
         intervalMs: config2.refresh.intervalSeconds * 1e3,
         feed: () => feed
       });
       schedule.every(
         CATALOG_REFRESH_MS,
         async () => {
-          await service.loadCatalog(true);
-          features.departmentsRead(service.catalog);
+          await catalog.load(true);
+          features.departmentsRead(catalog.index);
         },
         0.1
       );
@@ -62622,7 +62675,7 @@ var TEMP_PRIORITY_SECONDS = 120;
 var CONNECTING_KEPT_MS = 6e4;
 var LEFT_BEFORE_PLACED = "Left before being placed in the queue.";
 function attachQueuePriority(context) {
-  const { config: config2, players, service, queries, clock: clock2, logger, resource } = context;
+  const { config: config2, players, members: members2, queries, clock: clock2, logger, resource } = context;
   const timeoutMs = config2.gate.timeoutSeconds * 1e3;
   const gateRules = { requireStatus: config2.gate.requireStatus, departments: config2.gate.departments };
   const rules = new PriorityRules(
@@ -62637,27 +62690,27 @@ function attachQueuePriority(context) {
     if (id2 !== null) {
       const entry = players.get(id2);
       if (entry?.view !== void 0) return entry.view;
-      const license3 = entry ? entry.license : licenseOf2(id2);
-      return license3 ? service.lastKnown(license3) : void 0;
+      const license3 = entry ? entry.license : licenseOf(id2);
+      return license3 ? members2.lastKnown(license3) : void 0;
     }
     const license2 = license(target);
-    return license2 === null ? void 0 : service.lastKnown(license2);
+    return license2 === null ? void 0 : members2.lastKnown(license2);
   };
   const answeredView = async (target) => {
     const id2 = serverId(target);
     if (id2 !== null) {
       const entry = players.get(id2);
-      const license3 = entry ? entry.license : licenseOf2(id2);
+      const license3 = entry ? entry.license : licenseOf(id2);
       if (license3 === null) return entry?.view;
       if (entry?.view === void 0 && !players.isOnline(id2)) {
         const since = entry?.since ?? clock2.now();
         await outcomes.wait(id2, since + timeoutMs);
       }
-      return players.get(id2)?.view ?? service.lastKnown(license3);
+      return players.get(id2)?.view ?? members2.lastKnown(license3);
     }
     const license2 = license(target);
     if (license2 === null) return void 0;
-    const resolution = await service.resolve(license2, "join");
+    const resolution = await members2.resolve(license2, "join");
     return resolution.kind === "answer" ? resolution.view : resolution.lastKnown;
   };
   let stopped = () => void 0;
@@ -62695,7 +62748,7 @@ function attachQueuePriority(context) {
         if (outcome && !outcome.admitted) return answer(outcome.message);
         if (!stillConnecting(tempId)) return answer(LEFT_BEFORE_PLACED);
         if (seen.license !== null) {
-          const power = rules.powerOf(players.get(tempId)?.view ?? service.lastKnown(seen.license));
+          const power = rules.powerOf(players.get(tempId)?.view ?? members2.lastKnown(seen.license));
           link.setPriority(seen.license, power, TEMP_PRIORITY_SECONDS);
         }
         answer();
@@ -62707,7 +62760,7 @@ function attachQueuePriority(context) {
   const connecting = /* @__PURE__ */ new Map();
   fx.on("playerConnecting", () => {
     const tempId = String(fx.source);
-    connecting.set(tempId, { license: licenseOf2(tempId), since: clock2.now() });
+    connecting.set(tempId, { license: licenseOf(tempId), since: clock2.now() });
   });
   return {
     exports: answers,
@@ -62716,7 +62769,7 @@ function attachQueuePriority(context) {
       outcomes.record(decision.tempId, outcome);
     },
     departmentsRead(catalog) {
-      if (!service.catalogReady) return;
+      if (!context.catalog.ready) return;
       const problems = rules.check(catalog);
       if (leftOut === null) for (const problem of problems) logger.warn(problem);
       leftOut = problems;
@@ -63353,6 +63406,22 @@ var Schedule = class {
 };
 
 // src/features/training/api/api-layout.ts
+var PUBLIC_API = "/api/public/v1";
+var OPENAPI_PATH = "/api/openapi.json";
+var DISCORD = "/discord";
+var LEARNING_ROUTES = {
+  courses: "/courses",
+  enrollments: "/enrollments",
+  discord: DISCORD,
+  completions: `${DISCORD}/completions`,
+  link: `${DISCORD}/links/{discord_id}`,
+  linkRequests: `${DISCORD}/link-requests`,
+  expiringCertificates: `${DISCORD}/expiring-certificates`,
+  progress: `${DISCORD}/gamification/{discord_id}`
+};
+function withDiscordId(route2, discordId) {
+  return route2.replace("{discord_id}", encodeURIComponent(discordId));
+}
 var defaultLayout = {
   identityPath: "/me",
   catalogPath: "/catalog/{alias}",
@@ -63383,265 +63452,6 @@ function describe3(layout, source) {
       source: source("paging")
     }
   ];
-}
-
-// src/features/training/api/training-api-error.ts
-var TrainingApiError = class extends Error {
-  name = "TrainingApiError";
-  kind;
-  status;
-  missing;
-  unreadable;
-  constructor(message, init) {
-    super(message);
-    this.kind = init.kind;
-    this.status = init.status;
-    this.missing = init.missing;
-    this.unreadable = init.unreadable ?? false;
-  }
-};
-function isTrainingOutage(error62) {
-  return !(error62 instanceof TrainingApiError) || error62.kind === "outage";
-}
-function isNotFound(error62) {
-  return error62 instanceof TrainingApiError && error62.status === 404;
-}
-function isUnreadable(error62) {
-  return error62 instanceof TrainingApiError && error62.unreadable;
-}
-
-// src/features/training/api/failure-message.ts
-var KEYS_PAGE2 = "the learning service's settings (API keys)";
-function failureError(facts) {
-  const { status } = facts;
-  const request = `${facts.method} ${facts.path}`;
-  const said = serviceWords(facts.body);
-  const saidText = said ? ` The service said: "${said}".` : "";
-  if (status === 401) {
-    return new TrainingApiError(
-      `The learning service refused the training API key (401): it is missing, wrong or revoked. Create a key in ${KEYS_PAGE2} and set it in server.cfg with \`set roster_training_api_key "<key>"\`.${saidText}`,
-      { kind: "refused", status }
-    );
-  }
-  if (status === 403) {
-    const missing2 = missingPermission(facts);
-    const what = missing2.startsWith("flag ") ? `the organisation's \`${missing2.slice(5)}\` feature flag is off; an organisation admin can turn it on in the learning service` : `the training API key lacks the \`${missing2.slice(6)}\` scope; create a key with it in ${KEYS_PAGE2}`;
-    return new TrainingApiError(`The learning service refused ${request} (403): ${what}.${saidText}`, {
-      kind: "refused",
-      status,
-      missing: missing2
-    });
-  }
-  if (status === 404) {
-    return new TrainingApiError(`The learning service has no such record for ${request} (404).${saidText}`, {
-      kind: "rejected",
-      status
-    });
-  }
-  if (status === 429) {
-    return new TrainingApiError(
-      `The learning service is rate limiting the training API key (429) on ${request}. Requests wait and resume by themselves; if it repeats, lower training.perMinute.`,
-      { kind: "outage", status }
-    );
-  }
-  if (status >= 500) {
-    return new TrainingApiError(
-      `The learning service failed on ${request} (HTTP ${status}); this is retried and usually passes.${saidText}`,
-      { kind: "outage", status }
-    );
-  }
-  return new TrainingApiError(`The learning service rejected ${request} (HTTP ${status}).${saidText}`, {
-    kind: "rejected",
-    status
-  });
-}
-function missingPermission(facts) {
-  const text6 = facts.body.toLowerCase();
-  if (/api_access/.test(text6)) return "flag api_access";
-  if (/gamification/.test(text6)) return "flag gamification";
-  if (/discord/.test(text6)) return "flag discord";
-  if (/enroll:write/.test(text6)) return "scope enroll:write";
-  if (/\bscope\b/.test(text6) && /\bread\b/.test(text6)) return "scope read";
-  const path = facts.path.replace(/^\/api\/public\/v1/, "");
-  if (path.includes("gamification")) return "flag gamification";
-  if (path.startsWith("/discord/")) return "flag discord";
-  if (facts.method === "POST" && path === "/enrollments") return "scope enroll:write";
-  return "scope read";
-}
-function serviceWords(body) {
-  let value;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    return "";
-  }
-  const pick3 = (v) => typeof v === "string" && v.trim() ? v.trim() : void 0;
-  const object2 = (v) => typeof v === "object" && v !== null ? v : {};
-  const root = object2(value);
-  const error62 = object2(root.error);
-  const words = pick3(error62.message) ?? pick3(root.message) ?? pick3(root.detail) ?? pick3(root.error) ?? pick3(error62.code);
-  return words ? words.slice(0, 200) : "";
-}
-
-// src/features/training/api/learning-exchange.ts
-async function sendOnce(setup, request) {
-  const query = new URLSearchParams(request.query ?? {}).toString();
-  const headers = {
-    authorization: `Bearer ${setup.apiKey}`,
-    "user-agent": setup.userAgent,
-    accept: "application/json"
-  };
-  let body = null;
-  if (request.body !== void 0) {
-    headers["content-type"] = "application/json";
-    body = JSON.stringify(request.body);
-  }
-  const label = `${request.method} ${request.path}`;
-  const { clock: clock2, timeoutMs, maxBodyBytes } = setup;
-  try {
-    return await exchange(
-      setup.dispatcher,
-      {
-        origin: setup.origin,
-        path: `${setup.basePath}${request.path}${query ? `?${query}` : ""}`,
-        method: request.method,
-        headers,
-        body,
-        resendable: request.resendable,
-        held: request.held
-      },
-      { clock: clock2, timeoutMs, maxBodyBytes }
-    );
-  } catch (error62) {
-    if (error62 instanceof HeldBeforeSending) throw error62;
-    throw failure2(setup, label, error62);
-  }
-}
-function failure2(setup, label, error62) {
-  if (error62 instanceof ExchangeFailure && error62.reason === "too_large") {
-    return new TrainingApiError(
-      `The learning service answered ${label} with more than ${megabytes(setup.maxBodyBytes)}; the resource stopped reading it (training.maxBodyMB).`,
-      { kind: "outage", status: error62.status, unreadable: true }
-    );
-  }
-  if (error62 instanceof ExchangeFailure && error62.reason === "timeout") {
-    return new TrainingApiError(
-      `The learning service did not answer ${label} within ${setup.timeoutMs} ms (api.timeoutMs).`,
-      { kind: "outage", status: null }
-    );
-  }
-  const detail = error62 instanceof ExchangeFailure ? error62.detail : errorMessage(error62);
-  return new TrainingApiError(
-    setup.redact(
-      `Could not reach the learning service at ${setup.origin} for ${label} (${detail}). Check training.baseUrl and the server's internet access.`
-    ),
-    { kind: "outage", status: null }
-  );
-}
-function readAnswer(request, raw, redact) {
-  const { status, headers, text: text6 } = raw;
-  if (status < 200 || status >= 300) {
-    throw failureError({ status, method: request.method, path: request.path, body: redact(text6) });
-  }
-  if (text6.trim() === "") return { status, headers, json: null };
-  try {
-    return { status, headers, json: JSON.parse(text6) };
-  } catch {
-    throw new TrainingApiError(
-      `The learning service answered ${request.method} ${request.path} with HTTP ${status} but not JSON. Check that training.baseUrl is the learning service itself.`,
-      { kind: "outage", status }
-    );
-  }
-}
-
-// src/features/training/api/learning-http.ts
-var KEY_RECHECK_MS = 15e3;
-var PUBLIC_API = "/api/public/v1";
-function createLearningHttp(options) {
-  const base = new URL(options.baseUrl);
-  const origin = base.origin;
-  const basePath = base.pathname.replace(/\/+$/, "");
-  const { apiKey, clock: clock2, logger, timeoutMs } = options;
-  const ownsDispatcher = options.dispatcher === void 0;
-  const dispatcher = options.dispatcher ?? keepAlivePool(origin, 8);
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const burst = Math.max(1, Math.min(5, Math.floor(options.perMinute / 12)));
-  const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: null, clock: clock2, burst });
-  const random = options.random ?? Math.random;
-  const policy = {
-    maxRetries: 2,
-    baseDelayMs: options.retryBaseMs ?? 500,
-    maxDelayMs: 8e3,
-    maxRateLimitRetries: 5
-  };
-  const redact = (text6) => apiKey.length >= 4 ? text6.split(apiKey).join("[redacted]") : text6;
-  let keyCheck;
-  const suspension = new KeySuspension({
-    clock: clock2,
-    logger,
-    service: "training",
-    recheck: () => keyCheck ? keyCheck() : Promise.reject(new Error("no key check")),
-    recheckEveryMs: options.recheckAfterMs ?? KEY_RECHECK_MS,
-    maxRecheckMs: 30 * 6e4
-  });
-  const loop = new RequestLoop({
-    limiter,
-    suspension,
-    policy,
-    clock: clock2,
-    logger,
-    random,
-    maxWaitMs: options.maxWaitMs,
-    rateLimitedWarning: (request, seconds) => `The learning service rate limited ${request} (429); every training request waits ${seconds} s.`,
-    // Until the key can be re-checked, a refusal is one request's failure, not every request's.
-    refusesKey: (error62) => error62 instanceof TrainingApiError && error62.status === 401 && keyCheck !== void 0,
-    // An answer that came but cannot be read would only come again.
-    retryable: (error62) => isTrainingOutage(error62) && !isUnreadable(error62)
-  });
-  const warned = /* @__PURE__ */ new Set();
-  const setup = {
-    dispatcher,
-    origin,
-    basePath,
-    apiKey,
-    userAgent: options.userAgent,
-    clock: clock2,
-    timeoutMs,
-    maxBodyBytes,
-    redact
-  };
-  function send2(request) {
-    const repeatable = request.idempotent ?? request.method === "GET";
-    return loop.run({
-      method: request.method,
-      path: request.path,
-      lane: request.lane,
-      bypassSuspension: request.bypassSuspension,
-      repeatable,
-      retries: request.retries,
-      send: (held) => sendOnce(setup, { ...request, resendable: repeatable, held }),
-      read: (raw) => readAnswer(request, raw, redact)
-    });
-  }
-  return {
-    send: send2,
-    limiterState: () => limiter.state(),
-    useKeyCheck(check2) {
-      keyCheck = check2;
-    },
-    suspended: () => suspension.current,
-    warnOnce(topic, message) {
-      if (warned.has(topic)) return;
-      warned.add(topic);
-      logger.warn(message);
-    },
-    async close() {
-      loop.close();
-      suspension.close();
-      limiter.close();
-      if (ownsDispatcher) await dispatcher.close();
-    }
-  };
 }
 
 // src/features/training/api/json-fields.ts
@@ -63812,6 +63622,31 @@ function readCatalogAliases(body) {
   return org !== void 0 && requestedOrg !== void 0 ? { org, requestedOrg } : void 0;
 }
 
+// src/features/training/api/training-api-error.ts
+var TrainingApiError = class extends Error {
+  name = "TrainingApiError";
+  kind;
+  status;
+  missing;
+  unreadable;
+  constructor(message, init) {
+    super(message);
+    this.kind = init.kind;
+    this.status = init.status;
+    this.missing = init.missing;
+    this.unreadable = init.unreadable ?? false;
+  }
+};
+function isTrainingOutage(error62) {
+  return !(error62 instanceof TrainingApiError) || error62.kind === "outage";
+}
+function isNotFound(error62) {
+  return error62 instanceof TrainingApiError && error62.status === 404;
+}
+function isUnreadable(error62) {
+  return error62 instanceof TrainingApiError && error62.unreadable;
+}
+
 // src/features/training/api/learning-api.ts
 var MAX_PAGES2 = 100;
 var LearningApi = class {
@@ -63826,7 +63661,7 @@ var LearningApi = class {
   }
   /** The OpenAPI document (outside the partner prefix). */
   async openapi() {
-    return (await this.http.send({ method: "GET", path: "/api/openapi.json", lane: "background", retries: 1 })).json;
+    return (await this.http.send({ method: "GET", path: OPENAPI_PATH, lane: "background", retries: 1 })).json;
   }
   /** The key's identity; `recheck` is the suspended key's re-check, sent while nothing else is. */
   async identity(recheck = false) {
@@ -63848,7 +63683,7 @@ var LearningApi = class {
     }
   }
   async courses(options = {}) {
-    return readCourses(await this.get("/courses", {}, options));
+    return readCourses(await this.get(LEARNING_ROUTES.courses, {}, options));
   }
   /** Completions of every linked user, across pages. */
   async linkedCompletions(options = {}) {
@@ -63858,15 +63693,15 @@ var LearningApi = class {
     for (let page = 0; query !== void 0; page++) {
       if (page >= MAX_PAGES2) {
         this.http.warnOnce(
-          "pages /discord/completions",
-          `The learning service keeps saying more pages of GET /discord/completions follow; the resource stopped after ${MAX_PAGES2} pages (${all.length} completions). The service's paging may be broken.`
+          `pages ${LEARNING_ROUTES.completions}`,
+          `The learning service keeps saying more pages of GET ${LEARNING_ROUTES.completions} follow; the resource stopped after ${MAX_PAGES2} pages (${all.length} completions). The service's paging may be broken.`
         );
         break;
       }
       const key2 = JSON.stringify(query);
       if (seen.has(key2)) break;
       seen.add(key2);
-      const body = await this.get("/discord/completions", query, options);
+      const body = await this.get(LEARNING_ROUTES.completions, query, options);
       const completions = readLinkedCompletions(body);
       all.push(...completions);
       query = completions.length === 0 ? void 0 : nextPageQuery(body, query, this.layout.paging);
@@ -63874,13 +63709,13 @@ var LearningApi = class {
     return all;
   }
   async link(discordId, options = {}) {
-    const path = `/discord/links/${encodeURIComponent(discordId)}`;
+    const path = withDiscordId(LEARNING_ROUTES.link, discordId);
     try {
-      return readLinkStatus(await this.get(path, {}, options)) ?? malformed("GET /discord/links/{discord_id}");
+      return readLinkStatus(await this.get(path, {}, options)) ?? malformed(`GET ${LEARNING_ROUTES.link}`);
     } catch (error62) {
       if (isNotFound(error62))
         throw new TrainingApiError(
-          `The learning service answered 404 to GET /discord/links/{discord_id}, which answers every Discord id: training.baseUrl does not point at the learning service (give its address without /api/public/v1).`,
+          `The learning service answered 404 to GET ${LEARNING_ROUTES.link}, which answers every Discord id: training.baseUrl does not point at the learning service (give its address without ${PUBLIC_API}).`,
           { kind: "outage", status: 404 }
         );
       throw error62;
@@ -63889,18 +63724,18 @@ var LearningApi = class {
   async requestLink(discordId, username, options = {}) {
     const answer = await this.http.send({
       method: "POST",
-      path: `${PUBLIC_API}/discord/link-requests`,
+      path: `${PUBLIC_API}${LEARNING_ROUTES.linkRequests}`,
       body: { discord_id: discordId, discord_username: username },
       lane: options.lane ?? "refresh",
       retries: options.retries ?? 0
     });
-    return readLinkRequestReply(answer.json, this.layout.linkReply) ?? malformed("POST /discord/link-requests");
+    return readLinkRequestReply(answer.json, this.layout.linkReply) ?? malformed(`POST ${LEARNING_ROUTES.linkRequests}`);
   }
   /** Enrolls the user; 201 is a new enrollment, 200 an existing one (the document: safe to retry). */
   async enroll(courseId, userSub) {
     const answer = await this.http.send({
       method: "POST",
-      path: `${PUBLIC_API}/enrollments`,
+      path: `${PUBLIC_API}${LEARNING_ROUTES.enrollments}`,
       body: { course_id: courseId, user_sub: userSub },
       lane: "refresh",
       idempotent: true
@@ -63909,12 +63744,12 @@ var LearningApi = class {
   }
   async expiringCertificates(days) {
     return readCertificates(
-      await this.get("/discord/expiring-certificates", { days: String(days) }, { lane: "refresh" })
+      await this.get(LEARNING_ROUTES.expiringCertificates, { days: String(days) }, { lane: "refresh" })
     );
   }
   /** Experience, level and badges of a linked user; `null` when the user is not linked (404). */
   async progress(discordId) {
-    const path = `/discord/gamification/${encodeURIComponent(discordId)}`;
+    const path = withDiscordId(LEARNING_ROUTES.progress, discordId);
     try {
       return readProgress(await this.get(path, {}, { lane: "refresh" }), this.layout.progress) ?? null;
     } catch (error62) {
@@ -63945,6 +63780,207 @@ function malformed(request) {
     `The learning service answered ${request} with JSON of an unexpected shape. Check that training.baseUrl is the learning service; \`roster doctor\` shows what the resource assumed.`,
     { kind: "outage", status: null }
   );
+}
+
+// src/features/training/api/failure-message.ts
+var KEYS_PAGE2 = "the learning service's settings (API keys)";
+function failureError(facts) {
+  const { status } = facts;
+  const request = `${facts.method} ${facts.path}`;
+  const said = serviceWords(facts.body);
+  const saidText = said ? ` The service said: "${said}".` : "";
+  if (status === 401) {
+    return new TrainingApiError(
+      `The learning service refused the training API key (401): it is missing, wrong or revoked. Create a key in ${KEYS_PAGE2} and set it in server.cfg with \`set roster_training_api_key "<key>"\`.${saidText}`,
+      { kind: "refused", status }
+    );
+  }
+  if (status === 403) {
+    const missing2 = missingPermission(facts);
+    const what = missing2.startsWith("flag ") ? `the organisation's \`${missing2.slice(5)}\` feature flag is off; an organisation admin can turn it on in the learning service` : `the training API key lacks the \`${missing2.slice(6)}\` scope; create a key with it in ${KEYS_PAGE2}`;
+    return new TrainingApiError(`The learning service refused ${request} (403): ${what}.${saidText}`, {
+      kind: "refused",
+      status,
+      missing: missing2
+    });
+  }
+  if (status === 404) {
+    return new TrainingApiError(`The learning service has no such record for ${request} (404).${saidText}`, {
+      kind: "rejected",
+      status
+    });
+  }
+  if (status === 429) {
+    return new TrainingApiError(
+      `The learning service is rate limiting the training API key (429) on ${request}. Requests wait and resume by themselves; if it repeats, lower training.perMinute.`,
+      { kind: "outage", status }
+    );
+  }
+  if (status >= 500) {
+    return new TrainingApiError(
+      `The learning service failed on ${request} (HTTP ${status}); this is retried and usually passes.${saidText}`,
+      { kind: "outage", status }
+    );
+  }
+  return new TrainingApiError(`The learning service rejected ${request} (HTTP ${status}).${saidText}`, {
+    kind: "rejected",
+    status
+  });
+}
+function missingPermission(facts) {
+  const text6 = facts.body.toLowerCase();
+  if (/api_access/.test(text6)) return "flag api_access";
+  if (/gamification/.test(text6)) return "flag gamification";
+  if (/discord/.test(text6)) return "flag discord";
+  if (/enroll:write/.test(text6)) return "scope enroll:write";
+  if (/\bscope\b/.test(text6) && /\bread\b/.test(text6)) return "scope read";
+  const path = facts.path.startsWith(PUBLIC_API) ? facts.path.slice(PUBLIC_API.length) : facts.path;
+  if (path.includes("gamification")) return "flag gamification";
+  if (path.startsWith(`${LEARNING_ROUTES.discord}/`)) return "flag discord";
+  if (facts.method === "POST" && path === LEARNING_ROUTES.enrollments) return "scope enroll:write";
+  return "scope read";
+}
+function serviceWords(body) {
+  let value;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return "";
+  }
+  const pick3 = (v) => typeof v === "string" && v.trim() ? v.trim() : void 0;
+  const object2 = (v) => typeof v === "object" && v !== null ? v : {};
+  const root = object2(value);
+  const error62 = object2(root.error);
+  const words = pick3(error62.message) ?? pick3(root.message) ?? pick3(root.detail) ?? pick3(root.error) ?? pick3(error62.code);
+  return words ? words.slice(0, 200) : "";
+}
+
+// src/features/training/api/learning-answer.ts
+function learningFailure(facts) {
+  const label = facts.request;
+  if (facts.reason === "too_large") {
+    return new TrainingApiError(
+      `The learning service answered ${label} with more than ${megabytes(facts.maxBodyBytes)}; the resource stopped reading it (training.maxBodyMB).`,
+      { kind: "outage", status: facts.status, unreadable: true }
+    );
+  }
+  if (facts.reason === "timeout") {
+    return new TrainingApiError(
+      `The learning service did not answer ${label} within ${facts.timeoutMs} ms (api.timeoutMs).`,
+      { kind: "outage", status: null }
+    );
+  }
+  return new TrainingApiError(
+    facts.redact(
+      `Could not reach the learning service at ${facts.origin} for ${label} (${facts.detail}). Check training.baseUrl and the server's internet access.`
+    ),
+    { kind: "outage", status: null }
+  );
+}
+function readAnswer(request, raw, redact) {
+  const { status, headers, text: text6 } = raw;
+  if (status < 200 || status >= 300) {
+    throw failureError({ status, method: request.method, path: request.path, body: redact(text6) });
+  }
+  if (text6.trim() === "") return { status, headers, json: null };
+  try {
+    return { status, headers, json: JSON.parse(text6) };
+  } catch {
+    throw new TrainingApiError(
+      `The learning service answered ${request.method} ${request.path} with HTTP ${status} but not JSON. Check that training.baseUrl is the learning service itself.`,
+      { kind: "outage", status }
+    );
+  }
+}
+
+// src/features/training/api/learning-http.ts
+var KEY_RECHECK_MS = 15e3;
+function createLearningHttp(options) {
+  const { clock: clock2, logger } = options;
+  const sender = createHttpSender({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    userAgent: options.userAgent,
+    timeoutMs: options.timeoutMs,
+    clock: clock2,
+    maxBodyBytes: options.maxBodyBytes,
+    dispatcher: options.dispatcher,
+    failure: learningFailure
+  });
+  const burst = Math.max(1, Math.min(5, Math.floor(options.perMinute / 12)));
+  const limiter = new RateLimiter({ perMinute: options.perMinute, perDay: null, clock: clock2, burst });
+  const random = options.random ?? Math.random;
+  const policy = {
+    maxRetries: 2,
+    baseDelayMs: options.retryBaseMs ?? 500,
+    maxDelayMs: 8e3,
+    maxRateLimitRetries: 5
+  };
+  let keyCheck;
+  const suspension = new KeySuspension({
+    clock: clock2,
+    logger,
+    service: "training",
+    recheck: () => keyCheck ? keyCheck() : Promise.reject(new Error("no key check")),
+    recheckEveryMs: options.recheckAfterMs ?? KEY_RECHECK_MS,
+    maxRecheckMs: 30 * 6e4
+  });
+  const loop = new RequestLoop({
+    limiter,
+    suspension,
+    policy,
+    clock: clock2,
+    logger,
+    random,
+    maxWaitMs: options.maxWaitMs,
+    rateLimitedWarning: (request, seconds) => `The learning service rate limited ${request} (429); every training request waits ${seconds} s.`,
+    // Until the key can be re-checked, a refusal is one request's failure, not every request's.
+    refusesKey: (error62) => error62 instanceof TrainingApiError && error62.status === 401 && keyCheck !== void 0,
+    // An answer that came but cannot be read would only come again.
+    retryable: (error62) => isTrainingOutage(error62) && !isUnreadable(error62)
+  });
+  const warned = /* @__PURE__ */ new Set();
+  function send2(request) {
+    const repeatable = request.idempotent ?? request.method === "GET";
+    return loop.run({
+      method: request.method,
+      path: request.path,
+      lane: request.lane,
+      bypassSuspension: request.bypassSuspension,
+      repeatable,
+      retries: request.retries,
+      send: (held) => sender.send(
+        {
+          method: request.method,
+          path: request.path,
+          query: new URLSearchParams(request.query ?? {}),
+          body: request.body,
+          resendable: repeatable
+        },
+        held
+      ),
+      read: (raw) => readAnswer(request, raw, sender.redact)
+    });
+  }
+  return {
+    send: send2,
+    limiterState: () => limiter.state(),
+    useKeyCheck(check2) {
+      keyCheck = check2;
+    },
+    suspended: () => suspension.current,
+    warnOnce(topic, message) {
+      if (warned.has(topic)) return;
+      warned.add(topic);
+      logger.warn(message);
+    },
+    async close() {
+      loop.close();
+      suspension.close();
+      limiter.close();
+      await sender.close();
+    }
+  };
 }
 
 // src/features/training/department-requirements.ts
@@ -64028,7 +64064,7 @@ function aliasFile(resourcePath, name = "training-org.json") {
 }
 
 // src/features/training/fivem/discord-identifier.ts
-var DISCORD = /^discord:(\d{5,20})$/i;
+var DISCORD2 = /^discord:(\d{5,20})$/i;
 function discordOf(src) {
   let identifiers;
   try {
@@ -64038,7 +64074,7 @@ function discordOf(src) {
   }
   if (!Array.isArray(identifiers)) return null;
   for (const identifier of identifiers) {
-    const match = typeof identifier === "string" ? DISCORD.exec(identifier.trim()) : null;
+    const match = typeof identifier === "string" ? DISCORD2.exec(identifier.trim()) : null;
     if (match) return match[1];
   }
   return null;
@@ -64150,8 +64186,8 @@ function trainingExports({ training, roster }) {
         const d3 = key(department);
         const parts2 = training();
         if (id2 === null || d3 === null || parts2 === null) return false;
-        const service = roster();
-        return parts2.requests.isQualified(id2, d3, service?.view(id2), service?.catalog);
+        const known = roster();
+        return parts2.requests.isQualified(id2, d3, known?.online.view(id2), known?.catalog.index);
       },
       false
     ],
@@ -64598,7 +64634,6 @@ function shapesOf(raw, resolve2, depth = 0) {
 }
 
 // src/features/training/api/openapi-discovery.ts
-var PREFIX = "/api/public/v1";
 function discoverLayout(document) {
   if (!isObject3(document) || !isObject3(document.paths)) return assumedLayout("it has no `paths`");
   const doc = new OpenApiDocument(document);
@@ -64620,13 +64655,13 @@ function discoverLayout(document) {
     layout.catalogPath = catalog.replace(/\{[^}]+\}/, "{alias}");
     found.add("catalog");
   }
-  const linkReply = doc.operation("post", "/discord/link-requests");
+  const linkReply = doc.operation("post", LEARNING_ROUTES.linkRequests);
   const linkFields = linkReply && linkReplyFields(doc.responseShapes(linkReply), layout.linkReply);
   if (linkFields) {
     layout.linkReply = linkFields;
     found.add("linkReply");
   }
-  const progress = doc.operation("get", "/discord/gamification/{discord_id}");
+  const progress = doc.operation("get", LEARNING_ROUTES.progress);
   if (progress) {
     const props = [...doc.responseProperties(progress)];
     const experience = props.find((p) => /^(xp|experience|experience_points)$/i.test(p)) ?? props.find((p) => /xp|experience/i.test(p));
@@ -64637,7 +64672,7 @@ function discoverLayout(document) {
       found.add("progress");
     }
   }
-  const completions = doc.operation("get", "/discord/completions");
+  const completions = doc.operation("get", LEARNING_ROUTES.completions);
   if (completions) {
     const params = doc.queryParameters(completions);
     const page = params.find((p) => /^(page|cursor|offset)$/i.test(p));
@@ -64657,11 +64692,11 @@ var OpenApiDocument = class {
   constructor(document) {
     this.document = document;
     const servers = Array.isArray(document.servers) ? document.servers : [];
-    const serverPath = servers.map((s) => isObject3(s) && typeof s.url === "string" ? s.url : "").find((url2) => url2.includes(PREFIX));
+    const serverPath = servers.map((s) => isObject3(s) && typeof s.url === "string" ? s.url : "").find((url2) => url2.includes(PUBLIC_API));
     this.paths = /* @__PURE__ */ new Map();
     for (const [path, item] of Object.entries(document.paths)) {
       if (!isObject3(item)) continue;
-      if (path.startsWith(PREFIX)) this.paths.set(path.slice(PREFIX.length), item);
+      if (path.startsWith(PUBLIC_API)) this.paths.set(path.slice(PUBLIC_API.length), item);
       else if (serverPath !== void 0 && !path.startsWith("/api/")) this.paths.set(path, item);
     }
   }
@@ -65056,7 +65091,7 @@ function attachTraining(deps) {
       if (result.status === "rejected") logger.warn(`training: ${result.reason.message}`);
   };
   const report = () => {
-    const catalog = deps.roster()?.catalog;
+    const catalog = deps.roster()?.catalog.index;
     return {
       service,
       config: config2,
@@ -65099,7 +65134,7 @@ function attachTraining(deps) {
     start() {
       loadOnlineTrainingPlayers(service);
       void begin();
-      schedule.every(DEPARTMENTS_CHECK_MS, () => readDepartments(deps.roster()?.catalog));
+      schedule.every(DEPARTMENTS_CHECK_MS, () => readDepartments(deps.roster()?.catalog.index));
       schedule.every(config2.refresh.intervalSeconds * 1e3, () => service.refreshOnline(), 0.1);
       schedule.every(COURSES_REFRESH_MS, () => service.loadCourses(), 0.1);
     },
@@ -65113,7 +65148,7 @@ function attachTraining(deps) {
 // src/features/training/index.ts
 function attachTraining2(context) {
   const { settings, logger, clock: clock2, config: config2 } = context;
-  const training = attachTraining({ settings, logger, clock: clock2, roster: () => context.service });
+  const training = attachTraining({ settings, logger, clock: clock2, roster: () => context });
   const { timeoutSeconds } = config2.gate;
   context.handles.provide(trainingReportHandle, { lines: () => training.consoleLines() });
   return {
@@ -65128,6 +65163,51 @@ function attachTraining2(context) {
     stop: () => training.stop()
   };
 }
+
+// src/roster/catalog.ts
+var CATALOG_RETRY_MS = 6e4;
+var RosterCatalog = class {
+  constructor(deps) {
+    this.deps = deps;
+  }
+  deps;
+  current = new CatalogIndex();
+  loadedOnce = false;
+  failedAt = -Infinity;
+  firstLoadListeners = [];
+  /** The departments and ranks as last loaded; empty until the first load. */
+  get index() {
+    return this.current;
+  }
+  /** True once departments and ranks were loaded: department names and rank ladders are known. */
+  get ready() {
+    return this.loadedOnce;
+  }
+  /** `listener` is called when the first load succeeds. */
+  onFirstLoad(listener) {
+    this.firstLoadListeners.push(listener);
+  }
+  /**
+   * Loads departments and ranks (`force`: reload even if recent). Until a first load succeeds it
+   * is tried at most once a minute, so an outage or a missing scope does not cost every lookup.
+   */
+  async load(force = false) {
+    const now = this.deps.clock.now();
+    if (!force && !this.loadedOnce && now - this.failedAt < CATALOG_RETRY_MS) return false;
+    try {
+      this.current = new CatalogIndex(await this.deps.source.catalog(force ? { force } : void 0));
+      const first = !this.loadedOnce;
+      this.loadedOnce = true;
+      this.deps.loaded?.(this.current);
+      if (first) for (const listener of this.firstLoadListeners) listener();
+      return true;
+    } catch (error62) {
+      if (!this.loadedOnce) this.failedAt = this.deps.clock.now();
+      this.deps.errors.note(error62, "could not load departments and ranks");
+      return false;
+    }
+  }
+};
 
 // src/roster/fivem/publish.ts
 function publicMember(member) {
@@ -65265,6 +65345,361 @@ var MemberCache = class {
   }
 };
 
+// src/roster/member-resolver.ts
+var MemberResolver = class {
+  constructor(deps) {
+    this.deps = deps;
+  }
+  deps;
+  /** Views that know a status only (a join refused on it): cached for the gate, never a record. */
+  statusOnly = /* @__PURE__ */ new WeakSet();
+  mirror = null;
+  answerListeners = /* @__PURE__ */ new Set();
+  /** Answers the licenses `mirror` holds in `resolve`, before the cache (null: none). */
+  useMirror(mirror) {
+    this.mirror = mirror;
+  }
+  /** True while the mirror answers joins: it holds the whole roster and is known current. */
+  get mirrorAnswering() {
+    return this.mirror?.answering ?? false;
+  }
+  /** The mirror's answer for `license`, when it gives one. */
+  mirrored(license2) {
+    return this.mirror?.held(license2, this.namesOrNull())?.answer;
+  }
+  /** Tells `listener` of every answer the service gives from now on; returns an unsubscribe. */
+  onAnswer(listener) {
+    this.answerListeners.add(listener);
+    return () => this.answerListeners.delete(listener);
+  }
+  /**
+   * The license of the member record held (cache, or the mirror) whose member id or assignment id
+   * is `id`: how an audit entry naming a member who is not online finds them.
+   */
+  licenseNamedBy(id2) {
+    return this.deps.cache.licenseNamedBy(id2) ?? this.mirror?.licenseNamedBy(id2);
+  }
+  /**
+   * The mirror first (asked once; once departments and ranks are known), the cache next; then the
+   * service. Never throws: an outage comes back with the last known record.
+   * An answer is the member's full record (status, departments, ranks). With `decideOnly` (the
+   * gate), a member whose status is refused anyway is answered from the members request alone.
+   */
+  async resolve(license2, lane, options = {}) {
+    const held = this.mirror?.held(license2, this.namesOrNull());
+    if (held?.answer) return { kind: "answer", view: held.answer };
+    const fresh = this.freshUnlessOutdated(license2, held?.readAt);
+    if (fresh === null) return { kind: "answer", view: null };
+    if (fresh !== void 0) {
+      if (!this.statusOnly.has(fresh)) return { kind: "answer", view: fresh };
+      if (options.decideOnly) return { kind: "answer", view: fresh, partial: true };
+    }
+    return this.fetch(license2, lane, options.decideOnly === true);
+  }
+  /**
+   * The cache's fresh answer, unless the mirror read the license since (`heldAt`: a full read that
+   * found a change the cache's older answer predates): then none, and the service is asked.
+   */
+  freshUnlessOutdated(license2, heldAt) {
+    const fresh = this.deps.cache.fresh(license2);
+    if (fresh === void 0 || heldAt === void 0) return fresh;
+    const cached2 = this.deps.cache.readAt(license2);
+    return cached2 !== void 0 && heldAt > cached2 ? void 0 : fresh;
+  }
+  /** Asks the service, bypassing the mirror and the cache. */
+  async fetch(license2, lane, decideOnly = false) {
+    const { catalog } = this.deps;
+    try {
+      const [record2] = await Promise.all([
+        lane === "join" ? this.joinRecord(license2, decideOnly) : this.deps.source.lookup(license2, lane),
+        catalog.ready ? void 0 : catalog.load()
+      ]);
+      if (record2 === null) return this.answer(license2, null, null);
+      if (record2.assignments === null) return this.statusAnswer(license2, record2.member);
+      const lookup = { member: record2.member, assignments: record2.assignments };
+      return this.answer(license2, toMemberView(lookup, catalog.index), lookup);
+    } catch (error62) {
+      this.deps.errors.note(error62, "roster lookup failed");
+      return { kind: "outage", error: error62, lastKnown: this.lastKnown(license2) };
+    }
+  }
+  /**
+   * A joining member's record: the members request, then at once (in the join lane) their
+   * assignments. `assignments: null` when a refused status makes them unnecessary.
+   */
+  async joinRecord(license2, decideOnly) {
+    const found = await this.deps.source.member(license2, "join");
+    if (found === null) return null;
+    if (found.assignments !== null) return found;
+    if (decideOnly && !(this.deps.joinNeedsDepartments?.(found.member) ?? true)) {
+      return { member: found.member, assignments: null };
+    }
+    const assignments = await (found.assignmentsAsked ?? this.deps.source.assignmentsOf(found.member.id, "join"));
+    return { member: found.member, assignments };
+  }
+  /** Many licenses at once, batched; each answer goes through `answered`. */
+  readMany(licenses, lane) {
+    return this.deps.source.lookupMany(licenses, lane);
+  }
+  /** An answer from `readMany`: shaped, kept and heard as any other. */
+  answered(license2, lookup) {
+    return this.answer(license2, lookup ? toMemberView(lookup, this.deps.catalog.index) : null, lookup);
+  }
+  /**
+   * Caches an answer (`record`: what `view` was shaped from) and tells the listeners; one shaped
+   * without the department list is used, never kept.
+   */
+  answer(license2, view, record2) {
+    this.tell(license2, record2);
+    if (view !== null && !this.deps.catalog.ready && view.member.departments.length > 0) {
+      return { kind: "answer", view, unnamed: true };
+    }
+    this.deps.cache.set(license2, view);
+    return { kind: "answer", view };
+  }
+  /**
+   * A status the gate refuses: cached (a reconnect costs nothing) but marked, so only the gate
+   * uses it. The departments last known are kept with the new status, for an outage later.
+   */
+  statusAnswer(license2, member) {
+    const previous = this.deps.cache.lastKnown(license2);
+    const view = previous ? viewOf({ ...previous.member, status: member.status, name: member.name }, previous.assignments) : toMemberView({ member, assignments: [] }, this.deps.catalog.index);
+    this.statusOnly.add(view);
+    this.deps.cache.set(license2, view);
+    this.tell(license2, "partial");
+    return { kind: "answer", view, partial: true };
+  }
+  /** A record shaped again with new department and rank names. */
+  reshaped(license2, view) {
+    this.deps.cache.set(license2, view);
+  }
+  /** A record with a rank the service confirmed: kept, and heard as a partial answer. */
+  rankConfirmed(license2, view) {
+    this.deps.cache.set(license2, view);
+    this.tell(license2, "partial");
+  }
+  /**
+   * The last member record the service gave for a license, however old: of the cache's and the
+   * mirror's, the one read most recently (a full read may know of a suspension the cache's older
+   * answer does not).
+   */
+  lastKnown(license2) {
+    const cached2 = this.deps.cache.lastKnownRecord(license2);
+    const held = this.mirror?.lastKnown(license2, this.namesOrNull());
+    if (cached2 === void 0) return held?.view;
+    if (held === void 0) {
+      const whole = this.mirror?.wholeAt ?? null;
+      return whole !== null && whole > cached2.readAt ? void 0 : cached2.view;
+    }
+    return held.readAt > cached2.readAt ? held.view : cached2.view;
+  }
+  /** What the cache and the mirror hold for `license` may be out of date: last known only. */
+  doubt(license2) {
+    this.deps.cache.markStale(license2);
+    this.mirror?.doubt(license2);
+  }
+  namesOrNull() {
+    return this.deps.catalog.ready ? this.deps.catalog.index : null;
+  }
+  tell(license2, answer) {
+    for (const listener of this.answerListeners) listener(license2, answer);
+  }
+};
+
+// src/roster/online-players.ts
+var OnlinePlayers = class {
+  constructor(deps) {
+    this.deps = deps;
+    deps.catalog.onFirstLoad(() => {
+      if (deps.players.onlineCount > 0) void this.refreshOnline("refresh");
+    });
+  }
+  deps;
+  /** The member record of a player, for exports: from memory only. */
+  view(src) {
+    return this.deps.players.get(src)?.view ?? void 0;
+  }
+  /** Gives a joined player their roster data and announces it once. */
+  async loadPlayer(src, entry) {
+    const { members: members2, players } = this.deps;
+    if (entry.view === void 0 && entry.license !== null) {
+      entry.view = members2.lastKnown(entry.license);
+      const resolution = await members2.resolve(entry.license, "join");
+      entry.view = resolution.kind === "answer" ? resolution.view : resolution.lastKnown ?? entry.view;
+    }
+    if (!players.isOnline(src)) return;
+    entry.announced = true;
+    this.deps.events.playerLoaded(src, entry.view?.member ?? null);
+  }
+  /**
+   * The mirror has read the whole roster again: online players take the record it holds for them
+   * (no request), and those whose record changed hear `playerUpdated`. The few it does not hold
+   * (gone from the roster, or a license it cannot say for) are read again. That makes the mirror's
+   * full read the safety net for online players too. Returns how many changed.
+   */
+  async followMirror(lane = "refresh") {
+    const { members: members2 } = this.deps;
+    if (!members2.mirrorAnswering || !this.deps.catalog.ready) return 0;
+    let changed = 0;
+    const unheld = [];
+    for (const [src, entry] of this.deps.players.onlinePlayers()) {
+      if (entry.license === null) continue;
+      const view = members2.mirrored(entry.license);
+      if (view === void 0) unheld.push(src);
+      else if (this.apply(src, view)) changed++;
+    }
+    if (unheld.length > 0) changed += await this.refreshPlayers(unheld, lane) ?? 0;
+    return changed;
+  }
+  /** Re-checks every online player in one batched pass; fires updates for changes. */
+  async refreshOnline(lane = "refresh") {
+    return await this.refreshLicenses(this.licensesOf(this.deps.players.onlinePlayers()), lane) ?? 0;
+  }
+  /**
+   * Re-reads just these online players (e.g. those an audit entry concerns), batched. Returns how
+   * many changed, or null when the service could not answer.
+   */
+  async refreshPlayers(srcs, lane = "refresh") {
+    const entries = [];
+    for (const src of srcs) {
+      const entry = this.deps.players.get(src);
+      if (entry && this.deps.players.isOnline(src)) entries.push([src, entry]);
+    }
+    return this.refreshLicenses(this.licensesOf(entries), lane);
+  }
+  /**
+   * Re-reads these licenses, online or not (members an audit entry names), batched: the cache keeps
+   * each answer, so the next join decides on it, and online holders hear `playerUpdated`. Returns
+   * the licenses left without a kept answer (all of them when the service could not answer).
+   */
+  async refreshMembers(licenses, lane = "refresh") {
+    const { members: members2 } = this.deps;
+    const asked = [...new Set(licenses)];
+    if (asked.length === 0) return [];
+    let lookups;
+    try {
+      lookups = await members2.readMany(asked, lane);
+    } catch (error62) {
+      this.deps.errors.note(error62, "member re-read failed");
+      for (const license2 of asked) members2.doubt(license2);
+      return asked;
+    }
+    const holders = this.licensesOf(this.deps.players.onlinePlayers());
+    const missed = [];
+    for (const license2 of asked) {
+      const lookup = lookups.get(license2);
+      if (lookup === void 0) {
+        missed.push(license2);
+        continue;
+      }
+      const answer = members2.answered(license2, lookup);
+      if (answer.unnamed) missed.push(license2);
+      for (const src of holders.get(license2) ?? []) this.apply(src, answer.view);
+    }
+    for (const license2 of missed) members2.doubt(license2);
+    return missed;
+  }
+  licensesOf(entries) {
+    const byLicense2 = /* @__PURE__ */ new Map();
+    for (const [src, entry] of entries) {
+      if (entry.license === null) continue;
+      byLicense2.set(entry.license, [...byLicense2.get(entry.license) ?? [], src]);
+    }
+    return byLicense2;
+  }
+  async refreshLicenses(byLicense2, lane) {
+    if (byLicense2.size === 0) return 0;
+    const { members: members2 } = this.deps;
+    let results;
+    try {
+      const lookups = await members2.readMany([...byLicense2.keys()], lane);
+      results = /* @__PURE__ */ new Map();
+      for (const [license2, lookup] of lookups) results.set(license2, members2.answered(license2, lookup).view);
+    } catch (error62) {
+      this.deps.errors.note(error62, "background refresh failed");
+      return null;
+    }
+    let changed = 0;
+    for (const [license2, srcs] of byLicense2) {
+      if (!results.has(license2)) continue;
+      for (const src of srcs) if (this.apply(src, results.get(license2) ?? null)) changed++;
+    }
+    return changed;
+  }
+  /**
+   * Re-shapes online players from the catalog just loaded (a renamed department or rank), without
+   * a request; `playerUpdated` fires for those whose names changed.
+   */
+  reshapeOnline() {
+    const { index } = this.deps.catalog;
+    let changed = 0;
+    for (const [src, entry] of this.deps.players.onlinePlayers()) {
+      const view = entry.view;
+      if (!view) continue;
+      const departments = view.member.departments.map((d3) => {
+        const known = index.departments.get(d3.id);
+        const rank = d3.rank ? index.rank(d3.rank.id) : void 0;
+        return {
+          ...d3,
+          name: known?.name ?? d3.name,
+          shortName: known ? known.shortName : d3.shortName,
+          rank: d3.rank && rank ? { id: rank.id, name: rank.name, position: rank.position } : d3.rank
+        };
+      });
+      const next = viewOf({ ...view.member, departments }, view.assignments);
+      if (!memberChanged(view.member, next.member)) continue;
+      if (entry.license !== null) this.deps.members.reshaped(entry.license, next);
+      if (this.apply(src, next)) changed++;
+    }
+    return changed;
+  }
+  /**
+   * Records a rank the service confirmed for a player's department: exports show it at once, the
+   * cache keeps it, and `playerUpdated` fires as for a refresh. Null when the player is gone.
+   */
+  recordRank(src, departmentId, rank) {
+    const entry = this.deps.players.get(src);
+    const view = entry?.view;
+    if (!entry || !view) return null;
+    const held = { id: rank.id, name: rank.name, position: rank.position };
+    const member = {
+      ...view.member,
+      departments: view.member.departments.map((d3) => d3.id === departmentId ? { ...d3, rank: held } : d3)
+    };
+    const next = viewOf(member, view.assignments);
+    if (entry.license === null) {
+      this.apply(src, next);
+      return member;
+    }
+    this.deps.members.rankConfirmed(entry.license, next);
+    const holders = this.licensesOf(this.deps.players.onlinePlayers()).get(entry.license) ?? [src];
+    for (const other of holders) this.apply(other, next);
+    return member;
+  }
+  /** Fetches one player fresh; change events fire as for a background refresh. */
+  async refreshPlayer(src) {
+    const entry = this.deps.players.get(src);
+    if (!entry || entry.license === null) return null;
+    const resolution = await this.deps.members.fetch(entry.license, "refresh");
+    if (resolution.kind === "outage") return entry.view?.member ?? null;
+    this.apply(src, resolution.view);
+    return resolution.view?.member ?? null;
+  }
+  /** Records a new view for a player; returns whether other resources were told of a change. */
+  apply(src, view) {
+    const entry = this.deps.players.get(src);
+    if (!entry) return false;
+    const previous = entry.view;
+    entry.view = view;
+    if (!entry.announced || !this.deps.players.isOnline(src)) return false;
+    const before = previous?.member ?? null;
+    const after = view?.member ?? null;
+    if (!memberChanged(before, after)) return false;
+    this.deps.events.playerUpdated(src, after, before);
+    return true;
+  }
+};
+
 // src/roster/player-registry.ts
 var PlayerRegistry = class {
   /**
@@ -65355,13 +65790,13 @@ var RosterQueries = class {
   constructor(requireStatus, order, catalog) {
     this.order = order;
     this.catalog = catalog;
-    this.statuses = new Set(requireStatus.map(matchKey));
+    this.admits = statusAdmits(requireStatus);
   }
   order;
   catalog;
-  statuses;
+  admits;
   isOnRoster(view) {
-    return view !== void 0 && this.statuses.has(matchKey(view.member.status));
+    return view !== void 0 && this.admits(view.member.status);
   }
   isInDepartment(view, department) {
     return view?.department(department) !== void 0;
@@ -65391,360 +65826,19 @@ var RosterQueries = class {
   }
 };
 
-// src/roster/roster-service.ts
-var CATALOG_RETRY_MS = 6e4;
-var RosterService = class {
-  constructor(deps) {
-    this.deps = deps;
+// src/roster/roster-errors.ts
+var RosterErrors = class {
+  constructor(clock2, logger) {
+    this.clock = clock2;
+    this.logger = logger;
   }
-  deps;
-  catalogIndex = new CatalogIndex();
-  catalogLoaded = false;
-  catalogFailedAt = -Infinity;
-  /** Views that know a status only (a join refused on it): cached for the gate, never a record. */
-  statusOnly = /* @__PURE__ */ new WeakSet();
-  mirror = null;
-  answerListeners = /* @__PURE__ */ new Set();
-  lastError = null;
-  get catalog() {
-    return this.catalogIndex;
-  }
-  /** True once departments and ranks were loaded: department names and rank ladders are known. */
-  get catalogReady() {
-    return this.catalogLoaded;
-  }
-  /**
-   * Loads departments and ranks (`force`: reload even if recent). Until a first load succeeds it
-   * is tried at most once a minute, so an outage or a missing scope does not cost every lookup.
-   */
-  async loadCatalog(force = false) {
-    const now = this.deps.clock.now();
-    if (!force && !this.catalogLoaded && now - this.catalogFailedAt < CATALOG_RETRY_MS) return false;
-    try {
-      this.catalogIndex = new CatalogIndex(await this.deps.source.catalog(force ? { force } : void 0));
-      const first = !this.catalogLoaded;
-      this.catalogLoaded = true;
-      this.deps.catalogLoaded?.(this.catalogIndex);
-      if (first && this.deps.players.onlineCount > 0) void this.refreshOnline("refresh");
-      return true;
-    } catch (error62) {
-      if (!this.catalogLoaded) this.catalogFailedAt = this.deps.clock.now();
-      this.noteError(error62, "could not load departments and ranks");
-      return false;
-    }
-  }
-  /** Answers the licenses `mirror` holds in `resolve`, before the cache (null: none). */
-  useMirror(mirror) {
-    this.mirror = mirror;
-  }
-  /**
-   * The license of the member record held (cache, or the mirror) whose member id or assignment id
-   * is `id`: how an audit entry naming a member who is not online finds them.
-   */
-  licenseNamedBy(id2) {
-    return this.deps.cache.licenseNamedBy(id2) ?? this.mirror?.licenseNamedBy(id2);
-  }
-  /** True while the mirror answers joins: it holds the whole roster and is known current. */
-  get mirrorAnswering() {
-    return this.mirror?.answering ?? false;
-  }
-  /**
-   * The mirror has read the whole roster again: online players take the record it holds for them
-   * (no request), and those whose record changed hear `playerUpdated`. The few it does not hold
-   * (gone from the roster, or a license it cannot say for) are read again. That makes the mirror's
-   * full read the safety net for online players too. Returns how many changed.
-   */
-  async followMirror(lane = "refresh") {
-    if (!this.mirror?.answering || !this.catalogLoaded) return 0;
-    let changed = 0;
-    const unheld = [];
-    for (const [src, entry] of this.deps.players.onlinePlayers()) {
-      if (entry.license === null) continue;
-      const view = this.mirror.find(entry.license, this.catalogIndex);
-      if (view === void 0) unheld.push(src);
-      else if (this.apply(src, view)) changed++;
-    }
-    if (unheld.length > 0) changed += await this.refreshPlayers(unheld, lane) ?? 0;
-    return changed;
-  }
-  /** Tells `listener` of every answer the service gives from now on; returns an unsubscribe. */
-  onAnswer(listener) {
-    this.answerListeners.add(listener);
-    return () => this.answerListeners.delete(listener);
-  }
-  /**
-   * The mirror first (once departments and ranks are known), the cache next; then the service.
-   * Never throws: an outage comes back with the last known record.
-   * An answer is the member's full record (status, departments, ranks). With `decideOnly` (the
-   * gate), a member whose status is refused anyway is answered from the members request alone.
-   */
-  async resolve(license2, lane, options = {}) {
-    const held = this.catalogLoaded ? this.mirror?.find(license2, this.catalogIndex) : void 0;
-    if (held) return { kind: "answer", view: held };
-    const fresh = this.cachedUnlessOutdated(license2);
-    if (fresh === null) return { kind: "answer", view: null };
-    if (fresh !== void 0) {
-      if (!this.statusOnly.has(fresh)) return { kind: "answer", view: fresh };
-      if (options.decideOnly) return { kind: "answer", view: fresh, partial: true };
-    }
-    return this.fetch(license2, lane, options.decideOnly === true);
-  }
-  /**
-   * The cache's fresh answer, unless the mirror read the license since (a full read that found a
-   * change the cache's older answer predates): then none, and the service is asked.
-   */
-  cachedUnlessOutdated(license2) {
-    const fresh = this.deps.cache.fresh(license2);
-    if (fresh === void 0 || this.mirror === null) return fresh;
-    const held = this.mirror.readAt(license2);
-    const cached2 = this.deps.cache.readAt(license2);
-    return held !== void 0 && cached2 !== void 0 && held > cached2 ? void 0 : fresh;
-  }
-  /** Asks the service, bypassing the cache. */
-  async fetch(license2, lane, decideOnly = false) {
-    try {
-      const [record2] = await Promise.all([
-        lane === "join" ? this.joinRecord(license2, decideOnly) : this.deps.source.lookup(license2, lane),
-        this.catalogLoaded ? void 0 : this.loadCatalog()
-      ]);
-      if (record2 === null) return this.answer(license2, null, null);
-      if (record2.assignments === null) return this.statusAnswer(license2, record2.member);
-      const lookup = { member: record2.member, assignments: record2.assignments };
-      const view = toMemberView(lookup, this.catalogIndex);
-      return this.answer(license2, view, lookup);
-    } catch (error62) {
-      this.noteError(error62, "roster lookup failed");
-      return { kind: "outage", error: error62, lastKnown: this.lastKnown(license2) };
-    }
-  }
-  /**
-   * A joining member's record: the members request, then at once (in the join lane) their
-   * assignments. `assignments: null` when a refused status makes them unnecessary.
-   */
-  async joinRecord(license2, decideOnly) {
-    const found = await this.deps.source.member(license2, "join");
-    if (found === null) return null;
-    if (found.assignments !== null) return found;
-    if (decideOnly && !(this.deps.joinNeedsDepartments?.(found.member) ?? true)) {
-      return { member: found.member, assignments: null };
-    }
-    const assignments = await (found.assignmentsAsked ?? this.deps.source.assignmentsOf(found.member.id, "join"));
-    return { member: found.member, assignments };
-  }
-  /**
-   * Caches an answer (`record`: what `view` was shaped from) and tells the listeners; one shaped
-   * without the department list is used, never kept.
-   */
-  answer(license2, view, record2) {
-    this.tell(license2, record2);
-    if (view !== null && !this.catalogLoaded && view.member.departments.length > 0) {
-      return { kind: "answer", view, unnamed: true };
-    }
-    this.deps.cache.set(license2, view);
-    return { kind: "answer", view };
-  }
-  /**
-   * A status the gate refuses: cached (a reconnect costs nothing) but marked, so only the gate
-   * uses it. The departments last known are kept with the new status, for an outage later.
-   */
-  statusAnswer(license2, member) {
-    const previous = this.deps.cache.lastKnown(license2);
-    const view = previous ? viewOf({ ...previous.member, status: member.status, name: member.name }, previous.assignments) : toMemberView({ member, assignments: [] }, this.catalogIndex);
-    this.statusOnly.add(view);
-    this.deps.cache.set(license2, view);
-    this.tell(license2, "partial");
-    return { kind: "answer", view, partial: true };
-  }
-  /**
-   * The last member record the service gave for a license, however old: of the cache's and the
-   * mirror's, the one read most recently (a full read may know of a suspension the cache's older
-   * answer does not).
-   */
-  lastKnown(license2) {
-    const cached2 = this.deps.cache.lastKnownRecord(license2);
-    const held = this.mirror?.lastKnown(license2, this.catalogLoaded ? this.catalogIndex : null);
-    if (cached2 === void 0) return held?.view;
-    if (held === void 0) {
-      const whole = this.mirror?.wholeAt ?? null;
-      return whole !== null && whole > cached2.readAt ? void 0 : cached2.view;
-    }
-    return held.readAt > cached2.readAt ? held.view : cached2.view;
-  }
-  /** The member record of a player, for exports: from memory only. */
-  view(src) {
-    return this.deps.players.get(src)?.view ?? void 0;
-  }
-  /** Gives a joined player their roster data and announces it once. */
-  async loadPlayer(src, entry) {
-    if (entry.view === void 0 && entry.license !== null) {
-      entry.view = this.lastKnown(entry.license);
-      const resolution = await this.resolve(entry.license, "join");
-      entry.view = resolution.kind === "answer" ? resolution.view : resolution.lastKnown ?? entry.view;
-    }
-    if (!this.deps.players.isOnline(src)) return;
-    entry.announced = true;
-    this.deps.events.playerLoaded(src, entry.view?.member ?? null);
-  }
-  /** Re-checks every online player in one batched pass; fires updates for changes. */
-  async refreshOnline(lane = "refresh") {
-    return await this.refreshLicenses(this.licensesOf(this.deps.players.onlinePlayers()), lane) ?? 0;
-  }
-  /**
-   * Re-reads just these online players (e.g. those an audit entry concerns), batched. Returns how
-   * many changed, or null when the service could not answer.
-   */
-  async refreshPlayers(srcs, lane = "refresh") {
-    const entries = [];
-    for (const src of srcs) {
-      const entry = this.deps.players.get(src);
-      if (entry && this.deps.players.isOnline(src)) entries.push([src, entry]);
-    }
-    return this.refreshLicenses(this.licensesOf(entries), lane);
-  }
-  /**
-   * Re-reads these licenses, online or not (members an audit entry names), batched: the cache keeps
-   * each answer, so the next join decides on it, and online holders hear `playerUpdated`. Returns
-   * the licenses left without a kept answer (all of them when the service could not answer).
-   */
-  async refreshMembers(licenses, lane = "refresh") {
-    const asked = [...new Set(licenses)];
-    if (asked.length === 0) return [];
-    let lookups;
-    try {
-      lookups = await this.deps.source.lookupMany(asked, lane);
-    } catch (error62) {
-      this.noteError(error62, "member re-read failed");
-      for (const license2 of asked) this.doubt(license2);
-      return asked;
-    }
-    const holders = this.licensesOf(this.deps.players.onlinePlayers());
-    const missed = [];
-    for (const license2 of asked) {
-      const lookup = lookups.get(license2);
-      if (lookup === void 0) {
-        missed.push(license2);
-        continue;
-      }
-      const answer = this.answer(license2, lookup ? toMemberView(lookup, this.catalogIndex) : null, lookup);
-      if (answer.kind !== "answer") continue;
-      if (answer.unnamed) missed.push(license2);
-      for (const src of holders.get(license2) ?? []) this.apply(src, answer.view);
-    }
-    for (const license2 of missed) this.doubt(license2);
-    return missed;
-  }
-  doubt(license2) {
-    this.deps.cache.markStale(license2);
-    this.mirror?.doubt(license2);
-  }
-  licensesOf(entries) {
-    const byLicense2 = /* @__PURE__ */ new Map();
-    for (const [src, entry] of entries) {
-      if (entry.license === null) continue;
-      byLicense2.set(entry.license, [...byLicense2.get(entry.license) ?? [], src]);
-    }
-    return byLicense2;
-  }
-  async refreshLicenses(byLicense2, lane) {
-    if (byLicense2.size === 0) return 0;
-    let results;
-    try {
-      const lookups = await this.deps.source.lookupMany([...byLicense2.keys()], lane);
-      results = /* @__PURE__ */ new Map();
-      for (const [license2, lookup] of lookups) {
-        const answer = this.answer(license2, lookup ? toMemberView(lookup, this.catalogIndex) : null, lookup);
-        if (answer.kind === "answer") results.set(license2, answer.view);
-      }
-    } catch (error62) {
-      this.noteError(error62, "background refresh failed");
-      return null;
-    }
-    let changed = 0;
-    for (const [license2, srcs] of byLicense2) {
-      if (!results.has(license2)) continue;
-      for (const src of srcs) if (this.apply(src, results.get(license2) ?? null)) changed++;
-    }
-    return changed;
-  }
-  /**
-   * Re-shapes online players from the catalog just loaded (a renamed department or rank), without
-   * a request; `playerUpdated` fires for those whose names changed.
-   */
-  reshapeOnline() {
-    let changed = 0;
-    for (const [src, entry] of this.deps.players.onlinePlayers()) {
-      const view = entry.view;
-      if (!view) continue;
-      const departments = view.member.departments.map((d3) => {
-        const known = this.catalogIndex.departments.get(d3.id);
-        const rank = d3.rank ? this.catalogIndex.rank(d3.rank.id) : void 0;
-        return {
-          ...d3,
-          name: known?.name ?? d3.name,
-          shortName: known ? known.shortName : d3.shortName,
-          rank: d3.rank && rank ? { id: rank.id, name: rank.name, position: rank.position } : d3.rank
-        };
-      });
-      const next = viewOf({ ...view.member, departments }, view.assignments);
-      if (!memberChanged(view.member, next.member)) continue;
-      if (entry.license !== null) this.deps.cache.set(entry.license, next);
-      if (this.apply(src, next)) changed++;
-    }
-    return changed;
-  }
-  /**
-   * Records a rank the service confirmed for a player's department: exports show it at once, the
-   * cache keeps it, and `playerUpdated` fires as for a refresh. Null when the player is gone.
-   */
-  recordRank(src, departmentId, rank) {
-    const entry = this.deps.players.get(src);
-    const view = entry?.view;
-    if (!entry || !view) return null;
-    const held = { id: rank.id, name: rank.name, position: rank.position };
-    const member = {
-      ...view.member,
-      departments: view.member.departments.map((d3) => d3.id === departmentId ? { ...d3, rank: held } : d3)
-    };
-    const next = viewOf(member, view.assignments);
-    if (entry.license === null) {
-      this.apply(src, next);
-      return member;
-    }
-    this.deps.cache.set(entry.license, next);
-    this.tell(entry.license, "partial");
-    const holders = this.licensesOf(this.deps.players.onlinePlayers()).get(entry.license) ?? [src];
-    for (const other of holders) this.apply(other, next);
-    return member;
-  }
-  /** Fetches one player fresh; change events fire as for a background refresh. */
-  async refreshPlayer(src) {
-    const entry = this.deps.players.get(src);
-    if (!entry || entry.license === null) return null;
-    const resolution = await this.fetch(entry.license, "refresh");
-    if (resolution.kind === "outage") return entry.view?.member ?? null;
-    this.apply(src, resolution.view);
-    return resolution.view?.member ?? null;
-  }
-  /** Records a new view for a player; returns whether other resources were told of a change. */
-  apply(src, view) {
-    const entry = this.deps.players.get(src);
-    if (!entry) return false;
-    const previous = entry.view;
-    entry.view = view;
-    if (!entry.announced || !this.deps.players.isOnline(src)) return false;
-    const before = previous?.member ?? null;
-    const after = view?.member ?? null;
-    if (!memberChanged(before, after)) return false;
-    this.deps.events.playerUpdated(src, after, before);
-    return true;
-  }
-  tell(license2, answer) {
-    for (const listener of this.answerListeners) listener(license2, answer);
-  }
-  noteError(error62, context) {
+  clock;
+  logger;
+  last = null;
+  note(error62, context) {
     const message = error62 instanceof Error ? error62.message : String(error62);
-    this.lastError = { message: `${context}: ${message}`, at: this.deps.clock.now() };
-    if (!isKeyRefused(error62)) this.deps.logger.warn(`${context}: ${message}`);
+    this.last = { message: `${context}: ${message}`, at: this.clock.now() };
+    if (!isKeyRefused(error62)) this.logger.warn(`${context}: ${message}`);
   }
 };
 
@@ -65825,8 +65919,8 @@ function buildRosterContext(inputs) {
   const { config: config2 } = settings;
   const features = new Features();
   const claimedLicenses = new ClaimedLicenses(logger);
-  const admittable = new Set(config2.gate.requireStatus.map(matchKey));
-  const joinNeedsDepartments = (member) => !config2.gate.enabled || admittable.has(matchKey(member.status));
+  const admits = statusAdmits(config2.gate.requireStatus);
+  const joinNeedsDepartments = (member) => !config2.gate.enabled || admits(member.status);
   const api = createRosterApi({
     baseUrl: settings.baseUrl,
     addressSetting: settings.baseUrlSetting,
@@ -65849,11 +65943,19 @@ function buildRosterContext(inputs) {
     negativeTtlMs: config2.cache.negativeTtlSeconds * 1e3,
     now: () => clock2.now()
   });
-  const players = new PlayerRegistry(licenseOf2);
-  const service = new RosterService({
+  const players = new PlayerRegistry(licenseOf);
+  const errors = new RosterErrors(clock2, logger);
+  const catalog = new RosterCatalog({
     source: api,
-    cache,
+    clock: clock2,
+    errors,
+    loaded: (index) => features.catalogLoaded(index)
+  });
+  const members2 = new MemberResolver({ source: api, cache, catalog, errors, joinNeedsDepartments });
+  const online2 = new OnlinePlayers({
     players,
+    members: members2,
+    catalog,
     // The features hear a change first, so what they hold (principals) moves in the same step
     // as the event and the state bag.
     events: {
@@ -65866,10 +65968,7 @@ function buildRosterContext(inputs) {
         fivemRosterEvents.playerUpdated(src, member, previous);
       }
     },
-    clock: clock2,
-    logger,
-    catalogLoaded: (catalog) => features.catalogLoaded(catalog),
-    joinNeedsDepartments
+    errors
   });
   return {
     resource: inputs.resource,
@@ -65883,8 +65982,11 @@ function buildRosterContext(inputs) {
     api,
     cache,
     players,
-    service,
-    queries: new RosterQueries(config2.gate.requireStatus, config2.ranks.order, () => service.catalog),
+    catalog,
+    members: members2,
+    online: online2,
+    errors,
+    queries: new RosterQueries(config2.gate.requireStatus, config2.ranks.order, () => catalog.index),
     claimedLicenses,
     webToken: inputs.webToken,
     identity: null,
@@ -65934,7 +66036,7 @@ function failClosed(problems, output2) {
   for (const problem of problems) logger.error(problem);
   const gate = attachGate({
     config: configSchema.parse({}),
-    service: () => null,
+    members: () => null,
     source: () => null,
     players: new PlayerRegistry(),
     community: () => "community",
