@@ -23,10 +23,13 @@ export class MariaDbMissingError extends Error {
 // Debian puts the server in /usr/sbin, which a non-root PATH often lacks.
 const SYSTEM_DIRS = ['/usr/sbin', '/usr/bin', '/usr/local/sbin', '/usr/local/bin'];
 
-function find(program: string): string {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), ...SYSTEM_DIRS];
-  const searched = [...new Set(dirs)];
-  for (const dir of searched) {
+/** Where to look: the PATH, then where packages put system programs. */
+export function searchDirs(): string[] {
+  return [...new Set([...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), ...SYSTEM_DIRS])];
+}
+
+function find(program: string, dirs: readonly string[]): string {
+  for (const dir of dirs) {
     const candidate = path.join(dir, program);
     try {
       accessSync(candidate, constants.X_OK);
@@ -35,10 +38,10 @@ function find(program: string): string {
       // Not in this directory: try the next.
     }
   }
-  throw new MariaDbMissingError(program, searched);
+  throw new MariaDbMissingError(program, dirs);
 }
 
 /** Finds `mariadbd` and `mariadb-install-db`, or throws MariaDbMissingError naming the package. */
-export function findMariaDbPrograms(): MariaDbPrograms {
-  return { server: find('mariadbd'), installDb: find('mariadb-install-db') };
+export function findMariaDbPrograms(dirs: readonly string[] = searchDirs()): MariaDbPrograms {
+  return { server: find('mariadbd', dirs), installDb: find('mariadb-install-db', dirs) };
 }

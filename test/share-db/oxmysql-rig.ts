@@ -120,7 +120,7 @@ export async function loadWrapper(rig: OxmysqlRig): Promise<Record<string, Fn>> 
     },
     bundle: true,
     format: 'iife',
-    platform: 'neutral',
+    platform: 'node',
     write: false,
     logLevel: 'warning',
   });
