@@ -11,8 +11,8 @@ import { fx, sleep } from './fx';
  *
  * Each new connection gets `SET TRANSACTION ISOLATION LEVEL READ COMMITTED` (the
  * `mysql_transaction_isolation_level` convar, 2 by default). Without SESSION that statement only
- * covers the connection's next transaction, and the next statement in autocommit is one: later
- * transactions run at the server's default (REPEATABLE READ on MariaDB and MySQL).
+ * covers the connection's next explicit transaction: the first on each pooled connection runs READ
+ * COMMITTED, every later one at the server's default (REPEATABLE READ on MariaDB and MySQL).
  */
 let pool: Pool | null = null;
 let config: DatabaseConfig | null = null;
