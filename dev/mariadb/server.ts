@@ -65,13 +65,21 @@ export class MariaDb {
   private readonly forget: () => void;
 
   private constructor(
-    readonly credentials: MariaDbCredentials,
+    private readonly login: { readonly user: string; readonly password: string },
     readonly dir: DataDir,
     private readonly serverPath: string,
-    /** Milliseconds from the call to a server that accepts the tests' user. */
-    public startedInMs = 0,
   ) {
     this.forget = onProcessEnd(() => this.killNow());
+  }
+
+  /** The port is known once the server runs (and kept across `halt`/`boot`). */
+  private port = 0;
+
+  /** Milliseconds from the call to a server that accepts the tests' user. */
+  startedInMs = 0;
+
+  get credentials(): MariaDbCredentials {
+    return { host: '127.0.0.1', port: this.port, ...this.login };
   }
 
   /** Starts a server; rejects with MariaDbMissingError naming the package when it is not installed. */
@@ -80,8 +88,7 @@ export class MariaDb {
     const programs = findMariaDbPrograms();
     sweepAbandoned();
     const dir = makeDataDir();
-    const credentials = { host: '127.0.0.1', port: 0, user: options.user ?? 'roster', password: secret() };
-    const server = new MariaDb(credentials, dir, programs.server);
+    const server = new MariaDb({ user: options.user ?? 'roster', password: secret() }, dir, programs.server);
     try {
       await installDataDir(programs.installDb, dir);
       await server.launch(options.readyWithinMs ?? READY_WITHIN_MS);
@@ -132,7 +139,7 @@ export class MariaDb {
   /** Starts the halted server again on the same port with the same data and users. */
   async boot(readyWithinMs = READY_WITHIN_MS): Promise<void> {
     if (this.child) return;
-    await this.launch(readyWithinMs, this.credentials.port);
+    await this.launch(readyWithinMs, this.port);
   }
 
   /** Ends the server and removes its directory. */
@@ -159,7 +166,7 @@ export class MariaDb {
       const child = this.spawnServer(chosen);
       const outcome = await this.waitReady(child, readyWithinMs);
       if (outcome === 'ready') {
-        (this.credentials as { port: number }).port = chosen;
+        this.port = chosen;
         return;
       }
       child.kill('SIGKILL');
@@ -220,7 +227,7 @@ export class MariaDb {
   private async createUser(): Promise<void> {
     const connection = await mysql.createConnection({ socketPath: this.dir.socket, user: 'root' });
     try {
-      const { user, password } = this.credentials;
+      const { user, password } = this.login;
       await connection.query('CREATE USER ?@? IDENTIFIED BY ?', [user, '%', password]);
       await connection.query('GRANT ALL PRIVILEGES ON *.* TO ?@? WITH GRANT OPTION', [user, '%']);
     } finally {

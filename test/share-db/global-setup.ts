@@ -14,7 +14,7 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const server = await startMariaDb();
-  if (process.env.ROSTER_MARIADB_TIMING) console.log(`MariaDB started in ${server.startedInMs} ms`);
+  console.log(`MariaDB for the database tests: started in ${server.startedInMs} ms`);
   project.provide('mariadb', server.credentials);
   return () => server.stop();
 }

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../integration/harness';
-import { frames, loadWrapper, type OxmysqlRig, startOxmysqlRig, withCallback } from './oxmysql-rig';
+import {
+  frames,
+  loadWrapper,
+  type OxmysqlRig,
+  startOxmysqlRig,
+  withCallback,
+  withPromiseFlag,
+} from './oxmysql-rig';
 
 // How the oxmysql stand-in reports a failed query to each kind of caller.
 let rig: OxmysqlRig;
@@ -39,13 +46,12 @@ describe('a statement the server refuses', () => {
   });
 
   it('calls back (null, message) instead when the caller passes the promise flag, as the wrappers do', async () => {
-    const settled = new Promise<unknown[]>((resolve) => {
-      rig.ox.scalar('SELECT nope FROM ranks', [], (...args: unknown[]) => resolve(args), 'myres', true);
-    });
-    const [result, message] = await settled;
+    const answer = withPromiseFlag(rig, 'scalar', 'SELECT nope FROM ranks', []);
+    await answer.settled;
+    const [result, message] = answer.args;
     expect(result).toBeNull();
     expect(message).toBe(
-      "myres was unable to execute a query!\nQuery: SELECT nope FROM ranks\n[]\nUnknown column 'nope' in 'SELECT'",
+      "caller was unable to execute a query!\nQuery: SELECT nope FROM ranks\n[]\nUnknown column 'nope' in 'SELECT'",
     );
   });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { oxmysqlConnected } from '../../dev/stand-ins/oxmysql';
 import { eventually } from '../integration/harness';
-import { frames, type OxmysqlRig, startOxmysqlRig, withCallback } from './oxmysql-rig';
+import { frames, type OxmysqlRig, startOxmysqlRig, withCallback, withPromiseFlag } from './oxmysql-rig';
 
 // A database that refuses or stalls, as the oxmysql stand-in meets it: through the rig's link (a
 // stall or a refusal of this file's own), or a lock held on a table.
@@ -114,7 +114,7 @@ describe('a database that goes away after start', () => {
     // The pool has dropped its connections by now: every query needs a new one, which is refused.
     await frames(current, 2);
     const lost = track(current.ox.query_async('SELECT 2'));
-    const callback = withCallback(current, 'query', 'SELECT 3', [], 'caller', true);
+    const callback = withPromiseFlag(current, 'query', 'SELECT 3', []);
     await eventually(
       () =>
         current.oxLog().split('UnhandledPromiseRejectionWarning: Error: connect ECONNREFUSED').length === 3,

@@ -86,22 +86,33 @@ export interface Answer {
   args: unknown[];
 }
 
-/** Calls a callback-form export; `answer.called` stays false if oxmysql never calls back. */
-export function withCallback(
-  rig: OxmysqlRig,
-  name: ExportName,
-  ...args: unknown[]
-): Answer & { settled: Promise<void> } {
-  const answer: Answer & { settled: Promise<void> } = { called: false, args: [], settled: Promise.resolve() };
+type Pending = Answer & { settled: Promise<void> };
+
+/**
+ * Calls a callback-form export as `name(...args, callback, ...after)`; `answer.called` stays false
+ * if oxmysql never calls back. `after` is what a wrapper passes behind the callback (its resource
+ * name and the promise flag).
+ */
+function call(rig: OxmysqlRig, name: ExportName, args: unknown[], after: unknown[]): Pending {
+  const answer: Pending = { called: false, args: [], settled: Promise.resolve() };
   answer.settled = new Promise((resolve) => {
-    rig.ox[name](...args, (...values: unknown[]) => {
+    const callback = (...values: unknown[]) => {
       answer.called = true;
       answer.args = values;
       resolve();
-    });
+    };
+    rig.ox[name](...args, callback, ...after);
   });
   return answer;
 }
+
+/** `name(...args, callback)`: a plain callback. */
+export const withCallback = (rig: OxmysqlRig, name: ExportName, ...args: unknown[]): Pending =>
+  call(rig, name, args, []);
+
+/** `name(query, params, callback, 'caller', true)`: a callback with the wrappers' promise flag. */
+export const withPromiseFlag = (rig: OxmysqlRig, name: ExportName, query: string, params: unknown): Pending =>
+  call(rig, name, [query, params], ['caller', true]);
 
 /** Waits `count` server frames (time judged on the emulator's frames, not the wall clock). */
 export async function frames(rig: OxmysqlRig, count: number): Promise<void> {
