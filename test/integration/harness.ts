@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { FxServer, type HandlerOrder, type ScriptResource } from '../../dev/emulator';
 import type { MockMember } from '../../dev/mock-roster/records';
 import { type MockRoster, startMockRoster } from '../../dev/mock-roster/server';
+import { attachDatabase, type ServerDatabase } from '../share-db/server-database';
 
 const repo = resolve(import.meta.dirname, '../..');
 
@@ -12,6 +13,8 @@ export interface Harness {
   server: FxServer;
   folder: string;
   caller: ScriptResource;
+  /** With `database`: the server's database and the oxmysql link to it. */
+  database: ServerDatabase | undefined;
   /** Log lines of the roster resource, joined. */
   logText(): string;
   close(): Promise<void>;
@@ -36,6 +39,8 @@ export interface HarnessOptions {
    * started after roster does on a real server.
    */
   order?: HandlerOrder;
+  /** A database on the test MariaDB and the oxmysql resource, started before roster. */
+  database?: boolean;
 }
 
 /** A resource folder as an owner installs it: manifest, bundle and config.json. */
@@ -67,6 +72,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     order: options.order ?? 'registration',
   });
   await server.start();
+  const database = options.database ? await attachDatabase(server) : undefined;
   await options.beforeStart?.(mock, folder);
   if (options.startResource !== false) server.startResource('roster', folder);
   const caller = server.createScriptResource('caller');
@@ -75,9 +81,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     server,
     folder,
     caller,
+    database,
     logText: () => server.log.lines.join('\n'),
     async close() {
       server.stop();
+      await database?.close();
       await mock.close();
       rmSync(folder, { recursive: true, force: true });
       expectNoUnhandledRejections(server);
