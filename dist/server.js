@@ -31630,189 +31630,209 @@ var require_prom_client = __commonJS({
   }
 });
 
-// src/platform/answer-within.ts
-function answerWithin(work, ms, clock2, late, cutShort) {
-  return new Promise((resolve2, reject) => {
-    let settled = false;
-    const answerLate = () => {
-      if (settled) return;
-      settled = true;
-      clock2.clearTimeout(timer);
-      try {
-        resolve2(late());
-      } catch (error62) {
-        reject(error62);
-      }
-    };
-    const timer = clock2.setTimeout(answerLate, ms);
-    cutShort?.then(answerLate, answerLate);
-    work.then(
-      (value) => {
-        if (settled) return;
-        settled = true;
-        clock2.clearTimeout(timer);
-        resolve2(value);
-      },
-      (error62) => {
-        if (settled) return;
-        settled = true;
-        clock2.clearTimeout(timer);
-        reject(error62);
-      }
-    );
-  });
-}
-function withinOrFail(work, ms, clock2, what) {
-  return answerWithin(work, ms, clock2, () => {
-    throw new Error(`${what} did not answer within ${Math.round(ms / 1e3)} s.`);
-  });
+// src/features/exports/exporting-feature.ts
+function exportAnswers(features) {
+  const answers = {};
+  for (const feature of [...features].reverse()) Object.assign(answers, feature.exports);
+  return answers;
 }
 
 // src/platform/natives.ts
 var fx = globalThis;
 
-// src/platform/identifiers.ts
-var LICENSE = /^license:[0-9a-f]{40}$/;
-function gameLicense(value) {
-  const key2 = value.trim().toLowerCase();
-  return LICENSE.test(key2) ? key2 : null;
-}
-function licenseOf(src) {
-  for (const identifier of fx.getPlayerIdentifiers(src) ?? []) {
-    const found = typeof identifier === "string" ? gameLicense(identifier) : null;
-    if (found !== null) return found;
-  }
-  return null;
-}
-
-// src/platform/arguments.ts
-function serverId(value) {
-  if (typeof value === "number") return Number.isInteger(value) && value > 0 ? String(value) : null;
-  if (typeof value === "string" && /^[1-9]\d{0,9}$/.test(value)) return value;
-  return null;
-}
-function key(value) {
-  if (typeof value === "string") return value.trim() === "" ? null : value;
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return null;
-}
-function license(value) {
-  return typeof value === "string" ? gameLicense(value) : null;
-}
-
-// src/platform/command.ts
-var USAGE = "usage: roster <status | lookup <id|license:\u2026> | refresh [id|all] | doctor | training>";
-function registerRosterCommand(commands, output2) {
-  fx.RegisterCommand(
-    "roster",
-    (_src, args) => {
-      const [sub = "", target = ""] = Array.isArray(args) ? args.map(String) : [];
-      const print = (lines) => {
-        for (const line of lines) output2.print(line);
-      };
-      const run2 = async () => {
-        switch (sub.toLowerCase()) {
-          case "status":
-            return commands.status();
-          case "lookup":
-            return target === "" ? [USAGE] : commands.lookup(target);
-          case "refresh":
-            return commands.refresh(target === "" ? "all" : target);
-          case "doctor":
-            return commands.doctor();
-          case "training":
-            return commands.training();
-          default:
-            return [USAGE];
-        }
-      };
-      run2().then(
-        print,
-        (error62) => output2.logger.error(`roster ${sub} failed: ${error62?.message}`)
-      );
-    },
-    true
-  );
-}
-
-// src/platform/partial-license.ts
-function partialLicense(license2) {
-  if (license2 === null) return null;
-  const colon = license2.indexOf(":");
-  const kind = colon >= 0 ? license2.slice(0, colon + 1) : "";
-  const value = colon >= 0 ? license2.slice(colon + 1) : license2;
-  if (value.length <= 8) return `${kind}\u2026`;
-  return `${kind}${value.slice(0, 4)}\u2026${value.slice(-4)}`;
-}
-
-// src/roster/claimed-licenses.ts
-var MAX_CLAIMED_LICENSES = 50;
-var MAX_IDS_KEPT = 5;
-var MAX_TEXT_LENGTH = 64;
-var MAX_LICENSE_LENGTH = 160;
-var ClaimedLicenses = class {
-  constructor(logger, maxLicenses = MAX_CLAIMED_LICENSES) {
-    this.logger = logger;
-    this.maxLicenses = maxLicenses;
-  }
-  logger;
-  maxLicenses;
-  claims = /* @__PURE__ */ new Map();
-  overflowed = false;
-  note(license2, memberIds, deciding) {
-    const key2 = printable(license2.trim().toLowerCase(), MAX_LICENSE_LENGTH);
-    const ids2 = [...new Set(memberIds.map((id2) => printable(id2, MAX_TEXT_LENGTH)))];
-    if (key2 === "" || ids2.length < 2) return;
-    const first = printable(deciding, MAX_TEXT_LENGTH);
-    const claim2 = {
-      license: key2,
-      memberIds: [first, ...ids2.filter((id2) => id2 !== first)].slice(0, MAX_IDS_KEPT),
-      members: ids2.length,
-      deciding: first
-    };
-    if (this.claims.has(key2)) {
-      this.claims.set(key2, claim2);
-      return;
-    }
-    if (this.claims.size >= this.maxLicenses) {
-      if (!this.overflowed)
-        this.logger.warn(
-          `More than ${this.maxLicenses} licenses are each claimed by several members on the roster; the most recent membership decides for each. The first ${this.maxLicenses} are listed by \`roster doctor\`; the others are not named.`
-        );
-      this.overflowed = true;
-      return;
-    }
-    this.claims.set(key2, claim2);
-    this.logger.warn(
-      `The roster lists ${ids2.length} members for ${key2} (${describeIds(claim2)}): the most recent membership, ${first}, decides for this license. Said once per license; \`roster doctor\` lists them.`
-    );
-  }
-  /** The licenses kept, in the order first seen. */
-  list() {
-    return [...this.claims.values()];
-  }
-  /** True once a license was seen past the ones kept. */
-  get more() {
-    return this.overflowed;
-  }
+// src/features/exports/documented-exports.ts
+var NOT_SET_UP = "The roster resource is not set up; see `roster doctor`.";
+var DOCUMENTED_EXPORTS = {
+  // Members, departments and ranks.
+  getMember: { empty: null },
+  isOnRoster: { empty: false },
+  getDepartments: { empty: [] },
+  isInDepartment: { empty: false },
+  getRank: { empty: null },
+  hasRank: { empty: false },
+  hasMinRank: { empty: false },
+  lookupLicense: { empty: null, async: true },
+  refreshPlayer: { empty: null, async: true },
+  setRank: { empty: { ok: false, reason: NOT_SET_UP }, async: true },
+  // Training.
+  getTraining: { empty: null },
+  hasCompletedCourse: { empty: false },
+  isQualified: { empty: false },
+  getExpiringCertificates: { empty: [], async: true },
+  assignCourse: { empty: { enrolled: false, reason: NOT_SET_UP }, async: true },
+  getTrainingProgress: { empty: null, async: true },
+  // Jobs, queue priority and duty hours.
+  getJob: { empty: null },
+  getPriority: { empty: 0 },
+  lookupPriority: { empty: 0, async: true },
+  getDutyHours: { empty: null }
 };
-function claimedLicenseLines(claims, shown = (license2) => license2) {
-  const listed = claims.list();
-  if (listed.length === 0) return ["\u2713 licenses: none was seen claimed by several members since the start."];
-  const lines = [
-    `! licenses claimed by several members: ${listed.length}${claims.more ? " listed, more not named" : ""}; the most recent membership decides for each.`
-  ];
-  for (const claim2 of listed)
-    lines.push(`  ${shown(claim2.license)}: ${claim2.deciding} decides (members ${describeIds(claim2)}).`);
-  return lines;
+
+// src/features/exports/fivem/safe-exports.ts
+function registerExports(answers, logger) {
+  for (const name of Object.keys(DOCUMENTED_EXPORTS)) {
+    const declared = DOCUMENTED_EXPORTS[name];
+    const answer = answers[name];
+    fx.exports(name, answer ? safely(name, answer, logger) : emptyAnswer(declared));
+  }
 }
-function describeIds(claim2) {
-  const more = claim2.members - claim2.memberIds.length;
-  return more > 0 ? `${claim2.memberIds.join(", ")} and ${more} more` : claim2.memberIds.join(", ");
+function emptyAnswer({ empty, async }) {
+  return async ? () => Promise.resolve(empty) : () => empty;
 }
-function printable(text6, max) {
-  const plain = text6.replace(new RegExp("\\p{Cc}", "gu"), "?");
-  return plain.length > max ? `${plain.slice(0, max)}\u2026` : plain;
+function safely(name, [handler, whenFailed], logger) {
+  const failed = (error62) => {
+    logger.warn(`export ${name} failed: ${error62?.message ?? String(error62)}`);
+    return whenFailed;
+  };
+  return (...args) => {
+    try {
+      const answer = handler(...args);
+      return answer instanceof Promise ? answer.catch(failed) : answer;
+    } catch (error62) {
+      return failed(error62);
+    }
+  };
+}
+
+// src/features/panel/web-token.ts
+var import_node_crypto = require("node:crypto");
+var MIN_WEB_TOKEN_LENGTH = 16;
+function webTokenSetting(raw) {
+  const token = raw.trim();
+  if (token === "") return { state: "off" };
+  if (token.length < MIN_WEB_TOKEN_LENGTH) {
+    return {
+      state: "invalid",
+      problem: `roster_web_token must be at least ${MIN_WEB_TOKEN_LENGTH} characters (it has ${token.length}); the owner's panel stays off.`
+    };
+  }
+  return { state: "on", token };
+}
+var digest = (text6) => (0, import_node_crypto.createHash)("sha256").update(text6, "utf8").digest();
+function tokenMatcher(token) {
+  const expected = digest(token);
+  return (candidate) => (0, import_node_crypto.timingSafeEqual)(digest(candidate), expected);
+}
+
+// src/kernel/config/addresses.ts
+var import_node_net = require("node:net");
+function isAddressOrRange(text6) {
+  const [address = "", prefix, ...rest] = text6.split("/");
+  const version2 = (0, import_node_net.isIP)(address);
+  if (version2 === 0 || rest.length > 0 || address.includes("%")) return false;
+  if (prefix === void 0) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version2 === 6 ? 128 : 32);
+}
+function checkAddress(address, key2, problems) {
+  if (address === "") {
+    problems.push(`${key2} is not set: the service's address, e.g. https://roster.example.com.`);
+    return "";
+  }
+  let url2;
+  try {
+    url2 = new URL(address);
+  } catch {
+    problems.push(
+      `${key2} is "${printableAddress(address)}", which is not an address: expected e.g. https://roster.example.com.`
+    );
+    return "";
+  }
+  if (url2.username !== "" || url2.password !== "" || url2.search !== "" || url2.hash !== "") {
+    problems.push(`${key2} must be a plain address without credentials, query or fragment.`);
+    return "";
+  }
+  if (url2.protocol !== "https:" && !(url2.protocol === "http:" && isLoopbackHost(url2.hostname))) {
+    problems.push(
+      `${key2} must use https:// (plain http:// is accepted only for localhost, 127.x.x.x and [::1]); got "${printableAddress(address)}".`
+    );
+    return "";
+  }
+  if (isPlaceholderHost(url2.hostname)) {
+    problems.push(
+      `${key2} is still the placeholder "${url2.origin}" (example.com addresses are for documentation only): replace it with your ${key2.startsWith("training.") ? "learning" : "roster"} service's address.`
+    );
+    return "";
+  }
+  return `${url2.origin}${url2.pathname.replace(/\/+$/, "")}`;
+}
+function checkRosterAddress(address, key2, problems) {
+  const checked = checkAddress(address, key2, problems);
+  const versioned = /\/api\/v1$/i.exec(checked);
+  if (!versioned) return checked;
+  problems.push(
+    `${key2} ends in /api/v1, which the resource adds to every request itself: write "${checked.slice(0, versioned.index)}" instead.`
+  );
+  return "";
+}
+function isPlaceholderHost(hostname3) {
+  return /(^|\.)example\.(com|net|org)\.?$/i.test(hostname3);
+}
+function isLoopbackHost(hostname3) {
+  if (hostname3 === "localhost" || hostname3 === "[::1]") return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname3);
+}
+function printableAddress(address) {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(address)?.[0] ?? (address.startsWith("//") ? "//" : "");
+  const at = address.lastIndexOf("@");
+  const rest = at >= 0 ? address.slice(at + 1) : address.slice(scheme.length);
+  return `${scheme}${rest.replace(/[?#].*$/s, "")}`;
+}
+
+// src/kernel/config/issues.ts
+function tighter(issue2, kept) {
+  if (issue2.code === "too_big" && kept.code === "too_big")
+    return Number(issue2.maximum) < Number(kept.maximum);
+  if (issue2.code === "too_small" && kept.code === "too_small")
+    return Number(issue2.minimum) > Number(kept.minimum);
+  return false;
+}
+var LIST_EXAMPLES = {
+  "gate.requireStatus": 'a list (e.g. ["ACTIVE"])',
+  "gate.departments": 'a list (e.g. ["LSPD"])',
+  "queue.priority": 'a list of rules (e.g. [{ "department": "LSPD", "minRank": "Sergeant", "power": 50 }])'
+};
+function acceptedKeys(key2) {
+  return /^queue\.priority\.\d+$/.test(key2) ? "a rule takes only department, minRank and power." : "check the spelling against config.example.json.";
+}
+function describeIssue(issue2, raw, secrets) {
+  const key2 = issue2.path.map(String).join(".") || "(top level)";
+  const given = `; it is ${shownValue(valueAt(raw, issue2.path), secrets)}`;
+  switch (issue2.code) {
+    case "unrecognized_keys":
+      return `config.json: unknown key${issue2.keys.length > 1 ? "s" : ""} ${issue2.keys.map((k2) => key2 === "(top level)" ? k2 : `${key2}.${k2}`).join(", ")}: ${acceptedKeys(key2)}`;
+    case "invalid_value":
+      return `config.json: ${key2} must be one of ${issue2.values.map((v) => JSON.stringify(v)).join(", ")}${given}.`;
+    case "invalid_type":
+      return `config.json: ${key2} must be ${article(issue2.expected, key2)}${given}.`;
+    case "too_small":
+      return `config.json: ${key2} must be at least ${String(issue2.minimum)}${issue2.origin === "string" ? " characters long" : ""}${given}.`;
+    case "too_big":
+      return `config.json: ${key2} must be at most ${String(issue2.maximum)}${given}.`;
+    default:
+      return `config.json: ${key2}: ${issue2.message}.`;
+  }
+}
+function valueAt(raw, path) {
+  let node2 = raw;
+  for (const part of path) {
+    if (node2 === null || typeof node2 !== "object") return void 0;
+    node2 = node2[part];
+  }
+  return node2;
+}
+var SHOWN_CHARACTERS = 40;
+function shownValue(value, secrets) {
+  if (value === void 0) return "missing";
+  const text6 = JSON.stringify(value) ?? String(value);
+  if (secrets.some((secret) => text6.includes(secret)) || /[^_\s"]+_[^_\s"]+_[^\s"]{8,}/.test(text6))
+    return "a value shaped like an API key (not shown)";
+  return text6.length > SHOWN_CHARACTERS ? `${text6.slice(0, SHOWN_CHARACTERS)}\u2026` : text6;
+}
+function article(expected, key2) {
+  if (expected === "array") return LIST_EXAMPLES[key2] ?? "a list";
+  if (expected === "object" || expected === "record") return "an object";
+  if (expected === "int") return "a whole number";
+  return `a ${expected}`;
 }
 
 // node_modules/zod/v4/classic/external.js
@@ -51532,6 +51552,426 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/platform/principal-names.ts
+function slug(text6) {
+  return text6.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+}
+var PRINCIPAL_PATTERN = /^[a-z0-9_]+(?:\.[a-z0-9_]+)*$/;
+var RESERVED_NAMESPACES = [
+  "group",
+  "resource",
+  "builtin",
+  "system",
+  "identifier",
+  "player"
+];
+function isReservedPrefix(prefix) {
+  return RESERVED_NAMESPACES.includes(prefix.split(".")[0] ?? "");
+}
+var PLAYER_PRINCIPAL = /^identifier\.license:[0-9a-f]{40}$/;
+function isSafePrincipal(name) {
+  return PRINCIPAL_PATTERN.test(name) || PLAYER_PRINCIPAL.test(name);
+}
+function playerPrincipal(license2) {
+  const name = `identifier.${license2.trim().toLowerCase()}`;
+  return PLAYER_PRINCIPAL.test(name) ? name : null;
+}
+function linkKey(link) {
+  return `${link.child} ${link.parent}`;
+}
+
+// src/kernel/config/messages.ts
+var messagesSchema = external_exports.object({
+  checking: external_exports.string().min(1).default("Checking the {community} roster\u2026"),
+  waiting: external_exports.string().min(1).default("Checking the {community} roster\u2026 (busy, about {seconds}s)"),
+  notOnRoster: external_exports.string().min(1).default(
+    "You are not on the {community} roster. Apply on the community website, then reconnect once you are accepted."
+  ),
+  wrongStatus: external_exports.string().min(1).default("Your {community} roster status is {status}, which may not join this server. Contact staff."),
+  notInDepartment: external_exports.string().min(1).default("You are on the {community} roster but not in a department allowed on this server."),
+  noLicense: external_exports.string().min(1).default(
+    "No Rockstar license was found for your game. Restart FiveM, sign in to Rockstar and reconnect."
+  ),
+  unavailable: external_exports.string().min(1).default("The {community} roster is unavailable right now. Please try again shortly."),
+  notConfigured: external_exports.string().min(1).default("This server's roster check is not set up. Please tell the server staff.")
+}).strict().prefault({});
+
+// src/kernel/config/schema.ts
+var positiveInt = (max) => external_exports.number().int().min(1).max(max);
+var gradeNumber = external_exports.number().int().min(0).max(1e3);
+var jobsSchema = external_exports.object({
+  enabled: external_exports.boolean().default(false),
+  framework: external_exports.enum(["auto", "qbx", "qb", "esx", "ox", "nd"]).default("auto"),
+  departments: external_exports.record(
+    external_exports.string().min(1),
+    external_exports.object({
+      job: external_exports.string().min(1),
+      grades: external_exports.record(external_exports.string().min(1), gradeNumber).optional()
+    }).strict()
+  ).default({}),
+  unassigned: external_exports.object({ job: external_exports.string().min(1), grade: gradeNumber }).strict().default({ job: "unemployed", grade: 0 })
+}).strict().prefault({});
+var configSchema = external_exports.object({
+  api: external_exports.object({
+    baseUrl: external_exports.string().optional(),
+    timeoutMs: positiveInt(12e4).default(5e3)
+  }).strict().prefault({}),
+  rateLimit: external_exports.object({
+    perMinute: positiveInt(1e5).default(120),
+    perDay: positiveInt(1e7).default(25e3),
+    maxWaitSeconds: positiveInt(3600).default(300)
+  }).strict().prefault({}),
+  cache: external_exports.object({
+    ttlSeconds: positiveInt(7 * 86400).default(600),
+    negativeTtlSeconds: positiveInt(86400).default(60),
+    maxEntries: positiveInt(1e6).default(5e4)
+  }).strict().prefault({}),
+  refresh: external_exports.object({
+    intervalSeconds: external_exports.number().int().min(0).max(86400).default(300),
+    auditSeconds: external_exports.number().int().min(0).max(86400).default(60)
+  }).strict().prefault({}),
+  gate: external_exports.object({
+    enabled: external_exports.boolean().default(true),
+    requireStatus: external_exports.array(external_exports.string().min(1)).default(["ACTIVE"]),
+    departments: external_exports.array(external_exports.string().min(1)).default([]),
+    onError: external_exports.enum(["cached", "allow", "deny"]).default("cached"),
+    timeoutSeconds: external_exports.number().min(1).max(300).default(15),
+    bypassAce: external_exports.string().default("roster.bypass"),
+    requireCourses: external_exports.array(external_exports.string().min(1)).default([]),
+    messages: messagesSchema
+  }).strict().prefault({}),
+  ranks: external_exports.object({
+    order: external_exports.enum(["top-down", "bottom-up"]).default("top-down")
+  }).strict().prefault({}),
+  permissions: external_exports.object({
+    enabled: external_exports.boolean().default(true),
+    // Goes into console commands: only slug parts joined by dots, nothing a console would split.
+    prefix: external_exports.string().regex(
+      PRINCIPAL_PATTERN,
+      'must be lowercase letters, digits and _, parts joined by dots (e.g. "roster")'
+    ).refine((prefix) => !isReservedPrefix(prefix), {
+      error: (issue2) => `"${String(issue2.input)}" is in one of FXServer's own namespaces (${RESERVED_NAMESPACES.join(", ")}): a department named like a server group (e.g. Admin) would hand its members that group's rights; choose another, e.g. "roster"`
+    }).default("roster")
+  }).strict().prefault({}),
+  // The owner's panel; the token is the convar roster_web_token.
+  panel: external_exports.object({
+    trustedProxies: external_exports.array(
+      external_exports.string().refine(isAddressOrRange, {
+        error: (issue2) => `"${String(issue2.input)}" is not an address: list the reverse proxies' addresses, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`
+      }).refine((text6) => !/\/0+$/.test(text6), {
+        error: (issue2) => `"${String(issue2.input)}" is every address: anyone could then name any client in X-Forwarded-For; list only the reverse proxies, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`
+      })
+    ).max(256).default([])
+  }).strict().prefault({}),
+  // The whole roster kept on the server. A full read of a large roster
+  // costs about two requests per 100 members, so it is never repeated more than twice an hour.
+  mirror: external_exports.object({
+    enabled: external_exports.boolean().default(true),
+    resyncMinutes: external_exports.number().int().min(30).max(10080).default(360)
+  }).strict().prefault({}),
+  // Queue priority by department and rank: first match wins.
+  queue: external_exports.object({
+    priority: external_exports.array(
+      external_exports.object({
+        department: external_exports.string().min(1).optional(),
+        minRank: external_exports.string().min(1).optional(),
+        power: external_exports.number().int().min(1).max(1e6)
+      }).strict()
+    ).default([])
+  }).strict().prefault({}),
+  // Job sync: the roster's departments and ranks become framework jobs.
+  jobs: jobsSchema,
+  training: external_exports.object({
+    enabled: external_exports.boolean().default(false),
+    baseUrl: external_exports.string().optional(),
+    departmentCourses: external_exports.record(external_exports.string(), external_exports.array(external_exports.string().min(1))).default({}),
+    perMinute: positiveInt(1e5).default(60),
+    maxBodyMB: positiveInt(256).default(16)
+  }).strict().prefault({})
+}).strict();
+
+// src/kernel/config/unassigned-check.ts
+function unassignedProblem(jobs) {
+  if (!jobs.enabled) return null;
+  const fallback = jobs.unassigned.job.toLowerCase();
+  const key2 = Object.keys(jobs.departments).find((k2) => jobs.departments[k2].job.toLowerCase() === fallback);
+  if (key2 === void 0) return null;
+  return `jobs.unassigned names "${jobs.unassigned.job}", the job jobs.departments.${key2} manages: every character the roster gives no job would get it. Name a job no department maps to, e.g. {"job": "unemployed", "grade": 0}.`;
+}
+
+// src/kernel/config/index.ts
+var LOG_LEVELS = ["error", "warn", "info", "debug"];
+var DOCUMENTED_PER_MINUTE = 120;
+var DOCUMENTED_PER_DAY = 25e3;
+function loadSettings(configText, convars) {
+  const problems = [];
+  let raw = {};
+  const text6 = configText?.replace(/^\uFEFF/, "") ?? null;
+  if (text6 !== null && text6.trim() !== "") {
+    try {
+      raw = JSON.parse(text6);
+    } catch (error62) {
+      return { ok: false, problems: [`config.json is not valid JSON: ${error62.message}`] };
+    }
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const secrets = [convars.apiKey.trim(), convars.trainingApiKey.trim()].filter((s) => s !== "");
+    const byKey = /* @__PURE__ */ new Map();
+    for (const issue2 of parsed.error.issues) {
+      const key2 = issue2.path.map(String).join(".");
+      const kept = byKey.get(key2);
+      if (kept === void 0 || tighter(issue2, kept)) byKey.set(key2, issue2);
+    }
+    for (const issue2 of byKey.values()) problems.push(describeIssue(issue2, raw, secrets));
+    return { ok: false, problems };
+  }
+  const config2 = parsed.data;
+  const apiKey = convars.apiKey.trim();
+  if (apiKey === "") {
+    problems.push(
+      'roster_api_key is not set: add `set roster_api_key "<key>"` to server.cfg (use `set`, not `setr`).'
+    );
+  } else if (!/^[^_\s]+_[^_\s]+_\S+$/.test(apiKey)) {
+    problems.push("roster_api_key does not look like a roster key: expected <KEY_PREFIX>_<KEY_ID>_<SECRET>.");
+  }
+  const baseUrlSetting = convars.baseUrl.trim() !== "" ? "roster_base_url" : "api.baseUrl";
+  const address = convars.baseUrl.trim() !== "" ? convars.baseUrl.trim() : (config2.api.baseUrl ?? "").trim();
+  const baseUrl = checkRosterAddress(address, baseUrlSetting, problems);
+  let trainingApiKey;
+  if (config2.training.enabled && convars.trainingApiKey.trim() !== "") {
+    trainingApiKey = convars.trainingApiKey.trim();
+    checkAddress((config2.training.baseUrl ?? "").trim(), "training.baseUrl", problems);
+  }
+  if (config2.gate.requireCourses.length > 0 && trainingApiKey === void 0) {
+    problems.push(
+      "gate.requireCourses is set, but the training side is off: set training.enabled to true and roster_training_api_key, or empty gate.requireCourses."
+    );
+  }
+  const unassigned = unassignedProblem(config2.jobs);
+  if (unassigned) problems.push(unassigned);
+  const warnings = [];
+  const level = convars.logLevel.trim().toLowerCase();
+  let logLevel = "info";
+  if (level !== "") {
+    if (LOG_LEVELS.includes(level)) logLevel = level;
+    else {
+      warnings.push(
+        `roster_log_level is "${convars.logLevel}": accepted values are ${LOG_LEVELS.join(", ")}; using info.`
+      );
+    }
+  }
+  if (config2.gate.requireStatus.length === 0) {
+    warnings.push(
+      'gate.requireStatus is empty, so no member status may join and every member is refused: list the statuses that may join, e.g. ["ACTIVE"].'
+    );
+  }
+  if (config2.rateLimit.perMinute > DOCUMENTED_PER_MINUTE || config2.rateLimit.perDay > DOCUMENTED_PER_DAY) {
+    warnings.push(
+      `rateLimit is above the service's documented ceiling (${DOCUMENTED_PER_MINUTE} a minute, ${DOCUMENTED_PER_DAY} a day per key): the service's headers hold the minute down, but a day above ${DOCUMENTED_PER_DAY} ends in 429s.`
+    );
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    settings: { config: config2, baseUrl, baseUrlSetting, apiKey, logLevel, trainingApiKey, warnings }
+  };
+}
+
+// src/platform/identifiers.ts
+var LICENSE = /^license:[0-9a-f]{40}$/;
+function gameLicense(value) {
+  const key2 = value.trim().toLowerCase();
+  return LICENSE.test(key2) ? key2 : null;
+}
+function licenseOf(src) {
+  for (const identifier of fx.getPlayerIdentifiers(src) ?? []) {
+    const found = typeof identifier === "string" ? gameLicense(identifier) : null;
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+// src/roster/catalog-index.ts
+function matchKey(value) {
+  return value.trim().toLowerCase();
+}
+var CatalogIndex = class {
+  constructor(catalog = { departments: [], ranks: [] }) {
+    this.catalog = catalog;
+    this.departments = new Map(catalog.departments.map((d3) => [d3.id, d3]));
+    this.ranksById = new Map(catalog.ranks.map((r) => [r.id, r]));
+    this.departmentsByKey = keyedByKind(catalog.departments, [
+      (d3) => matchKey(d3.id),
+      (d3) => matchKey(d3.name),
+      (d3) => d3.shortName ? matchKey(d3.shortName) : null
+    ]);
+    const ranksOf = /* @__PURE__ */ new Map();
+    for (const rank of catalog.ranks) {
+      if (rank.departmentId === null) continue;
+      ranksOf.set(rank.departmentId, [...ranksOf.get(rank.departmentId) ?? [], rank]);
+    }
+    const byDepartment = /* @__PURE__ */ new Map();
+    for (const [departmentId, ranks] of ranksOf) {
+      byDepartment.set(
+        departmentId,
+        keyedByKind(ranks, [(r) => r.id, (r) => matchKey(r.id), (r) => r.name, (r) => matchKey(r.name)])
+      );
+    }
+    this.ranksByDepartment = byDepartment;
+  }
+  catalog;
+  departments;
+  ranksById;
+  departmentsByKey;
+  ranksByDepartment;
+  /** A department by id, name or short name, case-insensitively. */
+  department(key2) {
+    return this.departments.get(key2) ?? this.departmentsByKey.get(matchKey(key2));
+  }
+  rank(rankId) {
+    return this.ranksById.get(rankId);
+  }
+  /** A rank of one department by id or name, case-insensitively. */
+  rankIn(departmentId, rank) {
+    const keys = this.ranksByDepartment.get(departmentId);
+    return keys?.get(rank) ?? keys?.get(matchKey(rank));
+  }
+  /** Ranks of a department, most senior first under the given order. */
+  ladder(departmentId, order) {
+    const ranks = this.catalog.ranks.filter((r) => r.departmentId === departmentId);
+    return ranks.sort((a, b) => order === "top-down" ? a.position - b.position : b.position - a.position);
+  }
+};
+function keyedByKind(items, kinds) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const keyOf2 of kinds) {
+    for (const item of items) {
+      const key2 = keyOf2(item);
+      if (key2 && !byKey.has(key2)) byKey.set(key2, item);
+    }
+  }
+  return byKey;
+}
+function isAtLeast(rank, than, order) {
+  return order === "top-down" ? rank <= than : rank >= than;
+}
+
+// src/roster/catalog.ts
+var CATALOG_RETRY_MS = 6e4;
+var RosterCatalog = class {
+  constructor(deps) {
+    this.deps = deps;
+  }
+  deps;
+  current = new CatalogIndex();
+  loadedOnce = false;
+  failedAt = -Infinity;
+  firstLoadListeners = [];
+  /** The departments and ranks as last loaded; empty until the first load. */
+  get index() {
+    return this.current;
+  }
+  /** True once departments and ranks were loaded: department names and rank ladders are known. */
+  get ready() {
+    return this.loadedOnce;
+  }
+  /** `listener` is called when the first load succeeds. */
+  onFirstLoad(listener) {
+    this.firstLoadListeners.push(listener);
+  }
+  /**
+   * Loads departments and ranks (`force`: reload even if recent). Until a first load succeeds it
+   * is tried at most once a minute, so an outage or a missing scope does not cost every lookup.
+   */
+  async load(force = false) {
+    const now = this.deps.clock.now();
+    if (!force && !this.loadedOnce && now - this.failedAt < CATALOG_RETRY_MS) return false;
+    try {
+      this.current = new CatalogIndex(await this.deps.source.catalog(force ? { force } : void 0));
+      const first = !this.loadedOnce;
+      this.loadedOnce = true;
+      this.deps.loaded?.(this.current);
+      if (first) for (const listener of this.firstLoadListeners) listener();
+      return true;
+    } catch (error62) {
+      if (!this.loadedOnce) this.failedAt = this.deps.clock.now();
+      this.deps.errors.note(error62, "could not load departments and ranks");
+      return false;
+    }
+  }
+};
+
+// src/roster/claimed-licenses.ts
+var MAX_CLAIMED_LICENSES = 50;
+var MAX_IDS_KEPT = 5;
+var MAX_TEXT_LENGTH = 64;
+var MAX_LICENSE_LENGTH = 160;
+var ClaimedLicenses = class {
+  constructor(logger, maxLicenses = MAX_CLAIMED_LICENSES) {
+    this.logger = logger;
+    this.maxLicenses = maxLicenses;
+  }
+  logger;
+  maxLicenses;
+  claims = /* @__PURE__ */ new Map();
+  overflowed = false;
+  note(license2, memberIds, deciding) {
+    const key2 = printable(license2.trim().toLowerCase(), MAX_LICENSE_LENGTH);
+    const ids2 = [...new Set(memberIds.map((id2) => printable(id2, MAX_TEXT_LENGTH)))];
+    if (key2 === "" || ids2.length < 2) return;
+    const first = printable(deciding, MAX_TEXT_LENGTH);
+    const claim2 = {
+      license: key2,
+      memberIds: [first, ...ids2.filter((id2) => id2 !== first)].slice(0, MAX_IDS_KEPT),
+      members: ids2.length,
+      deciding: first
+    };
+    if (this.claims.has(key2)) {
+      this.claims.set(key2, claim2);
+      return;
+    }
+    if (this.claims.size >= this.maxLicenses) {
+      if (!this.overflowed)
+        this.logger.warn(
+          `More than ${this.maxLicenses} licenses are each claimed by several members on the roster; the most recent membership decides for each. The first ${this.maxLicenses} are listed by \`roster doctor\`; the others are not named.`
+        );
+      this.overflowed = true;
+      return;
+    }
+    this.claims.set(key2, claim2);
+    this.logger.warn(
+      `The roster lists ${ids2.length} members for ${key2} (${describeIds(claim2)}): the most recent membership, ${first}, decides for this license. Said once per license; \`roster doctor\` lists them.`
+    );
+  }
+  /** The licenses kept, in the order first seen. */
+  list() {
+    return [...this.claims.values()];
+  }
+  /** True once a license was seen past the ones kept. */
+  get more() {
+    return this.overflowed;
+  }
+};
+function claimedLicenseLines(claims, shown = (license2) => license2) {
+  const listed = claims.list();
+  if (listed.length === 0) return ["\u2713 licenses: none was seen claimed by several members since the start."];
+  const lines = [
+    `! licenses claimed by several members: ${listed.length}${claims.more ? " listed, more not named" : ""}; the most recent membership decides for each.`
+  ];
+  for (const claim2 of listed)
+    lines.push(`  ${shown(claim2.license)}: ${claim2.deciding} decides (members ${describeIds(claim2)}).`);
+  return lines;
+}
+function describeIds(claim2) {
+  const more = claim2.members - claim2.memberIds.length;
+  return more > 0 ? `${claim2.memberIds.join(", ")} and ${more} more` : claim2.memberIds.join(", ");
+}
+function printable(text6, max) {
+  const plain = text6.replace(new RegExp("\\p{Cc}", "gu"), "?");
+  return plain.length > max ? `${plain.slice(0, max)}\u2026` : plain;
+}
+
 // src/http/envelope.ts
 var count = external_exports.number().int().nonnegative();
 var paginationSchema = external_exports.looseObject({
@@ -53014,7 +53454,7 @@ var RateLimiter = class {
 };
 
 // src/http/limiter/saved-day.ts
-var import_node_crypto = require("node:crypto");
+var import_node_crypto2 = require("node:crypto");
 var count2 = external_exports.number().finite().min(0);
 var schema = external_exports.object({
   version: external_exports.literal(1),
@@ -53026,7 +53466,7 @@ var schema = external_exports.object({
 });
 function keyTag(apiKey) {
   const id2 = apiKey.trim().split("_")[1] ?? "";
-  return (0, import_node_crypto.createHash)("sha256").update(`roster-day:${id2}`, "utf8").digest("hex").slice(0, 16);
+  return (0, import_node_crypto2.createHash)("sha256").update(`roster-day:${id2}`, "utf8").digest("hex").slice(0, 16);
 }
 function encodeDay(key2, day, now) {
   return JSON.stringify({ version: 1, key: key2, savedAt: now, ...day });
@@ -54260,6 +54700,1362 @@ function scopeLines(scopes2) {
   ];
 }
 
+// src/roster/fivem/publish.ts
+function publicMember(member) {
+  if (member === null) return null;
+  const { license: _license, ...rest } = member;
+  return rest;
+}
+var fivemRosterEvents = {
+  playerLoaded(src, member) {
+    setStateBag(src, member);
+    fx.emit("roster:playerLoaded", Number(src), member);
+  },
+  playerUpdated(src, member, previous) {
+    setStateBag(src, member);
+    fx.emit("roster:playerUpdated", Number(src), member, previous);
+  }
+};
+function setStateBag(src, member) {
+  fx.Player(src).state.set("roster", publicMember(member), true);
+}
+
+// node_modules/lru-cache/dist/esm/node/index.min.js
+var import_node_diagnostics_channel = require("node:diagnostics_channel");
+var S = (0, import_node_diagnostics_channel.channel)("lru-cache:metrics");
+var W = (0, import_node_diagnostics_channel.tracingChannel)("lru-cache");
+var L = typeof performance == "object" && performance && typeof performance.now == "function" ? performance : Date;
+var R = () => S.hasSubscribers || W.hasSubscribers;
+var U = /* @__PURE__ */ new Set();
+var M = typeof process == "object" && process ? process : {};
+var k = (d3, e, t, i) => {
+  typeof M.emitWarning == "function" ? M.emitWarning(d3, e, t, i) : console.error(`[${t}] ${e}: ${d3}`);
+};
+var H = (d3) => !U.has(d3);
+var T = (d3) => !!d3 && d3 === Math.floor(d3) && d3 > 0 && isFinite(d3);
+var j = (d3) => T(d3) ? d3 <= Math.pow(2, 8) ? Uint8Array : d3 <= Math.pow(2, 16) ? Uint16Array : d3 <= Math.pow(2, 32) ? Uint32Array : d3 <= Number.MAX_SAFE_INTEGER ? O : null : null;
+var O = class extends Array {
+  constructor(e) {
+    super(e), this.fill(0);
+  }
+};
+var x = class d {
+  heap;
+  length;
+  static #o = false;
+  static create(e) {
+    let t = j(e);
+    if (!t) return [];
+    d.#o = true;
+    let i = new d(e, t);
+    return d.#o = false, i;
+  }
+  constructor(e, t) {
+    if (!d.#o) throw new TypeError("instantiate Stack using Stack.create(n)");
+    this.heap = new t(e), this.length = 0;
+  }
+  push(e) {
+    this.heap[this.length++] = e;
+  }
+  pop() {
+    return this.heap[--this.length];
+  }
+};
+var I = class d2 {
+  #o;
+  #c;
+  #S;
+  #O;
+  #w;
+  #M;
+  #I;
+  #m;
+  get perf() {
+    return this.#m;
+  }
+  ttl;
+  ttlResolution;
+  ttlAutopurge;
+  updateAgeOnGet;
+  updateAgeOnHas;
+  allowStale;
+  noDisposeOnSet;
+  noUpdateTTL;
+  maxEntrySize;
+  sizeCalculation;
+  noDeleteOnFetchRejection;
+  noDeleteOnStaleGet;
+  allowStaleOnFetchAbort;
+  allowStaleOnFetchRejection;
+  ignoreFetchAbort;
+  backgroundFetchSize;
+  #n;
+  #b;
+  #s;
+  #i;
+  #t;
+  #l;
+  #u;
+  #a;
+  #h;
+  #y;
+  #r;
+  #_;
+  #F;
+  #d;
+  #g;
+  #T;
+  #U;
+  #f;
+  #D;
+  static unsafeExposeInternals(e) {
+    return { starts: e.#F, ttls: e.#d, autopurgeTimers: e.#g, sizes: e.#_, keyMap: e.#s, keyList: e.#i, valList: e.#t, next: e.#l, prev: e.#u, get head() {
+      return e.#a;
+    }, get tail() {
+      return e.#h;
+    }, free: e.#y, isBackgroundFetch: (t) => e.#e(t), backgroundFetch: (t, i, s, n) => e.#P(t, i, s, n), moveToTail: (t) => e.#L(t), indexes: (t) => e.#A(t), rindexes: (t) => e.#z(t), isStale: (t) => e.#p(t) };
+  }
+  get max() {
+    return this.#o;
+  }
+  get maxSize() {
+    return this.#c;
+  }
+  get calculatedSize() {
+    return this.#b;
+  }
+  get size() {
+    return this.#n;
+  }
+  get fetchMethod() {
+    return this.#M;
+  }
+  get memoMethod() {
+    return this.#I;
+  }
+  get dispose() {
+    return this.#S;
+  }
+  get onInsert() {
+    return this.#O;
+  }
+  get disposeAfter() {
+    return this.#w;
+  }
+  constructor(e) {
+    let { max: t = 0, ttl: i, ttlResolution: s = 1, ttlAutopurge: n, updateAgeOnGet: o, updateAgeOnHas: l, allowStale: h, dispose: r, onInsert: c, disposeAfter: m, noDisposeOnSet: _, noUpdateTTL: u, maxSize: g = 0, maxEntrySize: f = 0, sizeCalculation: y, fetchMethod: a, memoMethod: w, noDeleteOnFetchRejection: F, noDeleteOnStaleGet: b, allowStaleOnFetchRejection: p, allowStaleOnFetchAbort: A, ignoreFetchAbort: z2, backgroundFetchSize: C = 1, perf: E } = e;
+    if (this.backgroundFetchSize = C, E !== void 0 && typeof E?.now != "function") throw new TypeError("perf option must have a now() method if specified");
+    if (this.#m = E ?? L, t !== 0 && !T(t)) throw new TypeError("max option must be a nonnegative integer");
+    let v = t ? j(t) : Array;
+    if (!v) throw new Error("invalid max value: " + t);
+    if (this.#o = t, this.#c = g, this.maxEntrySize = f || this.#c, this.sizeCalculation = y, this.sizeCalculation) {
+      if (!this.#c && !this.maxEntrySize) throw new TypeError("cannot set sizeCalculation without setting maxSize or maxEntrySize");
+      if (typeof this.sizeCalculation != "function") throw new TypeError("sizeCalculation set to non-function");
+    }
+    if (w !== void 0 && typeof w != "function") throw new TypeError("memoMethod must be a function if defined");
+    if (this.#I = w, a !== void 0 && typeof a != "function") throw new TypeError("fetchMethod must be a function if specified");
+    if (this.#M = a, this.#U = !!a, this.#s = /* @__PURE__ */ new Map(), this.#i = Array.from({ length: t }).fill(void 0), this.#t = Array.from({ length: t }).fill(void 0), this.#l = new v(t), this.#u = new v(t), this.#a = 0, this.#h = 0, this.#y = x.create(t), this.#n = 0, this.#b = 0, typeof r == "function" && (this.#S = r), typeof c == "function" && (this.#O = c), typeof m == "function" ? (this.#w = m, this.#r = []) : (this.#w = void 0, this.#r = void 0), this.#T = !!this.#S, this.#D = !!this.#O, this.#f = !!this.#w, this.noDisposeOnSet = !!_, this.noUpdateTTL = !!u, this.noDeleteOnFetchRejection = !!F, this.allowStaleOnFetchRejection = !!p, this.allowStaleOnFetchAbort = !!A, this.ignoreFetchAbort = !!z2, this.maxEntrySize !== 0) {
+      if (this.#c !== 0 && !T(this.#c)) throw new TypeError("maxSize must be a positive integer if specified");
+      if (!T(this.maxEntrySize)) throw new TypeError("maxEntrySize must be a positive integer if specified");
+      this.#X();
+    }
+    if (this.allowStale = !!h, this.noDeleteOnStaleGet = !!b, this.updateAgeOnGet = !!o, this.updateAgeOnHas = !!l, this.ttlResolution = T(s) || s === 0 ? s : 1, this.ttlAutopurge = !!n, this.ttl = i || 0, this.ttl) {
+      if (!T(this.ttl)) throw new TypeError("ttl must be a positive integer if specified");
+      this.#k();
+    }
+    if (this.#o === 0 && this.ttl === 0 && this.#c === 0) throw new TypeError("At least one of max, maxSize, or ttl is required");
+    if (!this.ttlAutopurge && !this.#o && !this.#c) {
+      let D = "LRU_CACHE_UNBOUNDED";
+      H(D) && (U.add(D), k("TTL caching without ttlAutopurge, max, or maxSize can result in unbounded memory consumption.", "UnboundedCacheWarning", D, d2));
+    }
+  }
+  getRemainingTTL(e) {
+    return this.#s.has(e) ? 1 / 0 : 0;
+  }
+  #k() {
+    let e = new O(this.#o), t = new O(this.#o);
+    this.#d = e, this.#F = t;
+    let i = this.ttlAutopurge ? Array.from({ length: this.#o }) : void 0;
+    this.#g = i, this.#H = (h, r, c = this.#m.now()) => {
+      t[h] = r !== 0 ? c : 0, e[h] = r, s(h, r);
+    }, this.#R = (h) => {
+      t[h] = e[h] !== 0 ? this.#m.now() : 0, s(h, e[h]);
+    };
+    let s = this.ttlAutopurge ? (h, r) => {
+      if (i?.[h] && (clearTimeout(i[h]), i[h] = void 0), r && r !== 0 && i) {
+        let c = setTimeout(() => {
+          this.#p(h) ? (this.#E(this.#i[h], "expire"), i[h] = void 0) : s(h, l(h));
+        }, r + 1);
+        c.unref && c.unref(), i[h] = c;
+      }
+    } : () => {
+    };
+    this.#v = (h, r) => {
+      if (e[r]) {
+        let c = e[r], m = t[r];
+        if (!c || !m) return;
+        h.ttl = c, h.start = m, h.now = n || o();
+        let _ = h.now - m;
+        h.remainingTTL = c - _;
+      }
+    };
+    let n = 0, o = () => {
+      let h = this.#m.now();
+      if (this.ttlResolution > 0) {
+        n = h;
+        let r = setTimeout(() => n = 0, this.ttlResolution);
+        r.unref && r.unref();
+      }
+      return h;
+    };
+    this.getRemainingTTL = (h) => {
+      let r = this.#s.get(h);
+      return r === void 0 ? 0 : l(r);
+    };
+    let l = (h) => {
+      let r = e[h], c = t[h];
+      if (!r || !c) return 1 / 0;
+      let m = (n || o()) - c;
+      return r - m;
+    };
+    this.#p = (h) => {
+      let r = t[h], c = e[h];
+      return !!c && !!r && (n || o()) - r > c;
+    };
+  }
+  #R = () => {
+  };
+  #v = () => {
+  };
+  #H = () => {
+  };
+  #p = () => false;
+  #X() {
+    let e = new O(this.#o);
+    this.#b = 0, this.#_ = e, this.#x = (t) => {
+      this.#b -= e[t], e[t] = 0;
+    }, this.#N = (t, i, s, n) => {
+      if (!T(s)) {
+        if (this.#e(i)) return this.backgroundFetchSize;
+        if (n) {
+          if (typeof n != "function") throw new TypeError("sizeCalculation must be a function");
+          if (s = n(i, t), !T(s)) throw new TypeError("sizeCalculation return invalid (expect positive integer)");
+        } else throw new TypeError("invalid size value (must be positive integer). When maxSize or maxEntrySize is used, sizeCalculation or size must be set.");
+      }
+      return s;
+    }, this.#j = (t, i, s) => {
+      if (e[t] = i, this.#c) {
+        let n = this.#c - e[t];
+        for (; this.#b > n; ) this.#G(true);
+      }
+      this.#b += e[t], s && (s.entrySize = i, s.totalCalculatedSize = this.#b);
+    };
+  }
+  #x = (e) => {
+  };
+  #j = (e, t, i) => {
+  };
+  #N = (e, t, i, s) => {
+    if (i || s) throw new TypeError("cannot set size without setting maxSize or maxEntrySize on cache");
+    return 0;
+  };
+  *#A({ allowStale: e = this.allowStale } = {}) {
+    if (this.#n) for (let t = this.#h; this.#V(t) && ((e || !this.#p(t)) && (yield t), t !== this.#a); ) t = this.#u[t];
+  }
+  *#z({ allowStale: e = this.allowStale } = {}) {
+    if (this.#n) for (let t = this.#a; this.#V(t) && ((e || !this.#p(t)) && (yield t), t !== this.#h); ) t = this.#l[t];
+  }
+  #V(e) {
+    return e !== void 0 && this.#s.get(this.#i[e]) === e;
+  }
+  *entries() {
+    for (let e of this.#A()) this.#t[e] !== void 0 && this.#i[e] !== void 0 && !this.#e(this.#t[e]) && (yield [this.#i[e], this.#t[e]]);
+  }
+  *rentries() {
+    for (let e of this.#z()) this.#t[e] !== void 0 && this.#i[e] !== void 0 && !this.#e(this.#t[e]) && (yield [this.#i[e], this.#t[e]]);
+  }
+  *keys() {
+    for (let e of this.#A()) {
+      let t = this.#i[e];
+      t !== void 0 && !this.#e(this.#t[e]) && (yield t);
+    }
+  }
+  *rkeys() {
+    for (let e of this.#z()) {
+      let t = this.#i[e];
+      t !== void 0 && !this.#e(this.#t[e]) && (yield t);
+    }
+  }
+  *values() {
+    for (let e of this.#A()) this.#t[e] !== void 0 && !this.#e(this.#t[e]) && (yield this.#t[e]);
+  }
+  *rvalues() {
+    for (let e of this.#z()) this.#t[e] !== void 0 && !this.#e(this.#t[e]) && (yield this.#t[e]);
+  }
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+  [Symbol.toStringTag] = "LRUCache";
+  find(e, t = {}) {
+    for (let i of this.#A()) {
+      let s = this.#t[i], n = this.#e(s) ? s.__staleWhileFetching : s;
+      if (n !== void 0 && e(n, this.#i[i], this)) return this.#C(this.#i[i], t);
+    }
+  }
+  forEach(e, t = this) {
+    for (let i of this.#A()) {
+      let s = this.#t[i], n = this.#e(s) ? s.__staleWhileFetching : s;
+      n !== void 0 && e.call(t, n, this.#i[i], this);
+    }
+  }
+  rforEach(e, t = this) {
+    for (let i of this.#z()) {
+      let s = this.#t[i], n = this.#e(s) ? s.__staleWhileFetching : s;
+      n !== void 0 && e.call(t, n, this.#i[i], this);
+    }
+  }
+  purgeStale() {
+    let e = false;
+    for (let t of this.#z({ allowStale: true })) this.#p(t) && (this.#E(this.#i[t], "expire"), e = true);
+    return e;
+  }
+  info(e) {
+    let t = this.#s.get(e);
+    if (t === void 0) return;
+    let i = this.#t[t], s = this.#e(i) ? i.__staleWhileFetching : i;
+    if (s === void 0) return;
+    let n = { value: s };
+    if (this.#d && this.#F) {
+      let o = this.#d[t], l = this.#F[t];
+      if (o && l) {
+        let h = o - (this.#m.now() - l);
+        n.ttl = h, n.start = Date.now();
+      }
+    }
+    return this.#_ && (n.size = this.#_[t]), n;
+  }
+  dump() {
+    let e = [];
+    for (let t of this.#A({ allowStale: true })) {
+      let i = this.#i[t], s = this.#t[t], n = this.#e(s) ? s.__staleWhileFetching : s;
+      if (n === void 0 || i === void 0) continue;
+      let o = { value: n };
+      if (this.#d && this.#F) {
+        o.ttl = this.#d[t];
+        let l = this.#m.now() - this.#F[t];
+        o.start = Math.floor(Date.now() - l);
+      }
+      this.#_ && (o.size = this.#_[t]), e.unshift([i, o]);
+    }
+    return e;
+  }
+  load(e) {
+    this.clear();
+    for (let [t, i] of e) {
+      if (i.start) {
+        let s = Date.now() - i.start;
+        i.start = this.#m.now() - s;
+      }
+      this.#W(t, i.value, i);
+    }
+  }
+  set(e, t, i = {}) {
+    let { status: s = S.hasSubscribers ? {} : void 0 } = i;
+    i.status = s, s && (s.op = "set", s.key = e, t !== void 0 && (s.value = t), s.cache = this);
+    let n = this.#W(e, t, i);
+    return s && S.hasSubscribers && S.publish(s), n;
+  }
+  #W(e, t, i, s) {
+    let { ttl: n = this.ttl, start: o, noDisposeOnSet: l = this.noDisposeOnSet, sizeCalculation: h = this.sizeCalculation, status: r } = i, c = this.#e(t);
+    if (t === void 0) return r && (r.set = "deleted"), this.delete(e), this;
+    let { noUpdateTTL: m = this.noUpdateTTL } = i;
+    r && !c && (r.value = t);
+    let _ = this.#N(e, t, i.size || 0, h, r);
+    if (this.maxEntrySize && _ > this.maxEntrySize) return this.#E(e, "set"), r && (r.set = "miss", r.maxEntrySizeExceeded = true), this;
+    let u = this.#n === 0 ? void 0 : this.#s.get(e);
+    if (u === void 0) u = this.#n === 0 ? this.#h : this.#y.length !== 0 ? this.#y.pop() : this.#n === this.#o ? this.#G(false) : this.#n, this.#i[u] = e, this.#t[u] = t, this.#s.set(e, u), this.#l[this.#h] = u, this.#u[u] = this.#h, this.#h = u, this.#n++, this.#j(u, _, r), r && (r.set = "add"), m = false, this.#D && !c && this.#O?.(t, e, "add");
+    else {
+      this.#L(u);
+      let g = this.#t[u];
+      if (t !== g) {
+        if (!l) if (this.#e(g)) {
+          g !== s && g.__abortController.abort(new Error("replaced"));
+          let { __staleWhileFetching: f } = g;
+          f !== void 0 && f !== t && (this.#T && this.#S?.(f, e, "set"), this.#f && this.#r?.push([f, e, "set"]));
+        } else this.#T && this.#S?.(g, e, "set"), this.#f && this.#r?.push([g, e, "set"]);
+        if (this.#x(u), this.#j(u, _, r), this.#t[u] = t, !c) {
+          let f = g && this.#e(g) ? g.__staleWhileFetching : g, y = f === void 0 ? "add" : t !== f ? "replace" : "update";
+          r && (r.set = y, f !== void 0 && (r.oldValue = f)), this.#D && this.onInsert?.(t, e, y);
+        }
+      } else c || (r && (r.set = "update"), this.#D && this.onInsert?.(t, e, "update"));
+    }
+    if (n !== 0 && !this.#d && this.#k(), this.#d && (m || this.#H(u, n, o), r && this.#v(r, u)), !l && this.#f && this.#r) {
+      let g = this.#r, f;
+      for (; f = g?.shift(); ) this.#w?.(...f);
+    }
+    return this;
+  }
+  pop() {
+    try {
+      for (; this.#n; ) {
+        let e = this.#t[this.#a];
+        if (this.#G(true), this.#e(e)) {
+          if (e.__staleWhileFetching) return e.__staleWhileFetching;
+        } else if (e !== void 0) return e;
+      }
+    } finally {
+      if (this.#f && this.#r) {
+        let e = this.#r, t;
+        for (; t = e?.shift(); ) this.#w?.(...t);
+      }
+    }
+  }
+  #G(e) {
+    let t = this.#a, i = this.#i[t], s = this.#t[t], n = this.#e(s);
+    n && s.__abortController.abort(new Error("evicted"));
+    let o = n ? s.__staleWhileFetching : s;
+    return (this.#T || this.#f) && o !== void 0 && (this.#T && this.#S?.(o, i, "evict"), this.#f && this.#r?.push([o, i, "evict"])), this.#x(t), this.#g?.[t] && (clearTimeout(this.#g[t]), this.#g[t] = void 0), e && (this.#i[t] = void 0, this.#t[t] = void 0, this.#y.push(t)), this.#n === 1 ? (this.#a = this.#h = 0, this.#y.length = 0) : this.#a = this.#l[t], this.#s.delete(i), this.#n--, t;
+  }
+  has(e, t = {}) {
+    let { status: i = S.hasSubscribers ? {} : void 0 } = t;
+    t.status = i, i && (i.op = "has", i.key = e, i.cache = this);
+    let s = this.#Y(e, t);
+    return S.hasSubscribers && S.publish(i), s;
+  }
+  #Y(e, t = {}) {
+    let { updateAgeOnHas: i = this.updateAgeOnHas, status: s } = t, n = this.#s.get(e);
+    if (n !== void 0) {
+      let o = this.#t[n];
+      if (this.#e(o) && o.__staleWhileFetching === void 0) return false;
+      if (this.#p(n)) s && (s.has = "stale", this.#v(s, n));
+      else return i && this.#R(n), s && (s.has = "hit", this.#v(s, n)), true;
+    } else s && (s.has = "miss");
+    return false;
+  }
+  peek(e, t = {}) {
+    let { status: i = R() ? {} : void 0 } = t;
+    i && (i.op = "peek", i.key = e, i.cache = this), t.status = i;
+    let s = this.#J(e, t);
+    return S.hasSubscribers && S.publish(i), s;
+  }
+  #J(e, t) {
+    let { status: i, allowStale: s = this.allowStale } = t, n = this.#s.get(e);
+    if (n === void 0 || !s && this.#p(n)) {
+      i && (i.peek = n === void 0 ? "miss" : "stale");
+      return;
+    }
+    let o = this.#t[n], l = this.#e(o) ? o.__staleWhileFetching : o;
+    return i && (l !== void 0 ? (i.peek = "hit", i.value = l) : i.peek = "miss"), l;
+  }
+  #P(e, t, i, s) {
+    let n = t === void 0 ? void 0 : this.#t[t];
+    if (this.#e(n)) return n;
+    let o = new AbortController(), { signal: l } = i;
+    l?.addEventListener("abort", () => o.abort(l.reason), { signal: o.signal });
+    let h = { signal: o.signal, options: i, context: s }, r = (f, y = false) => {
+      let { aborted: a } = o.signal, w = i.ignoreFetchAbort && f !== void 0, F = i.ignoreFetchAbort || !!(i.allowStaleOnFetchAbort && f !== void 0);
+      if (i.status && (a && !y ? (i.status.fetchAborted = true, i.status.fetchError = o.signal.reason, w && (i.status.fetchAbortIgnored = true)) : i.status.fetchResolved = true), a && !w && !y) return m(o.signal.reason, F);
+      let b = u, p = this.#t[t];
+      return (p === u || p === void 0 && w && y) && (f === void 0 ? b.__staleWhileFetching !== void 0 ? this.#t[t] = b.__staleWhileFetching : this.#E(e, "fetch") : (i.status && (i.status.fetchUpdated = true), this.#W(e, f, h.options, b))), f;
+    }, c = (f) => (i.status && (i.status.fetchRejected = true, i.status.fetchError = f), m(f, false)), m = (f, y) => {
+      let { aborted: a } = o.signal, w = a && i.allowStaleOnFetchAbort, F = w || i.allowStaleOnFetchRejection, b = F || i.noDeleteOnFetchRejection, p = u;
+      if (this.#t[t] === u && (!b || !y && p.__staleWhileFetching === void 0 ? this.#E(e, "fetch") : w || (this.#t[t] = p.__staleWhileFetching)), F) return i.status && p.__staleWhileFetching !== void 0 && (i.status.returnedStale = true), p.__staleWhileFetching;
+      if (p.__returned === p) throw f;
+    }, _ = (f, y) => {
+      let a = this.#M?.(e, n, h);
+      o.signal.addEventListener("abort", () => {
+        (!i.ignoreFetchAbort || i.allowStaleOnFetchAbort) && (f(void 0), i.allowStaleOnFetchAbort && (f = (w) => r(w, true)));
+      }), a && a instanceof Promise ? a.then((w) => f(w === void 0 ? void 0 : w), y) : a !== void 0 && f(a);
+    };
+    i.status && (i.status.fetchDispatched = true);
+    let u = new Promise(_).then(r, c), g = Object.assign(u, { __abortController: o, __staleWhileFetching: n, __returned: void 0 });
+    return t === void 0 ? (this.#W(e, g, { ...h.options, status: void 0 }), t = this.#s.get(e)) : this.#t[t] = g, g;
+  }
+  #e(e) {
+    if (!this.#U) return false;
+    let t = e;
+    return !!t && t instanceof Promise && t.hasOwnProperty("__staleWhileFetching") && t.__abortController instanceof AbortController;
+  }
+  fetch(e, t = {}) {
+    let i = W.hasSubscribers, { status: s = R() ? {} : void 0 } = t;
+    t.status = s, s && t.context && (s.context = t.context);
+    let n = this.#B(e, t);
+    return s && i && (s.trace = true, W.tracePromise(() => n, s).catch(() => {
+    })), n;
+  }
+  async #B(e, t = {}) {
+    let { allowStale: i = this.allowStale, updateAgeOnGet: s = this.updateAgeOnGet, noDeleteOnStaleGet: n = this.noDeleteOnStaleGet, ttl: o = this.ttl, noDisposeOnSet: l = this.noDisposeOnSet, size: h = 0, sizeCalculation: r = this.sizeCalculation, noUpdateTTL: c = this.noUpdateTTL, noDeleteOnFetchRejection: m = this.noDeleteOnFetchRejection, allowStaleOnFetchRejection: _ = this.allowStaleOnFetchRejection, ignoreFetchAbort: u = this.ignoreFetchAbort, allowStaleOnFetchAbort: g = this.allowStaleOnFetchAbort, context: f, forceRefresh: y = false, status: a, signal: w } = t;
+    if (a && (a.op = "fetch", a.key = e, y && (a.forceRefresh = true), a.cache = this), !this.#U) return a && (a.fetch = "get"), this.#C(e, { allowStale: i, updateAgeOnGet: s, noDeleteOnStaleGet: n, status: a });
+    let F = { allowStale: i, updateAgeOnGet: s, noDeleteOnStaleGet: n, ttl: o, noDisposeOnSet: l, size: h, sizeCalculation: r, noUpdateTTL: c, noDeleteOnFetchRejection: m, allowStaleOnFetchRejection: _, allowStaleOnFetchAbort: g, ignoreFetchAbort: u, status: a, signal: w }, b = this.#s.get(e);
+    if (b === void 0) {
+      a && (a.fetch = "miss");
+      let p = this.#P(e, b, F, f);
+      return p.__returned = p;
+    } else {
+      let p = this.#t[b];
+      if (this.#e(p)) {
+        let v = i && p.__staleWhileFetching !== void 0;
+        return a && (a.fetch = "inflight", v && (a.returnedStale = true)), v ? p.__staleWhileFetching : p.__returned = p;
+      }
+      let A = this.#p(b);
+      if (!y && !A) return a && (a.fetch = "hit"), this.#L(b), s && this.#R(b), a && this.#v(a, b), p;
+      let z2 = this.#P(e, b, F, f), E = z2.__staleWhileFetching !== void 0 && i;
+      return a && (a.fetch = A ? "stale" : "refresh", E && A && (a.returnedStale = true)), E ? z2.__staleWhileFetching : z2.__returned = z2;
+    }
+  }
+  forceFetch(e, t = {}) {
+    let i = W.hasSubscribers, { status: s = R() ? {} : void 0 } = t;
+    t.status = s, s && t.context && (s.context = t.context);
+    let n = this.#K(e, t);
+    return s && i && (s.trace = true, W.tracePromise(() => n, s).catch(() => {
+    })), n;
+  }
+  async #K(e, t = {}) {
+    let i = await this.#B(e, t);
+    if (i === void 0) throw new Error("fetch() returned undefined");
+    return i;
+  }
+  memo(e, t = {}) {
+    let { status: i = S.hasSubscribers ? {} : void 0 } = t;
+    t.status = i, i && (i.op = "memo", i.key = e, t.context && (i.context = t.context), i.cache = this);
+    let s = this.#Q(e, t);
+    return i && (i.value = s), S.hasSubscribers && S.publish(i), s;
+  }
+  #Q(e, t = {}) {
+    let i = this.#I;
+    if (!i) throw new Error("no memoMethod provided to constructor");
+    let { context: s, status: n, forceRefresh: o, ...l } = t;
+    n && o && (n.forceRefresh = true);
+    let h = this.#C(e, l), r = o || h === void 0;
+    if (n && (n.memo = r ? "miss" : "hit", r || (n.value = h)), !r) return h;
+    let c = i(e, h, { options: l, context: s });
+    return n && (n.value = c), this.#W(e, c, l), c;
+  }
+  get(e, t = {}) {
+    let { status: i = S.hasSubscribers ? {} : void 0 } = t;
+    t.status = i, i && (i.op = "get", i.key = e, i.cache = this);
+    let s = this.#C(e, t);
+    return i && (s !== void 0 && (i.value = s), S.hasSubscribers && S.publish(i)), s;
+  }
+  #C(e, t = {}) {
+    let { allowStale: i = this.allowStale, updateAgeOnGet: s = this.updateAgeOnGet, noDeleteOnStaleGet: n = this.noDeleteOnStaleGet, status: o } = t, l = this.#s.get(e);
+    if (l === void 0) {
+      o && (o.get = "miss");
+      return;
+    }
+    let h = this.#t[l], r = this.#e(h);
+    return o && this.#v(o, l), this.#p(l) ? r ? (o && (o.get = "stale-fetching"), i && h.__staleWhileFetching !== void 0 ? (o && (o.returnedStale = true), h.__staleWhileFetching) : void 0) : (n || this.#E(e, "expire"), o && (o.get = "stale"), i ? (o && (o.returnedStale = true), h) : void 0) : (o && (o.get = r ? "fetching" : "hit"), this.#L(l), s && this.#R(l), r ? h.__staleWhileFetching : h);
+  }
+  #$(e, t) {
+    this.#u[t] = e, this.#l[e] = t;
+  }
+  #L(e) {
+    e !== this.#h && (e === this.#a ? this.#a = this.#l[e] : this.#$(this.#u[e], this.#l[e]), this.#$(this.#h, e), this.#h = e);
+  }
+  delete(e) {
+    return this.#E(e, "delete");
+  }
+  #E(e, t) {
+    S.hasSubscribers && S.publish({ op: "delete", delete: t, key: e, cache: this });
+    let i = false;
+    if (this.#n !== 0) {
+      let s = this.#s.get(e);
+      if (s !== void 0) if (this.#g?.[s] && (clearTimeout(this.#g[s]), this.#g[s] = void 0), i = true, this.#n === 1) this.#q(t);
+      else {
+        this.#x(s);
+        let n = this.#t[s];
+        if (this.#e(n) ? n.__abortController.abort(new Error("deleted")) : (this.#T || this.#f) && (this.#T && this.#S?.(n, e, t), this.#f && this.#r?.push([n, e, t])), this.#s.delete(e), this.#i[s] = void 0, this.#t[s] = void 0, s === this.#h) this.#h = this.#u[s];
+        else if (s === this.#a) this.#a = this.#l[s];
+        else {
+          let o = this.#u[s];
+          this.#l[o] = this.#l[s];
+          let l = this.#l[s];
+          this.#u[l] = this.#u[s];
+        }
+        this.#n--, this.#y.push(s);
+      }
+    }
+    if (this.#f && this.#r?.length) {
+      let s = this.#r, n;
+      for (; n = s?.shift(); ) this.#w?.(...n);
+    }
+    return i;
+  }
+  clear() {
+    return this.#q("delete");
+  }
+  #q(e) {
+    for (let t of this.#z({ allowStale: true })) {
+      let i = this.#t[t];
+      if (this.#e(i)) i.__abortController.abort(new Error("deleted"));
+      else {
+        let s = this.#i[t];
+        this.#T && this.#S?.(i, s, e), this.#f && this.#r?.push([i, s, e]);
+      }
+    }
+    if (this.#s.clear(), this.#t.fill(void 0), this.#i.fill(void 0), this.#d && this.#F) {
+      this.#d.fill(0), this.#F.fill(0);
+      for (let t of this.#g ?? []) t !== void 0 && clearTimeout(t);
+      this.#g?.fill(void 0);
+    }
+    if (this.#_ && this.#_.fill(0), this.#a = 0, this.#h = 0, this.#y.length = 0, this.#b = 0, this.#n = 0, this.#f && this.#r) {
+      let t = this.#r, i;
+      for (; i = t?.shift(); ) this.#w?.(...i);
+    }
+  }
+};
+
+// src/roster/member-cache.ts
+var MemberCache = class {
+  constructor(options) {
+    this.options = options;
+    this.lru = new I({
+      max: options.maxEntries,
+      ttl: options.ttlMs,
+      // Stale entries stay (until evicted by size) as last-known answers, and iteration sees them.
+      allowStale: true,
+      noDeleteOnStaleGet: true,
+      perf: { now: options.now },
+      // No cached clock reading: staleness follows the injected clock exactly, and no timer is started.
+      ttlResolution: 0,
+      // Called synchronously on eviction and on replacement (before `set` indexes the new record).
+      dispose: (entry, license2) => this.unindex(license2, entry.view)
+    });
+  }
+  options;
+  lru;
+  hitCount = 0;
+  missCount = 0;
+  /**
+   * Member id and assignment ids of every record held → its license: how an audit entry, which
+   * names members by id, reaches a member who is not online. Entries leave it with their record.
+   */
+  licenseById = /* @__PURE__ */ new Map();
+  /** A fresh answer: the member, `null` for a fresh "not on the roster", `undefined` when unknown or stale. */
+  fresh(license2) {
+    const entry = this.lru.get(license2);
+    if (entry === void 0 || this.lru.getRemainingTTL(license2) <= 0) {
+      this.missCount++;
+      return void 0;
+    }
+    this.hitCount++;
+    return entry.view;
+  }
+  /** The last member record the service gave for this license, however old. */
+  lastKnown(license2) {
+    return this.lru.get(license2)?.view ?? void 0;
+  }
+  /** When the answer held for this license (a member or "not on the roster") was read; undefined: none. */
+  readAt(license2) {
+    return this.lru.peek(license2)?.fetchedAt;
+  }
+  /** The same with when it was read (this server's time), to tell it from a newer one held elsewhere. */
+  lastKnownRecord(license2) {
+    const entry = this.lru.get(license2);
+    return entry?.view ? { view: entry.view, readAt: entry.fetchedAt } : void 0;
+  }
+  set(license2, view, fetchedAt = this.options.now()) {
+    const ttl = view === null ? this.options.negativeTtlMs : this.options.ttlMs;
+    this.lru.set(license2, { view, fetchedAt }, { ttl, start: fetchedAt });
+    this.index(license2, view);
+  }
+  /** Keeps a record only as the last known answer (e.g. from the snapshot): never taken as fresh. */
+  remember(license2, view, fetchedAt) {
+    this.lru.set(license2, { view, fetchedAt }, { ttl: 1, start: 1 });
+    this.index(license2, view);
+  }
+  /**
+   * Every record held becomes a last known answer only (as if from the snapshot): the next lookup
+   * of each asks the service, an outage still finds it. For when changes may have been missed.
+   */
+  markAllStale() {
+    const held = [...this.lru.rentries()];
+    for (const [license2, entry] of held) this.lru.set(license2, entry, { ttl: 1, start: 1 });
+  }
+  /** The record held for `license`, if any, becomes a last known answer only (as `markAllStale`). */
+  markStale(license2) {
+    const entry = this.lru.peek(license2);
+    if (entry !== void 0) this.lru.set(license2, entry, { ttl: 1, start: 1 });
+  }
+  /**
+   * Forgets every record that is only a last known answer (those from the snapshot, early in a
+   * run): for when they turn out to be another community's. Returns how many went.
+   */
+  dropStale() {
+    const stale = [...this.lru.keys()].filter((license2) => this.lru.getRemainingTTL(license2) <= 0);
+    for (const license2 of stale) this.lru.delete(license2);
+    return stale.length;
+  }
+  /** The license of the member record held whose member id or assignment id is `id`. */
+  licenseNamedBy(id2) {
+    return this.licenseById.get(id2);
+  }
+  index(license2, view) {
+    if (view === null) return;
+    this.licenseById.set(view.member.id, license2);
+    for (const assignmentId of view.assignments.values()) this.licenseById.set(assignmentId, license2);
+  }
+  unindex(license2, view) {
+    if (view === null) return;
+    for (const id2 of [view.member.id, ...view.assignments.values()]) {
+      if (this.licenseById.get(id2) === license2) this.licenseById.delete(id2);
+    }
+  }
+  get size() {
+    return this.lru.size;
+  }
+  stats() {
+    const total = this.hitCount + this.missCount;
+    return {
+      size: this.lru.size,
+      hits: this.hitCount,
+      misses: this.missCount,
+      hitRate: total === 0 ? 0 : this.hitCount / total
+    };
+  }
+  /** Known members, most recently used first, fresh or not (for the snapshot). */
+  *knownMembers() {
+    for (const [, value] of this.lru.entries()) {
+      if (value.view !== null) yield { view: value.view, fetchedAt: value.fetchedAt };
+    }
+  }
+};
+
+// src/roster/member-view.ts
+function toMemberView(lookup, catalog) {
+  const { member: record2 } = lookup;
+  const own2 = lookup.assignments.filter((a) => a.memberId === record2.id);
+  const departments = own2.map((a) => toDepartment(a, catalog));
+  if (departments.length > 0 && !departments.some((d3) => d3.primary)) departments[0].primary = true;
+  const member = {
+    id: record2.id,
+    name: record2.name,
+    status: record2.status,
+    license: record2.gameLicense,
+    departments
+  };
+  return viewOf(member, new Map(own2.map((a) => [a.departmentId, a.id])));
+}
+var NO_ASSIGNMENTS = /* @__PURE__ */ new Map();
+function viewOf(member, assignments = NO_ASSIGNMENTS) {
+  return new IndexedView(member, assignments.size === 0 ? NO_ASSIGNMENTS : assignments);
+}
+var IndexedView = class {
+  constructor(member, assignments) {
+    this.member = member;
+    this.assignments = assignments;
+    this.primary = member.departments.find((d3) => d3.primary) ?? null;
+  }
+  member;
+  assignments;
+  primary;
+  department(key2) {
+    const departments = this.member.departments;
+    for (const d3 of departments) if (d3.id === key2) return d3;
+    for (const d3 of departments) if (d3.name === key2 || d3.shortName === key2) return d3;
+    const wanted = matchKey(key2);
+    for (const d3 of departments) if (matchKey(d3.id) === wanted) return d3;
+    for (const d3 of departments) {
+      if (matchKey(d3.name) === wanted || d3.shortName !== null && matchKey(d3.shortName) === wanted) return d3;
+    }
+    return void 0;
+  }
+};
+function toDepartment(assignment, catalog) {
+  const known = catalog.departments.get(assignment.departmentId);
+  const rank = assignment.rank ?? (assignment.rankId ? catalog.rank(assignment.rankId) : void 0);
+  return {
+    id: assignment.departmentId,
+    name: known?.name ?? assignment.departmentId,
+    shortName: known?.shortName ?? null,
+    primary: assignment.isPrimary,
+    callsign: assignment.callsign,
+    rank: rank ? { id: rank.id, name: rank.name, position: rank.position } : null
+  };
+}
+function memberChanged(before, after) {
+  if (before === null || after === null) return before !== after;
+  return before.status !== after.status || signature(before) !== signature(after);
+}
+function signature(member) {
+  return member.departments.map(
+    (d3) => `${d3.id}:${d3.name}:${d3.shortName ?? ""}:${d3.rank?.id ?? "-"}:${d3.rank?.name ?? ""}:${d3.rank?.position ?? "-"}:${d3.primary ? "p" : ""}:${d3.callsign ?? ""}`
+  ).sort().join("|");
+}
+
+// src/roster/member-resolver.ts
+var MemberResolver = class {
+  constructor(deps) {
+    this.deps = deps;
+  }
+  deps;
+  /** Views that know a status only (a join refused on it): cached for the gate, never a record. */
+  statusOnly = /* @__PURE__ */ new WeakSet();
+  mirror = null;
+  answerListeners = /* @__PURE__ */ new Set();
+  /** Answers the licenses `mirror` holds in `resolve`, before the cache (null: none). */
+  useMirror(mirror) {
+    this.mirror = mirror;
+  }
+  /** True while the mirror answers joins: it holds the whole roster and is known current. */
+  get mirrorAnswering() {
+    return this.mirror?.answering ?? false;
+  }
+  /** The mirror's answer for `license`, when it gives one. */
+  mirrored(license2) {
+    return this.mirror?.held(license2, this.namesOrNull())?.answer;
+  }
+  /** Tells `listener` of every answer the service gives from now on; returns an unsubscribe. */
+  onAnswer(listener) {
+    this.answerListeners.add(listener);
+    return () => this.answerListeners.delete(listener);
+  }
+  /**
+   * The license of the member record held (cache, or the mirror) whose member id or assignment id
+   * is `id`: how an audit entry naming a member who is not online finds them.
+   */
+  licenseNamedBy(id2) {
+    return this.deps.cache.licenseNamedBy(id2) ?? this.mirror?.licenseNamedBy(id2);
+  }
+  /**
+   * The mirror first (asked once; once departments and ranks are known), the cache next; then the
+   * service. Never throws: an outage comes back with the last known record.
+   * An answer is the member's full record (status, departments, ranks). With `decideOnly` (the
+   * gate), a member whose status is refused anyway is answered from the members request alone.
+   */
+  async resolve(license2, lane, options = {}) {
+    const held = this.mirror?.held(license2, this.namesOrNull());
+    if (held?.answer) return { kind: "answer", view: held.answer };
+    const fresh = this.freshUnlessOutdated(license2, held?.readAt);
+    if (fresh === null) return { kind: "answer", view: null };
+    if (fresh !== void 0) {
+      if (!this.statusOnly.has(fresh)) return { kind: "answer", view: fresh };
+      if (options.decideOnly) return { kind: "answer", view: fresh, partial: true };
+    }
+    return this.fetch(license2, lane, options.decideOnly === true);
+  }
+  /**
+   * The cache's fresh answer, unless the mirror read the license since (`heldAt`: a full read that
+   * found a change the cache's older answer predates): then none, and the service is asked.
+   */
+  freshUnlessOutdated(license2, heldAt) {
+    const fresh = this.deps.cache.fresh(license2);
+    if (fresh === void 0 || heldAt === void 0) return fresh;
+    const cached2 = this.deps.cache.readAt(license2);
+    return cached2 !== void 0 && heldAt > cached2 ? void 0 : fresh;
+  }
+  /** Asks the service, bypassing the mirror and the cache. */
+  async fetch(license2, lane, decideOnly = false) {
+    const { catalog } = this.deps;
+    try {
+      const [record2] = await Promise.all([
+        lane === "join" ? this.joinRecord(license2, decideOnly) : this.deps.source.lookup(license2, lane),
+        catalog.ready ? void 0 : catalog.load()
+      ]);
+      if (record2 === null) return this.answer(license2, null, null);
+      if (record2.assignments === null) return this.statusAnswer(license2, record2.member);
+      const lookup = { member: record2.member, assignments: record2.assignments };
+      return this.answer(license2, toMemberView(lookup, catalog.index), lookup);
+    } catch (error62) {
+      this.deps.errors.note(error62, "roster lookup failed");
+      return { kind: "outage", error: error62, lastKnown: this.lastKnown(license2) };
+    }
+  }
+  /**
+   * A joining member's record: the members request, then at once (in the join lane) their
+   * assignments. `assignments: null` when a refused status makes them unnecessary.
+   */
+  async joinRecord(license2, decideOnly) {
+    const found = await this.deps.source.member(license2, "join");
+    if (found === null) return null;
+    if (found.assignments !== null) return found;
+    if (decideOnly && !(this.deps.joinNeedsDepartments?.(found.member) ?? true)) {
+      return { member: found.member, assignments: null };
+    }
+    const assignments = await (found.assignmentsAsked ?? this.deps.source.assignmentsOf(found.member.id, "join"));
+    return { member: found.member, assignments };
+  }
+  /** Many licenses at once, batched; each answer goes through `answered`. */
+  readMany(licenses, lane) {
+    return this.deps.source.lookupMany(licenses, lane);
+  }
+  /** An answer from `readMany`: shaped, kept and heard as any other. */
+  answered(license2, lookup) {
+    return this.answer(license2, lookup ? toMemberView(lookup, this.deps.catalog.index) : null, lookup);
+  }
+  /**
+   * Caches an answer (`record`: what `view` was shaped from) and tells the listeners; one shaped
+   * without the department list is used, never kept.
+   */
+  answer(license2, view, record2) {
+    this.tell(license2, record2);
+    if (view !== null && !this.deps.catalog.ready && view.member.departments.length > 0) {
+      return { kind: "answer", view, unnamed: true };
+    }
+    this.deps.cache.set(license2, view);
+    return { kind: "answer", view };
+  }
+  /**
+   * A status the gate refuses: cached (a reconnect costs nothing) but marked, so only the gate
+   * uses it. The departments last known are kept with the new status, for an outage later.
+   */
+  statusAnswer(license2, member) {
+    const previous = this.deps.cache.lastKnown(license2);
+    const view = previous ? viewOf({ ...previous.member, status: member.status, name: member.name }, previous.assignments) : toMemberView({ member, assignments: [] }, this.deps.catalog.index);
+    this.statusOnly.add(view);
+    this.deps.cache.set(license2, view);
+    this.tell(license2, "partial");
+    return { kind: "answer", view, partial: true };
+  }
+  /** A record shaped again with new department and rank names. */
+  reshaped(license2, view) {
+    this.deps.cache.set(license2, view);
+  }
+  /** A record with a rank the service confirmed: kept, and heard as a partial answer. */
+  rankConfirmed(license2, view) {
+    this.deps.cache.set(license2, view);
+    this.tell(license2, "partial");
+  }
+  /**
+   * The last member record the service gave for a license, however old: of the cache's and the
+   * mirror's, the one read most recently (a full read may know of a suspension the cache's older
+   * answer does not).
+   */
+  lastKnown(license2) {
+    const cached2 = this.deps.cache.lastKnownRecord(license2);
+    const held = this.mirror?.lastKnown(license2, this.namesOrNull());
+    if (cached2 === void 0) return held?.view;
+    if (held === void 0) {
+      const whole = this.mirror?.wholeAt ?? null;
+      return whole !== null && whole > cached2.readAt ? void 0 : cached2.view;
+    }
+    return held.readAt > cached2.readAt ? held.view : cached2.view;
+  }
+  /** What the cache and the mirror hold for `license` may be out of date: last known only. */
+  doubt(license2) {
+    this.deps.cache.markStale(license2);
+    this.mirror?.doubt(license2);
+  }
+  namesOrNull() {
+    return this.deps.catalog.ready ? this.deps.catalog.index : null;
+  }
+  tell(license2, answer) {
+    for (const listener of this.answerListeners) listener(license2, answer);
+  }
+};
+
+// src/roster/member-status.ts
+function statusAdmits(requireStatus) {
+  const admitted = new Set(requireStatus.map(matchKey));
+  return (status) => admitted.has(matchKey(status));
+}
+
+// src/roster/online-players.ts
+var OnlinePlayers = class {
+  constructor(deps) {
+    this.deps = deps;
+    deps.catalog.onFirstLoad(() => {
+      if (deps.players.onlineCount > 0) void this.refreshOnline("refresh");
+    });
+  }
+  deps;
+  /** The member record of a player, for exports: from memory only. */
+  view(src) {
+    return this.deps.players.get(src)?.view ?? void 0;
+  }
+  /** Gives a joined player their roster data and announces it once. */
+  async loadPlayer(src, entry) {
+    const { members: members2, players } = this.deps;
+    if (entry.view === void 0 && entry.license !== null) {
+      entry.view = members2.lastKnown(entry.license);
+      const resolution = await members2.resolve(entry.license, "join");
+      entry.view = resolution.kind === "answer" ? resolution.view : resolution.lastKnown ?? entry.view;
+    }
+    if (!players.isOnline(src)) return;
+    entry.announced = true;
+    this.deps.events.playerLoaded(src, entry.view?.member ?? null);
+  }
+  /**
+   * The mirror has read the whole roster again: online players take the record it holds for them
+   * (no request), and those whose record changed hear `playerUpdated`. The few it does not hold
+   * (gone from the roster, or a license it cannot say for) are read again. That makes the mirror's
+   * full read the safety net for online players too. Returns how many changed.
+   */
+  async followMirror(lane = "refresh") {
+    const { members: members2 } = this.deps;
+    if (!members2.mirrorAnswering || !this.deps.catalog.ready) return 0;
+    let changed = 0;
+    const unheld = [];
+    for (const [src, entry] of this.deps.players.onlinePlayers()) {
+      if (entry.license === null) continue;
+      const view = members2.mirrored(entry.license);
+      if (view === void 0) unheld.push(src);
+      else if (this.apply(src, view)) changed++;
+    }
+    if (unheld.length > 0) changed += await this.refreshPlayers(unheld, lane) ?? 0;
+    return changed;
+  }
+  /** Re-checks every online player in one batched pass; fires updates for changes. */
+  async refreshOnline(lane = "refresh") {
+    return await this.refreshLicenses(this.licensesOf(this.deps.players.onlinePlayers()), lane) ?? 0;
+  }
+  /**
+   * Re-reads just these online players (e.g. those an audit entry concerns), batched. Returns how
+   * many changed, or null when the service could not answer.
+   */
+  async refreshPlayers(srcs, lane = "refresh") {
+    const entries = [];
+    for (const src of srcs) {
+      const entry = this.deps.players.get(src);
+      if (entry && this.deps.players.isOnline(src)) entries.push([src, entry]);
+    }
+    return this.refreshLicenses(this.licensesOf(entries), lane);
+  }
+  /**
+   * Re-reads these licenses, online or not (members an audit entry names), batched: the cache keeps
+   * each answer, so the next join decides on it, and online holders hear `playerUpdated`. Returns
+   * the licenses left without a kept answer (all of them when the service could not answer).
+   */
+  async refreshMembers(licenses, lane = "refresh") {
+    const { members: members2 } = this.deps;
+    const asked = [...new Set(licenses)];
+    if (asked.length === 0) return [];
+    let lookups;
+    try {
+      lookups = await members2.readMany(asked, lane);
+    } catch (error62) {
+      this.deps.errors.note(error62, "member re-read failed");
+      for (const license2 of asked) members2.doubt(license2);
+      return asked;
+    }
+    const holders = this.licensesOf(this.deps.players.onlinePlayers());
+    const missed = [];
+    for (const license2 of asked) {
+      const lookup = lookups.get(license2);
+      if (lookup === void 0) {
+        missed.push(license2);
+        continue;
+      }
+      const answer = members2.answered(license2, lookup);
+      if (answer.unnamed) missed.push(license2);
+      for (const src of holders.get(license2) ?? []) this.apply(src, answer.view);
+    }
+    for (const license2 of missed) members2.doubt(license2);
+    return missed;
+  }
+  licensesOf(entries) {
+    const byLicense2 = /* @__PURE__ */ new Map();
+    for (const [src, entry] of entries) {
+      if (entry.license === null) continue;
+      byLicense2.set(entry.license, [...byLicense2.get(entry.license) ?? [], src]);
+    }
+    return byLicense2;
+  }
+  async refreshLicenses(byLicense2, lane) {
+    if (byLicense2.size === 0) return 0;
+    const { members: members2 } = this.deps;
+    let results;
+    try {
+      const lookups = await members2.readMany([...byLicense2.keys()], lane);
+      results = /* @__PURE__ */ new Map();
+      for (const [license2, lookup] of lookups) results.set(license2, members2.answered(license2, lookup).view);
+    } catch (error62) {
+      this.deps.errors.note(error62, "background refresh failed");
+      return null;
+    }
+    let changed = 0;
+    for (const [license2, srcs] of byLicense2) {
+      if (!results.has(license2)) continue;
+      for (const src of srcs) if (this.apply(src, results.get(license2) ?? null)) changed++;
+    }
+    return changed;
+  }
+  /**
+   * Re-shapes online players from the catalog just loaded (a renamed department or rank), without
+   * a request; `playerUpdated` fires for those whose names changed.
+   */
+  reshapeOnline() {
+    const { index } = this.deps.catalog;
+    let changed = 0;
+    for (const [src, entry] of this.deps.players.onlinePlayers()) {
+      const view = entry.view;
+      if (!view) continue;
+      const departments = view.member.departments.map((d3) => {
+        const known = index.departments.get(d3.id);
+        const rank = d3.rank ? index.rank(d3.rank.id) : void 0;
+        return {
+          ...d3,
+          name: known?.name ?? d3.name,
+          shortName: known ? known.shortName : d3.shortName,
+          rank: d3.rank && rank ? { id: rank.id, name: rank.name, position: rank.position } : d3.rank
+        };
+      });
+      const next = viewOf({ ...view.member, departments }, view.assignments);
+      if (!memberChanged(view.member, next.member)) continue;
+      if (entry.license !== null) this.deps.members.reshaped(entry.license, next);
+      if (this.apply(src, next)) changed++;
+    }
+    return changed;
+  }
+  /**
+   * Records a rank the service confirmed for a player's department: exports show it at once, the
+   * cache keeps it, and `playerUpdated` fires as for a refresh. Null when the player is gone.
+   */
+  recordRank(src, departmentId, rank) {
+    const entry = this.deps.players.get(src);
+    const view = entry?.view;
+    if (!entry || !view) return null;
+    const held = { id: rank.id, name: rank.name, position: rank.position };
+    const member = {
+      ...view.member,
+      departments: view.member.departments.map((d3) => d3.id === departmentId ? { ...d3, rank: held } : d3)
+    };
+    const next = viewOf(member, view.assignments);
+    if (entry.license === null) {
+      this.apply(src, next);
+      return member;
+    }
+    this.deps.members.rankConfirmed(entry.license, next);
+    const holders = this.licensesOf(this.deps.players.onlinePlayers()).get(entry.license) ?? [src];
+    for (const other of holders) this.apply(other, next);
+    return member;
+  }
+  /** Fetches one player fresh; change events fire as for a background refresh. */
+  async refreshPlayer(src) {
+    const entry = this.deps.players.get(src);
+    if (!entry || entry.license === null) return null;
+    const resolution = await this.deps.members.fetch(entry.license, "refresh");
+    if (resolution.kind === "outage") return entry.view?.member ?? null;
+    this.apply(src, resolution.view);
+    return resolution.view?.member ?? null;
+  }
+  /** Records a new view for a player; returns whether other resources were told of a change. */
+  apply(src, view) {
+    const entry = this.deps.players.get(src);
+    if (!entry) return false;
+    const previous = entry.view;
+    entry.view = view;
+    if (!entry.announced || !this.deps.players.isOnline(src)) return false;
+    const before = previous?.member ?? null;
+    const after = view?.member ?? null;
+    if (!memberChanged(before, after)) return false;
+    this.deps.events.playerUpdated(src, after, before);
+    return true;
+  }
+};
+
+// src/roster/player-registry.ts
+var PlayerRegistry = class {
+  /**
+   * @param licenseOf reads a server id's license. FXServer runs other resources' `playerJoining`
+   * handlers in no set order (an unordered multimap of event → resource), possibly before ours moves
+   * the player to their final id; a final id not known yet is then found by its license.
+   */
+  constructor(licenseOf3) {
+    this.licenseOf = licenseOf3;
+  }
+  licenseOf;
+  connecting = /* @__PURE__ */ new Map();
+  online = /* @__PURE__ */ new Map();
+  /** License → temporary id of connecting players, to find one by their final id at `playerJoining`. */
+  connectingByLicense = /* @__PURE__ */ new Map();
+  connect(tempId, entry) {
+    this.connecting.set(tempId, entry);
+    if (entry.license !== null) this.connectingByLicense.set(entry.license, tempId);
+  }
+  /** Moves a connecting player to their final id; a player not seen connecting starts fresh. */
+  join(finalId, tempId, fallback) {
+    const entry = this.connecting.get(tempId) ?? fallback();
+    this.forgetConnecting(tempId);
+    this.online.set(finalId, entry);
+    return entry;
+  }
+  /** Registers a player already online (e.g. when the resource restarts). */
+  add(id2, entry) {
+    this.online.set(id2, entry);
+  }
+  drop(id2) {
+    const entry = this.online.get(id2) ?? this.connecting.get(id2);
+    this.online.delete(id2);
+    this.forgetConnecting(id2);
+    return entry;
+  }
+  /**
+   * The entry of a joined player, or of a connecting one by temporary id, or of one joining right
+   * now whose final id we have not seen yet (found by license; costs nothing while nobody connects).
+   */
+  get(id2) {
+    return this.online.get(id2) ?? this.connecting.get(id2) ?? this.joining(id2);
+  }
+  joining(id2) {
+    if (this.connectingByLicense.size === 0 || this.licenseOf === void 0) return void 0;
+    const license2 = this.licenseOf(id2);
+    const tempId = license2 === null ? void 0 : this.connectingByLicense.get(license2);
+    return tempId === void 0 ? void 0 : this.connecting.get(tempId);
+  }
+  forgetConnecting(tempId) {
+    const entry = this.connecting.get(tempId);
+    if (entry?.license != null && this.connectingByLicense.get(entry.license) === tempId)
+      this.connectingByLicense.delete(entry.license);
+    this.connecting.delete(tempId);
+  }
+  isOnline(id2) {
+    return this.online.has(id2);
+  }
+  /** Drops connecting entries older than `maxAgeMs`; returns how many went. */
+  sweep(now, maxAgeMs) {
+    let swept = 0;
+    for (const [id2, entry] of this.connecting) {
+      if (now - entry.since > maxAgeMs) {
+        this.forgetConnecting(id2);
+        swept++;
+      }
+    }
+    return swept;
+  }
+  /** Every entry the registry holds, connecting and joined. */
+  *entries() {
+    yield* this.connecting.values();
+    yield* this.online.values();
+  }
+  *onlinePlayers() {
+    yield* this.online;
+  }
+  get onlineCount() {
+    return this.online.size;
+  }
+  get connectingCount() {
+    return this.connecting.size;
+  }
+};
+
+// src/roster/queries.ts
+var RosterQueries = class {
+  constructor(requireStatus, order, catalog) {
+    this.order = order;
+    this.catalog = catalog;
+    this.admits = statusAdmits(requireStatus);
+  }
+  order;
+  catalog;
+  admits;
+  isOnRoster(view) {
+    return view !== void 0 && this.admits(view.member.status);
+  }
+  isInDepartment(view, department) {
+    return view?.department(department) !== void 0;
+  }
+  rank(view, department) {
+    if (!view) return null;
+    const held = department === void 0 ? view.primary : view.department(department);
+    return held?.rank ?? null;
+  }
+  hasRank(view, department, rank) {
+    const heldDepartment = view?.department(department);
+    const held = heldDepartment?.rank;
+    if (!held) return false;
+    const known = this.catalog().rankIn(heldDepartment.id, rank);
+    if (known) return known.id === held.id;
+    if (held.id === rank || held.name === rank) return true;
+    const key2 = matchKey(rank);
+    return matchKey(held.id) === key2 || matchKey(held.name) === key2;
+  }
+  /** That rank or a more senior one in the department, by the rank ladder of the catalog. */
+  hasMinRank(view, department, rank) {
+    const held = view?.department(department);
+    if (!held?.rank) return false;
+    const target = this.catalog().rankIn(held.id, rank);
+    if (!target) return this.hasRank(view, department, rank);
+    return isAtLeast(held.rank.position, target.position, this.order);
+  }
+};
+
+// src/roster/roster-errors.ts
+var RosterErrors = class {
+  constructor(clock2, logger) {
+    this.clock = clock2;
+    this.logger = logger;
+  }
+  clock;
+  logger;
+  last = null;
+  note(error62, context) {
+    const message = error62 instanceof Error ? error62.message : String(error62);
+    this.last = { message: `${context}: ${message}`, at: this.clock.now() };
+    if (!isKeyRefused(error62)) this.logger.warn(`${context}: ${message}`);
+  }
+};
+
+// src/kernel/feature.ts
+var Features = class {
+  attached = [];
+  add(feature) {
+    this.attached.push(feature);
+  }
+  start() {
+    for (const feature of this.attached) feature.start?.();
+    for (const feature of this.attached) feature.rosterStarted?.();
+  }
+  stop() {
+    for (const feature of this.attached) feature.stop?.();
+  }
+  sweep() {
+    for (const feature of this.attached) feature.sweep?.();
+  }
+  ready(identity) {
+    for (const feature of this.attached) feature.ready?.(identity);
+  }
+  scopesChanged(identity) {
+    for (const feature of this.attached) feature.scopesChanged?.(identity);
+  }
+  departmentsRead(catalog) {
+    for (const feature of this.attached) feature.departmentsRead?.(catalog);
+  }
+  catalogLoaded(catalog) {
+    for (const feature of this.attached) feature.catalogLoaded?.(catalog);
+  }
+  joinChecks() {
+    return this.attached.flatMap((feature) => feature.joinCheck ? [feature.joinCheck] : []);
+  }
+  admitted(tempId) {
+    for (const feature of this.attached) feature.admitted?.(tempId);
+  }
+  decided(decision) {
+    for (const feature of this.attached) feature.decided?.(decision);
+  }
+  playerLoaded(src, member) {
+    for (const feature of this.attached) feature.playerLoaded?.(src, member);
+  }
+  playerUpdated(src, member, previous) {
+    for (const feature of this.attached) feature.playerUpdated?.(src, member, previous);
+  }
+  dropped(entry) {
+    for (const feature of this.attached) feature.dropped?.(entry);
+  }
+  answered(status) {
+    for (const feature of this.attached) feature.answered?.(status);
+  }
+  auditFeedStarted() {
+    for (const feature of this.attached) feature.auditFeedStarted?.();
+  }
+  auditEntries(fresh) {
+    for (const feature of this.attached) feature.auditEntries?.(fresh);
+  }
+  auditGap(reason) {
+    for (const feature of this.attached) feature.auditGap?.(reason);
+  }
+  statusLines() {
+    return this.attached.flatMap((feature) => feature.statusLines?.() ?? []);
+  }
+  /** One feature after the other, so each one's own deadline starts when its turn comes. */
+  async doctorLines() {
+    const lines = [];
+    for (const feature of this.attached)
+      if (feature.doctorLines) lines.push(...await feature.doctorLines());
+    return lines;
+  }
+};
+
 // src/kernel/handle.ts
 var Handle = class {
   constructor(name) {
@@ -54284,73 +56080,1473 @@ var Handles = class {
   }
 };
 
-// src/features/training/handle.ts
-var trainingReportHandle = new Handle("the training report");
-
-// src/roster/catalog-index.ts
-function matchKey(value) {
-  return value.trim().toLowerCase();
-}
-var CatalogIndex = class {
-  constructor(catalog = { departments: [], ranks: [] }) {
-    this.catalog = catalog;
-    this.departments = new Map(catalog.departments.map((d3) => [d3.id, d3]));
-    this.ranksById = new Map(catalog.ranks.map((r) => [r.id, r]));
-    this.departmentsByKey = keyedByKind(catalog.departments, [
-      (d3) => matchKey(d3.id),
-      (d3) => matchKey(d3.name),
-      (d3) => d3.shortName ? matchKey(d3.shortName) : null
-    ]);
-    const ranksOf = /* @__PURE__ */ new Map();
-    for (const rank of catalog.ranks) {
-      if (rank.departmentId === null) continue;
-      ranksOf.set(rank.departmentId, [...ranksOf.get(rank.departmentId) ?? [], rank]);
-    }
-    const byDepartment = /* @__PURE__ */ new Map();
-    for (const [departmentId, ranks] of ranksOf) {
-      byDepartment.set(
-        departmentId,
-        keyedByKind(ranks, [(r) => r.id, (r) => matchKey(r.id), (r) => r.name, (r) => matchKey(r.name)])
-      );
-    }
-    this.ranksByDepartment = byDepartment;
+// src/kernel/schedule.ts
+var Schedule = class {
+  constructor(clock2, random = Math.random) {
+    this.clock = clock2;
+    this.random = random;
   }
-  catalog;
-  departments;
-  ranksById;
-  departmentsByKey;
-  ranksByDepartment;
-  /** A department by id, name or short name, case-insensitively. */
-  department(key2) {
-    return this.departments.get(key2) ?? this.departmentsByKey.get(matchKey(key2));
+  clock;
+  random;
+  handles = /* @__PURE__ */ new Set();
+  stopped = false;
+  /** Runs `task` every `intervalMs` ± `jitter` (a fraction), waiting for each run to finish first. */
+  every(intervalMs, task, jitter = 0) {
+    if (intervalMs <= 0) return;
+    const next = () => {
+      if (this.stopped) return;
+      const delay = intervalMs * (1 + jitter * (this.random() * 2 - 1));
+      const handle = this.clock.setTimeout(() => {
+        this.handles.delete(handle);
+        Promise.resolve().then(task).catch(() => void 0).finally(next);
+      }, delay);
+      this.handles.add(handle);
+    };
+    next();
   }
-  rank(rankId) {
-    return this.ranksById.get(rankId);
+  /** Runs `task` once after `delayMs`. */
+  once(delayMs, task) {
+    if (this.stopped) return;
+    const handle = this.clock.setTimeout(() => {
+      this.handles.delete(handle);
+      task();
+    }, delayMs);
+    this.handles.add(handle);
   }
-  /** A rank of one department by id or name, case-insensitively. */
-  rankIn(departmentId, rank) {
-    const keys = this.ranksByDepartment.get(departmentId);
-    return keys?.get(rank) ?? keys?.get(matchKey(rank));
-  }
-  /** Ranks of a department, most senior first under the given order. */
-  ladder(departmentId, order) {
-    const ranks = this.catalog.ranks.filter((r) => r.departmentId === departmentId);
-    return ranks.sort((a, b) => order === "top-down" ? a.position - b.position : b.position - a.position);
+  stop() {
+    this.stopped = true;
+    for (const handle of this.handles) this.clock.clearTimeout(handle);
+    this.handles.clear();
   }
 };
-function keyedByKind(items, kinds) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const keyOf2 of kinds) {
-    for (const item of items) {
-      const key2 = keyOf2(item);
-      if (key2 && !byKey.has(key2)) byKey.set(key2, item);
+
+// src/kernel/context.ts
+function buildRosterContext(inputs) {
+  const { settings, output: output2, clock: clock2 } = inputs;
+  const { logger } = output2;
+  const { config: config2 } = settings;
+  const features = new Features();
+  const claimedLicenses = new ClaimedLicenses(logger);
+  const admits = statusAdmits(config2.gate.requireStatus);
+  const joinNeedsDepartments = (member) => !config2.gate.enabled || admits(member.status);
+  const api = createRosterApi({
+    baseUrl: settings.baseUrl,
+    addressSetting: settings.baseUrlSetting,
+    apiKey: settings.apiKey,
+    timeoutMs: config2.api.timeoutMs,
+    perMinute: config2.rateLimit.perMinute,
+    maxWaitMs: config2.rateLimit.maxWaitSeconds * 1e3,
+    perDay: config2.rateLimit.perDay,
+    userAgent: rosterUserAgent("0.1.0"),
+    clock: clock2,
+    logger,
+    joinHoldMs: joinHoldMs(config2.gate.timeoutSeconds * 1e3),
+    onAnswer: (status) => features.answered(status),
+    joinNeedsDepartments,
+    claims: claimedLicenses
+  });
+  const cache = new MemberCache({
+    maxEntries: config2.cache.maxEntries,
+    ttlMs: config2.cache.ttlSeconds * 1e3,
+    negativeTtlMs: config2.cache.negativeTtlSeconds * 1e3,
+    now: () => clock2.now()
+  });
+  const players = new PlayerRegistry(licenseOf);
+  const errors = new RosterErrors(clock2, logger);
+  const catalog = new RosterCatalog({
+    source: api,
+    clock: clock2,
+    errors,
+    loaded: (index) => features.catalogLoaded(index)
+  });
+  const members2 = new MemberResolver({ source: api, cache, catalog, errors, joinNeedsDepartments });
+  const online2 = new OnlinePlayers({
+    players,
+    members: members2,
+    catalog,
+    // The features hear a change first, so what they hold (principals) moves in the same step
+    // as the event and the state bag.
+    events: {
+      playerLoaded(src, member) {
+        features.playerLoaded(src, member);
+        fivemRosterEvents.playerLoaded(src, member);
+      },
+      playerUpdated(src, member, previous) {
+        features.playerUpdated(src, member, previous);
+        fivemRosterEvents.playerUpdated(src, member, previous);
+      }
+    },
+    errors
+  });
+  return {
+    resource: inputs.resource,
+    resourcePath: fx.GetResourcePath(inputs.resource),
+    settings,
+    config: config2,
+    output: output2,
+    logger,
+    clock: clock2,
+    schedule: new Schedule(clock2),
+    api,
+    cache,
+    players,
+    catalog,
+    members: members2,
+    online: online2,
+    errors,
+    queries: new RosterQueries(config2.gate.requireStatus, config2.ranks.order, () => catalog.index),
+    claimedLicenses,
+    webToken: inputs.webToken,
+    identity: null,
+    features,
+    handles: new Handles()
+  };
+}
+
+// src/platform/logger.ts
+var RANK = { error: 0, warn: 1, info: 2, debug: 3 };
+function printable2(text6) {
+  return text6.replace(/[\p{Cc}\u2028\u2029]/gu, "?");
+}
+function consoleOutput(level, secrets) {
+  const redact = (text6) => {
+    let out = printable2(text6);
+    for (const secret of secrets()) if (secret.length >= 8) out = out.split(secret).join("[redacted]");
+    return out;
+  };
+  const write = (at, label) => (message) => {
+    if (RANK[at] <= RANK[level]) console.log(`${label}${redact(message)}`);
+  };
+  return {
+    logger: {
+      error: write("error", "ERROR: "),
+      warn: write("warn", "warning: "),
+      info: write("info", ""),
+      debug: write("debug", "debug: ")
+    },
+    print: (line) => console.log(redact(line))
+  };
+}
+
+// src/platform/ports.ts
+var systemClock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle)
+};
+
+// src/features/join-gate/decide.ts
+function decideJoin(view, rules) {
+  if (view === null) return { allow: false, reason: "not_on_roster" };
+  const status = view.member.status;
+  if (!statusAdmits(rules.requireStatus)(status)) {
+    return { allow: false, reason: "status", status };
+  }
+  if (rules.departments.length > 0 && !rules.departments.some((d3) => view.department(d3) !== void 0)) {
+    return { allow: false, reason: "department" };
+  }
+  return { allow: true };
+}
+
+// src/features/join-gate/messages.ts
+function formatMessage(template, values) {
+  return template.replace(
+    /\{(\w+)\}/g,
+    (whole, name) => values[name] ?? whole
+  );
+}
+
+// src/features/join-gate/admission.ts
+function admissionFor(resolution, gate, messages, values) {
+  if (resolution.kind === "answer") return judge(resolution.view, "roster", gate, messages, values);
+  switch (gate.onError) {
+    case "allow":
+      return { allow: true, basis: "policy" };
+    case "deny":
+      return { allow: false, basis: "policy", message: formatMessage(messages.unavailable, values) };
+    case "cached":
+      if (resolution.lastKnown) return judge(resolution.lastKnown, "last-known", gate, messages, values);
+      return { allow: false, basis: "policy", message: formatMessage(messages.unavailable, values) };
+  }
+}
+function judge(view, basis, gate, messages, values) {
+  const decision = decideJoin(view, gate);
+  if (decision.allow) return { allow: true, basis };
+  switch (decision.reason) {
+    case "not_on_roster":
+      return { allow: false, basis, message: formatMessage(messages.notOnRoster, values) };
+    case "status":
+      return {
+        allow: false,
+        basis,
+        message: formatMessage(messages.wrongStatus, { ...values, status: decision.status })
+      };
+    case "department":
+      return { allow: false, basis, message: formatMessage(messages.notInDepartment, values) };
+  }
+}
+
+// src/features/join-gate/deadline.ts
+function watchdogAfterMs(timeoutMs) {
+  return timeoutMs - Math.min(1e3, Math.max(300, timeoutMs * 0.1));
+}
+function checkMarginMs(watchdogMs) {
+  return Math.min(250, Math.floor(watchdogMs / 6));
+}
+
+// src/features/join-gate/fivem/ticked-deferrals.ts
+var TickedDeferrals = class {
+  constructor(inner) {
+    this.inner = inner;
+    inner.defer();
+    fx.setTimeout(() => this.flush(), 0);
+  }
+  inner;
+  ticked = false;
+  queued = [];
+  defer() {
+  }
+  update(message) {
+    this.later(() => this.inner.update(message));
+  }
+  done(reason) {
+    this.later(() => reason === void 0 ? this.inner.done() : this.inner.done(reason));
+  }
+  /** Sends what waits now (the resource is stopping: its timers will not run again). */
+  flush() {
+    this.ticked = true;
+    for (const call of this.queued.splice(0)) call();
+  }
+  later(call) {
+    if (this.ticked) call();
+    else this.queued.push(call);
+  }
+};
+
+// src/features/join-gate/fivem/gate.ts
+function attachGate(deps) {
+  const open3 = /* @__PURE__ */ new Set();
+  let stopped = false;
+  let closedWith = null;
+  fx.on("playerConnecting", (name, _setKickReason, deferrals) => {
+    const tempId = String(fx.source);
+    const ticked = new TickedDeferrals(deferrals);
+    const player = typeof name === "string" ? name : "";
+    const join6 = new Join(deps, tempId, player, ticked);
+    const handle = {
+      decideNow(why) {
+        join6.decideByPolicy(why);
+        ticked.flush();
+      },
+      refuse: (message) => join6.refuse(message, "the server is shutting down")
+    };
+    if (stopped) {
+      handle.decideNow("the resource is stopping");
+      return;
+    }
+    if (closedWith !== null) {
+      handle.refuse(closedWith);
+      return;
+    }
+    open3.add(handle);
+    join6.onFinish = () => open3.delete(handle);
+    join6.run().catch((error62) => {
+      deps.logger.error(
+        `the join check of ${player || tempId} failed: ${error62?.message ?? error62}`
+      );
+      const { gate } = deps.config;
+      join6.finish(
+        !gate.enabled || gate.onError === "allow" ? void 0 : formatMessage(gate.messages.unavailable, { player, community: deps.community() }),
+        "the join check failed"
+      );
+    });
+  });
+  return {
+    stop() {
+      stopped = true;
+      for (const handle of [...open3]) handle.decideNow("the resource stopped");
+      open3.clear();
+    },
+    shutDown(message) {
+      closedWith = message;
+      const waiting = [...open3];
+      for (const handle of waiting) handle.refuse(message);
+      open3.clear();
+      return waiting.length;
+    }
+  };
+}
+var Join = class {
+  constructor(deps, tempId, name, deferrals) {
+    this.deps = deps;
+    this.tempId = tempId;
+    this.name = name;
+    this.deferrals = deferrals;
+    this.values = { player: name, community: deps.community() };
+    this.startedAt = deps.clock.now();
+  }
+  deps;
+  tempId;
+  name;
+  deferrals;
+  finished = false;
+  timers = [];
+  values;
+  license = null;
+  entry;
+  /** 'roster' until the roster admits, then 'checks' while further checks run. */
+  stage = "roster";
+  /** The watchdog has already given a further check its one frame. */
+  checkGraced = false;
+  startedAt;
+  onFinish = () => {
+  };
+  async run() {
+    const { deps, values, tempId, name } = this;
+    const { config: config2, clock: clock2 } = deps;
+    const { gate } = config2;
+    const messages = gate.messages;
+    if (this.finished) return;
+    const members2 = deps.members();
+    if (members2 === null) {
+      this.finish(formatMessage(messages.notConfigured, values), "roster check not set up");
+      return;
+    }
+    this.deferrals.update(formatMessage(messages.checking, values));
+    const license2 = licenseOf(tempId);
+    this.license = license2;
+    const entry = { license: license2, name, view: void 0, since: clock2.now() };
+    this.entry = entry;
+    deps.players.connect(tempId, entry);
+    if (gate.bypassAce !== "" && fx.IsPlayerAceAllowed(tempId, gate.bypassAce)) {
+      this.admit(`bypass ACE ${gate.bypassAce}`);
+      return;
+    }
+    if (license2 === null) {
+      this.finish(formatMessage(messages.noLicense, values), "no license identifier");
+      return;
+    }
+    const timeoutMs = gate.timeoutSeconds * 1e3;
+    const deadlineMs = watchdogAfterMs(timeoutMs);
+    const deadlineAt = clock2.now() + deadlineMs - checkMarginMs(deadlineMs);
+    this.timers.push(
+      fx.setTimeout(() => this.watchdog(`no answer within ${gate.timeoutSeconds}s`), deadlineMs)
+    );
+    announceWait(deps, this.deferrals, values, () => this.finished, this.timers);
+    let resolution = await members2.resolve(license2, "join", { decideOnly: true });
+    if (resolution.kind === "answer" && resolution.unnamed && gate.departments.length > 0) {
+      resolution = {
+        kind: "outage",
+        error: new Error("departments not loaded"),
+        lastKnown: members2.lastKnown(license2)
+      };
+    }
+    if (this.finished) return;
+    if (resolution.kind === "outage") entry.view = resolution.lastKnown;
+    else if (!resolution.partial) entry.view = resolution.view;
+    const admission = admissionFor(resolution, gate, messages, values);
+    const basis = resolution.kind === "answer" ? "roster" : `service unavailable, ${admission.basis}`;
+    if (!admission.allow) {
+      this.finish(admission.message, basis);
+      return;
+    }
+    this.stage = "checks";
+    for (const check2 of deps.joinChecks?.() ?? []) {
+      const refusal = await check2({ tempId, name, deadlineAt }).catch((error62) => {
+        deps.logger.warn(`a join check failed: ${error62?.message ?? String(error62)}`);
+        return gate.onError === "allow" ? void 0 : formatMessage(messages.unavailable, values);
+      });
+      if (this.finished) return;
+      if (refusal !== void 0) {
+        this.finish(refusal, `${basis}; a further check refused`);
+        return;
+      }
+    }
+    this.admit(basis);
+  }
+  /**
+   * The watchdog fired. A further check's own deadline comes before it (`checkMarginMs`), but a
+   * server that stalled past both runs the two timers in one frame, the watchdog first: the check's
+   * outage rule (e.g. `cached` completions) has not spoken yet. It gets that one frame, which the
+   * watchdog's margin before `gate.timeoutSeconds` leaves room for, then the policy decides.
+   */
+  watchdog(why) {
+    if (this.stage === "checks" && !this.checkGraced) {
+      this.checkGraced = true;
+      this.timers.push(fx.setTimeout(() => this.decideByPolicy(why), 0));
+      return;
+    }
+    this.decideByPolicy(why);
+  }
+  /**
+   * Decides now, without waiting for the service any longer (the watchdog, or the resource
+   * stopping): by `gate.onError` on the last known record, or for further checks by the policy.
+   */
+  decideByPolicy(why) {
+    if (this.finished) return;
+    const { gate } = this.deps.config;
+    const messages = gate.messages;
+    if (this.stage === "checks") {
+      const refusal = gate.onError === "allow" ? void 0 : formatMessage(messages.unavailable, this.values);
+      if (refusal === void 0) this.admit(`${why} during a further check, allow`);
+      else this.finish(refusal, `${why} during a further check, ${gate.onError}`);
+      return;
+    }
+    const lastKnown = this.license === null ? void 0 : this.deps.members()?.lastKnown(this.license);
+    const admission = admissionFor(
+      { kind: "outage", error: new Error(why), lastKnown },
+      gate,
+      messages,
+      this.values
+    );
+    if (this.entry && admission.allow && admission.basis === "last-known") this.entry.view = lastKnown;
+    if (admission.allow) this.admit(`${why}, ${admission.basis}`);
+    else this.finish(admission.message, `${why}, ${admission.basis}`);
+  }
+  /** Ends the join: refused with `refusal` (only while the gate is enabled), else admitted. */
+  finish(refusal, note) {
+    if (this.finished) return;
+    if (refusal === void 0 || !this.deps.config.gate.enabled) {
+      this.admit(note);
+      return;
+    }
+    this.refuse(refusal, note);
+  }
+  /** Ends the join refused with `message`, even with the gate off (the server is going away). */
+  refuse(message, note) {
+    if (this.finished) return;
+    this.end();
+    this.deps.logger.info(`${this.name || this.tempId} refused (${note})`);
+    this.tell(false, note, message);
+    this.deps.players.drop(this.tempId);
+    this.deferrals.done(message);
+  }
+  /**
+   * The one place a player is let in. Their entry holds the member's full record by now (from the
+   * roster, or the last known one under the outage policy), so at `playerJoining` every export and
+   * `roster:playerLoaded` have it, and the state bag once roster's own handler has run.
+   */
+  admit(note) {
+    if (this.finished) return;
+    this.end();
+    this.deps.logger.info(`${this.name || this.tempId} admitted (${note})`);
+    this.tell(true, note, void 0);
+    this.deps.admitted?.(this.tempId);
+    this.deferrals.done();
+  }
+  tell(admitted, note, message) {
+    if (!this.deps.onDecision) return;
+    const at = this.deps.clock.now();
+    const license2 = this.deps.players.get(this.tempId)?.license ?? null;
+    this.deps.onDecision({
+      at,
+      ms: at - this.startedAt,
+      tempId: this.tempId,
+      name: this.name,
+      license: license2,
+      admitted,
+      note,
+      message
+    });
+  }
+  end() {
+    this.finished = true;
+    this.onFinish();
+    for (const timer of this.timers) fx.clearTimeout(timer);
+  }
+};
+function announceWait(deps, deferrals, values, finished, timers) {
+  const waitMs = deps.source()?.estimateWaitMs("join") ?? 0;
+  if (waitMs < 1500) return;
+  const until = deps.clock.now() + waitMs;
+  const show = () => {
+    if (finished()) return;
+    const seconds = Math.max(1, Math.ceil((until - deps.clock.now()) / 1e3));
+    deferrals.update(
+      formatMessage(deps.config.gate.messages.waiting, { ...values, seconds: String(seconds) })
+    );
+    timers.push(fx.setTimeout(show, 1e3));
+  };
+  show();
+}
+
+// src/platform/arguments.ts
+function serverId(value) {
+  if (typeof value === "number") return Number.isInteger(value) && value > 0 ? String(value) : null;
+  if (typeof value === "string" && /^[1-9]\d{0,9}$/.test(value)) return value;
+  return null;
+}
+function key(value) {
+  if (typeof value === "string") return value.trim() === "" ? null : value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return null;
+}
+function license(value) {
+  return typeof value === "string" ? gameLicense(value) : null;
+}
+
+// src/features/ranks/fivem/rank-command.ts
+var USAGE = "usage: rank promote <id> [department] | rank demote <id> [department] | rank set <id> <department> <rank>";
+function tellPlayer(src, text6) {
+  fx.emitNet("chat:addMessage", Number(src), { args: ["Roster", text6] });
+}
+async function runRankCommand(ranks, args, actor) {
+  const [sub = "", id2 = "", ...rest] = args;
+  const target = serverId(id2);
+  const verb = sub.toLowerCase();
+  if (target === null || !["promote", "demote", "set"].includes(verb)) return USAGE;
+  let result;
+  if (verb === "set") {
+    const [department, ...rank] = rest;
+    if (department === void 0 || rank.length === 0) return USAGE;
+    result = await ranks.setRank(target, department, rank.join(" "), actor);
+  } else {
+    const department = rest.length > 0 ? rest.join(" ") : null;
+    result = await ranks.step(target, department, verb, actor);
+  }
+  if (!result.ok) return result.reason;
+  const { change } = result;
+  return `${change.target.name} (player ${target}) is now ${change.to.name} in ${change.department.shortName ?? change.department.name} (was ${change.from?.name ?? "no rank"}).`;
+}
+function registerRankCommand(ranks, output2, logger) {
+  const busy = /* @__PURE__ */ new Set();
+  fx.RegisterCommand(
+    "rank",
+    (src, args) => {
+      const actor = Number(src) > 0 ? String(src) : null;
+      const answer = (text6) => actor === null ? output2.print(text6) : tellPlayer(actor, text6);
+      const changes = ranks();
+      if (changes === null) return answer("The roster isn't set up on this server; ranks cannot be changed.");
+      const key2 = actor ?? "console";
+      if (actor !== null && busy.has(key2)) return answer("Your last rank command is still running.");
+      busy.add(key2);
+      runRankCommand(changes, Array.isArray(args) ? args.map(String) : [], actor).then(answer, (error62) => {
+        logger.warn(`rank command failed: ${error62?.message}`);
+        answer("The rank change failed; try again.");
+      }).finally(() => busy.delete(key2));
+    },
+    false
+  );
+}
+
+// src/platform/command.ts
+var USAGE2 = "usage: roster <status | lookup <id|license:\u2026> | refresh [id|all] | doctor | training>";
+function registerRosterCommand(commands, output2) {
+  fx.RegisterCommand(
+    "roster",
+    (_src, args) => {
+      const [sub = "", target = ""] = Array.isArray(args) ? args.map(String) : [];
+      const print = (lines) => {
+        for (const line of lines) output2.print(line);
+      };
+      const run2 = async () => {
+        switch (sub.toLowerCase()) {
+          case "status":
+            return commands.status();
+          case "lookup":
+            return target === "" ? [USAGE2] : commands.lookup(target);
+          case "refresh":
+            return commands.refresh(target === "" ? "all" : target);
+          case "doctor":
+            return commands.doctor();
+          case "training":
+            return commands.training();
+          default:
+            return [USAGE2];
+        }
+      };
+      run2().then(
+        print,
+        (error62) => output2.logger.error(`roster ${sub} failed: ${error62?.message}`)
+      );
+    },
+    true
+  );
+}
+
+// src/app/fail-closed.ts
+function failClosed(problems, output2) {
+  const { logger } = output2;
+  logger.error(
+    `not started: ${problems.length} problem(s) to fix. Connecting players are refused until then.`
+  );
+  for (const problem of problems) logger.error(problem);
+  const gate = attachGate({
+    config: configSchema.parse({}),
+    members: () => null,
+    source: () => null,
+    players: new PlayerRegistry(),
+    community: () => "community",
+    clock: systemClock,
+    logger
+  });
+  registerExports({}, logger);
+  registerRankCommand(() => null, output2, logger);
+  const resource = fx.GetCurrentResourceName();
+  fx.on("onResourceStop", (name) => {
+    if (name === resource) gate.stop();
+  });
+  const notSetUp = async () => ["the resource is not set up:", ...problems.map((p) => `  ${p}`)];
+  registerRosterCommand(
+    {
+      status: () => ["not set up; run `roster doctor`"],
+      lookup: notSetUp,
+      refresh: notSetUp,
+      doctor: notSetUp,
+      training: notSetUp
+    },
+    output2
+  );
+}
+
+// src/features/audit/entry-identity.ts
+function createdAtOf(entry) {
+  if (typeof entry !== "object" || entry === null) return Number.NaN;
+  const value = entry.createdAt;
+  return typeof value === "string" ? Date.parse(value) : Number.NaN;
+}
+function distinctStamps(entries) {
+  const all = /* @__PURE__ */ new Set();
+  for (const entry of entries) {
+    const at = createdAtOf(entry);
+    if (!Number.isNaN(at)) all.add(at);
+  }
+  return [...all].sort((a, b) => b - a);
+}
+function entryKey(entry) {
+  const id2 = entryId(entry);
+  if (id2 !== null) return `id:${id2}`;
+  let text6;
+  try {
+    text6 = JSON.stringify(entry) ?? String(entry);
+  } catch {
+    text6 = `${createdAtOf(entry)}:${typeof entry === "object" && entry !== null ? Object.keys(entry).join(",") : String(entry)}`;
+  }
+  return `text:${text6.slice(0, 4e3)}`;
+}
+function entryId(entry) {
+  if (typeof entry !== "object" || entry === null) return null;
+  const id2 = entry.id;
+  return typeof id2 === "string" || typeof id2 === "number" ? String(id2).slice(0, 100) : null;
+}
+
+// src/features/audit/audit-cursor.ts
+var MAX_SEEN = 25e3;
+var MAX_CATCH_UP_READS = 10;
+var STAMP_AHEAD_MS = 5 * 6e4;
+var DATE_RESOLUTION_MS = 1e3;
+var AuditCursor = class {
+  constructor(overlapMs, serviceTime) {
+    this.overlapMs = overlapMs;
+    this.serviceTime = serviceTime;
+    this.anchorOverlapMs = overlapMs;
+  }
+  overlapMs;
+  serviceTime;
+  /** The earliest stamp a sweep lists (ms, service time); null: from the log's beginning. Never moves back. */
+  floor = null;
+  /** The service's time when the last sweep that read to the end of the log began. */
+  sweptAt = null;
+  /** The service's time when the current sweep began. */
+  sweepStart = 0;
+  /** The newest believable stamp listed (ms, service time). */
+  newest = null;
+  /** Set while behind: the stamp the next read starts at (its entries again, then further). */
+  resumeAt = null;
+  isAnchored = false;
+  /** How far below the service's time an anchor starts: none after a gap, which is read again anyway. */
+  anchorOverlapMs;
+  readsBehind = 0;
+  /** A gap found outside a read (a saved position ahead of the service's time): told by the next read. */
+  pendingGap = null;
+  /** The stamp of a block of entries too large to page through, stepped over (said once). */
+  steppedOver = null;
+  /** Reads end among entries stamped too far ahead to page into (said once while it lasts). */
+  aheadBacklog = false;
+  /** Entry key → its stamp, for entries later reads may list again. */
+  seen = /* @__PURE__ */ new Map();
+  get anchored() {
+    return this.isAnchored;
+  }
+  get behind() {
+    return this.resumeAt !== null;
+  }
+  /**
+   * Starts from the log as it stands (`newestFirst`: its newest entries, `sort=-createdAt`): the
+   * overlap before the service's time, or the newest believable entry if older. A change made while
+   * the resource was starting is still processed, and so are the few entries before it (a re-read
+   * each, once). An empty log is read from its beginning.
+   */
+  anchor(newestFirst) {
+    const now = this.serviceTime();
+    this.restart();
+    this.noteNewest(distinctStamps(newestFirst), now);
+    this.sweptAt = now;
+    if (newestFirst.length > 0) this.raiseFloor(this.floorFor(now, this.anchorOverlapMs));
+    this.isAnchored = true;
+  }
+  /**
+   * Starts from a position saved before (`position`, after a restart), the overlap before it. null:
+   * from the log's beginning. A position ahead of the service's time cannot be where the log was
+   * handled: the next read reports a gap, and starts from the overlap before the service's time.
+   */
+  resume(position) {
+    const now = this.serviceTime();
+    this.restart();
+    if (position !== null && position > now + DATE_RESOLUTION_MS) {
+      this.pendingGap = `the position saved before the restart, ${iso(position)}, is ahead of the service's time, ${iso(now)}`;
+      position = now;
+    }
+    this.sweptAt = position;
+    this.floor = position === null ? null : position - this.overlapMs;
+    this.isAnchored = true;
+  }
+  /**
+   * How far the log was read (ms, service time): a sweep that began then read to its end, and the
+   * next read starts the overlap before it. Never ahead of the service's time. null: none yet (the
+   * log's beginning).
+   */
+  get position() {
+    if (this.floor === null) return null;
+    return Math.min(this.floor + this.overlapMs, this.sweptAt ?? Number.POSITIVE_INFINITY);
+  }
+  /** The `createdAt.after` of the next read, as ISO 8601 UTC; undefined: from the beginning. */
+  after() {
+    const from = this.resumeAt ?? this.floor;
+    return from === null ? void 0 : new Date(Math.max(0, from - 1)).toISOString();
+  }
+  /** The read about to be asked for: notes the service's time if it begins a sweep; its `after`. */
+  nextRead() {
+    if (this.resumeAt === null) this.sweepStart = this.serviceTime();
+    return this.after();
+  }
+  /** Takes in one read (oldest first), asked as `nextRead` said; `full`: it stopped at its size. */
+  read(entries, full) {
+    const now = this.serviceTime();
+    const from = this.resumeAt ?? this.floor;
+    const fresh = entries.filter((entry) => this.accept(entry));
+    const ahead = [];
+    for (const entry of fresh) {
+      const aheadMs = createdAtOf(entry) - now;
+      if (aheadMs > STAMP_AHEAD_MS) ahead.push({ entry, aheadMs });
+    }
+    const stamps = distinctStamps(entries);
+    this.noteNewest(stamps, now);
+    const step = { fresh, behind: false, gap: this.pendingGap, ahead };
+    this.pendingGap = null;
+    const last = stamps[0];
+    if (full && last !== void 0 && last > now + STAMP_AHEAD_MS) {
+      step.gap ??= this.aheadBacklog ? null : `a read of ${entries.length} entries that ends among entries stamped more than ${STAMP_AHEAD_MS / 6e4} minutes ahead of the service's time`;
+      this.aheadBacklog = true;
+      this.caughtUp();
+    } else if (full) {
+      step.behind = true;
+      step.gap ??= this.goOn(last, from, entries.length);
+    } else {
+      this.aheadBacklog = false;
+      this.caughtUp();
+    }
+    this.prune();
+    return step;
+  }
+  get size() {
+    return this.seen.size;
+  }
+  restart() {
+    this.resumeAt = null;
+    this.readsBehind = 0;
+  }
+  /** Where a sweep that began at the service's time `at` may start the next: the overlap before it. */
+  floorFor(at, overlapMs) {
+    return this.newest === null ? at - overlapMs : Math.min(at - overlapMs, this.newest);
+  }
+  raiseFloor(to) {
+    this.floor = this.floor === null ? to : Math.max(this.floor, to);
+  }
+  /** Keeps the newest of these stamps (newest first) not too far ahead of the service's time `now`. */
+  noteNewest(stamps, now) {
+    const believable = stamps.find((stamp) => stamp <= now + STAMP_AHEAD_MS);
+    if (believable !== void 0) this.newest = Math.max(this.newest ?? believable, believable);
+  }
+  /** After a read that stopped at its size: where the next starts, or why entries are lost. */
+  goOn(last, from, size) {
+    this.readsBehind++;
+    if (last === void 0 || this.readsBehind > MAX_CATCH_UP_READS) {
+      this.isAnchored = false;
+      this.anchorOverlapMs = 0;
+      this.resumeAt = null;
+      return last === void 0 ? `a read of ${size} entries without a readable createdAt` : `more than ${MAX_CATCH_UP_READS * size} entries behind`;
+    }
+    if (from !== null && last <= from) {
+      this.resumeAt = last + 1;
+      if (this.steppedOver === last) return null;
+      this.steppedOver = last;
+      return `more than ${size} entries stamped ${iso(last)}`;
+    }
+    this.resumeAt = last;
+    return null;
+  }
+  caughtUp() {
+    this.resumeAt = null;
+    this.readsBehind = 0;
+    this.sweptAt = Math.max(this.sweptAt ?? this.sweepStart, this.sweepStart);
+    if (this.floor !== null || this.newest !== null)
+      this.raiseFloor(this.floorFor(this.sweepStart, this.overlapMs));
+  }
+  accept(entry) {
+    const key2 = entryKey(entry);
+    if (this.seen.has(key2)) return false;
+    const stamped = createdAtOf(entry);
+    this.seen.set(key2, Number.isNaN(stamped) ? this.floor ?? 0 : stamped);
+    return true;
+  }
+  /** Forgets entries no sweep lists again; keeps memory bounded. */
+  prune() {
+    const floor = this.floor;
+    if (floor !== null) {
+      for (const [key2, at] of this.seen) if (at < floor) this.seen.delete(key2);
+    }
+    for (const key2 of this.seen.keys()) {
+      if (this.seen.size <= MAX_SEEN) break;
+      this.seen.delete(key2);
     }
   }
-  return byKey;
+};
+function iso(at) {
+  return new Date(at).toISOString();
 }
-function isAtLeast(rank, than, order) {
-  return order === "top-down" ? rank <= than : rank >= than;
+
+// src/features/audit/audit-log-reads.ts
+var AuditLogReads = class {
+  constructor(cursor, health, deps, anchored) {
+    this.cursor = cursor;
+    this.health = health;
+    this.deps = deps;
+    this.anchored = anchored;
+  }
+  cursor;
+  health;
+  deps;
+  anchored;
+  anchoring = null;
+  /** Anchors the cursor on the log's newest entries, one request at a time; false when it failed. */
+  anchor() {
+    if (this.cursor.anchored) return Promise.resolve(true);
+    this.anchoring ??= this.deps.newest().then((newest) => {
+      if (!this.cursor.anchored) {
+        this.cursor.anchor(listOf(newest));
+        this.anchored();
+      }
+      return true;
+    }).catch((error62) => {
+      this.health.fail(error62);
+      return false;
+    }).finally(() => {
+      this.anchoring = null;
+    });
+    return this.anchoring;
+  }
+  /** The entries after the cursor (anchoring it first); null when the service could not answer. */
+  async read() {
+    if (!this.cursor.anchored && !await this.anchor()) return null;
+    try {
+      const after = this.cursor.nextRead();
+      const entries = await this.deps.list({
+        sort: "createdAt",
+        ...after === void 0 ? {} : { "createdAt.after": after }
+      });
+      this.health.readable();
+      return entries;
+    } catch (error62) {
+      this.health.fail(error62);
+      return null;
+    }
+  }
+};
+function listOf(data) {
+  return Array.isArray(data) ? data : [];
 }
+
+// src/features/audit/catalog-reloads.ts
+var CATALOG_RELOAD_GAP_MS = 5 * 6e4;
+var CatalogReloads = class {
+  constructor(catalog, online2, clock2) {
+    this.catalog = catalog;
+    this.online = online2;
+    this.clock = clock2;
+  }
+  catalog;
+  online;
+  clock;
+  owed = false;
+  last = Number.NEGATIVE_INFINITY;
+  ask() {
+    this.owed = true;
+  }
+  get pending() {
+    return this.owed;
+  }
+  /**
+   * Reloads when one is owed and the last is far enough back; online players are shaped again
+   * with the new names. True when a reload was tried.
+   */
+  async runIfDue() {
+    const now = this.clock.now();
+    if (!this.owed || now - this.last < CATALOG_RELOAD_GAP_MS) return false;
+    this.last = now;
+    this.owed = false;
+    if (await this.catalog.load(true)) this.online.reshapeOnline();
+    else this.owed = true;
+    return true;
+  }
+};
+
+// src/features/audit/entry-values.ts
+var MAX_ENTRY_DEPTH = 32;
+var MAX_ENTRY_VALUES = 1e4;
+var UnreadableEntryError = class extends Error {
+  name = "UnreadableEntryError";
+};
+function entryValues(entry) {
+  const values = /* @__PURE__ */ new Set();
+  const stack = [[entry, 0]];
+  let walked = 0;
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop();
+    walked++;
+    if (typeof value === "string") {
+      if (value !== "" && value.length <= 200) values.add(value);
+    } else if (typeof value === "number" || typeof value === "bigint") {
+      values.add(String(value));
+    } else if (typeof value === "object" && value !== null) {
+      if (depth >= MAX_ENTRY_DEPTH)
+        throw new UnreadableEntryError(`nested deeper than ${MAX_ENTRY_DEPTH} levels`);
+      const children = Array.isArray(value) ? value : Object.values(value);
+      if (walked + stack.length + children.length > MAX_ENTRY_VALUES)
+        throw new UnreadableEntryError(`more than ${MAX_ENTRY_VALUES} values`);
+      for (const child of children) stack.push([child, depth + 1]);
+    }
+  }
+  return values;
+}
+
+// src/features/audit/entry-matches.ts
+function matchEntries(entries, players, cache, catalog) {
+  const online2 = onlineLicenses(players);
+  const matches = { licenses: /* @__PURE__ */ new Set(), catalog: false, unreadable: [] };
+  for (const entry of entries) {
+    let values;
+    try {
+      values = entryValues(entry);
+    } catch (error62) {
+      const id2 = entryId(entry);
+      const why = error62 instanceof Error ? error62.message : String(error62);
+      matches.unreadable.push(
+        `${id2 === null ? "an entry without an id" : `entry ${JSON.stringify(id2)}`}: ${why}`
+      );
+      continue;
+    }
+    let named = false;
+    let catalogId = false;
+    for (const value of values) {
+      const license2 = online2.get(value) ?? cache.licenseNamedBy(value);
+      if (license2 !== void 0) {
+        named = true;
+        matches.licenses.add(license2);
+      } else if (catalog.departments.has(value) || catalog.rank(value) || isCatalogWord(value)) {
+        catalogId = true;
+      }
+    }
+    if (catalogId && !named) matches.catalog = true;
+  }
+  return matches;
+}
+var CATALOG_WORDS = /* @__PURE__ */ new Set(["department", "departments", "rank", "ranks", "subdivision", "subdivisions"]);
+var RECORD_WORDS = /* @__PURE__ */ new Set([
+  "assignment",
+  "assignments",
+  "member",
+  "members",
+  "id",
+  "ids",
+  "user",
+  "users"
+]);
+function isCatalogWord(value) {
+  if (value.length > 40 || /\s/.test(value)) return false;
+  const words = value.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/);
+  return words.some((w) => CATALOG_WORDS.has(w)) && !words.some((w) => RECORD_WORDS.has(w));
+}
+function onlineLicenses(players) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const [, entry] of players.onlinePlayers()) {
+    if (!entry.view || entry.license === null) continue;
+    byId.set(entry.view.member.id, entry.license);
+    for (const assignmentId of entry.view.assignments.values()) byId.set(assignmentId, entry.license);
+  }
+  return byId;
+}
+function unreadableReason(unreadable) {
+  const more = unreadable.length > 3 ? ` and ${unreadable.length - 3} more` : "";
+  return `skipped ${unreadable.slice(0, 3).join("; ")}${more}`;
+}
+
+// src/features/audit/stamp-skew.ts
+var StampSkew = class {
+  constructor(logger) {
+    this.logger = logger;
+  }
+  logger;
+  count = 0;
+  last = null;
+  /** Entries read at `at` (this server's time) that were stamped too far ahead. */
+  note(ahead, at) {
+    const newest = ahead.at(-1);
+    if (newest === void 0) return;
+    if (this.count === 0) {
+      this.logger.warn(
+        `the audit log holds an entry (${nameOf(newest.entry)}) stamped ${aheadText(newest.aheadMs)} ahead of the service's own time: it is acted on, but the log is still read from the service's time.`
+      );
+    }
+    this.count += ahead.length;
+    this.last = { entry: nameOf(newest.entry), aheadMs: newest.aheadMs, at };
+  }
+  state() {
+    return this.last === null ? null : { entries: this.count, last: { ...this.last } };
+  }
+};
+function aheadText(ms) {
+  return ms >= 12e4 ? `${Math.round(ms / 6e4)} min` : `${Math.round(ms / 1e3)} s`;
+}
+function nameOf(entry) {
+  const id2 = entryId(entry);
+  if (id2 !== null) return id2;
+  const stamp = entry.createdAt;
+  return `stamped ${String(stamp).slice(0, 40)}`;
+}
+
+// src/features/audit/feed-health.ts
+var FeedHealth = class {
+  constructor(deps) {
+    this.deps = deps;
+    this.skew = new StampSkew(deps.logger);
+  }
+  deps;
+  caughtUpAt = Number.NEGATIVE_INFINITY;
+  failing = false;
+  stopped = false;
+  gaps = 0;
+  lastGap = null;
+  skew;
+  /** True while reads reach the end of the log on time (see `AuditFeed.healthy`). */
+  get healthy() {
+    return !this.stopped && this.deps.clock.now() - this.caughtUpAt < this.deps.intervalMs * 2.5;
+  }
+  get running() {
+    return !this.stopped;
+  }
+  stop() {
+    this.stopped = true;
+  }
+  /** A read reached the end of the log at `now`. */
+  caughtUp(now) {
+    this.caughtUpAt = now;
+  }
+  state(behind) {
+    const caughtUp2 = this.caughtUpAt > Number.NEGATIVE_INFINITY ? this.caughtUpAt : null;
+    return {
+      running: !this.stopped,
+      healthy: this.healthy,
+      failing: this.failing,
+      behind,
+      caughtUpAt: caughtUp2,
+      gaps: this.gaps,
+      lastGap: this.lastGap,
+      skew: this.skew.state()
+    };
+  }
+  /** A read listed entries stamped too far ahead of the service's time. */
+  ahead(entries) {
+    this.skew.note(entries, this.deps.clock.now());
+  }
+  /** The log answered a read. */
+  readable() {
+    if (this.failing)
+      this.deps.logger.info("the audit log can be read again; changes reach players within a minute.");
+    this.failing = false;
+  }
+  gap(reason) {
+    this.gaps++;
+    this.lastGap = { reason, at: this.deps.clock.now() };
+    this.deps.logger.warn(
+      `the audit log could not be read in full (${reason}); the members this server holds are read again.`
+    );
+    this.deps.gap(reason);
+  }
+  fail(error62) {
+    const message = error62 instanceof Error ? error62.message : String(error62);
+    if (error62 instanceof RosterServiceError && error62.code === "insufficient_scope") {
+      this.stopped = true;
+      this.deps.logger.warn(
+        `the audit log cannot be read (${message}); online players are kept current by the periodic refresh alone.`
+      );
+      return;
+    }
+    if (!this.failing) {
+      this.deps.logger.warn(
+        `the audit log could not be read: ${message}. The periodic refresh keeps players current until it can.`
+      );
+    }
+    this.failing = true;
+  }
+};
+
+// src/features/audit/audit-feed.ts
+var AUDIT_OVERLAP_MS = 5 * 6e4;
+var AuditFeed = class {
+  constructor(deps) {
+    this.deps = deps;
+    this.cursor = new AuditCursor(AUDIT_OVERLAP_MS, deps.serviceTime ?? (() => deps.clock.now()));
+    this.catalog = new CatalogReloads(deps.catalog, deps.online, deps.clock);
+    this.health = new FeedHealth(deps);
+    this.reads = new AuditLogReads(this.cursor, this.health, deps, () => {
+      this.handled = { at: this.cursor.position };
+    });
+  }
+  deps;
+  cursor;
+  catalog;
+  health;
+  reads;
+  polling = null;
+  /** Where every entry was handled; null until the cursor is anchored or resumed. */
+  handled = null;
+  /**
+   * Licenses whose re-read failed: tried again with the next read. Bounded by the members the
+   * server holds (online players and the cache).
+   */
+  owed = /* @__PURE__ */ new Set();
+  /**
+   * True while reads reach the end of the log on time: the full refresh of everyone can then be a
+   * rare safety net. A feed paging through a backlog, or failing, is not.
+   */
+  get healthy() {
+    return this.health.healthy;
+  }
+  get running() {
+    return this.health.running;
+  }
+  state() {
+    return this.health.state(this.cursor.behind);
+  }
+  /** One read of the audit log (the one under way, if any); never throws. */
+  poll() {
+    this.polling ??= this.readOnce().finally(() => {
+      this.polling = null;
+    });
+    return this.polling;
+  }
+  /** Members an entry named whose re-read failed: tried again with the next read. */
+  get unreadMembers() {
+    return this.owed.size;
+  }
+  /** Where a restart may resume the log from; null until the feed knows where it stands. */
+  position() {
+    return this.handled;
+  }
+  /**
+   * Resumes the log from a position saved before a restart, instead of anchoring on its newest
+   * entries: the reads that follow handle every entry since (the overlap before it again).
+   */
+  resumeFrom(position) {
+    this.cursor.resume(position.at);
+    this.handled = { at: this.cursor.position };
+  }
+  async readOnce() {
+    const pass = { entries: 0, members: 0, catalog: false, behind: false };
+    if (!this.health.running) return pass;
+    const askedAt = this.deps.clock.now();
+    const entries = await this.reads.read();
+    if (entries === null) return pass;
+    const step = this.cursor.read(entries, entries.length >= this.deps.passSize);
+    if (!step.behind) this.health.caughtUp(askedAt);
+    pass.behind = step.behind;
+    if (step.gap !== null) this.health.gap(step.gap);
+    this.health.ahead(step.ahead);
+    this.deps.entriesRead?.(step.fresh);
+    pass.entries = step.fresh.length;
+    if (step.fresh.length === 0 && this.owed.size === 0 && !this.catalog.pending) {
+      this.handled = { at: this.cursor.position };
+      return pass;
+    }
+    const { catalog, online: online2 } = this.deps;
+    const matches = matchEntries(step.fresh, this.deps.players, this.deps.cache, catalog.index);
+    if (matches.unreadable.length > 0) this.health.gap(unreadableReason(matches.unreadable));
+    if (matches.catalog) this.catalog.ask();
+    pass.catalog = await this.catalog.runIfDue();
+    const licenses = /* @__PURE__ */ new Set([...this.owed, ...matches.licenses]);
+    this.owed.clear();
+    pass.members = licenses.size;
+    for (const license2 of await online2.refreshMembers(licenses)) this.owed.add(license2);
+    if (this.owed.size === 0) this.handled = { at: this.cursor.position };
+    return pass;
+  }
+  stop() {
+    this.health.stop();
+  }
+  /**
+   * Anchors the cursor on the log as it stands (its newest entries), once; a read anchors first if
+   * this did not. False when the service could not answer.
+   */
+  anchor() {
+    return this.reads.anchor();
+  }
+};
+
+// src/features/audit/gap-reread.ts
+var GAP_REREAD_SPACING_MS = 10 * 6e4;
+function gapReread(deps) {
+  let last = Number.NEGATIVE_INFINITY;
+  let owed = false;
+  const run2 = () => {
+    owed = false;
+    last = deps.clock.now();
+    void deps.online.refreshOnline("refresh");
+    deps.alsoReread?.();
+  };
+  return () => {
+    deps.cache.markAllStale();
+    if (owed) return;
+    const wait = last + GAP_REREAD_SPACING_MS - deps.clock.now();
+    if (wait <= 0) run2();
+    else {
+      owed = true;
+      deps.schedule.once(wait, run2);
+    }
+  };
+}
+
+// src/features/audit/refresh-plan.ts
+var SAFETY_NET_INTERVALS2 = 12;
+function scheduleRefresh(plan) {
+  const { clock: clock2, members: members2, online: online2, intervalMs } = plan;
+  let lastFull = clock2.now();
+  plan.schedule.every(
+    intervalMs,
+    async () => {
+      const feed = plan.feed();
+      const due = lastFull + intervalMs * (SAFETY_NET_INTERVALS2 - 0.5);
+      if (feed?.healthy && (members2.mirrorAnswering || clock2.now() < due)) return;
+      lastFull = clock2.now();
+      await online2.refreshOnline("refresh");
+    },
+    0.1
+  );
+}
+function scheduleAuditFeed(schedule, feed, auditMs) {
+  schedule.once(0, () => void feed.anchor());
+  schedule.every(auditMs, () => feed.poll(), 0.05);
+}
+
+// src/features/audit/audit-start.ts
+var AUDIT_MAX_PAGES = 20;
+var PAGE_SIZE3 = 100;
+function startAuditFeed(deps, scopes2) {
+  const auditMs = deps.auditSeconds * 1e3;
+  if (auditMs === 0) return null;
+  if (!hasScope(scopes2, "audit:read")) {
+    deps.logger.info(
+      "the key lacks audit:read: online players are kept current by the periodic refresh alone."
+    );
+    return null;
+  }
+  const feed = new AuditFeed({
+    list: (query) => deps.api.list(ROSTER_ROUTES.auditLogs, query, "refresh", AUDIT_MAX_PAGES),
+    passSize: AUDIT_MAX_PAGES * PAGE_SIZE3,
+    newest: () => deps.api.get(ROSTER_ROUTES.auditLogs, { sort: "-createdAt", limit: 2 }, "refresh"),
+    // Stamps are judged on the service's clock: this server's may be minutes off it.
+    serviceTime: () => deps.api.serviceTime.now(),
+    catalog: deps.catalog,
+    online: deps.online,
+    players: deps.players,
+    // Members not online are found by id in the cache and, when it runs, the roster mirror.
+    cache: deps.members,
+    clock: deps.clock,
+    logger: deps.logger,
+    intervalMs: auditMs,
+    gap: deps.gap ?? gapReread(deps),
+    ...deps.entriesRead ? { entriesRead: deps.entriesRead } : {}
+  });
+  scheduleAuditFeed(deps.schedule, feed, auditMs);
+  return feed;
+}
+
+// src/features/audit/feed-report.ts
+function feedLines(state, now, refreshSeconds) {
+  const ago = (at) => `${Math.max(0, Math.round((now - at) / 1e3))} s ago`;
+  const refresh = `the refresh every ${refreshSeconds} s keeps online players current meanwhile`;
+  const lines = [];
+  if (!state.running) {
+    lines.push(`! audit feed: stopped (the key cannot read the audit log); ${refresh}.`);
+  } else if (state.failing) {
+    lines.push(`! audit feed: reading the audit log fails; ${refresh}.`);
+  } else if (state.caughtUpAt === null) {
+    lines.push(
+      `\u2026 audit feed: starting (${state.behind ? "paging through a backlog" : "first read not done yet"}).`
+    );
+  } else if (!state.healthy) {
+    lines.push(
+      `! audit feed: behind, paging through a backlog of entries; it last reached the end of the log ${ago(state.caughtUpAt)}; ${refresh}.`
+    );
+  } else {
+    lines.push(`\u2713 audit feed: reading; it reached the end of the audit log ${ago(state.caughtUpAt)}.`);
+  }
+  if (state.lastGap) {
+    lines.push(
+      `! audit feed: ${state.gaps} gap${state.gaps === 1 ? "" : "s"} since start, the last ${ago(state.lastGap.at)} (${state.lastGap.reason}); the members this server holds were read again.`
+    );
+  }
+  if (state.skew) {
+    const { entries, last } = state.skew;
+    lines.push(
+      `! audit feed: ${entries} entr${entries === 1 ? "y" : "ies"} stamped ahead of the service's clock since start, the last (${last.entry}) ${aheadText(last.aheadMs)} ahead, seen ${ago(last.at)}; acted on, but the log is still read from the service's time (its Date header).`
+    );
+  }
+  return lines;
+}
+
+// src/features/audit/handle.ts
+var auditFeedHandle = new Handle("the audit feed");
+
+// src/features/audit/index.ts
+var CATALOG_REFRESH_MS = 30 * 6e4;
+function attachAudit(context) {
+  const {
+    api,
+    catalog,
+    members: members2,
+    online: online2,
+    players,
+    cache,
+    schedule,
+    clock: clock2,
+    logger,
+    config: config2,
+    features,
+    handles
+  } = context;
+  api.onStateChange((change) => {
+    if (change.state === "resumed") online2.refreshOnline("refresh").catch(() => {
+    });
+  });
+  let feed = null;
+  const reread = gapReread({ online: online2, cache, schedule, clock: clock2 });
+  const gap = (reason) => {
+    features.auditGap(reason);
+    reread();
+  };
+  const startFeed = (identity) => {
+    if (feed !== null) return;
+    feed = startAuditFeed(
+      {
+        api,
+        catalog,
+        members: members2,
+        online: online2,
+        players,
+        cache,
+        schedule,
+        clock: clock2,
+        logger,
+        auditSeconds: config2.refresh.auditSeconds,
+        gap,
+        entriesRead: (fresh) => features.auditEntries(fresh)
+      },
+      identity.scopes
+    );
+    if (feed) {
+      handles.provide(auditFeedHandle, feed);
+      features.auditFeedStarted();
+    }
+  };
+  return {
+    ready: (identity) => startFeed(identity),
+    // Granted later (the key is checked again while it lacks it): the feed starts then.
+    scopesChanged: (identity) => {
+      if (hasScope(identity.scopes, "audit:read")) startFeed(identity);
+    },
+    doctorLines: () => feed ? feedLines(feed.state(), clock2.now(), config2.refresh.intervalSeconds) : [],
+    start() {
+      scheduleRefresh({
+        schedule,
+        clock: clock2,
+        members: members2,
+        online: online2,
+        intervalMs: config2.refresh.intervalSeconds * 1e3,
+        feed: () => feed
+      });
+      schedule.every(
+        CATALOG_REFRESH_MS,
+        async () => {
+          await catalog.load(true);
+          features.departmentsRead(catalog.index);
+        },
+        0.1
+      );
+    }
+  };
+}
+
+// src/platform/answer-within.ts
+function answerWithin(work, ms, clock2, late, cutShort) {
+  return new Promise((resolve2, reject) => {
+    let settled = false;
+    const answerLate = () => {
+      if (settled) return;
+      settled = true;
+      clock2.clearTimeout(timer);
+      try {
+        resolve2(late());
+      } catch (error62) {
+        reject(error62);
+      }
+    };
+    const timer = clock2.setTimeout(answerLate, ms);
+    cutShort?.then(answerLate, answerLate);
+    work.then(
+      (value) => {
+        if (settled) return;
+        settled = true;
+        clock2.clearTimeout(timer);
+        resolve2(value);
+      },
+      (error62) => {
+        if (settled) return;
+        settled = true;
+        clock2.clearTimeout(timer);
+        reject(error62);
+      }
+    );
+  });
+}
+function withinOrFail(work, ms, clock2, what) {
+  return answerWithin(work, ms, clock2, () => {
+    throw new Error(`${what} did not answer within ${Math.round(ms / 1e3)} s.`);
+  });
+}
+
+// src/platform/partial-license.ts
+function partialLicense(license2) {
+  if (license2 === null) return null;
+  const colon = license2.indexOf(":");
+  const kind = colon >= 0 ? license2.slice(0, colon + 1) : "";
+  const value = colon >= 0 ? license2.slice(colon + 1) : license2;
+  if (value.length <= 8) return `${kind}\u2026`;
+  return `${kind}${value.slice(0, 4)}\u2026${value.slice(-4)}`;
+}
+
+// src/features/training/handle.ts
+var trainingReportHandle = new Handle("the training report");
 
 // src/roster/client/openapi-check.ts
 var isObject2 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -54706,9 +57902,6 @@ function rosterCommands(context) {
   };
 }
 
-// src/features/audit/handle.ts
-var auditFeedHandle = new Handle("the audit feed");
-
 // src/features/mirror/handle.ts
 var mirrorHandle = new Handle("the roster mirror");
 
@@ -54854,35 +58047,6 @@ function attachDailyBudget(context) {
       return dailyBudgetLines(keyOutlook(dailyCost(rates(), day, now), day, now), now);
     }
   };
-}
-
-// src/features/audit/entry-values.ts
-var MAX_ENTRY_DEPTH = 32;
-var MAX_ENTRY_VALUES = 1e4;
-var UnreadableEntryError = class extends Error {
-  name = "UnreadableEntryError";
-};
-function entryValues(entry) {
-  const values = /* @__PURE__ */ new Set();
-  const stack = [[entry, 0]];
-  let walked = 0;
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop();
-    walked++;
-    if (typeof value === "string") {
-      if (value !== "" && value.length <= 200) values.add(value);
-    } else if (typeof value === "number" || typeof value === "bigint") {
-      values.add(String(value));
-    } else if (typeof value === "object" && value !== null) {
-      if (depth >= MAX_ENTRY_DEPTH)
-        throw new UnreadableEntryError(`nested deeper than ${MAX_ENTRY_DEPTH} levels`);
-      const children = Array.isArray(value) ? value : Object.values(value);
-      if (walked + stack.length + children.length > MAX_ENTRY_VALUES)
-        throw new UnreadableEntryError(`more than ${MAX_ENTRY_VALUES} values`);
-      for (const child of children) stack.push([child, depth + 1]);
-    }
-  }
-  return values;
 }
 
 // src/features/duty/duty-entries.ts
@@ -55262,50 +58426,6 @@ var DutyReader = class {
   }
 };
 
-// src/features/ranks/fivem/rank-command.ts
-var USAGE2 = "usage: rank promote <id> [department] | rank demote <id> [department] | rank set <id> <department> <rank>";
-function tellPlayer(src, text6) {
-  fx.emitNet("chat:addMessage", Number(src), { args: ["Roster", text6] });
-}
-async function runRankCommand(ranks, args, actor) {
-  const [sub = "", id2 = "", ...rest] = args;
-  const target = serverId(id2);
-  const verb = sub.toLowerCase();
-  if (target === null || !["promote", "demote", "set"].includes(verb)) return USAGE2;
-  let result;
-  if (verb === "set") {
-    const [department, ...rank] = rest;
-    if (department === void 0 || rank.length === 0) return USAGE2;
-    result = await ranks.setRank(target, department, rank.join(" "), actor);
-  } else {
-    const department = rest.length > 0 ? rest.join(" ") : null;
-    result = await ranks.step(target, department, verb, actor);
-  }
-  if (!result.ok) return result.reason;
-  const { change } = result;
-  return `${change.target.name} (player ${target}) is now ${change.to.name} in ${change.department.shortName ?? change.department.name} (was ${change.from?.name ?? "no rank"}).`;
-}
-function registerRankCommand(ranks, output2, logger) {
-  const busy = /* @__PURE__ */ new Set();
-  fx.RegisterCommand(
-    "rank",
-    (src, args) => {
-      const actor = Number(src) > 0 ? String(src) : null;
-      const answer = (text6) => actor === null ? output2.print(text6) : tellPlayer(actor, text6);
-      const changes = ranks();
-      if (changes === null) return answer("The roster isn't set up on this server; ranks cannot be changed.");
-      const key2 = actor ?? "console";
-      if (actor !== null && busy.has(key2)) return answer("Your last rank command is still running.");
-      busy.add(key2);
-      runRankCommand(changes, Array.isArray(args) ? args.map(String) : [], actor).then(answer, (error62) => {
-        logger.warn(`rank command failed: ${error62?.message}`);
-        answer("The rank change failed; try again.");
-      }).finally(() => busy.delete(key2));
-    },
-    false
-  );
-}
-
 // src/features/duty/fivem/hours-command.ts
 var USAGE3 = "usage: hours [id] \u2014 your hours on duty for 7 and 30 days, or (with roster.manage) a player\u2019s";
 function hoursAnswer(deps, args, actor) {
@@ -55470,73 +58590,6 @@ function dutyLines(state, intervalSeconds, auditRead) {
       ];
     }
   }
-}
-
-// src/features/exports/exporting-feature.ts
-function exportAnswers(features) {
-  const answers = {};
-  for (const feature of [...features].reverse()) Object.assign(answers, feature.exports);
-  return answers;
-}
-
-// src/features/exports/documented-exports.ts
-var NOT_SET_UP = "The roster resource is not set up; see `roster doctor`.";
-var DOCUMENTED_EXPORTS = {
-  // Members, departments and ranks.
-  getMember: { empty: null },
-  isOnRoster: { empty: false },
-  getDepartments: { empty: [] },
-  isInDepartment: { empty: false },
-  getRank: { empty: null },
-  hasRank: { empty: false },
-  hasMinRank: { empty: false },
-  lookupLicense: { empty: null, async: true },
-  refreshPlayer: { empty: null, async: true },
-  setRank: { empty: { ok: false, reason: NOT_SET_UP }, async: true },
-  // Training.
-  getTraining: { empty: null },
-  hasCompletedCourse: { empty: false },
-  isQualified: { empty: false },
-  getExpiringCertificates: { empty: [], async: true },
-  assignCourse: { empty: { enrolled: false, reason: NOT_SET_UP }, async: true },
-  getTrainingProgress: { empty: null, async: true },
-  // Jobs, queue priority and duty hours.
-  getJob: { empty: null },
-  getPriority: { empty: 0 },
-  lookupPriority: { empty: 0, async: true },
-  getDutyHours: { empty: null }
-};
-
-// src/features/exports/fivem/safe-exports.ts
-function registerExports(answers, logger) {
-  for (const name of Object.keys(DOCUMENTED_EXPORTS)) {
-    const declared = DOCUMENTED_EXPORTS[name];
-    const answer = answers[name];
-    fx.exports(name, answer ? safely(name, answer, logger) : emptyAnswer(declared));
-  }
-}
-function emptyAnswer({ empty, async }) {
-  return async ? () => Promise.resolve(empty) : () => empty;
-}
-function safely(name, [handler, whenFailed], logger) {
-  const failed = (error62) => {
-    logger.warn(`export ${name} failed: ${error62?.message ?? String(error62)}`);
-    return whenFailed;
-  };
-  return (...args) => {
-    try {
-      const answer = handler(...args);
-      return answer instanceof Promise ? answer.catch(failed) : answer;
-    } catch (error62) {
-      return failed(error62);
-    }
-  };
-}
-
-// src/roster/member-status.ts
-function statusAdmits(requireStatus) {
-  const admitted = new Set(requireStatus.map(matchKey));
-  return (status) => admitted.has(matchKey(status));
 }
 
 // src/features/ranks/fivem/rank-record.ts
@@ -57107,341 +60160,6 @@ function firstProblem(error62) {
   return issue2.path.length > 0 ? `${issue2.path.join(".")}: ${issue2.message}` : issue2.message;
 }
 
-// src/features/join-gate/decide.ts
-function decideJoin(view, rules) {
-  if (view === null) return { allow: false, reason: "not_on_roster" };
-  const status = view.member.status;
-  if (!statusAdmits(rules.requireStatus)(status)) {
-    return { allow: false, reason: "status", status };
-  }
-  if (rules.departments.length > 0 && !rules.departments.some((d3) => view.department(d3) !== void 0)) {
-    return { allow: false, reason: "department" };
-  }
-  return { allow: true };
-}
-
-// src/features/join-gate/messages.ts
-function formatMessage(template, values) {
-  return template.replace(
-    /\{(\w+)\}/g,
-    (whole, name) => values[name] ?? whole
-  );
-}
-
-// src/features/join-gate/admission.ts
-function admissionFor(resolution, gate, messages, values) {
-  if (resolution.kind === "answer") return judge(resolution.view, "roster", gate, messages, values);
-  switch (gate.onError) {
-    case "allow":
-      return { allow: true, basis: "policy" };
-    case "deny":
-      return { allow: false, basis: "policy", message: formatMessage(messages.unavailable, values) };
-    case "cached":
-      if (resolution.lastKnown) return judge(resolution.lastKnown, "last-known", gate, messages, values);
-      return { allow: false, basis: "policy", message: formatMessage(messages.unavailable, values) };
-  }
-}
-function judge(view, basis, gate, messages, values) {
-  const decision = decideJoin(view, gate);
-  if (decision.allow) return { allow: true, basis };
-  switch (decision.reason) {
-    case "not_on_roster":
-      return { allow: false, basis, message: formatMessage(messages.notOnRoster, values) };
-    case "status":
-      return {
-        allow: false,
-        basis,
-        message: formatMessage(messages.wrongStatus, { ...values, status: decision.status })
-      };
-    case "department":
-      return { allow: false, basis, message: formatMessage(messages.notInDepartment, values) };
-  }
-}
-
-// src/features/join-gate/deadline.ts
-function watchdogAfterMs(timeoutMs) {
-  return timeoutMs - Math.min(1e3, Math.max(300, timeoutMs * 0.1));
-}
-function checkMarginMs(watchdogMs) {
-  return Math.min(250, Math.floor(watchdogMs / 6));
-}
-
-// src/features/join-gate/fivem/ticked-deferrals.ts
-var TickedDeferrals = class {
-  constructor(inner) {
-    this.inner = inner;
-    inner.defer();
-    fx.setTimeout(() => this.flush(), 0);
-  }
-  inner;
-  ticked = false;
-  queued = [];
-  defer() {
-  }
-  update(message) {
-    this.later(() => this.inner.update(message));
-  }
-  done(reason) {
-    this.later(() => reason === void 0 ? this.inner.done() : this.inner.done(reason));
-  }
-  /** Sends what waits now (the resource is stopping: its timers will not run again). */
-  flush() {
-    this.ticked = true;
-    for (const call of this.queued.splice(0)) call();
-  }
-  later(call) {
-    if (this.ticked) call();
-    else this.queued.push(call);
-  }
-};
-
-// src/features/join-gate/fivem/gate.ts
-function attachGate(deps) {
-  const open3 = /* @__PURE__ */ new Set();
-  let stopped = false;
-  let closedWith = null;
-  fx.on("playerConnecting", (name, _setKickReason, deferrals) => {
-    const tempId = String(fx.source);
-    const ticked = new TickedDeferrals(deferrals);
-    const player = typeof name === "string" ? name : "";
-    const join6 = new Join(deps, tempId, player, ticked);
-    const handle = {
-      decideNow(why) {
-        join6.decideByPolicy(why);
-        ticked.flush();
-      },
-      refuse: (message) => join6.refuse(message, "the server is shutting down")
-    };
-    if (stopped) {
-      handle.decideNow("the resource is stopping");
-      return;
-    }
-    if (closedWith !== null) {
-      handle.refuse(closedWith);
-      return;
-    }
-    open3.add(handle);
-    join6.onFinish = () => open3.delete(handle);
-    join6.run().catch((error62) => {
-      deps.logger.error(
-        `the join check of ${player || tempId} failed: ${error62?.message ?? error62}`
-      );
-      const { gate } = deps.config;
-      join6.finish(
-        !gate.enabled || gate.onError === "allow" ? void 0 : formatMessage(gate.messages.unavailable, { player, community: deps.community() }),
-        "the join check failed"
-      );
-    });
-  });
-  return {
-    stop() {
-      stopped = true;
-      for (const handle of [...open3]) handle.decideNow("the resource stopped");
-      open3.clear();
-    },
-    shutDown(message) {
-      closedWith = message;
-      const waiting = [...open3];
-      for (const handle of waiting) handle.refuse(message);
-      open3.clear();
-      return waiting.length;
-    }
-  };
-}
-var Join = class {
-  constructor(deps, tempId, name, deferrals) {
-    this.deps = deps;
-    this.tempId = tempId;
-    this.name = name;
-    this.deferrals = deferrals;
-    this.values = { player: name, community: deps.community() };
-    this.startedAt = deps.clock.now();
-  }
-  deps;
-  tempId;
-  name;
-  deferrals;
-  finished = false;
-  timers = [];
-  values;
-  license = null;
-  entry;
-  /** 'roster' until the roster admits, then 'checks' while further checks run. */
-  stage = "roster";
-  /** The watchdog has already given a further check its one frame. */
-  checkGraced = false;
-  startedAt;
-  onFinish = () => {
-  };
-  async run() {
-    const { deps, values, tempId, name } = this;
-    const { config: config2, clock: clock2 } = deps;
-    const { gate } = config2;
-    const messages = gate.messages;
-    if (this.finished) return;
-    const members2 = deps.members();
-    if (members2 === null) {
-      this.finish(formatMessage(messages.notConfigured, values), "roster check not set up");
-      return;
-    }
-    this.deferrals.update(formatMessage(messages.checking, values));
-    const license2 = licenseOf(tempId);
-    this.license = license2;
-    const entry = { license: license2, name, view: void 0, since: clock2.now() };
-    this.entry = entry;
-    deps.players.connect(tempId, entry);
-    if (gate.bypassAce !== "" && fx.IsPlayerAceAllowed(tempId, gate.bypassAce)) {
-      this.admit(`bypass ACE ${gate.bypassAce}`);
-      return;
-    }
-    if (license2 === null) {
-      this.finish(formatMessage(messages.noLicense, values), "no license identifier");
-      return;
-    }
-    const timeoutMs = gate.timeoutSeconds * 1e3;
-    const deadlineMs = watchdogAfterMs(timeoutMs);
-    const deadlineAt = clock2.now() + deadlineMs - checkMarginMs(deadlineMs);
-    this.timers.push(
-      fx.setTimeout(() => this.watchdog(`no answer within ${gate.timeoutSeconds}s`), deadlineMs)
-    );
-    announceWait(deps, this.deferrals, values, () => this.finished, this.timers);
-    let resolution = await members2.resolve(license2, "join", { decideOnly: true });
-    if (resolution.kind === "answer" && resolution.unnamed && gate.departments.length > 0) {
-      resolution = {
-        kind: "outage",
-        error: new Error("departments not loaded"),
-        lastKnown: members2.lastKnown(license2)
-      };
-    }
-    if (this.finished) return;
-    if (resolution.kind === "outage") entry.view = resolution.lastKnown;
-    else if (!resolution.partial) entry.view = resolution.view;
-    const admission = admissionFor(resolution, gate, messages, values);
-    const basis = resolution.kind === "answer" ? "roster" : `service unavailable, ${admission.basis}`;
-    if (!admission.allow) {
-      this.finish(admission.message, basis);
-      return;
-    }
-    this.stage = "checks";
-    for (const check2 of deps.joinChecks?.() ?? []) {
-      const refusal = await check2({ tempId, name, deadlineAt }).catch((error62) => {
-        deps.logger.warn(`a join check failed: ${error62?.message ?? String(error62)}`);
-        return gate.onError === "allow" ? void 0 : formatMessage(messages.unavailable, values);
-      });
-      if (this.finished) return;
-      if (refusal !== void 0) {
-        this.finish(refusal, `${basis}; a further check refused`);
-        return;
-      }
-    }
-    this.admit(basis);
-  }
-  /**
-   * The watchdog fired. A further check's own deadline comes before it (`checkMarginMs`), but a
-   * server that stalled past both runs the two timers in one frame, the watchdog first: the check's
-   * outage rule (e.g. `cached` completions) has not spoken yet. It gets that one frame, which the
-   * watchdog's margin before `gate.timeoutSeconds` leaves room for, then the policy decides.
-   */
-  watchdog(why) {
-    if (this.stage === "checks" && !this.checkGraced) {
-      this.checkGraced = true;
-      this.timers.push(fx.setTimeout(() => this.decideByPolicy(why), 0));
-      return;
-    }
-    this.decideByPolicy(why);
-  }
-  /**
-   * Decides now, without waiting for the service any longer (the watchdog, or the resource
-   * stopping): by `gate.onError` on the last known record, or for further checks by the policy.
-   */
-  decideByPolicy(why) {
-    if (this.finished) return;
-    const { gate } = this.deps.config;
-    const messages = gate.messages;
-    if (this.stage === "checks") {
-      const refusal = gate.onError === "allow" ? void 0 : formatMessage(messages.unavailable, this.values);
-      if (refusal === void 0) this.admit(`${why} during a further check, allow`);
-      else this.finish(refusal, `${why} during a further check, ${gate.onError}`);
-      return;
-    }
-    const lastKnown = this.license === null ? void 0 : this.deps.members()?.lastKnown(this.license);
-    const admission = admissionFor(
-      { kind: "outage", error: new Error(why), lastKnown },
-      gate,
-      messages,
-      this.values
-    );
-    if (this.entry && admission.allow && admission.basis === "last-known") this.entry.view = lastKnown;
-    if (admission.allow) this.admit(`${why}, ${admission.basis}`);
-    else this.finish(admission.message, `${why}, ${admission.basis}`);
-  }
-  /** Ends the join: refused with `refusal` (only while the gate is enabled), else admitted. */
-  finish(refusal, note) {
-    if (this.finished) return;
-    if (refusal === void 0 || !this.deps.config.gate.enabled) {
-      this.admit(note);
-      return;
-    }
-    this.refuse(refusal, note);
-  }
-  /** Ends the join refused with `message`, even with the gate off (the server is going away). */
-  refuse(message, note) {
-    if (this.finished) return;
-    this.end();
-    this.deps.logger.info(`${this.name || this.tempId} refused (${note})`);
-    this.tell(false, note, message);
-    this.deps.players.drop(this.tempId);
-    this.deferrals.done(message);
-  }
-  /**
-   * The one place a player is let in. Their entry holds the member's full record by now (from the
-   * roster, or the last known one under the outage policy), so at `playerJoining` every export and
-   * `roster:playerLoaded` have it, and the state bag once roster's own handler has run.
-   */
-  admit(note) {
-    if (this.finished) return;
-    this.end();
-    this.deps.logger.info(`${this.name || this.tempId} admitted (${note})`);
-    this.tell(true, note, void 0);
-    this.deps.admitted?.(this.tempId);
-    this.deferrals.done();
-  }
-  tell(admitted, note, message) {
-    if (!this.deps.onDecision) return;
-    const at = this.deps.clock.now();
-    const license2 = this.deps.players.get(this.tempId)?.license ?? null;
-    this.deps.onDecision({
-      at,
-      ms: at - this.startedAt,
-      tempId: this.tempId,
-      name: this.name,
-      license: license2,
-      admitted,
-      note,
-      message
-    });
-  }
-  end() {
-    this.finished = true;
-    this.onFinish();
-    for (const timer of this.timers) fx.clearTimeout(timer);
-  }
-};
-function announceWait(deps, deferrals, values, finished, timers) {
-  const waitMs = deps.source()?.estimateWaitMs("join") ?? 0;
-  if (waitMs < 1500) return;
-  const until = deps.clock.now() + waitMs;
-  const show = () => {
-    if (finished()) return;
-    const seconds = Math.max(1, Math.ceil((until - deps.clock.now()) / 1e3));
-    deferrals.update(
-      formatMessage(deps.config.gate.messages.waiting, { ...values, seconds: String(seconds) })
-    );
-    timers.push(fx.setTimeout(show, 1e3));
-  };
-  show();
-}
-
 // src/features/join-gate/index.ts
 function attachJoinGate(context) {
   const { features } = context;
@@ -57522,71 +60240,6 @@ function attachKeyCheck(context) {
 }
 function sentence(text6) {
   return /[.!?]$/.test(text6) ? text6 : `${text6}.`;
-}
-
-// src/features/audit/entry-identity.ts
-function createdAtOf(entry) {
-  if (typeof entry !== "object" || entry === null) return Number.NaN;
-  const value = entry.createdAt;
-  return typeof value === "string" ? Date.parse(value) : Number.NaN;
-}
-function distinctStamps(entries) {
-  const all = /* @__PURE__ */ new Set();
-  for (const entry of entries) {
-    const at = createdAtOf(entry);
-    if (!Number.isNaN(at)) all.add(at);
-  }
-  return [...all].sort((a, b) => b - a);
-}
-function entryKey(entry) {
-  const id2 = entryId(entry);
-  if (id2 !== null) return `id:${id2}`;
-  let text6;
-  try {
-    text6 = JSON.stringify(entry) ?? String(entry);
-  } catch {
-    text6 = `${createdAtOf(entry)}:${typeof entry === "object" && entry !== null ? Object.keys(entry).join(",") : String(entry)}`;
-  }
-  return `text:${text6.slice(0, 4e3)}`;
-}
-function entryId(entry) {
-  if (typeof entry !== "object" || entry === null) return null;
-  const id2 = entry.id;
-  return typeof id2 === "string" || typeof id2 === "number" ? String(id2).slice(0, 100) : null;
-}
-
-// src/features/audit/stamp-skew.ts
-var StampSkew = class {
-  constructor(logger) {
-    this.logger = logger;
-  }
-  logger;
-  count = 0;
-  last = null;
-  /** Entries read at `at` (this server's time) that were stamped too far ahead. */
-  note(ahead, at) {
-    const newest = ahead.at(-1);
-    if (newest === void 0) return;
-    if (this.count === 0) {
-      this.logger.warn(
-        `the audit log holds an entry (${nameOf(newest.entry)}) stamped ${aheadText(newest.aheadMs)} ahead of the service's own time: it is acted on, but the log is still read from the service's time.`
-      );
-    }
-    this.count += ahead.length;
-    this.last = { entry: nameOf(newest.entry), aheadMs: newest.aheadMs, at };
-  }
-  state() {
-    return this.last === null ? null : { entries: this.count, last: { ...this.last } };
-  }
-};
-function aheadText(ms) {
-  return ms >= 12e4 ? `${Math.round(ms / 6e4)} min` : `${Math.round(ms / 1e3)} s`;
-}
-function nameOf(entry) {
-  const id2 = entryId(entry);
-  if (id2 !== null) return id2;
-  const stamp = entry.createdAt;
-  return `stamped ${String(stamp).slice(0, 40)}`;
 }
 
 // src/features/mirror/mirror-lines.ts
@@ -58088,7 +60741,7 @@ function keyOf(record2) {
 }
 
 // src/features/mirror/paced-pages.ts
-var PAGE_SIZE3 = 100;
+var PAGE_SIZE4 = 100;
 var PacedList = class {
   /** `query`: the list's filters and includes, sent with every request. */
   constructor(source, pacer, path, query, maxRequests) {
@@ -58114,7 +60767,7 @@ var PacedList = class {
     if (this.sent >= this.maxRequests)
       throw brokenPaging(`it kept saying more records of GET ${path} follow after ${this.sent} requests`);
     this.sent++;
-    const query = { ...this.query, sort: "createdAt", limit: PAGE_SIZE3, page: 1, ...extra };
+    const query = { ...this.query, sort: "createdAt", limit: PAGE_SIZE4, page: 1, ...extra };
     const body = await this.pacer.run(() => this.source.getRaw(path, query, "background"));
     const parsed = envelopeSchema.safeParse(body);
     if (!parsed.success) {
@@ -58147,7 +60800,7 @@ function brokenPaging(what) {
 
 // src/features/mirror/keyset-read.ts
 var never2 = () => false;
-var LAST_PAGE_ROOM = PAGE_SIZE3 - 10;
+var LAST_PAGE_ROOM = PAGE_SIZE4 - 10;
 async function readByKey(list, held, range, stop = never2) {
   let after = range.after;
   let left = null;
@@ -58221,7 +60874,7 @@ async function reconcile(list, held, range, total) {
 }
 async function compare(list, held, range) {
   const ours = held.stampsIn(range).length;
-  const page = await list.page({ ...rangeQuery(range), limit: ours <= PAGE_SIZE3 ? PAGE_SIZE3 : 1 });
+  const page = await list.page({ ...rangeQuery(range), limit: ours <= PAGE_SIZE4 ? PAGE_SIZE4 : 1 });
   if (!page.more) return { kind: "replaced", changed: held.replaceIn(range, page.items) };
   return counted(held, range, page.total);
 }
@@ -58316,7 +60969,7 @@ async function readList(source, pacer, list) {
 }
 
 // src/features/mirror/mirrored-member.ts
-var NO_ASSIGNMENTS = Object.freeze([]);
+var NO_ASSIGNMENTS2 = Object.freeze([]);
 function licenseKey(license2) {
   return license2.trim().toLowerCase();
 }
@@ -58336,7 +60989,7 @@ function mirroredMember(member, assignments) {
     name: member.name,
     status: member.status,
     license: member.gameLicense,
-    assignments: assignments.length === 0 ? NO_ASSIGNMENTS : assignments,
+    assignments: assignments.length === 0 ? NO_ASSIGNMENTS2 : assignments,
     createdAt: member.createdAt ?? null,
     readAt: 0
   };
@@ -58891,68 +61544,6 @@ var MirrorStatus = class {
     );
   }
 };
-
-// src/roster/member-view.ts
-function toMemberView(lookup, catalog) {
-  const { member: record2 } = lookup;
-  const own2 = lookup.assignments.filter((a) => a.memberId === record2.id);
-  const departments = own2.map((a) => toDepartment(a, catalog));
-  if (departments.length > 0 && !departments.some((d3) => d3.primary)) departments[0].primary = true;
-  const member = {
-    id: record2.id,
-    name: record2.name,
-    status: record2.status,
-    license: record2.gameLicense,
-    departments
-  };
-  return viewOf(member, new Map(own2.map((a) => [a.departmentId, a.id])));
-}
-var NO_ASSIGNMENTS2 = /* @__PURE__ */ new Map();
-function viewOf(member, assignments = NO_ASSIGNMENTS2) {
-  return new IndexedView(member, assignments.size === 0 ? NO_ASSIGNMENTS2 : assignments);
-}
-var IndexedView = class {
-  constructor(member, assignments) {
-    this.member = member;
-    this.assignments = assignments;
-    this.primary = member.departments.find((d3) => d3.primary) ?? null;
-  }
-  member;
-  assignments;
-  primary;
-  department(key2) {
-    const departments = this.member.departments;
-    for (const d3 of departments) if (d3.id === key2) return d3;
-    for (const d3 of departments) if (d3.name === key2 || d3.shortName === key2) return d3;
-    const wanted = matchKey(key2);
-    for (const d3 of departments) if (matchKey(d3.id) === wanted) return d3;
-    for (const d3 of departments) {
-      if (matchKey(d3.name) === wanted || d3.shortName !== null && matchKey(d3.shortName) === wanted) return d3;
-    }
-    return void 0;
-  }
-};
-function toDepartment(assignment, catalog) {
-  const known = catalog.departments.get(assignment.departmentId);
-  const rank = assignment.rank ?? (assignment.rankId ? catalog.rank(assignment.rankId) : void 0);
-  return {
-    id: assignment.departmentId,
-    name: known?.name ?? assignment.departmentId,
-    shortName: known?.shortName ?? null,
-    primary: assignment.isPrimary,
-    callsign: assignment.callsign,
-    rank: rank ? { id: rank.id, name: rank.name, position: rank.position } : null
-  };
-}
-function memberChanged(before, after) {
-  if (before === null || after === null) return before !== after;
-  return before.status !== after.status || signature(before) !== signature(after);
-}
-function signature(member) {
-  return member.departments.map(
-    (d3) => `${d3.id}:${d3.name}:${d3.shortName ?? ""}:${d3.rank?.id ?? "-"}:${d3.rank?.name ?? ""}:${d3.rank?.position ?? "-"}:${d3.primary ? "p" : ""}:${d3.callsign ?? ""}`
-  ).sort().join("|");
-}
 
 // src/features/mirror/member-index.ts
 var MemberIndex = class {
@@ -59575,7 +62166,7 @@ function serveWebPanel(resource, handler, logger) {
 }
 
 // src/features/panel/client-address.ts
-var import_node_net = require("node:net");
+var import_node_net2 = require("node:net");
 
 // src/platform/fx-http.ts
 function headerOf(request, name) {
@@ -59601,7 +62192,7 @@ function cookieOf(request, name) {
 
 // src/features/panel/client-address.ts
 var ClientAddresses = class {
-  trusted = new import_node_net.BlockList();
+  trusted = new import_node_net2.BlockList();
   any;
   /** `proxies`: addresses or ranges (`10.0.0.0/8`, `fd00::/8`), already validated by the config. */
   constructor(proxies = []) {
@@ -59641,12 +62232,12 @@ var ClientAddresses = class {
   }
   isTrusted(address) {
     if (!this.any) return false;
-    return this.trusted.check(address, (0, import_node_net.isIP)(address) === 6 ? "ipv6" : "ipv4");
+    return this.trusted.check(address, (0, import_node_net2.isIP)(address) === 6 ? "ipv6" : "ipv4");
   }
 };
 function parseAddressRange(text6) {
   const [address = "", prefixText, ...rest] = text6.trim().split("/");
-  const version2 = (0, import_node_net.isIP)(address);
+  const version2 = (0, import_node_net2.isIP)(address);
   if (version2 === 0 || rest.length > 0 || address.includes("%")) return null;
   const family = version2 === 6 ? "ipv6" : "ipv4";
   if (prefixText === void 0) return { address, prefix: null, family };
@@ -59662,7 +62253,7 @@ function hostOf(address) {
   return text6;
 }
 function plainAddress(text6) {
-  const version2 = (0, import_node_net.isIP)(text6);
+  const version2 = (0, import_node_net2.isIP)(text6);
   if (version2 === 4) return text6;
   if (version2 !== 6 || text6.includes("%")) return null;
   const groups = expandIpv6(text6);
@@ -59672,7 +62263,7 @@ function plainAddress(text6) {
   return new URL(`http://[${text6}]`).hostname.slice(1, -1);
 }
 function lockoutKey(address) {
-  if ((0, import_node_net.isIP)(address) !== 6) return address;
+  if ((0, import_node_net2.isIP)(address) !== 6) return address;
   const groups = expandIpv6(address);
   return `${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64`;
 }
@@ -59714,591 +62305,6 @@ var DoctorRuns = class {
       this.running = null;
     });
     return this.running;
-  }
-};
-
-// node_modules/lru-cache/dist/esm/node/index.min.js
-var import_node_diagnostics_channel = require("node:diagnostics_channel");
-var S = (0, import_node_diagnostics_channel.channel)("lru-cache:metrics");
-var W = (0, import_node_diagnostics_channel.tracingChannel)("lru-cache");
-var L = typeof performance == "object" && performance && typeof performance.now == "function" ? performance : Date;
-var R = () => S.hasSubscribers || W.hasSubscribers;
-var U = /* @__PURE__ */ new Set();
-var M = typeof process == "object" && process ? process : {};
-var k = (d3, e, t, i) => {
-  typeof M.emitWarning == "function" ? M.emitWarning(d3, e, t, i) : console.error(`[${t}] ${e}: ${d3}`);
-};
-var H = (d3) => !U.has(d3);
-var T = (d3) => !!d3 && d3 === Math.floor(d3) && d3 > 0 && isFinite(d3);
-var j = (d3) => T(d3) ? d3 <= Math.pow(2, 8) ? Uint8Array : d3 <= Math.pow(2, 16) ? Uint16Array : d3 <= Math.pow(2, 32) ? Uint32Array : d3 <= Number.MAX_SAFE_INTEGER ? O : null : null;
-var O = class extends Array {
-  constructor(e) {
-    super(e), this.fill(0);
-  }
-};
-var x = class d {
-  heap;
-  length;
-  static #o = false;
-  static create(e) {
-    let t = j(e);
-    if (!t) return [];
-    d.#o = true;
-    let i = new d(e, t);
-    return d.#o = false, i;
-  }
-  constructor(e, t) {
-    if (!d.#o) throw new TypeError("instantiate Stack using Stack.create(n)");
-    this.heap = new t(e), this.length = 0;
-  }
-  push(e) {
-    this.heap[this.length++] = e;
-  }
-  pop() {
-    return this.heap[--this.length];
-  }
-};
-var I = class d2 {
-  #o;
-  #c;
-  #S;
-  #O;
-  #w;
-  #M;
-  #I;
-  #m;
-  get perf() {
-    return this.#m;
-  }
-  ttl;
-  ttlResolution;
-  ttlAutopurge;
-  updateAgeOnGet;
-  updateAgeOnHas;
-  allowStale;
-  noDisposeOnSet;
-  noUpdateTTL;
-  maxEntrySize;
-  sizeCalculation;
-  noDeleteOnFetchRejection;
-  noDeleteOnStaleGet;
-  allowStaleOnFetchAbort;
-  allowStaleOnFetchRejection;
-  ignoreFetchAbort;
-  backgroundFetchSize;
-  #n;
-  #b;
-  #s;
-  #i;
-  #t;
-  #l;
-  #u;
-  #a;
-  #h;
-  #y;
-  #r;
-  #_;
-  #F;
-  #d;
-  #g;
-  #T;
-  #U;
-  #f;
-  #D;
-  static unsafeExposeInternals(e) {
-    return { starts: e.#F, ttls: e.#d, autopurgeTimers: e.#g, sizes: e.#_, keyMap: e.#s, keyList: e.#i, valList: e.#t, next: e.#l, prev: e.#u, get head() {
-      return e.#a;
-    }, get tail() {
-      return e.#h;
-    }, free: e.#y, isBackgroundFetch: (t) => e.#e(t), backgroundFetch: (t, i, s, n) => e.#P(t, i, s, n), moveToTail: (t) => e.#L(t), indexes: (t) => e.#A(t), rindexes: (t) => e.#z(t), isStale: (t) => e.#p(t) };
-  }
-  get max() {
-    return this.#o;
-  }
-  get maxSize() {
-    return this.#c;
-  }
-  get calculatedSize() {
-    return this.#b;
-  }
-  get size() {
-    return this.#n;
-  }
-  get fetchMethod() {
-    return this.#M;
-  }
-  get memoMethod() {
-    return this.#I;
-  }
-  get dispose() {
-    return this.#S;
-  }
-  get onInsert() {
-    return this.#O;
-  }
-  get disposeAfter() {
-    return this.#w;
-  }
-  constructor(e) {
-    let { max: t = 0, ttl: i, ttlResolution: s = 1, ttlAutopurge: n, updateAgeOnGet: o, updateAgeOnHas: l, allowStale: h, dispose: r, onInsert: c, disposeAfter: m, noDisposeOnSet: _, noUpdateTTL: u, maxSize: g = 0, maxEntrySize: f = 0, sizeCalculation: y, fetchMethod: a, memoMethod: w, noDeleteOnFetchRejection: F, noDeleteOnStaleGet: b, allowStaleOnFetchRejection: p, allowStaleOnFetchAbort: A, ignoreFetchAbort: z2, backgroundFetchSize: C = 1, perf: E } = e;
-    if (this.backgroundFetchSize = C, E !== void 0 && typeof E?.now != "function") throw new TypeError("perf option must have a now() method if specified");
-    if (this.#m = E ?? L, t !== 0 && !T(t)) throw new TypeError("max option must be a nonnegative integer");
-    let v = t ? j(t) : Array;
-    if (!v) throw new Error("invalid max value: " + t);
-    if (this.#o = t, this.#c = g, this.maxEntrySize = f || this.#c, this.sizeCalculation = y, this.sizeCalculation) {
-      if (!this.#c && !this.maxEntrySize) throw new TypeError("cannot set sizeCalculation without setting maxSize or maxEntrySize");
-      if (typeof this.sizeCalculation != "function") throw new TypeError("sizeCalculation set to non-function");
-    }
-    if (w !== void 0 && typeof w != "function") throw new TypeError("memoMethod must be a function if defined");
-    if (this.#I = w, a !== void 0 && typeof a != "function") throw new TypeError("fetchMethod must be a function if specified");
-    if (this.#M = a, this.#U = !!a, this.#s = /* @__PURE__ */ new Map(), this.#i = Array.from({ length: t }).fill(void 0), this.#t = Array.from({ length: t }).fill(void 0), this.#l = new v(t), this.#u = new v(t), this.#a = 0, this.#h = 0, this.#y = x.create(t), this.#n = 0, this.#b = 0, typeof r == "function" && (this.#S = r), typeof c == "function" && (this.#O = c), typeof m == "function" ? (this.#w = m, this.#r = []) : (this.#w = void 0, this.#r = void 0), this.#T = !!this.#S, this.#D = !!this.#O, this.#f = !!this.#w, this.noDisposeOnSet = !!_, this.noUpdateTTL = !!u, this.noDeleteOnFetchRejection = !!F, this.allowStaleOnFetchRejection = !!p, this.allowStaleOnFetchAbort = !!A, this.ignoreFetchAbort = !!z2, this.maxEntrySize !== 0) {
-      if (this.#c !== 0 && !T(this.#c)) throw new TypeError("maxSize must be a positive integer if specified");
-      if (!T(this.maxEntrySize)) throw new TypeError("maxEntrySize must be a positive integer if specified");
-      this.#X();
-    }
-    if (this.allowStale = !!h, this.noDeleteOnStaleGet = !!b, this.updateAgeOnGet = !!o, this.updateAgeOnHas = !!l, this.ttlResolution = T(s) || s === 0 ? s : 1, this.ttlAutopurge = !!n, this.ttl = i || 0, this.ttl) {
-      if (!T(this.ttl)) throw new TypeError("ttl must be a positive integer if specified");
-      this.#k();
-    }
-    if (this.#o === 0 && this.ttl === 0 && this.#c === 0) throw new TypeError("At least one of max, maxSize, or ttl is required");
-    if (!this.ttlAutopurge && !this.#o && !this.#c) {
-      let D = "LRU_CACHE_UNBOUNDED";
-      H(D) && (U.add(D), k("TTL caching without ttlAutopurge, max, or maxSize can result in unbounded memory consumption.", "UnboundedCacheWarning", D, d2));
-    }
-  }
-  getRemainingTTL(e) {
-    return this.#s.has(e) ? 1 / 0 : 0;
-  }
-  #k() {
-    let e = new O(this.#o), t = new O(this.#o);
-    this.#d = e, this.#F = t;
-    let i = this.ttlAutopurge ? Array.from({ length: this.#o }) : void 0;
-    this.#g = i, this.#H = (h, r, c = this.#m.now()) => {
-      t[h] = r !== 0 ? c : 0, e[h] = r, s(h, r);
-    }, this.#R = (h) => {
-      t[h] = e[h] !== 0 ? this.#m.now() : 0, s(h, e[h]);
-    };
-    let s = this.ttlAutopurge ? (h, r) => {
-      if (i?.[h] && (clearTimeout(i[h]), i[h] = void 0), r && r !== 0 && i) {
-        let c = setTimeout(() => {
-          this.#p(h) ? (this.#E(this.#i[h], "expire"), i[h] = void 0) : s(h, l(h));
-        }, r + 1);
-        c.unref && c.unref(), i[h] = c;
-      }
-    } : () => {
-    };
-    this.#v = (h, r) => {
-      if (e[r]) {
-        let c = e[r], m = t[r];
-        if (!c || !m) return;
-        h.ttl = c, h.start = m, h.now = n || o();
-        let _ = h.now - m;
-        h.remainingTTL = c - _;
-      }
-    };
-    let n = 0, o = () => {
-      let h = this.#m.now();
-      if (this.ttlResolution > 0) {
-        n = h;
-        let r = setTimeout(() => n = 0, this.ttlResolution);
-        r.unref && r.unref();
-      }
-      return h;
-    };
-    this.getRemainingTTL = (h) => {
-      let r = this.#s.get(h);
-      return r === void 0 ? 0 : l(r);
-    };
-    let l = (h) => {
-      let r = e[h], c = t[h];
-      if (!r || !c) return 1 / 0;
-      let m = (n || o()) - c;
-      return r - m;
-    };
-    this.#p = (h) => {
-      let r = t[h], c = e[h];
-      return !!c && !!r && (n || o()) - r > c;
-    };
-  }
-  #R = () => {
-  };
-  #v = () => {
-  };
-  #H = () => {
-  };
-  #p = () => false;
-  #X() {
-    let e = new O(this.#o);
-    this.#b = 0, this.#_ = e, this.#x = (t) => {
-      this.#b -= e[t], e[t] = 0;
-    }, this.#N = (t, i, s, n) => {
-      if (!T(s)) {
-        if (this.#e(i)) return this.backgroundFetchSize;
-        if (n) {
-          if (typeof n != "function") throw new TypeError("sizeCalculation must be a function");
-          if (s = n(i, t), !T(s)) throw new TypeError("sizeCalculation return invalid (expect positive integer)");
-        } else throw new TypeError("invalid size value (must be positive integer). When maxSize or maxEntrySize is used, sizeCalculation or size must be set.");
-      }
-      return s;
-    }, this.#j = (t, i, s) => {
-      if (e[t] = i, this.#c) {
-        let n = this.#c - e[t];
-        for (; this.#b > n; ) this.#G(true);
-      }
-      this.#b += e[t], s && (s.entrySize = i, s.totalCalculatedSize = this.#b);
-    };
-  }
-  #x = (e) => {
-  };
-  #j = (e, t, i) => {
-  };
-  #N = (e, t, i, s) => {
-    if (i || s) throw new TypeError("cannot set size without setting maxSize or maxEntrySize on cache");
-    return 0;
-  };
-  *#A({ allowStale: e = this.allowStale } = {}) {
-    if (this.#n) for (let t = this.#h; this.#V(t) && ((e || !this.#p(t)) && (yield t), t !== this.#a); ) t = this.#u[t];
-  }
-  *#z({ allowStale: e = this.allowStale } = {}) {
-    if (this.#n) for (let t = this.#a; this.#V(t) && ((e || !this.#p(t)) && (yield t), t !== this.#h); ) t = this.#l[t];
-  }
-  #V(e) {
-    return e !== void 0 && this.#s.get(this.#i[e]) === e;
-  }
-  *entries() {
-    for (let e of this.#A()) this.#t[e] !== void 0 && this.#i[e] !== void 0 && !this.#e(this.#t[e]) && (yield [this.#i[e], this.#t[e]]);
-  }
-  *rentries() {
-    for (let e of this.#z()) this.#t[e] !== void 0 && this.#i[e] !== void 0 && !this.#e(this.#t[e]) && (yield [this.#i[e], this.#t[e]]);
-  }
-  *keys() {
-    for (let e of this.#A()) {
-      let t = this.#i[e];
-      t !== void 0 && !this.#e(this.#t[e]) && (yield t);
-    }
-  }
-  *rkeys() {
-    for (let e of this.#z()) {
-      let t = this.#i[e];
-      t !== void 0 && !this.#e(this.#t[e]) && (yield t);
-    }
-  }
-  *values() {
-    for (let e of this.#A()) this.#t[e] !== void 0 && !this.#e(this.#t[e]) && (yield this.#t[e]);
-  }
-  *rvalues() {
-    for (let e of this.#z()) this.#t[e] !== void 0 && !this.#e(this.#t[e]) && (yield this.#t[e]);
-  }
-  [Symbol.iterator]() {
-    return this.entries();
-  }
-  [Symbol.toStringTag] = "LRUCache";
-  find(e, t = {}) {
-    for (let i of this.#A()) {
-      let s = this.#t[i], n = this.#e(s) ? s.__staleWhileFetching : s;
-      if (n !== void 0 && e(n, this.#i[i], this)) return this.#C(this.#i[i], t);
-    }
-  }
-  forEach(e, t = this) {
-    for (let i of this.#A()) {
-      let s = this.#t[i], n = this.#e(s) ? s.__staleWhileFetching : s;
-      n !== void 0 && e.call(t, n, this.#i[i], this);
-    }
-  }
-  rforEach(e, t = this) {
-    for (let i of this.#z()) {
-      let s = this.#t[i], n = this.#e(s) ? s.__staleWhileFetching : s;
-      n !== void 0 && e.call(t, n, this.#i[i], this);
-    }
-  }
-  purgeStale() {
-    let e = false;
-    for (let t of this.#z({ allowStale: true })) this.#p(t) && (this.#E(this.#i[t], "expire"), e = true);
-    return e;
-  }
-  info(e) {
-    let t = this.#s.get(e);
-    if (t === void 0) return;
-    let i = this.#t[t], s = this.#e(i) ? i.__staleWhileFetching : i;
-    if (s === void 0) return;
-    let n = { value: s };
-    if (this.#d && this.#F) {
-      let o = this.#d[t], l = this.#F[t];
-      if (o && l) {
-        let h = o - (this.#m.now() - l);
-        n.ttl = h, n.start = Date.now();
-      }
-    }
-    return this.#_ && (n.size = this.#_[t]), n;
-  }
-  dump() {
-    let e = [];
-    for (let t of this.#A({ allowStale: true })) {
-      let i = this.#i[t], s = this.#t[t], n = this.#e(s) ? s.__staleWhileFetching : s;
-      if (n === void 0 || i === void 0) continue;
-      let o = { value: n };
-      if (this.#d && this.#F) {
-        o.ttl = this.#d[t];
-        let l = this.#m.now() - this.#F[t];
-        o.start = Math.floor(Date.now() - l);
-      }
-      this.#_ && (o.size = this.#_[t]), e.unshift([i, o]);
-    }
-    return e;
-  }
-  load(e) {
-    this.clear();
-    for (let [t, i] of e) {
-      if (i.start) {
-        let s = Date.now() - i.start;
-        i.start = this.#m.now() - s;
-      }
-      this.#W(t, i.value, i);
-    }
-  }
-  set(e, t, i = {}) {
-    let { status: s = S.hasSubscribers ? {} : void 0 } = i;
-    i.status = s, s && (s.op = "set", s.key = e, t !== void 0 && (s.value = t), s.cache = this);
-    let n = this.#W(e, t, i);
-    return s && S.hasSubscribers && S.publish(s), n;
-  }
-  #W(e, t, i, s) {
-    let { ttl: n = this.ttl, start: o, noDisposeOnSet: l = this.noDisposeOnSet, sizeCalculation: h = this.sizeCalculation, status: r } = i, c = this.#e(t);
-    if (t === void 0) return r && (r.set = "deleted"), this.delete(e), this;
-    let { noUpdateTTL: m = this.noUpdateTTL } = i;
-    r && !c && (r.value = t);
-    let _ = this.#N(e, t, i.size || 0, h, r);
-    if (this.maxEntrySize && _ > this.maxEntrySize) return this.#E(e, "set"), r && (r.set = "miss", r.maxEntrySizeExceeded = true), this;
-    let u = this.#n === 0 ? void 0 : this.#s.get(e);
-    if (u === void 0) u = this.#n === 0 ? this.#h : this.#y.length !== 0 ? this.#y.pop() : this.#n === this.#o ? this.#G(false) : this.#n, this.#i[u] = e, this.#t[u] = t, this.#s.set(e, u), this.#l[this.#h] = u, this.#u[u] = this.#h, this.#h = u, this.#n++, this.#j(u, _, r), r && (r.set = "add"), m = false, this.#D && !c && this.#O?.(t, e, "add");
-    else {
-      this.#L(u);
-      let g = this.#t[u];
-      if (t !== g) {
-        if (!l) if (this.#e(g)) {
-          g !== s && g.__abortController.abort(new Error("replaced"));
-          let { __staleWhileFetching: f } = g;
-          f !== void 0 && f !== t && (this.#T && this.#S?.(f, e, "set"), this.#f && this.#r?.push([f, e, "set"]));
-        } else this.#T && this.#S?.(g, e, "set"), this.#f && this.#r?.push([g, e, "set"]);
-        if (this.#x(u), this.#j(u, _, r), this.#t[u] = t, !c) {
-          let f = g && this.#e(g) ? g.__staleWhileFetching : g, y = f === void 0 ? "add" : t !== f ? "replace" : "update";
-          r && (r.set = y, f !== void 0 && (r.oldValue = f)), this.#D && this.onInsert?.(t, e, y);
-        }
-      } else c || (r && (r.set = "update"), this.#D && this.onInsert?.(t, e, "update"));
-    }
-    if (n !== 0 && !this.#d && this.#k(), this.#d && (m || this.#H(u, n, o), r && this.#v(r, u)), !l && this.#f && this.#r) {
-      let g = this.#r, f;
-      for (; f = g?.shift(); ) this.#w?.(...f);
-    }
-    return this;
-  }
-  pop() {
-    try {
-      for (; this.#n; ) {
-        let e = this.#t[this.#a];
-        if (this.#G(true), this.#e(e)) {
-          if (e.__staleWhileFetching) return e.__staleWhileFetching;
-        } else if (e !== void 0) return e;
-      }
-    } finally {
-      if (this.#f && this.#r) {
-        let e = this.#r, t;
-        for (; t = e?.shift(); ) this.#w?.(...t);
-      }
-    }
-  }
-  #G(e) {
-    let t = this.#a, i = this.#i[t], s = this.#t[t], n = this.#e(s);
-    n && s.__abortController.abort(new Error("evicted"));
-    let o = n ? s.__staleWhileFetching : s;
-    return (this.#T || this.#f) && o !== void 0 && (this.#T && this.#S?.(o, i, "evict"), this.#f && this.#r?.push([o, i, "evict"])), this.#x(t), this.#g?.[t] && (clearTimeout(this.#g[t]), this.#g[t] = void 0), e && (this.#i[t] = void 0, this.#t[t] = void 0, this.#y.push(t)), this.#n === 1 ? (this.#a = this.#h = 0, this.#y.length = 0) : this.#a = this.#l[t], this.#s.delete(i), this.#n--, t;
-  }
-  has(e, t = {}) {
-    let { status: i = S.hasSubscribers ? {} : void 0 } = t;
-    t.status = i, i && (i.op = "has", i.key = e, i.cache = this);
-    let s = this.#Y(e, t);
-    return S.hasSubscribers && S.publish(i), s;
-  }
-  #Y(e, t = {}) {
-    let { updateAgeOnHas: i = this.updateAgeOnHas, status: s } = t, n = this.#s.get(e);
-    if (n !== void 0) {
-      let o = this.#t[n];
-      if (this.#e(o) && o.__staleWhileFetching === void 0) return false;
-      if (this.#p(n)) s && (s.has = "stale", this.#v(s, n));
-      else return i && this.#R(n), s && (s.has = "hit", this.#v(s, n)), true;
-    } else s && (s.has = "miss");
-    return false;
-  }
-  peek(e, t = {}) {
-    let { status: i = R() ? {} : void 0 } = t;
-    i && (i.op = "peek", i.key = e, i.cache = this), t.status = i;
-    let s = this.#J(e, t);
-    return S.hasSubscribers && S.publish(i), s;
-  }
-  #J(e, t) {
-    let { status: i, allowStale: s = this.allowStale } = t, n = this.#s.get(e);
-    if (n === void 0 || !s && this.#p(n)) {
-      i && (i.peek = n === void 0 ? "miss" : "stale");
-      return;
-    }
-    let o = this.#t[n], l = this.#e(o) ? o.__staleWhileFetching : o;
-    return i && (l !== void 0 ? (i.peek = "hit", i.value = l) : i.peek = "miss"), l;
-  }
-  #P(e, t, i, s) {
-    let n = t === void 0 ? void 0 : this.#t[t];
-    if (this.#e(n)) return n;
-    let o = new AbortController(), { signal: l } = i;
-    l?.addEventListener("abort", () => o.abort(l.reason), { signal: o.signal });
-    let h = { signal: o.signal, options: i, context: s }, r = (f, y = false) => {
-      let { aborted: a } = o.signal, w = i.ignoreFetchAbort && f !== void 0, F = i.ignoreFetchAbort || !!(i.allowStaleOnFetchAbort && f !== void 0);
-      if (i.status && (a && !y ? (i.status.fetchAborted = true, i.status.fetchError = o.signal.reason, w && (i.status.fetchAbortIgnored = true)) : i.status.fetchResolved = true), a && !w && !y) return m(o.signal.reason, F);
-      let b = u, p = this.#t[t];
-      return (p === u || p === void 0 && w && y) && (f === void 0 ? b.__staleWhileFetching !== void 0 ? this.#t[t] = b.__staleWhileFetching : this.#E(e, "fetch") : (i.status && (i.status.fetchUpdated = true), this.#W(e, f, h.options, b))), f;
-    }, c = (f) => (i.status && (i.status.fetchRejected = true, i.status.fetchError = f), m(f, false)), m = (f, y) => {
-      let { aborted: a } = o.signal, w = a && i.allowStaleOnFetchAbort, F = w || i.allowStaleOnFetchRejection, b = F || i.noDeleteOnFetchRejection, p = u;
-      if (this.#t[t] === u && (!b || !y && p.__staleWhileFetching === void 0 ? this.#E(e, "fetch") : w || (this.#t[t] = p.__staleWhileFetching)), F) return i.status && p.__staleWhileFetching !== void 0 && (i.status.returnedStale = true), p.__staleWhileFetching;
-      if (p.__returned === p) throw f;
-    }, _ = (f, y) => {
-      let a = this.#M?.(e, n, h);
-      o.signal.addEventListener("abort", () => {
-        (!i.ignoreFetchAbort || i.allowStaleOnFetchAbort) && (f(void 0), i.allowStaleOnFetchAbort && (f = (w) => r(w, true)));
-      }), a && a instanceof Promise ? a.then((w) => f(w === void 0 ? void 0 : w), y) : a !== void 0 && f(a);
-    };
-    i.status && (i.status.fetchDispatched = true);
-    let u = new Promise(_).then(r, c), g = Object.assign(u, { __abortController: o, __staleWhileFetching: n, __returned: void 0 });
-    return t === void 0 ? (this.#W(e, g, { ...h.options, status: void 0 }), t = this.#s.get(e)) : this.#t[t] = g, g;
-  }
-  #e(e) {
-    if (!this.#U) return false;
-    let t = e;
-    return !!t && t instanceof Promise && t.hasOwnProperty("__staleWhileFetching") && t.__abortController instanceof AbortController;
-  }
-  fetch(e, t = {}) {
-    let i = W.hasSubscribers, { status: s = R() ? {} : void 0 } = t;
-    t.status = s, s && t.context && (s.context = t.context);
-    let n = this.#B(e, t);
-    return s && i && (s.trace = true, W.tracePromise(() => n, s).catch(() => {
-    })), n;
-  }
-  async #B(e, t = {}) {
-    let { allowStale: i = this.allowStale, updateAgeOnGet: s = this.updateAgeOnGet, noDeleteOnStaleGet: n = this.noDeleteOnStaleGet, ttl: o = this.ttl, noDisposeOnSet: l = this.noDisposeOnSet, size: h = 0, sizeCalculation: r = this.sizeCalculation, noUpdateTTL: c = this.noUpdateTTL, noDeleteOnFetchRejection: m = this.noDeleteOnFetchRejection, allowStaleOnFetchRejection: _ = this.allowStaleOnFetchRejection, ignoreFetchAbort: u = this.ignoreFetchAbort, allowStaleOnFetchAbort: g = this.allowStaleOnFetchAbort, context: f, forceRefresh: y = false, status: a, signal: w } = t;
-    if (a && (a.op = "fetch", a.key = e, y && (a.forceRefresh = true), a.cache = this), !this.#U) return a && (a.fetch = "get"), this.#C(e, { allowStale: i, updateAgeOnGet: s, noDeleteOnStaleGet: n, status: a });
-    let F = { allowStale: i, updateAgeOnGet: s, noDeleteOnStaleGet: n, ttl: o, noDisposeOnSet: l, size: h, sizeCalculation: r, noUpdateTTL: c, noDeleteOnFetchRejection: m, allowStaleOnFetchRejection: _, allowStaleOnFetchAbort: g, ignoreFetchAbort: u, status: a, signal: w }, b = this.#s.get(e);
-    if (b === void 0) {
-      a && (a.fetch = "miss");
-      let p = this.#P(e, b, F, f);
-      return p.__returned = p;
-    } else {
-      let p = this.#t[b];
-      if (this.#e(p)) {
-        let v = i && p.__staleWhileFetching !== void 0;
-        return a && (a.fetch = "inflight", v && (a.returnedStale = true)), v ? p.__staleWhileFetching : p.__returned = p;
-      }
-      let A = this.#p(b);
-      if (!y && !A) return a && (a.fetch = "hit"), this.#L(b), s && this.#R(b), a && this.#v(a, b), p;
-      let z2 = this.#P(e, b, F, f), E = z2.__staleWhileFetching !== void 0 && i;
-      return a && (a.fetch = A ? "stale" : "refresh", E && A && (a.returnedStale = true)), E ? z2.__staleWhileFetching : z2.__returned = z2;
-    }
-  }
-  forceFetch(e, t = {}) {
-    let i = W.hasSubscribers, { status: s = R() ? {} : void 0 } = t;
-    t.status = s, s && t.context && (s.context = t.context);
-    let n = this.#K(e, t);
-    return s && i && (s.trace = true, W.tracePromise(() => n, s).catch(() => {
-    })), n;
-  }
-  async #K(e, t = {}) {
-    let i = await this.#B(e, t);
-    if (i === void 0) throw new Error("fetch() returned undefined");
-    return i;
-  }
-  memo(e, t = {}) {
-    let { status: i = S.hasSubscribers ? {} : void 0 } = t;
-    t.status = i, i && (i.op = "memo", i.key = e, t.context && (i.context = t.context), i.cache = this);
-    let s = this.#Q(e, t);
-    return i && (i.value = s), S.hasSubscribers && S.publish(i), s;
-  }
-  #Q(e, t = {}) {
-    let i = this.#I;
-    if (!i) throw new Error("no memoMethod provided to constructor");
-    let { context: s, status: n, forceRefresh: o, ...l } = t;
-    n && o && (n.forceRefresh = true);
-    let h = this.#C(e, l), r = o || h === void 0;
-    if (n && (n.memo = r ? "miss" : "hit", r || (n.value = h)), !r) return h;
-    let c = i(e, h, { options: l, context: s });
-    return n && (n.value = c), this.#W(e, c, l), c;
-  }
-  get(e, t = {}) {
-    let { status: i = S.hasSubscribers ? {} : void 0 } = t;
-    t.status = i, i && (i.op = "get", i.key = e, i.cache = this);
-    let s = this.#C(e, t);
-    return i && (s !== void 0 && (i.value = s), S.hasSubscribers && S.publish(i)), s;
-  }
-  #C(e, t = {}) {
-    let { allowStale: i = this.allowStale, updateAgeOnGet: s = this.updateAgeOnGet, noDeleteOnStaleGet: n = this.noDeleteOnStaleGet, status: o } = t, l = this.#s.get(e);
-    if (l === void 0) {
-      o && (o.get = "miss");
-      return;
-    }
-    let h = this.#t[l], r = this.#e(h);
-    return o && this.#v(o, l), this.#p(l) ? r ? (o && (o.get = "stale-fetching"), i && h.__staleWhileFetching !== void 0 ? (o && (o.returnedStale = true), h.__staleWhileFetching) : void 0) : (n || this.#E(e, "expire"), o && (o.get = "stale"), i ? (o && (o.returnedStale = true), h) : void 0) : (o && (o.get = r ? "fetching" : "hit"), this.#L(l), s && this.#R(l), r ? h.__staleWhileFetching : h);
-  }
-  #$(e, t) {
-    this.#u[t] = e, this.#l[e] = t;
-  }
-  #L(e) {
-    e !== this.#h && (e === this.#a ? this.#a = this.#l[e] : this.#$(this.#u[e], this.#l[e]), this.#$(this.#h, e), this.#h = e);
-  }
-  delete(e) {
-    return this.#E(e, "delete");
-  }
-  #E(e, t) {
-    S.hasSubscribers && S.publish({ op: "delete", delete: t, key: e, cache: this });
-    let i = false;
-    if (this.#n !== 0) {
-      let s = this.#s.get(e);
-      if (s !== void 0) if (this.#g?.[s] && (clearTimeout(this.#g[s]), this.#g[s] = void 0), i = true, this.#n === 1) this.#q(t);
-      else {
-        this.#x(s);
-        let n = this.#t[s];
-        if (this.#e(n) ? n.__abortController.abort(new Error("deleted")) : (this.#T || this.#f) && (this.#T && this.#S?.(n, e, t), this.#f && this.#r?.push([n, e, t])), this.#s.delete(e), this.#i[s] = void 0, this.#t[s] = void 0, s === this.#h) this.#h = this.#u[s];
-        else if (s === this.#a) this.#a = this.#l[s];
-        else {
-          let o = this.#u[s];
-          this.#l[o] = this.#l[s];
-          let l = this.#l[s];
-          this.#u[l] = this.#u[s];
-        }
-        this.#n--, this.#y.push(s);
-      }
-    }
-    if (this.#f && this.#r?.length) {
-      let s = this.#r, n;
-      for (; n = s?.shift(); ) this.#w?.(...n);
-    }
-    return i;
-  }
-  clear() {
-    return this.#q("delete");
-  }
-  #q(e) {
-    for (let t of this.#z({ allowStale: true })) {
-      let i = this.#t[t];
-      if (this.#e(i)) i.__abortController.abort(new Error("deleted"));
-      else {
-        let s = this.#i[t];
-        this.#T && this.#S?.(i, s, e), this.#f && this.#r?.push([i, s, e]);
-      }
-    }
-    if (this.#s.clear(), this.#t.fill(void 0), this.#i.fill(void 0), this.#d && this.#F) {
-      this.#d.fill(0), this.#F.fill(0);
-      for (let t of this.#g ?? []) t !== void 0 && clearTimeout(t);
-      this.#g?.fill(void 0);
-    }
-    if (this.#_ && this.#_.fill(0), this.#a = 0, this.#h = 0, this.#y.length = 0, this.#b = 0, this.#n = 0, this.#f && this.#r) {
-      let t = this.#r, i;
-      for (; i = t?.shift(); ) this.#w?.(...i);
-    }
   }
 };
 
@@ -60376,7 +62382,7 @@ var PanelAuth = class {
 };
 
 // src/features/panel/page-html.ts
-var import_node_crypto2 = require("node:crypto");
+var import_node_crypto3 = require("node:crypto");
 var escapeHtml = (text6) => text6.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 var PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 function pageHtml(title) {
@@ -60390,7 +62396,7 @@ function pageHtml(title) {
 </head><body><div id="app"><p class="loading">Loading\u2026</p></div></body></html>`;
 }
 var LOGIN_STYLE = "body{font:16px system-ui,sans-serif;background:#0f172a;color:#e2e8f0;display:grid;place-items:center;min-height:100vh;margin:0}form{background:#1e293b;padding:24px;border-radius:12px;width:min(340px,90vw)}input,button{font:inherit;width:100%;box-sizing:border-box;padding:10px;margin-top:12px;border-radius:8px;border:1px solid #334155}button{background:#2563eb;color:#fff;border:0;cursor:pointer}.error{color:#f87171}";
-var loginStyleHash = () => `'sha256-${(0, import_node_crypto2.createHash)("sha256").update(LOGIN_STYLE).digest("base64")}'`;
+var loginStyleHash = () => `'sha256-${(0, import_node_crypto3.createHash)("sha256").update(LOGIN_STYLE).digest("base64")}'`;
 function loginCsp() {
   return PAGE_CSP.replace("style-src 'self'", `style-src ${loginStyleHash()}`);
 }
@@ -60975,7 +62981,7 @@ function panelClaims(sources) {
 }
 
 // src/features/panel/sessions.ts
-var import_node_crypto3 = require("node:crypto");
+var import_node_crypto4 = require("node:crypto");
 var Sessions = class {
   expires = /* @__PURE__ */ new Map();
   ttlMs;
@@ -60985,7 +62991,7 @@ var Sessions = class {
     this.maxSessions = options.maxSessions ?? 64;
   }
   create(now) {
-    const id2 = (0, import_node_crypto3.randomBytes)(32).toString("base64url");
+    const id2 = (0, import_node_crypto4.randomBytes)(32).toString("base64url");
     for (const [old, until] of this.expires) if (until <= now) this.expires.delete(old);
     while (this.expires.size >= this.maxSessions) {
       this.expires.delete(this.expires.keys().next().value);
@@ -61009,26 +63015,6 @@ var Sessions = class {
     return this.expires.size;
   }
 };
-
-// src/features/panel/web-token.ts
-var import_node_crypto4 = require("node:crypto");
-var MIN_WEB_TOKEN_LENGTH = 16;
-function webTokenSetting(raw) {
-  const token = raw.trim();
-  if (token === "") return { state: "off" };
-  if (token.length < MIN_WEB_TOKEN_LENGTH) {
-    return {
-      state: "invalid",
-      problem: `roster_web_token must be at least ${MIN_WEB_TOKEN_LENGTH} characters (it has ${token.length}); the owner's panel stays off.`
-    };
-  }
-  return { state: "on", token };
-}
-var digest = (text6) => (0, import_node_crypto4.createHash)("sha256").update(text6, "utf8").digest();
-function tokenMatcher(token) {
-  const expected = digest(token);
-  return (candidate) => (0, import_node_crypto4.timingSafeEqual)(digest(candidate), expected);
-}
 
 // src/features/panel/panel.ts
 function createPanel(options) {
@@ -61163,34 +63149,6 @@ function permissionLines(status) {
   }
   for (const problem of ladders.problems) lines.push(`  ! ${problem}`);
   return lines;
-}
-
-// src/platform/principal-names.ts
-function slug(text6) {
-  return text6.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
-}
-var PRINCIPAL_PATTERN = /^[a-z0-9_]+(?:\.[a-z0-9_]+)*$/;
-var RESERVED_NAMESPACES = [
-  "group",
-  "resource",
-  "builtin",
-  "system",
-  "identifier",
-  "player"
-];
-function isReservedPrefix(prefix) {
-  return RESERVED_NAMESPACES.includes(prefix.split(".")[0] ?? "");
-}
-var PLAYER_PRINCIPAL = /^identifier\.license:[0-9a-f]{40}$/;
-function isSafePrincipal(name) {
-  return PRINCIPAL_PATTERN.test(name) || PLAYER_PRINCIPAL.test(name);
-}
-function playerPrincipal(license2) {
-  const name = `identifier.${license2.trim().toLowerCase()}`;
-  return PLAYER_PRINCIPAL.test(name) ? name : null;
-}
-function linkKey(link) {
-  return `${link.child} ${link.parent}`;
 }
 
 // src/features/permissions/ladders.ts
@@ -61764,707 +63722,6 @@ function attachPlayers(context) {
         players.sweep(clock2.now(), CONNECTING_MAX_AGE_MS);
         features.sweep();
       });
-    }
-  };
-}
-
-// src/features/audit/audit-cursor.ts
-var MAX_SEEN = 25e3;
-var MAX_CATCH_UP_READS = 10;
-var STAMP_AHEAD_MS = 5 * 6e4;
-var DATE_RESOLUTION_MS = 1e3;
-var AuditCursor = class {
-  constructor(overlapMs, serviceTime) {
-    this.overlapMs = overlapMs;
-    this.serviceTime = serviceTime;
-    this.anchorOverlapMs = overlapMs;
-  }
-  overlapMs;
-  serviceTime;
-  /** The earliest stamp a sweep lists (ms, service time); null: from the log's beginning. Never moves back. */
-  floor = null;
-  /** The service's time when the last sweep that read to the end of the log began. */
-  sweptAt = null;
-  /** The service's time when the current sweep began. */
-  sweepStart = 0;
-  /** The newest believable stamp listed (ms, service time). */
-  newest = null;
-  /** Set while behind: the stamp the next read starts at (its entries again, then further). */
-  resumeAt = null;
-  isAnchored = false;
-  /** How far below the service's time an anchor starts: none after a gap, which is read again anyway. */
-  anchorOverlapMs;
-  readsBehind = 0;
-  /** A gap found outside a read (a saved position ahead of the service's time): told by the next read. */
-  pendingGap = null;
-  /** The stamp of a block of entries too large to page through, stepped over (said once). */
-  steppedOver = null;
-  /** Reads end among entries stamped too far ahead to page into (said once while it lasts). */
-  aheadBacklog = false;
-  /** Entry key → its stamp, for entries later reads may list again. */
-  seen = /* @__PURE__ */ new Map();
-  get anchored() {
-    return this.isAnchored;
-  }
-  get behind() {
-    return this.resumeAt !== null;
-  }
-  /**
-   * Starts from the log as it stands (`newestFirst`: its newest entries, `sort=-createdAt`): the
-   * overlap before the service's time, or the newest believable entry if older. A change made while
-   * the resource was starting is still processed, and so are the few entries before it (a re-read
-   * each, once). An empty log is read from its beginning.
-   */
-  anchor(newestFirst) {
-    const now = this.serviceTime();
-    this.restart();
-    this.noteNewest(distinctStamps(newestFirst), now);
-    this.sweptAt = now;
-    if (newestFirst.length > 0) this.raiseFloor(this.floorFor(now, this.anchorOverlapMs));
-    this.isAnchored = true;
-  }
-  /**
-   * Starts from a position saved before (`position`, after a restart), the overlap before it. null:
-   * from the log's beginning. A position ahead of the service's time cannot be where the log was
-   * handled: the next read reports a gap, and starts from the overlap before the service's time.
-   */
-  resume(position) {
-    const now = this.serviceTime();
-    this.restart();
-    if (position !== null && position > now + DATE_RESOLUTION_MS) {
-      this.pendingGap = `the position saved before the restart, ${iso(position)}, is ahead of the service's time, ${iso(now)}`;
-      position = now;
-    }
-    this.sweptAt = position;
-    this.floor = position === null ? null : position - this.overlapMs;
-    this.isAnchored = true;
-  }
-  /**
-   * How far the log was read (ms, service time): a sweep that began then read to its end, and the
-   * next read starts the overlap before it. Never ahead of the service's time. null: none yet (the
-   * log's beginning).
-   */
-  get position() {
-    if (this.floor === null) return null;
-    return Math.min(this.floor + this.overlapMs, this.sweptAt ?? Number.POSITIVE_INFINITY);
-  }
-  /** The `createdAt.after` of the next read, as ISO 8601 UTC; undefined: from the beginning. */
-  after() {
-    const from = this.resumeAt ?? this.floor;
-    return from === null ? void 0 : new Date(Math.max(0, from - 1)).toISOString();
-  }
-  /** The read about to be asked for: notes the service's time if it begins a sweep; its `after`. */
-  nextRead() {
-    if (this.resumeAt === null) this.sweepStart = this.serviceTime();
-    return this.after();
-  }
-  /** Takes in one read (oldest first), asked as `nextRead` said; `full`: it stopped at its size. */
-  read(entries, full) {
-    const now = this.serviceTime();
-    const from = this.resumeAt ?? this.floor;
-    const fresh = entries.filter((entry) => this.accept(entry));
-    const ahead = [];
-    for (const entry of fresh) {
-      const aheadMs = createdAtOf(entry) - now;
-      if (aheadMs > STAMP_AHEAD_MS) ahead.push({ entry, aheadMs });
-    }
-    const stamps = distinctStamps(entries);
-    this.noteNewest(stamps, now);
-    const step = { fresh, behind: false, gap: this.pendingGap, ahead };
-    this.pendingGap = null;
-    const last = stamps[0];
-    if (full && last !== void 0 && last > now + STAMP_AHEAD_MS) {
-      step.gap ??= this.aheadBacklog ? null : `a read of ${entries.length} entries that ends among entries stamped more than ${STAMP_AHEAD_MS / 6e4} minutes ahead of the service's time`;
-      this.aheadBacklog = true;
-      this.caughtUp();
-    } else if (full) {
-      step.behind = true;
-      step.gap ??= this.goOn(last, from, entries.length);
-    } else {
-      this.aheadBacklog = false;
-      this.caughtUp();
-    }
-    this.prune();
-    return step;
-  }
-  get size() {
-    return this.seen.size;
-  }
-  restart() {
-    this.resumeAt = null;
-    this.readsBehind = 0;
-  }
-  /** Where a sweep that began at the service's time `at` may start the next: the overlap before it. */
-  floorFor(at, overlapMs) {
-    return this.newest === null ? at - overlapMs : Math.min(at - overlapMs, this.newest);
-  }
-  raiseFloor(to) {
-    this.floor = this.floor === null ? to : Math.max(this.floor, to);
-  }
-  /** Keeps the newest of these stamps (newest first) not too far ahead of the service's time `now`. */
-  noteNewest(stamps, now) {
-    const believable = stamps.find((stamp) => stamp <= now + STAMP_AHEAD_MS);
-    if (believable !== void 0) this.newest = Math.max(this.newest ?? believable, believable);
-  }
-  /** After a read that stopped at its size: where the next starts, or why entries are lost. */
-  goOn(last, from, size) {
-    this.readsBehind++;
-    if (last === void 0 || this.readsBehind > MAX_CATCH_UP_READS) {
-      this.isAnchored = false;
-      this.anchorOverlapMs = 0;
-      this.resumeAt = null;
-      return last === void 0 ? `a read of ${size} entries without a readable createdAt` : `more than ${MAX_CATCH_UP_READS * size} entries behind`;
-    }
-    if (from !== null && last <= from) {
-      this.resumeAt = last + 1;
-      if (this.steppedOver === last) return null;
-      this.steppedOver = last;
-      return `more than ${size} entries stamped ${iso(last)}`;
-    }
-    this.resumeAt = last;
-    return null;
-  }
-  caughtUp() {
-    this.resumeAt = null;
-    this.readsBehind = 0;
-    this.sweptAt = Math.max(this.sweptAt ?? this.sweepStart, this.sweepStart);
-    if (this.floor !== null || this.newest !== null)
-      this.raiseFloor(this.floorFor(this.sweepStart, this.overlapMs));
-  }
-  accept(entry) {
-    const key2 = entryKey(entry);
-    if (this.seen.has(key2)) return false;
-    const stamped = createdAtOf(entry);
-    this.seen.set(key2, Number.isNaN(stamped) ? this.floor ?? 0 : stamped);
-    return true;
-  }
-  /** Forgets entries no sweep lists again; keeps memory bounded. */
-  prune() {
-    const floor = this.floor;
-    if (floor !== null) {
-      for (const [key2, at] of this.seen) if (at < floor) this.seen.delete(key2);
-    }
-    for (const key2 of this.seen.keys()) {
-      if (this.seen.size <= MAX_SEEN) break;
-      this.seen.delete(key2);
-    }
-  }
-};
-function iso(at) {
-  return new Date(at).toISOString();
-}
-
-// src/features/audit/audit-log-reads.ts
-var AuditLogReads = class {
-  constructor(cursor, health, deps, anchored) {
-    this.cursor = cursor;
-    this.health = health;
-    this.deps = deps;
-    this.anchored = anchored;
-  }
-  cursor;
-  health;
-  deps;
-  anchored;
-  anchoring = null;
-  /** Anchors the cursor on the log's newest entries, one request at a time; false when it failed. */
-  anchor() {
-    if (this.cursor.anchored) return Promise.resolve(true);
-    this.anchoring ??= this.deps.newest().then((newest) => {
-      if (!this.cursor.anchored) {
-        this.cursor.anchor(listOf(newest));
-        this.anchored();
-      }
-      return true;
-    }).catch((error62) => {
-      this.health.fail(error62);
-      return false;
-    }).finally(() => {
-      this.anchoring = null;
-    });
-    return this.anchoring;
-  }
-  /** The entries after the cursor (anchoring it first); null when the service could not answer. */
-  async read() {
-    if (!this.cursor.anchored && !await this.anchor()) return null;
-    try {
-      const after = this.cursor.nextRead();
-      const entries = await this.deps.list({
-        sort: "createdAt",
-        ...after === void 0 ? {} : { "createdAt.after": after }
-      });
-      this.health.readable();
-      return entries;
-    } catch (error62) {
-      this.health.fail(error62);
-      return null;
-    }
-  }
-};
-function listOf(data) {
-  return Array.isArray(data) ? data : [];
-}
-
-// src/features/audit/catalog-reloads.ts
-var CATALOG_RELOAD_GAP_MS = 5 * 6e4;
-var CatalogReloads = class {
-  constructor(catalog, online2, clock2) {
-    this.catalog = catalog;
-    this.online = online2;
-    this.clock = clock2;
-  }
-  catalog;
-  online;
-  clock;
-  owed = false;
-  last = Number.NEGATIVE_INFINITY;
-  ask() {
-    this.owed = true;
-  }
-  get pending() {
-    return this.owed;
-  }
-  /**
-   * Reloads when one is owed and the last is far enough back; online players are shaped again
-   * with the new names. True when a reload was tried.
-   */
-  async runIfDue() {
-    const now = this.clock.now();
-    if (!this.owed || now - this.last < CATALOG_RELOAD_GAP_MS) return false;
-    this.last = now;
-    this.owed = false;
-    if (await this.catalog.load(true)) this.online.reshapeOnline();
-    else this.owed = true;
-    return true;
-  }
-};
-
-// src/features/audit/entry-matches.ts
-function matchEntries(entries, players, cache, catalog) {
-  const online2 = onlineLicenses(players);
-  const matches = { licenses: /* @__PURE__ */ new Set(), catalog: false, unreadable: [] };
-  for (const entry of entries) {
-    let values;
-    try {
-      values = entryValues(entry);
-    } catch (error62) {
-      const id2 = entryId(entry);
-      const why = error62 instanceof Error ? error62.message : String(error62);
-      matches.unreadable.push(
-        `${id2 === null ? "an entry without an id" : `entry ${JSON.stringify(id2)}`}: ${why}`
-      );
-      continue;
-    }
-    let named = false;
-    let catalogId = false;
-    for (const value of values) {
-      const license2 = online2.get(value) ?? cache.licenseNamedBy(value);
-      if (license2 !== void 0) {
-        named = true;
-        matches.licenses.add(license2);
-      } else if (catalog.departments.has(value) || catalog.rank(value) || isCatalogWord(value)) {
-        catalogId = true;
-      }
-    }
-    if (catalogId && !named) matches.catalog = true;
-  }
-  return matches;
-}
-var CATALOG_WORDS = /* @__PURE__ */ new Set(["department", "departments", "rank", "ranks", "subdivision", "subdivisions"]);
-var RECORD_WORDS = /* @__PURE__ */ new Set([
-  "assignment",
-  "assignments",
-  "member",
-  "members",
-  "id",
-  "ids",
-  "user",
-  "users"
-]);
-function isCatalogWord(value) {
-  if (value.length > 40 || /\s/.test(value)) return false;
-  const words = value.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/);
-  return words.some((w) => CATALOG_WORDS.has(w)) && !words.some((w) => RECORD_WORDS.has(w));
-}
-function onlineLicenses(players) {
-  const byId = /* @__PURE__ */ new Map();
-  for (const [, entry] of players.onlinePlayers()) {
-    if (!entry.view || entry.license === null) continue;
-    byId.set(entry.view.member.id, entry.license);
-    for (const assignmentId of entry.view.assignments.values()) byId.set(assignmentId, entry.license);
-  }
-  return byId;
-}
-function unreadableReason(unreadable) {
-  const more = unreadable.length > 3 ? ` and ${unreadable.length - 3} more` : "";
-  return `skipped ${unreadable.slice(0, 3).join("; ")}${more}`;
-}
-
-// src/features/audit/feed-health.ts
-var FeedHealth = class {
-  constructor(deps) {
-    this.deps = deps;
-    this.skew = new StampSkew(deps.logger);
-  }
-  deps;
-  caughtUpAt = Number.NEGATIVE_INFINITY;
-  failing = false;
-  stopped = false;
-  gaps = 0;
-  lastGap = null;
-  skew;
-  /** True while reads reach the end of the log on time (see `AuditFeed.healthy`). */
-  get healthy() {
-    return !this.stopped && this.deps.clock.now() - this.caughtUpAt < this.deps.intervalMs * 2.5;
-  }
-  get running() {
-    return !this.stopped;
-  }
-  stop() {
-    this.stopped = true;
-  }
-  /** A read reached the end of the log at `now`. */
-  caughtUp(now) {
-    this.caughtUpAt = now;
-  }
-  state(behind) {
-    const caughtUp2 = this.caughtUpAt > Number.NEGATIVE_INFINITY ? this.caughtUpAt : null;
-    return {
-      running: !this.stopped,
-      healthy: this.healthy,
-      failing: this.failing,
-      behind,
-      caughtUpAt: caughtUp2,
-      gaps: this.gaps,
-      lastGap: this.lastGap,
-      skew: this.skew.state()
-    };
-  }
-  /** A read listed entries stamped too far ahead of the service's time. */
-  ahead(entries) {
-    this.skew.note(entries, this.deps.clock.now());
-  }
-  /** The log answered a read. */
-  readable() {
-    if (this.failing)
-      this.deps.logger.info("the audit log can be read again; changes reach players within a minute.");
-    this.failing = false;
-  }
-  gap(reason) {
-    this.gaps++;
-    this.lastGap = { reason, at: this.deps.clock.now() };
-    this.deps.logger.warn(
-      `the audit log could not be read in full (${reason}); the members this server holds are read again.`
-    );
-    this.deps.gap(reason);
-  }
-  fail(error62) {
-    const message = error62 instanceof Error ? error62.message : String(error62);
-    if (error62 instanceof RosterServiceError && error62.code === "insufficient_scope") {
-      this.stopped = true;
-      this.deps.logger.warn(
-        `the audit log cannot be read (${message}); online players are kept current by the periodic refresh alone.`
-      );
-      return;
-    }
-    if (!this.failing) {
-      this.deps.logger.warn(
-        `the audit log could not be read: ${message}. The periodic refresh keeps players current until it can.`
-      );
-    }
-    this.failing = true;
-  }
-};
-
-// src/features/audit/audit-feed.ts
-var AUDIT_OVERLAP_MS = 5 * 6e4;
-var AuditFeed = class {
-  constructor(deps) {
-    this.deps = deps;
-    this.cursor = new AuditCursor(AUDIT_OVERLAP_MS, deps.serviceTime ?? (() => deps.clock.now()));
-    this.catalog = new CatalogReloads(deps.catalog, deps.online, deps.clock);
-    this.health = new FeedHealth(deps);
-    this.reads = new AuditLogReads(this.cursor, this.health, deps, () => {
-      this.handled = { at: this.cursor.position };
-    });
-  }
-  deps;
-  cursor;
-  catalog;
-  health;
-  reads;
-  polling = null;
-  /** Where every entry was handled; null until the cursor is anchored or resumed. */
-  handled = null;
-  /**
-   * Licenses whose re-read failed: tried again with the next read. Bounded by the members the
-   * server holds (online players and the cache).
-   */
-  owed = /* @__PURE__ */ new Set();
-  /**
-   * True while reads reach the end of the log on time: the full refresh of everyone can then be a
-   * rare safety net. A feed paging through a backlog, or failing, is not.
-   */
-  get healthy() {
-    return this.health.healthy;
-  }
-  get running() {
-    return this.health.running;
-  }
-  state() {
-    return this.health.state(this.cursor.behind);
-  }
-  /** One read of the audit log (the one under way, if any); never throws. */
-  poll() {
-    this.polling ??= this.readOnce().finally(() => {
-      this.polling = null;
-    });
-    return this.polling;
-  }
-  /** Members an entry named whose re-read failed: tried again with the next read. */
-  get unreadMembers() {
-    return this.owed.size;
-  }
-  /** Where a restart may resume the log from; null until the feed knows where it stands. */
-  position() {
-    return this.handled;
-  }
-  /**
-   * Resumes the log from a position saved before a restart, instead of anchoring on its newest
-   * entries: the reads that follow handle every entry since (the overlap before it again).
-   */
-  resumeFrom(position) {
-    this.cursor.resume(position.at);
-    this.handled = { at: this.cursor.position };
-  }
-  async readOnce() {
-    const pass = { entries: 0, members: 0, catalog: false, behind: false };
-    if (!this.health.running) return pass;
-    const askedAt = this.deps.clock.now();
-    const entries = await this.reads.read();
-    if (entries === null) return pass;
-    const step = this.cursor.read(entries, entries.length >= this.deps.passSize);
-    if (!step.behind) this.health.caughtUp(askedAt);
-    pass.behind = step.behind;
-    if (step.gap !== null) this.health.gap(step.gap);
-    this.health.ahead(step.ahead);
-    this.deps.entriesRead?.(step.fresh);
-    pass.entries = step.fresh.length;
-    if (step.fresh.length === 0 && this.owed.size === 0 && !this.catalog.pending) {
-      this.handled = { at: this.cursor.position };
-      return pass;
-    }
-    const { catalog, online: online2 } = this.deps;
-    const matches = matchEntries(step.fresh, this.deps.players, this.deps.cache, catalog.index);
-    if (matches.unreadable.length > 0) this.health.gap(unreadableReason(matches.unreadable));
-    if (matches.catalog) this.catalog.ask();
-    pass.catalog = await this.catalog.runIfDue();
-    const licenses = /* @__PURE__ */ new Set([...this.owed, ...matches.licenses]);
-    this.owed.clear();
-    pass.members = licenses.size;
-    for (const license2 of await online2.refreshMembers(licenses)) this.owed.add(license2);
-    if (this.owed.size === 0) this.handled = { at: this.cursor.position };
-    return pass;
-  }
-  stop() {
-    this.health.stop();
-  }
-  /**
-   * Anchors the cursor on the log as it stands (its newest entries), once; a read anchors first if
-   * this did not. False when the service could not answer.
-   */
-  anchor() {
-    return this.reads.anchor();
-  }
-};
-
-// src/features/audit/gap-reread.ts
-var GAP_REREAD_SPACING_MS = 10 * 6e4;
-function gapReread(deps) {
-  let last = Number.NEGATIVE_INFINITY;
-  let owed = false;
-  const run2 = () => {
-    owed = false;
-    last = deps.clock.now();
-    void deps.online.refreshOnline("refresh");
-    deps.alsoReread?.();
-  };
-  return () => {
-    deps.cache.markAllStale();
-    if (owed) return;
-    const wait = last + GAP_REREAD_SPACING_MS - deps.clock.now();
-    if (wait <= 0) run2();
-    else {
-      owed = true;
-      deps.schedule.once(wait, run2);
-    }
-  };
-}
-
-// src/features/audit/refresh-plan.ts
-var SAFETY_NET_INTERVALS2 = 12;
-function scheduleRefresh(plan) {
-  const { clock: clock2, members: members2, online: online2, intervalMs } = plan;
-  let lastFull = clock2.now();
-  plan.schedule.every(
-    intervalMs,
-    async () => {
-      const feed = plan.feed();
-      const due = lastFull + intervalMs * (SAFETY_NET_INTERVALS2 - 0.5);
-      if (feed?.healthy && (members2.mirrorAnswering || clock2.now() < due)) return;
-      lastFull = clock2.now();
-      await online2.refreshOnline("refresh");
-    },
-    0.1
-  );
-}
-function scheduleAuditFeed(schedule, feed, auditMs) {
-  schedule.once(0, () => void feed.anchor());
-  schedule.every(auditMs, () => feed.poll(), 0.05);
-}
-
-// src/features/audit/audit-start.ts
-var AUDIT_MAX_PAGES = 20;
-var PAGE_SIZE4 = 100;
-function startAuditFeed(deps, scopes2) {
-  const auditMs = deps.auditSeconds * 1e3;
-  if (auditMs === 0) return null;
-  if (!hasScope(scopes2, "audit:read")) {
-    deps.logger.info(
-      "the key lacks audit:read: online players are kept current by the periodic refresh alone."
-    );
-    return null;
-  }
-  const feed = new AuditFeed({
-    list: (query) => deps.api.list(ROSTER_ROUTES.auditLogs, query, "refresh", AUDIT_MAX_PAGES),
-    passSize: AUDIT_MAX_PAGES * PAGE_SIZE4,
-    newest: () => deps.api.get(ROSTER_ROUTES.auditLogs, { sort: "-createdAt", limit: 2 }, "refresh"),
-    // Stamps are judged on the service's clock: this server's may be minutes off it.
-    serviceTime: () => deps.api.serviceTime.now(),
-    catalog: deps.catalog,
-    online: deps.online,
-    players: deps.players,
-    // Members not online are found by id in the cache and, when it runs, the roster mirror.
-    cache: deps.members,
-    clock: deps.clock,
-    logger: deps.logger,
-    intervalMs: auditMs,
-    gap: deps.gap ?? gapReread(deps),
-    ...deps.entriesRead ? { entriesRead: deps.entriesRead } : {}
-  });
-  scheduleAuditFeed(deps.schedule, feed, auditMs);
-  return feed;
-}
-
-// src/features/audit/feed-report.ts
-function feedLines(state, now, refreshSeconds) {
-  const ago = (at) => `${Math.max(0, Math.round((now - at) / 1e3))} s ago`;
-  const refresh = `the refresh every ${refreshSeconds} s keeps online players current meanwhile`;
-  const lines = [];
-  if (!state.running) {
-    lines.push(`! audit feed: stopped (the key cannot read the audit log); ${refresh}.`);
-  } else if (state.failing) {
-    lines.push(`! audit feed: reading the audit log fails; ${refresh}.`);
-  } else if (state.caughtUpAt === null) {
-    lines.push(
-      `\u2026 audit feed: starting (${state.behind ? "paging through a backlog" : "first read not done yet"}).`
-    );
-  } else if (!state.healthy) {
-    lines.push(
-      `! audit feed: behind, paging through a backlog of entries; it last reached the end of the log ${ago(state.caughtUpAt)}; ${refresh}.`
-    );
-  } else {
-    lines.push(`\u2713 audit feed: reading; it reached the end of the audit log ${ago(state.caughtUpAt)}.`);
-  }
-  if (state.lastGap) {
-    lines.push(
-      `! audit feed: ${state.gaps} gap${state.gaps === 1 ? "" : "s"} since start, the last ${ago(state.lastGap.at)} (${state.lastGap.reason}); the members this server holds were read again.`
-    );
-  }
-  if (state.skew) {
-    const { entries, last } = state.skew;
-    lines.push(
-      `! audit feed: ${entries} entr${entries === 1 ? "y" : "ies"} stamped ahead of the service's clock since start, the last (${last.entry}) ${aheadText(last.aheadMs)} ahead, seen ${ago(last.at)}; acted on, but the log is still read from the service's time (its Date header).`
-    );
-  }
-  return lines;
-}
-
-// src/features/players/refresh.ts
-var CATALOG_REFRESH_MS = 30 * 6e4;
-function attachRefresh(context) {
-  const {
-    api,
-    catalog,
-    members: members2,
-    online: online2,
-    players,
-    cache,
-    schedule,
-    clock: clock2,
-    logger,
-    config: config2,
-    features,
-    handles
-  } = context;
-  api.onStateChange((change) => {
-    if (change.state === "resumed") online2.refreshOnline("refresh").catch(() => {
-    });
-  });
-  let feed = null;
-  const reread = gapReread({ online: online2, cache, schedule, clock: clock2 });
-  const gap = (reason) => {
-    features.auditGap(reason);
-    reread();
-  };
-  const startFeed = (identity) => {
-    if (feed !== null) return;
-    feed = startAuditFeed(
-      {
-        api,
-        catalog,
-        members: members2,
-        online: online2,
-        players,
-        cache,
-        schedule,
-        clock: clock2,
-        logger,
-        auditSeconds: config2.refresh.auditSeconds,
-        gap,
-        entriesRead: (fresh) => features.auditEntries(fresh)
-      },
-      identity.scopes
-    );
-    if (feed) {
-      handles.provide(auditFeedHandle, feed);
-      features.auditFeedStarted();
-    }
-  };
-  return {
-    ready: (identity) => startFeed(identity),
-    // Granted later (the key is checked again while it lacks it): the feed starts then.
-    scopesChanged: (identity) => {
-      if (hasScope(identity.scopes, "audit:read")) startFeed(identity);
-    },
-    doctorLines: () => feed ? feedLines(feed.state(), clock2.now(), config2.refresh.intervalSeconds) : [],
-    start() {
-      scheduleRefresh({
-        schedule,
-        clock: clock2,
-        members: members2,
-        online: online2,
-        intervalMs: config2.refresh.intervalSeconds * 1e3,
-        feed: () => feed
-      });
-      schedule.every(
-        CATALOG_REFRESH_MS,
-        async () => {
-          await catalog.load(true);
-          features.departmentsRead(catalog.index);
-        },
-        0.1
-      );
     }
   };
 }
@@ -63045,365 +64302,6 @@ function attachSnapshot(context) {
     stop: () => void saveNow()
   };
 }
-
-// src/kernel/config/addresses.ts
-var import_node_net2 = require("node:net");
-function isAddressOrRange(text6) {
-  const [address = "", prefix, ...rest] = text6.split("/");
-  const version2 = (0, import_node_net2.isIP)(address);
-  if (version2 === 0 || rest.length > 0 || address.includes("%")) return false;
-  if (prefix === void 0) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version2 === 6 ? 128 : 32);
-}
-function checkAddress(address, key2, problems) {
-  if (address === "") {
-    problems.push(`${key2} is not set: the service's address, e.g. https://roster.example.com.`);
-    return "";
-  }
-  let url2;
-  try {
-    url2 = new URL(address);
-  } catch {
-    problems.push(
-      `${key2} is "${printableAddress(address)}", which is not an address: expected e.g. https://roster.example.com.`
-    );
-    return "";
-  }
-  if (url2.username !== "" || url2.password !== "" || url2.search !== "" || url2.hash !== "") {
-    problems.push(`${key2} must be a plain address without credentials, query or fragment.`);
-    return "";
-  }
-  if (url2.protocol !== "https:" && !(url2.protocol === "http:" && isLoopbackHost(url2.hostname))) {
-    problems.push(
-      `${key2} must use https:// (plain http:// is accepted only for localhost, 127.x.x.x and [::1]); got "${printableAddress(address)}".`
-    );
-    return "";
-  }
-  if (isPlaceholderHost(url2.hostname)) {
-    problems.push(
-      `${key2} is still the placeholder "${url2.origin}" (example.com addresses are for documentation only): replace it with your ${key2.startsWith("training.") ? "learning" : "roster"} service's address.`
-    );
-    return "";
-  }
-  return `${url2.origin}${url2.pathname.replace(/\/+$/, "")}`;
-}
-function checkRosterAddress(address, key2, problems) {
-  const checked = checkAddress(address, key2, problems);
-  const versioned = /\/api\/v1$/i.exec(checked);
-  if (!versioned) return checked;
-  problems.push(
-    `${key2} ends in /api/v1, which the resource adds to every request itself: write "${checked.slice(0, versioned.index)}" instead.`
-  );
-  return "";
-}
-function isPlaceholderHost(hostname3) {
-  return /(^|\.)example\.(com|net|org)\.?$/i.test(hostname3);
-}
-function isLoopbackHost(hostname3) {
-  if (hostname3 === "localhost" || hostname3 === "[::1]") return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname3);
-}
-function printableAddress(address) {
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(address)?.[0] ?? (address.startsWith("//") ? "//" : "");
-  const at = address.lastIndexOf("@");
-  const rest = at >= 0 ? address.slice(at + 1) : address.slice(scheme.length);
-  return `${scheme}${rest.replace(/[?#].*$/s, "")}`;
-}
-
-// src/kernel/config/issues.ts
-function tighter(issue2, kept) {
-  if (issue2.code === "too_big" && kept.code === "too_big")
-    return Number(issue2.maximum) < Number(kept.maximum);
-  if (issue2.code === "too_small" && kept.code === "too_small")
-    return Number(issue2.minimum) > Number(kept.minimum);
-  return false;
-}
-var LIST_EXAMPLES = {
-  "gate.requireStatus": 'a list (e.g. ["ACTIVE"])',
-  "gate.departments": 'a list (e.g. ["LSPD"])',
-  "queue.priority": 'a list of rules (e.g. [{ "department": "LSPD", "minRank": "Sergeant", "power": 50 }])'
-};
-function acceptedKeys(key2) {
-  return /^queue\.priority\.\d+$/.test(key2) ? "a rule takes only department, minRank and power." : "check the spelling against config.example.json.";
-}
-function describeIssue(issue2, raw, secrets) {
-  const key2 = issue2.path.map(String).join(".") || "(top level)";
-  const given = `; it is ${shownValue(valueAt(raw, issue2.path), secrets)}`;
-  switch (issue2.code) {
-    case "unrecognized_keys":
-      return `config.json: unknown key${issue2.keys.length > 1 ? "s" : ""} ${issue2.keys.map((k2) => key2 === "(top level)" ? k2 : `${key2}.${k2}`).join(", ")}: ${acceptedKeys(key2)}`;
-    case "invalid_value":
-      return `config.json: ${key2} must be one of ${issue2.values.map((v) => JSON.stringify(v)).join(", ")}${given}.`;
-    case "invalid_type":
-      return `config.json: ${key2} must be ${article(issue2.expected, key2)}${given}.`;
-    case "too_small":
-      return `config.json: ${key2} must be at least ${String(issue2.minimum)}${issue2.origin === "string" ? " characters long" : ""}${given}.`;
-    case "too_big":
-      return `config.json: ${key2} must be at most ${String(issue2.maximum)}${given}.`;
-    default:
-      return `config.json: ${key2}: ${issue2.message}.`;
-  }
-}
-function valueAt(raw, path) {
-  let node2 = raw;
-  for (const part of path) {
-    if (node2 === null || typeof node2 !== "object") return void 0;
-    node2 = node2[part];
-  }
-  return node2;
-}
-var SHOWN_CHARACTERS = 40;
-function shownValue(value, secrets) {
-  if (value === void 0) return "missing";
-  const text6 = JSON.stringify(value) ?? String(value);
-  if (secrets.some((secret) => text6.includes(secret)) || /[^_\s"]+_[^_\s"]+_[^\s"]{8,}/.test(text6))
-    return "a value shaped like an API key (not shown)";
-  return text6.length > SHOWN_CHARACTERS ? `${text6.slice(0, SHOWN_CHARACTERS)}\u2026` : text6;
-}
-function article(expected, key2) {
-  if (expected === "array") return LIST_EXAMPLES[key2] ?? "a list";
-  if (expected === "object" || expected === "record") return "an object";
-  if (expected === "int") return "a whole number";
-  return `a ${expected}`;
-}
-
-// src/kernel/config/messages.ts
-var messagesSchema = external_exports.object({
-  checking: external_exports.string().min(1).default("Checking the {community} roster\u2026"),
-  waiting: external_exports.string().min(1).default("Checking the {community} roster\u2026 (busy, about {seconds}s)"),
-  notOnRoster: external_exports.string().min(1).default(
-    "You are not on the {community} roster. Apply on the community website, then reconnect once you are accepted."
-  ),
-  wrongStatus: external_exports.string().min(1).default("Your {community} roster status is {status}, which may not join this server. Contact staff."),
-  notInDepartment: external_exports.string().min(1).default("You are on the {community} roster but not in a department allowed on this server."),
-  noLicense: external_exports.string().min(1).default(
-    "No Rockstar license was found for your game. Restart FiveM, sign in to Rockstar and reconnect."
-  ),
-  unavailable: external_exports.string().min(1).default("The {community} roster is unavailable right now. Please try again shortly."),
-  notConfigured: external_exports.string().min(1).default("This server's roster check is not set up. Please tell the server staff.")
-}).strict().prefault({});
-
-// src/kernel/config/schema.ts
-var positiveInt = (max) => external_exports.number().int().min(1).max(max);
-var gradeNumber = external_exports.number().int().min(0).max(1e3);
-var jobsSchema = external_exports.object({
-  enabled: external_exports.boolean().default(false),
-  framework: external_exports.enum(["auto", "qbx", "qb", "esx", "ox", "nd"]).default("auto"),
-  departments: external_exports.record(
-    external_exports.string().min(1),
-    external_exports.object({
-      job: external_exports.string().min(1),
-      grades: external_exports.record(external_exports.string().min(1), gradeNumber).optional()
-    }).strict()
-  ).default({}),
-  unassigned: external_exports.object({ job: external_exports.string().min(1), grade: gradeNumber }).strict().default({ job: "unemployed", grade: 0 })
-}).strict().prefault({});
-var configSchema = external_exports.object({
-  api: external_exports.object({
-    baseUrl: external_exports.string().optional(),
-    timeoutMs: positiveInt(12e4).default(5e3)
-  }).strict().prefault({}),
-  rateLimit: external_exports.object({
-    perMinute: positiveInt(1e5).default(120),
-    perDay: positiveInt(1e7).default(25e3),
-    maxWaitSeconds: positiveInt(3600).default(300)
-  }).strict().prefault({}),
-  cache: external_exports.object({
-    ttlSeconds: positiveInt(7 * 86400).default(600),
-    negativeTtlSeconds: positiveInt(86400).default(60),
-    maxEntries: positiveInt(1e6).default(5e4)
-  }).strict().prefault({}),
-  refresh: external_exports.object({
-    intervalSeconds: external_exports.number().int().min(0).max(86400).default(300),
-    auditSeconds: external_exports.number().int().min(0).max(86400).default(60)
-  }).strict().prefault({}),
-  gate: external_exports.object({
-    enabled: external_exports.boolean().default(true),
-    requireStatus: external_exports.array(external_exports.string().min(1)).default(["ACTIVE"]),
-    departments: external_exports.array(external_exports.string().min(1)).default([]),
-    onError: external_exports.enum(["cached", "allow", "deny"]).default("cached"),
-    timeoutSeconds: external_exports.number().min(1).max(300).default(15),
-    bypassAce: external_exports.string().default("roster.bypass"),
-    requireCourses: external_exports.array(external_exports.string().min(1)).default([]),
-    messages: messagesSchema
-  }).strict().prefault({}),
-  ranks: external_exports.object({
-    order: external_exports.enum(["top-down", "bottom-up"]).default("top-down")
-  }).strict().prefault({}),
-  permissions: external_exports.object({
-    enabled: external_exports.boolean().default(true),
-    // Goes into console commands: only slug parts joined by dots, nothing a console would split.
-    prefix: external_exports.string().regex(
-      PRINCIPAL_PATTERN,
-      'must be lowercase letters, digits and _, parts joined by dots (e.g. "roster")'
-    ).refine((prefix) => !isReservedPrefix(prefix), {
-      error: (issue2) => `"${String(issue2.input)}" is in one of FXServer's own namespaces (${RESERVED_NAMESPACES.join(", ")}): a department named like a server group (e.g. Admin) would hand its members that group's rights; choose another, e.g. "roster"`
-    }).default("roster")
-  }).strict().prefault({}),
-  // The owner's panel; the token is the convar roster_web_token.
-  panel: external_exports.object({
-    trustedProxies: external_exports.array(
-      external_exports.string().refine(isAddressOrRange, {
-        error: (issue2) => `"${String(issue2.input)}" is not an address: list the reverse proxies' addresses, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`
-      }).refine((text6) => !/\/0+$/.test(text6), {
-        error: (issue2) => `"${String(issue2.input)}" is every address: anyone could then name any client in X-Forwarded-For; list only the reverse proxies, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`
-      })
-    ).max(256).default([])
-  }).strict().prefault({}),
-  // The whole roster kept on the server. A full read of a large roster
-  // costs about two requests per 100 members, so it is never repeated more than twice an hour.
-  mirror: external_exports.object({
-    enabled: external_exports.boolean().default(true),
-    resyncMinutes: external_exports.number().int().min(30).max(10080).default(360)
-  }).strict().prefault({}),
-  // Queue priority by department and rank: first match wins.
-  queue: external_exports.object({
-    priority: external_exports.array(
-      external_exports.object({
-        department: external_exports.string().min(1).optional(),
-        minRank: external_exports.string().min(1).optional(),
-        power: external_exports.number().int().min(1).max(1e6)
-      }).strict()
-    ).default([])
-  }).strict().prefault({}),
-  // Job sync: the roster's departments and ranks become framework jobs.
-  jobs: jobsSchema,
-  training: external_exports.object({
-    enabled: external_exports.boolean().default(false),
-    baseUrl: external_exports.string().optional(),
-    departmentCourses: external_exports.record(external_exports.string(), external_exports.array(external_exports.string().min(1))).default({}),
-    perMinute: positiveInt(1e5).default(60),
-    maxBodyMB: positiveInt(256).default(16)
-  }).strict().prefault({})
-}).strict();
-
-// src/kernel/config/unassigned-check.ts
-function unassignedProblem(jobs) {
-  if (!jobs.enabled) return null;
-  const fallback = jobs.unassigned.job.toLowerCase();
-  const key2 = Object.keys(jobs.departments).find((k2) => jobs.departments[k2].job.toLowerCase() === fallback);
-  if (key2 === void 0) return null;
-  return `jobs.unassigned names "${jobs.unassigned.job}", the job jobs.departments.${key2} manages: every character the roster gives no job would get it. Name a job no department maps to, e.g. {"job": "unemployed", "grade": 0}.`;
-}
-
-// src/kernel/config/index.ts
-var LOG_LEVELS = ["error", "warn", "info", "debug"];
-var DOCUMENTED_PER_MINUTE = 120;
-var DOCUMENTED_PER_DAY = 25e3;
-function loadSettings(configText, convars) {
-  const problems = [];
-  let raw = {};
-  const text6 = configText?.replace(/^\uFEFF/, "") ?? null;
-  if (text6 !== null && text6.trim() !== "") {
-    try {
-      raw = JSON.parse(text6);
-    } catch (error62) {
-      return { ok: false, problems: [`config.json is not valid JSON: ${error62.message}`] };
-    }
-  }
-  const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) {
-    const secrets = [convars.apiKey.trim(), convars.trainingApiKey.trim()].filter((s) => s !== "");
-    const byKey = /* @__PURE__ */ new Map();
-    for (const issue2 of parsed.error.issues) {
-      const key2 = issue2.path.map(String).join(".");
-      const kept = byKey.get(key2);
-      if (kept === void 0 || tighter(issue2, kept)) byKey.set(key2, issue2);
-    }
-    for (const issue2 of byKey.values()) problems.push(describeIssue(issue2, raw, secrets));
-    return { ok: false, problems };
-  }
-  const config2 = parsed.data;
-  const apiKey = convars.apiKey.trim();
-  if (apiKey === "") {
-    problems.push(
-      'roster_api_key is not set: add `set roster_api_key "<key>"` to server.cfg (use `set`, not `setr`).'
-    );
-  } else if (!/^[^_\s]+_[^_\s]+_\S+$/.test(apiKey)) {
-    problems.push("roster_api_key does not look like a roster key: expected <KEY_PREFIX>_<KEY_ID>_<SECRET>.");
-  }
-  const baseUrlSetting = convars.baseUrl.trim() !== "" ? "roster_base_url" : "api.baseUrl";
-  const address = convars.baseUrl.trim() !== "" ? convars.baseUrl.trim() : (config2.api.baseUrl ?? "").trim();
-  const baseUrl = checkRosterAddress(address, baseUrlSetting, problems);
-  let trainingApiKey;
-  if (config2.training.enabled && convars.trainingApiKey.trim() !== "") {
-    trainingApiKey = convars.trainingApiKey.trim();
-    checkAddress((config2.training.baseUrl ?? "").trim(), "training.baseUrl", problems);
-  }
-  if (config2.gate.requireCourses.length > 0 && trainingApiKey === void 0) {
-    problems.push(
-      "gate.requireCourses is set, but the training side is off: set training.enabled to true and roster_training_api_key, or empty gate.requireCourses."
-    );
-  }
-  const unassigned = unassignedProblem(config2.jobs);
-  if (unassigned) problems.push(unassigned);
-  const warnings = [];
-  const level = convars.logLevel.trim().toLowerCase();
-  let logLevel = "info";
-  if (level !== "") {
-    if (LOG_LEVELS.includes(level)) logLevel = level;
-    else {
-      warnings.push(
-        `roster_log_level is "${convars.logLevel}": accepted values are ${LOG_LEVELS.join(", ")}; using info.`
-      );
-    }
-  }
-  if (config2.gate.requireStatus.length === 0) {
-    warnings.push(
-      'gate.requireStatus is empty, so no member status may join and every member is refused: list the statuses that may join, e.g. ["ACTIVE"].'
-    );
-  }
-  if (config2.rateLimit.perMinute > DOCUMENTED_PER_MINUTE || config2.rateLimit.perDay > DOCUMENTED_PER_DAY) {
-    warnings.push(
-      `rateLimit is above the service's documented ceiling (${DOCUMENTED_PER_MINUTE} a minute, ${DOCUMENTED_PER_DAY} a day per key): the service's headers hold the minute down, but a day above ${DOCUMENTED_PER_DAY} ends in 429s.`
-    );
-  }
-  if (problems.length > 0) return { ok: false, problems };
-  return {
-    ok: true,
-    settings: { config: config2, baseUrl, baseUrlSetting, apiKey, logLevel, trainingApiKey, warnings }
-  };
-}
-
-// src/kernel/schedule.ts
-var Schedule = class {
-  constructor(clock2, random = Math.random) {
-    this.clock = clock2;
-    this.random = random;
-  }
-  clock;
-  random;
-  handles = /* @__PURE__ */ new Set();
-  stopped = false;
-  /** Runs `task` every `intervalMs` ± `jitter` (a fraction), waiting for each run to finish first. */
-  every(intervalMs, task, jitter = 0) {
-    if (intervalMs <= 0) return;
-    const next = () => {
-      if (this.stopped) return;
-      const delay = intervalMs * (1 + jitter * (this.random() * 2 - 1));
-      const handle = this.clock.setTimeout(() => {
-        this.handles.delete(handle);
-        Promise.resolve().then(task).catch(() => void 0).finally(next);
-      }, delay);
-      this.handles.add(handle);
-    };
-    next();
-  }
-  /** Runs `task` once after `delayMs`. */
-  once(delayMs, task) {
-    if (this.stopped) return;
-    const handle = this.clock.setTimeout(() => {
-      this.handles.delete(handle);
-      task();
-    }, delayMs);
-    this.handles.add(handle);
-  }
-  stop() {
-    this.stopped = true;
-    for (const handle of this.handles) this.clock.clearTimeout(handle);
-    this.handles.clear();
-  }
-};
 
 // src/features/training/api/api-layout.ts
 var PUBLIC_API = "/api/public/v1";
@@ -65164,912 +66062,7 @@ function attachTraining2(context) {
   };
 }
 
-// src/roster/catalog.ts
-var CATALOG_RETRY_MS = 6e4;
-var RosterCatalog = class {
-  constructor(deps) {
-    this.deps = deps;
-  }
-  deps;
-  current = new CatalogIndex();
-  loadedOnce = false;
-  failedAt = -Infinity;
-  firstLoadListeners = [];
-  /** The departments and ranks as last loaded; empty until the first load. */
-  get index() {
-    return this.current;
-  }
-  /** True once departments and ranks were loaded: department names and rank ladders are known. */
-  get ready() {
-    return this.loadedOnce;
-  }
-  /** `listener` is called when the first load succeeds. */
-  onFirstLoad(listener) {
-    this.firstLoadListeners.push(listener);
-  }
-  /**
-   * Loads departments and ranks (`force`: reload even if recent). Until a first load succeeds it
-   * is tried at most once a minute, so an outage or a missing scope does not cost every lookup.
-   */
-  async load(force = false) {
-    const now = this.deps.clock.now();
-    if (!force && !this.loadedOnce && now - this.failedAt < CATALOG_RETRY_MS) return false;
-    try {
-      this.current = new CatalogIndex(await this.deps.source.catalog(force ? { force } : void 0));
-      const first = !this.loadedOnce;
-      this.loadedOnce = true;
-      this.deps.loaded?.(this.current);
-      if (first) for (const listener of this.firstLoadListeners) listener();
-      return true;
-    } catch (error62) {
-      if (!this.loadedOnce) this.failedAt = this.deps.clock.now();
-      this.deps.errors.note(error62, "could not load departments and ranks");
-      return false;
-    }
-  }
-};
-
-// src/roster/fivem/publish.ts
-function publicMember(member) {
-  if (member === null) return null;
-  const { license: _license, ...rest } = member;
-  return rest;
-}
-var fivemRosterEvents = {
-  playerLoaded(src, member) {
-    setStateBag(src, member);
-    fx.emit("roster:playerLoaded", Number(src), member);
-  },
-  playerUpdated(src, member, previous) {
-    setStateBag(src, member);
-    fx.emit("roster:playerUpdated", Number(src), member, previous);
-  }
-};
-function setStateBag(src, member) {
-  fx.Player(src).state.set("roster", publicMember(member), true);
-}
-
-// src/roster/member-cache.ts
-var MemberCache = class {
-  constructor(options) {
-    this.options = options;
-    this.lru = new I({
-      max: options.maxEntries,
-      ttl: options.ttlMs,
-      // Stale entries stay (until evicted by size) as last-known answers, and iteration sees them.
-      allowStale: true,
-      noDeleteOnStaleGet: true,
-      perf: { now: options.now },
-      // No cached clock reading: staleness follows the injected clock exactly, and no timer is started.
-      ttlResolution: 0,
-      // Called synchronously on eviction and on replacement (before `set` indexes the new record).
-      dispose: (entry, license2) => this.unindex(license2, entry.view)
-    });
-  }
-  options;
-  lru;
-  hitCount = 0;
-  missCount = 0;
-  /**
-   * Member id and assignment ids of every record held → its license: how an audit entry, which
-   * names members by id, reaches a member who is not online. Entries leave it with their record.
-   */
-  licenseById = /* @__PURE__ */ new Map();
-  /** A fresh answer: the member, `null` for a fresh "not on the roster", `undefined` when unknown or stale. */
-  fresh(license2) {
-    const entry = this.lru.get(license2);
-    if (entry === void 0 || this.lru.getRemainingTTL(license2) <= 0) {
-      this.missCount++;
-      return void 0;
-    }
-    this.hitCount++;
-    return entry.view;
-  }
-  /** The last member record the service gave for this license, however old. */
-  lastKnown(license2) {
-    return this.lru.get(license2)?.view ?? void 0;
-  }
-  /** When the answer held for this license (a member or "not on the roster") was read; undefined: none. */
-  readAt(license2) {
-    return this.lru.peek(license2)?.fetchedAt;
-  }
-  /** The same with when it was read (this server's time), to tell it from a newer one held elsewhere. */
-  lastKnownRecord(license2) {
-    const entry = this.lru.get(license2);
-    return entry?.view ? { view: entry.view, readAt: entry.fetchedAt } : void 0;
-  }
-  set(license2, view, fetchedAt = this.options.now()) {
-    const ttl = view === null ? this.options.negativeTtlMs : this.options.ttlMs;
-    this.lru.set(license2, { view, fetchedAt }, { ttl, start: fetchedAt });
-    this.index(license2, view);
-  }
-  /** Keeps a record only as the last known answer (e.g. from the snapshot): never taken as fresh. */
-  remember(license2, view, fetchedAt) {
-    this.lru.set(license2, { view, fetchedAt }, { ttl: 1, start: 1 });
-    this.index(license2, view);
-  }
-  /**
-   * Every record held becomes a last known answer only (as if from the snapshot): the next lookup
-   * of each asks the service, an outage still finds it. For when changes may have been missed.
-   */
-  markAllStale() {
-    const held = [...this.lru.rentries()];
-    for (const [license2, entry] of held) this.lru.set(license2, entry, { ttl: 1, start: 1 });
-  }
-  /** The record held for `license`, if any, becomes a last known answer only (as `markAllStale`). */
-  markStale(license2) {
-    const entry = this.lru.peek(license2);
-    if (entry !== void 0) this.lru.set(license2, entry, { ttl: 1, start: 1 });
-  }
-  /**
-   * Forgets every record that is only a last known answer (those from the snapshot, early in a
-   * run): for when they turn out to be another community's. Returns how many went.
-   */
-  dropStale() {
-    const stale = [...this.lru.keys()].filter((license2) => this.lru.getRemainingTTL(license2) <= 0);
-    for (const license2 of stale) this.lru.delete(license2);
-    return stale.length;
-  }
-  /** The license of the member record held whose member id or assignment id is `id`. */
-  licenseNamedBy(id2) {
-    return this.licenseById.get(id2);
-  }
-  index(license2, view) {
-    if (view === null) return;
-    this.licenseById.set(view.member.id, license2);
-    for (const assignmentId of view.assignments.values()) this.licenseById.set(assignmentId, license2);
-  }
-  unindex(license2, view) {
-    if (view === null) return;
-    for (const id2 of [view.member.id, ...view.assignments.values()]) {
-      if (this.licenseById.get(id2) === license2) this.licenseById.delete(id2);
-    }
-  }
-  get size() {
-    return this.lru.size;
-  }
-  stats() {
-    const total = this.hitCount + this.missCount;
-    return {
-      size: this.lru.size,
-      hits: this.hitCount,
-      misses: this.missCount,
-      hitRate: total === 0 ? 0 : this.hitCount / total
-    };
-  }
-  /** Known members, most recently used first, fresh or not (for the snapshot). */
-  *knownMembers() {
-    for (const [, value] of this.lru.entries()) {
-      if (value.view !== null) yield { view: value.view, fetchedAt: value.fetchedAt };
-    }
-  }
-};
-
-// src/roster/member-resolver.ts
-var MemberResolver = class {
-  constructor(deps) {
-    this.deps = deps;
-  }
-  deps;
-  /** Views that know a status only (a join refused on it): cached for the gate, never a record. */
-  statusOnly = /* @__PURE__ */ new WeakSet();
-  mirror = null;
-  answerListeners = /* @__PURE__ */ new Set();
-  /** Answers the licenses `mirror` holds in `resolve`, before the cache (null: none). */
-  useMirror(mirror) {
-    this.mirror = mirror;
-  }
-  /** True while the mirror answers joins: it holds the whole roster and is known current. */
-  get mirrorAnswering() {
-    return this.mirror?.answering ?? false;
-  }
-  /** The mirror's answer for `license`, when it gives one. */
-  mirrored(license2) {
-    return this.mirror?.held(license2, this.namesOrNull())?.answer;
-  }
-  /** Tells `listener` of every answer the service gives from now on; returns an unsubscribe. */
-  onAnswer(listener) {
-    this.answerListeners.add(listener);
-    return () => this.answerListeners.delete(listener);
-  }
-  /**
-   * The license of the member record held (cache, or the mirror) whose member id or assignment id
-   * is `id`: how an audit entry naming a member who is not online finds them.
-   */
-  licenseNamedBy(id2) {
-    return this.deps.cache.licenseNamedBy(id2) ?? this.mirror?.licenseNamedBy(id2);
-  }
-  /**
-   * The mirror first (asked once; once departments and ranks are known), the cache next; then the
-   * service. Never throws: an outage comes back with the last known record.
-   * An answer is the member's full record (status, departments, ranks). With `decideOnly` (the
-   * gate), a member whose status is refused anyway is answered from the members request alone.
-   */
-  async resolve(license2, lane, options = {}) {
-    const held = this.mirror?.held(license2, this.namesOrNull());
-    if (held?.answer) return { kind: "answer", view: held.answer };
-    const fresh = this.freshUnlessOutdated(license2, held?.readAt);
-    if (fresh === null) return { kind: "answer", view: null };
-    if (fresh !== void 0) {
-      if (!this.statusOnly.has(fresh)) return { kind: "answer", view: fresh };
-      if (options.decideOnly) return { kind: "answer", view: fresh, partial: true };
-    }
-    return this.fetch(license2, lane, options.decideOnly === true);
-  }
-  /**
-   * The cache's fresh answer, unless the mirror read the license since (`heldAt`: a full read that
-   * found a change the cache's older answer predates): then none, and the service is asked.
-   */
-  freshUnlessOutdated(license2, heldAt) {
-    const fresh = this.deps.cache.fresh(license2);
-    if (fresh === void 0 || heldAt === void 0) return fresh;
-    const cached2 = this.deps.cache.readAt(license2);
-    return cached2 !== void 0 && heldAt > cached2 ? void 0 : fresh;
-  }
-  /** Asks the service, bypassing the mirror and the cache. */
-  async fetch(license2, lane, decideOnly = false) {
-    const { catalog } = this.deps;
-    try {
-      const [record2] = await Promise.all([
-        lane === "join" ? this.joinRecord(license2, decideOnly) : this.deps.source.lookup(license2, lane),
-        catalog.ready ? void 0 : catalog.load()
-      ]);
-      if (record2 === null) return this.answer(license2, null, null);
-      if (record2.assignments === null) return this.statusAnswer(license2, record2.member);
-      const lookup = { member: record2.member, assignments: record2.assignments };
-      return this.answer(license2, toMemberView(lookup, catalog.index), lookup);
-    } catch (error62) {
-      this.deps.errors.note(error62, "roster lookup failed");
-      return { kind: "outage", error: error62, lastKnown: this.lastKnown(license2) };
-    }
-  }
-  /**
-   * A joining member's record: the members request, then at once (in the join lane) their
-   * assignments. `assignments: null` when a refused status makes them unnecessary.
-   */
-  async joinRecord(license2, decideOnly) {
-    const found = await this.deps.source.member(license2, "join");
-    if (found === null) return null;
-    if (found.assignments !== null) return found;
-    if (decideOnly && !(this.deps.joinNeedsDepartments?.(found.member) ?? true)) {
-      return { member: found.member, assignments: null };
-    }
-    const assignments = await (found.assignmentsAsked ?? this.deps.source.assignmentsOf(found.member.id, "join"));
-    return { member: found.member, assignments };
-  }
-  /** Many licenses at once, batched; each answer goes through `answered`. */
-  readMany(licenses, lane) {
-    return this.deps.source.lookupMany(licenses, lane);
-  }
-  /** An answer from `readMany`: shaped, kept and heard as any other. */
-  answered(license2, lookup) {
-    return this.answer(license2, lookup ? toMemberView(lookup, this.deps.catalog.index) : null, lookup);
-  }
-  /**
-   * Caches an answer (`record`: what `view` was shaped from) and tells the listeners; one shaped
-   * without the department list is used, never kept.
-   */
-  answer(license2, view, record2) {
-    this.tell(license2, record2);
-    if (view !== null && !this.deps.catalog.ready && view.member.departments.length > 0) {
-      return { kind: "answer", view, unnamed: true };
-    }
-    this.deps.cache.set(license2, view);
-    return { kind: "answer", view };
-  }
-  /**
-   * A status the gate refuses: cached (a reconnect costs nothing) but marked, so only the gate
-   * uses it. The departments last known are kept with the new status, for an outage later.
-   */
-  statusAnswer(license2, member) {
-    const previous = this.deps.cache.lastKnown(license2);
-    const view = previous ? viewOf({ ...previous.member, status: member.status, name: member.name }, previous.assignments) : toMemberView({ member, assignments: [] }, this.deps.catalog.index);
-    this.statusOnly.add(view);
-    this.deps.cache.set(license2, view);
-    this.tell(license2, "partial");
-    return { kind: "answer", view, partial: true };
-  }
-  /** A record shaped again with new department and rank names. */
-  reshaped(license2, view) {
-    this.deps.cache.set(license2, view);
-  }
-  /** A record with a rank the service confirmed: kept, and heard as a partial answer. */
-  rankConfirmed(license2, view) {
-    this.deps.cache.set(license2, view);
-    this.tell(license2, "partial");
-  }
-  /**
-   * The last member record the service gave for a license, however old: of the cache's and the
-   * mirror's, the one read most recently (a full read may know of a suspension the cache's older
-   * answer does not).
-   */
-  lastKnown(license2) {
-    const cached2 = this.deps.cache.lastKnownRecord(license2);
-    const held = this.mirror?.lastKnown(license2, this.namesOrNull());
-    if (cached2 === void 0) return held?.view;
-    if (held === void 0) {
-      const whole = this.mirror?.wholeAt ?? null;
-      return whole !== null && whole > cached2.readAt ? void 0 : cached2.view;
-    }
-    return held.readAt > cached2.readAt ? held.view : cached2.view;
-  }
-  /** What the cache and the mirror hold for `license` may be out of date: last known only. */
-  doubt(license2) {
-    this.deps.cache.markStale(license2);
-    this.mirror?.doubt(license2);
-  }
-  namesOrNull() {
-    return this.deps.catalog.ready ? this.deps.catalog.index : null;
-  }
-  tell(license2, answer) {
-    for (const listener of this.answerListeners) listener(license2, answer);
-  }
-};
-
-// src/roster/online-players.ts
-var OnlinePlayers = class {
-  constructor(deps) {
-    this.deps = deps;
-    deps.catalog.onFirstLoad(() => {
-      if (deps.players.onlineCount > 0) void this.refreshOnline("refresh");
-    });
-  }
-  deps;
-  /** The member record of a player, for exports: from memory only. */
-  view(src) {
-    return this.deps.players.get(src)?.view ?? void 0;
-  }
-  /** Gives a joined player their roster data and announces it once. */
-  async loadPlayer(src, entry) {
-    const { members: members2, players } = this.deps;
-    if (entry.view === void 0 && entry.license !== null) {
-      entry.view = members2.lastKnown(entry.license);
-      const resolution = await members2.resolve(entry.license, "join");
-      entry.view = resolution.kind === "answer" ? resolution.view : resolution.lastKnown ?? entry.view;
-    }
-    if (!players.isOnline(src)) return;
-    entry.announced = true;
-    this.deps.events.playerLoaded(src, entry.view?.member ?? null);
-  }
-  /**
-   * The mirror has read the whole roster again: online players take the record it holds for them
-   * (no request), and those whose record changed hear `playerUpdated`. The few it does not hold
-   * (gone from the roster, or a license it cannot say for) are read again. That makes the mirror's
-   * full read the safety net for online players too. Returns how many changed.
-   */
-  async followMirror(lane = "refresh") {
-    const { members: members2 } = this.deps;
-    if (!members2.mirrorAnswering || !this.deps.catalog.ready) return 0;
-    let changed = 0;
-    const unheld = [];
-    for (const [src, entry] of this.deps.players.onlinePlayers()) {
-      if (entry.license === null) continue;
-      const view = members2.mirrored(entry.license);
-      if (view === void 0) unheld.push(src);
-      else if (this.apply(src, view)) changed++;
-    }
-    if (unheld.length > 0) changed += await this.refreshPlayers(unheld, lane) ?? 0;
-    return changed;
-  }
-  /** Re-checks every online player in one batched pass; fires updates for changes. */
-  async refreshOnline(lane = "refresh") {
-    return await this.refreshLicenses(this.licensesOf(this.deps.players.onlinePlayers()), lane) ?? 0;
-  }
-  /**
-   * Re-reads just these online players (e.g. those an audit entry concerns), batched. Returns how
-   * many changed, or null when the service could not answer.
-   */
-  async refreshPlayers(srcs, lane = "refresh") {
-    const entries = [];
-    for (const src of srcs) {
-      const entry = this.deps.players.get(src);
-      if (entry && this.deps.players.isOnline(src)) entries.push([src, entry]);
-    }
-    return this.refreshLicenses(this.licensesOf(entries), lane);
-  }
-  /**
-   * Re-reads these licenses, online or not (members an audit entry names), batched: the cache keeps
-   * each answer, so the next join decides on it, and online holders hear `playerUpdated`. Returns
-   * the licenses left without a kept answer (all of them when the service could not answer).
-   */
-  async refreshMembers(licenses, lane = "refresh") {
-    const { members: members2 } = this.deps;
-    const asked = [...new Set(licenses)];
-    if (asked.length === 0) return [];
-    let lookups;
-    try {
-      lookups = await members2.readMany(asked, lane);
-    } catch (error62) {
-      this.deps.errors.note(error62, "member re-read failed");
-      for (const license2 of asked) members2.doubt(license2);
-      return asked;
-    }
-    const holders = this.licensesOf(this.deps.players.onlinePlayers());
-    const missed = [];
-    for (const license2 of asked) {
-      const lookup = lookups.get(license2);
-      if (lookup === void 0) {
-        missed.push(license2);
-        continue;
-      }
-      const answer = members2.answered(license2, lookup);
-      if (answer.unnamed) missed.push(license2);
-      for (const src of holders.get(license2) ?? []) this.apply(src, answer.view);
-    }
-    for (const license2 of missed) members2.doubt(license2);
-    return missed;
-  }
-  licensesOf(entries) {
-    const byLicense2 = /* @__PURE__ */ new Map();
-    for (const [src, entry] of entries) {
-      if (entry.license === null) continue;
-      byLicense2.set(entry.license, [...byLicense2.get(entry.license) ?? [], src]);
-    }
-    return byLicense2;
-  }
-  async refreshLicenses(byLicense2, lane) {
-    if (byLicense2.size === 0) return 0;
-    const { members: members2 } = this.deps;
-    let results;
-    try {
-      const lookups = await members2.readMany([...byLicense2.keys()], lane);
-      results = /* @__PURE__ */ new Map();
-      for (const [license2, lookup] of lookups) results.set(license2, members2.answered(license2, lookup).view);
-    } catch (error62) {
-      this.deps.errors.note(error62, "background refresh failed");
-      return null;
-    }
-    let changed = 0;
-    for (const [license2, srcs] of byLicense2) {
-      if (!results.has(license2)) continue;
-      for (const src of srcs) if (this.apply(src, results.get(license2) ?? null)) changed++;
-    }
-    return changed;
-  }
-  /**
-   * Re-shapes online players from the catalog just loaded (a renamed department or rank), without
-   * a request; `playerUpdated` fires for those whose names changed.
-   */
-  reshapeOnline() {
-    const { index } = this.deps.catalog;
-    let changed = 0;
-    for (const [src, entry] of this.deps.players.onlinePlayers()) {
-      const view = entry.view;
-      if (!view) continue;
-      const departments = view.member.departments.map((d3) => {
-        const known = index.departments.get(d3.id);
-        const rank = d3.rank ? index.rank(d3.rank.id) : void 0;
-        return {
-          ...d3,
-          name: known?.name ?? d3.name,
-          shortName: known ? known.shortName : d3.shortName,
-          rank: d3.rank && rank ? { id: rank.id, name: rank.name, position: rank.position } : d3.rank
-        };
-      });
-      const next = viewOf({ ...view.member, departments }, view.assignments);
-      if (!memberChanged(view.member, next.member)) continue;
-      if (entry.license !== null) this.deps.members.reshaped(entry.license, next);
-      if (this.apply(src, next)) changed++;
-    }
-    return changed;
-  }
-  /**
-   * Records a rank the service confirmed for a player's department: exports show it at once, the
-   * cache keeps it, and `playerUpdated` fires as for a refresh. Null when the player is gone.
-   */
-  recordRank(src, departmentId, rank) {
-    const entry = this.deps.players.get(src);
-    const view = entry?.view;
-    if (!entry || !view) return null;
-    const held = { id: rank.id, name: rank.name, position: rank.position };
-    const member = {
-      ...view.member,
-      departments: view.member.departments.map((d3) => d3.id === departmentId ? { ...d3, rank: held } : d3)
-    };
-    const next = viewOf(member, view.assignments);
-    if (entry.license === null) {
-      this.apply(src, next);
-      return member;
-    }
-    this.deps.members.rankConfirmed(entry.license, next);
-    const holders = this.licensesOf(this.deps.players.onlinePlayers()).get(entry.license) ?? [src];
-    for (const other of holders) this.apply(other, next);
-    return member;
-  }
-  /** Fetches one player fresh; change events fire as for a background refresh. */
-  async refreshPlayer(src) {
-    const entry = this.deps.players.get(src);
-    if (!entry || entry.license === null) return null;
-    const resolution = await this.deps.members.fetch(entry.license, "refresh");
-    if (resolution.kind === "outage") return entry.view?.member ?? null;
-    this.apply(src, resolution.view);
-    return resolution.view?.member ?? null;
-  }
-  /** Records a new view for a player; returns whether other resources were told of a change. */
-  apply(src, view) {
-    const entry = this.deps.players.get(src);
-    if (!entry) return false;
-    const previous = entry.view;
-    entry.view = view;
-    if (!entry.announced || !this.deps.players.isOnline(src)) return false;
-    const before = previous?.member ?? null;
-    const after = view?.member ?? null;
-    if (!memberChanged(before, after)) return false;
-    this.deps.events.playerUpdated(src, after, before);
-    return true;
-  }
-};
-
-// src/roster/player-registry.ts
-var PlayerRegistry = class {
-  /**
-   * @param licenseOf reads a server id's license. FXServer runs other resources' `playerJoining`
-   * handlers in no set order (an unordered multimap of event → resource), possibly before ours moves
-   * the player to their final id; a final id not known yet is then found by its license.
-   */
-  constructor(licenseOf3) {
-    this.licenseOf = licenseOf3;
-  }
-  licenseOf;
-  connecting = /* @__PURE__ */ new Map();
-  online = /* @__PURE__ */ new Map();
-  /** License → temporary id of connecting players, to find one by their final id at `playerJoining`. */
-  connectingByLicense = /* @__PURE__ */ new Map();
-  connect(tempId, entry) {
-    this.connecting.set(tempId, entry);
-    if (entry.license !== null) this.connectingByLicense.set(entry.license, tempId);
-  }
-  /** Moves a connecting player to their final id; a player not seen connecting starts fresh. */
-  join(finalId, tempId, fallback) {
-    const entry = this.connecting.get(tempId) ?? fallback();
-    this.forgetConnecting(tempId);
-    this.online.set(finalId, entry);
-    return entry;
-  }
-  /** Registers a player already online (e.g. when the resource restarts). */
-  add(id2, entry) {
-    this.online.set(id2, entry);
-  }
-  drop(id2) {
-    const entry = this.online.get(id2) ?? this.connecting.get(id2);
-    this.online.delete(id2);
-    this.forgetConnecting(id2);
-    return entry;
-  }
-  /**
-   * The entry of a joined player, or of a connecting one by temporary id, or of one joining right
-   * now whose final id we have not seen yet (found by license; costs nothing while nobody connects).
-   */
-  get(id2) {
-    return this.online.get(id2) ?? this.connecting.get(id2) ?? this.joining(id2);
-  }
-  joining(id2) {
-    if (this.connectingByLicense.size === 0 || this.licenseOf === void 0) return void 0;
-    const license2 = this.licenseOf(id2);
-    const tempId = license2 === null ? void 0 : this.connectingByLicense.get(license2);
-    return tempId === void 0 ? void 0 : this.connecting.get(tempId);
-  }
-  forgetConnecting(tempId) {
-    const entry = this.connecting.get(tempId);
-    if (entry?.license != null && this.connectingByLicense.get(entry.license) === tempId)
-      this.connectingByLicense.delete(entry.license);
-    this.connecting.delete(tempId);
-  }
-  isOnline(id2) {
-    return this.online.has(id2);
-  }
-  /** Drops connecting entries older than `maxAgeMs`; returns how many went. */
-  sweep(now, maxAgeMs) {
-    let swept = 0;
-    for (const [id2, entry] of this.connecting) {
-      if (now - entry.since > maxAgeMs) {
-        this.forgetConnecting(id2);
-        swept++;
-      }
-    }
-    return swept;
-  }
-  /** Every entry the registry holds, connecting and joined. */
-  *entries() {
-    yield* this.connecting.values();
-    yield* this.online.values();
-  }
-  *onlinePlayers() {
-    yield* this.online;
-  }
-  get onlineCount() {
-    return this.online.size;
-  }
-  get connectingCount() {
-    return this.connecting.size;
-  }
-};
-
-// src/roster/queries.ts
-var RosterQueries = class {
-  constructor(requireStatus, order, catalog) {
-    this.order = order;
-    this.catalog = catalog;
-    this.admits = statusAdmits(requireStatus);
-  }
-  order;
-  catalog;
-  admits;
-  isOnRoster(view) {
-    return view !== void 0 && this.admits(view.member.status);
-  }
-  isInDepartment(view, department) {
-    return view?.department(department) !== void 0;
-  }
-  rank(view, department) {
-    if (!view) return null;
-    const held = department === void 0 ? view.primary : view.department(department);
-    return held?.rank ?? null;
-  }
-  hasRank(view, department, rank) {
-    const heldDepartment = view?.department(department);
-    const held = heldDepartment?.rank;
-    if (!held) return false;
-    const known = this.catalog().rankIn(heldDepartment.id, rank);
-    if (known) return known.id === held.id;
-    if (held.id === rank || held.name === rank) return true;
-    const key2 = matchKey(rank);
-    return matchKey(held.id) === key2 || matchKey(held.name) === key2;
-  }
-  /** That rank or a more senior one in the department, by the rank ladder of the catalog. */
-  hasMinRank(view, department, rank) {
-    const held = view?.department(department);
-    if (!held?.rank) return false;
-    const target = this.catalog().rankIn(held.id, rank);
-    if (!target) return this.hasRank(view, department, rank);
-    return isAtLeast(held.rank.position, target.position, this.order);
-  }
-};
-
-// src/roster/roster-errors.ts
-var RosterErrors = class {
-  constructor(clock2, logger) {
-    this.clock = clock2;
-    this.logger = logger;
-  }
-  clock;
-  logger;
-  last = null;
-  note(error62, context) {
-    const message = error62 instanceof Error ? error62.message : String(error62);
-    this.last = { message: `${context}: ${message}`, at: this.clock.now() };
-    if (!isKeyRefused(error62)) this.logger.warn(`${context}: ${message}`);
-  }
-};
-
-// src/kernel/feature.ts
-var Features = class {
-  attached = [];
-  add(feature) {
-    this.attached.push(feature);
-  }
-  start() {
-    for (const feature of this.attached) feature.start?.();
-    for (const feature of this.attached) feature.rosterStarted?.();
-  }
-  stop() {
-    for (const feature of this.attached) feature.stop?.();
-  }
-  sweep() {
-    for (const feature of this.attached) feature.sweep?.();
-  }
-  ready(identity) {
-    for (const feature of this.attached) feature.ready?.(identity);
-  }
-  scopesChanged(identity) {
-    for (const feature of this.attached) feature.scopesChanged?.(identity);
-  }
-  departmentsRead(catalog) {
-    for (const feature of this.attached) feature.departmentsRead?.(catalog);
-  }
-  catalogLoaded(catalog) {
-    for (const feature of this.attached) feature.catalogLoaded?.(catalog);
-  }
-  joinChecks() {
-    return this.attached.flatMap((feature) => feature.joinCheck ? [feature.joinCheck] : []);
-  }
-  admitted(tempId) {
-    for (const feature of this.attached) feature.admitted?.(tempId);
-  }
-  decided(decision) {
-    for (const feature of this.attached) feature.decided?.(decision);
-  }
-  playerLoaded(src, member) {
-    for (const feature of this.attached) feature.playerLoaded?.(src, member);
-  }
-  playerUpdated(src, member, previous) {
-    for (const feature of this.attached) feature.playerUpdated?.(src, member, previous);
-  }
-  dropped(entry) {
-    for (const feature of this.attached) feature.dropped?.(entry);
-  }
-  answered(status) {
-    for (const feature of this.attached) feature.answered?.(status);
-  }
-  auditFeedStarted() {
-    for (const feature of this.attached) feature.auditFeedStarted?.();
-  }
-  auditEntries(fresh) {
-    for (const feature of this.attached) feature.auditEntries?.(fresh);
-  }
-  auditGap(reason) {
-    for (const feature of this.attached) feature.auditGap?.(reason);
-  }
-  statusLines() {
-    return this.attached.flatMap((feature) => feature.statusLines?.() ?? []);
-  }
-  /** One feature after the other, so each one's own deadline starts when its turn comes. */
-  async doctorLines() {
-    const lines = [];
-    for (const feature of this.attached)
-      if (feature.doctorLines) lines.push(...await feature.doctorLines());
-    return lines;
-  }
-};
-
-// src/kernel/context.ts
-function buildRosterContext(inputs) {
-  const { settings, output: output2, clock: clock2 } = inputs;
-  const { logger } = output2;
-  const { config: config2 } = settings;
-  const features = new Features();
-  const claimedLicenses = new ClaimedLicenses(logger);
-  const admits = statusAdmits(config2.gate.requireStatus);
-  const joinNeedsDepartments = (member) => !config2.gate.enabled || admits(member.status);
-  const api = createRosterApi({
-    baseUrl: settings.baseUrl,
-    addressSetting: settings.baseUrlSetting,
-    apiKey: settings.apiKey,
-    timeoutMs: config2.api.timeoutMs,
-    perMinute: config2.rateLimit.perMinute,
-    maxWaitMs: config2.rateLimit.maxWaitSeconds * 1e3,
-    perDay: config2.rateLimit.perDay,
-    userAgent: rosterUserAgent("0.1.0"),
-    clock: clock2,
-    logger,
-    joinHoldMs: joinHoldMs(config2.gate.timeoutSeconds * 1e3),
-    onAnswer: (status) => features.answered(status),
-    joinNeedsDepartments,
-    claims: claimedLicenses
-  });
-  const cache = new MemberCache({
-    maxEntries: config2.cache.maxEntries,
-    ttlMs: config2.cache.ttlSeconds * 1e3,
-    negativeTtlMs: config2.cache.negativeTtlSeconds * 1e3,
-    now: () => clock2.now()
-  });
-  const players = new PlayerRegistry(licenseOf);
-  const errors = new RosterErrors(clock2, logger);
-  const catalog = new RosterCatalog({
-    source: api,
-    clock: clock2,
-    errors,
-    loaded: (index) => features.catalogLoaded(index)
-  });
-  const members2 = new MemberResolver({ source: api, cache, catalog, errors, joinNeedsDepartments });
-  const online2 = new OnlinePlayers({
-    players,
-    members: members2,
-    catalog,
-    // The features hear a change first, so what they hold (principals) moves in the same step
-    // as the event and the state bag.
-    events: {
-      playerLoaded(src, member) {
-        features.playerLoaded(src, member);
-        fivemRosterEvents.playerLoaded(src, member);
-      },
-      playerUpdated(src, member, previous) {
-        features.playerUpdated(src, member, previous);
-        fivemRosterEvents.playerUpdated(src, member, previous);
-      }
-    },
-    errors
-  });
-  return {
-    resource: inputs.resource,
-    resourcePath: fx.GetResourcePath(inputs.resource),
-    settings,
-    config: config2,
-    output: output2,
-    logger,
-    clock: clock2,
-    schedule: new Schedule(clock2),
-    api,
-    cache,
-    players,
-    catalog,
-    members: members2,
-    online: online2,
-    errors,
-    queries: new RosterQueries(config2.gate.requireStatus, config2.ranks.order, () => catalog.index),
-    claimedLicenses,
-    webToken: inputs.webToken,
-    identity: null,
-    features,
-    handles: new Handles()
-  };
-}
-
-// src/platform/logger.ts
-var RANK = { error: 0, warn: 1, info: 2, debug: 3 };
-function printable2(text6) {
-  return text6.replace(/[\p{Cc}\u2028\u2029]/gu, "?");
-}
-function consoleOutput(level, secrets) {
-  const redact = (text6) => {
-    let out = printable2(text6);
-    for (const secret of secrets()) if (secret.length >= 8) out = out.split(secret).join("[redacted]");
-    return out;
-  };
-  const write = (at, label) => (message) => {
-    if (RANK[at] <= RANK[level]) console.log(`${label}${redact(message)}`);
-  };
-  return {
-    logger: {
-      error: write("error", "ERROR: "),
-      warn: write("warn", "warning: "),
-      info: write("info", ""),
-      debug: write("debug", "debug: ")
-    },
-    print: (line) => console.log(redact(line))
-  };
-}
-
-// src/platform/ports.ts
-var systemClock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle)
-};
-
-// src/app/fail-closed.ts
-function failClosed(problems, output2) {
-  const { logger } = output2;
-  logger.error(
-    `not started: ${problems.length} problem(s) to fix. Connecting players are refused until then.`
-  );
-  for (const problem of problems) logger.error(problem);
-  const gate = attachGate({
-    config: configSchema.parse({}),
-    members: () => null,
-    source: () => null,
-    players: new PlayerRegistry(),
-    community: () => "community",
-    clock: systemClock,
-    logger
-  });
-  registerExports({}, logger);
-  registerRankCommand(() => null, output2, logger);
-  const resource = fx.GetCurrentResourceName();
-  fx.on("onResourceStop", (name) => {
-    if (name === resource) gate.stop();
-  });
-  const notSetUp = async () => ["the resource is not set up:", ...problems.map((p) => `  ${p}`)];
-  registerRosterCommand(
-    {
-      status: () => ["not set up; run `roster doctor`"],
-      lookup: notSetUp,
-      refresh: notSetUp,
-      doctor: notSetUp,
-      training: notSetUp
-    },
-    output2
-  );
-}
-
-// src/app/resource-name.ts
-var RESOURCE_NAME = "roster";
-function wrongNameProblem(actual) {
-  if (actual === RESOURCE_NAME) return null;
-  return `this resource is started as "${actual}" but must be named "${RESOURCE_NAME}": other resources call exports.${RESOURCE_NAME}, and "add_convar_permission ${RESOURCE_NAME} read roster_api_key" in server.cfg lets only a resource named ${RESOURCE_NAME} read the key. Rename the folder to ${RESOURCE_NAME} (a downloaded zip unpacks as ${RESOURCE_NAME}-main) and use "ensure ${RESOURCE_NAME}".`;
-}
-
-// src/app/start.ts
+// src/app/features.ts
 var FEATURES = [
   // First to stop: the players still waiting are decided while everything else still runs.
   attachJoinGate,
@@ -66085,7 +66078,7 @@ var FEATURES = [
   attachPanel,
   // After the players: the lookups of those already online queue ahead of the key check.
   attachKeyCheck,
-  attachRefresh,
+  attachAudit,
   attachMirror,
   attachQueuePriority,
   attachDutyHours,
@@ -66093,6 +66086,15 @@ var FEATURES = [
   // Its count of the day is read back when attached, before any request; its doctor line comes last.
   attachDailyBudget
 ];
+
+// src/app/resource-name.ts
+var RESOURCE_NAME = "roster";
+function wrongNameProblem(actual) {
+  if (actual === RESOURCE_NAME) return null;
+  return `this resource is started as "${actual}" but must be named "${RESOURCE_NAME}": other resources call exports.${RESOURCE_NAME}, and "add_convar_permission ${RESOURCE_NAME} read roster_api_key" in server.cfg lets only a resource named ${RESOURCE_NAME} read the key. Rename the folder to ${RESOURCE_NAME} (a downloaded zip unpacks as ${RESOURCE_NAME}-main) and use "ensure ${RESOURCE_NAME}".`;
+}
+
+// src/app/start.ts
 function startRoster() {
   const resource = fx.GetCurrentResourceName();
   const misnamed = wrongNameProblem(resource);

@@ -1,10 +1,10 @@
 import type { Dispatcher } from 'undici';
+import { attachAudit } from '../../../src/features/audit/index';
 import { admissionFor } from '../../../src/features/join-gate/admission';
 import { watchdogAfterMs } from '../../../src/features/join-gate/deadline';
 import { decideJoin } from '../../../src/features/join-gate/decide';
 import { attachKeyCheck } from '../../../src/features/key-check/index';
 import { attachMirror } from '../../../src/features/mirror/index';
-import { attachRefresh } from '../../../src/features/players/refresh';
 import { type Config, loadSettings } from '../../../src/kernel/config';
 import { buildRosterContext } from '../../../src/kernel/context';
 import type { Logger } from '../../../src/platform/ports';
@@ -79,7 +79,7 @@ export function startModelResource(inputs: ResourceInputs): ModelResource {
     );
   const { features, members, config } = context;
   // The features that keep the roster on the server, in the app's order (src/app/start.ts).
-  for (const attach of [attachKeyCheck, attachRefresh, attachMirror]) features.add(attach(context));
+  for (const attach of [attachKeyCheck, attachAudit, attachMirror]) features.add(attach(context));
   features.start();
 
   const { gate } = config;

@@ -2,12 +2,12 @@ import type { RosterContext } from '../../kernel/context';
 import type { Feature } from '../../kernel/feature';
 import { hasScope } from '../../roster/client';
 import type { KeyIdentity } from '../../roster/model';
-import type { AuditFeed } from '../audit/audit-feed';
-import { startAuditFeed } from '../audit/audit-start';
-import { feedLines } from '../audit/feed-report';
-import { gapReread } from '../audit/gap-reread';
-import { auditFeedHandle } from '../audit/handle';
-import { scheduleRefresh } from '../audit/refresh-plan';
+import type { AuditFeed } from './audit-feed';
+import { startAuditFeed } from './audit-start';
+import { feedLines } from './feed-report';
+import { gapReread } from './gap-reread';
+import { auditFeedHandle } from './handle';
+import { scheduleRefresh } from './refresh-plan';
 
 const CATALOG_REFRESH_MS = 30 * 60_000;
 
@@ -17,7 +17,7 @@ const CATALOG_REFRESH_MS = 30 * 60_000;
  * again the moment a refused key works again; departments and ranks every 30 minutes. `roster
  * doctor` tells how the feed runs.
  */
-export function attachRefresh(context: RosterContext): Feature {
+export function attachAudit(context: RosterContext): Feature {
   const {
     api,
     catalog,
