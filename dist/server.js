@@ -58592,528 +58592,8 @@ function dutyLines(state, intervalSeconds, auditRead) {
   }
 }
 
-// src/features/ranks/fivem/rank-record.ts
-var import_node_fs2 = require("node:fs");
-var import_node_path2 = require("node:path");
-var RANK_LOG_FILE = "rank-changes.log";
-var UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
-function quoted(value) {
-  return JSON.stringify(String(value).slice(0, 64)).replace(UNSAFE, escapeUnits);
-}
-function escapeUnits(character) {
-  let escaped = "";
-  for (let i = 0; i < character.length; i++) {
-    escaped += `\\u${character.charCodeAt(i).toString(16).padStart(4, "0")}`;
-  }
-  return escaped;
-}
-function rankLogLine(change, at) {
-  const { actor, target, department } = change;
-  const fields = [["actor", actor.name]];
-  if (actor.src !== null) {
-    fields.push(["actor_player", actor.src], ["actor_license", actor.license ?? "none"]);
-  }
-  fields.push(
-    ["target", target.name],
-    ["target_player", target.src],
-    ["member", target.memberId],
-    ["department", department.shortName ?? department.name],
-    ["from", change.from?.name ?? "none"],
-    ["to", change.to.name]
-  );
-  return [new Date(at).toISOString(), ...fields.map(([key2, value]) => `${key2}=${quoted(value)}`)].join(" ");
-}
-function rankChangeRecorder(resourcePath, logger, now) {
-  return (change) => {
-    const line = rankLogLine(change, now());
-    logger.info(`rank change: ${line}`);
-    if (resourcePath) {
-      try {
-        (0, import_node_fs2.appendFileSync)((0, import_node_path2.join)(resourcePath, RANK_LOG_FILE), `${line}
-`);
-      } catch (error62) {
-        logger.warn(`could not append to ${RANK_LOG_FILE}: ${error62.message}`);
-      }
-    }
-    fx.emit("roster:rankChanged", Number(change.target.src), {
-      department: change.department,
-      from: change.from,
-      to: change.to,
-      actor: change.actor.src === null ? 0 : Number(change.actor.src)
-    });
-  };
-}
-
-// src/features/ranks/rank-change-failure.ts
-function scopeNamed(message) {
-  return /\b[a-z]+:write\b/i.exec(message)?.[0]?.toLowerCase() ?? null;
-}
-function fieldNamed(details) {
-  if (typeof details === "string" && details.trim() !== "") return details.trim().slice(0, 80);
-  if (typeof details !== "object" || details === null) return null;
-  if (Array.isArray(details)) return details.length > 0 ? fieldNamed(details[0]) : null;
-  const record2 = details;
-  for (const name of ["field", "name", "path", "param", "parameter"]) {
-    const value = record2[name];
-    if (typeof value === "string" && value !== "") return value.slice(0, 80);
-    if (Array.isArray(value) && value.length > 0) return value.map(String).join(".").slice(0, 80);
-  }
-  const keys = Object.keys(record2);
-  return keys.length === 1 ? keys[0].slice(0, 80) : null;
-}
-function rankChangeFailure(error62, c) {
-  const what = `${c.rank} in ${c.department} for ${c.target}`;
-  if (error62 instanceof LimiterClosedError) return `The roster resource is stopping; ${what} was not set.`;
-  if (error62 instanceof LaneWaitTooLongError)
-    return `The roster is rate limiting this server right now; ${what} was not set. Try again in a minute.`;
-  if (error62 instanceof RosterServiceError) {
-    switch (error62.code) {
-      case "insufficient_scope": {
-        const scope = scopeNamed(error62.serviceMessage);
-        return `The server's roster API key may not change ranks: it lacks ${scope ? `the scope ${scope}` : "a write scope"}. The owner adds it to the key in the roster dashboard (Settings, API Keys).`;
-      }
-      case "validation_error": {
-        const field2 = fieldNamed(error62.details);
-        const said = error62.serviceMessage ? ` ("${error62.serviceMessage.slice(0, 160)}")` : "";
-        return `The roster refused ${what}: the field ${field2 ?? "sent"} was not accepted${said}.`;
-      }
-      case "not_found":
-        return `${c.target}'s assignment in ${c.department} no longer exists on the roster; their record is being re-read. Check their departments and try again.`;
-      case "conflict":
-        return `The roster refused ${what} because of a conflict (the record changed or is in use). Try again in a moment.`;
-      case "rate_limited":
-        return `The roster is rate limiting this server right now; ${what} was not set. Try again in a minute.`;
-      case "plan_required":
-      case "invalid_api_key":
-      case "ip_not_allowed":
-        return `The roster refused this server's key (${error62.code}); ranks cannot be changed until the owner fixes it (see \`roster doctor\`).`;
-      default:
-        return `The roster could not set ${what} (${error62.code}). Try again in a moment.`;
-    }
-  }
-  if (error62 instanceof RosterApiError && error62.kind === "refused") {
-    return `The roster refused this server's key (${error62.code}); ranks cannot be changed until the owner fixes it (see \`roster doctor\`).`;
-  }
-  return `The roster is unavailable right now; ${what} was not set. Try again in a moment.`;
-}
-
-// src/features/ranks/rank-change-limits.ts
-var RANK_CHANGE_RULES = {
-  actorSpacingMs: 3e3,
-  actorPerHour: 30,
-  targetPerWindow: 4,
-  targetWindowMs: 10 * 6e4
-};
-var HOUR_MS3 = 36e5;
-var SWEEP_AT = 512;
-var RankChangeLimits = class {
-  constructor(now, rules = RANK_CHANGE_RULES) {
-    this.now = now;
-    this.rules = rules;
-  }
-  now;
-  rules;
-  actors = /* @__PURE__ */ new Map();
-  targets = /* @__PURE__ */ new Map();
-  /** Why `actor` (null: the console or a trusted resource, exempt) may not change `target` now. */
-  refusal(actor, target) {
-    const now = this.now();
-    const { rules } = this;
-    if (actor !== null) {
-      const times = this.recent(this.actors, actor, HOUR_MS3, now);
-      const last = times.at(-1);
-      if (last !== void 0 && now - last < rules.actorSpacingMs) {
-        return { kind: "spacing", retryInMs: last + rules.actorSpacingMs - now };
-      }
-      if (times.length >= rules.actorPerHour) {
-        return { kind: "hourly", retryInMs: times[times.length - rules.actorPerHour] + HOUR_MS3 - now };
-      }
-    }
-    const changes = this.recent(this.targets, target, rules.targetWindowMs, now);
-    if (changes.length >= rules.targetPerWindow) {
-      const oldest = changes[changes.length - rules.targetPerWindow];
-      return { kind: "target", retryInMs: oldest + rules.targetWindowMs - now };
-    }
-    return null;
-  }
-  /** An attempt by a player actor that costs the key a request. */
-  countActor(actor) {
-    this.add(this.actors, actor, HOUR_MS3);
-  }
-  /** A change of `target` sent to the service. */
-  countTarget(target) {
-    this.add(this.targets, target, this.rules.targetWindowMs);
-  }
-  add(map2, key2, windowMs) {
-    const now = this.now();
-    if (map2.size >= SWEEP_AT) {
-      for (const [each] of map2) this.recent(map2, each, windowMs, now);
-    }
-    const times = this.recent(map2, key2, windowMs, now);
-    times.push(now);
-    map2.set(key2, times);
-  }
-  /** `key`'s times still inside the window, oldest first (an emptied key is forgotten). */
-  recent(map2, key2, windowMs, now) {
-    const times = map2.get(key2) ?? [];
-    const from = times.findIndex((at) => now - at < windowMs);
-    const kept = from < 0 ? [] : from === 0 ? times : times.slice(from);
-    if (kept.length === 0) map2.delete(key2);
-    else if (kept !== times) map2.set(key2, kept);
-    return kept;
-  }
-};
-function waitText(ms) {
-  const seconds = Math.max(1, Math.ceil(ms / 1e3));
-  if (seconds < 90) return `${seconds} s`;
-  const minutes = Math.ceil(seconds / 60);
-  if (minutes < 90) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
-}
-function limitText(limit, name) {
-  const when = waitText(limit.retryInMs);
-  switch (limit.kind) {
-    case "spacing":
-      return `You changed a rank moments ago; try again in ${when}.`;
-    case "hourly":
-      return `You have made ${RANK_CHANGE_RULES.actorPerHour} rank changes in the last hour, the most allowed; try again in ${when}.`;
-    case "target":
-      return `${name}'s rank has been changed ${RANK_CHANGE_RULES.targetPerWindow} times in the last 10 minutes, the most allowed; try again in ${when}.`;
-  }
-}
-
-// src/features/ranks/rank-patch.ts
-var MAX_WAIT_MS = 1e4;
-async function sendRankChange(deps, c) {
-  const { api, catalog, online: online2, logger } = deps;
-  const label = c.department.shortName ?? c.department.name;
-  const name = c.view.member.name;
-  const waitMs = api.estimateWaitMs("write");
-  if (waitMs > MAX_WAIT_MS) return { ok: false, reason: budgetText(waitMs) };
-  deps.countTarget(c.view.member.id);
-  let answer;
-  try {
-    answer = await api.patch(assignmentRoute(c.assignmentId), { rankId: c.wanted.id }, "write");
-  } catch (error62) {
-    const code = error62.code;
-    if (code === "insufficient_scope") {
-      deps.scopeNamed(scopeNamed(error62.serviceMessage ?? "") ?? "write");
-    }
-    if (code === "not_found") deps.reread(c.target);
-    logger.warn(`rank change for ${name} in ${label} failed: ${error62.message}`);
-    return {
-      ok: false,
-      reason: rankChangeFailure(error62, { target: name, department: label, rank: c.wanted.name })
-    };
-  }
-  const confirmed = confirmedRank(catalog, answer, c.department.id, c.wanted);
-  const member = online2.recordRank(c.target, c.department.id, confirmed);
-  if (member === null)
-    return { ok: false, reason: `${name} left before the change was confirmed; it was made.` };
-  const now = member.departments.find((d3) => d3.id === c.department.id) ?? c.department;
-  const change = {
-    target: { src: c.target, name: member.name, memberId: member.id },
-    department: now,
-    from: c.from,
-    to: now.rank ?? toRank(confirmed),
-    actor: c.actor
-  };
-  deps.changed(change);
-  return { ok: true, member, change };
-}
-function confirmedRank(catalog, answer, departmentId, wanted) {
-  const parsed = assignmentSchema.safeParse(answer);
-  if (!parsed.success) return wanted;
-  const rankId = parsed.data.rankId;
-  if (rankId === null || rankId === wanted.id) return wanted;
-  const rank = parsed.data.rank ?? catalog.index.rank(rankId);
-  return rank && (rank.departmentId ?? departmentId) === departmentId ? rank : wanted;
-}
-function budgetText(waitMs) {
-  return `The roster's requests are kept for joining players right now; try again in about ${waitText(waitMs)}.`;
-}
-function toRank(rank) {
-  return { id: rank.id, name: rank.name, position: rank.position };
-}
-
-// src/features/ranks/fresh-assignments.ts
-var includedMember = external_exports.looseObject({
-  member: external_exports.looseObject({ id: external_exports.string(), status: external_exports.string() }).nullish().catch(null)
-});
-async function readFreshAssignments(api, memberIds) {
-  const data = await api.get(
-    ROSTER_ROUTES.departmentAssignments,
-    { memberId: [...new Set(memberIds)], include: "rank,member", limit: 100 },
-    "write"
-  );
-  const items = Array.isArray(data) ? data : [];
-  const assignments = [];
-  const statuses = /* @__PURE__ */ new Map();
-  for (const item of items) {
-    const parsed = assignmentSchema.safeParse(item);
-    if (!parsed.success) continue;
-    assignments.push(parsed.data);
-    const member = includedMember.safeParse(item);
-    const record2 = member.success ? member.data.member : null;
-    if (record2 && record2.id === parsed.data.memberId) statuses.set(record2.id, record2.status);
-  }
-  return {
-    assignment: (memberId, departmentId) => assignments.find((a) => a.memberId === memberId && a.departmentId === departmentId),
-    status: (memberId) => statuses.get(memberId) ?? null
-  };
-}
-function heldRank(assignment, catalog) {
-  if (assignment.rankId === null) return null;
-  const rank = assignment.rank?.id === assignment.rankId ? assignment.rank : catalog.rank(assignment.rankId);
-  return rank ? toRank(rank) : void 0;
-}
-
-// src/features/ranks/rank-change.ts
-function refuse(reason) {
-  return { ok: false, reason };
-}
-
-// src/features/ranks/rank-actor.ts
-function actingFor(players, canManage, src, via) {
-  if (src === null) {
-    return {
-      ok: true,
-      actor: { src: null, name: via, license: null },
-      view: null,
-      manages: true,
-      key: null
-    };
-  }
-  const entry = players.get(src);
-  if (!entry || !players.isOnline(src)) return refuse(`No player ${src} (the actor) is online.`);
-  const actor = { src, name: entry.name, license: entry.license };
-  const key2 = entry.license ?? `player:${src}`;
-  if (canManage(src)) return { ok: true, actor, view: null, manages: true, key: key2 };
-  if (entry.view === void 0)
-    return refuse("Your roster record is not loaded yet, so your rank is unknown.");
-  if (entry.view === null)
-    return refuse("You are not on the roster, so you hold no rank to change others with.");
-  return { ok: true, actor, view: entry.view, manages: false, key: key2 };
-}
-
-// src/features/ranks/rank-authority.ts
-function isAbove(rank, than, order) {
-  return order === "top-down" ? rank < than : rank > than;
-}
-function checkAuthority(c) {
-  const bar = c.current !== null && isAbove(c.current.position, c.wanted.position, c.order) ? c.current : c.wanted;
-  if (c.actor !== null && isAbove(c.actor.position, bar.position, c.order)) return { ok: true };
-  const above = c.ladder.filter((r) => isAbove(r.position, bar.position, c.order));
-  return { ok: false, needed: above.at(-1) ?? null };
-}
-function actorRefusal(c) {
-  if (c.actor !== null && c.status === null) {
-    return "The roster did not show your own record, so your authority cannot be confirmed; try again.";
-  }
-  if (c.status !== null && !c.admits(c.status)) {
-    return `Your roster status is ${c.status}, which gives no authority to change ranks.`;
-  }
-  const authority = checkAuthority(c);
-  if (authority.ok) return null;
-  const takes = authority.needed ? `it takes ${authority.needed.name} or above in ${c.label}` : `only staff allowed roster.manage can do that in ${c.label}`;
-  const yours = c.actor ? `you are ${c.actor.name}` : `you hold no rank in ${c.label}`;
-  return `You may not set ${c.wanted.name} for ${c.name} (now ${c.current?.name ?? "no rank"}): ${takes}; ${yours}.`;
-}
-
-// src/features/ranks/rank-choice.ts
-function namedChoice(catalog, order, department, rank) {
-  const wanted = catalog.rankIn(department.id, rank);
-  if (wanted) return () => wanted;
-  const names = catalog.ladder(department.id, order).map((r) => r.name);
-  return refuse(
-    `${department.shortName ?? department.name} has no rank "${rank}"${names.length > 0 ? `; its ranks: ${names.join(", ")}` : ""}.`
-  );
-}
-function stepChoice(ladder, direction, label, name) {
-  return (current) => {
-    const at = current ? ladder.findIndex((r) => r.id === current.id) : ladder.length;
-    if (current && at < 0) return refuse(`${current.name} is not on the ${label} rank ladder; use rank set.`);
-    const next = direction === "promote" ? ladder[at - 1] : ladder[at + 1];
-    if (next) return next;
-    const end = direction === "promote" ? "the highest" : current ? "the lowest" : "no";
-    return refuse(`${name} already holds ${end} rank in ${label}.`);
-  };
-}
-
-// src/features/ranks/rank-target.ts
-function findTarget(catalog, players, target, department) {
-  const entry = players.get(target);
-  if (!entry || !players.isOnline(target)) return refuse(`No player ${target} is online.`);
-  if (entry.view === void 0)
-    return refuse(`Player ${target}'s roster record is still loading; try again.`);
-  if (entry.view === null) return refuse(`${entry.name || `Player ${target}`} is not on the roster.`);
-  if (!catalog.ready) return refuse("Departments and ranks are not loaded yet; try again shortly.");
-  const known = catalog.index.department(department);
-  if (!known) {
-    const names = catalog.index.catalog.departments.map((d3) => d3.shortName ?? d3.name);
-    return refuse(`There is no department "${department}"; departments: ${names.join(", ")}.`);
-  }
-  const held = entry.view.department(known.id);
-  if (!held) return refuse(`${entry.view.member.name} is not in ${known.shortName ?? known.name}.`);
-  return { ok: true, view: entry.view, department: held };
-}
-
-// src/features/ranks/write-scope.ts
-var WRITE_SCOPES = ["roster:write", "departments:write"];
-var WriteScope = class {
-  /** The write scope the service asked for, once an `insufficient_scope` named it. */
-  needed = null;
-  /** The service named the write scope it wants. */
-  named(scope) {
-    this.needed = scope;
-  }
-  /** A reason when the key surely cannot write; null when it may or its scopes are not known yet. */
-  missing(scopes2) {
-    if (scopes2 === null) return null;
-    const needed = this.needed ? [this.needed] : WRITE_SCOPES;
-    if (needed.some((scope) => hasScope(scopes2, scope))) return null;
-    return `The server's roster API key may not change ranks: it lacks ${needed.length === 1 ? `the scope ${needed[0]}` : `a write scope (${needed.join(" or ")})`}. The owner adds it to the key in the roster dashboard (Settings, API Keys).`;
-  }
-};
-
-// src/features/ranks/rank-changes.ts
-var RankChanges = class {
-  constructor(deps) {
-    this.deps = deps;
-    this.limits = new RankChangeLimits(deps.now);
-  }
-  deps;
-  /** Targets with a change under way: a second one (a macro, a double click) is refused. */
-  pending = /* @__PURE__ */ new Set();
-  writeScope = new WriteScope();
-  limits;
-  /**
-   * Sets `rank` (id or name) in `department` (id, name or short name) for online player `target`.
-   * `actor` is the acting player's server id, or null for the console or a trusted caller named `via`.
-   */
-  async setRank(target, department, rank, actor, via = "console") {
-    const found = this.targetIn(target, department);
-    if (!found.ok) return found;
-    const choose = namedChoice(this.deps.catalog.index, this.deps.order, found.department, rank);
-    if (typeof choose !== "function") return choose;
-    return this.change(target, found, choose, actor, via);
-  }
-  /** One step up (`promote`) or down (`demote`) from the rank held on the roster now. */
-  async step(target, department, direction, actor, via = "console") {
-    const view = this.deps.players.get(target)?.view;
-    const key2 = department ?? view?.primary?.id;
-    if (view && key2 === void 0) return refuse(`${view.member.name} is in no department.`);
-    const found = this.targetIn(target, key2 ?? "");
-    if (!found.ok) return found;
-    const ladder = this.ladder(found.department.id);
-    const label = found.department.shortName ?? found.department.name;
-    const choose = stepChoice(ladder, direction, label, found.view.member.name);
-    return this.change(target, found, choose, actor, via);
-  }
-  targetIn(target, department) {
-    return findTarget(this.deps.catalog, this.deps.players, target, department);
-  }
-  /** Checks what needs no request, counts the attempt, then reads fresh and decides. */
-  async change(target, found, choose, actorSrc, via) {
-    const acting = actingFor(this.deps.players, this.deps.canManage, actorSrc, via);
-    if (!acting.ok) return acting;
-    if (acting.view && !acting.view.department(found.department.id)) {
-      const label = found.department.shortName ?? found.department.name;
-      return refuse(
-        `You are not in ${label} on the roster, so you hold no rank there to change others with.`
-      );
-    }
-    const scopeProblem = this.writeScope.missing(this.deps.scopes());
-    if (scopeProblem) return refuse(scopeProblem);
-    const name = found.view.member.name;
-    const limited = this.limits.refusal(acting.key, found.view.member.id);
-    if (limited) return refuse(limitText(limited, name));
-    if (this.pending.has(target)) return refuse(`A rank change for ${name} is already under way.`);
-    const waitMs = this.deps.api.estimateWaitMs("write");
-    if (waitMs > MAX_WAIT_MS) return refuse(budgetText(waitMs));
-    if (acting.key !== null) this.limits.countActor(acting.key);
-    this.pending.add(target);
-    try {
-      return await this.decide(target, found, choose, acting);
-    } finally {
-      this.pending.delete(target);
-    }
-  }
-  async decide(target, { view, department }, choose, acting) {
-    const label = department.shortName ?? department.name;
-    const name = view.member.name;
-    const judge2 = acting.manages ? null : acting.view;
-    const ids2 = judge2 ? [view.member.id, judge2.member.id] : [view.member.id];
-    let fresh;
-    try {
-      fresh = await readFreshAssignments(this.deps.api, ids2);
-    } catch (error62) {
-      this.deps.logger.warn(
-        `reading ${name}'s assignments before a rank change failed: ${error62.message}`
-      );
-      return refuse(rankChangeFailure(error62, { target: name, department: label, rank: "the rank" }));
-    }
-    const assignment = fresh.assignment(view.member.id, department.id);
-    if (!assignment) {
-      this.reread([target]);
-      return refuse(`${name} is no longer in ${label} on the roster; their record is being re-read.`);
-    }
-    const current = heldRank(assignment, this.deps.catalog.index);
-    if (current === void 0)
-      return refuse(`${name}'s rank in ${label} is not one this server knows yet; try again shortly.`);
-    if (current?.id !== department.rank?.id) this.reread([target]);
-    const wanted = choose(current);
-    if ("ok" in wanted) return wanted;
-    if (current?.id === wanted.id) return refuse(`${name} already holds ${wanted.name} in ${label}.`);
-    if (judge2) {
-      const own2 = fresh.assignment(judge2.member.id, department.id);
-      const rank = own2 ? heldRank(own2, this.deps.catalog.index) ?? null : null;
-      const status = fresh.status(judge2.member.id);
-      const cached2 = judge2.department(department.id)?.rank?.id;
-      if (rank?.id !== cached2 || status !== null && status !== judge2.member.status) {
-        if (acting.actor.src !== null) this.reread([acting.actor.src]);
-      }
-      const refusal = actorRefusal({
-        actor: rank,
-        status,
-        admits: this.deps.admits,
-        current,
-        wanted,
-        ladder: this.ladder(department.id),
-        order: this.deps.order,
-        name,
-        label
-      });
-      if (refusal) return refuse(refusal);
-    }
-    return sendRankChange(
-      {
-        ...this.deps,
-        countTarget: (memberId) => this.limits.countTarget(memberId),
-        scopeNamed: (scope) => this.writeScope.named(scope),
-        reread: (src) => this.reread([src])
-      },
-      { target, view, department, assignmentId: assignment.id, from: current, wanted, actor: acting.actor }
-    );
-  }
-  /** What the cache holds for these players turned out stale: read them again, in the background. */
-  reread(srcs) {
-    this.deps.online.refreshPlayers(srcs).catch(() => void 0);
-  }
-  ladder(departmentId) {
-    return this.deps.catalog.index.ladder(departmentId, this.deps.order);
-  }
-};
-
 // src/features/exports/fivem/exports.ts
-var RANK_FAILED = {
-  ok: false,
-  reason: "The rank change failed inside the roster resource; see the server console."
-};
-var NO_ACTOR = "actor is missing: pass the acting player's server id, or 0 to act as this resource. A missing actor is never taken for the console (a Lua `source` read after Wait() is nil: copy it first).";
-function rosterExports({ members: members2, online: online2, queries, ranks, deadline }) {
+function rosterExports({ members: members2, online: online2, queries, deadline }) {
   const view = (src) => {
     const id2 = serverId(src);
     return id2 === null ? void 0 : online2.view(id2);
@@ -59173,56 +58653,22 @@ function rosterExports({ members: members2, online: online2, queries, ranks, dea
         return inTime(online2.refreshPlayer(id2), () => online2.view(id2)?.member ?? null);
       },
       null
-    ],
-    setRank: [
-      async (target, department, rank, actor) => {
-        const src = serverId(target);
-        const d3 = key(department);
-        const r = key(rank);
-        if (src === null) return { ok: false, reason: "target must be the server id of an online player." };
-        if (d3 === null || r === null)
-          return { ok: false, reason: "department and rank must be names or ids." };
-        if (actor === void 0 || actor === null) return { ok: false, reason: NO_ACTOR };
-        const trusted = actor === 0 || actor === "0";
-        const by = trusted ? null : serverId(actor);
-        if (!trusted && by === null) return { ok: false, reason: "actor must be a player server id, or 0." };
-        const via = `resource ${fx.GetInvokingResource?.() ?? "unknown"}`;
-        const result = await ranks.setRank(src, d3, r, by, via);
-        return result.ok ? { ok: true, member: result.member } : { ok: false, reason: result.reason };
-      },
-      RANK_FAILED
     ]
   };
 }
 
 // src/features/exports/index.ts
 function attachExports(context) {
-  const { catalog, members: members2, online: online2, queries, players, api, config: config2, clock: clock2, logger, resourcePath } = context;
-  const ranks = new RankChanges({
-    catalog,
-    online: online2,
-    players,
-    api,
-    order: config2.ranks.order,
-    // Unknown until the key is verified: meanwhile a change is sent and the service decides.
-    scopes: () => context.identity?.scopes ?? null,
-    canManage: (src) => fx.IsPlayerAceAllowed(src, "roster.manage"),
-    admits: statusAdmits(config2.gate.requireStatus),
-    changed: rankChangeRecorder(resourcePath, logger, () => clock2.now()),
-    now: () => clock2.now(),
-    logger
-  });
+  const { members: members2, online: online2, queries, config: config2, clock: clock2 } = context;
   let stop = () => void 0;
   const stopped = new Promise((resolve2) => {
     stop = resolve2;
   });
-  registerRankCommand(() => ranks, context.output, logger);
   return {
     exports: rosterExports({
       members: members2,
       online: online2,
       queries,
-      ranks,
       deadline: { ms: config2.gate.timeoutSeconds * 1e3, clock: clock2, stopped }
     }),
     // A lookup still waiting for the service is answered from memory as the resource stops.
@@ -63539,15 +62985,15 @@ var PrincipalGrants = class {
 };
 
 // src/features/permissions/fivem/ledger-file.ts
-var import_node_fs3 = require("node:fs");
-var import_node_path3 = require("node:path");
+var import_node_fs2 = require("node:fs");
+var import_node_path2 = require("node:path");
 function ledgerFile(resourcePath, name = "roster-principals.txt") {
-  const path = (0, import_node_path3.join)(resourcePath, name);
+  const path = (0, import_node_path2.join)(resourcePath, name);
   return {
     read: () => readIfPresent(path),
     write: (text6) => replaceFile(path, text6),
     append(text6) {
-      (0, import_node_fs3.appendFileSync)(path, text6);
+      (0, import_node_fs2.appendFileSync)(path, text6);
     }
   };
 }
@@ -64062,6 +63508,571 @@ function queueFound(connectQueue) {
   if (fx.GetResourceState("qbx_core") === "started")
     return "qbx_core's queue: give a sub-queue the predicate in docs/queue-and-duty.md (it calls lookupPriority).";
   return "no ConnectQueue running; other queues can call getPriority or lookupPriority.";
+}
+
+// src/features/ranks/fivem/rank-export.ts
+var RANK_FAILED = {
+  ok: false,
+  reason: "The rank change failed inside the roster resource; see the server console."
+};
+var NO_ACTOR = "actor is missing: pass the acting player's server id, or 0 to act as this resource. A missing actor is never taken for the console (a Lua `source` read after Wait() is nil: copy it first).";
+function rankExports(ranks) {
+  return {
+    setRank: [
+      async (target, department, rank, actor) => {
+        const src = serverId(target);
+        const d3 = key(department);
+        const r = key(rank);
+        if (src === null) return { ok: false, reason: "target must be the server id of an online player." };
+        if (d3 === null || r === null)
+          return { ok: false, reason: "department and rank must be names or ids." };
+        if (actor === void 0 || actor === null) return { ok: false, reason: NO_ACTOR };
+        const trusted = actor === 0 || actor === "0";
+        const by = trusted ? null : serverId(actor);
+        if (!trusted && by === null) return { ok: false, reason: "actor must be a player server id, or 0." };
+        const via = `resource ${fx.GetInvokingResource?.() ?? "unknown"}`;
+        const result = await ranks.setRank(src, d3, r, by, via);
+        return result.ok ? { ok: true, member: result.member } : { ok: false, reason: result.reason };
+      },
+      RANK_FAILED
+    ]
+  };
+}
+
+// src/features/ranks/fivem/rank-record.ts
+var import_node_fs3 = require("node:fs");
+var import_node_path3 = require("node:path");
+var RANK_LOG_FILE = "rank-changes.log";
+var UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+function quoted(value) {
+  return JSON.stringify(String(value).slice(0, 64)).replace(UNSAFE, escapeUnits);
+}
+function escapeUnits(character) {
+  let escaped = "";
+  for (let i = 0; i < character.length; i++) {
+    escaped += `\\u${character.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  }
+  return escaped;
+}
+function rankLogLine(change, at) {
+  const { actor, target, department } = change;
+  const fields = [["actor", actor.name]];
+  if (actor.src !== null) {
+    fields.push(["actor_player", actor.src], ["actor_license", actor.license ?? "none"]);
+  }
+  fields.push(
+    ["target", target.name],
+    ["target_player", target.src],
+    ["member", target.memberId],
+    ["department", department.shortName ?? department.name],
+    ["from", change.from?.name ?? "none"],
+    ["to", change.to.name]
+  );
+  return [new Date(at).toISOString(), ...fields.map(([key2, value]) => `${key2}=${quoted(value)}`)].join(" ");
+}
+function rankChangeRecorder(resourcePath, logger, now) {
+  return (change) => {
+    const line = rankLogLine(change, now());
+    logger.info(`rank change: ${line}`);
+    if (resourcePath) {
+      try {
+        (0, import_node_fs3.appendFileSync)((0, import_node_path3.join)(resourcePath, RANK_LOG_FILE), `${line}
+`);
+      } catch (error62) {
+        logger.warn(`could not append to ${RANK_LOG_FILE}: ${error62.message}`);
+      }
+    }
+    fx.emit("roster:rankChanged", Number(change.target.src), {
+      department: change.department,
+      from: change.from,
+      to: change.to,
+      actor: change.actor.src === null ? 0 : Number(change.actor.src)
+    });
+  };
+}
+
+// src/features/ranks/rank-change-failure.ts
+function scopeNamed(message) {
+  return /\b[a-z]+:write\b/i.exec(message)?.[0]?.toLowerCase() ?? null;
+}
+function fieldNamed(details) {
+  if (typeof details === "string" && details.trim() !== "") return details.trim().slice(0, 80);
+  if (typeof details !== "object" || details === null) return null;
+  if (Array.isArray(details)) return details.length > 0 ? fieldNamed(details[0]) : null;
+  const record2 = details;
+  for (const name of ["field", "name", "path", "param", "parameter"]) {
+    const value = record2[name];
+    if (typeof value === "string" && value !== "") return value.slice(0, 80);
+    if (Array.isArray(value) && value.length > 0) return value.map(String).join(".").slice(0, 80);
+  }
+  const keys = Object.keys(record2);
+  return keys.length === 1 ? keys[0].slice(0, 80) : null;
+}
+function rankChangeFailure(error62, c) {
+  const what = `${c.rank} in ${c.department} for ${c.target}`;
+  if (error62 instanceof LimiterClosedError) return `The roster resource is stopping; ${what} was not set.`;
+  if (error62 instanceof LaneWaitTooLongError)
+    return `The roster is rate limiting this server right now; ${what} was not set. Try again in a minute.`;
+  if (error62 instanceof RosterServiceError) {
+    switch (error62.code) {
+      case "insufficient_scope": {
+        const scope = scopeNamed(error62.serviceMessage);
+        return `The server's roster API key may not change ranks: it lacks ${scope ? `the scope ${scope}` : "a write scope"}. The owner adds it to the key in the roster dashboard (Settings, API Keys).`;
+      }
+      case "validation_error": {
+        const field2 = fieldNamed(error62.details);
+        const said = error62.serviceMessage ? ` ("${error62.serviceMessage.slice(0, 160)}")` : "";
+        return `The roster refused ${what}: the field ${field2 ?? "sent"} was not accepted${said}.`;
+      }
+      case "not_found":
+        return `${c.target}'s assignment in ${c.department} no longer exists on the roster; their record is being re-read. Check their departments and try again.`;
+      case "conflict":
+        return `The roster refused ${what} because of a conflict (the record changed or is in use). Try again in a moment.`;
+      case "rate_limited":
+        return `The roster is rate limiting this server right now; ${what} was not set. Try again in a minute.`;
+      case "plan_required":
+      case "invalid_api_key":
+      case "ip_not_allowed":
+        return `The roster refused this server's key (${error62.code}); ranks cannot be changed until the owner fixes it (see \`roster doctor\`).`;
+      default:
+        return `The roster could not set ${what} (${error62.code}). Try again in a moment.`;
+    }
+  }
+  if (error62 instanceof RosterApiError && error62.kind === "refused") {
+    return `The roster refused this server's key (${error62.code}); ranks cannot be changed until the owner fixes it (see \`roster doctor\`).`;
+  }
+  return `The roster is unavailable right now; ${what} was not set. Try again in a moment.`;
+}
+
+// src/features/ranks/rank-change-limits.ts
+var RANK_CHANGE_RULES = {
+  actorSpacingMs: 3e3,
+  actorPerHour: 30,
+  targetPerWindow: 4,
+  targetWindowMs: 10 * 6e4
+};
+var HOUR_MS3 = 36e5;
+var SWEEP_AT = 512;
+var RankChangeLimits = class {
+  constructor(now, rules = RANK_CHANGE_RULES) {
+    this.now = now;
+    this.rules = rules;
+  }
+  now;
+  rules;
+  actors = /* @__PURE__ */ new Map();
+  targets = /* @__PURE__ */ new Map();
+  /** Why `actor` (null: the console or a trusted resource, exempt) may not change `target` now. */
+  refusal(actor, target) {
+    const now = this.now();
+    const { rules } = this;
+    if (actor !== null) {
+      const times = this.recent(this.actors, actor, HOUR_MS3, now);
+      const last = times.at(-1);
+      if (last !== void 0 && now - last < rules.actorSpacingMs) {
+        return { kind: "spacing", retryInMs: last + rules.actorSpacingMs - now };
+      }
+      if (times.length >= rules.actorPerHour) {
+        return { kind: "hourly", retryInMs: times[times.length - rules.actorPerHour] + HOUR_MS3 - now };
+      }
+    }
+    const changes = this.recent(this.targets, target, rules.targetWindowMs, now);
+    if (changes.length >= rules.targetPerWindow) {
+      const oldest = changes[changes.length - rules.targetPerWindow];
+      return { kind: "target", retryInMs: oldest + rules.targetWindowMs - now };
+    }
+    return null;
+  }
+  /** An attempt by a player actor that costs the key a request. */
+  countActor(actor) {
+    this.add(this.actors, actor, HOUR_MS3);
+  }
+  /** A change of `target` sent to the service. */
+  countTarget(target) {
+    this.add(this.targets, target, this.rules.targetWindowMs);
+  }
+  add(map2, key2, windowMs) {
+    const now = this.now();
+    if (map2.size >= SWEEP_AT) {
+      for (const [each] of map2) this.recent(map2, each, windowMs, now);
+    }
+    const times = this.recent(map2, key2, windowMs, now);
+    times.push(now);
+    map2.set(key2, times);
+  }
+  /** `key`'s times still inside the window, oldest first (an emptied key is forgotten). */
+  recent(map2, key2, windowMs, now) {
+    const times = map2.get(key2) ?? [];
+    const from = times.findIndex((at) => now - at < windowMs);
+    const kept = from < 0 ? [] : from === 0 ? times : times.slice(from);
+    if (kept.length === 0) map2.delete(key2);
+    else if (kept !== times) map2.set(key2, kept);
+    return kept;
+  }
+};
+function waitText(ms) {
+  const seconds = Math.max(1, Math.ceil(ms / 1e3));
+  if (seconds < 90) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 90) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+function limitText(limit, name) {
+  const when = waitText(limit.retryInMs);
+  switch (limit.kind) {
+    case "spacing":
+      return `You changed a rank moments ago; try again in ${when}.`;
+    case "hourly":
+      return `You have made ${RANK_CHANGE_RULES.actorPerHour} rank changes in the last hour, the most allowed; try again in ${when}.`;
+    case "target":
+      return `${name}'s rank has been changed ${RANK_CHANGE_RULES.targetPerWindow} times in the last 10 minutes, the most allowed; try again in ${when}.`;
+  }
+}
+
+// src/features/ranks/rank-patch.ts
+var MAX_WAIT_MS = 1e4;
+async function sendRankChange(deps, c) {
+  const { api, catalog, online: online2, logger } = deps;
+  const label = c.department.shortName ?? c.department.name;
+  const name = c.view.member.name;
+  const waitMs = api.estimateWaitMs("write");
+  if (waitMs > MAX_WAIT_MS) return { ok: false, reason: budgetText(waitMs) };
+  deps.countTarget(c.view.member.id);
+  let answer;
+  try {
+    answer = await api.patch(assignmentRoute(c.assignmentId), { rankId: c.wanted.id }, "write");
+  } catch (error62) {
+    const code = error62.code;
+    if (code === "insufficient_scope") {
+      deps.scopeNamed(scopeNamed(error62.serviceMessage ?? "") ?? "write");
+    }
+    if (code === "not_found") deps.reread(c.target);
+    logger.warn(`rank change for ${name} in ${label} failed: ${error62.message}`);
+    return {
+      ok: false,
+      reason: rankChangeFailure(error62, { target: name, department: label, rank: c.wanted.name })
+    };
+  }
+  const confirmed = confirmedRank(catalog, answer, c.department.id, c.wanted);
+  const member = online2.recordRank(c.target, c.department.id, confirmed);
+  if (member === null)
+    return { ok: false, reason: `${name} left before the change was confirmed; it was made.` };
+  const now = member.departments.find((d3) => d3.id === c.department.id) ?? c.department;
+  const change = {
+    target: { src: c.target, name: member.name, memberId: member.id },
+    department: now,
+    from: c.from,
+    to: now.rank ?? toRank(confirmed),
+    actor: c.actor
+  };
+  deps.changed(change);
+  return { ok: true, member, change };
+}
+function confirmedRank(catalog, answer, departmentId, wanted) {
+  const parsed = assignmentSchema.safeParse(answer);
+  if (!parsed.success) return wanted;
+  const rankId = parsed.data.rankId;
+  if (rankId === null || rankId === wanted.id) return wanted;
+  const rank = parsed.data.rank ?? catalog.index.rank(rankId);
+  return rank && (rank.departmentId ?? departmentId) === departmentId ? rank : wanted;
+}
+function budgetText(waitMs) {
+  return `The roster's requests are kept for joining players right now; try again in about ${waitText(waitMs)}.`;
+}
+function toRank(rank) {
+  return { id: rank.id, name: rank.name, position: rank.position };
+}
+
+// src/features/ranks/fresh-assignments.ts
+var includedMember = external_exports.looseObject({
+  member: external_exports.looseObject({ id: external_exports.string(), status: external_exports.string() }).nullish().catch(null)
+});
+async function readFreshAssignments(api, memberIds) {
+  const data = await api.get(
+    ROSTER_ROUTES.departmentAssignments,
+    { memberId: [...new Set(memberIds)], include: "rank,member", limit: 100 },
+    "write"
+  );
+  const items = Array.isArray(data) ? data : [];
+  const assignments = [];
+  const statuses = /* @__PURE__ */ new Map();
+  for (const item of items) {
+    const parsed = assignmentSchema.safeParse(item);
+    if (!parsed.success) continue;
+    assignments.push(parsed.data);
+    const member = includedMember.safeParse(item);
+    const record2 = member.success ? member.data.member : null;
+    if (record2 && record2.id === parsed.data.memberId) statuses.set(record2.id, record2.status);
+  }
+  return {
+    assignment: (memberId, departmentId) => assignments.find((a) => a.memberId === memberId && a.departmentId === departmentId),
+    status: (memberId) => statuses.get(memberId) ?? null
+  };
+}
+function heldRank(assignment, catalog) {
+  if (assignment.rankId === null) return null;
+  const rank = assignment.rank?.id === assignment.rankId ? assignment.rank : catalog.rank(assignment.rankId);
+  return rank ? toRank(rank) : void 0;
+}
+
+// src/features/ranks/rank-change.ts
+function refuse(reason) {
+  return { ok: false, reason };
+}
+
+// src/features/ranks/rank-actor.ts
+function actingFor(players, canManage, src, via) {
+  if (src === null) {
+    return {
+      ok: true,
+      actor: { src: null, name: via, license: null },
+      view: null,
+      manages: true,
+      key: null
+    };
+  }
+  const entry = players.get(src);
+  if (!entry || !players.isOnline(src)) return refuse(`No player ${src} (the actor) is online.`);
+  const actor = { src, name: entry.name, license: entry.license };
+  const key2 = entry.license ?? `player:${src}`;
+  if (canManage(src)) return { ok: true, actor, view: null, manages: true, key: key2 };
+  if (entry.view === void 0)
+    return refuse("Your roster record is not loaded yet, so your rank is unknown.");
+  if (entry.view === null)
+    return refuse("You are not on the roster, so you hold no rank to change others with.");
+  return { ok: true, actor, view: entry.view, manages: false, key: key2 };
+}
+
+// src/features/ranks/rank-authority.ts
+function isAbove(rank, than, order) {
+  return order === "top-down" ? rank < than : rank > than;
+}
+function checkAuthority(c) {
+  const bar = c.current !== null && isAbove(c.current.position, c.wanted.position, c.order) ? c.current : c.wanted;
+  if (c.actor !== null && isAbove(c.actor.position, bar.position, c.order)) return { ok: true };
+  const above = c.ladder.filter((r) => isAbove(r.position, bar.position, c.order));
+  return { ok: false, needed: above.at(-1) ?? null };
+}
+function actorRefusal(c) {
+  if (c.actor !== null && c.status === null) {
+    return "The roster did not show your own record, so your authority cannot be confirmed; try again.";
+  }
+  if (c.status !== null && !c.admits(c.status)) {
+    return `Your roster status is ${c.status}, which gives no authority to change ranks.`;
+  }
+  const authority = checkAuthority(c);
+  if (authority.ok) return null;
+  const takes = authority.needed ? `it takes ${authority.needed.name} or above in ${c.label}` : `only staff allowed roster.manage can do that in ${c.label}`;
+  const yours = c.actor ? `you are ${c.actor.name}` : `you hold no rank in ${c.label}`;
+  return `You may not set ${c.wanted.name} for ${c.name} (now ${c.current?.name ?? "no rank"}): ${takes}; ${yours}.`;
+}
+
+// src/features/ranks/rank-choice.ts
+function namedChoice(catalog, order, department, rank) {
+  const wanted = catalog.rankIn(department.id, rank);
+  if (wanted) return () => wanted;
+  const names = catalog.ladder(department.id, order).map((r) => r.name);
+  return refuse(
+    `${department.shortName ?? department.name} has no rank "${rank}"${names.length > 0 ? `; its ranks: ${names.join(", ")}` : ""}.`
+  );
+}
+function stepChoice(ladder, direction, label, name) {
+  return (current) => {
+    const at = current ? ladder.findIndex((r) => r.id === current.id) : ladder.length;
+    if (current && at < 0) return refuse(`${current.name} is not on the ${label} rank ladder; use rank set.`);
+    const next = direction === "promote" ? ladder[at - 1] : ladder[at + 1];
+    if (next) return next;
+    const end = direction === "promote" ? "the highest" : current ? "the lowest" : "no";
+    return refuse(`${name} already holds ${end} rank in ${label}.`);
+  };
+}
+
+// src/features/ranks/rank-target.ts
+function findTarget(catalog, players, target, department) {
+  const entry = players.get(target);
+  if (!entry || !players.isOnline(target)) return refuse(`No player ${target} is online.`);
+  if (entry.view === void 0)
+    return refuse(`Player ${target}'s roster record is still loading; try again.`);
+  if (entry.view === null) return refuse(`${entry.name || `Player ${target}`} is not on the roster.`);
+  if (!catalog.ready) return refuse("Departments and ranks are not loaded yet; try again shortly.");
+  const known = catalog.index.department(department);
+  if (!known) {
+    const names = catalog.index.catalog.departments.map((d3) => d3.shortName ?? d3.name);
+    return refuse(`There is no department "${department}"; departments: ${names.join(", ")}.`);
+  }
+  const held = entry.view.department(known.id);
+  if (!held) return refuse(`${entry.view.member.name} is not in ${known.shortName ?? known.name}.`);
+  return { ok: true, view: entry.view, department: held };
+}
+
+// src/features/ranks/write-scope.ts
+var WRITE_SCOPES = ["roster:write", "departments:write"];
+var WriteScope = class {
+  /** The write scope the service asked for, once an `insufficient_scope` named it. */
+  needed = null;
+  /** The service named the write scope it wants. */
+  named(scope) {
+    this.needed = scope;
+  }
+  /** A reason when the key surely cannot write; null when it may or its scopes are not known yet. */
+  missing(scopes2) {
+    if (scopes2 === null) return null;
+    const needed = this.needed ? [this.needed] : WRITE_SCOPES;
+    if (needed.some((scope) => hasScope(scopes2, scope))) return null;
+    return `The server's roster API key may not change ranks: it lacks ${needed.length === 1 ? `the scope ${needed[0]}` : `a write scope (${needed.join(" or ")})`}. The owner adds it to the key in the roster dashboard (Settings, API Keys).`;
+  }
+};
+
+// src/features/ranks/rank-changes.ts
+var RankChanges = class {
+  constructor(deps) {
+    this.deps = deps;
+    this.limits = new RankChangeLimits(deps.now);
+  }
+  deps;
+  /** Targets with a change under way: a second one (a macro, a double click) is refused. */
+  pending = /* @__PURE__ */ new Set();
+  writeScope = new WriteScope();
+  limits;
+  /**
+   * Sets `rank` (id or name) in `department` (id, name or short name) for online player `target`.
+   * `actor` is the acting player's server id, or null for the console or a trusted caller named `via`.
+   */
+  async setRank(target, department, rank, actor, via = "console") {
+    const found = this.targetIn(target, department);
+    if (!found.ok) return found;
+    const choose = namedChoice(this.deps.catalog.index, this.deps.order, found.department, rank);
+    if (typeof choose !== "function") return choose;
+    return this.change(target, found, choose, actor, via);
+  }
+  /** One step up (`promote`) or down (`demote`) from the rank held on the roster now. */
+  async step(target, department, direction, actor, via = "console") {
+    const view = this.deps.players.get(target)?.view;
+    const key2 = department ?? view?.primary?.id;
+    if (view && key2 === void 0) return refuse(`${view.member.name} is in no department.`);
+    const found = this.targetIn(target, key2 ?? "");
+    if (!found.ok) return found;
+    const ladder = this.ladder(found.department.id);
+    const label = found.department.shortName ?? found.department.name;
+    const choose = stepChoice(ladder, direction, label, found.view.member.name);
+    return this.change(target, found, choose, actor, via);
+  }
+  targetIn(target, department) {
+    return findTarget(this.deps.catalog, this.deps.players, target, department);
+  }
+  /** Checks what needs no request, counts the attempt, then reads fresh and decides. */
+  async change(target, found, choose, actorSrc, via) {
+    const acting = actingFor(this.deps.players, this.deps.canManage, actorSrc, via);
+    if (!acting.ok) return acting;
+    if (acting.view && !acting.view.department(found.department.id)) {
+      const label = found.department.shortName ?? found.department.name;
+      return refuse(
+        `You are not in ${label} on the roster, so you hold no rank there to change others with.`
+      );
+    }
+    const scopeProblem = this.writeScope.missing(this.deps.scopes());
+    if (scopeProblem) return refuse(scopeProblem);
+    const name = found.view.member.name;
+    const limited = this.limits.refusal(acting.key, found.view.member.id);
+    if (limited) return refuse(limitText(limited, name));
+    if (this.pending.has(target)) return refuse(`A rank change for ${name} is already under way.`);
+    const waitMs = this.deps.api.estimateWaitMs("write");
+    if (waitMs > MAX_WAIT_MS) return refuse(budgetText(waitMs));
+    if (acting.key !== null) this.limits.countActor(acting.key);
+    this.pending.add(target);
+    try {
+      return await this.decide(target, found, choose, acting);
+    } finally {
+      this.pending.delete(target);
+    }
+  }
+  async decide(target, { view, department }, choose, acting) {
+    const label = department.shortName ?? department.name;
+    const name = view.member.name;
+    const judge2 = acting.manages ? null : acting.view;
+    const ids2 = judge2 ? [view.member.id, judge2.member.id] : [view.member.id];
+    let fresh;
+    try {
+      fresh = await readFreshAssignments(this.deps.api, ids2);
+    } catch (error62) {
+      this.deps.logger.warn(
+        `reading ${name}'s assignments before a rank change failed: ${error62.message}`
+      );
+      return refuse(rankChangeFailure(error62, { target: name, department: label, rank: "the rank" }));
+    }
+    const assignment = fresh.assignment(view.member.id, department.id);
+    if (!assignment) {
+      this.reread([target]);
+      return refuse(`${name} is no longer in ${label} on the roster; their record is being re-read.`);
+    }
+    const current = heldRank(assignment, this.deps.catalog.index);
+    if (current === void 0)
+      return refuse(`${name}'s rank in ${label} is not one this server knows yet; try again shortly.`);
+    if (current?.id !== department.rank?.id) this.reread([target]);
+    const wanted = choose(current);
+    if ("ok" in wanted) return wanted;
+    if (current?.id === wanted.id) return refuse(`${name} already holds ${wanted.name} in ${label}.`);
+    if (judge2) {
+      const own2 = fresh.assignment(judge2.member.id, department.id);
+      const rank = own2 ? heldRank(own2, this.deps.catalog.index) ?? null : null;
+      const status = fresh.status(judge2.member.id);
+      const cached2 = judge2.department(department.id)?.rank?.id;
+      if (rank?.id !== cached2 || status !== null && status !== judge2.member.status) {
+        if (acting.actor.src !== null) this.reread([acting.actor.src]);
+      }
+      const refusal = actorRefusal({
+        actor: rank,
+        status,
+        admits: this.deps.admits,
+        current,
+        wanted,
+        ladder: this.ladder(department.id),
+        order: this.deps.order,
+        name,
+        label
+      });
+      if (refusal) return refuse(refusal);
+    }
+    return sendRankChange(
+      {
+        ...this.deps,
+        countTarget: (memberId) => this.limits.countTarget(memberId),
+        scopeNamed: (scope) => this.writeScope.named(scope),
+        reread: (src) => this.reread([src])
+      },
+      { target, view, department, assignmentId: assignment.id, from: current, wanted, actor: acting.actor }
+    );
+  }
+  /** What the cache holds for these players turned out stale: read them again, in the background. */
+  reread(srcs) {
+    this.deps.online.refreshPlayers(srcs).catch(() => void 0);
+  }
+  ladder(departmentId) {
+    return this.deps.catalog.index.ladder(departmentId, this.deps.order);
+  }
+};
+
+// src/features/ranks/index.ts
+function attachRanks(context) {
+  const { catalog, online: online2, players, api, config: config2, clock: clock2, logger, resourcePath } = context;
+  const ranks = new RankChanges({
+    catalog,
+    online: online2,
+    players,
+    api,
+    order: config2.ranks.order,
+    // Unknown until the key is verified: meanwhile a change is sent and the service decides.
+    scopes: () => context.identity?.scopes ?? null,
+    canManage: (src) => fx.IsPlayerAceAllowed(src, "roster.manage"),
+    admits: statusAdmits(config2.gate.requireStatus),
+    changed: rankChangeRecorder(resourcePath, logger, () => clock2.now()),
+    now: () => clock2.now(),
+    logger
+  });
+  registerRankCommand(() => ranks, context.output, logger);
+  return { exports: rankExports(ranks) };
 }
 
 // src/features/snapshot/fivem/snapshot-file.ts
@@ -66074,6 +66085,7 @@ var FEATURES = [
   attachTraining2,
   attachPlayers,
   attachExports,
+  attachRanks,
   attachRosterCommand,
   attachPanel,
   // After the players: the lookups of those already online queue ahead of the key check.

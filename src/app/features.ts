@@ -27,6 +27,7 @@ import { attachPanel } from '../features/panel/index';
 import { attachPermissions } from '../features/permissions/index';
 import { attachPlayers } from '../features/players/index';
 import { attachQueuePriority } from '../features/queue/index';
+import { attachRanks } from '../features/ranks/index';
 import { attachSnapshot } from '../features/snapshot/index';
 import { attachTraining } from '../features/training/index';
 import type { RosterContext } from '../kernel/context';
@@ -45,6 +46,7 @@ export const FEATURES: readonly AttachFeature[] = [
   attachTraining,
   attachPlayers,
   attachExports,
+  attachRanks,
   attachRosterCommand,
   attachPanel,
   // After the players: the lookups of those already online queue ahead of the key check.

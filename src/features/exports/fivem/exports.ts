@@ -1,18 +1,15 @@
 import { answerWithin } from '../../../platform/answer-within';
 import { key, license, serverId } from '../../../platform/arguments';
-import { fx } from '../../../platform/natives';
 import type { Clock } from '../../../platform/ports';
 import type { MemberResolver } from '../../../roster/member-resolver';
 import type { OnlinePlayers } from '../../../roster/online-players';
 import type { RosterQueries } from '../../../roster/queries';
-import type { RankChanges } from '../../ranks/rank-changes';
 import type { ExportAnswers } from './safe-exports';
 
 export interface ExportDeps {
   members: MemberResolver;
   online: OnlinePlayers;
   queries: RosterQueries;
-  ranks: RankChanges;
   /**
    * `lookupLicense` and `refreshPlayer` answer within this (`gate.timeoutSeconds`) whatever the
    * service does, and at once from memory when `stopped` settles (the resource stops: a caller
@@ -21,19 +18,11 @@ export interface ExportDeps {
   deadline: { ms: number; clock: Clock; stopped: Promise<void> };
 }
 
-const RANK_FAILED = {
-  ok: false,
-  reason: 'The rank change failed inside the roster resource; see the server console.',
-};
-
-const NO_ACTOR =
-  "actor is missing: pass the acting player's server id, or 0 to act as this resource. A missing actor is never taken for the console (a Lua `source` read after Wait() is nil: copy it first).";
-
 /**
- * The roster's own exports (members, departments, ranks, rank changes): name → [handler, the
+ * The roster's own exports (members, departments, ranks): name → [handler, the
  * answer when it fails]. Bad input gets the empty answer, never a throw.
  */
-export function rosterExports({ members, online, queries, ranks, deadline }: ExportDeps): ExportAnswers {
+export function rosterExports({ members, online, queries, deadline }: ExportDeps): ExportAnswers {
   const view = (src: unknown) => {
     const id = serverId(src);
     return id === null ? undefined : online.view(id);
@@ -94,26 +83,6 @@ export function rosterExports({ members, online, queries, ranks, deadline }: Exp
         return inTime(online.refreshPlayer(id), () => online.view(id)?.member ?? null);
       },
       null,
-    ],
-    setRank: [
-      async (target, department, rank, actor) => {
-        const src = serverId(target);
-        const d = key(department);
-        const r = key(rank);
-        if (src === null) return { ok: false, reason: 'target must be the server id of an online player.' };
-        if (d === null || r === null)
-          return { ok: false, reason: 'department and rank must be names or ids.' };
-        // Only an explicit 0 is the calling resource (or the console): a Lua `source` read after a
-        // Wait() is nil, and a missing actor must never be taken for the console.
-        if (actor === undefined || actor === null) return { ok: false, reason: NO_ACTOR };
-        const trusted = actor === 0 || actor === '0';
-        const by = trusted ? null : serverId(actor);
-        if (!trusted && by === null) return { ok: false, reason: 'actor must be a player server id, or 0.' };
-        const via = `resource ${fx.GetInvokingResource?.() ?? 'unknown'}`;
-        const result = await ranks.setRank(src, d, r, by, via);
-        return result.ok ? { ok: true, member: result.member } : { ok: false, reason: result.reason };
-      },
-      RANK_FAILED,
     ],
   };
 }
