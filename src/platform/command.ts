@@ -1,3 +1,4 @@
+import { errorMessage } from './error-message';
 import type { ConsoleOutput } from './logger';
 import { fx } from './natives';
 
@@ -41,7 +42,7 @@ export function registerRosterCommand(commands: RosterCommands, output: ConsoleO
         }
       };
       run().then(print, (error: unknown) =>
-        output.logger.error(`roster ${sub} failed: ${(error as Error)?.message}`),
+        output.logger.error(`roster ${sub} failed: ${errorMessage(error)}`),
       );
     },
     true,

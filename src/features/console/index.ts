@@ -3,6 +3,7 @@ import type { Feature } from '../../kernel/feature';
 import { withinOrFail } from '../../platform/answer-within';
 import { serverId, license as toLicense } from '../../platform/arguments';
 import { type RosterCommands, registerRosterCommand } from '../../platform/command';
+import { errorMessage } from '../../platform/error-message';
 import { partialLicense } from '../../platform/partial-license';
 import { claimedLicenseLines } from '../../roster/claimed-licenses';
 import { ROSTER_ROUTES } from '../../roster/client';
@@ -43,7 +44,7 @@ export function rosterCommands(context: RosterContext): RosterCommands {
       if (license === null) return ['expected a server id or license:<40 hex>'];
       const resolution = await members.fetch(license, 'refresh');
       if (resolution.kind === 'outage') {
-        return [`the roster could not answer: ${(resolution.error as Error).message}`];
+        return [`the roster could not answer: ${errorMessage(resolution.error)}`];
       }
       return memberLines(resolution.view?.member ?? null, license);
     },

@@ -2,6 +2,7 @@ import { dailyCost, keyOutlook, type ServerRates } from '../../http/limiter/dail
 import { decodeDay, encodeDay, keyTag } from '../../http/limiter/saved-day';
 import type { RosterContext } from '../../kernel/context';
 import type { Feature } from '../../kernel/feature';
+import { errorMessage } from '../../platform/error-message';
 import { hasScope } from '../../roster/client';
 import { auditFeedHandle } from '../audit/handle';
 import { mirrorHandle } from '../mirror/handle';
@@ -30,7 +31,7 @@ export function attachDailyBudget(context: RosterContext): Feature {
         else logger.info(`the day's request count in roster-day.json was not used: ${decoded.problem}.`);
       }
     } catch (error) {
-      logger.warn(`could not read roster-day.json: ${(error as Error).message}`);
+      logger.warn(`could not read roster-day.json: ${errorMessage(error)}`);
     }
   }
   const save = () => {
@@ -39,7 +40,7 @@ export function attachDailyBudget(context: RosterContext): Feature {
       const now = clock.now();
       store.write(encodeDay(key, api.keyDay.saved(now), now));
     } catch (error) {
-      logger.warn(`could not save the day's request count: ${(error as Error).message}`);
+      logger.warn(`could not save the day's request count: ${errorMessage(error)}`);
     }
   };
   /** The key may read duty sessions: those of the members online are read every refresh interval. */

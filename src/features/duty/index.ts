@@ -1,5 +1,6 @@
 import type { RosterContext } from '../../kernel/context';
 import { serverId } from '../../platform/arguments';
+import { errorMessage } from '../../platform/error-message';
 import { fx } from '../../platform/natives';
 import { hasScope, ROSTER_ROUTES } from '../../roster/client';
 import type { ExportingFeature } from '../exports/exporting-feature';
@@ -73,7 +74,7 @@ export function attachDutyHours(context: RosterContext): ExportingFeature {
     try {
       document = await api.getRaw(ROSTER_ROUTES.openapi, undefined, 'background');
     } catch (error) {
-      state = { kind: 'no-fields', why: `the description could not be read (${(error as Error).message})` };
+      state = { kind: 'no-fields', why: `the description could not be read (${errorMessage(error)})` };
       schedule.once(intervalMs, () => void describe());
       return;
     }
@@ -100,7 +101,7 @@ export function attachDutyHours(context: RosterContext): ExportingFeature {
     const refresh = async () => {
       const online = onlineMembers();
       await reader.refresh(online, dutyBudget(online.length)).catch((error: unknown) => {
-        logger.warn(`duty sessions could not be read: ${(error as Error)?.message ?? String(error)}`);
+        logger.warn(`duty sessions could not be read: ${errorMessage(error)}`);
       });
     };
     await refresh();

@@ -1,4 +1,5 @@
 import { withinOrFail } from '../../platform/answer-within';
+import { errorMessage } from '../../platform/error-message';
 import type { Clock, Logger } from '../../platform/ports';
 import type { Member } from '../../roster/model';
 import type { FrameworkPort } from './framework-port';
@@ -99,7 +100,7 @@ export class JobSync {
     try {
       await this.sync(src, reason);
     } catch (error) {
-      this.deps.logger.warn(`Job sync for ${this.deps.nameOf(src)} (${src}): ${(error as Error).message}`);
+      this.deps.logger.warn(`Job sync for ${this.deps.nameOf(src)} (${src}): ${errorMessage(error)}`);
     }
     const next = this.running.get(src);
     this.running.delete(src);

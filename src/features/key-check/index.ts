@@ -1,5 +1,6 @@
 import type { RosterContext } from '../../kernel/context';
 import type { Feature } from '../../kernel/feature';
+import { errorMessage } from '../../platform/error-message';
 import { fx } from '../../platform/natives';
 import { hasScope, isKeyRefused, scopeWarnings } from '../../roster/client';
 import type { KeyIdentity } from '../../roster/model';
@@ -56,7 +57,7 @@ export function attachKeyCheck(context: RosterContext): Feature {
         return;
       }
       logger.error(
-        `could not verify the key: ${sentence((error as Error).message)} Retrying in ${START_RETRY_MS / 1000}s.`,
+        `could not verify the key: ${sentence(errorMessage(error))} Retrying in ${START_RETRY_MS / 1000}s.`,
       );
       schedule.once(START_RETRY_MS, () => void begin());
       return;

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../platform/error-message';
 import type { Clock } from '../../platform/ports';
 
 export interface DoctorResult {
@@ -25,7 +26,7 @@ export class DoctorRuns {
     if (this.running) return this.running;
     const began = this.clock.now();
     this.running = this.doctor()
-      .catch((error: unknown) => [`✗ doctor failed: ${(error as Error)?.message ?? String(error)}`])
+      .catch((error: unknown) => [`✗ doctor failed: ${errorMessage(error)}`])
       .then((lines) => {
         const result = { at: began, ms: this.clock.now() - began, lines };
         this.last = result;

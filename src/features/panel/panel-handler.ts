@@ -1,3 +1,4 @@
+import { errorMessage } from '../../platform/error-message';
 import {
   cookieOf,
   type FxHttpHandler,
@@ -75,9 +76,7 @@ export function createPanelHandler(deps: PanelHandlerDeps): FxHttpHandler {
     route(deps, request)
       .then(reply)
       .catch((error: unknown) => {
-        deps.logger.warn(
-          `panel: ${request.method} ${pathOf(request)} failed: ${(error as Error)?.message ?? error}`,
-        );
+        deps.logger.warn(`panel: ${request.method} ${pathOf(request)} failed: ${errorMessage(error)}`);
         reply(text(500, 'The panel could not answer; see the server console.'));
       });
   };

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../platform/error-message';
 import type { Logger } from '../../platform/ports';
 import { linkKey, type PrincipalLink } from '../../platform/principal-names';
 import { formatLedger, formatLedgerLines, parseLedger } from './ledger';
@@ -49,7 +50,7 @@ export class PrincipalLedger {
       }
       return links;
     } catch (error) {
-      this.logger.warn(`permissions: could not read the ledger: ${(error as Error).message}`);
+      this.logger.warn(`permissions: could not read the ledger: ${errorMessage(error)}`);
       return [];
     }
   }
@@ -82,7 +83,7 @@ export class PrincipalLedger {
     // Granting goes on: the ledger only matters after a crash, and the owner is told once.
     if (!this.saidFailure) {
       this.logger.warn(
-        `permissions: could not write the ledger (${(error as Error).message}); after a crash, grants may stay until the server restarts.`,
+        `permissions: could not write the ledger (${errorMessage(error)}); after a crash, grants may stay until the server restarts.`,
       );
     }
     this.saidFailure = true;

@@ -1,6 +1,7 @@
 import type { RosterContext } from '../../kernel/context';
 import { answerWithin } from '../../platform/answer-within';
 import { serverId, license as toLicense } from '../../platform/arguments';
+import { errorMessage } from '../../platform/error-message';
 import { licenseOf } from '../../platform/identifiers';
 import { fx } from '../../platform/natives';
 import type { MemberView } from '../../roster/member-view';
@@ -110,7 +111,7 @@ export function attachQueuePriority(context: RosterContext): ExportingFeature {
         if (reason === undefined) allow();
         else allow(reason);
       } catch (error) {
-        logger.warn(`${CONNECT_QUEUE}'s allow failed: ${(error as Error)?.message ?? String(error)}`);
+        logger.warn(`${CONNECT_QUEUE}'s allow failed: ${errorMessage(error)}`);
       }
     };
     // Connecting since before this resource started: the gate never saw them, nothing to wait for.

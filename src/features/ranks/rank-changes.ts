@@ -1,4 +1,5 @@
 import type { Lane } from '../../http';
+import { errorMessage } from '../../platform/error-message';
 import type { Logger } from '../../platform/ports';
 import type { RosterCatalog } from '../../roster/catalog';
 import type { RankOrder } from '../../roster/catalog-index';
@@ -151,7 +152,7 @@ export class RankChanges {
       fresh = await readFreshAssignments(this.deps.api, ids);
     } catch (error) {
       this.deps.logger.warn(
-        `reading ${name}'s assignments before a rank change failed: ${(error as Error).message}`,
+        `reading ${name}'s assignments before a rank change failed: ${errorMessage(error)}`,
       );
       return refuse(rankChangeFailure(error, { target: name, department: label, rank: 'the rank' }));
     }

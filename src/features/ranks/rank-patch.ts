@@ -1,4 +1,5 @@
 import type { Lane } from '../../http';
+import { errorMessage } from '../../platform/error-message';
 import type { Logger } from '../../platform/ports';
 import type { RosterCatalog } from '../../roster/catalog';
 import { assignmentRoute } from '../../roster/client';
@@ -66,7 +67,7 @@ export async function sendRankChange(deps: RankPatchDeps, c: DecidedChange): Pro
       deps.scopeNamed(scopeNamed((error as { serviceMessage?: string }).serviceMessage ?? '') ?? 'write');
     }
     if (code === 'not_found') deps.reread(c.target);
-    logger.warn(`rank change for ${name} in ${label} failed: ${(error as Error).message}`);
+    logger.warn(`rank change for ${name} in ${label} failed: ${errorMessage(error)}`);
     return {
       ok: false,
       reason: rankChangeFailure(error, { target: name, department: label, rank: c.wanted.name }),

@@ -1,5 +1,6 @@
 import type { RosterContext } from '../../kernel/context';
 import type { Feature } from '../../kernel/feature';
+import { errorMessage } from '../../platform/error-message';
 import { onScheduledRestart, onServerShuttingDown } from '../../platform/txadmin-events';
 import { mirrorHandle } from '../mirror/handle';
 import { communityKey, decodeMirror, mirrorJson, type SavedMirror } from '../mirror/saved-mirror';
@@ -40,7 +41,7 @@ export function attachSnapshot(context: RosterContext): Feature {
     return { ...(part ? { mirror: mirrorJson(part) } : {}), community: community() };
   };
   const failed = (error: unknown) =>
-    logger.warn(`could not save the member snapshot: ${(error as Error)?.message ?? String(error)}`);
+    logger.warn(`could not save the member snapshot: ${errorMessage(error)}`);
   const saveNow = (): boolean => {
     try {
       saveSnapshot(cache, snapshot, clock.now(), what());

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorMessage } from '../../platform/error-message';
 import type { Logger } from '../../platform/ports';
 import type { MemberCache } from '../../roster/member-cache';
 import { type MemberView, viewOf } from '../../roster/member-view';
@@ -174,7 +175,7 @@ export function loadSnapshot(
   try {
     text = store.read();
   } catch (error) {
-    logger.warn(`could not read the member snapshot: ${(error as Error).message}`);
+    logger.warn(`could not read the member snapshot: ${errorMessage(error)}`);
     return null;
   }
   if (text === null || text === '') return null;

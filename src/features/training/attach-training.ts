@@ -1,6 +1,7 @@
 import { checkAddress, type Settings } from '../../kernel/config';
 import type { JoinCheck } from '../../kernel/join-check';
 import { Schedule } from '../../kernel/schedule';
+import { errorMessage } from '../../platform/error-message';
 import { fx } from '../../platform/natives';
 import type { Clock, Logger } from '../../platform/ports';
 import type { CatalogIndex } from '../../roster/catalog-index';
@@ -135,7 +136,7 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
     await verify();
     const loaded = await Promise.allSettled([service.loadCourses(), service.loadCompletions()]);
     for (const result of loaded)
-      if (result.status === 'rejected') logger.warn(`training: ${(result.reason as Error).message}`);
+      if (result.status === 'rejected') logger.warn(`training: ${errorMessage(result.reason)}`);
   };
   const report = () => {
     const catalog = deps.roster()?.catalog.index;

@@ -1,4 +1,5 @@
 import type { Config } from '../../kernel/config';
+import { errorMessage } from '../../platform/error-message';
 import type { Clock, Logger, TimerHandle } from '../../platform/ports';
 import { CourseIndex } from './course-index';
 import { trainingMessages as say } from './training-messages';
@@ -39,7 +40,7 @@ export async function decideJoin(
     if (verdict !== 'deadline') return verdict;
     deps.logger.warn(`training: no answer for ${player.name || discordId} within ${deps.budgetMs} ms.`);
   } catch (error) {
-    deps.logger.warn(`training: could not check ${player.name || discordId}: ${(error as Error).message}`);
+    deps.logger.warn(`training: could not check ${player.name || discordId}: ${errorMessage(error)}`);
   } finally {
     if (timer !== undefined) deps.clock.clearTimeout(timer);
   }

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../platform/error-message';
 import type { CatalogIndex } from '../../roster/catalog-index';
 import type { MemberView } from '../../roster/member-view';
 import type { Certificate, Progress } from './api/records';
@@ -63,7 +64,7 @@ export class TrainingRequests {
       return { enrolled: true, created };
     } catch (error) {
       if (isNotFound(error)) {
-        const said = (error as Error).message;
+        const said = errorMessage(error);
         if (/user/i.test(said) && !/course/i.test(said))
           return { enrolled: false, reason: 'the linked user does not exist in the organisation' };
         return { enrolled: false, reason: `course ${course} does not exist or is not published` };

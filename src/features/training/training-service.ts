@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { errorMessage } from '../../platform/error-message';
 import type { Clock, Logger } from '../../platform/ports';
 import { assumedLayout, type DiscoveredLayout } from './api/api-layout';
 import type { LearningApi } from './api/learning-api';
@@ -70,7 +71,7 @@ export class TrainingService {
     try {
       this.layout = discoverLayout(await this.deps.api.openapi());
     } catch (error) {
-      this.layout = assumedLayout(`could not read it: ${(error as Error).message}`);
+      this.layout = assumedLayout(`could not read it: ${errorMessage(error)}`);
     }
     this.deps.api.useLayout(this.layout.layout);
   }
@@ -80,7 +81,7 @@ export class TrainingService {
       this.identity = await this.deps.api.identity();
       this.identityProblem = undefined;
     } catch (error) {
-      this.identityProblem = (error as Error).message;
+      this.identityProblem = errorMessage(error);
     }
     return this.identity;
   }
@@ -156,9 +157,7 @@ export class TrainingService {
     if (status.linked && previous?.linked !== true && this.completions?.has(discordId) !== true) {
       // A new link may bring completions made before it: read the list again (it announces all).
       this.loadCompletions('refresh').catch((error: unknown) =>
-        this.deps.logger.debug(
-          `training: completions after a new link not read: ${(error as Error).message}`,
-        ),
+        this.deps.logger.debug(`training: completions after a new link not read: ${errorMessage(error)}`),
       );
     }
     for (const [src, player] of this.players) if (player.discordId === discordId) this.announce(src);
@@ -171,7 +170,7 @@ export class TrainingService {
       try {
         await this.lookupLink(discordId, 'refresh');
       } catch (error) {
-        this.deps.logger.debug(`training: link of player ${src} unknown: ${(error as Error).message}`);
+        this.deps.logger.debug(`training: link of player ${src} unknown: ${errorMessage(error)}`);
       }
     }
     this.announce(src);
@@ -206,7 +205,7 @@ export class TrainingService {
     try {
       await this.loadCompletions('background');
     } catch (error) {
-      this.deps.logger.warn(`training: could not refresh completions: ${(error as Error).message}`);
+      this.deps.logger.warn(`training: could not refresh completions: ${errorMessage(error)}`);
       return;
     }
     // Players the list does not show may have linked meanwhile; ask for a few per pass, those
@@ -224,7 +223,7 @@ export class TrainingService {
       try {
         await this.lookupLink(player.discordId, 'background');
       } catch (error) {
-        this.deps.logger.debug(`training: link of player ${src} not refreshed: ${(error as Error).message}`);
+        this.deps.logger.debug(`training: link of player ${src} not refreshed: ${errorMessage(error)}`);
         return;
       }
     }

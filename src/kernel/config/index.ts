@@ -3,7 +3,9 @@
  * messages.ts), the server-only convars, and the addresses (addresses.ts). A mistake is told back
  * naming the key, what it holds and what it takes (issues.ts); with any, the resource fails closed.
  */
+
 import type { z } from 'zod';
+import { errorMessage } from '../../platform/error-message';
 import type { LogLevel } from '../../platform/logger';
 import { type AddressSetting, checkAddress, checkRosterAddress } from './addresses';
 import { describeIssue, tighter } from './issues';
@@ -51,7 +53,7 @@ export function loadSettings(configText: string | null, convars: ConvarValues): 
     try {
       raw = JSON.parse(text);
     } catch (error) {
-      return { ok: false, problems: [`config.json is not valid JSON: ${(error as Error).message}`] };
+      return { ok: false, problems: [`config.json is not valid JSON: ${errorMessage(error)}`] };
     }
   }
   const parsed = configSchema.safeParse(raw);

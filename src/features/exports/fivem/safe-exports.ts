@@ -1,3 +1,4 @@
+import { errorMessage } from '../../../platform/error-message';
 import { fx } from '../../../platform/natives';
 import type { Logger } from '../../../platform/ports';
 import { DOCUMENTED_EXPORTS, type ExportName } from '../documented-exports';
@@ -27,7 +28,7 @@ function emptyAnswer({ empty, async }: { empty: unknown; async?: true }): Handle
 
 function safely(name: string, [handler, whenFailed]: [Handler, unknown], logger: Logger): Handler {
   const failed = (error: unknown) => {
-    logger.warn(`export ${name} failed: ${(error as Error)?.message ?? String(error)}`);
+    logger.warn(`export ${name} failed: ${errorMessage(error)}`);
     return whenFailed;
   };
   return (...args: unknown[]) => {

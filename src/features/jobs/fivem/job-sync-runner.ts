@@ -1,5 +1,6 @@
 import type { Config } from '../../../kernel/config';
 import { withinOrFail } from '../../../platform/answer-within';
+import { errorMessage } from '../../../platform/error-message';
 import { fx } from '../../../platform/natives';
 import type { Clock, Logger, TimerHandle } from '../../../platform/ports';
 import type { CatalogIndex } from '../../../roster/catalog-index';
@@ -112,7 +113,7 @@ export class JobSyncRunner {
         `${port.resource}'s job list`,
       );
     } catch (error) {
-      this.deps.logger.debug(`jobs: ${(error as Error).message}`);
+      this.deps.logger.debug(`jobs: ${errorMessage(error)}`);
     }
     if (generation !== this.generation) return;
     if (!jobs || jobs.size === 0) {

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../../platform/error-message';
 import type { FxHttpHandler } from '../../../platform/fx-http';
 import { fx } from '../../../platform/natives';
 import type { Logger } from '../../../platform/ports';
@@ -7,7 +8,7 @@ export function serveWebPanel(resource: string, handler: FxHttpHandler, logger: 
   try {
     fx.SetHttpHandler(handler);
   } catch (error) {
-    logger.warn(`the owner's panel could not start: ${(error as Error)?.message ?? error}`);
+    logger.warn(`the owner's panel could not start: ${errorMessage(error)}`);
     return;
   }
   logger.info(

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../../platform/error-message';
 import type { PanelStatus } from '../panel-status-shape';
 import { ago, clock, h, table } from './dom';
 import './panel.css';
@@ -69,7 +70,7 @@ class PanelPage {
       if (!response.ok) throw new Error(`status.json answered ${response.status}`);
       this.render((await response.json()) as PanelStatus);
     } catch (error) {
-      this.header.textContent = `could not refresh: ${(error as Error).message}`;
+      this.header.textContent = `could not refresh: ${errorMessage(error)}`;
     }
   }
 
@@ -234,7 +235,7 @@ class PanelPage {
       const last = await response.json();
       this.renderDoctor({ running: false, last });
     } catch (error) {
-      this.fill('doctor', h('p', { class: 'bad' }, (error as Error).message));
+      this.fill('doctor', h('p', { class: 'bad' }, errorMessage(error)));
       this.doctorButton.disabled = false;
     }
   }

@@ -1,4 +1,5 @@
 import type { Config } from '../../../kernel/config';
+import { errorMessage } from '../../../platform/error-message';
 import type { Logger } from '../../../platform/ports';
 import type { RosterCatalog } from '../../../roster/catalog';
 import type { CatalogIndex } from '../../../roster/catalog-index';
@@ -55,7 +56,7 @@ export function attachPermissions(deps: PermissionDeps): Permissions {
     try {
       fn();
     } catch (error) {
-      logger.warn(`permissions: ${what} failed: ${(error as Error)?.message ?? String(error)}`);
+      logger.warn(`permissions: ${what} failed: ${errorMessage(error)}`);
     }
   };
   const hold = (entry: PlayerEntry, member: Member | null) => grants.hold(entry, entry.license, member);

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../../platform/error-message';
 import { fx } from '../../../platform/natives';
 import type { Clock, Logger } from '../../../platform/ports';
 
@@ -67,7 +68,7 @@ export function linkConnectQueue(
     try {
       found.OnJoin({}, onJoin, resource);
     } catch (error) {
-      state = `running, but OnJoin failed: ${(error as Error)?.message ?? String(error)}`;
+      state = `running, but OnJoin failed: ${errorMessage(error)}`;
       logger.warn(`could not register with ${CONNECT_QUEUE}: ${state}`);
       return;
     }
@@ -82,7 +83,7 @@ export function linkConnectQueue(
       queue.AddPriority({}, id, power, tempSeconds);
       return true;
     } catch (error) {
-      logger.warn(`${CONNECT_QUEUE} AddPriority failed: ${(error as Error)?.message ?? String(error)}`);
+      logger.warn(`${CONNECT_QUEUE} AddPriority failed: ${errorMessage(error)}`);
       return false;
     }
   };

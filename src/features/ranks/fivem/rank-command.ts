@@ -1,4 +1,5 @@
 import { serverId } from '../../../platform/arguments';
+import { errorMessage } from '../../../platform/error-message';
 import type { ConsoleOutput } from '../../../platform/logger';
 import { fx } from '../../../platform/natives';
 import type { Logger } from '../../../platform/ports';
@@ -64,7 +65,7 @@ export function registerRankCommand(
       busy.add(key);
       runRankCommand(changes, Array.isArray(args) ? args.map(String) : [], actor)
         .then(answer, (error: unknown) => {
-          logger.warn(`rank command failed: ${(error as Error)?.message}`);
+          logger.warn(`rank command failed: ${errorMessage(error)}`);
           answer('The rank change failed; try again.');
         })
         .finally(() => busy.delete(key));

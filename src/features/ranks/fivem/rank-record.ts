@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { errorMessage } from '../../../platform/error-message';
 import { fx } from '../../../platform/natives';
 import type { Logger } from '../../../platform/ports';
 import type { RankChange } from '../rank-changes';
@@ -65,7 +66,7 @@ export function rankChangeRecorder(
       try {
         appendFileSync(join(resourcePath, RANK_LOG_FILE), `${line}\n`);
       } catch (error) {
-        logger.warn(`could not append to ${RANK_LOG_FILE}: ${(error as Error).message}`);
+        logger.warn(`could not append to ${RANK_LOG_FILE}: ${errorMessage(error)}`);
       }
     }
     fx.emit('roster:rankChanged', Number(change.target.src), {

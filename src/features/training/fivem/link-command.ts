@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { errorMessage } from '../../../platform/error-message';
 import { fx } from '../../../platform/natives';
 import type { Clock, Logger } from '../../../platform/ports';
 import { trainingMessages as say } from '../training-messages';
@@ -60,7 +61,7 @@ export function registerLinkCommand(service: TrainingService, logger: Logger, cl
       }
       answer.then(reply, (error: unknown) => {
         if (answered.get(id) !== say.linkFailed)
-          logger.warn(`training: /linktraining for player ${id} failed: ${(error as Error)?.message}`);
+          logger.warn(`training: /linktraining for player ${id} failed: ${errorMessage(error)}`);
         reply(say.linkFailed);
       });
     },
