@@ -56244,7 +56244,7 @@ function formatMessage(template, values) {
 }
 
 // src/features/join-gate/decide.ts
-function decideJoin(view, rules) {
+function rosterVerdict(view, rules) {
   if (view === null) return { allow: false, reason: "not_on_roster" };
   const status = view.member.status;
   if (!statusAdmits(rules.requireStatus)(status)) {
@@ -56270,7 +56270,7 @@ function admissionFor(resolution, gate, messages, values) {
   }
 }
 function judge(view, basis, gate, messages, values) {
-  const decision = decideJoin(view, gate);
+  const decision = rosterVerdict(view, gate);
   if (decision.allow) return { allow: true, basis };
   switch (decision.reason) {
     case "not_on_roster":
@@ -63020,7 +63020,7 @@ function principalCommands(resource) {
 }
 
 // src/features/permissions/fivem/permissions.ts
-function attachPermissions(deps) {
+function principalsFor(deps) {
   const { config: config2, players, logger, resource } = deps;
   const settings = config2.permissions;
   if (!settings.enabled || deps.resourcePath === null) return inert(deps);
@@ -63097,8 +63097,8 @@ function inert(deps) {
 }
 
 // src/features/permissions/index.ts
-function attachPermissions2(context) {
-  const grants = attachPermissions({
+function attachPermissions(context) {
+  const grants = principalsFor({
     resource: context.resource,
     resourcePath: context.resourcePath,
     config: context.config,
@@ -63382,7 +63382,7 @@ function attachQueuePriority(context) {
   const rules = new PriorityRules(
     config2.queue.priority,
     queries,
-    (view) => decideJoin(view, gateRules).allow
+    (view) => rosterVerdict(view, gateRules).allow
   );
   const outcomes = new GateOutcomes(clock2);
   let leftOut = null;
@@ -65155,6 +65155,20 @@ var fivemTrainingEvents = {
   }
 };
 
+// src/features/training/org-alias.ts
+async function previousAlias(service, identity, memory) {
+  const current = identity.org.alias;
+  if (current === void 0 || memory === void 0) return void 0;
+  const remembered = memory.load();
+  let previous = remembered?.alias === current ? remembered.previous : remembered?.alias;
+  if (previous !== void 0 && previous !== remembered?.previous) {
+    const aliases = await service.api.catalogAliases(previous).catch(() => void 0);
+    if (aliases !== void 0 && aliases.org !== current) previous = void 0;
+  }
+  memory.save({ alias: current, previous });
+  return previous;
+}
+
 // src/features/training/course-index.ts
 var CourseIndex = class {
   constructor(courses) {
@@ -65225,8 +65239,8 @@ function courseNamesForPlayers(keys, courses) {
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-// src/features/training/join-decision.ts
-async function decideJoin2(deps, player) {
+// src/features/training/training-check.ts
+async function trainingVerdict(deps, player) {
   const { discordId } = player;
   if (discordId === null) return trainingMessages.noDiscord;
   let timer;
@@ -65292,20 +65306,6 @@ function onOutage(deps, discordId) {
   if (!link?.linked || !deps.service.hasCompletions) return trainingMessages.unavailable;
   const verdict = verdictFor(deps, discordId);
   return verdict === null ? trainingMessages.unavailable : verdict;
-}
-
-// src/features/training/org-alias.ts
-async function previousAlias(service, identity, memory) {
-  const current = identity.org.alias;
-  if (current === void 0 || memory === void 0) return void 0;
-  const remembered = memory.load();
-  let previous = remembered?.alias === current ? remembered.previous : remembered?.alias;
-  if (previous !== void 0 && previous !== remembered?.previous) {
-    const aliases = await service.api.catalogAliases(previous).catch(() => void 0);
-    if (aliases !== void 0 && aliases.org !== current) previous = void 0;
-  }
-  memory.save({ alias: current, previous });
-  return previous;
 }
 
 // src/features/training/training-report.ts
@@ -65912,7 +65912,7 @@ var TrainingService = class {
   }
 };
 
-// src/features/training/attach-training.ts
+// src/features/training/training-side.ts
 var COURSES_REFRESH_MS = 30 * 6e4;
 var KEY_RETRY_MS = 6e4;
 var DEPARTMENTS_CHECK_MS = 6e4;
@@ -65922,7 +65922,7 @@ function offReason2(settings) {
   if (settings.trainingApiKey === void 0) return "roster_training_api_key is not set";
   return void 0;
 }
-function attachTraining(deps) {
+function trainingSide(deps) {
   const { settings, logger, clock: clock2 } = deps;
   const { config: config2 } = settings;
   let parts2 = null;
@@ -66007,7 +66007,7 @@ function attachTraining(deps) {
     };
   };
   const requireCourses = config2.gate.requireCourses;
-  const joinCheck = requireCourses.length === 0 ? null : ({ tempId, name, deadlineAt }) => decideJoin2(
+  const joinCheck = requireCourses.length === 0 ? null : ({ tempId, name, deadlineAt }) => trainingVerdict(
     {
       service,
       requireCourses,
@@ -66051,9 +66051,9 @@ function attachTraining(deps) {
 }
 
 // src/features/training/index.ts
-function attachTraining2(context) {
+function attachTraining(context) {
   const { settings, logger, clock: clock2, config: config2 } = context;
-  const training = attachTraining({ settings, logger, clock: clock2, roster: () => context });
+  const training = trainingSide({ settings, logger, clock: clock2, roster: () => context });
   const { timeoutSeconds } = config2.gate;
   context.handles.provide(trainingReportHandle, { lines: () => training.consoleLines() });
   return {
@@ -66074,11 +66074,11 @@ var FEATURES = [
   // First to stop: the players still waiting are decided while everything else still runs.
   attachJoinGate,
   // First to start: what a previous run granted is removed before anything grants again.
-  attachPermissions2,
+  attachPermissions,
   // Loaded when attached, so the last-known members are there before the first lookup.
   attachSnapshot,
   // Before the players: its playerJoining handler must run before the roster's, which may emit.
-  attachTraining2,
+  attachTraining,
   attachPlayers,
   attachExports,
   attachRanks,

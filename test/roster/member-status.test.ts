@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideJoin } from '../../src/features/join-gate/decide';
+import { rosterVerdict } from '../../src/features/join-gate/decide';
 import { CatalogIndex } from '../../src/roster/catalog-index';
 import { statusAdmits } from '../../src/roster/member-status';
 import { toMemberView } from '../../src/roster/member-view';
@@ -29,7 +29,7 @@ describe('statusAdmits', () => {
     for (const status of ['ACTIVE', 'active ', 'reserve', 'SUSPENDED', 'TERMINATED', '']) {
       const view = toMemberView(lookupOf(status), index);
       const admitted = statusAdmits(requireStatus)(status);
-      expect(decideJoin(view, { requireStatus, departments: [] }).allow).toBe(admitted);
+      expect(rosterVerdict(view, { requireStatus, departments: [] }).allow).toBe(admitted);
       expect(queries.isOnRoster(view)).toBe(admitted);
     }
   });

@@ -1,7 +1,7 @@
 import type { Config, GateMessages } from '../../kernel/config';
 import type { Resolution } from '../../roster/member-resolver';
 import type { MemberView } from '../../roster/member-view';
-import { decideJoin } from './decide';
+import { rosterVerdict } from './decide';
 import { formatMessage, type MessageValues } from './messages';
 
 export type Admission =
@@ -37,7 +37,7 @@ function judge(
   messages: GateMessages,
   values: MessageValues,
 ): Admission {
-  const decision = decideJoin(view, gate);
+  const decision = rosterVerdict(view, gate);
   if (decision.allow) return { allow: true, basis };
   switch (decision.reason) {
     case 'not_on_roster':

@@ -1,7 +1,7 @@
 import { statusAdmits } from '../../roster/member-status';
 import type { MemberView } from '../../roster/member-view';
 
-export type JoinDecision =
+export type RosterVerdict =
   | { allow: true }
   | { allow: false; reason: 'not_on_roster' }
   | { allow: false; reason: 'status'; status: string }
@@ -14,7 +14,7 @@ export interface GateRules {
 }
 
 /** Decides a join from a member record the service has given (or `null`: not on the roster). */
-export function decideJoin(view: MemberView | null, rules: GateRules): JoinDecision {
+export function rosterVerdict(view: MemberView | null, rules: GateRules): RosterVerdict {
   if (view === null) return { allow: false, reason: 'not_on_roster' };
   const status = view.member.status;
   if (!statusAdmits(rules.requireStatus)(status)) {

@@ -1,6 +1,6 @@
 import type { RosterContext } from '../../kernel/context';
 import type { Feature } from '../../kernel/feature';
-import { attachPermissions as attachPrincipalGrants } from './fivem/permissions';
+import { principalsFor } from './fivem/permissions';
 
 /**
  * Roster data as ACE principals. Every call site of the grants is a hook:
@@ -9,7 +9,7 @@ import { attachPermissions as attachPrincipalGrants } from './fivem/permissions'
  * stop after the gate's, which may still admit a player.
  */
 export function attachPermissions(context: RosterContext): Feature {
-  const grants = attachPrincipalGrants({
+  const grants = principalsFor({
     resource: context.resource,
     resourcePath: context.resourcePath,
     config: context.config,

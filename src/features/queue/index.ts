@@ -7,7 +7,7 @@ import { fx } from '../../platform/natives';
 import type { MemberView } from '../../roster/member-view';
 import type { ExportingFeature } from '../exports/exporting-feature';
 import type { ExportAnswers } from '../exports/fivem/safe-exports';
-import { decideJoin } from '../join-gate/decide';
+import { rosterVerdict } from '../join-gate/decide';
 import { CONNECT_QUEUE, type JoinCallback, linkConnectQueue, stillConnecting } from './fivem/connect-queue';
 import { GateOutcomes } from './gate-outcomes';
 import { describeRule, PriorityRules } from './priority-rules';
@@ -39,7 +39,7 @@ export function attachQueuePriority(context: RosterContext): ExportingFeature {
   const rules = new PriorityRules(
     config.queue.priority,
     queries,
-    (view) => decideJoin(view, gateRules).allow,
+    (view) => rosterVerdict(view, gateRules).allow,
   );
   const outcomes = new GateOutcomes(clock);
   let leftOut: string[] | null = null;

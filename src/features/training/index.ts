@@ -1,8 +1,8 @@
 import type { RosterContext } from '../../kernel/context';
 import { answerWithin } from '../../platform/answer-within';
 import type { ExportingFeature } from '../exports/exporting-feature';
-import { attachTraining as attachTrainingSide } from './attach-training';
 import { trainingReportHandle } from './handle';
+import { trainingSide } from './training-side';
 
 /**
  * The learning partner side: its exports answer emptily while training is off; with training
@@ -13,7 +13,7 @@ import { trainingReportHandle } from './handle';
  */
 export function attachTraining(context: RosterContext): ExportingFeature {
   const { settings, logger, clock, config } = context;
-  const training = attachTrainingSide({ settings, logger, clock, roster: () => context });
+  const training = trainingSide({ settings, logger, clock, roster: () => context });
   const { timeoutSeconds } = config.gate;
   context.handles.provide(trainingReportHandle, { lines: () => training.consoleLines() });
   return {

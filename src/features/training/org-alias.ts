@@ -1,4 +1,4 @@
-import type { KeyIdentity } from './api/records';
+import type { LearningKeyIdentity } from './api/records';
 import type { TrainingService } from './training-service';
 
 /** Where the organisation's alias is remembered between starts (a small file in the resource folder). */
@@ -14,7 +14,7 @@ export interface AliasMemory {
  */
 export async function previousAlias(
   service: TrainingService,
-  identity: KeyIdentity,
+  identity: LearningKeyIdentity,
   memory: AliasMemory | undefined,
 ): Promise<string | undefined> {
   const current = identity.org.alias;

@@ -1,5 +1,5 @@
 import type { Config } from '../../kernel/config';
-import type { KeyIdentity } from './api/records';
+import type { LearningKeyIdentity } from './api/records';
 import { unmatchedDepartmentLine } from './department-requirements';
 import type { TrainingService } from './training-service';
 
@@ -18,7 +18,7 @@ const onOff = (flags: Record<string, boolean>) =>
     .map(([name, on]) => `${name} ${on ? 'on' : 'off'}`)
     .join(', ') || 'none reported';
 
-function organisationLine(identity: KeyIdentity, previous: string | undefined): string {
+function organisationLine(identity: LearningKeyIdentity, previous: string | undefined): string {
   const { alias, name, edition } = identity.org;
   const renamed = previous ? `, renamed from ${previous}` : '';
   return `organisation: ${name ?? alias ?? 'unknown'} (alias ${alias ?? 'unknown'}${renamed})${edition ? `, edition ${edition}` : ''}`;

@@ -4,7 +4,7 @@ import type { Clock, Logger } from '../../platform/ports';
 import { assumedLayout, type DiscoveredLayout } from './api/api-layout';
 import type { LearningApi } from './api/learning-api';
 import { discoverLayout } from './api/openapi-discovery';
-import type { KeyIdentity, LinkedCompletion, LinkStatus } from './api/records';
+import type { LearningKeyIdentity, LinkedCompletion, LinkStatus } from './api/records';
 import { CourseIndex } from './course-index';
 import { LinkCodes } from './link-codes';
 import type { Training } from './training-model';
@@ -44,7 +44,7 @@ const LINK_RECHECKS_PER_REFRESH = 10;
 
 export class TrainingService {
   layout: DiscoveredLayout = assumedLayout('not read yet');
-  identity: KeyIdentity | undefined;
+  identity: LearningKeyIdentity | undefined;
   /** Why the key could not be verified, when it could not. */
   identityProblem: string | undefined;
   courses: CourseIndex | undefined;
@@ -76,7 +76,7 @@ export class TrainingService {
     this.deps.api.useLayout(this.layout.layout);
   }
 
-  async verifyKey(): Promise<KeyIdentity | undefined> {
+  async verifyKey(): Promise<LearningKeyIdentity | undefined> {
     try {
       this.identity = await this.deps.api.identity();
       this.identityProblem = undefined;

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { attachAudit } from '../../../src/features/audit/index';
 import { admissionFor } from '../../../src/features/join-gate/admission';
 import { watchdogAfterMs } from '../../../src/features/join-gate/deadline';
-import { decideJoin } from '../../../src/features/join-gate/decide';
+import { rosterVerdict } from '../../../src/features/join-gate/decide';
 import { attachKeyCheck } from '../../../src/features/key-check/index';
 import { attachMirror } from '../../../src/features/mirror/index';
 import { type Config, loadSettings } from '../../../src/kernel/config';
@@ -106,13 +106,13 @@ export function startModelResource(inputs: ResourceInputs): ModelResource {
     }),
     outcomeOf(resolution) {
       if (resolution.kind === 'answer') {
-        const decision = decideJoin(resolution.view, gate);
+        const decision = rosterVerdict(resolution.view, gate);
         return decision.allow ? 'admit' : decision.reason;
       }
       const admission = admissionFor(resolution, gate, gate.messages, {});
       if (admission.allow) return 'admit';
       if (admission.basis === 'policy') return 'unavailable';
-      const decision = decideJoin(resolution.lastKnown ?? null, gate);
+      const decision = rosterVerdict(resolution.lastKnown ?? null, gate);
       return decision.allow ? 'admit' : decision.reason;
     },
     async stop() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideJoin } from '../../../src/features/join-gate/decide';
+import { rosterVerdict } from '../../../src/features/join-gate/decide';
 import { PriorityRules } from '../../../src/features/queue/priority-rules';
 import { CatalogIndex } from '../../../src/roster/catalog-index';
 import { toMemberView } from '../../../src/roster/member-view';
@@ -12,7 +12,7 @@ const rules = (configured: ConstructorParameters<typeof PriorityRules>[0]) =>
   new PriorityRules(
     configured,
     queries,
-    (view) => decideJoin(view, { requireStatus: ['ACTIVE'], departments: [] }).allow,
+    (view) => rosterVerdict(view, { requireStatus: ['ACTIVE'], departments: [] }).allow,
   );
 const view = (status = 'ACTIVE', rankId: string | null = 'r-off') =>
   toMemberView(lookupOf(status, rankId), index);

@@ -38,7 +38,7 @@ export interface Permissions {
 }
 
 /** Roster principals for FXServer's ACL, or a handle that does nothing when `permissions.enabled` is false. */
-export function attachPermissions(deps: PermissionDeps): Permissions {
+export function principalsFor(deps: PermissionDeps): Permissions {
   const { config, players, logger, resource } = deps;
   const settings = config.permissions;
   if (!settings.enabled || deps.resourcePath === null) return inert(deps);

@@ -12,7 +12,7 @@ import { nextPageQuery } from './next-page';
 import {
   type Certificate,
   type CourseRecord,
-  type KeyIdentity,
+  type LearningKeyIdentity,
   type LinkedCompletion,
   type LinkRequestReply,
   type LinkStatus,
@@ -58,7 +58,7 @@ export class LearningApi {
   }
 
   /** The key's identity; `recheck` is the suspended key's re-check, sent while nothing else is. */
-  async identity(recheck = false): Promise<KeyIdentity> {
+  async identity(recheck = false): Promise<LearningKeyIdentity> {
     const body = await this.get(
       this.layout.identityPath,
       {},

@@ -23,7 +23,7 @@ export interface LinkStatus {
   userSub: string | undefined;
 }
 
-export interface KeyIdentity {
+export interface LearningKeyIdentity {
   tenantId: string | undefined;
   org: { alias: string | undefined; name: string | undefined; edition: string | undefined };
   scopes: string[];
@@ -94,7 +94,7 @@ export function readLinkStatus(body: unknown): LinkStatus | undefined {
   return { linked, userSub: linked ? text(body, 'user_sub', 'userSub') : undefined };
 }
 
-export function readIdentity(body: unknown): KeyIdentity | undefined {
+export function readIdentity(body: unknown): LearningKeyIdentity | undefined {
   if (!isObject(body)) return undefined;
   const org: JsonObject = isObject(body.org) ? body.org : {};
   const flags: Record<string, boolean> = {};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideJoin } from '../../../src/features/training/join-decision';
+import { trainingVerdict } from '../../../src/features/training/training-check';
 import { TrainingService } from '../../../src/features/training/training-service';
 import type { Config } from '../../../src/kernel/config';
 import type { FakeRequest } from '../../roster/client/fake-roster';
@@ -66,14 +66,14 @@ function setup(world: World, onError: Config['gate']['onError'] = 'cached') {
     logger: t.logger,
   };
   const decide = (discordId: string | null) =>
-    outcome(t.clock, decideJoin(deps, { discordId, name: 'P' }), 250).then((r) => r.value);
+    outcome(t.clock, trainingVerdict(deps, { discordId, name: 'P' }), 250).then((r) => r.value);
   hangs = [];
   return { ...t, service, decide };
 }
 
 const policeDone = { discord_id: '111111', course_id: 'c-police', completed_at: '2025-01-01T00:00:00Z' };
 
-describe('decideJoin', () => {
+describe('trainingVerdict', () => {
   it('admits a linked player with the course and refuses one without, naming it', async () => {
     const { decide } = setup({
       linked: { '111111': true, '222222': true },

@@ -16,8 +16,8 @@ import { registerLinkCommand } from './fivem/link-command';
 import { type TrainingParts, type TrainingRoster, trainingExports } from './fivem/training-exports';
 import { attachTrainingLifecycle, loadOnlineTrainingPlayers } from './fivem/training-lifecycle';
 import { fivemTrainingEvents } from './fivem/training-publish';
-import { decideJoin } from './join-decision';
 import { previousAlias } from './org-alias';
+import { trainingVerdict } from './training-check';
 import { consoleLines, doctorLines } from './training-report';
 import { TrainingRequests } from './training-requests';
 import { TrainingService } from './training-service';
@@ -65,7 +65,7 @@ function offReason(settings: Settings): string | undefined {
  * The learning partner side: off unless `training.enabled` and `roster_training_api_key` are set.
  * Its exports exist either way; off, they give their empty answers and nothing else runs.
  */
-export function attachTraining(deps: TrainingDeps): TrainingHandle {
+export function trainingSide(deps: TrainingDeps): TrainingHandle {
   const { settings, logger, clock } = deps;
   const { config } = settings;
   let parts: TrainingParts | null = null;
@@ -156,7 +156,7 @@ export function attachTraining(deps: TrainingDeps): TrainingHandle {
     requireCourses.length === 0
       ? null
       : ({ tempId, name, deadlineAt }) =>
-          decideJoin(
+          trainingVerdict(
             {
               service,
               requireCourses,

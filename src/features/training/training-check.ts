@@ -6,7 +6,7 @@ import { trainingMessages as say } from './training-messages';
 import { courseNamesForPlayers, missingCourses } from './training-of';
 import type { TrainingService } from './training-service';
 
-export interface JoinDecisionDeps {
+export interface TrainingCheckDeps {
   service: TrainingService;
   requireCourses: readonly string[];
   onError: Config['gate']['onError'];
@@ -25,8 +25,8 @@ export type JoinVerdict = string | undefined;
  * Decides whether a joining player has the required training. An outage never refuses anyone as
  * "not trained": it follows `gate.onError` (cached data decides; allow; deny).
  */
-export async function decideJoin(
-  deps: JoinDecisionDeps,
+export async function trainingVerdict(
+  deps: TrainingCheckDeps,
   player: { discordId: string | null; name: string },
 ): Promise<JoinVerdict> {
   const { discordId } = player;
@@ -48,7 +48,7 @@ export async function decideJoin(
 }
 
 /** The decision with the service answering; throws when it cannot. */
-async function online(deps: JoinDecisionDeps, discordId: string, name: string): Promise<JoinVerdict> {
+async function online(deps: TrainingCheckDeps, discordId: string, name: string): Promise<JoinVerdict> {
   const { service } = deps;
   const wasLinked = service.knownLink(discordId, true)?.linked === true;
   let link = await service.lookupLink(discordId, 'join');
@@ -77,7 +77,7 @@ async function online(deps: JoinDecisionDeps, discordId: string, name: string): 
   return verdict;
 }
 
-function missing(deps: JoinDecisionDeps, discordId: string): string[] {
+function missing(deps: TrainingCheckDeps, discordId: string): string[] {
   const { service } = deps;
   return missingCourses(
     deps.requireCourses,
@@ -87,7 +87,7 @@ function missing(deps: JoinDecisionDeps, discordId: string): string[] {
 }
 
 /** The verdict from what is known; `null` when it cannot be told (titles but no course list). */
-function verdictFor(deps: JoinDecisionDeps, discordId: string): JoinVerdict | null {
+function verdictFor(deps: TrainingCheckDeps, discordId: string): JoinVerdict | null {
   const lacking = missing(deps, discordId);
   if (lacking.length === 0) return undefined;
   if (deps.service.courses === undefined) return null;
@@ -95,7 +95,7 @@ function verdictFor(deps: JoinDecisionDeps, discordId: string): JoinVerdict | nu
 }
 
 /** `gate.onError` when the learning service cannot answer. */
-function onOutage(deps: JoinDecisionDeps, discordId: string): JoinVerdict {
+function onOutage(deps: TrainingCheckDeps, discordId: string): JoinVerdict {
   if (deps.onError === 'allow') return undefined;
   if (deps.onError === 'deny') return say.unavailable;
   const link = deps.service.knownLink(discordId, true);
