@@ -2,7 +2,7 @@ import type { RosterContext } from '../../kernel/context';
 import type { Feature } from '../../kernel/feature';
 import { hasScope } from '../../roster/client';
 import { auditFeedHandle } from '../audit/handle';
-import { mirrorHandle } from './handle';
+import { mirrorHandle, sharedMirrorHandle } from './handle';
 import { mirrorDoctorLine, mirrorStatusLine } from './mirror-lines';
 import { MirrorSync } from './mirror-sync';
 import { communityKey } from './saved-mirror';
@@ -32,6 +32,7 @@ export function attachMirror(context: RosterContext): Feature {
   if (!config.mirror.enabled) sync.turnOff({ why: 'disabled' });
   context.handles.provide(mirrorHandle, {
     report: () => sync.report(),
+    followingShared: () => sync.followingShared,
     toSave: () => sync.toSave(catalog.ready ? catalog.index.catalog : null),
     restore(saved) {
       const fresh = sync.restore(saved);
@@ -46,6 +47,7 @@ export function attachMirror(context: RosterContext): Feature {
         );
     },
   });
+  context.handles.provide(sharedMirrorHandle, sync);
   return {
     auditFeedStarted() {
       const feed = context.handles.get(auditFeedHandle);
