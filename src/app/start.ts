@@ -32,6 +32,7 @@ import { attachPermissions } from '../features/permissions/index';
 import { attachPlayers } from '../features/players/index';
 import { attachRefresh } from '../features/players/refresh';
 import { attachQueuePriority } from '../features/queue/index';
+import { attachShare } from '../features/share/index';
 import { attachSnapshot } from '../features/snapshot/index';
 import { attachTraining } from '../features/training/index';
 import { loadSettings, type Settings } from '../kernel/config';
@@ -62,6 +63,8 @@ const FEATURES: readonly AttachFeature[] = [
   attachKeyCheck,
   attachRefresh,
   attachMirror,
+  // After the mirror, which it shares: it holds the mirror's own reads until the database says who reads.
+  attachShare,
   attachQueuePriority,
   attachDutyHours,
   attachJobs,
