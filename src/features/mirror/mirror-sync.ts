@@ -139,7 +139,8 @@ export class MirrorSync {
    */
   follow(feed: FollowedFeed): void {
     this.feed = feed;
-    if (this.following) return;
+    // Another server reads: the feed is resumed (and a catch-up run) only once this one leads.
+    if (this.following) return this.step.watch(feed);
     const from = this.step.follow(feed);
     if (!this.status.catchingUp || from === null) return;
     void catchUp(feed, from).then((result) => {
@@ -250,10 +251,11 @@ export class MirrorSync {
 
   /**
    * This server reads the roster again itself (it holds the lease, or the database cannot be
-   * trusted): from where the reader left the audit log (`from`) when the roster held is its
-   * complete copy and its last full read is younger than `mirror.resyncMinutes`, as after a
-   * restart from a recent snapshot; else what is held may miss changes (a gap): nothing is
-   * decided from it until a full read completes, which begins now.
+   * trusted): from where the reader left the audit log (`from`: every change before it is in the
+   * members it wrote) when what is held is the copy of a complete roster and its last full read is
+   * younger than `mirror.resyncMinutes`, as after a restart from a recent snapshot; a snapshot
+   * restored and still catching up goes on doing so; else what is held may miss changes (a gap):
+   * nothing is decided from it until a full read completes, which begins now.
    */
   lead(from: SharedStart | null): void {
     if (!this.following || this.stopped || this.status.off) return;
@@ -261,17 +263,18 @@ export class MirrorSync {
     this.mirror.inStep = () => this.ownInStep();
     const now = this.deps.clock.now();
     const age = from?.fullReadAt == null ? Number.POSITIVE_INFINITY : now - from.fullReadAt;
-    if (from?.audit && from.complete && this.mirror.complete && age >= 0 && age < this.deps.resyncMs) {
+    if (from?.audit && this.mirror.complete && age >= 0 && age < this.deps.resyncMs) {
       this.known.fullReadAt = from.fullReadAt;
       this.status.state = { kind: 'catching-up' };
       this.step.restored(from.audit, now);
+    }
+    if (this.status.catchingUp) {
       // The feed runs already (a handover): the catch-up starts now; else when it starts.
       if (this.feed) this.follow(this.feed);
       return;
     }
     if (this.mirror.complete)
       this.known.gap('the shared roster could not be followed on from the database', this.reads.begun);
-    if (this.status.catchingUp) this.status.state = { kind: 'reading' };
     if (this.begun) void this.reads.resync();
   }
 

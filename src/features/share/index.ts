@@ -27,7 +27,7 @@ export function attachShare(context: RosterContext): Feature {
   );
   let requests = 0;
   const roster = new SharedRoster({
-    store: shareStore(shareKeyHash(context.settings.apiKey), SHARE_SCHEMAS),
+    store: shareStore(shareKeyHash(context.settings.apiKey), SHARE_SCHEMAS, context.resource, clock),
     mirror,
     server,
     clock,

@@ -13,7 +13,9 @@ export interface SeenRequest {
 }
 
 /** A proxy in front of the mock: what one server asks of the service, apart from the others. */
-export async function countingProxy(target: string): Promise<{ url: string; seen: SeenRequest[]; close(): Promise<void> }> {
+export async function countingProxy(
+  target: string,
+): Promise<{ url: string; seen: SeenRequest[]; close(): Promise<void> }> {
   const seen: SeenRequest[] = [];
   const upstream = new URL(target);
   const server = createServer((req, res) => {
@@ -84,7 +86,8 @@ export async function fleetServer(
   });
   await server.start();
   if (!h.database) throw new Error('the harness has no database');
-  const database = await attachDatabase(server, { db: h.database.db });
+  // oxmysql tries a refused database again every 30 s; the tests' servers every second.
+  const database = await attachDatabase(server, { db: h.database.db, retryMs: 1_000 });
   server.startResource('roster', folder);
   return {
     server,
@@ -112,4 +115,14 @@ export async function sharingLine(server: FxServer): Promise<string> {
   const from = server.log.lines.length;
   server.executeCommand('roster status');
   return eventually(() => server.log.lines.slice(from).find((l) => l.includes('sharing:')));
+}
+
+/** Waits until the asynchronous `check` is true, polling on real time. */
+export async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

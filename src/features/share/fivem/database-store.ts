@@ -1,24 +1,17 @@
+import type { Clock } from '../../../platform/ports';
 import type { AuditPosition } from '../../audit/audit-feed';
-import { type ShareSchemas, type ShareStore, ShareStoreError } from '../share-store';
+import type { ShareSchemas, ShareStore } from '../share-store';
 import type { SharedRecord } from '../shared-record';
+import { OxmysqlCalls, serverOxmysql } from './oxmysql-calls';
+import { OxmysqlShareStore } from './oxmysql-store';
 
-const unavailable = (): Promise<never> =>
-  Promise.reject(new ShareStoreError('unavailable', 'the database store is not built in'));
-
-/** The shared tables of the key `keyHash` over oxmysql. */
+/** The shared tables of the key `keyHash`, in the server's database through oxmysql's exports. */
 export function shareStore(
-  _keyHash: string,
-  _schemas: ShareSchemas<SharedRecord, AuditPosition>,
+  keyHash: string,
+  schemas: ShareSchemas<SharedRecord, AuditPosition>,
+  resource: string,
+  clock: Clock,
 ): ShareStore<SharedRecord, AuditPosition> {
-  return {
-    migrate: unavailable,
-    state: unavailable,
-    lease: unavailable,
-    release: unavailable,
-    publish: unavailable,
-    writeThrough: unavailable,
-    membersSince: unavailable,
-    count: unavailable,
-    budget: unavailable,
-  };
+  const calls = new OxmysqlCalls({ exports: serverOxmysql, resource, clock });
+  return new OxmysqlShareStore({ calls, keyHash, schemas });
 }
