@@ -106,7 +106,7 @@ describe('a database that is not trusted blindly', () => {
     const { h, events } = await twoServers();
     await events.database.link.refuse();
     await eventually(() => events.logText().includes("the shared roster's database did not answer"), 15_000);
-    expect(events.logText().match(/database did not answer/g)).toHaveLength(1);
+    expect(events.logText().match(/shared roster's database did not answer/g)).toHaveLength(1);
     // Alone, it reads the roster itself again and stays right.
     const member = h.mock.data.members.filter((m) => m.status === 'ACTIVE')[3]!;
     h.mock.dashboard.setStatus(member.id, 'SUSPENDED');
@@ -122,6 +122,23 @@ describe('a database that is not trusted blindly', () => {
       10_000,
     );
   }, 150_000);
+
+  it('stalled: past the bound sharing is off for that server, its copy stops deciding, its decisions stay right; back on when it moves', async () => {
+    const { h, events } = await twoServers();
+    const member = h.mock.data.members.filter((m) => m.status === 'ACTIVE')[4]!;
+    events.database.link.stall();
+    await eventually(() => events.logText().includes("the shared roster's database did not answer"), 15_000);
+    h.mock.dashboard.setStatus(member.id, 'SUSPENDED');
+    await until(async () => !(await joins(events.server, member.gameLicense, 'Stalled')), 20_000);
+    expect(rosterReads(events.seen).length).toBeGreaterThan(0);
+
+    events.database.link.restore();
+    await eventually(() => events.logText().includes('the database answers again'), 30_000);
+    await until(async () => /sharing: on as events, follower/.test(await sharingLine(events.server)), 10_000);
+    expect(events.logText().match(/shared roster's database did not answer/g)).toHaveLength(1);
+    // Following again: the member stays refused from the shared copy.
+    expect(await joins(events.server, member.gameLicense, 'Again')).toBe(false);
+  }, 120_000);
 
   it('a garbage row is ignored with one warning; the other rows are followed', async () => {
     h = await startHarness({ database: true, members: 200, config: config('main') });
