@@ -140,7 +140,10 @@ export class MirrorSync {
   follow(feed: FollowedFeed): void {
     this.feed = feed;
     // Another server reads: the feed is resumed (and a catch-up run) only once this one leads.
-    if (this.following) return this.step.watch(feed);
+    if (this.following) {
+      this.step.watch(feed);
+      return;
+    }
     const from = this.step.follow(feed);
     if (!this.status.catchingUp || from === null) return;
     void catchUp(feed, from).then((result) => {

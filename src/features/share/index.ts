@@ -16,7 +16,7 @@ import { shareKeyHash } from './store-key';
  * Listed after the mirror, which it shares.
  */
 export function attachShare(context: RosterContext): Feature {
-  const { config, logger, clock, schedule, handles } = context;
+  const { config, logger, clock, schedule, handles, api } = context;
   const mirror = handles.get(sharedMirrorHandle);
   if (!config.share.enabled || mirror === null) return {};
   const convars = serverConvars();
@@ -47,6 +47,8 @@ export function attachShare(context: RosterContext): Feature {
         );
         return;
       }
+      // The key's minute and day kept for every server on it, while the counts are shared.
+      api.shareBudget(() => roster.othersUsage());
       schedule.every(WRITE_MS, () => roster.tick());
     },
     answered: () => {

@@ -5,6 +5,8 @@ import type { SharedStart } from '../mirror/mirror-sync';
 import type { MirroredMember } from '../mirror/mirrored-member';
 import { PendingChanges } from './pending-changes';
 import {
+  BUDGET_DAY_MS,
+  BUDGET_MINUTE_MS,
   SHARED_PAGE_LIMIT,
   SHARED_START,
   type SharedBudget,
@@ -44,8 +46,6 @@ export interface SharedRosterDeps {
   logger: Logger;
   /** This server's requests to the service since the last call (added to the shared counts). */
   requestsSent?: () => number;
-  /** The key's counts as the fleet spent them (this minute, today), after each count. */
-  fleetBudget?: (budget: SharedBudget | null) => void;
 }
 
 /** What `roster status`, `roster doctor` and the panel say about sharing. */
@@ -93,7 +93,10 @@ export class SharedRoster {
     complete: null,
     fullReadAt: null,
   };
+  /** The key's counts, every server's, as last read (this minute, today). */
   private budget: SharedBudget | null = null;
+  /** This server's own part of them, by its minute and day. */
+  private readonly own = { minute: -1, inMinute: 0, day: -1, inDay: 0 };
   private lastFollow = Number.NEGATIVE_INFINITY;
   private lastRenew = Number.NEGATIVE_INFINITY;
   private lastTry = Number.NEGATIVE_INFINITY;
@@ -345,15 +348,38 @@ export class SharedRoster {
   /** Adds this server's requests to the key's shared counts and reads the fleet's. */
   private async count(): Promise<void> {
     const sent = this.deps.requestsSent?.() ?? 0;
+    const now = this.deps.clock.now();
+    const minute = Math.floor(now / BUDGET_MINUTE_MS);
+    const day = Math.floor(now / BUDGET_DAY_MS);
+    if (minute !== this.own.minute) Object.assign(this.own, { minute, inMinute: 0 });
+    if (day !== this.own.day) Object.assign(this.own, { day, inDay: 0 });
+    this.own.inMinute += sent;
+    this.own.inDay += sent;
     this.budget = await this.deps.store.count(sent);
-    this.deps.fleetBudget?.(this.budget);
+  }
+
+  /**
+   * What the other servers spent of the key (this minute, today): the shared counts less this
+   * server's own part. Null while sharing is off or the counts are not current: the rate limiter
+   * then keeps this server to its own share, as without sharing.
+   */
+  othersUsage(): SharedBudget | null {
+    const { budget, syncedAt } = this;
+    if (this.off !== null || budget === null || syncedAt === null) return null;
+    const now = this.deps.clock.now();
+    if (now - syncedAt >= COPY_FRESH_MS) return null;
+    const sameMinute = Math.floor(now / BUDGET_MINUTE_MS) === this.own.minute;
+    const sameDay = Math.floor(now / BUDGET_DAY_MS) === this.own.day;
+    return {
+      minute: sameMinute ? Math.max(0, budget.minute - this.own.inMinute) : 0,
+      day: sameDay ? Math.max(0, budget.day - this.own.inDay) : 0,
+    };
   }
 
   /** A failing or slow database: this server goes on alone, from what it holds, until it answers again. */
   private turnOff(error: unknown): void {
     const first = this.off === null;
     this.off = error instanceof Error ? error.message : String(error);
-    this.deps.fleetBudget?.(null);
     if (!first) return;
     const was = this.role;
     this.role = 'alone';

@@ -97,14 +97,20 @@ let tables: MemoryShareTables;
 function server(name: string) {
   const mirror = new MirrorDouble();
   const logger = recordingLogger();
+  const sent = { requests: 0 };
   const roster = new SharedRoster({
     store: new MemoryShareStore(tables, KEY, SHARE_SCHEMAS),
     mirror: mirror.asShared(),
     server: name,
     clock,
     logger,
+    requestsSent: () => {
+      const count = sent.requests;
+      sent.requests = 0;
+      return count;
+    },
   });
-  return { mirror, roster, logger };
+  return { mirror, roster, logger, sent };
 }
 
 /** Every server ticks, then the clock moves on by `ms`, `times` over. */
@@ -235,5 +241,27 @@ describe('rows that do not parse', () => {
     expect(events.mirror.held.has('m1')).toBe(true);
     expect(events.mirror.held.has('bad')).toBe(false);
     expect(events.logger.warnings.filter((w) => w.includes('could not be read'))).toHaveLength(1);
+  });
+});
+
+describe('one budget', () => {
+  it("each server adds its requests to the key's counts and reads what the others spent", async () => {
+    const main = server('main');
+    const events = server('events');
+    await run([main, events], 2);
+    main.sent.requests = 7;
+    events.sent.requests = 3;
+    await run([main, events], 3, 1_000);
+    expect(main.roster.report().budget).toEqual({ minute: 10, day: 10 });
+    expect(main.roster.othersUsage()).toEqual({ minute: 3, day: 3 });
+    expect(events.roster.othersUsage()).toEqual({ minute: 7, day: 7 });
+  });
+
+  it('none while the database fails: each server keeps its own share', async () => {
+    const main = server('main');
+    await run([main], 3);
+    tables.failing = 'failed';
+    await run([main], 3);
+    expect(main.roster.othersUsage()).toBeNull();
   });
 });
