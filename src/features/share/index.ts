@@ -3,6 +3,7 @@ import type { Feature } from '../../kernel/feature';
 import { sharedMirrorHandle } from '../mirror/handle';
 import { shareStore } from './fivem/database-store';
 import { oxmysqlStarted, serverConvars } from './fivem/oxmysql-state';
+import { shareHandle } from './handle';
 import { serverName } from './server-name';
 import { shareDoctorLine, shareStatusLine } from './share-lines';
 import { SHARE_SCHEMAS } from './shared-record';
@@ -38,6 +39,7 @@ export function attachShare(context: RosterContext): Feature {
       return sent;
     },
   });
+  handles.provide(shareHandle, { report: () => roster.report() });
   return {
     start() {
       if (!oxmysqlStarted()) {

@@ -21,6 +21,15 @@ function where(report: ShareReport, now: number): string {
   return `${reader}, ${lease}${version}${report.complete ? ', complete' : ', not complete'}${budget}`;
 }
 
+/** Sharing in a few words, for the panel. */
+export function shareSummary(report: ShareReport): string {
+  if (report.role === 'starting') return `connecting to the database as ${report.server}`;
+  if (!report.on) return `off for this server (${report.off ?? 'not connected'}): it reads the roster alone`;
+  return report.role === 'reader'
+    ? `on: ${report.server} reads the roster for the other servers`
+    : `on: ${report.server} follows the roster ${report.reader ?? 'another server'} reads`;
+}
+
 /** The `roster status` line. */
 export function shareStatusLine(report: ShareReport, now: number): string {
   if (report.role === 'starting') return `sharing: connecting to the database as ${report.server}`;

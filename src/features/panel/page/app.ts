@@ -3,7 +3,7 @@ import { ago, clock, h, table } from './dom';
 import './panel.css';
 import './narrow.css';
 import { RateChart } from './rate-chart';
-import { claimParts, mirrorParts, playerParts, stat } from './sections';
+import { claimParts, mirrorParts, playerParts, sharingParts, stat } from './sections';
 
 const REFRESH_MS = 4000;
 
@@ -42,6 +42,7 @@ class PanelPage {
       ['health', 'Health', false],
       ['cache', 'Cache', false],
       ['mirror', 'Roster mirror', false],
+      ['sharing', 'Shared roster', false],
       ['claims', 'Licenses claimed by several members', false],
       ['rate', 'Rate limits', true],
       ['joins', 'Joins', true],
@@ -185,6 +186,7 @@ class PanelPage {
       ),
     );
     this.renderMirror(s.mirror, now);
+    this.renderSharing(s.sharing, now);
     this.renderClaims(s.claimedLicenses);
     const training = document.getElementById('training')!;
     training.hidden = !s.training.on;
@@ -196,6 +198,12 @@ class PanelPage {
   private renderMirror(mirror: PanelStatus['mirror'], now: number): void {
     document.getElementById('mirror')!.hidden = mirror === null;
     if (mirror !== null) this.fill('mirror', ...mirrorParts(mirror, now));
+  }
+
+  /** Hidden when sharing is not turned on. */
+  private renderSharing(sharing: PanelStatus['sharing'], now: number): void {
+    document.getElementById('sharing')!.hidden = sharing === null;
+    if (sharing !== null) this.fill('sharing', ...sharingParts(sharing, now));
   }
 
   /** Hidden when no license is claimed by several members. */
