@@ -355,7 +355,8 @@ export class SharedRoster {
     if (day !== this.own.day) Object.assign(this.own, { day, inDay: 0 });
     this.own.inMinute += sent;
     this.own.inDay += sent;
-    this.budget = await this.deps.store.count(sent);
+    // Nothing sent: the counts are read, not written (one statement instead of two).
+    this.budget = sent > 0 ? await this.deps.store.count(sent) : await this.deps.store.budget();
   }
 
   /**
