@@ -26,6 +26,10 @@ export function attachMirror(context: RosterContext): Feature {
     logger,
     maxEntries: config.cache.maxEntries,
     licenseClaims: context.claimedLicenses,
+    onlineLicenses: function* () {
+      for (const [, entry] of context.players.onlinePlayers())
+        if (entry.license !== null) yield entry.license;
+    },
     passMs: config.refresh.auditSeconds * 1000,
     resyncMs: config.mirror.resyncMinutes * 60_000,
   });

@@ -16,7 +16,7 @@ import { MirrorReads } from './mirror-reads';
 import { MirrorSnapshot } from './mirror-snapshot';
 import type { MirrorOff, MirrorReport } from './mirror-state';
 import { MirrorStatus } from './mirror-status';
-import type { MirroredMember } from './mirrored-member';
+import { licenseKey, type MirroredMember } from './mirrored-member';
 import type { ReadReplaced } from './named-window';
 import type { PageSource } from './paced-pages';
 import { type MirrorChangeListener, RosterMirror } from './roster-mirror';
@@ -43,6 +43,8 @@ export interface MirrorSyncDeps {
   resyncMs: number;
   /** Told of each license several members claim, the deciding (most recent) membership first. */
   licenseClaims?: LicenseClaims;
+  /** The licenses of the players online: the ones a shared change must reach at once. */
+  onlineLicenses?: () => Iterable<string>;
 }
 
 /** Where another server left the roster when this one takes over reading it. */
@@ -220,19 +222,26 @@ export class MirrorSync {
   }
 
   /**
-   * Records the reader wrote, as the database holds them: put, or no longer held (member ids).
-   * `whole`: they are every member the database holds; any other held is no longer.
+   * Records other servers wrote, as the database holds them: put, or no longer held (member ids).
+   * `whole`: they are every member the database holds; any other held is no longer. While this
+   * server reads the roster itself, only records read later than its own are taken (what another
+   * server looked up); while it follows, every one. The players online whose record changed
+   * follow it at once.
    */
   applyShared(put: readonly MirroredMember[], removed: readonly string[], whole = false): void {
-    if (!this.following || this.status.off || this.stopped) return;
+    if (this.status.off || this.stopped) return;
+    if (whole && !this.following) return;
     let gone = removed;
     if (whole) {
       const kept = new Set(put.map((member) => member.id));
       gone = [...removed, ...[...this.mirror.members()].filter((m) => !kept.has(m.id)).map((m) => m.id)];
     }
     if (put.length === 0 && gone.length === 0) return;
-    this.mirror.applyShared(put, gone);
-    if (this.mirror.complete) void this.deps.online.followMirror();
+    const changed = this.mirror.applyShared(put, gone, !this.following);
+    if (changed.length === 0 || !this.mirror.complete) return;
+    const online = new Set<string>();
+    for (const license of this.deps.onlineLicenses?.() ?? []) online.add(licenseKey(license));
+    if (changed.some((key) => online.has(key))) void this.deps.online.followMirror();
   }
 
   /**

@@ -90,18 +90,31 @@ export class RosterMirror implements MemberMirror {
 
   /**
    * Records another server read, as the shared roster holds them: put by license, removed by
-   * member id. Not told to the change listener: they came from the copy it feeds.
+   * member id; `newerOnly`: a record is taken only when read later than the one held (this server
+   * reads the service too). A full read under way keeps them on top of what it brings, as it does
+   * the service's answers. Not told to the change listener: they came from the copy it feeds.
+   * Gives the license keys changed.
    */
-  applyShared(put: readonly MirroredMember[], removed: readonly string[]): void {
+  applyShared(put: readonly MirroredMember[], removed: readonly string[], newerOnly = false): string[] {
+    const changed: string[] = [];
     for (const id of removed) {
       const key = this.index.licenseNamedBy(id);
-      if (key !== undefined && this.index.get(key)?.id === id) this.index.remove(key);
+      if (key === undefined || this.index.get(key)?.id !== id) continue;
+      this.index.remove(key);
+      this.heardDuringRead?.set(key, null);
+      changed.push(key);
     }
     for (const member of put) {
-      this.doubted.delete(licenseKey(member.license));
+      const key = licenseKey(member.license);
+      const held = this.index.get(key);
+      if (newerOnly && held !== undefined && held.readAt >= member.readAt) continue;
+      this.doubted.delete(key);
       this.index.put(member);
+      this.heardDuringRead?.set(key, member);
+      changed.push(key);
     }
     this.checkSize();
+    return changed;
   }
 
   /** Whether any of `ids` is the member id or an assignment id of a member held. */

@@ -237,10 +237,9 @@ export class SharedRoster {
         `${unreadable} member row(s) in the shared roster could not be read and were ignored; those members are looked up when they join.`,
       );
     }
-    if (this.role !== 'reader') {
-      mirror.applyShared(put, removed, whole && done);
-      if (state.complete && this.caughtUp && mirror.followingShared) mirror.sharedComplete(state.fullReadAt);
-    }
+    // The reader takes what the others wrote (its own writes come back too: not newer, skipped).
+    mirror.applyShared(put, removed, whole && done);
+    if (state.complete && this.caughtUp && mirror.followingShared) mirror.sharedComplete(state.fullReadAt);
     if (this.role === 'follower' && this.leaseLapsed()) await this.takeLeaseIfFree();
   }
 

@@ -79,6 +79,31 @@ describe('two servers, one roster', () => {
   }, 120_000);
 });
 
+describe('write-through', () => {
+  it('a member the follower looked up is written to the shared roster: the reader decides their join without asking', async () => {
+    const { h, events } = await twoServers();
+    // Added without an audit entry: the reader has no reason to read them before its next new-members read.
+    const added = h.mock.data.addMember({ displayName: 'Newcomer' });
+    expect(await joins(events.server, added.gameLicense, 'Newcomer')).toBe(true);
+    expect(events.seen.some((r) => r.query.get('gameLicense') === added.gameLicense)).toBe(true);
+    const db = h.database!.db;
+    await until(async () => {
+      const rows = await db.query<{ member_id: string }[]>(
+        'SELECT member_id FROM roster_share_members WHERE member_id = ? AND record IS NOT NULL',
+        [added.id],
+      );
+      return rows.length === 1;
+    }, 10_000);
+    // Give the reader a moment to read the row, then its own decision: no request for that license.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await joins(h.server, added.gameLicense, 'Newcomer again')).toBe(true);
+    const asked = h.mock.counters.log.filter(
+      (e) => new URLSearchParams(e.query).get('gameLicense') === added.gameLicense,
+    );
+    expect(asked).toHaveLength(1);
+  }, 60_000);
+});
+
 describe('another key on the same database', () => {
   it("never reads the first key's rows: it reads its own roster", async () => {
     h = await startHarness({ database: true, members: 200, config: config('main') });
