@@ -82,8 +82,10 @@ describe('two servers, one roster', () => {
 describe('write-through', () => {
   it('a member the follower looked up is written to the shared roster: the reader decides their join without asking', async () => {
     const { h, events } = await twoServers();
-    // Added without an audit entry: the reader has no reason to read them before its next new-members read.
+    // Added without an audit entry and stamped as created long ago: no read of the reader's own
+    // (audit feed, members created since its last read) brings them before a full read.
     const added = h.mock.data.addMember({ displayName: 'Newcomer' });
+    added.createdAt = '2020-01-01T00:00:00.000Z';
     expect(await joins(events.server, added.gameLicense, 'Newcomer')).toBe(true);
     expect(events.seen.some((r) => r.query.get('gameLicense') === added.gameLicense)).toBe(true);
     const db = h.database!.db;
