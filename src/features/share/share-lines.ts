@@ -9,7 +9,7 @@ function where(report: ShareReport, now: number): string {
   const reader =
     report.reader === null
       ? 'no reader'
-      : `reader ${report.reader === report.server ? `${report.reader} (this server)` : report.reader}`;
+      : `reader ${report.role === 'reader' ? `${report.reader} (this server)` : report.reader}`;
   const synced = report.syncedAt === null ? 'never read' : `read ${seconds(now - report.syncedAt)} ago`;
   const version =
     report.version === null

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Clock, Logger } from '../../platform/ports';
 import type { AuditPosition } from '../audit/audit-feed';
 import type { SharedMirror } from '../mirror/handle';
@@ -34,6 +35,19 @@ export const COPY_FRESH_MS = 3_000;
 const MAX_PAGES = 100;
 
 export type ShareRole = 'starting' | 'reader' | 'follower' | 'alone';
+
+/**
+ * How a lease holder is written: the server's name and this run's own mark, so two servers given
+ * one name (the same `sv_projectName`) never both take the lease for one.
+ */
+const RUN_MARK = '~';
+
+/** The server's name of a lease holder, as the owner named it. */
+function readerName(holder: string | null): string | null {
+  if (holder === null) return null;
+  const mark = holder.lastIndexOf(RUN_MARK);
+  return mark > 0 ? holder.slice(0, mark) : holder;
+}
 
 export type Store = ShareStore<SharedRecord, AuditPosition>;
 
@@ -102,8 +116,11 @@ export class SharedRoster {
   private lastTry = Number.NEGATIVE_INFINITY;
   private unreadableSaid = false;
   private stopped = false;
+  /** Who holds the lease when this server does: its name and this run's mark. */
+  private readonly holder: string;
 
   constructor(private readonly deps: SharedRosterDeps) {
+    this.holder = `${deps.server}${RUN_MARK}${randomUUID().slice(0, 8)}`;
     // Until the database says who reads, this server reads nothing of its own.
     deps.mirror.followShared(() => this.copyInStep());
     deps.mirror.onChange((put, removed) => this.pending.note(put, removed, deps.clock.now()));
@@ -146,7 +163,7 @@ export class SharedRoster {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.role === 'reader' && this.off === null)
-      await this.deps.store.release(this.deps.server).catch(() => {});
+      await this.deps.store.release(this.holder).catch(() => {});
   }
 
   report(): ShareReport {
@@ -158,7 +175,7 @@ export class SharedRoster {
       role: this.role,
       server: this.deps.server,
       off: this.off,
-      reader: state?.reader ?? null,
+      reader: readerName(state?.reader ?? null),
       leaseLeftMs: leaseLeft !== null && leaseLeft > 0 ? leaseLeft : null,
       version: state?.version ?? null,
       held: this.deps.mirror.report().held,
@@ -251,8 +268,8 @@ export class SharedRoster {
   /** Takes the lease when nobody's runs (or this server's does): then this server reads. */
   private async takeLeaseIfFree(): Promise<boolean> {
     const { state } = this;
-    if (state === null || (!this.leaseLapsed() && state.reader !== this.deps.server)) return false;
-    if (!(await this.deps.store.lease(this.deps.server, LEASE_MS))) return false;
+    if (state === null || (!this.leaseLapsed() && state.reader !== this.holder)) return false;
+    if (!(await this.deps.store.lease(this.holder, LEASE_MS))) return false;
     this.lastRenew = this.deps.clock.now();
     this.becomeReader();
     return true;
@@ -271,7 +288,7 @@ export class SharedRoster {
         : null;
     this.deps.mirror.lead(from);
     const before =
-      state?.reader && state.reader !== this.deps.server ? `${state.reader}'s lease ran out` : null;
+      state?.reader && state.reader !== this.holder ? `${readerName(state.reader)}'s lease ran out` : null;
     this.deps.logger.info(
       `sharing the roster through the database: this server reads it${before ? ` (${before})` : ''}, the others follow.`,
     );
@@ -283,14 +300,14 @@ export class SharedRoster {
     this.role = 'follower';
     this.deps.mirror.followShared(() => this.copyInStep());
     this.deps.logger.info(
-      `sharing the roster through the database: ${this.state?.reader ?? 'another server'} reads it${was === 'reader' ? ' now' : ''}, this server follows.`,
+      `sharing the roster through the database: ${readerName(this.state?.reader ?? null) ?? 'another server'} reads it${was === 'reader' ? ' now' : ''}, this server follows.`,
     );
   }
 
   /** The reader renews its lease; one it lost (it ran out meanwhile, another took it) makes it a follower. */
   private async renew(): Promise<void> {
     this.lastRenew = this.deps.clock.now();
-    if (!(await this.deps.store.lease(this.deps.server, LEASE_MS))) this.becomeFollower();
+    if (!(await this.deps.store.lease(this.holder, LEASE_MS))) this.becomeFollower();
   }
 
   /**
@@ -299,7 +316,8 @@ export class SharedRoster {
    * never runs ahead of the members); any other server writes through what it learned.
    */
   private async write(): Promise<void> {
-    const { store, mirror, server } = this.deps;
+    const { store, mirror } = this.deps;
+    const server = this.holder;
     if (this.role !== 'reader') {
       if (this.pending.size === 0 || this.role !== 'follower') return;
       const change = this.pending.take(SHARED_PAGE_LIMIT);

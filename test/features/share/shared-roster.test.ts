@@ -154,6 +154,16 @@ describe('one reader, the others following', () => {
     expect(events.roster.report().lag).toBe(0);
   });
 
+  it('two servers given one name do not both read: the lease is held by one run', async () => {
+    const first = server('same');
+    const second = server('same');
+    await run([first], 1);
+    await run([second], 1);
+    expect(first.roster.report().role).toBe('reader');
+    expect(second.roster.report().role).toBe('follower');
+    expect(second.roster.report().reader).toBe('same');
+  });
+
   it('a follower writes through what it learned itself', async () => {
     const main = server('main');
     const events = server('events');
