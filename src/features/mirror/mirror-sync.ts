@@ -251,14 +251,14 @@ export class MirrorSync {
   sharedComplete(fullReadAt: number | null): void {
     if (!this.following || this.status.off || this.stopped) return;
     if (fullReadAt !== null) this.known.fullReadAt = fullReadAt;
-    const first = !this.mirror.complete || this.status.state.kind !== 'up';
+    // Said every time the database is read: only the first time changes anything.
+    if (this.mirror.complete && this.status.state.kind === 'up') return;
     this.mirror.trust();
     this.status.fullRead();
     void this.deps.online.followMirror();
-    if (first)
-      this.deps.logger.info(
-        `the roster mirror holds the shared roster's ${this.mirror.size} members: their joins are decided without a request.`,
-      );
+    this.deps.logger.info(
+      `the roster mirror holds the shared roster's ${this.mirror.size} members: their joins are decided without a request.`,
+    );
   }
 
   /**

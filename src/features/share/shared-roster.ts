@@ -322,7 +322,7 @@ export class SharedRoster {
       if (this.pending.size === 0 || this.role !== 'follower') return;
       const change = this.pending.take(SHARED_PAGE_LIMIT);
       try {
-        await store.writeThrough(change);
+        await store.writeThrough({ members: change.members ?? [], removed: change.removed ?? [] });
       } catch (error) {
         this.pending.restore(change);
         throw error;
@@ -330,7 +330,8 @@ export class SharedRoster {
       return;
     }
     const members = this.pending.take(SHARED_PAGE_LIMIT);
-    const change: SharedChange<SharedRecord, AuditPosition> = { ...members };
+    const change: SharedChange<SharedRecord, AuditPosition> = {};
+    if (members.taken > 0) Object.assign(change, { members: members.members, removed: members.removed });
     if (this.pending.size === 0) {
       const report = mirror.report();
       const audit = mirror.auditPosition();
@@ -342,7 +343,8 @@ export class SharedRoster {
       const community = mirror.communityHeld;
       if (community !== null && community !== this.state?.community) change.community = community;
     }
-    if (members.taken === 0 && Object.keys(change).every((k) => k === 'members' || k === 'removed')) return;
+    // Nothing changed: nothing written (a write raises the version the others read above).
+    if (Object.keys(change).length === 0) return;
     let version: number | null;
     try {
       version = await store.publish(server, change);

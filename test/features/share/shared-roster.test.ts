@@ -154,6 +154,37 @@ describe('one reader, the others following', () => {
     expect(events.roster.report().lag).toBe(0);
   });
 
+  it('writes nothing while nothing changes: the version stays where it is', async () => {
+    const main = server('main');
+    const events = server('events');
+    await run([main], 1);
+    await run([events], 1);
+    main.mirror.read(member('m1'));
+    main.mirror.deciding = true;
+    main.mirror.position = { at: 5 };
+    main.mirror.fullReadAt = clock.now();
+    await run([main, events], 4);
+    const version = main.roster.report().version;
+    await run([main, events], 40);
+    expect(main.roster.report().version).toBe(version);
+    expect(events.roster.report()).toMatchObject({ version, lag: 0 });
+  });
+
+  it("a gap in the reader's log stops the followers deciding", async () => {
+    const main = server('main');
+    const events = server('events');
+    await run([main], 1);
+    await run([events], 1);
+    main.mirror.deciding = true;
+    main.mirror.position = { at: 5 };
+    main.mirror.fullReadAt = clock.now();
+    await run([main, events], 4);
+    expect(events.mirror.inStep()).toBe(true);
+    main.mirror.deciding = false;
+    await run([main, events], 4);
+    expect(events.mirror.inStep()).toBe(false);
+  });
+
   it('two servers given one name do not both read: the lease is held by one run', async () => {
     const first = server('same');
     const second = server('same');
