@@ -33,6 +33,7 @@ export function attachShare(context: RosterContext): Feature {
     server,
     clock,
     logger,
+    auditMs: config.refresh.auditSeconds * 1000,
     requestsSent: () => {
       const sent = requests;
       requests = 0;

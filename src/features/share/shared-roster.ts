@@ -60,7 +60,16 @@ export interface SharedRosterDeps {
   logger: Logger;
   /** This server's requests to the service since the last call (added to the shared counts). */
   requestsSent?: () => number;
+  /**
+   * `refresh.auditSeconds` in ms: the reader writes each time its audit feed reaches the end of the
+   * log, and a copy whose reader has not written for two of these (and a few seconds) stops
+   * deciding, as the reader's own mirror does. Absent: not judged (tests of other parts).
+   */
+  auditMs?: number;
 }
+
+/** What a reader's write may lag its audit read by, beyond two audit intervals. */
+const HEARTBEAT_SLACK_MS = 5_000;
 
 /** What `roster status`, `roster doctor` and the panel say about sharing. */
 export interface ShareReport {
@@ -102,11 +111,7 @@ export class SharedRoster {
   /** The shared roster's version this server's copy holds everything of. */
   private copyVersion = 0;
   private readonly pending = new PendingChanges();
-  private published: { audit: string | null; complete: boolean | null; fullReadAt: number | null } = {
-    audit: null,
-    complete: null,
-    fullReadAt: null,
-  };
+  private published = Published.none();
   /** The key's counts, every server's, as last read (this minute, today). */
   private budget: SharedBudget | null = null;
   /** This server's own part of them, by its minute and day. */
@@ -195,7 +200,10 @@ export class SharedRoster {
     const { state, syncedAt } = this;
     if (this.off !== null || state === null || syncedAt === null || !state.complete) return false;
     const since = this.deps.clock.now() - syncedAt;
-    return since < COPY_FRESH_MS && state.leaseUntil - state.now > since;
+    if (since >= COPY_FRESH_MS || state.leaseUntil - state.now <= since) return false;
+    const { auditMs } = this.deps;
+    if (auditMs === undefined) return true;
+    return state.now - state.updatedAt + since < auditMs * 2 + HEARTBEAT_SLACK_MS;
   }
 
   /** At start and after sharing was off: the tables, the copy, then the lease if it is free. */
@@ -279,7 +287,7 @@ export class SharedRoster {
     const was = this.role;
     if (was === 'reader') return;
     this.role = 'reader';
-    this.published = { audit: null, complete: null, fullReadAt: null };
+    this.published = Published.none();
     const state = this.state;
     // From where the last reader left the log, when this copy holds every row it wrote.
     const from: SharedStart | null =
@@ -332,6 +340,7 @@ export class SharedRoster {
     const members = this.pending.take(SHARED_PAGE_LIMIT);
     const change: SharedChange<SharedRecord, AuditPosition> = {};
     if (members.taken > 0) Object.assign(change, { members: members.members, removed: members.removed });
+    let auditReadAt: number | null = null;
     if (this.pending.size === 0) {
       const report = mirror.report();
       const audit = mirror.auditPosition();
@@ -340,6 +349,12 @@ export class SharedRoster {
       if (text !== null && text !== this.published.audit) change.auditPosition = audit;
       if (complete !== this.published.complete) change.complete = complete;
       if (report.lastFullReadAt !== this.published.fullReadAt) change.fullReadAt = report.lastFullReadAt;
+      // The audit log read to its end again: written even when nothing moved, so the others know
+      // the roster is still being kept (a quiet log moves no position).
+      if (report.auditReadAt !== null && report.auditReadAt !== this.published.auditReadAt) {
+        change.complete = complete;
+        auditReadAt = report.auditReadAt;
+      }
       const community = mirror.communityHeld;
       if (community !== null && community !== this.state?.community) change.community = community;
     }
@@ -360,6 +375,7 @@ export class SharedRoster {
     if (change.auditPosition !== undefined) this.published.audit = JSON.stringify(change.auditPosition);
     if (change.complete !== undefined) this.published.complete = change.complete;
     if (change.fullReadAt !== undefined) this.published.fullReadAt = change.fullReadAt;
+    if (auditReadAt !== null) this.published.auditReadAt = auditReadAt;
     if (this.state && change.community !== undefined)
       this.state = { ...this.state, community: change.community };
   }
@@ -414,5 +430,18 @@ export class SharedRoster {
           ? { audit: state.auditPosition, fullReadAt: state.fullReadAt, complete: state.complete }
           : null,
       );
+  }
+}
+
+/** What the reader last wrote of its state, so it writes only what moved. */
+class Published {
+  audit: string | null = null;
+  complete: boolean | null = null;
+  fullReadAt: number | null = null;
+  /** Its audit feed's last read to the end of the log, when last written (this server's time). */
+  auditReadAt: number | null = null;
+
+  static none(): Published {
+    return new Published();
   }
 }

@@ -21,6 +21,7 @@ class MirrorDouble {
   position: { at: number | null } | null = null;
   deciding = false;
   fullReadAt: number | null = null;
+  auditReadAt: number | null = null;
 
   /** A change its own reads made (told to the sharing). */
   read(member: MirroredMember): void {
@@ -66,7 +67,7 @@ class MirrorDouble {
         requestsToday: 0,
         failure: null,
         caughtUp: null,
-        auditReadAt: null,
+        auditReadAt: self.auditReadAt,
         deciding: self.deciding,
         gaps: 0,
         lastGap: null,
@@ -94,7 +95,7 @@ function recordingLogger(): Logger & { warnings: string[] } {
 let clock: FakeClock;
 let tables: MemoryShareTables;
 
-function server(name: string) {
+function server(name: string, auditMs?: number) {
   const mirror = new MirrorDouble();
   const logger = recordingLogger();
   const sent = { requests: 0 };
@@ -104,6 +105,7 @@ function server(name: string) {
     server: name,
     clock,
     logger,
+    ...(auditMs === undefined ? {} : { auditMs }),
     requestsSent: () => {
       const count = sent.requests;
       sent.requests = 0;
@@ -168,6 +170,26 @@ describe('one reader, the others following', () => {
     await run([main, events], 40);
     expect(main.roster.report().version).toBe(version);
     expect(events.roster.report()).toMatchObject({ version, lag: 0 });
+  });
+
+  it('a reader whose audit feed stops reaching the end of the log stops the followers deciding, its lease running', async () => {
+    const main = server('main', 1_000);
+    const events = server('events', 1_000);
+    await run([main], 1);
+    await run([events], 1);
+    main.mirror.deciding = true;
+    main.mirror.position = { at: 5 };
+    main.mirror.fullReadAt = clock.now();
+    for (let i = 0; i < 10; i++) {
+      main.mirror.auditReadAt = clock.now();
+      await run([main, events], 2);
+    }
+    expect(events.mirror.inStep()).toBe(true);
+    // The audit log is not read to its end any more (the reader's own mirror would stop deciding
+    // too, but a reader that cannot say so must not leave the others deciding).
+    await run([main, events], 16);
+    expect(main.roster.report().leaseLeftMs).toBeGreaterThan(0);
+    expect(events.mirror.inStep()).toBe(false);
   });
 
   it("a gap in the reader's log stops the followers deciding", async () => {
