@@ -102,3 +102,14 @@ export const member = (memberId: string, name: string, readAt: number, rank = 1)
   record: { name, rank },
   readAt,
 });
+
+/** Polls an asynchronous check until it answers something (as `eventually` does a synchronous one). */
+export async function until<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
