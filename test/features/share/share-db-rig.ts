@@ -6,7 +6,7 @@ import { OxmysqlShareStore } from '../../../src/features/share/fivem/oxmysql-sto
 import type { SchemaStep } from '../../../src/features/share/fivem/store-schema';
 import type { ShareSchemas } from '../../../src/features/share/share-store';
 import { shareKeyHash } from '../../../src/features/share/store-key';
-import { systemClock } from '../../../src/platform/ports';
+import { type Clock, systemClock } from '../../../src/platform/ports';
 import { expectNoUnhandledRejections } from '../../integration/harness';
 import { testDatabase } from '../../share-db/mariadb';
 import { attachDatabase, type ServerDatabase } from '../../share-db/server-database';
@@ -29,17 +29,22 @@ export const KEY_HASH = shareKeyHash(API_KEY);
 
 export type TestStore = OxmysqlShareStore<TestRecord, TestPosition>;
 
+export interface StoreOptions {
+  keyHash?: string;
+  schema?: readonly SchemaStep[];
+  /** What the store calls (default: this server's `exports.oxmysql`). */
+  exports?: () => OxmysqlExports | undefined;
+  /** The clock the 2 s bound is kept on (default: the host's). */
+  clock?: Clock;
+}
+
 /** One emulated server on the shared database: its own oxmysql, pool and link. */
 export interface ShareServer {
   server: FxServer;
   database: ServerDatabase;
   /** `exports.oxmysql` as a resource of this server calls it. */
   exports: OxmysqlExports;
-  store(options?: {
-    keyHash?: string;
-    schema?: readonly SchemaStep[];
-    exports?: () => OxmysqlExports;
-  }): TestStore;
+  store(options?: StoreOptions): TestStore;
   /** oxmysql's console lines. */
   oxLog(): string;
 }
@@ -69,7 +74,7 @@ export class ShareDatabase {
           calls: new OxmysqlCalls({
             exports: options.exports ?? (() => exports),
             resource: 'roster',
-            clock: systemClock,
+            clock: options.clock ?? systemClock,
           }),
           keyHash: options.keyHash ?? KEY_HASH,
           schemas,

@@ -62,6 +62,16 @@ export class OxmysqlCalls {
     this.boundMs = options.boundMs ?? DATABASE_BOUND_MS;
   }
 
+  /**
+   * `work` (several calls) within the same bound as one call: what a caller of the store waits
+   * for is bounded, not only each statement.
+   */
+  within<T>(work: () => Promise<T>): Promise<T> {
+    return answerWithin(work(), this.boundMs, this.options.clock, () => {
+      throw new ShareStoreError('timeout', `The database did not answer within ${this.boundMs / 1000} s.`);
+    });
+  }
+
   /** The rows of a SELECT, or a write's result header. */
   query(sql: string, values: OxValues): Promise<unknown> {
     return this.call((ox, answer) => ox.query(sql, values, answer, this.options.resource, true));

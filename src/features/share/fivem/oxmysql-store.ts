@@ -49,6 +49,7 @@ export class OxmysqlShareStore<R, A> implements ShareStore<R, A> {
     this.schema = options.schema ?? SHARE_SCHEMA;
   }
 
+  /** Bounded statement by statement (a first start creates several tables), not as a whole. */
   async migrate(): Promise<void> {
     await this.calls.query(CREATE_SCHEMA_TABLE, []);
     await this.calls.query(sql.SCHEMA_ROW, []);
@@ -69,19 +70,27 @@ export class OxmysqlShareStore<R, A> implements ShareStore<R, A> {
     await this.calls.query(sql.STATE_ROW, [this.keyHash]);
   }
 
-  async state(): Promise<SharedState<A> | null> {
+  state(): Promise<SharedState<A> | null> {
+    return this.calls.within(() => this.readState());
+  }
+
+  private async readState(): Promise<SharedState<A> | null> {
     const [row] = await this.rows(sql.STATE, [this.keyHash]);
     return row ? stateRow(row as unknown as StateColumns, this.schemas) : null;
   }
 
-  async lease(server: string, ms: number): Promise<boolean> {
+  lease(server: string, ms: number): Promise<boolean> {
+    return this.calls.within(() => this.takeLease(server, ms));
+  }
+
+  private async takeLease(server: string, ms: number): Promise<boolean> {
     await this.calls.query(sql.LEASE, [server, Math.round(ms), this.keyHash, server]);
-    let state = await this.state();
+    let state = await this.readState();
     if (!state) {
       // Its row went (an owner cleaning tables by hand): made again, then the lease is free.
       await this.calls.query(sql.STATE_ROW, [this.keyHash]);
       await this.calls.query(sql.LEASE, [server, Math.round(ms), this.keyHash, server]);
-      state = await this.state();
+      state = await this.readState();
     }
     return state?.reader === server && state.leaseUntil > state.now;
   }
@@ -90,12 +99,12 @@ export class OxmysqlShareStore<R, A> implements ShareStore<R, A> {
     await this.calls.query(sql.RELEASE, [this.keyHash, server]);
   }
 
-  async publish(server: string, change: SharedChange<R, A>): Promise<number | null> {
-    return this.write(change, server);
+  publish(server: string, change: SharedChange<R, A>): Promise<number | null> {
+    return this.calls.within(() => this.write(change, server));
   }
 
   async writeThrough(change: SharedMemberChange<R>): Promise<number> {
-    const version = await this.write(change, null);
+    const version = await this.calls.within(() => this.write(change, null));
     if (version === null)
       throw new ShareStoreError('unreadable', 'The write went through but its version was not found.');
     return version;
@@ -123,7 +132,11 @@ export class OxmysqlShareStore<R, A> implements ShareStore<R, A> {
     return page;
   }
 
-  async count(requests: number): Promise<SharedBudget> {
+  count(requests: number): Promise<SharedBudget> {
+    return this.calls.within(() => this.countRequests(requests));
+  }
+
+  private async countRequests(requests: number): Promise<SharedBudget> {
     const added = Math.max(0, Math.round(requests));
     const counted = (period: 'm' | 'd', ms: number) =>
       this.calls.query(sql.countWindow(period, ms), [this.keyHash, added]).then((header) => {
@@ -151,8 +164,7 @@ export class OxmysqlShareStore<R, A> implements ShareStore<R, A> {
     const token = randomBytes(16).toString('hex');
     const statements = writeStatements(this.keyHash, token, change, reader);
     await this.calls.transaction(statements as OxTransaction);
-    const [written] = await this.rows(sql.WRITTEN_VERSION, [token]);
-    await this.sweepNowAndThen();
+    const [[written]] = await Promise.all([this.rows(sql.WRITTEN_VERSION, [token]), this.sweepNowAndThen()]);
     if (!written) return null;
     const version = Number(written.version);
     if (!Number.isSafeInteger(version))
