@@ -13,7 +13,15 @@ import {
   ShareStoreError,
   type ShareStoreFailure,
 } from './share-store';
-import { compareMemberIds, type MemberColumns, memberRow, type StateColumns, stateRow } from './store-rows';
+import {
+  compareMemberIds,
+  isStorableName,
+  type MemberColumns,
+  memberRow,
+  pageSize,
+  type StateColumns,
+  stateRow,
+} from './store-rows';
 
 type StateRecord = Omit<StateColumns, 'now'> & {
   reader: string | null;
@@ -118,11 +126,12 @@ export class MemoryShareStore<R, A> implements ShareStore<R, A> {
 
   async membersSince(after: SharedCursor, limit: number): Promise<SharedPage<R>> {
     this.check();
+    const size = pageSize(limit);
     const rows = this.tables.members
       .filter((row) => row.key_hash === this.keyHash && isAfter(row, after))
       .sort(byVersionThenId)
-      .slice(0, Math.max(1, Math.floor(limit)));
-    const page: SharedPage<R> = { rows: [], unreadable: 0, next: after, done: rows.length < limit };
+      .slice(0, size);
+    const page: SharedPage<R> = { rows: [], unreadable: 0, next: after, done: rows.length < size };
     for (const columns of rows) {
       const row = memberRow(columns, this.schemas);
       if (row) page.rows.push(row);
@@ -145,7 +154,7 @@ export class MemoryShareStore<R, A> implements ShareStore<R, A> {
         windowStart,
         requests: 0,
       };
-      window.requests += requests;
+      window.requests += Math.max(0, Math.round(requests));
       this.tables.budget.set(key, window);
     }
     return this.budgetAt(now);
@@ -175,9 +184,11 @@ export class MemoryShareStore<R, A> implements ShareStore<R, A> {
     state.updated_at = this.now();
     const version = state.version;
     for (const member of change.members ?? []) {
+      if (!isStorableName(member.memberId) || !isStorableName(member.license)) continue;
       this.upsert(member.memberId, member.license, JSON.stringify(member.record), member.readAt, version);
     }
     for (const removal of change.removed ?? []) {
+      if (!isStorableName(removal.memberId)) continue;
       this.upsert(removal.memberId, null, null, removal.readAt, version);
     }
     return version;

@@ -110,6 +110,19 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** Longest member id and license the tables hold (VARCHAR(191)); longer ones are not shared (none is near it). */
+export const LONGEST_NAME = 191;
+
+/** Whether a member id or license can be written to the shared tables. */
+export function isStorableName(name: string): boolean {
+  return name.length > 0 && name.length <= LONGEST_NAME;
+}
+
+/** The most rows one page reads (oxmysql warns from 1,000). */
+export function pageSize(limit: number): number {
+  return Math.min(999, Math.max(1, Math.floor(limit)));
+}
+
 /** Orders member ids as the tables' binary collation does: by their UTF-8 bytes. */
 export function compareMemberIds(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

@@ -100,6 +100,16 @@ describe('versions', () => {
   });
 });
 
+describe('a write through', () => {
+  it('makes the key’s state row again if it went, and writes under its first version', async () => {
+    const keyHash = await freshKey();
+    await shared.query('DELETE FROM roster_share_state WHERE key_hash = ?', [keyHash]);
+    const store = events.store({ keyHash });
+    expect(await store.writeThrough({ members: [member('m1', 'Ann', 1)] })).toBe(1);
+    expect((await store.membersSince(SHARED_START, 10)).rows.map((row) => row.version)).toEqual([1]);
+  });
+});
+
 describe('the newer read', () => {
   it('stays: an older write changes nothing (not even the version), a removal keeps the license', async () => {
     const keyHash = await freshKey();

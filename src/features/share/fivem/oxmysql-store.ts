@@ -12,7 +12,7 @@ import {
   type ShareStore,
   ShareStoreError,
 } from '../share-store';
-import { type MemberColumns, memberRow, type StateColumns, stateRow } from '../store-rows';
+import { type MemberColumns, memberRow, pageSize, type StateColumns, stateRow } from '../store-rows';
 import type { OxmysqlCalls, OxTransaction, OxValues } from './oxmysql-calls';
 import { CREATE_SCHEMA_TABLE, type SchemaStep, SHARE_SCHEMA } from './store-schema';
 import * as sql from './store-sql';
@@ -111,7 +111,7 @@ export class OxmysqlShareStore<R, A> implements ShareStore<R, A> {
   }
 
   async membersSince(after: SharedCursor, limit: number): Promise<SharedPage<R>> {
-    const size = Math.min(999, Math.max(1, Math.floor(limit)));
+    const size = pageSize(limit);
     const found = await this.rows(sql.MEMBERS_SINCE, [
       this.keyHash,
       after.version,

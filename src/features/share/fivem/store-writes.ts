@@ -1,11 +1,9 @@
 import type { SharedChange } from '../share-store';
+import { isStorableName } from '../store-rows';
 import * as sql from './store-sql';
 
 /** A statement with its values, as oxmysql's `transaction` takes it. */
 export type Statement = [string, unknown[]];
-
-/** Longest member id and license the tables hold; longer ones are not shared (none is near it). */
-const LONGEST_NAME = 191;
 
 /**
  * The statements of one write: the version claimed (by the lease holder only, when `reader` is
@@ -33,16 +31,18 @@ export function writeStatements<R, A>(
     reader !== null,
   );
   const statements: Statement[] = [
+    // Any server's write makes the key's row if it went (the reader's needs its lease in it anyway).
+    ...(reader === null ? [[sql.STATE_ROW, [keyHash]] as Statement] : []),
     [claim, [token, ...moved.map(([, value]) => value), keyHash, ...(reader === null ? [] : [reader])]],
   ];
 
   const rows: unknown[][] = [];
   for (const member of change.members ?? []) {
-    if (!fits(member.memberId) || !fits(member.license)) continue;
+    if (!isStorableName(member.memberId) || !isStorableName(member.license)) continue;
     rows.push([member.memberId, member.license, JSON.stringify(member.record), Math.round(member.readAt)]);
   }
   for (const removal of change.removed ?? []) {
-    if (!fits(removal.memberId)) continue;
+    if (!isStorableName(removal.memberId)) continue;
     rows.push([removal.memberId, null, null, Math.round(removal.readAt)]);
   }
   for (let at = 0; at < rows.length; at += sql.MEMBERS_PER_STATEMENT) {
@@ -51,8 +51,4 @@ export function writeStatements<R, A>(
   }
   statements.push([sql.NOTE_WRITE, [keyHash, token]]);
   return statements;
-}
-
-function fits(name: string): boolean {
-  return name.length > 0 && name.length <= LONGEST_NAME;
 }
