@@ -373,6 +373,7 @@ export class MirrorSync {
       gaps: this.known.gaps,
       lastGap: this.known.lastGap && { ...this.known.lastGap },
       clockSkew: this.step.skew(),
+      followingShared: this.following && !this.status.off,
     };
   }
 

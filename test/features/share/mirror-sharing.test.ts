@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { mirrorDoctorLine, mirrorStatusLine } from '../../../src/features/mirror/mirror-lines';
 import type { MirroredMember } from '../../../src/features/mirror/mirrored-member';
 import { followedFeed, mirrorRig, until } from '../mirror/fake-community';
 
@@ -56,6 +57,13 @@ describe('a mirror following a copy', () => {
     copy.sync.applyShared(changes.put, [], true);
     copy.sync.sharedComplete(main.clock.now());
     expect(copy.sync.report()).toMatchObject({ held: 120, deciding: true, state: { kind: 'up' } });
+    const now = copy.clock.now();
+    expect(mirrorStatusLine(copy.sync.report(), now)).toMatch(
+      /120 members held, following the shared roster/,
+    );
+    expect(mirrorDoctorLine(copy.sync.report(), now)).toMatch(
+      /^✓ mirror holds 120 members, following the shared roster/,
+    );
     const someone = changes.put[0]!;
     expect(copy.members.mirrored(someone.license)?.member.id).toBe(someone.id);
     inStep = false;
