@@ -13,8 +13,8 @@ var __commonJS = (cb, mod) => function __require() {
   }
 };
 var __export = (target, all) => {
-  for (var name in all)
-    __defProp(target, name, { get: all[name], enumerable: true });
+  for (var name2 in all)
+    __defProp(target, name2, { get: all[name2], enumerable: true });
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
@@ -1292,13 +1292,13 @@ var require_util = __commonJS({
     }
     function toRawHeaders(headers) {
       const rawHeaders = [];
-      for (const [name, value] of Object.entries(headers)) {
+      for (const [name2, value] of Object.entries(headers)) {
         if (Array.isArray(value)) {
           for (const entry of value) {
-            rawHeaders.push(Buffer.from(name, "latin1"), Buffer.from(`${entry}`, "latin1"));
+            rawHeaders.push(Buffer.from(name2, "latin1"), Buffer.from(`${entry}`, "latin1"));
           }
         } else {
-          rawHeaders.push(Buffer.from(name, "latin1"), Buffer.from(`${value}`, "latin1"));
+          rawHeaders.push(Buffer.from(name2, "latin1"), Buffer.from(`${value}`, "latin1"));
         }
       }
       return rawHeaders;
@@ -1703,16 +1703,16 @@ var require_util = __commonJS({
         size: m[3] ? parseInt(m[3]) : null
       } : null;
     }
-    function addListener(obj, name, listener) {
+    function addListener(obj, name2, listener) {
       const listeners = obj[kListeners] ??= [];
-      listeners.push([name, listener]);
-      obj.on(name, listener);
+      listeners.push([name2, listener]);
+      obj.on(name2, listener);
       return obj;
     }
     function removeAllListeners(obj) {
       if (obj[kListeners] != null) {
-        for (const [name, listener] of obj[kListeners]) {
-          obj.removeListener(name, listener);
+        for (const [name2, listener] of obj[kListeners]) {
+          obj.removeListener(name2, listener);
         }
         obj[kListeners] = null;
       }
@@ -4288,9 +4288,9 @@ var require_data_url = __commonJS({
       assert2(mimeType !== "failure");
       const { parameters, essence } = mimeType;
       let serialization = essence;
-      for (let [name, value] of parameters.entries()) {
+      for (let [name2, value] of parameters.entries()) {
         serialization += ";";
-        serialization += name;
+        serialization += name2;
         serialization += "=";
         if (!HTTP_TOKEN_CODEPOINTS.test(value)) {
           value = value.replace(/[\\"]/ug, "\\$&");
@@ -4738,12 +4738,12 @@ var require_webidl = __commonJS({
         return result;
       };
     };
-    webidl.interfaceConverter = function(TypeCheck, name) {
+    webidl.interfaceConverter = function(TypeCheck, name2) {
       return (V, prefix, argument) => {
         if (!TypeCheck(V)) {
           throw webidl.errors.exception({
             header: prefix,
-            message: `Expected ${argument} ("${webidl.util.Stringify(V)}") to be an instance of ${name}.`
+            message: `Expected ${argument} ("${webidl.util.Stringify(V)}") to be an instance of ${name2}.`
           });
         }
         return V;
@@ -5396,7 +5396,7 @@ var require_util2 = __commonJS({
       return normalizedMethodRecordsBase[method.toLowerCase()] ?? method;
     }
     var esIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
-    function createIterator(name, kInternalIterator, keyIndex = 0, valueIndex = 1) {
+    function createIterator(name2, kInternalIterator, keyIndex = 0, valueIndex = 1) {
       class FastIterableIterator {
         /** @type {any} */
         #target;
@@ -5417,7 +5417,7 @@ var require_util2 = __commonJS({
         next() {
           if (typeof this !== "object" || this === null || !(#target in this)) {
             throw new TypeError(
-              `'next' called on an object that does not implement interface ${name} Iterator.`
+              `'next' called on an object that does not implement interface ${name2} Iterator.`
             );
           }
           const index = this.#index;
@@ -5456,7 +5456,7 @@ var require_util2 = __commonJS({
           writable: false,
           enumerable: false,
           configurable: true,
-          value: `${name} Iterator`
+          value: `${name2} Iterator`
         },
         next: { writable: true, enumerable: true, configurable: true }
       });
@@ -5464,8 +5464,8 @@ var require_util2 = __commonJS({
         return new FastIterableIterator(target, kind);
       };
     }
-    function iteratorMixin(name, object2, kInternalIterator, keyIndex = 0, valueIndex = 1) {
-      const makeIterator = createIterator(name, kInternalIterator, keyIndex, valueIndex);
+    function iteratorMixin(name2, object2, kInternalIterator, keyIndex = 0, valueIndex = 1) {
+      const makeIterator = createIterator(name2, kInternalIterator, keyIndex, valueIndex);
       const properties = {
         keys: {
           writable: true,
@@ -5500,10 +5500,10 @@ var require_util2 = __commonJS({
           configurable: true,
           value: function forEach(callbackfn, thisArg = globalThis) {
             webidl.brandCheck(this, object2);
-            webidl.argumentLengthCheck(arguments, 1, `${name}.forEach`);
+            webidl.argumentLengthCheck(arguments, 1, `${name2}.forEach`);
             if (typeof callbackfn !== "function") {
               throw new TypeError(
-                `Failed to execute 'forEach' on '${name}': parameter 1 is not of type 'Function'.`
+                `Failed to execute 'forEach' on '${name2}': parameter 1 is not of type 'Function'.`
               );
             }
             for (const { 0: key2, 1: value } of makeIterator(this, "key+value")) {
@@ -5747,8 +5747,8 @@ var require_util2 = __commonJS({
       }
       return values;
     }
-    function getDecodeSplit(name, list) {
-      const value = list.get(name, true);
+    function getDecodeSplit(name2, list) {
+      const value = list.get(name2, true);
       if (value === null) {
         return null;
       }
@@ -5848,11 +5848,11 @@ var require_formdata = __commonJS({
           });
         }
       }
-      append(name, value, filename = void 0) {
+      append(name2, value, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.append";
         webidl.argumentLengthCheck(arguments, 2, prefix);
-        name = webidl.converters.USVString(name);
+        name2 = webidl.converters.USVString(name2);
         if (arguments.length === 3 || webidl.is.Blob(value)) {
           value = webidl.converters.Blob(value, prefix, "value");
           if (filename !== void 0) {
@@ -5861,46 +5861,46 @@ var require_formdata = __commonJS({
         } else {
           value = webidl.converters.USVString(value);
         }
-        const entry = makeEntry(name, value, filename);
+        const entry = makeEntry(name2, value, filename);
         this.#state.push(entry);
       }
-      delete(name) {
+      delete(name2) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.delete";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        name = webidl.converters.USVString(name);
-        this.#state = this.#state.filter((entry) => entry.name !== name);
+        name2 = webidl.converters.USVString(name2);
+        this.#state = this.#state.filter((entry) => entry.name !== name2);
       }
-      get(name) {
+      get(name2) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.get";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        name = webidl.converters.USVString(name);
-        const idx = this.#state.findIndex((entry) => entry.name === name);
+        name2 = webidl.converters.USVString(name2);
+        const idx = this.#state.findIndex((entry) => entry.name === name2);
         if (idx === -1) {
           return null;
         }
         return this.#state[idx].value;
       }
-      getAll(name) {
+      getAll(name2) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.getAll";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        name = webidl.converters.USVString(name);
-        return this.#state.filter((entry) => entry.name === name).map((entry) => entry.value);
+        name2 = webidl.converters.USVString(name2);
+        return this.#state.filter((entry) => entry.name === name2).map((entry) => entry.value);
       }
-      has(name) {
+      has(name2) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.has";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        name = webidl.converters.USVString(name);
-        return this.#state.findIndex((entry) => entry.name === name) !== -1;
+        name2 = webidl.converters.USVString(name2);
+        return this.#state.findIndex((entry) => entry.name === name2) !== -1;
       }
-      set(name, value, filename = void 0) {
+      set(name2, value, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.set";
         webidl.argumentLengthCheck(arguments, 2, prefix);
-        name = webidl.converters.USVString(name);
+        name2 = webidl.converters.USVString(name2);
         if (arguments.length === 3 || webidl.is.Blob(value)) {
           value = webidl.converters.Blob(value, prefix, "value");
           if (filename !== void 0) {
@@ -5909,13 +5909,13 @@ var require_formdata = __commonJS({
         } else {
           value = webidl.converters.USVString(value);
         }
-        const entry = makeEntry(name, value, filename);
-        const idx = this.#state.findIndex((entry2) => entry2.name === name);
+        const entry = makeEntry(name2, value, filename);
+        const idx = this.#state.findIndex((entry2) => entry2.name === name2);
         if (idx !== -1) {
           this.#state = [
             ...this.#state.slice(0, idx),
             entry,
-            ...this.#state.slice(idx + 1).filter((entry2) => entry2.name !== name)
+            ...this.#state.slice(idx + 1).filter((entry2) => entry2.name !== name2)
           ];
         } else {
           this.#state.push(entry);
@@ -5969,7 +5969,7 @@ var require_formdata = __commonJS({
         configurable: true
       }
     });
-    function makeEntry(name, value, filename) {
+    function makeEntry(name2, value, filename) {
       if (typeof value === "string") {
       } else {
         if (!webidl.is.File(value)) {
@@ -5983,7 +5983,7 @@ var require_formdata = __commonJS({
           value = new File([value], filename, options);
         }
       }
-      return { name, value };
+      return { name: name2, value };
     }
     webidl.is.FormData = webidl.util.MakeTypeAssertion(FormData);
     module2.exports = { FormData, makeEntry, setFormDataState };
@@ -6052,7 +6052,7 @@ var require_formdata_parser = __commonJS({
         }
         position.position += 2;
         const result = parseMultipartFormDataHeaders(input2, position);
-        let { name, filename, contentType, encoding } = result;
+        let { name: name2, filename, contentType, encoding } = result;
         position.position += 2;
         let body;
         {
@@ -6081,9 +6081,9 @@ var require_formdata_parser = __commonJS({
         } else {
           value = decoderIgnoreBOM.decode(Buffer.from(body));
         }
-        assert2(webidl.is.USVString(name));
+        assert2(webidl.is.USVString(name2));
         assert2(typeof value === "string" && webidl.is.USVString(value) || webidl.is.File(value));
-        entryList.push(makeEntry(name, value, filename));
+        entryList.push(makeEntry(name2, value, filename));
       }
     }
     function parseContentDispositionAttribute(input2, position) {
@@ -6159,16 +6159,16 @@ var require_formdata_parser = __commonJS({
       return { name: attrNameStr, value, extended: isExtended };
     }
     function parseMultipartFormDataHeaders(input2, position) {
-      let name = null;
+      let name2 = null;
       let filename = null;
       let contentType = null;
       let encoding = null;
       while (true) {
         if (input2[position.position] === 13 && input2[position.position + 1] === 10) {
-          if (name === null) {
+          if (name2 === null) {
             throw parsingError("header name is null");
           }
-          return { name, filename, contentType, encoding };
+          return { name: name2, filename, contentType, encoding };
         }
         let headerName = collectASequenceOfBytes(
           (char) => char !== 10 && char !== 13 && char !== 58,
@@ -6190,7 +6190,7 @@ var require_formdata_parser = __commonJS({
         );
         switch (bufferToLowerCasedHeaderName(headerName)) {
           case "content-disposition": {
-            name = filename = null;
+            name2 = filename = null;
             let filenameIsExtended = false;
             const dispositionType = collectASequenceOfBytes(
               (char) => isToken(char),
@@ -6206,7 +6206,7 @@ var require_formdata_parser = __commonJS({
                 break;
               }
               if (attribute.name === "name") {
-                name = attribute.value;
+                name2 = attribute.value;
               } else if (attribute.name === "filename") {
                 if (attribute.extended) {
                   filename = attribute.value;
@@ -6216,7 +6216,7 @@ var require_formdata_parser = __commonJS({
                 }
               }
             }
-            if (name === null) {
+            if (name2 === null) {
               throw parsingError("name attribute is required in content-disposition header");
             }
             break;
@@ -6432,16 +6432,16 @@ Content-Disposition: form-data`;
         const rn = new Uint8Array([13, 10]);
         length = 0;
         let hasUnknownSizeValue = false;
-        for (const [name, value] of object2) {
+        for (const [name2, value] of object2) {
           if (typeof value === "string") {
-            const chunk2 = textEncoder.encode(prefix + `; name="${formdataEscape(normalizeLinefeeds(name))}"\r
+            const chunk2 = textEncoder.encode(prefix + `; name="${formdataEscape(normalizeLinefeeds(name2))}"\r
 \r
 ${normalizeLinefeeds(value)}\r
 `);
             blobParts.push(chunk2);
             length += chunk2.byteLength;
           } else {
-            const chunk2 = textEncoder.encode(`${prefix}; name="${formdataEscape(normalizeLinefeeds(name))}"` + (value.name ? `; filename="${formdataEscape(value.name)}"` : "") + `\r
+            const chunk2 = textEncoder.encode(`${prefix}; name="${formdataEscape(normalizeLinefeeds(name2))}"` + (value.name ? `; filename="${formdataEscape(value.name)}"` : "") + `\r
 Content-Type: ${value.type || "application/octet-stream"}\r
 \r
 `);
@@ -6550,8 +6550,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
                 case "application/x-www-form-urlencoded": {
                   const entries = new URLSearchParams(value.toString());
                   const fd = new FormData();
-                  for (const [name, value2] of entries) {
-                    fd.append(name, value2);
+                  for (const [name2, value2] of entries) {
+                    fd.append(name2, value2);
                   }
                   return fd;
                 }
@@ -7983,13 +7983,13 @@ var require_client_h2 = __commonJS({
     } = http2;
     function parseH2Headers(headers) {
       const result = [];
-      for (const [name, value] of Object.entries(headers)) {
+      for (const [name2, value] of Object.entries(headers)) {
         if (Array.isArray(value)) {
           for (const subvalue of value) {
-            result.push(Buffer.from(name), Buffer.from(subvalue));
+            result.push(Buffer.from(name2), Buffer.from(subvalue));
           }
         } else {
-          result.push(Buffer.from(name), Buffer.from(value));
+          result.push(Buffer.from(name2), Buffer.from(value));
         }
       }
       return result;
@@ -12987,13 +12987,13 @@ var require_mock_utils = __commonJS({
       for (let i = 0; i < keys.length; ++i) {
         const key2 = keys[i];
         const value = data[key2];
-        const name = Buffer.from(`${key2}`);
+        const name2 = Buffer.from(`${key2}`);
         if (Array.isArray(value)) {
           for (let j2 = 0; j2 < value.length; ++j2) {
-            result.push(name, Buffer.from(`${value[j2]}`));
+            result.push(name2, Buffer.from(`${value[j2]}`));
           }
         } else {
-          result.push(name, Buffer.from(`${value}`));
+          result.push(name2, Buffer.from(`${value}`));
         }
       }
       return result;
@@ -14864,8 +14864,8 @@ var require_redirect_handler = __commonJS({
         return true;
       }
       if (unknownOrigin && (header.length === 13 || header.length === 6 || header.length === 19)) {
-        const name = util.headerNameToString(header);
-        return name === "authorization" || name === "cookie" || name === "proxy-authorization";
+        const name2 = util.headerNameToString(header);
+        return name2 === "authorization" || name2 === "cookie" || name2 === "proxy-authorization";
       }
       return false;
     }
@@ -15389,17 +15389,17 @@ var require_dns = __commonJS({
         const timestamp = Date.now();
         const records = { records: { 4: null, 6: null } };
         let minTTL = this.#maxTTL;
-        for (const record2 of addresses) {
-          record2.timestamp = timestamp;
-          if (typeof record2.ttl === "number") {
-            record2.ttl = Math.min(record2.ttl, this.#maxTTL);
-            minTTL = Math.min(minTTL, record2.ttl);
+        for (const record3 of addresses) {
+          record3.timestamp = timestamp;
+          if (typeof record3.ttl === "number") {
+            record3.ttl = Math.min(record3.ttl, this.#maxTTL);
+            minTTL = Math.min(minTTL, record3.ttl);
           } else {
-            record2.ttl = this.#maxTTL;
+            record3.ttl = this.#maxTTL;
           }
-          const familyRecords = records.records[record2.family] ?? { ips: [] };
-          familyRecords.ips.push(record2);
-          records.records[record2.family] = familyRecords;
+          const familyRecords = records.records[record3.family] ?? { ips: [] };
+          familyRecords.ips.push(record3);
+          records.records[record3.family] = familyRecords;
         }
         this.storage.set(origin.hostname, records, { ttl: minTTL });
       }
@@ -16007,26 +16007,26 @@ var require_cache = __commonJS({
       }
       return false;
     }
-    function assertCacheStore(store, name = "CacheStore") {
+    function assertCacheStore(store, name2 = "CacheStore") {
       if (typeof store !== "object" || store === null) {
-        throw new TypeError(`expected type of ${name} to be a CacheStore, got ${store === null ? "null" : typeof store}`);
+        throw new TypeError(`expected type of ${name2} to be a CacheStore, got ${store === null ? "null" : typeof store}`);
       }
       for (const fn of ["get", "createWriteStream", "delete"]) {
         if (typeof store[fn] !== "function") {
-          throw new TypeError(`${name} needs to have a \`${fn}()\` function`);
+          throw new TypeError(`${name2} needs to have a \`${fn}()\` function`);
         }
       }
     }
-    function assertCacheMethods(methods, name = "CacheMethods") {
+    function assertCacheMethods(methods, name2 = "CacheMethods") {
       if (!Array.isArray(methods)) {
-        throw new TypeError(`expected type of ${name} needs to be an array, got ${methods === null ? "null" : typeof methods}`);
+        throw new TypeError(`expected type of ${name2} needs to be an array, got ${methods === null ? "null" : typeof methods}`);
       }
       if (methods.length === 0) {
-        throw new TypeError(`${name} needs to have at least one method`);
+        throw new TypeError(`${name2} needs to have at least one method`);
       }
       for (const method of methods) {
         if (!arrayIncludes(safeHTTPMethods, method)) {
-          throw new TypeError(`element of ${name}-array needs to be one of following values: ${safeHTTPMethods.join(", ")}, got ${method}`);
+          throw new TypeError(`element of ${name2}-array needs to be one of following values: ${safeHTTPMethods.join(", ")}, got ${method}`);
         }
       }
     }
@@ -17626,15 +17626,15 @@ var require_cache2 = __commonJS({
     } = require_cache();
     var { AbortError } = require_errors();
     var { parseHttpDate } = require_date();
-    function assertCacheOrigins(origins, name) {
+    function assertCacheOrigins(origins, name2) {
       if (origins === void 0) return;
       if (!Array.isArray(origins)) {
-        throw new TypeError(`expected ${name} to be an array or undefined, got ${typeof origins}`);
+        throw new TypeError(`expected ${name2} to be an array or undefined, got ${typeof origins}`);
       }
       for (let i = 0; i < origins.length; i++) {
         const origin = origins[i];
         if (typeof origin !== "string" && !(origin instanceof RegExp)) {
-          throw new TypeError(`expected ${name}[${i}] to be a string or RegExp, got ${typeof origin}`);
+          throw new TypeError(`expected ${name2}[${i}] to be a string or RegExp, got ${typeof origin}`);
         }
       }
     }
@@ -18501,8 +18501,8 @@ var require_decompress = __commonJS({
             const filteredHeaders = [];
             for (let i = 0; i < rawHeaders.length; i += 2) {
               const headerName = rawHeaders[i];
-              const name = Buffer.isBuffer(headerName) ? headerName.toString("latin1") : `${headerName}`;
-              const lowerName = name.toLowerCase();
+              const name2 = Buffer.isBuffer(headerName) ? headerName.toString("latin1") : `${headerName}`;
+              const lowerName = name2.toLowerCase();
               if (lowerName === "content-encoding" || lowerName === "content-length") {
                 continue;
               }
@@ -18510,10 +18510,10 @@ var require_decompress = __commonJS({
             }
             rawHeaders.splice(0, rawHeaders.length, ...filteredHeaders);
           } else if (typeof rawHeaders === "object") {
-            for (const name of Object.keys(rawHeaders)) {
-              const lowerName = name.toLowerCase();
+            for (const name2 of Object.keys(rawHeaders)) {
+              const lowerName = name2.toLowerCase();
               if (lowerName === "content-encoding" || lowerName === "content-length") {
-                delete rawHeaders[name];
+                delete rawHeaders[name2];
               }
             }
           }
@@ -19018,8 +19018,8 @@ var require_deduplicate = __commonJS({
       if (!Number.isFinite(maxBufferSize) || maxBufferSize <= 0) {
         throw new TypeError(`expected opts.maxBufferSize to be a positive finite number, got ${maxBufferSize}`);
       }
-      const skipHeaderNamesSet = new Set(skipHeaderNames.map((name) => name.toLowerCase()));
-      const excludeHeaderNamesSet = new Set(excludeHeaderNames.map((name) => name.toLowerCase()));
+      const skipHeaderNamesSet = new Set(skipHeaderNames.map((name2) => name2.toLowerCase()));
+      const excludeHeaderNamesSet = new Set(excludeHeaderNames.map((name2) => name2.toLowerCase()));
       const pendingRequests = /* @__PURE__ */ new Map();
       return (dispatch) => {
         return (opts2, handler) => {
@@ -19480,12 +19480,12 @@ var require_headers = __commonJS({
         });
       }
     }
-    function appendHeader(headers, name, value) {
+    function appendHeader(headers, name2, value) {
       value = headerValueNormalize(value);
-      if (!isValidHeaderName(name)) {
+      if (!isValidHeaderName(name2)) {
         throw webidl.errors.invalidArgument({
           prefix: "Headers.append",
-          value: name,
+          value: name2,
           type: "header name"
         });
       } else if (!isValidHeaderValue(value)) {
@@ -19498,7 +19498,7 @@ var require_headers = __commonJS({
       if (getHeadersGuard(headers) === "immutable") {
         throw new TypeError("immutable");
       }
-      return getHeadersList(headers).append(name, value, false);
+      return getHeadersList(headers).append(name2, value, false);
     }
     function headersListSortAndCombine(target) {
       const headersList = getHeadersList(target);
@@ -19515,13 +19515,13 @@ var require_headers = __commonJS({
         return headersList.sortedMap = names;
       }
       for (let i = 0; i < names.length; ++i) {
-        const { 0: name, 1: value } = names[i];
-        if (name === "set-cookie") {
+        const { 0: name2, 1: value } = names[i];
+        if (name2 === "set-cookie") {
           for (let j2 = 0; j2 < cookies.length; ++j2) {
-            headers.push([name, cookies[j2]]);
+            headers.push([name2, cookies[j2]]);
           }
         } else {
-          headers.push([name, value]);
+          headers.push([name2, value]);
         }
       }
       return headersList.sortedMap = headers;
@@ -19549,8 +19549,8 @@ var require_headers = __commonJS({
        * @param {string} name
        * @param {boolean} isLowerCase
        */
-      contains(name, isLowerCase) {
-        return this.headersMap.has(isLowerCase ? name : name.toLowerCase());
+      contains(name2, isLowerCase) {
+        return this.headersMap.has(isLowerCase ? name2 : name2.toLowerCase());
       }
       clear() {
         this.headersMap.clear();
@@ -19563,9 +19563,9 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      append(name, value, isLowerCase) {
+      append(name2, value, isLowerCase) {
         this.sortedMap = null;
-        const lowercaseName = isLowerCase ? name : name.toLowerCase();
+        const lowercaseName = isLowerCase ? name2 : name2.toLowerCase();
         const exists = this.headersMap.get(lowercaseName);
         if (exists) {
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
@@ -19574,7 +19574,7 @@ var require_headers = __commonJS({
             value: `${exists.value}${delimiter}${value}`
           });
         } else {
-          this.headersMap.set(lowercaseName, { name, value });
+          this.headersMap.set(lowercaseName, { name: name2, value });
         }
         if (lowercaseName === "set-cookie") {
           (this.cookies ??= []).push(value);
@@ -19586,26 +19586,26 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      set(name, value, isLowerCase) {
+      set(name2, value, isLowerCase) {
         this.sortedMap = null;
-        const lowercaseName = isLowerCase ? name : name.toLowerCase();
+        const lowercaseName = isLowerCase ? name2 : name2.toLowerCase();
         if (lowercaseName === "set-cookie") {
           this.cookies = [value];
         }
-        this.headersMap.set(lowercaseName, { name, value });
+        this.headersMap.set(lowercaseName, { name: name2, value });
       }
       /**
        * @see https://fetch.spec.whatwg.org/#concept-header-list-delete
        * @param {string} name
        * @param {boolean} isLowerCase
        */
-      delete(name, isLowerCase) {
+      delete(name2, isLowerCase) {
         this.sortedMap = null;
-        if (!isLowerCase) name = name.toLowerCase();
-        if (name === "set-cookie") {
+        if (!isLowerCase) name2 = name2.toLowerCase();
+        if (name2 === "set-cookie") {
           this.cookies = null;
         }
-        this.headersMap.delete(name);
+        this.headersMap.delete(name2);
       }
       /**
        * @see https://fetch.spec.whatwg.org/#concept-header-list-get
@@ -19613,19 +19613,19 @@ var require_headers = __commonJS({
        * @param {boolean} isLowerCase
        * @returns {string | null}
        */
-      get(name, isLowerCase) {
-        return this.headersMap.get(isLowerCase ? name : name.toLowerCase())?.value ?? null;
+      get(name2, isLowerCase) {
+        return this.headersMap.get(isLowerCase ? name2 : name2.toLowerCase())?.value ?? null;
       }
       *[Symbol.iterator]() {
-        for (const { 0: name, 1: { value } } of this.headersMap) {
-          yield [name, value];
+        for (const { 0: name2, 1: { value } } of this.headersMap) {
+          yield [name2, value];
         }
       }
       get entries() {
         const headers = {};
         if (this.headersMap.size !== 0) {
-          for (const { name, value } of this.headersMap.values()) {
-            headers[name] = value;
+          for (const { name: name2, value } of this.headersMap.values()) {
+            headers[name2] = value;
           }
         }
         return headers;
@@ -19636,13 +19636,13 @@ var require_headers = __commonJS({
       get entriesList() {
         const headers = [];
         if (this.headersMap.size !== 0) {
-          for (const { 0: lowerName, 1: { name, value } } of this.headersMap) {
+          for (const { 0: lowerName, 1: { name: name2, value } } of this.headersMap) {
             if (lowerName === "set-cookie") {
               for (const cookie2 of this.cookies) {
-                headers.push([name, cookie2]);
+                headers.push([name2, cookie2]);
               }
             } else {
-              headers.push([name, value]);
+              headers.push([name2, value]);
             }
           }
         }
@@ -19688,8 +19688,8 @@ var require_headers = __commonJS({
           return array2;
         } else {
           let i = 0;
-          for (const { 0: name, 1: { value } } of this.headersMap) {
-            array2[i++] = [name, value];
+          for (const { 0: name2, 1: { value } } of this.headersMap) {
+            array2[i++] = [name2, value];
             assert2(value !== null);
           }
           return array2.sort(compareHeaderName);
@@ -19719,77 +19719,77 @@ var require_headers = __commonJS({
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
-      append(name, value) {
+      append(name2, value) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.append");
         const prefix = "Headers.append";
-        name = webidl.converters.ByteString(name, prefix, "name");
+        name2 = webidl.converters.ByteString(name2, prefix, "name");
         value = webidl.converters.ByteString(value, prefix, "value");
-        return appendHeader(this, name, value);
+        return appendHeader(this, name2, value);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-delete
-      delete(name) {
+      delete(name2) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 1, "Headers.delete");
         const prefix = "Headers.delete";
-        name = webidl.converters.ByteString(name, prefix, "name");
-        if (!isValidHeaderName(name)) {
+        name2 = webidl.converters.ByteString(name2, prefix, "name");
+        if (!isValidHeaderName(name2)) {
           throw webidl.errors.invalidArgument({
             prefix: "Headers.delete",
-            value: name,
+            value: name2,
             type: "header name"
           });
         }
         if (this.#guard === "immutable") {
           throw new TypeError("immutable");
         }
-        if (!this.#headersList.contains(name, false)) {
+        if (!this.#headersList.contains(name2, false)) {
           return;
         }
-        this.#headersList.delete(name, false);
+        this.#headersList.delete(name2, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-get
-      get(name) {
+      get(name2) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 1, "Headers.get");
         const prefix = "Headers.get";
-        name = webidl.converters.ByteString(name, prefix, "name");
-        if (!isValidHeaderName(name)) {
+        name2 = webidl.converters.ByteString(name2, prefix, "name");
+        if (!isValidHeaderName(name2)) {
           throw webidl.errors.invalidArgument({
             prefix,
-            value: name,
+            value: name2,
             type: "header name"
           });
         }
-        return this.#headersList.get(name, false);
+        return this.#headersList.get(name2, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-has
-      has(name) {
+      has(name2) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 1, "Headers.has");
         const prefix = "Headers.has";
-        name = webidl.converters.ByteString(name, prefix, "name");
-        if (!isValidHeaderName(name)) {
+        name2 = webidl.converters.ByteString(name2, prefix, "name");
+        if (!isValidHeaderName(name2)) {
           throw webidl.errors.invalidArgument({
             prefix,
-            value: name,
+            value: name2,
             type: "header name"
           });
         }
-        return this.#headersList.contains(name, false);
+        return this.#headersList.contains(name2, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-set
-      set(name, value) {
+      set(name2, value) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.set");
         const prefix = "Headers.set";
-        name = webidl.converters.ByteString(name, prefix, "name");
+        name2 = webidl.converters.ByteString(name2, prefix, "name");
         value = webidl.converters.ByteString(value, prefix, "value");
         value = headerValueNormalize(value);
-        if (!isValidHeaderName(name)) {
+        if (!isValidHeaderName(name2)) {
           throw webidl.errors.invalidArgument({
             prefix,
-            value: name,
+            value: name2,
             type: "header name"
           });
         } else if (!isValidHeaderValue(value)) {
@@ -19802,7 +19802,7 @@ var require_headers = __commonJS({
         if (this.#guard === "immutable") {
           throw new TypeError("immutable");
         }
-        this.#headersList.set(name, value, false);
+        this.#headersList.set(name2, value, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
@@ -20256,9 +20256,9 @@ var require_response = __commonJS({
       }
       return response;
     }
-    webidl.converters.XMLHttpRequestBodyInit = function(V, prefix, name) {
+    webidl.converters.XMLHttpRequestBodyInit = function(V, prefix, name2) {
       if (typeof V === "string") {
-        return webidl.converters.USVString(V, prefix, name);
+        return webidl.converters.USVString(V, prefix, name2);
       }
       if (webidl.is.Blob(V)) {
         return V;
@@ -20272,7 +20272,7 @@ var require_response = __commonJS({
       if (webidl.is.URLSearchParams(V)) {
         return V;
       }
-      return webidl.converters.DOMString(V, prefix, name);
+      return webidl.converters.DOMString(V, prefix, name2);
     };
     webidl.converters.BodyInit = function(V, prefix, argument) {
       if (webidl.is.ReadableStream(V)) {
@@ -20604,8 +20604,8 @@ var require_request2 = __commonJS({
           const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
-            for (const { name, value } of headers.rawValues()) {
-              headersList.append(name, value, false);
+            for (const { name: name2, value } of headers.rawValues()) {
+              headersList.append(name2, value, false);
             }
             headersList.cookies = headers.cookies;
           } else {
@@ -22294,11 +22294,11 @@ var require_fetch = __commonJS({
                 return false;
               }
               const headersList = new HeadersList();
-              for (const [name, value] of Object.entries(headers)) {
+              for (const [name2, value] of Object.entries(headers)) {
                 if (value == null) {
                   continue;
                 }
-                const headerName = name.toLowerCase();
+                const headerName = name2.toLowerCase();
                 if (Array.isArray(value)) {
                   for (const entry of value) {
                     headersList.append(headerName, String(entry), true);
@@ -23067,9 +23067,9 @@ var require_util4 = __commonJS({
       }
       return false;
     }
-    function validateCookieName(name) {
-      for (let i = 0; i < name.length; ++i) {
-        const code = name.charCodeAt(i);
+    function validateCookieName(name2) {
+      for (let i = 0; i < name2.length; ++i) {
+        const code = name2.charCodeAt(i);
         if (code < 33 || // exclude CTLs (0-31), SP and HT
         code > 126 || // exclude non-ascii and DEL
         code === 34 || // "
@@ -23280,7 +23280,7 @@ var require_parse = __commonJS({
       }
       let nameValuePair = "";
       let unparsedAttributes = "";
-      let name = "";
+      let name2 = "";
       let value = "";
       if (header.includes(";")) {
         const position = { position: 0 };
@@ -23293,20 +23293,20 @@ var require_parse = __commonJS({
         value = nameValuePair;
       } else {
         const position = { position: 0 };
-        name = collectASequenceOfCodePointsFast(
+        name2 = collectASequenceOfCodePointsFast(
           "=",
           nameValuePair,
           position
         );
         value = nameValuePair.slice(position.position + 1);
       }
-      name = name.trim();
+      name2 = name2.trim();
       value = value.trim();
-      if (name.length + value.length > maxNameValuePairSize) {
+      if (name2.length + value.length > maxNameValuePairSize) {
         return null;
       }
       return {
-        name,
+        name: name2,
         value,
         ...parseUnparsedAttributes(unparsedAttributes)
       };
@@ -23421,19 +23421,19 @@ var require_cookies = __commonJS({
         return out;
       }
       for (const piece of cookie2.split(";")) {
-        const [name, ...value] = piece.split("=");
-        out[name.trim()] = value.join("=");
+        const [name2, ...value] = piece.split("=");
+        out[name2.trim()] = value.join("=");
       }
       return out;
     }
-    function deleteCookie(headers, name, attributes) {
+    function deleteCookie(headers, name2, attributes) {
       brandChecks(headers);
       const prefix = "deleteCookie";
       webidl.argumentLengthCheck(arguments, 2, prefix);
-      name = webidl.converters.DOMString(name, prefix, "name");
+      name2 = webidl.converters.DOMString(name2, prefix, "name");
       attributes = webidl.converters.DeleteCookieAttributes(attributes);
       setCookie(headers, {
-        name,
+        name: name2,
         value: "",
         expires: /* @__PURE__ */ new Date(0),
         ...attributes
@@ -23949,9 +23949,9 @@ var require_util5 = __commonJS({
       const extensionList = /* @__PURE__ */ new Map();
       while (position.position < extensions.length) {
         const pair = collectASequenceOfCodePointsFast(";", extensions, position);
-        const [name, value = ""] = pair.split("=", 2);
+        const [name2, value = ""] = pair.split("=", 2);
         extensionList.set(
-          removeHTTPWhitespace(name, true, false),
+          removeHTTPWhitespace(name2, true, false),
           removeHTTPWhitespace(value, false, true)
         );
         position.position++;
@@ -26796,14 +26796,14 @@ var require_registry = __commonJS({
       }
       async getMetricsAsString(metrics) {
         const metric = typeof metrics.getForPromString === "function" ? await metrics.getForPromString() : await metrics.get();
-        const name = escapeString(metric.name);
-        const help = `# HELP ${name} ${escapeString(metric.help)}`;
-        const type = `# TYPE ${name} ${metric.type}`;
+        const name2 = escapeString(metric.name);
+        const help = `# HELP ${name2} ${escapeString(metric.help)}`;
+        const type = `# TYPE ${name2} ${metric.type}`;
         const values = [help, type];
         const defaultLabels = Object.keys(this._defaultLabels).length > 0 ? this._defaultLabels : null;
         const isOpenMetrics = this.contentType === _Registry.OPENMETRICS_CONTENT_TYPE;
         for (const val of metric.values || []) {
-          let { metricName = name, labels = {} } = val;
+          let { metricName = name2, labels = {} } = val;
           const { sharedLabels = {} } = val;
           if (isOpenMetrics && metric.type === "counter") {
             metricName = `${metricName}_total`;
@@ -26876,14 +26876,14 @@ var require_registry = __commonJS({
         }
         return metrics;
       }
-      removeSingleMetric(name) {
-        delete this._metrics[name];
+      removeSingleMetric(name2) {
+        delete this._metrics[name2];
       }
-      getSingleMetricAsString(name) {
-        return this.getMetricsAsString(this._metrics[name]);
+      getSingleMetricAsString(name2) {
+        return this.getMetricsAsString(this._metrics[name2]);
       }
-      getSingleMetric(name) {
-        return this._metrics[name];
+      getSingleMetric(name2) {
+        return this._metrics[name2];
       }
       setDefaultLabels(labels) {
         this._defaultLabels = labels;
@@ -26924,9 +26924,9 @@ var require_registry = __commonJS({
     function formatLabels(labels, exclude) {
       const { hasOwnProperty } = Object.prototype;
       const formatted = [];
-      for (const [name, value] of Object.entries(labels)) {
-        if (!exclude || !hasOwnProperty.call(exclude, name)) {
-          formatted.push(`${name}="${escapeLabelValue(value)}"`);
+      for (const [name2, value] of Object.entries(labels)) {
+        if (!exclude || !hasOwnProperty.call(exclude, name2)) {
+          formatted.push(`${name2}="${escapeLabelValue(value)}"`);
         }
       }
       return formatted;
@@ -26951,8 +26951,8 @@ var require_registry = __commonJS({
     function escapeString(str) {
       return str.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
     }
-    function standardizeCounterName(name) {
-      return name.replace(/_total$/, "");
+    function standardizeCounterName(name2) {
+      return name2.replace(/_total$/, "");
     }
     module2.exports = Registry2;
     module2.exports.globalRegistry = new Registry2();
@@ -26966,11 +26966,11 @@ var require_validation = __commonJS({
     var util = require("util");
     var metricRegexp = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
     var labelRegexp = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
-    exports2.validateMetricName = function(name) {
-      return metricRegexp.test(name);
+    exports2.validateMetricName = function(name2) {
+      return metricRegexp.test(name2);
     };
     exports2.validateLabelName = function(names = []) {
-      return names.every((name) => labelRegexp.test(name));
+      return names.every((name2) => labelRegexp.test(name2));
     };
     exports2.validateLabel = function validateLabel(savedLabels, labels) {
       for (const label in labels) {
@@ -27623,7 +27623,7 @@ var require_histogram = __commonJS({
       };
     }
     function extractBucketValuesForExport(histogram) {
-      const name = `${histogram.name}_bucket`;
+      const name2 = `${histogram.name}_bucket`;
       return (bucketData) => {
         let acc = 0;
         const buckets = histogram.upperBounds.map((upperBound) => {
@@ -27631,7 +27631,7 @@ var require_histogram = __commonJS({
           return setValuePair(
             { le: upperBound },
             acc,
-            name,
+            name2,
             bucketData.bucketExemplars ? bucketData.bucketExemplars[upperBound] : null,
             bucketData.labels
           );
@@ -29768,13 +29768,13 @@ var require_NoopTracer = __commonJS({
     var require_spancontext_utils2 = require_spancontext_utils();
     var contextApi = require_context3.ContextAPI.getInstance();
     var NoopTracer = class {
-      startSpan(name, options, context = contextApi.active()) {
+      startSpan(name2, options, context = contextApi.active()) {
         if (Boolean(options === null || options === void 0 ? void 0 : options.root)) return new require_NonRecordingSpan2.NonRecordingSpan();
         const parentFromContext = context && require_context_utils2.getSpanContext(context);
         if (isSpanContext(parentFromContext) && require_spancontext_utils2.isSpanContextValid(parentFromContext)) return new require_NonRecordingSpan2.NonRecordingSpan(parentFromContext);
         else return new require_NonRecordingSpan2.NonRecordingSpan();
       }
-      startActiveSpan(name, arg2, arg3, arg4) {
+      startActiveSpan(name2, arg2, arg3, arg4) {
         var _ctx;
         let opts;
         let ctx;
@@ -29790,7 +29790,7 @@ var require_NoopTracer = __commonJS({
           fn = arg4;
         }
         const parentContext = (_ctx = ctx) !== null && _ctx !== void 0 ? _ctx : contextApi.active();
-        const span2 = this.startSpan(name, opts, parentContext);
+        const span2 = this.startSpan(name2, opts, parentContext);
         const contextWithSpanSet = require_context_utils2.setSpan(parentContext, span2);
         return contextApi.with(contextWithSpanSet, fn, void 0, span2);
       }
@@ -29807,14 +29807,14 @@ var require_ProxyTracer = __commonJS({
   "node_modules/@opentelemetry/api/dist/trace/ProxyTracer.cjs"(exports2) {
     var NOOP_TRACER = new (require_NoopTracer()).NoopTracer();
     var ProxyTracer = class {
-      constructor(provider, name, version2, options) {
+      constructor(provider, name2, version2, options) {
         this._provider = provider;
-        this.name = name;
+        this.name = name2;
         this.version = version2;
         this.options = options;
       }
-      startSpan(name, options, context) {
-        return this._getTracer().startSpan(name, options, context);
+      startSpan(name2, options, context) {
+        return this._getTracer().startSpan(name2, options, context);
       }
       startActiveSpan(_name, _options, _context, _fn) {
         const tracer = this._getTracer();
@@ -29983,9 +29983,9 @@ var require_ProxyTracerProvider = __commonJS({
       /**
       * Get a {@link ProxyTracer}
       */
-      getTracer(name, version2, options) {
+      getTracer(name2, version2, options) {
         var _this$getDelegateTrac;
-        return (_this$getDelegateTrac = this.getDelegateTracer(name, version2, options)) !== null && _this$getDelegateTrac !== void 0 ? _this$getDelegateTrac : new require_ProxyTracer2.ProxyTracer(this, name, version2, options);
+        return (_this$getDelegateTrac = this.getDelegateTracer(name2, version2, options)) !== null && _this$getDelegateTrac !== void 0 ? _this$getDelegateTrac : new require_ProxyTracer2.ProxyTracer(this, name2, version2, options);
       }
       getDelegate() {
         var _this$_delegate;
@@ -29997,9 +29997,9 @@ var require_ProxyTracerProvider = __commonJS({
       setDelegate(delegate) {
         this._delegate = delegate;
       }
-      getDelegateTracer(name, version2, options) {
+      getDelegateTracer(name2, version2, options) {
         var _this$_delegate2;
-        return (_this$_delegate2 = this._delegate) === null || _this$_delegate2 === void 0 ? void 0 : _this$_delegate2.getTracer(name, version2, options);
+        return (_this$_delegate2 = this._delegate) === null || _this$_delegate2 === void 0 ? void 0 : _this$_delegate2.getTracer(name2, version2, options);
       }
     };
     exports2.ProxyTracerProvider = ProxyTracerProvider;
@@ -30055,9 +30055,9 @@ var require_ProxyLogger = __commonJS({
   "node_modules/@opentelemetry/api/dist/logs/ProxyLogger.cjs"(exports2) {
     var require_NoopLogger2 = require_NoopLogger();
     var ProxyLogger = class {
-      constructor(provider, name, version2, options) {
+      constructor(provider, name2, version2, options) {
         this._provider = provider;
-        this.name = name;
+        this.name = name2;
         this.version = version2;
         this.options = options;
       }
@@ -30094,9 +30094,9 @@ var require_ProxyLoggerProvider = __commonJS({
     var require_NoopLoggerProvider2 = require_NoopLoggerProvider();
     var require_ProxyLogger2 = require_ProxyLogger();
     var ProxyLoggerProvider = class {
-      getLogger(name, version2, options) {
+      getLogger(name2, version2, options) {
         var _this$_getDelegateLog;
-        return (_this$_getDelegateLog = this._getDelegateLogger(name, version2, options)) !== null && _this$_getDelegateLog !== void 0 ? _this$_getDelegateLog : new require_ProxyLogger2.ProxyLogger(this, name, version2, options);
+        return (_this$_getDelegateLog = this._getDelegateLogger(name2, version2, options)) !== null && _this$_getDelegateLog !== void 0 ? _this$_getDelegateLog : new require_ProxyLogger2.ProxyLogger(this, name2, version2, options);
       }
       /**
       * Get the delegate logger provider.
@@ -30117,9 +30117,9 @@ var require_ProxyLoggerProvider = __commonJS({
       /**
       * @internal
       */
-      _getDelegateLogger(name, version2, options) {
+      _getDelegateLogger(name2, version2, options) {
         var _this$_delegate2;
-        return (_this$_delegate2 = this._delegate) === null || _this$_delegate2 === void 0 ? void 0 : _this$_delegate2.getLogger(name, version2, options);
+        return (_this$_delegate2 = this._delegate) === null || _this$_delegate2 === void 0 ? void 0 : _this$_delegate2.getLogger(name2, version2, options);
       }
     };
     exports2.ProxyLoggerProvider = ProxyLoggerProvider;
@@ -30169,8 +30169,8 @@ var require_logs = __commonJS({
       * @param options The options of the logger or instrumentation library.
       * @returns {@link Logger}
       */
-      getLogger(name, version2, options) {
-        return this.getLoggerProvider().getLogger(name, version2, options);
+      getLogger(name2, version2, options) {
+        return this.getLoggerProvider().getLogger(name2, version2, options);
       }
       /** Remove the global logger provider */
       disable() {
@@ -30237,8 +30237,8 @@ var require_metrics = __commonJS({
       /**
       * Returns a meter from the global meter provider.
       */
-      getMeter(name, version2, options) {
-        return this.getMeterProvider().getMeter(name, version2, options);
+      getMeter(name2, version2, options) {
+        return this.getMeterProvider().getMeter(name2, version2, options);
       }
       /** Remove the global meter provider */
       disable() {
@@ -30426,8 +30426,8 @@ var require_trace = __commonJS({
       /**
       * Returns a tracer from the global tracer provider.
       */
-      getTracer(name, version2) {
-        return this.getTracerProvider().getTracer(name, version2);
+      getTracer(name2, version2) {
+        return this.getTracerProvider().getTracer(name2, version2);
       }
       /** Remove the global tracer provider */
       disable() {
@@ -30838,8 +30838,8 @@ var require_eventLoopLag = __commonJS({
     function reportEventloopLag(start, gauge, labels) {
       const delta = process.hrtime(start);
       const nanosec = delta[0] * 1e9 + delta[1];
-      const seconds = nanosec / 1e9;
-      gauge.set(labels, seconds);
+      const seconds2 = nanosec / 1e9;
+      gauge.set(labels, seconds2);
     }
     module2.exports = (registry2, config2 = {}) => {
       const namePrefix = config2.prefix ? config2.prefix : "";
@@ -31678,18 +31678,18 @@ var DOCUMENTED_EXPORTS = {
 
 // src/features/exports/fivem/safe-exports.ts
 function registerExports(answers, logger) {
-  for (const name of Object.keys(DOCUMENTED_EXPORTS)) {
-    const declared = DOCUMENTED_EXPORTS[name];
-    const answer = answers[name];
-    fx.exports(name, answer ? safely(name, answer, logger) : emptyAnswer(declared));
+  for (const name2 of Object.keys(DOCUMENTED_EXPORTS)) {
+    const declared = DOCUMENTED_EXPORTS[name2];
+    const answer = answers[name2];
+    fx.exports(name2, answer ? safely(name2, answer, logger) : emptyAnswer(declared));
   }
 }
 function emptyAnswer({ empty, async }) {
   return async ? () => Promise.resolve(empty) : () => empty;
 }
-function safely(name, [handler, whenFailed], logger) {
+function safely(name2, [handler, whenFailed], logger) {
   const failed = (error62) => {
-    logger.warn(`export ${name} failed: ${errorMessage(error62)}`);
+    logger.warn(`export ${name2} failed: ${errorMessage(error62)}`);
     return whenFailed;
   };
   return (...args) => {
@@ -31716,7 +31716,7 @@ function webTokenSetting(raw) {
   }
   return { state: "on", token };
 }
-var digest = (text6) => (0, import_node_crypto.createHash)("sha256").update(text6, "utf8").digest();
+var digest = (text7) => (0, import_node_crypto.createHash)("sha256").update(text7, "utf8").digest();
 function tokenMatcher(token) {
   const expected = digest(token);
   return (candidate) => (0, import_node_crypto.timingSafeEqual)(digest(candidate), expected);
@@ -31724,8 +31724,8 @@ function tokenMatcher(token) {
 
 // src/kernel/config/addresses.ts
 var import_node_net = require("node:net");
-function isAddressOrRange(text6) {
-  const [address = "", prefix, ...rest] = text6.split("/");
+function isAddressOrRange(text7) {
+  const [address = "", prefix, ...rest] = text7.split("/");
   const version2 = (0, import_node_net.isIP)(address);
   if (version2 === 0 || rest.length > 0 || address.includes("%")) return false;
   if (prefix === void 0) return true;
@@ -31831,10 +31831,10 @@ function valueAt(raw, path) {
 var SHOWN_CHARACTERS = 40;
 function shownValue(value, secrets) {
   if (value === void 0) return "missing";
-  const text6 = JSON.stringify(value) ?? String(value);
-  if (secrets.some((secret) => text6.includes(secret)) || /[^_\s"]+_[^_\s"]+_[^\s"]{8,}/.test(text6))
+  const text7 = JSON.stringify(value) ?? String(value);
+  if (secrets.some((secret) => text7.includes(secret)) || /[^_\s"]+_[^_\s"]+_[^\s"]{8,}/.test(text7))
     return "a value shaped like an API key (not shown)";
-  return text6.length > SHOWN_CHARACTERS ? `${text6.slice(0, SHOWN_CHARACTERS)}\u2026` : text6;
+  return text7.length > SHOWN_CHARACTERS ? `${text7.slice(0, SHOWN_CHARACTERS)}\u2026` : text7;
 }
 function article(expected, key2) {
   if (expected === "array") return LIST_EXAMPLES[key2] ?? "a list";
@@ -32962,12 +32962,12 @@ function merge(a, b) {
   });
   return clone(a, def);
 }
-function partial(Class2, schema2, mask, name = "partial") {
+function partial(Class2, schema2, mask, name2 = "partial") {
   const currDef = schema2._zod.def;
   const checks = currDef.checks;
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
-    throw new Error(`.${name}() cannot be used on object schemas containing refinements`);
+    throw new Error(`.${name2}() cannot be used on object schemas containing refinements`);
   }
   const selected = mask ? new Set(maskedKeys(schema2, mask)) : void 0;
   const newShape = {};
@@ -33307,7 +33307,7 @@ function newError(Definition) {
   return new Definition();
 }
 // @__NO_SIDE_EFFECTS__
-function $constructor(name, initializer3, proto, params) {
+function $constructor(name2, initializer3, proto, params) {
   const zodProto = {};
   function Internals(def) {
     this.def = def;
@@ -33325,10 +33325,10 @@ function $constructor(name, initializer3, proto, params) {
       } finally {
         _zodDesc.value = void 0;
       }
-    } else if (inst._zod.traits.has(name)) {
+    } else if (inst._zod.traits.has(name2)) {
       return;
     }
-    inst._zod.traits.add(name);
+    inst._zod.traits.add(name2);
     initializer3(inst, def);
     if (initialized) {
       const own2 = Object.getPrototypeOf(inst);
@@ -33354,7 +33354,7 @@ function $constructor(name, initializer3, proto, params) {
   const Parent = params?.Parent ?? Object;
   class Definition extends Parent {
   }
-  Object.defineProperty(Definition, "name", { value: name });
+  Object.defineProperty(Definition, "name", { value: name2 });
   function _(def) {
     const inst = params?.Parent ? newError(Definition) : this;
     init(inst, def);
@@ -33375,10 +33375,10 @@ function $constructor(name, initializer3, proto, params) {
     value: (inst) => {
       if (params?.Parent && inst instanceof params.Parent)
         return true;
-      return inst?._zod?.traits?.has(name);
+      return inst?._zod?.traits?.has(name2);
     }
   });
-  Object.defineProperty(_, "name", { value: name });
+  Object.defineProperty(_, "name", { value: name2 });
   return _;
 }
 var $brand = /* @__PURE__ */ Symbol("zod_brand");
@@ -33388,8 +33388,8 @@ var $ZodAsyncError = class extends Error {
   }
 };
 var $ZodEncodeError = class extends Error {
-  constructor(name) {
-    super(`Encountered unidirectional transform during encode: ${name}`);
+  constructor(name2) {
+    super(`Encountered unidirectional transform during encode: ${name2}`);
     this.name = "ZodEncodeError";
   }
 };
@@ -41193,8 +41193,8 @@ function ko_default() {
 }
 
 // node_modules/zod/v4/locales/lt.js
-var capitalizeFirstCharacter = (text6) => {
-  return text6.charAt(0).toUpperCase() + text6.slice(1);
+var capitalizeFirstCharacter = (text7) => {
+  return text7.charAt(0).toUpperCase() + text7.slice(1);
 };
 function getUnitTypeFromNumber(number4) {
   const abs = Math.abs(number4);
@@ -44916,13 +44916,13 @@ ${code}
   return fn;
 }
 function addConstant(ctx, value) {
-  for (const [name2, v] of ctx.constants) {
+  for (const [name3, v] of ctx.constants) {
     if (v === value)
-      return name2;
+      return name3;
   }
-  const name = `c${ctx.constantCounter++}`;
-  ctx.constants.set(name, value);
-  return name;
+  const name2 = `c${ctx.constantCounter++}`;
+  ctx.constants.set(name2, value);
+  return name2;
 }
 function addUserConstant(ctx, fn) {
   ctx.definite = false;
@@ -48496,8 +48496,8 @@ function rewriteKeyNames(ctx) {
       bySchema.set(entry.schema, entry);
   }
   const rewrites = /* @__PURE__ */ new Map();
-  for (const record2 of pendingRecords.get(ctx) ?? []) {
-    const seen = ctx.seen.get(record2);
+  for (const record3 of pendingRecords.get(ctx) ?? []) {
+    const seen = ctx.seen.get(record3);
     const names = (seen?.def ?? seen?.schema)?.propertyNames;
     if (!names || names === true || rewrites.has(names))
       continue;
@@ -51561,8 +51561,8 @@ function date4(params) {
 }
 
 // src/platform/principal-names.ts
-function slug(text6) {
-  return text6.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+function slug(text7) {
+  return text7.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
 }
 var PRINCIPAL_PATTERN = /^[a-z0-9_]+(?:\.[a-z0-9_]+)*$/;
 var RESERVED_NAMESPACES = [
@@ -51577,12 +51577,12 @@ function isReservedPrefix(prefix) {
   return RESERVED_NAMESPACES.includes(prefix.split(".")[0] ?? "");
 }
 var PLAYER_PRINCIPAL = /^identifier\.license:[0-9a-f]{40}$/;
-function isSafePrincipal(name) {
-  return PRINCIPAL_PATTERN.test(name) || PLAYER_PRINCIPAL.test(name);
+function isSafePrincipal(name2) {
+  return PRINCIPAL_PATTERN.test(name2) || PLAYER_PRINCIPAL.test(name2);
 }
 function playerPrincipal(license2) {
-  const name = `identifier.${license2.trim().toLowerCase()}`;
-  return PLAYER_PRINCIPAL.test(name) ? name : null;
+  const name2 = `identifier.${license2.trim().toLowerCase()}`;
+  return PLAYER_PRINCIPAL.test(name2) ? name2 : null;
 }
 function linkKey(link) {
   return `${link.child} ${link.parent}`;
@@ -51666,7 +51666,7 @@ var configSchema = external_exports.object({
     trustedProxies: external_exports.array(
       external_exports.string().refine(isAddressOrRange, {
         error: (issue2) => `"${String(issue2.input)}" is not an address: list the reverse proxies' addresses, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`
-      }).refine((text6) => !/\/0+$/.test(text6), {
+      }).refine((text7) => !/\/0+$/.test(text7), {
         error: (issue2) => `"${String(issue2.input)}" is every address: anyone could then name any client in X-Forwarded-For; list only the reverse proxies, e.g. ["127.0.0.1"] or ["10.0.0.0/8"]`
       })
     ).max(256).default([])
@@ -51676,6 +51676,12 @@ var configSchema = external_exports.object({
   mirror: external_exports.object({
     enabled: external_exports.boolean().default(true),
     resyncMinutes: external_exports.number().int().min(30).max(10080).default(360)
+  }).strict().prefault({}),
+  // One roster for the servers on this key, through the community's database (oxmysql).
+  share: external_exports.object({
+    enabled: external_exports.boolean().default(false),
+    // How this server is named in the shared tables; the sv_projectName convar when absent.
+    serverName: external_exports.string().trim().min(1).max(64).optional()
   }).strict().prefault({}),
   // Queue priority by department and rank: first match wins.
   queue: external_exports.object({
@@ -51714,10 +51720,10 @@ var DOCUMENTED_PER_DAY = 25e3;
 function loadSettings(configText, convars) {
   const problems = [];
   let raw = {};
-  const text6 = configText?.replace(/^\uFEFF/, "") ?? null;
-  if (text6 !== null && text6.trim() !== "") {
+  const text7 = configText?.replace(/^\uFEFF/, "") ?? null;
+  if (text7 !== null && text7.trim() !== "") {
     try {
-      raw = JSON.parse(text6);
+      raw = JSON.parse(text7);
     } catch (error62) {
       return { ok: false, problems: [`config.json is not valid JSON: ${errorMessage(error62)}`] };
     }
@@ -51815,9 +51821,9 @@ var CatalogIndex = class {
       (d3) => d3.shortName ? matchKey(d3.shortName) : null
     ]);
     const ranksOf = /* @__PURE__ */ new Map();
-    for (const rank of catalog.ranks) {
-      if (rank.departmentId === null) continue;
-      ranksOf.set(rank.departmentId, [...ranksOf.get(rank.departmentId) ?? [], rank]);
+    for (const rank2 of catalog.ranks) {
+      if (rank2.departmentId === null) continue;
+      ranksOf.set(rank2.departmentId, [...ranksOf.get(rank2.departmentId) ?? [], rank2]);
     }
     const byDepartment = /* @__PURE__ */ new Map();
     for (const [departmentId, ranks] of ranksOf) {
@@ -51841,9 +51847,9 @@ var CatalogIndex = class {
     return this.ranksById.get(rankId);
   }
   /** A rank of one department by id or name, case-insensitively. */
-  rankIn(departmentId, rank) {
+  rankIn(departmentId, rank2) {
     const keys = this.ranksByDepartment.get(departmentId);
-    return keys?.get(rank) ?? keys?.get(matchKey(rank));
+    return keys?.get(rank2) ?? keys?.get(matchKey(rank2));
   }
   /** Ranks of a department, most senior first under the given order. */
   ladder(departmentId, order) {
@@ -51861,8 +51867,8 @@ function keyedByKind(items, kinds) {
   }
   return byKey;
 }
-function isAtLeast(rank, than, order) {
-  return order === "top-down" ? rank <= than : rank >= than;
+function isAtLeast(rank2, than, order) {
+  return order === "top-down" ? rank2 <= than : rank2 >= than;
 }
 
 // src/roster/catalog.ts
@@ -51975,8 +51981,8 @@ function describeIds(claim2) {
   const more = claim2.members - claim2.memberIds.length;
   return more > 0 ? `${claim2.memberIds.join(", ")} and ${more} more` : claim2.memberIds.join(", ");
 }
-function printable(text6, max) {
-  const plain = text6.replace(new RegExp("\\p{Cc}", "gu"), "?");
+function printable(text7, max) {
+  const plain = text7.replace(new RegExp("\\p{Cc}", "gu"), "?");
   return plain.length > max ? `${plain.slice(0, max)}\u2026` : plain;
 }
 
@@ -52004,25 +52010,25 @@ var envelopeSchema = external_exports.looseObject({
 }).refine((envelope) => envelope.success ? "data" in envelope : envelope.error !== void 0, {
   message: "a success needs `data` and a failure needs `error`"
 });
-function readEnvelope(text6) {
-  const json3 = readJson(text6);
+function readEnvelope(text7) {
+  const json3 = readJson(text7);
   if (!json3.ok) return json3;
   const parsed = envelopeSchema.safeParse(json3.value);
   if (parsed.success) return { ok: true, envelope: parsed.data };
   const issue2 = parsed.error.issues[0];
-  const where = issue2 && issue2.path.length > 0 ? ` at ${issue2.path.join(".")}` : "";
-  return { ok: false, problem: `JSON of the wrong shape${where}: ${issue2?.message ?? "unknown"}` };
+  const where2 = issue2 && issue2.path.length > 0 ? ` at ${issue2.path.join(".")}` : "";
+  return { ok: false, problem: `JSON of the wrong shape${where2}: ${issue2?.message ?? "unknown"}` };
 }
-function readJson(text6) {
-  if (text6.trim() === "") return { ok: false, problem: "an empty body" };
+function readJson(text7) {
+  if (text7.trim() === "") return { ok: false, problem: "an empty body" };
   try {
-    return { ok: true, value: JSON.parse(text6) };
+    return { ok: true, value: JSON.parse(text7) };
   } catch {
-    return { ok: false, problem: `not JSON (it starts with ${quoteStart(text6)})` };
+    return { ok: false, problem: `not JSON (it starts with ${quoteStart(text7)})` };
   }
 }
-function quoteStart(text6) {
-  return JSON.stringify(text6.trim().slice(0, 32));
+function quoteStart(text7) {
+  return JSON.stringify(text7.trim().slice(0, 32));
 }
 function hasMorePages(pagination) {
   if (!pagination) return false;
@@ -52123,8 +52129,8 @@ async function exchange(dispatcher, request, limits) {
       if (timedOut || !request.resendable || !STALE_SOCKET.has(codeOf(error62))) throw error62;
       response = await Promise.race([via.request(options), expired]);
     }
-    const text6 = await Promise.race([readCapped(response, limits.maxBodyBytes), expired]);
-    return { status: response.statusCode, headers: response.headers, text: text6 };
+    const text7 = await Promise.race([readCapped(response, limits.maxBodyBytes), expired]);
+    return { status: response.statusCode, headers: response.headers, text: text7 };
   } catch (error62) {
     response?.body.destroy();
     if (error62 instanceof ExchangeFailure || error62 instanceof HeldBeforeSending) throw error62;
@@ -52218,7 +52224,7 @@ function createHttpSender(options) {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const { apiKey, clock: clock2, timeoutMs } = options;
   const authorization = `Bearer ${apiKey}`;
-  const redact = (text6) => apiKey.length >= 4 ? text6.split(apiKey).join("[redacted]") : text6;
+  const redact = (text7) => apiKey.length >= 4 ? text7.split(apiKey).join("[redacted]") : text7;
   async function send2(request, held) {
     const query = request.query?.toString() ?? "";
     const path = `${basePath}${request.path}${query ? `?${query}` : ""}`;
@@ -52757,18 +52763,18 @@ function readRateLimitHeaders(headers, now, maxWaitMs = DEFAULT_MAX_WAIT_MS) {
   if (retryAfter !== void 0) info.retryAfterMs = Math.min(retryAfter, maxWaitMs);
   return info;
 }
-function headerValue(headers, name) {
-  const wanted = name.toLowerCase();
+function headerValue(headers, name2) {
+  const wanted = name2.toLowerCase();
   for (const [key2, value] of Object.entries(headers)) {
     if (key2.toLowerCase() !== wanted) continue;
     return Array.isArray(value) ? value[0] : value;
   }
   return void 0;
 }
-function readNumber(headers, name) {
-  const text6 = headerValue(headers, name)?.trim();
-  if (text6 === void 0 || text6 === "") return void 0;
-  const value = Number(text6);
+function readNumber(headers, name2) {
+  const text7 = headerValue(headers, name2)?.trim();
+  if (text7 === void 0 || text7 === "") return void 0;
+  const value = Number(text7);
   return Number.isFinite(value) ? value : void 0;
 }
 function resetToEpochMs(value, now) {
@@ -52777,17 +52783,17 @@ function resetToEpochMs(value, now) {
   return value * 1e3;
 }
 function answerDate(headers) {
-  const text6 = headerValue(headers, "date")?.trim();
-  if (text6 === void 0 || text6 === "") return void 0;
-  const date5 = Date.parse(text6);
+  const text7 = headerValue(headers, "date")?.trim();
+  if (text7 === void 0 || text7 === "") return void 0;
+  const date5 = Date.parse(text7);
   return Number.isNaN(date5) ? void 0 : date5;
 }
 function readRetryAfter(headers, now) {
-  const text6 = headerValue(headers, "retry-after")?.trim();
-  if (text6 === void 0 || text6 === "") return void 0;
-  const seconds = Number(text6);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1e3));
-  const date5 = Date.parse(text6);
+  const text7 = headerValue(headers, "retry-after")?.trim();
+  if (text7 === void 0 || text7 === "") return void 0;
+  const seconds2 = Number(text7);
+  if (Number.isFinite(seconds2)) return Math.max(0, Math.ceil(seconds2 * 1e3));
+  const date5 = Date.parse(text7);
   return Number.isNaN(date5) ? void 0 : Math.max(0, date5 - now);
 }
 
@@ -52806,6 +52812,8 @@ var KeyDay = class {
   pace = new KeyPace();
   /** When a request went to ask the service again, its day window having held requests back too long. */
   probeAt;
+  /** The other servers' requests today, as they share them; null: not shared. */
+  fleetOthers = () => null;
   constructor(options) {
     this.perDay = options.perDay;
     this.minuteLimit = options.minuteLimit ?? 120;
@@ -52818,6 +52826,10 @@ var KeyDay = class {
       refresh,
       background: Math.max(clamp(reserve.background), refresh)
     };
+  }
+  /** The other servers' requests today as they share them (null to stop): counted against the day. */
+  othersFromFleet(others) {
+    this.fleetOthers = others ?? (() => null);
   }
   /** Counts a request about to be sent. */
   onSend(lane, now) {
@@ -52851,6 +52863,8 @@ var KeyDay = class {
       const ceiling = this.perDay - Math.floor(this.perDay * floor);
       wait = this.tally.msUntilOwnBelow(ceiling, now);
       if (!service && lane !== "join") wait = Math.max(wait, this.tally.msUntilKeyBelow(ceiling, now));
+      const others = this.fleetOthers();
+      if (others !== null && this.tally.own(now) + others >= ceiling) wait = Math.max(wait, MINUTE_MS3);
     }
     if (service && service.remaining <= Math.floor(service.limit * floor)) {
       wait = Math.max(wait, this.serviceWaitMs(service, now));
@@ -53280,6 +53294,7 @@ var RateLimiter = class {
   queues = new LaneQueues();
   burst;
   pausedUntil = 0;
+  others = () => null;
   timer;
   closed = false;
   constructor(options) {
@@ -53304,6 +53319,16 @@ var RateLimiter = class {
     const waiting = this.queues.wait(lane, options, () => this.pump());
     this.pump();
     return waiting;
+  }
+  /**
+   * The other servers' counts of the key's minute and day (`null` to stop): the minute's ceiling
+   * and the day's are kept for all of them together, and the key's minute as the mirror's pacer
+   * reads it includes theirs.
+   */
+  shareWith(others) {
+    this.others = others ?? (() => null);
+    this.day.othersFromFleet(others ? () => this.others()?.day ?? null : null);
+    this.pump();
   }
   /** Follows what a response said about the key's limit (call after every response but a 429). */
   observe(info) {
@@ -53331,14 +53356,17 @@ var RateLimiter = class {
   }
   state() {
     const now = this.clock.now();
-    const ownMinute = Math.max(0, this.perMinute - this.minute.count(now));
+    const others = this.others()?.minute ?? 0;
+    const ownMinute = Math.max(0, this.perMinute - this.minute.count(now) - others);
     const serverRemaining = this.server.remainingAt(now);
+    const heard = this.server.rolling.lastMinute(now) ?? null;
+    const fleet = others > 0 ? this.minute.count(now) + others : null;
     return {
       perMinute: this.perMinute,
       perDay: this.day.ceiling(now),
       remainingThisMinute: Math.min(ownMinute, serverRemaining ?? ownMinute),
       remainingToday: this.day.remaining(now),
-      keyUsedLastMinute: this.server.rolling.lastMinute(now) ?? null,
+      keyUsedLastMinute: fleet === null ? heard : Math.max(heard ?? 0, fleet),
       resetAt: this.server.resetAt(now) ?? null,
       pausedUntil: this.pausedUntil > now ? this.pausedUntil : null,
       queued: perLane((lane) => this.queues.size(lane))
@@ -53420,9 +53448,18 @@ var RateLimiter = class {
       this.pausedUntil - now,
       this.bucket.msUntilToken(now),
       this.minute.msUntilBelow(this.perMinute, now),
+      this.fleetWaitMs(now),
       this.server.msUntilAllowed(now, ownCapacity),
       0
     );
+  }
+  /** With the others' counts shared: until the key's minute, all servers together, has room. */
+  fleetWaitMs(now) {
+    const others = this.others()?.minute ?? 0;
+    if (others === 0) return 0;
+    const ceiling = this.perMinute - others;
+    if (ceiling <= 0) return MINUTE_MS5 - now % MINUTE_MS5;
+    return this.minute.msUntilBelow(ceiling, now);
   }
   dayWaitMs(lane, now) {
     return this.day.waitMs(lane, now);
@@ -53471,10 +53508,10 @@ function keyTag(apiKey) {
 function encodeDay(key2, day, now) {
   return JSON.stringify({ version: 1, key: key2, savedAt: now, ...day });
 }
-function decodeDay(text6, key2) {
+function decodeDay(text7, key2) {
   let json3;
   try {
-    json3 = JSON.parse(text6);
+    json3 = JSON.parse(text7);
   } catch {
     return { problem: "it is not JSON" };
   }
@@ -53560,9 +53597,9 @@ function redacted(answer, context) {
 }
 function redactDetails(details, context) {
   if (details === void 0) return void 0;
-  const text6 = JSON.stringify(details);
-  const clean = context.redact(text6);
-  return clean === text6 ? details : JSON.parse(clean);
+  const text7 = JSON.stringify(details);
+  const clean = context.redact(text7);
+  return clean === text7 ? details : JSON.parse(clean);
 }
 function throwServiceError(facts, requestId, context) {
   throw new RosterServiceError(describeServiceError(facts), {
@@ -53716,7 +53753,7 @@ var RequestExecutor = class {
     this.options = options;
     this.loop = new RequestLoop({
       ...options,
-      rateLimitedWarning: (request, seconds) => `The roster service rate limited ${request} (429); every request waits ${seconds} s.`,
+      rateLimitedWarning: (request, seconds2) => `The roster service rate limited ${request} (429); every request waits ${seconds2} s.`,
       refusesKey: isKeyRefused,
       retryable: isRetryable
     });
@@ -53782,9 +53819,9 @@ var ServiceClock = class {
   }
   /** Takes the service's time from an answer's headers, if they carry a readable `Date`. */
   observe(headers) {
-    const text6 = headerValue(headers, "date");
-    if (text6 === void 0) return;
-    const at = Date.parse(text6);
+    const text7 = headerValue(headers, "date");
+    if (text7 === void 0) return;
+    const at = Date.parse(text7);
     if (Number.isFinite(at)) this.offset = at - this.clock.now();
   }
 };
@@ -53990,7 +54027,7 @@ async function fetchMembers(executor, licenses, lane, logger, claims) {
   for (const [license2, records] of read) {
     const newest = newestRecord(records);
     found.set(license2, withInline(newest, logger));
-    const ids2 = new Set(records.map((record2) => record2.id));
+    const ids2 = new Set(records.map((record3) => record3.id));
     if (ids2.size > 1) claims?.note(license2, [...ids2], newest.id);
   }
   const listed = /* @__PURE__ */ new Map();
@@ -54020,21 +54057,21 @@ function unreadableRecord(what = "a member record the resource cannot read") {
 }
 function byLicense(records, wanted) {
   const read = /* @__PURE__ */ new Map();
-  for (const record2 of records) {
-    const key2 = record2.gameLicense.trim().toLowerCase();
+  for (const record3 of records) {
+    const key2 = record3.gameLicense.trim().toLowerCase();
     if (!wanted.has(key2)) continue;
     const list = read.get(key2);
-    if (list) list.push(record2);
-    else read.set(key2, [record2]);
+    if (list) list.push(record3);
+    else read.set(key2, [record3]);
   }
   return read;
 }
 function newestRecord(records) {
   const newest = newestMembership(
-    records.map((record2) => ({
-      id: record2.id,
-      createdAt: typeof record2.createdAt === "string" ? record2.createdAt : void 0,
-      record: record2
+    records.map((record3) => ({
+      id: record3.id,
+      createdAt: typeof record3.createdAt === "string" ? record3.createdAt : void 0,
+      record: record3
     }))
   );
   return newest?.record ?? records[0];
@@ -54055,17 +54092,17 @@ async function fetchAssignments(executor, memberIds, lane, logger) {
     maxPages: ASSIGNMENT_PAGES
   });
   const byMember = new Map(memberIds.map((id2) => [id2, []]));
-  for (const assignment of parseRecords(items, assignmentSchema, "department assignment", logger)) {
-    byMember.get(assignment.memberId)?.push(assignment);
+  for (const assignment2 of parseRecords(items, assignmentSchema, "department assignment", logger)) {
+    byMember.get(assignment2.memberId)?.push(assignment2);
   }
   return byMember;
 }
-function withInline(record2, logger) {
-  if (!Array.isArray(record2.departmentAssignments))
-    return { member: toApiMember(record2, void 0), assignments: null };
-  const inline = record2.departmentAssignments.map((item) => withMemberId(item, record2.id));
+function withInline(record3, logger) {
+  if (!Array.isArray(record3.departmentAssignments))
+    return { member: toApiMember(record3, void 0), assignments: null };
+  const inline = record3.departmentAssignments.map((item) => withMemberId(item, record3.id));
   const assignments = parseRecords(inline, assignmentSchema, "department assignment", logger);
-  return { member: toApiMember(record2, assignments), assignments };
+  return { member: toApiMember(record3, assignments), assignments };
 }
 function withMemberId(item, memberId) {
   if (typeof item !== "object" || item === null || "memberId" in item) return item;
@@ -54486,10 +54523,10 @@ function readKeyIdentity(data) {
   const root = bag(data);
   const community = bag(root.community);
   const key2 = bag(root.key ?? root.apiKey ?? root.api_key);
-  const name = text(community.name) ?? text(root.communityName) ?? text(root.community_name) ?? text(root.community);
+  const name2 = text(community.name) ?? text(root.communityName) ?? text(root.community_name) ?? text(root.community);
   const id2 = text(community.id) ?? text(root.communityId) ?? text(root.community_id) ?? null;
   return {
-    community: { id: id2, name: name ?? "(unnamed community)" },
+    community: { id: id2, name: name2 ?? "(unnamed community)" },
     scopes: scopes(root.scopes) ?? scopes(key2.scopes) ?? []
   };
 }
@@ -54587,6 +54624,7 @@ function createRosterApi(options) {
     },
     serviceTime,
     keyDay: limiter.day,
+    shareBudget: (others) => limiter.shareWith(others),
     // Each further batch of 100 waiting licenses costs about two requests (members, assignments).
     estimateWaitMs: (lane) => limiter.estimateWaitMs(lane) + Math.floor(lookups.waitingAhead(lane) / 100) * 2 * (6e4 / limiter.state().perMinute),
     onStateChange: (listener) => suspension.onChange(listener),
@@ -54624,10 +54662,10 @@ function checkPath(path) {
 }
 function toParams(query) {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) {
+  for (const [name2, value] of Object.entries(query ?? {})) {
     if (value === void 0) continue;
-    if (Array.isArray(value)) for (const each of value) params.append(name, String(each));
-    else params.append(name, String(value));
+    if (Array.isArray(value)) for (const each of value) params.append(name2, String(each));
+    else params.append(name2, String(value));
   }
   return params;
 }
@@ -55423,15 +55461,15 @@ var MemberCache = class {
 
 // src/roster/member-view.ts
 function toMemberView(lookup, catalog) {
-  const { member: record2 } = lookup;
-  const own2 = lookup.assignments.filter((a) => a.memberId === record2.id);
+  const { member: record3 } = lookup;
+  const own2 = lookup.assignments.filter((a) => a.memberId === record3.id);
   const departments = own2.map((a) => toDepartment(a, catalog));
   if (departments.length > 0 && !departments.some((d3) => d3.primary)) departments[0].primary = true;
   const member = {
-    id: record2.id,
-    name: record2.name,
-    status: record2.status,
-    license: record2.gameLicense,
+    id: record3.id,
+    name: record3.name,
+    status: record3.status,
+    license: record3.gameLicense,
     departments
   };
   return viewOf(member, new Map(own2.map((a) => [a.departmentId, a.id])));
@@ -55461,16 +55499,16 @@ var IndexedView = class {
     return void 0;
   }
 };
-function toDepartment(assignment, catalog) {
-  const known = catalog.departments.get(assignment.departmentId);
-  const rank = assignment.rank ?? (assignment.rankId ? catalog.rank(assignment.rankId) : void 0);
+function toDepartment(assignment2, catalog) {
+  const known = catalog.departments.get(assignment2.departmentId);
+  const rank2 = assignment2.rank ?? (assignment2.rankId ? catalog.rank(assignment2.rankId) : void 0);
   return {
-    id: assignment.departmentId,
-    name: known?.name ?? assignment.departmentId,
+    id: assignment2.departmentId,
+    name: known?.name ?? assignment2.departmentId,
     shortName: known?.shortName ?? null,
-    primary: assignment.isPrimary,
-    callsign: assignment.callsign,
-    rank: rank ? { id: rank.id, name: rank.name, position: rank.position } : null
+    primary: assignment2.isPrimary,
+    callsign: assignment2.callsign,
+    rank: rank2 ? { id: rank2.id, name: rank2.name, position: rank2.position } : null
   };
 }
 function memberChanged(before, after) {
@@ -55548,13 +55586,13 @@ var MemberResolver = class {
   async fetch(license2, lane, decideOnly = false) {
     const { catalog } = this.deps;
     try {
-      const [record2] = await Promise.all([
+      const [record3] = await Promise.all([
         lane === "join" ? this.joinRecord(license2, decideOnly) : this.deps.source.lookup(license2, lane),
         catalog.ready ? void 0 : catalog.load()
       ]);
-      if (record2 === null) return this.answer(license2, null, null);
-      if (record2.assignments === null) return this.statusAnswer(license2, record2.member);
-      const lookup = { member: record2.member, assignments: record2.assignments };
+      if (record3 === null) return this.answer(license2, null, null);
+      if (record3.assignments === null) return this.statusAnswer(license2, record3.member);
+      const lookup = { member: record3.member, assignments: record3.assignments };
       return this.answer(license2, toMemberView(lookup, catalog.index), lookup);
     } catch (error62) {
       this.deps.errors.note(error62, "roster lookup failed");
@@ -55587,8 +55625,8 @@ var MemberResolver = class {
    * Caches an answer (`record`: what `view` was shaped from) and tells the listeners; one shaped
    * without the department list is used, never kept.
    */
-  answer(license2, view, record2) {
-    this.tell(license2, record2);
+  answer(license2, view, record3) {
+    this.tell(license2, record3);
     if (view !== null && !this.deps.catalog.ready && view.member.departments.length > 0) {
       return { kind: "answer", view, unnamed: true };
     }
@@ -55626,8 +55664,8 @@ var MemberResolver = class {
     const held = this.mirror?.lastKnown(license2, this.namesOrNull());
     if (cached2 === void 0) return held?.view;
     if (held === void 0) {
-      const whole = this.mirror?.wholeAt ?? null;
-      return whole !== null && whole > cached2.readAt ? void 0 : cached2.view;
+      const whole2 = this.mirror?.wholeAt ?? null;
+      return whole2 !== null && whole2 > cached2.readAt ? void 0 : cached2.view;
     }
     return held.readAt > cached2.readAt ? held.view : cached2.view;
   }
@@ -55782,12 +55820,12 @@ var OnlinePlayers = class {
       if (!view) continue;
       const departments = view.member.departments.map((d3) => {
         const known = index.departments.get(d3.id);
-        const rank = d3.rank ? index.rank(d3.rank.id) : void 0;
+        const rank2 = d3.rank ? index.rank(d3.rank.id) : void 0;
         return {
           ...d3,
           name: known?.name ?? d3.name,
           shortName: known ? known.shortName : d3.shortName,
-          rank: d3.rank && rank ? { id: rank.id, name: rank.name, position: rank.position } : d3.rank
+          rank: d3.rank && rank2 ? { id: rank2.id, name: rank2.name, position: rank2.position } : d3.rank
         };
       });
       const next = viewOf({ ...view.member, departments }, view.assignments);
@@ -55801,11 +55839,11 @@ var OnlinePlayers = class {
    * Records a rank the service confirmed for a player's department: exports show it at once, the
    * cache keeps it, and `playerUpdated` fires as for a refresh. Null when the player is gone.
    */
-  recordRank(src, departmentId, rank) {
+  recordRank(src, departmentId, rank2) {
     const entry = this.deps.players.get(src);
     const view = entry?.view;
     if (!entry || !view) return null;
-    const held = { id: rank.id, name: rank.name, position: rank.position };
+    const held = { id: rank2.id, name: rank2.name, position: rank2.position };
     const member = {
       ...view.member,
       departments: view.member.departments.map((d3) => d3.id === departmentId ? { ...d3, rank: held } : d3)
@@ -55950,22 +55988,22 @@ var RosterQueries = class {
     const held = department === void 0 ? view.primary : view.department(department);
     return held?.rank ?? null;
   }
-  hasRank(view, department, rank) {
+  hasRank(view, department, rank2) {
     const heldDepartment = view?.department(department);
     const held = heldDepartment?.rank;
     if (!held) return false;
-    const known = this.catalog().rankIn(heldDepartment.id, rank);
+    const known = this.catalog().rankIn(heldDepartment.id, rank2);
     if (known) return known.id === held.id;
-    if (held.id === rank || held.name === rank) return true;
-    const key2 = matchKey(rank);
+    if (held.id === rank2 || held.name === rank2) return true;
+    const key2 = matchKey(rank2);
     return matchKey(held.id) === key2 || matchKey(held.name) === key2;
   }
   /** That rank or a more senior one in the department, by the rank ladder of the catalog. */
-  hasMinRank(view, department, rank) {
+  hasMinRank(view, department, rank2) {
     const held = view?.department(department);
     if (!held?.rank) return false;
-    const target = this.catalog().rankIn(held.id, rank);
-    if (!target) return this.hasRank(view, department, rank);
+    const target = this.catalog().rankIn(held.id, rank2);
+    if (!target) return this.hasRank(view, department, rank2);
     return isAtLeast(held.rank.position, target.position, this.order);
   }
 };
@@ -56058,8 +56096,8 @@ var Features = class {
 
 // src/kernel/handle.ts
 var Handle = class {
-  constructor(name) {
-    this.name = name;
+  constructor(name2) {
+    this.name = name2;
   }
   name;
 };
@@ -56113,10 +56151,35 @@ var Schedule = class {
     }, delayMs);
     this.handles.add(handle);
   }
+  /**
+   * The same schedule, whose runs are skipped while `held()` says so (a task held at its time
+   * waits for its next one; a `once` held is dropped). Stopped with this one.
+   */
+  heldWhile(held) {
+    return new HeldSchedule(this, this.clock, held);
+  }
   stop() {
     this.stopped = true;
     for (const handle of this.handles) this.clock.clearTimeout(handle);
     this.handles.clear();
+  }
+};
+var HeldSchedule = class extends Schedule {
+  constructor(inner, clock2, held) {
+    super(clock2);
+    this.inner = inner;
+    this.held = held;
+  }
+  inner;
+  held;
+  every(intervalMs, task, jitter = 0) {
+    this.inner.every(intervalMs, () => this.held() ? void 0 : task(), jitter);
+  }
+  once(delayMs, task) {
+    this.inner.once(delayMs, () => this.held() ? void 0 : task());
+  }
+  stop() {
+    this.inner.stop();
   }
 };
 
@@ -56205,12 +56268,12 @@ function buildRosterContext(inputs) {
 
 // src/platform/logger.ts
 var RANK = { error: 0, warn: 1, info: 2, debug: 3 };
-function printable2(text6) {
-  return text6.replace(/[\p{Cc}\u2028\u2029]/gu, "?");
+function printable2(text7) {
+  return text7.replace(/[\p{Cc}\u2028\u2029]/gu, "?");
 }
 function consoleOutput(level, secrets) {
-  const redact = (text6) => {
-    let out = printable2(text6);
+  const redact = (text7) => {
+    let out = printable2(text7);
     for (const secret of secrets()) if (secret.length >= 8) out = out.split(secret).join("[redacted]");
     return out;
   };
@@ -56239,7 +56302,7 @@ var systemClock = {
 function formatMessage(template, values) {
   return template.replace(
     /\{(\w+)\}/g,
-    (whole, name) => values[name] ?? whole
+    (whole2, name2) => values[name2] ?? whole2
   );
 }
 
@@ -56296,12 +56359,12 @@ function checkMarginMs(watchdogMs) {
 
 // src/features/join-gate/fivem/join.ts
 var Join = class {
-  constructor(deps, tempId, name, deferrals) {
+  constructor(deps, tempId, name2, deferrals) {
     this.deps = deps;
     this.tempId = tempId;
-    this.name = name;
+    this.name = name2;
     this.deferrals = deferrals;
-    this.values = { player: name, community: deps.community() };
+    this.values = { player: name2, community: deps.community() };
     this.startedAt = deps.clock.now();
   }
   deps;
@@ -56321,7 +56384,7 @@ var Join = class {
   onFinish = () => {
   };
   async run() {
-    const { deps, values, tempId, name } = this;
+    const { deps, values, tempId, name: name2 } = this;
     const { config: config2, clock: clock2 } = deps;
     const { gate } = config2;
     const messages = gate.messages;
@@ -56334,7 +56397,7 @@ var Join = class {
     this.deferrals.update(formatMessage(messages.checking, values));
     const license2 = licenseOf(tempId);
     this.license = license2;
-    const entry = { license: license2, name, view: void 0, since: clock2.now() };
+    const entry = { license: license2, name: name2, view: void 0, since: clock2.now() };
     this.entry = entry;
     deps.players.connect(tempId, entry);
     if (gate.bypassAce !== "" && fx.IsPlayerAceAllowed(tempId, gate.bypassAce)) {
@@ -56371,7 +56434,7 @@ var Join = class {
     }
     this.stage = "checks";
     for (const check2 of deps.joinChecks?.() ?? []) {
-      const refusal = await check2({ tempId, name, deadlineAt }).catch((error62) => {
+      const refusal = await check2({ tempId, name: name2, deadlineAt }).catch((error62) => {
         deps.logger.warn(`a join check failed: ${errorMessage(error62)}`);
         return gate.onError === "allow" ? void 0 : formatMessage(messages.unavailable, values);
       });
@@ -56480,9 +56543,9 @@ function announceWait(deps, deferrals, values, finished, timers) {
   const until = deps.clock.now() + waitMs;
   const show = () => {
     if (finished()) return;
-    const seconds = Math.max(1, Math.ceil((until - deps.clock.now()) / 1e3));
+    const seconds2 = Math.max(1, Math.ceil((until - deps.clock.now()) / 1e3));
     deferrals.update(
-      formatMessage(deps.config.gate.messages.waiting, { ...values, seconds: String(seconds) })
+      formatMessage(deps.config.gate.messages.waiting, { ...values, seconds: String(seconds2) })
     );
     timers.push(fx.setTimeout(show, 1e3));
   };
@@ -56523,10 +56586,10 @@ function attachGate(deps) {
   const open3 = /* @__PURE__ */ new Set();
   let stopped = false;
   let closedWith = null;
-  fx.on("playerConnecting", (name, _setKickReason, deferrals) => {
+  fx.on("playerConnecting", (name2, _setKickReason, deferrals) => {
     const tempId = String(fx.source);
     const ticked = new TickedDeferrals(deferrals);
-    const player = typeof name === "string" ? name : "";
+    const player = typeof name2 === "string" ? name2 : "";
     const join6 = new Join(deps, tempId, player, ticked);
     const handle = {
       decideNow(why) {
@@ -56587,8 +56650,8 @@ function license(value) {
 
 // src/features/ranks/fivem/rank-command.ts
 var USAGE = "usage: rank promote <id> [department] | rank demote <id> [department] | rank set <id> <department> <rank>";
-function tellPlayer(src, text6) {
-  fx.emitNet("chat:addMessage", Number(src), { args: ["Roster", text6] });
+function tellPlayer(src, text7) {
+  fx.emitNet("chat:addMessage", Number(src), { args: ["Roster", text7] });
 }
 async function runRankCommand(ranks, args, actor) {
   const [sub = "", id2 = "", ...rest] = args;
@@ -56597,9 +56660,9 @@ async function runRankCommand(ranks, args, actor) {
   if (target === null || !["promote", "demote", "set"].includes(verb)) return USAGE;
   let result;
   if (verb === "set") {
-    const [department, ...rank] = rest;
-    if (department === void 0 || rank.length === 0) return USAGE;
-    result = await ranks.setRank(target, department, rank.join(" "), actor);
+    const [department, ...rank2] = rest;
+    if (department === void 0 || rank2.length === 0) return USAGE;
+    result = await ranks.setRank(target, department, rank2.join(" "), actor);
   } else {
     const department = rest.length > 0 ? rest.join(" ") : null;
     result = await ranks.step(target, department, verb, actor);
@@ -56614,7 +56677,7 @@ function registerRankCommand(ranks, output2, logger) {
     "rank",
     (src, args) => {
       const actor = Number(src) > 0 ? String(src) : null;
-      const answer = (text6) => actor === null ? output2.print(text6) : tellPlayer(actor, text6);
+      const answer = (text7) => actor === null ? output2.print(text7) : tellPlayer(actor, text7);
       const changes = ranks();
       if (changes === null) return answer("The roster isn't set up on this server; ranks cannot be changed.");
       const key2 = actor ?? "console";
@@ -56683,8 +56746,8 @@ function failClosed(problems, output2) {
   registerExports({}, logger);
   registerRankCommand(() => null, output2, logger);
   const resource = fx.GetCurrentResourceName();
-  fx.on("onResourceStop", (name) => {
-    if (name === resource) gate.stop();
+  fx.on("onResourceStop", (name2) => {
+    if (name2 === resource) gate.stop();
   });
   const notSetUp = async () => ["the resource is not set up:", ...problems.map((p) => `  ${p}`)];
   registerRosterCommand(
@@ -56698,6 +56761,9 @@ function failClosed(problems, output2) {
     output2
   );
 }
+
+// src/kernel/shared-reads.ts
+var sharedReadsHandle = new Handle("whether another server reads the roster");
 
 // src/features/audit/entry-identity.ts
 function createdAtOf(entry) {
@@ -56716,13 +56782,13 @@ function distinctStamps(entries) {
 function entryKey(entry) {
   const id2 = entryId(entry);
   if (id2 !== null) return `id:${id2}`;
-  let text6;
+  let text7;
   try {
-    text6 = JSON.stringify(entry) ?? String(entry);
+    text7 = JSON.stringify(entry) ?? String(entry);
   } catch {
-    text6 = `${createdAtOf(entry)}:${typeof entry === "object" && entry !== null ? Object.keys(entry).join(",") : String(entry)}`;
+    text7 = `${createdAtOf(entry)}:${typeof entry === "object" && entry !== null ? Object.keys(entry).join(",") : String(entry)}`;
   }
-  return `text:${text6.slice(0, 4e3)}`;
+  return `text:${text7.slice(0, 4e3)}`;
 }
 function entryId(entry) {
   if (typeof entry !== "object" || entry === null) return null;
@@ -57440,6 +57506,9 @@ function attachAudit(context) {
     });
   });
   let feed = null;
+  const following = () => handles.get(sharedReadsHandle)?.followingShared() ?? false;
+  const feedSchedule = schedule.heldWhile(following);
+  const refreshSchedule = schedule.heldWhile(() => following() && members2.mirrorAnswering);
   const reread = gapReread({ online: online2, cache, schedule, clock: clock2 });
   const gap = (reason) => {
     features.auditGap(reason);
@@ -57455,7 +57524,7 @@ function attachAudit(context) {
         online: online2,
         players,
         cache,
-        schedule,
+        schedule: feedSchedule,
         clock: clock2,
         logger,
         auditSeconds: config2.refresh.auditSeconds,
@@ -57478,7 +57547,7 @@ function attachAudit(context) {
     doctorLines: () => feed ? feedLines(feed.state(), clock2.now(), config2.refresh.intervalSeconds) : [],
     start() {
       scheduleRefresh({
-        schedule,
+        schedule: refreshSchedule,
         clock: clock2,
         members: members2,
         online: online2,
@@ -57595,15 +57664,15 @@ function operation(doc, path) {
   const item = paths[path];
   return isObject2(item) && isObject2(item.get) ? item.get : void 0;
 }
-function parameterCheck(doc, path, name, assumption) {
+function parameterCheck(doc, path, name2, assumption) {
   const op = operation(doc, path);
   if (!op) return { assumption, verdict: "not described", detail: `GET ${path} is not in the description` };
   const params = [
     ...asArray(op.parameters),
     ...asArray(doc.paths[path] && doc.paths[path].parameters)
   ];
-  const found = params.map((p) => resolve(doc, p)).some((p) => isObject2(p) && p.name === name);
-  return found ? { assumption, verdict: "confirmed" } : { assumption, verdict: "not described", detail: `no \`${name}\` parameter` };
+  const found = params.map((p) => resolve(doc, p)).some((p) => isObject2(p) && p.name === name2);
+  return found ? { assumption, verdict: "confirmed" } : { assumption, verdict: "not described", detail: `no \`${name2}\` parameter` };
 }
 function fieldsCheck(doc, path, assumption, groups) {
   const op = operation(doc, path);
@@ -57668,7 +57737,7 @@ function listedRecordFields(document, path) {
   if (isObject2(schema2) && schema2.type === "array") schema2 = resolve(document, schema2.items);
   const fields = /* @__PURE__ */ new Map();
   if (!isObject2(schema2)) return null;
-  for (const [name, value] of propertiesOf(document, schema2)) fields.set(name, isObject2(value) ? value : {});
+  for (const [name2, value] of propertiesOf(document, schema2)) fields.set(name2, isObject2(value) ? value : {});
   return fields;
 }
 function listQueryParameters(document, path) {
@@ -57782,17 +57851,17 @@ function checkNames(lines, mark) {
   }
   return [...new Set(names)];
 }
-function checkName(text6) {
-  const head = text6.split(":", 1)[0]?.trim() ?? "";
+function checkName(text7) {
+  const head = text7.split(":", 1)[0]?.trim() ?? "";
   if (/^[A-Za-z]+( [A-Za-z]+){0,2}$/.test(head)) return head;
   const words = [];
-  for (const word of text6.split(" ").slice(0, 2)) {
-    const name = /^[A-Za-z_-]+/.exec(word)?.[0];
-    if (name === void 0 || VERBS.has(name)) break;
-    words.push(name);
-    if (name !== word) break;
+  for (const word of text7.split(" ").slice(0, 2)) {
+    const name2 = /^[A-Za-z_-]+/.exec(word)?.[0];
+    if (name2 === void 0 || VERBS.has(name2)) break;
+    words.push(name2);
+    if (name2 !== word) break;
   }
-  return words.join(" ") || text6.slice(0, 20);
+  return words.join(" ") || text7.slice(0, 20);
 }
 var VERBS = /* @__PURE__ */ new Set(["holds", "confirms", "claimed", "has", "is", "are"]);
 
@@ -57904,6 +57973,7 @@ function rosterCommands(context) {
 
 // src/features/mirror/handle.ts
 var mirrorHandle = new Handle("the roster mirror");
+var sharedMirrorHandle = new Handle("the roster mirror to share");
 
 // src/features/day-budget/doctor-lines.ts
 var CLOSE = 1 - DEFAULT_DAY_RESERVE.background;
@@ -57974,18 +58044,18 @@ function readIfPresent(path) {
     throw error62;
   }
 }
-function replaceFile(path, text6) {
+function replaceFile(path, text7) {
   const temporary = `${path}.tmp`;
-  (0, import_node_fs.writeFileSync)(temporary, text6);
+  (0, import_node_fs.writeFileSync)(temporary, text7);
   (0, import_node_fs.renameSync)(temporary, path);
 }
 
 // src/features/day-budget/fivem/day-file.ts
-function dayFile(resourcePath, name = "roster-day.json") {
-  const path = (0, import_node_path.join)(resourcePath, name);
+function dayFile(resourcePath, name2 = "roster-day.json") {
+  const path = (0, import_node_path.join)(resourcePath, name2);
   return {
     read: () => readIfPresent(path),
-    write: (text6) => replaceFile(path, text6)
+    write: (text7) => replaceFile(path, text7)
   };
 }
 
@@ -57997,9 +58067,9 @@ function attachDailyBudget(context) {
   const key2 = keyTag(context.settings.apiKey);
   if (store) {
     try {
-      const text6 = store.read();
-      if (text6 !== null) {
-        const decoded = decodeDay(text6, key2);
+      const text7 = store.read();
+      if (text7 !== null) {
+        const decoded = decodeDay(text7, key2);
         if ("day" in decoded) api.keyDay.restore(decoded.day, clock2.now());
         else logger.info(`the day's request count in roster-day.json was not used: ${decoded.problem}.`);
       }
@@ -58054,7 +58124,7 @@ var DUTY_WORDS = /* @__PURE__ */ new Set(["duty", "timelog", "timelogs", "shift"
 function membersNamedByDutyEntries(entries, index) {
   const named = /* @__PURE__ */ new Set();
   const fieldNames = new Set(
-    [index.fields.end, index.fields.duration?.field].filter((name) => !!name)
+    [index.fields.end, index.fields.duration?.field].filter((name2) => !!name2)
   );
   for (const entry of entries) {
     let values;
@@ -58095,14 +58165,14 @@ function readDutyFields(document) {
   const parameters = listQueryParameters(document, DUTY_SESSIONS);
   const filters = new Set(parameters.map((p) => String(p.name)));
   const member = [...fields].filter(
-    ([name, schema3]) => name !== "id" && isType(schema3, "string") && mentions(name, schema3, /member/i)
+    ([name2, schema3]) => name2 !== "id" && isType(schema3, "string") && mentions(name2, schema3, /member/i)
   ).sort(([a], [b]) => Number(filters.has(b)) - Number(filters.has(a)))[0]?.[0];
   if (member === void 0) return { ok: false, why: "no field of a session names its member" };
   if (!filters.has(member))
     return { ok: false, why: `its member field ${member} is not a filter of the list` };
   const stamps = /* @__PURE__ */ new Set([STARTED_AT, CREATED_AT, "updatedAt", "deletedAt"]);
   const end = [...fields].find(
-    ([name, schema3]) => !stamps.has(name) && schema3.format === "date-time" && mentions(name, schema3, /\bend|ended|stop|finish|off\b|off duty|clock(ed)?.?out/i)
+    ([name2, schema3]) => !stamps.has(name2) && schema3.format === "date-time" && mentions(name2, schema3, /\bend|ended|stop|finish|off\b|off duty|clock(ed)?.?out/i)
   )?.[0] ?? null;
   const duration3 = durationField(fields);
   if (end === null && duration3 === null)
@@ -58121,20 +58191,20 @@ function describeDutyFields(fields) {
   return parts2.join(", ");
 }
 function durationField(fields) {
-  for (const [name, schema2] of fields) {
+  for (const [name2, schema2] of fields) {
     if (!isType(schema2, "integer") && !isType(schema2, "number")) continue;
-    if (!mentions(name, schema2, /duration|length|elapsed|time on|on.?duty|seconds|minutes|hours/i)) continue;
-    const text6 = `${name} ${String(schema2.description ?? "")}`;
-    const unit = UNITS.find(([pattern]) => pattern.test(text6));
-    if (unit) return { field: name, unitMs: unit[1] };
+    if (!mentions(name2, schema2, /duration|length|elapsed|time on|on.?duty|seconds|minutes|hours/i)) continue;
+    const text7 = `${name2} ${String(schema2.description ?? "")}`;
+    const unit = UNITS.find(([pattern]) => pattern.test(text7));
+    if (unit) return { field: name2, unitMs: unit[1] };
   }
   return null;
 }
 function unitName(ms) {
   return ms === 1e3 ? "seconds" : ms === 6e4 ? "minutes" : "hours";
 }
-function mentions(name, schema2, pattern) {
-  const words = name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ");
+function mentions(name2, schema2, pattern) {
+  const words = name2.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ");
   return pattern.test(words) || pattern.test(String(schema2.description ?? ""));
 }
 function isType(schema2, type) {
@@ -58260,13 +58330,13 @@ function batchesOf(entries, full) {
 // src/features/duty/duty-session-record.ts
 function readListedSession(item, fields) {
   if (typeof item !== "object" || item === null) return null;
-  const record2 = item;
-  const member = record2[fields.member];
-  const start = dateOf(record2[STARTED_AT]);
+  const record3 = item;
+  const member = record3[fields.member];
+  const start = dateOf(record3[STARTED_AT]);
   if (typeof member !== "string" || start === null) return null;
-  const id2 = typeof record2.id === "string" || typeof record2.id === "number" ? String(record2.id) : `${member}@${start}`;
-  let end = fields.end ? dateOf(record2[fields.end]) : null;
-  const length = fields.duration ? record2[fields.duration.field] : void 0;
+  const id2 = typeof record3.id === "string" || typeof record3.id === "number" ? String(record3.id) : `${member}@${start}`;
+  let end = fields.end ? dateOf(record3[fields.end]) : null;
+  const length = fields.duration ? record3[fields.duration.field] : void 0;
   if (end === null && fields.duration && typeof length === "number" && Number.isFinite(length))
     end = start + length * fields.duration.unitMs;
   return {
@@ -58274,7 +58344,7 @@ function readListedSession(item, fields) {
     member,
     start,
     end: end !== null && end < start ? start : end,
-    stored: dateOf(record2[CREATED_AT]) ?? start
+    stored: dateOf(record3[CREATED_AT]) ?? start
   };
 }
 function dateOf(value) {
@@ -58447,9 +58517,9 @@ function registerHoursCommand(deps) {
     "hours",
     (src, args) => {
       const actor = Number(src) > 0 ? String(src) : null;
-      const text6 = hoursAnswer(deps, Array.isArray(args) ? args.map(String) : [], actor);
-      if (actor === null) deps.output.print(text6);
-      else tellPlayer(actor, text6);
+      const text7 = hoursAnswer(deps, Array.isArray(args) ? args.map(String) : [], actor);
+      if (actor === null) deps.output.print(text7);
+      else tellPlayer(actor, text7);
     },
     false
   );
@@ -58466,9 +58536,9 @@ function attachDutyHours(context) {
   const ledger = new DutyLedger();
   let state = { kind: "waiting" };
   let auditRead = false;
-  const memberOf = (src) => players.get(src)?.view?.member ?? null;
+  const memberOf2 = (src) => players.get(src)?.view?.member ?? null;
   const hoursOf = (src, days) => {
-    const member = memberOf(src);
+    const member = memberOf2(src);
     return member === null ? null : ledger.hours(member.id, days, clock2.now());
   };
   const onlineMembers = () => {
@@ -58490,7 +58560,7 @@ function attachDutyHours(context) {
   context.handles.provide(dutyHoursHandle, { hours: hoursOf });
   registerHoursCommand({
     hours: hoursOf,
-    name: (src) => memberOf(src)?.name ?? fx.GetPlayerName(src) ?? `player ${src}`,
+    name: (src) => memberOf2(src)?.name ?? fx.GetPlayerName(src) ?? `player ${src}`,
     isOnline: (src) => players.isOnline(src),
     reading: () => state.kind === "reading",
     output: output2
@@ -58619,17 +58689,17 @@ function rosterExports({ members: members2, online: online2, queries, deadline }
       null
     ],
     hasRank: [
-      (src, department, rank) => {
+      (src, department, rank2) => {
         const d3 = key(department);
-        const r = key(rank);
+        const r = key(rank2);
         return d3 !== null && r !== null && queries.hasRank(view(src), d3, r);
       },
       false
     ],
     hasMinRank: [
-      (src, department, rank) => {
+      (src, department, rank2) => {
         const d3 = key(department);
-        const r = key(rank);
+        const r = key(rank2);
         return d3 !== null && r !== null && queries.hasMinRank(view(src), d3, r);
       },
       false
@@ -58757,20 +58827,20 @@ function rankGrades(department, listed, job, catalog, order, problems) {
   const levels = new Set(job.grades.map((g) => g.level));
   const byListed = /* @__PURE__ */ new Map();
   for (const [rankKey, grade] of Object.entries(listed)) {
-    const rank = catalog.rankIn(department.id, rankKey);
-    if (!rank) problems.push(`${department.name} has no rank "${rankKey}"`);
-    else if (!levels.has(grade)) problems.push(`job "${job.name}" has no grade ${grade} (for ${rank.name})`);
-    else byListed.set(rank.id, grade);
+    const rank2 = catalog.rankIn(department.id, rankKey);
+    if (!rank2) problems.push(`${department.name} has no rank "${rankKey}"`);
+    else if (!levels.has(grade)) problems.push(`job "${job.name}" has no grade ${grade} (for ${rank2.name})`);
+    else byListed.set(rank2.id, grade);
   }
   const ladder = catalog.ladder(department.id, order);
   const result = [];
   let junior = null;
-  for (const rank of [...ladder].reverse()) {
-    let grade = byListed.get(rank.id);
+  for (const rank2 of [...ladder].reverse()) {
+    let grade = byListed.get(rank2.id);
     let source = "listed";
     if (grade === void 0) {
-      const name = matchKey(rank.name);
-      grade = job.grades.find((g) => matchKey(g.name) === name || matchKey(g.label) === name)?.level;
+      const name2 = matchKey(rank2.name);
+      grade = job.grades.find((g) => matchKey(g.name) === name2 || matchKey(g.label) === name2)?.level;
       source = "by name";
     }
     if (grade === void 0 || junior !== null && source === "by name" && grade < junior) {
@@ -58778,7 +58848,7 @@ function rankGrades(department, listed, job, catalog, order, problems) {
       source = junior === null ? "lowest" : "more junior";
     }
     junior = grade;
-    result.push({ rankId: rank.id, rank: rank.name, position: rank.position, grade, source });
+    result.push({ rankId: rank2.id, rank: rank2.name, position: rank2.position, grade, source });
   }
   return result.reverse();
 }
@@ -58822,18 +58892,18 @@ function jobMap(jobs) {
 }
 function jobsByName(jobs) {
   return jobMap(
-    entriesOf(jobs).map(([name, job]) => ({
-      name,
-      label: String(field(job, "label") ?? name),
+    entriesOf(jobs).map(([name2, job]) => ({
+      name: name2,
+      label: String(field(job, "label") ?? name2),
       grades: gradesFrom(field(job, "grades"), 0)
     }))
   );
 }
-function singleJob(name, grade, duty) {
-  if (typeof name !== "string" || grade === null) return null;
+function singleJob(name2, grade, duty) {
+  if (typeof name2 !== "string" || grade === null) return null;
   return {
-    primary: { job: name, grade },
-    jobs: /* @__PURE__ */ new Map([[name, grade]]),
+    primary: { job: name2, grade },
+    jobs: /* @__PURE__ */ new Map([[name2, grade]]),
     duty: typeof duty === "boolean" ? duty : null
   };
 }
@@ -58872,8 +58942,8 @@ var RESOURCE2 = "ND_Core";
 function ndPort() {
   const nd = () => exportsOf(RESOURCE2);
   const player = async (src) => await nd().getPlayer(Number(src)) ?? null;
-  const method = async (src, name) => {
-    const fn = field(await player(src), name);
+  const method = async (src, name2) => {
+    const fn = field(await player(src), name2);
     if (typeof fn !== "function") throw new Error("the character is no longer loaded");
     return fn;
   };
@@ -58886,12 +58956,12 @@ function ndPort() {
       const groups = await nd().getAllGroups();
       return jobMap(
         entriesOf(groups).flatMap(([, group]) => {
-          const name = field(group, "name");
-          if (typeof name !== "string") return [];
+          const name2 = field(group, "name");
+          if (typeof name2 !== "string") return [];
           return [
             {
-              name,
-              label: String(field(group, "label") ?? name),
+              name: name2,
+              label: String(field(group, "label") ?? name2),
               grades: gradesFrom(field(group, "ranks"), 1)
             }
           ];
@@ -58902,14 +58972,14 @@ function ndPort() {
       const character = await player(src);
       if (!character) return null;
       const jobs = /* @__PURE__ */ new Map();
-      for (const [name, group] of entriesOf(field(character, "groups"))) {
-        const rank2 = numberOf(field(group, "rank"));
-        if (rank2 !== null) jobs.set(name, rank2);
+      for (const [name2, group] of entriesOf(field(character, "groups"))) {
+        const rank3 = numberOf(field(group, "rank"));
+        if (rank3 !== null) jobs.set(name2, rank3);
       }
       const job = field(character, "job");
-      const rank = typeof job === "string" ? jobs.get(job) : void 0;
+      const rank2 = typeof job === "string" ? jobs.get(job) : void 0;
       return {
-        primary: typeof job === "string" && rank !== void 0 ? { job, grade: rank } : null,
+        primary: typeof job === "string" && rank2 !== void 0 ? { job, grade: rank2 } : null,
         jobs,
         duty: null
       };
@@ -58948,12 +59018,12 @@ function oxPort() {
       const state = globalThis.GlobalState;
       const names = state.groups;
       const list = [];
-      for (const [, name] of entriesOf(names)) {
-        if (typeof name !== "string") continue;
-        const group = state[`group.${name}`];
+      for (const [, name2] of entriesOf(names)) {
+        if (typeof name2 !== "string") continue;
+        const group = state[`group.${name2}`];
         list.push({
-          name,
-          label: String(field(group, "label") ?? name),
+          name: name2,
+          label: String(field(group, "label") ?? name2),
           grades: gradesFrom(field(group, "grades"), 1)
         });
       }
@@ -58964,9 +59034,9 @@ function oxPort() {
       if (field(player, "charId") === null || field(player, "charId") === void 0) return null;
       const groups = await call(src, "getGroups");
       const jobs = /* @__PURE__ */ new Map();
-      for (const [name, grade] of entriesOf(groups)) {
+      for (const [name2, grade] of entriesOf(groups)) {
         const level = numberOf(grade);
-        if (level !== null) jobs.set(name, level);
+        if (level !== null) jobs.set(name2, level);
       }
       return { primary: null, jobs, duty: null };
     },
@@ -58991,8 +59061,8 @@ function qbPort() {
     const getPlayer = field(await qb(), "Functions", "GetPlayer");
     return await getPlayer(Number(src)) ?? null;
   };
-  const method = async (src, name) => {
-    const fn = field(await player(src), "Functions", name);
+  const method = async (src, name2) => {
+    const fn = field(await player(src), "Functions", name2);
     if (typeof fn !== "function") throw new Error("the character is no longer loaded");
     return fn;
   };
@@ -59051,14 +59121,14 @@ function qbxPort() {
       const data = await player(src);
       if (!data) return null;
       const job = field(data, "job");
-      const name = field(job, "name");
+      const name2 = field(job, "name");
       const grade = numberOf(field(job, "grade", "level"));
       const jobs = /* @__PURE__ */ new Map();
       for (const [key2, value] of entriesOf(field(data, "jobs"))) {
         const level = numberOf(value);
         if (level !== null) jobs.set(key2, level);
       }
-      const primary = typeof name === "string" && grade !== null ? { job: name, grade } : null;
+      const primary = typeof name2 === "string" && grade !== null ? { job: name2, grade } : null;
       if (primary && !jobs.has(primary.job)) jobs.set(primary.job, primary.grade);
       return {
         primary,
@@ -59134,8 +59204,8 @@ var EVENTS = [
 function listenToFrameworks(active, listener) {
   for (const [names, event, kind, from] of EVENTS) {
     fx.on(event, (first, second) => {
-      const name = active();
-      if (!name || !names.includes(name)) return;
+      const name2 = active();
+      if (!name2 || !names.includes(name2)) return;
       if (event === "ND:updateCharacter" && second !== "job" && second !== "groups") return;
       const src = from === "src" ? first : from === "source" ? field(first, "source") : field(first, "PlayerData", "source");
       if (typeof src === "number" || typeof src === "string" && src !== "") listener[kind](String(src));
@@ -59248,9 +59318,9 @@ var JobSyncRunner = class {
       port.removesJob ? null : unassigned
     );
     const problems = mappingProblems(mapping);
-    const text6 = problems.join("\n");
-    if (text6 !== this.printed) for (const problem of problems) this.deps.logger.warn(problem);
-    this.printed = text6;
+    const text7 = problems.join("\n");
+    if (text7 !== this.printed) for (const problem of problems) this.deps.logger.warn(problem);
+    this.printed = text7;
     this.mapping = mapping;
     this.state = `${jobs.size} jobs, ${mapping.departments.length} of ${mapping.rows.length} mappings in use`;
     this.deps.sync.use(port, mapping, fx.getPlayers());
@@ -59335,11 +59405,11 @@ function rosterJobsOf(member, mapping, admits) {
   for (const h of held) if (!all.some((j2) => j2.job === h.job.job)) all.push(h.job);
   return { primary: first.job, all };
 }
-function gradeOf(ranks, rank) {
-  const known = ranks.find((r) => r.rankId === rank.id);
+function gradeOf(ranks, rank2) {
+  const known = ranks.find((r) => r.rankId === rank2.id);
   if (known) return known.grade;
   const topDown = ranks.length < 2 || ranks[0].position <= ranks.at(-1).position;
-  const junior = ranks.find((r) => topDown ? r.position >= rank.position : r.position < rank.position);
+  const junior = ranks.find((r) => topDown ? r.position >= rank2.position : r.position < rank2.position);
   return (junior ?? ranks.at(-1))?.grade;
 }
 
@@ -59571,9 +59641,9 @@ function readShutdownNotice(data) {
   return { notice: { delayMs: delay, author: author.trim(), message: forPlayers(message) } };
 }
 function forPlayers(message) {
-  const text6 = message.trim();
-  if (text6 === "") return SHUTDOWN_FALLBACK;
-  return text6.length > MESSAGE_MAX ? `${text6.slice(0, MESSAGE_MAX - 1)}\u2026` : text6;
+  const text7 = message.trim();
+  if (text7 === "") return SHUTDOWN_FALLBACK;
+  return text7.length > MESSAGE_MAX ? `${text7.slice(0, MESSAGE_MAX - 1)}\u2026` : text7;
 }
 function readRestartNotice(data) {
   const parsed = restartSchema.safeParse(data);
@@ -59684,8 +59754,8 @@ function attachKeyCheck(context) {
   };
   return { start: () => void begin() };
 }
-function sentence(text6) {
-  return /[.!?]$/.test(text6) ? text6 : `${text6}.`;
+function sentence(text7) {
+  return /[.!?]$/.test(text7) ? text7 : `${text7}.`;
 }
 
 // src/features/mirror/mirror-lines.ts
@@ -59707,6 +59777,8 @@ function mirrorSummary(state) {
 }
 function mirrorStatusLine(report, now) {
   const { state, held } = report;
+  if (report.followingShared && state.kind !== "waiting")
+    return `mirror: ${held} members held, following the shared roster another server reads; ${report.deciding ? "members' joins decided without a request" : "joins looked up until it is complete and current"}`;
   const today = `${report.requestsToday} request(s) today`;
   const failing = report.failure === null ? "" : `; last read failed: ${report.failure}`;
   const fullRead = `last full read ${age(report.lastFullReadAt, now)} ago`;
@@ -59727,6 +59799,8 @@ function mirrorStatusLine(report, now) {
 }
 function mirrorDoctorLine(report, now) {
   const { state } = report;
+  if (report.followingShared && state.kind !== "waiting")
+    return report.deciding ? `\u2713 mirror holds ${report.held} members, following the shared roster another server reads: members' joins are decided without a request.` : `! mirror: following the shared roster (${report.held} members held), which is not complete or not current: joins are looked up one by one until it is.`;
   switch (state.kind) {
     case "waiting":
       return "! mirror: waiting for the key check; joins are looked up one by one meanwhile.";
@@ -59779,6 +59853,8 @@ function caughtUp(report) {
   return `, caught up from snapshot at ${at} UTC (${done.reads} audit read${done.reads === 1 ? "" : "s"})`;
 }
 function mirrorReportSummary(report) {
+  if (report.followingShared && report.state.kind !== "waiting")
+    return report.deciding ? "following the shared roster: members' joins are decided without a request" : "following the shared roster, not complete or not current: joins are looked up until it is";
   if (report.state.kind !== "up" || report.deciding) return mirrorSummary(report.state);
   if (openGap(report))
     return `a gap in the audit log (${report.lastGap?.reason ?? "entries lost"}): joins are looked up until the full read begun after it completes`;
@@ -59805,9 +59881,9 @@ function openGap(report) {
 }
 function age(at, now) {
   if (at === null) return "never";
-  const seconds = Math.max(0, Math.round((now - at) / 1e3));
-  if (seconds < 120) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
+  const seconds2 = Math.max(0, Math.round((now - at) / 1e3));
+  if (seconds2 < 120) return `${seconds2} s`;
+  const minutes = Math.floor(seconds2 / 60);
   if (minutes < 120) return `${minutes} min`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
@@ -59863,6 +59939,10 @@ var AuditStep = class {
   restored(position, at) {
     this.pending = position;
     this.since = at;
+  }
+  /** The feed runs, and is not resumed yet: a restored position keeps waiting (`follow` takes it). */
+  watch(feed) {
+    this.feed = feed;
   }
   /** The feed runs; the position it should resume from, if a restored one waits. */
   follow(feed) {
@@ -60123,9 +60203,9 @@ var ListRecords = class {
   take(items) {
     const stamps = [];
     let ordered = true;
-    for (const record2 of items) {
-      const at = createdAtOf2(record2);
-      this.byKey.set(keyOf(record2), { record: record2, at });
+    for (const record3 of items) {
+      const at = createdAtOf2(record3);
+      this.byKey.set(keyOf(record3), { record: record3, at });
       if (at === null) ordered = false;
       else if (stamps.length > 0 && at < stamps[stamps.length - 1]) ordered = false;
       if (at !== null) stamps.push(at);
@@ -60171,19 +60251,19 @@ var ListRecords = class {
     return held.sort((a, b) => order(a) - order(b) || 0).map((h) => h.record);
   }
 };
-function createdAtOf2(record2) {
-  if (typeof record2 !== "object" || record2 === null) return null;
-  const { createdAt } = record2;
+function createdAtOf2(record3) {
+  if (typeof record3 !== "object" || record3 === null) return null;
+  const { createdAt } = record3;
   if (typeof createdAt !== "string") return null;
   const at = Date.parse(createdAt);
   return Number.isFinite(at) ? at : null;
 }
-function keyOf(record2) {
-  if (typeof record2 === "object" && record2 !== null && "id" in record2) {
-    const { id: id2 } = record2;
+function keyOf(record3) {
+  if (typeof record3 === "object" && record3 !== null && "id" in record3) {
+    const { id: id2 } = record3;
     if (typeof id2 === "string" || typeof id2 === "number") return `id ${String(id2)}`;
   }
-  return `record ${JSON.stringify(record2) ?? String(record2)}`;
+  return `record ${JSON.stringify(record3) ?? String(record3)}`;
 }
 
 // src/features/mirror/paced-pages.ts
@@ -60258,9 +60338,9 @@ async function readByKey(list, held, range, stop = never2) {
     const page = await list.page(rangeQuery({ after, before: range.before }));
     const stamps = held.take(page.items);
     if (stop(page, held)) return { kind: "stopped" };
-    const whole = first && !page.more ? page.items.length : null;
-    if (stamps === null) return whole !== null ? { kind: "read", total: whole } : { kind: "unstamped" };
-    if (!page.more) return { kind: "read", total: whole };
+    const whole2 = first && !page.more ? page.items.length : null;
+    if (stamps === null) return whole2 !== null ? { kind: "read", total: whole2 } : { kind: "unstamped" };
+    if (!page.more) return { kind: "read", total: whole2 };
     const oldest = stamps[0];
     const newest = stamps[stamps.length - 1];
     if (after !== null && newest < after)
@@ -60419,14 +60499,14 @@ var NO_ASSIGNMENTS2 = Object.freeze([]);
 function licenseKey(license2) {
   return license2.trim().toLowerCase();
 }
-function mirroredAssignment(assignment, rank) {
+function mirroredAssignment(assignment2, rank2) {
   return {
-    id: assignment.id,
-    departmentId: assignment.departmentId,
-    rankId: assignment.rankId,
-    isPrimary: assignment.isPrimary,
-    callsign: assignment.callsign,
-    rank: assignment.rank ? rank(assignment.rank) : null
+    id: assignment2.id,
+    departmentId: assignment2.departmentId,
+    rankId: assignment2.rankId,
+    isPrimary: assignment2.isPrimary,
+    callsign: assignment2.callsign,
+    rank: assignment2.rank ? rank2(assignment2.rank) : null
   };
 }
 function mirroredMember(member, assignments) {
@@ -60586,12 +60666,12 @@ async function allAssignments(deps, members2) {
   return byMember;
 }
 function collect(deps, assignments, members2, byMember) {
-  for (const assignment of assignments) {
-    if (!members2.has(assignment.memberId)) continue;
-    const held = byMember.get(assignment.memberId);
-    const compact = deps.mirror.assignment(assignment);
+  for (const assignment2 of assignments) {
+    if (!members2.has(assignment2.memberId)) continue;
+    const held = byMember.get(assignment2.memberId);
+    const compact = deps.mirror.assignment(assignment2);
     if (held) held.push(compact);
-    else byMember.set(assignment.memberId, [compact]);
+    else byMember.set(assignment2.memberId, [compact]);
   }
 }
 function shaped(found, assignments) {
@@ -60607,9 +60687,9 @@ var MemberReader = class {
   members = new RecordReader(memberSchema, "member");
   inline = new RecordReader(assignmentSchema, "department assignment");
   read(items) {
-    for (const record2 of this.members.read(items)) {
-      const stamp = stampOf2(record2);
-      this.found.push({ member: toApiMember(record2, void 0), inline: this.inlineOf(record2), stamp });
+    for (const record3 of this.members.read(items)) {
+      const stamp = stampOf2(record3);
+      this.found.push({ member: toApiMember(record3, void 0), inline: this.inlineOf(record3), stamp });
       if (stamp && (this.newest === null || stamp.at > this.newest.at)) this.newest = stamp;
     }
   }
@@ -60617,16 +60697,16 @@ var MemberReader = class {
     this.members.finish(this.deps.logger, read);
     this.inline.finish(this.deps.logger, read);
   }
-  inlineOf(record2) {
-    if (!Array.isArray(record2.departmentAssignments)) return null;
-    const items = record2.departmentAssignments.map(
-      (item) => typeof item === "object" && item !== null && !("memberId" in item) ? { ...item, memberId: record2.id } : item
+  inlineOf(record3) {
+    if (!Array.isArray(record3.departmentAssignments)) return null;
+    const items = record3.departmentAssignments.map(
+      (item) => typeof item === "object" && item !== null && !("memberId" in item) ? { ...item, memberId: record3.id } : item
     );
-    return this.inline.read(items).filter((a) => a.memberId === record2.id).map((a) => this.deps.mirror.assignment(a));
+    return this.inline.read(items).filter((a) => a.memberId === record3.id).map((a) => this.deps.mirror.assignment(a));
   }
 };
-function stampOf2(record2) {
-  const { createdAt } = record2;
+function stampOf2(record3) {
+  const { createdAt } = record3;
   if (typeof createdAt !== "string") return null;
   const at = Date.parse(createdAt);
   return Number.isFinite(at) ? { text: createdAt, at } : null;
@@ -60827,12 +60907,12 @@ function headOf(saved) {
 var ExpandedRanks = class {
   tuples = [];
   index = /* @__PURE__ */ new Map();
-  indexOf(rank) {
-    if (rank === null) return -1;
-    let index = this.index.get(rank);
+  indexOf(rank2) {
+    if (rank2 === null) return -1;
+    let index = this.index.get(rank2);
     if (index === void 0) {
-      index = this.tuples.push(rankToTuple(rank)) - 1;
-      this.index.set(rank, index);
+      index = this.tuples.push(rankToTuple(rank2)) - 1;
+      this.index.set(rank2, index);
     }
     return index;
   }
@@ -60864,21 +60944,21 @@ function decodeMirror(json3) {
   const data = parsed.data;
   const ranks = data.ranks.map(rankOf);
   const members2 = data.members.map(
-    ([id2, name, status, license2, assignments, createdAt, readAt]) => ({
+    ([id2, name2, status, license2, assignments, createdAt, readAt]) => ({
       id: id2,
-      name,
+      name: name2,
       status,
       license: license2,
       createdAt: createdAt ?? null,
       readAt: readAt ?? data.fullReadAt,
       assignments: assignments.map(
-        ([aid, departmentId, rankId, isPrimary, callsign, rank]) => ({
+        ([aid, departmentId, rankId, isPrimary, callsign, rank2]) => ({
           id: aid,
           departmentId,
           rankId,
           isPrimary,
           callsign,
-          rank: ranks[rank] ?? null
+          rank: ranks[rank2] ?? null
         })
       )
     })
@@ -60896,11 +60976,11 @@ function decodeMirror(json3) {
     }
   };
 }
-function rankToTuple(rank) {
-  return [rank.id, rank.departmentId, rank.name, rank.position];
+function rankToTuple(rank2) {
+  return [rank2.id, rank2.departmentId, rank2.name, rank2.position];
 }
-function rankOf([id2, departmentId, name, position]) {
-  return { id: id2, departmentId, name, position };
+function rankOf([id2, departmentId, name2, position]) {
+  return { id: id2, departmentId, name: name2, position };
 }
 
 // src/features/mirror/mirror-snapshot.ts
@@ -61054,10 +61134,10 @@ var MemberIndex = class {
     if (replaced) this.unindexAssignments(replaced);
     this.byLicense.set(key2, member);
     this.licenseById.set(member.id, key2);
-    for (const assignment of member.assignments) this.licenseByAssignment.set(assignment.id, key2);
+    for (const assignment2 of member.assignments) this.licenseByAssignment.set(assignment2.id, key2);
   }
   unindexAssignments(member) {
-    for (const assignment of member.assignments) this.licenseByAssignment.delete(assignment.id);
+    for (const assignment2 of member.assignments) this.licenseByAssignment.delete(assignment2.id);
   }
   remove(key2) {
     const member = this.byLicense.get(key2);
@@ -61118,6 +61198,8 @@ var RosterMirror = class {
   doubted = /* @__PURE__ */ new Set();
   /** Departments and ranks saved with a restored snapshot: names for last known records offline. */
   savedCatalog = null;
+  /** Told of what the service's answers and the reads change; not of what a copy brings (`applyShared`). */
+  changed = () => void 0;
   get wholeAt() {
     return this.wholeSince;
   }
@@ -61127,6 +61209,38 @@ var RosterMirror = class {
   }
   get size() {
     return this.index.size;
+  }
+  /** One listener of the changes the service's answers and the reads make; null for none. */
+  onChange(listener) {
+    this.changed = listener ?? (() => void 0);
+  }
+  /**
+   * Records another server read, as the shared roster holds them: put by license, removed by
+   * member id; `newerOnly`: a record is taken only when read later than the one held (this server
+   * reads the service too). A full read under way keeps them on top of what it brings, as it does
+   * the service's answers. Not told to the change listener: they came from the copy it feeds.
+   * Gives the license keys changed.
+   */
+  applyShared(put, removed, newerOnly = false) {
+    const changed = [];
+    for (const id2 of removed) {
+      const key2 = this.index.licenseNamedBy(id2);
+      if (key2 === void 0 || this.index.get(key2)?.id !== id2) continue;
+      this.index.remove(key2);
+      this.heardDuringRead?.set(key2, null);
+      changed.push(key2);
+    }
+    for (const member of put) {
+      const key2 = licenseKey(member.license);
+      const held = this.index.get(key2);
+      if (newerOnly && held !== void 0 && held.readAt >= member.readAt) continue;
+      this.doubted.delete(key2);
+      this.index.put(member);
+      this.heardDuringRead?.set(key2, member);
+      changed.push(key2);
+    }
+    this.checkSize();
+    return changed;
   }
   /** Whether any of `ids` is the member id or an assignment id of a member held. */
   namesAnyHeld(ids2) {
@@ -61192,11 +61306,14 @@ var RosterMirror = class {
       this.index.put(member);
       this.heardDuringRead?.set(licenseKey(member.license), member);
       this.checkSize();
+      this.changed([member], []);
       return;
     }
     const key2 = licenseKey(license2);
+    const gone = this.index.get(key2);
     this.index.remove(key2);
     this.heardDuringRead?.set(key2, null);
+    if (gone) this.changed([], [gone.id]);
   }
   doubt(license2) {
     if (this.doubted.size < this.maxEntries) this.doubted.add(licenseKey(license2));
@@ -61210,8 +61327,8 @@ var RosterMirror = class {
     );
   }
   /** Shapes an assignment read from the service, sharing its expanded rank. */
-  assignment(assignment) {
-    return mirroredAssignment(assignment, (rank) => this.sharedRank(rank));
+  assignment(assignment2) {
+    return mirroredAssignment(assignment2, (rank2) => this.sharedRank(rank2));
   }
   /**
    * A full read starts: answers heard from now on are applied on top of its result, and the ids
@@ -61257,6 +61374,8 @@ var RosterMirror = class {
   replaceAll(members2, readAt = this.clock.now()) {
     const heard = this.heardDuringRead ?? /* @__PURE__ */ new Map();
     const window2 = this.fullRead ?? new NamedWindow();
+    const before = /* @__PURE__ */ new Set();
+    for (const member of this.index.values()) before.add(member.id);
     this.abandonRead();
     this.index.clear();
     this.doubted.clear();
@@ -61269,6 +61388,9 @@ var RosterMirror = class {
     this.ready = true;
     this.wholeSince = readAt;
     this.checkSize();
+    const held = [...this.index.values()];
+    for (const member of held) before.delete(member.id);
+    this.changed(held, [...before]);
     return replaced;
   }
   /**
@@ -61278,6 +61400,10 @@ var RosterMirror = class {
   addAll(members2, readAt = this.clock.now(), window2) {
     const all = [...members2];
     this.index.putAll(all, readAt);
+    this.changed(
+      all.filter((member) => this.index.get(licenseKey(member.license)) === member),
+      []
+    );
     if (window2) this.closeWindow(window2);
     const replaced = window2 ? this.doubtNamed(window2, new Set(all.map((m) => m.id))) : { named: [], overflowed: false };
     this.checkSize();
@@ -61312,12 +61438,12 @@ var RosterMirror = class {
   checkSize() {
     if (this.index.size > this.maxEntries) this.tooLarge(this.index.size);
   }
-  sharedRank(rank) {
-    const known = this.ranks.get(rank.id);
-    if (known && known.name === rank.name && known.position === rank.position) return known;
-    if (this.ranks.size >= MAX_SHARED_RANKS && !known) return rank;
-    this.ranks.set(rank.id, rank);
-    return rank;
+  sharedRank(rank2) {
+    const known = this.ranks.get(rank2.id);
+    if (known && known.name === rank2.name && known.position === rank2.position) return known;
+    if (this.ranks.size >= MAX_SHARED_RANKS && !known) return rank2;
+    this.ranks.set(rank2.id, rank2);
+    return rank2;
   }
 };
 
@@ -61329,7 +61455,7 @@ var MirrorSync = class {
     const tooLarge = (size) => this.turnOff({ why: "too-large", size, maxEntries: deps.maxEntries });
     this.mirror = new RosterMirror(deps.maxEntries, tooLarge, deps.clock, deps.licenseClaims);
     this.known = new MirrorFreshness(deps.clock, deps.passMs, this.step);
-    this.mirror.inStep = () => this.known.inStep();
+    this.mirror.inStep = () => this.ownInStep();
     this.attachment = new MirrorAttachment(deps.members, this.mirror);
     this.pacer = new MirrorPacer(deps.clock, () => deps.source.limiterState());
     const { source, clock: clock2, logger, maxEntries, passMs } = deps;
@@ -61339,7 +61465,7 @@ var MirrorSync = class {
       clock: clock2,
       logger,
       passMs,
-      keeping: () => !this.stopped && this.status.active,
+      keeping: () => !this.stopped && this.status.active && !this.following,
       tooLarge,
       completed: (startedAt, ordinal, replaced) => this.completed(startedAt, ordinal, replaced),
       reread: (licenses) => void deps.online.refreshMembers(licenses, "refresh")
@@ -61362,6 +61488,12 @@ var MirrorSync = class {
   community = null;
   /** A snapshot was restored and the key not verified since. */
   unverified = false;
+  /**
+   * Another server reads the roster and this one follows it through the database: no reads of
+   * its own (no first read, no audit catch-up, no full re-reads) until `lead`.
+   */
+  following = false;
+  feed = null;
   /**
    * The mirror saved before a restart, loaded before the key is verified: held at once as last
    * known records (and found by id for the audit feed). One whose last full read is younger than
@@ -61386,6 +61518,11 @@ var MirrorSync = class {
    * position at once. Its position is what the next snapshot keeps.
    */
   follow(feed) {
+    this.feed = feed;
+    if (this.following) {
+      this.step.watch(feed);
+      return;
+    }
     const from = this.step.follow(feed);
     if (!this.status.catchingUp || from === null) return;
     void catchUp(feed, from).then((result) => {
@@ -61419,10 +61556,101 @@ var MirrorSync = class {
     this.begun = true;
     if (this.status.state.kind === "waiting") this.status.state = { kind: "reading" };
     this.attachment.attach();
-    if (!this.status.catchingUp) void this.reads.resync();
+    if (this.following) {
+    } else if (!this.status.catchingUp) void this.reads.resync();
     else if (!this.step.following) this.stale("the audit log is not read");
     const catchingUp = () => this.status.catchingUp;
     this.reads.schedule(this.deps.schedule, this.deps.resyncMs, this.known.fullReadAt, catchingUp);
+  }
+  /** Whether another server reads the roster and this one follows it (`followShared`). */
+  get followingShared() {
+    return this.following;
+  }
+  /** Where the audit feed had handled the log with every change in the members held; null: not in step. */
+  auditPosition() {
+    return this.status.catchingUp || this.following ? null : this.step.position();
+  }
+  /** The community whose roster is held (`communityKey`), once known. */
+  get communityHeld() {
+    return this.community;
+  }
+  /** Told of what the service's answers and this server's reads change in the members held. */
+  onChange(listener) {
+    this.mirror.onChange(listener);
+  }
+  /**
+   * Another server reads the roster; this one holds what it wrote to the database (`applyShared`)
+   * and reads nothing of its own, and answers joins while `inStep` says that copy is current.
+   * A read of its own under way ends at its next wait.
+   */
+  followShared(inStep) {
+    if (this.stopped || this.status.off) return;
+    this.following = true;
+    this.mirror.inStep = inStep;
+  }
+  /**
+   * Records other servers wrote, as the database holds them: put, or no longer held (member ids).
+   * `whole`: they are every member the database holds; any other held is no longer. While this
+   * server reads the roster itself, only records read later than its own are taken (what another
+   * server looked up); while it follows, every one. The players online whose record changed
+   * follow it at once.
+   */
+  applyShared(put, removed, whole2 = false) {
+    if (this.status.off || this.stopped) return;
+    if (whole2 && !this.following) return;
+    let gone = removed;
+    if (whole2) {
+      const kept = new Set(put.map((member) => member.id));
+      gone = [...removed, ...[...this.mirror.members()].filter((m) => !kept.has(m.id)).map((m) => m.id)];
+    }
+    if (put.length === 0 && gone.length === 0) return;
+    const changed = this.mirror.applyShared(put, gone, !this.following);
+    if (changed.length === 0 || !this.mirror.complete) return;
+    const online2 = /* @__PURE__ */ new Set();
+    for (const license2 of this.deps.onlineLicenses?.() ?? []) online2.add(licenseKey(license2));
+    if (changed.some((key2) => online2.has(key2))) void this.deps.online.followMirror();
+  }
+  /**
+   * The reader said its roster is complete (its last full read completed at `fullReadAt`, its
+   * clock): what was applied is the whole roster, answered while the copy stays in step.
+   */
+  sharedComplete(fullReadAt) {
+    if (!this.following || this.status.off || this.stopped) return;
+    if (fullReadAt !== null) this.known.fullReadAt = fullReadAt;
+    if (this.mirror.complete && this.status.state.kind === "up") return;
+    this.mirror.trust();
+    this.status.fullRead();
+    void this.deps.online.followMirror();
+    this.deps.logger.info(
+      `the roster mirror holds the shared roster's ${this.mirror.size} members: their joins are decided without a request.`
+    );
+  }
+  /**
+   * This server reads the roster again itself (it holds the lease, or the database cannot be
+   * trusted): from where the reader left the audit log (`from`: every change before it is in the
+   * members it wrote) when what is held is the copy of a complete roster and its last full read is
+   * younger than `mirror.resyncMinutes`, as after a restart from a recent snapshot; a snapshot
+   * restored and still catching up goes on doing so; else what is held may miss changes (a gap):
+   * nothing is decided from it until a full read completes, which begins now.
+   */
+  lead(from) {
+    if (!this.following || this.stopped || this.status.off) return;
+    this.following = false;
+    this.mirror.inStep = () => this.ownInStep();
+    const now = this.deps.clock.now();
+    const age2 = from?.fullReadAt == null ? Number.POSITIVE_INFINITY : now - from.fullReadAt;
+    if (from?.audit && this.mirror.complete && age2 >= 0 && age2 < this.deps.resyncMs) {
+      this.known.fullReadAt = from.fullReadAt;
+      this.status.state = { kind: "catching-up" };
+      this.step.restored(from.audit, now);
+    }
+    if (this.status.catchingUp) {
+      if (this.feed) this.follow(this.feed);
+      return;
+    }
+    if (this.mirror.complete)
+      this.known.gap("the shared roster could not be followed on from the database", this.reads.begun);
+    if (this.begun) void this.reads.resync();
   }
   /** Reads the whole roster again (now, or right after the read under way). Never rejects. */
   resync() {
@@ -61496,7 +61724,8 @@ var MirrorSync = class {
       deciding: this.mirror.answering,
       gaps: this.known.gaps,
       lastGap: this.known.lastGap && { ...this.known.lastGap },
-      clockSkew: this.step.skew()
+      clockSkew: this.step.skew(),
+      followingShared: this.following && !this.status.off
     };
   }
   /**
@@ -61518,6 +61747,10 @@ var MirrorSync = class {
       this.deps.logger.info(
         `the roster mirror holds ${this.mirror.size} members: their joins are decided without a request.`
       );
+  }
+  /** In step by this server's own reads; never while a catch-up runs. */
+  ownInStep() {
+    return !this.status.catchingUp && this.known.inStep();
   }
   /** A restored snapshot caught up: joins are decided from it again. */
   trust(reads) {
@@ -61550,12 +61783,17 @@ function attachMirror(context) {
     logger,
     maxEntries: config2.cache.maxEntries,
     licenseClaims: context.claimedLicenses,
+    onlineLicenses: function* () {
+      for (const [, entry] of context.players.onlinePlayers())
+        if (entry.license !== null) yield entry.license;
+    },
     passMs: config2.refresh.auditSeconds * 1e3,
     resyncMs: config2.mirror.resyncMinutes * 6e4
   });
   if (!config2.mirror.enabled) sync.turnOff({ why: "disabled" });
   context.handles.provide(mirrorHandle, {
     report: () => sync.report(),
+    followingShared: () => sync.followingShared,
     toSave: () => sync.toSave(catalog.ready ? catalog.index.catalog : null),
     restore(saved) {
       const fresh = sync.restore(saved);
@@ -61570,6 +61808,8 @@ function attachMirror(context) {
         );
     }
   });
+  context.handles.provide(sharedMirrorHandle, sync);
+  context.handles.provide(sharedReadsHandle, { followingShared: () => sync.followingShared });
   return {
     auditFeedStarted() {
       const feed = context.handles.get(auditFeedHandle);
@@ -61598,6 +61838,9 @@ function attachMirror(context) {
   };
 }
 
+// src/features/share/handle.ts
+var shareHandle = new Handle("the shared roster");
+
 // src/features/panel/fivem/web-panel.ts
 function serveWebPanel(resource, handler, logger) {
   try {
@@ -61615,9 +61858,9 @@ function serveWebPanel(resource, handler, logger) {
 var import_node_net2 = require("node:net");
 
 // src/platform/fx-http.ts
-function headerOf(request, name) {
+function headerOf(request, name2) {
   const headers = request.headers ?? {};
-  const wanted = name.toLowerCase();
+  const wanted = name2.toLowerCase();
   for (const key2 of Object.keys(headers)) {
     if (key2.toLowerCase() === wanted) {
       const value = headers[key2];
@@ -61626,12 +61869,12 @@ function headerOf(request, name) {
   }
   return void 0;
 }
-function cookieOf(request, name) {
+function cookieOf(request, name2) {
   const header = headerOf(request, "cookie");
   if (!header) return void 0;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name2) return part.slice(eq + 1).trim();
   }
   return void 0;
 }
@@ -61681,8 +61924,8 @@ var ClientAddresses = class {
     return this.trusted.check(address, (0, import_node_net2.isIP)(address) === 6 ? "ipv6" : "ipv4");
   }
 };
-function parseAddressRange(text6) {
-  const [address = "", prefixText, ...rest] = text6.trim().split("/");
+function parseAddressRange(text7) {
+  const [address = "", prefixText, ...rest] = text7.trim().split("/");
   const version2 = (0, import_node_net2.isIP)(address);
   if (version2 === 0 || rest.length > 0 || address.includes("%")) return null;
   const family = version2 === 6 ? "ipv6" : "ipv4";
@@ -61692,21 +61935,21 @@ function parseAddressRange(text6) {
   return { address, prefix, family };
 }
 function hostOf(address) {
-  const text6 = address.trim();
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(text6);
+  const text7 = address.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(text7);
   if (bracketed) return bracketed[1];
-  if (text6.split(":").length === 2) return text6.slice(0, text6.lastIndexOf(":"));
-  return text6;
+  if (text7.split(":").length === 2) return text7.slice(0, text7.lastIndexOf(":"));
+  return text7;
 }
-function plainAddress(text6) {
-  const version2 = (0, import_node_net2.isIP)(text6);
-  if (version2 === 4) return text6;
-  if (version2 !== 6 || text6.includes("%")) return null;
-  const groups = expandIpv6(text6);
+function plainAddress(text7) {
+  const version2 = (0, import_node_net2.isIP)(text7);
+  if (version2 === 4) return text7;
+  if (version2 !== 6 || text7.includes("%")) return null;
+  const groups = expandIpv6(text7);
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 65535) {
     return [groups[6] >> 8, groups[6] & 255, groups[7] >> 8, groups[7] & 255].join(".");
   }
-  return new URL(`http://[${text6}]`).hostname.slice(1, -1);
+  return new URL(`http://[${text7}]`).hostname.slice(1, -1);
 }
 function lockoutKey(address) {
   if ((0, import_node_net2.isIP)(address) !== 6) return address;
@@ -61768,21 +62011,21 @@ var Lockout = class {
   }
   /** Milliseconds the address stays locked out, or 0. Reading does not make an address recent. */
   lockedFor(address, now) {
-    const record2 = this.records.peek(address);
-    if (!record2 || record2.lockedUntil <= now) return 0;
-    return record2.lockedUntil - now;
+    const record3 = this.records.peek(address);
+    if (!record3 || record3.lockedUntil <= now) return 0;
+    return record3.lockedUntil - now;
   }
   /** Counts a wrong token; returns true when this failure locks the address out. */
   fail(address, now) {
-    const record2 = this.records.get(address) ?? { failures: [], lockedUntil: 0 };
-    record2.failures = record2.failures.filter((at) => now - at < this.windowMs);
-    record2.failures.push(now);
-    const locks = record2.failures.length >= this.maxFailures;
+    const record3 = this.records.get(address) ?? { failures: [], lockedUntil: 0 };
+    record3.failures = record3.failures.filter((at) => now - at < this.windowMs);
+    record3.failures.push(now);
+    const locks = record3.failures.length >= this.maxFailures;
     if (locks) {
-      record2.lockedUntil = now + this.lockMs;
-      record2.failures = [];
+      record3.lockedUntil = now + this.lockMs;
+      record3.failures = [];
     }
-    this.records.set(address, record2);
+    this.records.set(address, record3);
     return locks;
   }
   get size() {
@@ -61793,7 +62036,7 @@ var Lockout = class {
 // src/features/panel/page-assets.ts
 function panelAssets() {
   return {
-    js: true ? '"use strict";(()=>{var cr=Object.defineProperty;var fr=(e,l,s)=>l in e?cr(e,l,{enumerable:!0,configurable:!0,writable:!0,value:s}):e[l]=s;var bt=(e,l,s)=>fr(e,typeof l!="symbol"?l+"":l,s);function Yn(e){return e instanceof Error||typeof e=="object"&&e!==null&&"message"in e&&typeof e.message=="string"?e.message:String(e)}function D(e,l={},...s){let n=document.createElement(e);for(let[o,u]of Object.entries(l))n.setAttribute(o,u);for(let o of s)o==null||o===!1||n.append(typeof o=="object"?o:String(o));return n}function _l(e,l){let s=Math.max(0,Math.round((l-e)/1e3));return s<60?`${s}s ago`:s<3600?`${Math.floor(s/60)}m ago`:s<86400?`${Math.floor(s/3600)}h ago`:`${Math.floor(s/86400)}d ago`}function Ct(e){let l={hour:"2-digit",minute:"2-digit",second:"2-digit"};try{return new Date(e).toLocaleTimeString([],l)}catch{return new Date(e).toLocaleTimeString("en-GB",l)}}function Bl(e,l){return D("table",{},D("thead",{},D("tr",{},...e.map(s=>D("th",{},s)))),D("tbody",{},...l.map(s=>D("tr",{},...s.map((n,o)=>D("td",{"data-label":e[o]??""},n))))))}function ls(e){let l=document.createDocumentFragment();return l.append(...e.map(s=>D("div",{class:"line"},s))),l}var dr="uplot",pr="u-hz",hr="u-vt",mr="u-title",gr="u-wrap",br="u-under",wr="u-over",yr="u-axis",tl="u-off",xr="u-select",Sr="u-cursor-x",vr="u-cursor-y",kr="u-cursor-pt",_r="u-legend",Mr="u-live",Tr="u-inline",Er="u-series",Pr="u-marker",ns="u-label",Ar="u-value",Gl="width",Ul="height";var is="bottom",Ml="left",qn="right",fi="#000",ss=fi+"0",Kn="mousemove",os="mousedown",Jn="mouseup",rs="mouseenter",as="mouseleave",us="dblclick",Lr="resize",Dr="scroll",cs="change",dn="dppxchange",di="--",Cl=typeof window<"u",ti=Cl?document:null,El=Cl?window:null,Cr=Cl?navigator:null,oe,an;function li(){let e=devicePixelRatio;oe!=e&&(oe=e,an&&ii(cs,an,li),an=matchMedia(`(min-resolution: ${oe-.001}dppx) and (max-resolution: ${oe+.001}dppx)`),ll(cs,an,li),El.dispatchEvent(new CustomEvent(dn)))}function tt(e,l){if(l!=null){let s=e.classList;!s.contains(l)&&s.add(l)}}function ni(e,l){let s=e.classList;s.contains(l)&&s.remove(l)}function be(e,l,s){e.style[l]=s+"px"}function wt(e,l,s,n){let o=ti.createElement(e);return l!=null&&tt(o,l),s?.insertBefore(o,n),o}function ct(e,l){return wt("div",e,l)}var fs=new WeakMap;function Pt(e,l,s,n,o){let u="translate("+l+"px,"+s+"px)",c=fs.get(e);u!=c&&(e.style.transform=u,fs.set(e,u),l<0||s<0||l>n||s>o?tt(e,tl):ni(e,tl))}var ds=new WeakMap;function ps(e,l,s){let n=l+s,o=ds.get(e);n!=o&&(ds.set(e,n),e.style.background=l,e.style.borderColor=s)}var hs=new WeakMap;function ms(e,l,s,n){let o=l+""+s,u=hs.get(e);o!=u&&(hs.set(e,o),e.style.height=s+"px",e.style.width=l+"px",e.style.marginLeft=n?-l/2+"px":0,e.style.marginTop=n?-s/2+"px":0)}var pi={passive:!0},zr={...pi,capture:!0};function ll(e,l,s,n){l.addEventListener(e,s,n?zr:pi)}function ii(e,l,s,n){l.removeEventListener(e,s,pi)}Cl&&li();function yt(e,l,s,n){let o;s=s||0,n=n||l.length-1;let u=n<=2147483647;for(;n-s>1;)o=u?s+n>>1:lt((s+n)/2),l[o]<e?s=o:n=o;return e-l[s]<=l[n]-e?s:n}function Bs(e){return(s,n,o)=>{let u=-1,c=-1;for(let d=n;d<=o;d++)if(e(s[d])){u=d;break}for(let d=o;d>=n;d--)if(e(s[d])){c=d;break}return[u,c]}}var Is=e=>e!=null,Gs=e=>e!=null&&e>0,mn=Bs(Is),Rr=Bs(Gs);function Fr(e,l,s,n=0,o=!1){let u=o?Rr:mn,c=o?Gs:Is;[l,s]=u(e,l,s);let d=e[l],h=e[l];if(l>-1)if(n==1)d=e[l],h=e[s];else if(n==-1)d=e[s],h=e[l];else for(let m=l;m<=s;m++){let x=e[m];c(x)&&(x<d?d=x:x>h&&(h=x))}return[d??fe,h??-fe]}function gn(e,l,s,n){let o=ws(e),u=ws(l);e==l&&(o==-1?(e*=s,l/=s):(e/=s,l*=s));let c=s==10?zt:Us,d=o==1?lt:ft,h=u==1?ft:lt,m=d(c(Ae(e))),x=h(c(Ae(l))),b=Pl(s,m),g=Pl(s,x);return s==10&&(m<0&&(b=de(b,-m)),x<0&&(g=de(g,-x))),n||s==2?(e=b*o,l=g*u):(e=Js(e,b),l=bn(l,g)),[e,l]}function hi(e,l,s,n){let o=gn(e,l,s,n);return e==0&&(o[0]=0),l==0&&(o[1]=0),o}var mi=.1,gs={mode:3,pad:mi},ql={pad:0,soft:null,mode:0},Vr={min:ql,max:ql};function pn(e,l,s,n){return wn(s)?bs(e,l,s):(ql.pad=s,ql.soft=n?0:null,ql.mode=n?3:0,bs(e,l,Vr))}function ie(e,l){return e??l}function Hr(e,l,s){for(l=ie(l,0),s=ie(s,e.length-1);l<=s;){if(e[l]!=null)return!0;l++}return!1}function bs(e,l,s){let n=s.min,o=s.max,u=ie(n.pad,0),c=ie(o.pad,0),d=ie(n.hard,-fe),h=ie(o.hard,fe),m=ie(n.soft,fe),x=ie(o.soft,-fe),b=ie(n.mode,0),g=ie(o.mode,0),P=l-e,L=zt(P),V=Ge(Ae(e),Ae(l)),N=zt(V),W=Ae(N-L);(P<1e-24||W>10)&&(P=0,(e==0||l==0)&&(P=1e-24,b==2&&m!=fe&&(u=0),g==2&&x!=-fe&&(c=0)));let v=P||V||1e3,j=zt(v),k=Pl(10,lt(j)),K=v*(P==0?e==0?.1:1:u),C=de(Js(e-K,k/10),24),J=e>=m&&(b==1||b==3&&C<=m||b==2&&C>=m)?m:fe,U=Ge(d,C<J&&e>=J?J:xt(J,C)),X=v*(P==0?l==0?.1:1:c),G=de(bn(l+X,k/10),24),_=l<=x&&(g==1||g==3&&G>=x||g==2&&G<=x)?x:-fe,q=xt(h,G>_&&l<=_?_:Ge(_,G));return U==q&&U==0&&(q=100),[U,q]}var $r=new Intl.NumberFormat(Cl?Cr.language:"en-US"),gi=e=>$r.format(e),nt=Math,fn=nt.PI,Ae=nt.abs,lt=nt.floor,Pe=nt.round,ft=nt.ceil,xt=nt.min,Ge=nt.max,Pl=nt.pow,ws=nt.sign,zt=nt.log10,Us=nt.log2,jr=(e,l=1)=>nt.sinh(e)*l,Zn=(e,l=1)=>nt.asinh(e/l),fe=1/0;function ys(e){return(zt((e^e>>31)-(e>>31))|0)+1}function si(e,l,s){return xt(Ge(e,l),s)}function Ys(e){return typeof e=="function"}function ee(e){return Ys(e)?e:()=>e}var Nr=()=>{},qs=e=>e,Ks=(e,l)=>l,Or=e=>null,xs=e=>!0,Ss=(e,l)=>e==l,Wr=/\\.\\d*?(?=9{6,}|0{6,})/gm,nl=e=>{if(Qs(e)||Wt.has(e))return e;let l=`${e}`,s=l.match(Wr);if(s==null)return e;let n=s[0].length-1;if(l.indexOf("e-")!=-1){let[o,u]=l.split("e");return+`${nl(o)}e${u}`}return de(e,n)};function Xt(e,l){return nl(de(nl(e/l))*l)}function bn(e,l){return nl(ft(nl(e/l))*l)}function Js(e,l){return nl(lt(nl(e/l))*l)}function de(e,l=0){if(Qs(e))return e;let s=10**l,n=e*s*(1+Number.EPSILON);return Pe(n)/s}var Wt=new Map;function Zs(e){return((""+e).split(".")[1]||"").length}function Jl(e,l,s,n){let o=[],u=n.map(Zs);for(let c=l;c<s;c++){let d=Ae(c),h=de(Pl(e,c),d);for(let m=0;m<n.length;m++){let x=e==10?+`${n[m]}e${c}`:n[m]*h,b=(c>=0?0:d)+(c>=u[m]?0:u[m]),g=e==10?x:de(x,b);o.push(g),Wt.set(g,b)}}return o}var Kl={},bi=[],Al=[null,null],Ot=Array.isArray,Qs=Number.isInteger,Br=e=>e===void 0;function vs(e){return typeof e=="string"}function wn(e){let l=!1;if(e!=null){let s=e.constructor;l=s==null||s==Object}return l}function Ir(e){return e!=null&&typeof e=="object"}var Gr=Object.getPrototypeOf(Uint8Array),Xs="__proto__";function Ll(e,l=wn){let s;if(Ot(e)){let n=e.find(o=>o!=null);if(Ot(n)||l(n)){s=Array(e.length);for(let o=0;o<e.length;o++)s[o]=Ll(e[o],l)}else s=e.slice()}else if(e instanceof Gr)s=e.slice();else if(l(e)){s={};for(let n in e)n!=Xs&&(s[n]=Ll(e[n],l))}else s=e;return s}function Me(e){let l=arguments;for(let s=1;s<l.length;s++){let n=l[s];for(let o in n)o!=Xs&&(wn(e[o])?Me(e[o],Ll(n[o])):e[o]=Ll(n[o]))}return e}var Ur=0,Yr=1,qr=2;function Kr(e,l,s){for(let n=0,o,u=-1;n<l.length;n++){let c=l[n];if(c>u){for(o=c-1;o>=0&&e[o]==null;)e[o--]=null;for(o=c+1;o<s&&e[o]==null;)e[u=o++]=null}}}function Jr(e,l){if(Xr(e)){let c=e[0].slice();for(let d=1;d<e.length;d++)c.push(...e[d].slice(1));return ea(c[0])||(c=Qr(c)),c}let s=new Set;for(let c=0;c<e.length;c++){let h=e[c][0],m=h.length;for(let x=0;x<m;x++)s.add(h[x])}let n=[Array.from(s).sort((c,d)=>c-d)],o=n[0].length,u=new Map;for(let c=0;c<o;c++)u.set(n[0][c],c);for(let c=0;c<e.length;c++){let d=e[c],h=d[0];for(let m=1;m<d.length;m++){let x=d[m],b=Array(o).fill(void 0),g=l?l[c][m]:Yr,P=[];for(let L=0;L<x.length;L++){let V=x[L],N=u.get(h[L]);V===null?g!=Ur&&(b[N]=V,g==qr&&P.push(N)):b[N]=V}Kr(b,P,o),n.push(b)}}return n}var Zr=typeof queueMicrotask>"u"?e=>Promise.resolve().then(e):queueMicrotask;function Qr(e){let l=e[0],s=l.length,n=Array(s);for(let u=0;u<n.length;u++)n[u]=u;n.sort((u,c)=>l[u]-l[c]);let o=[];for(let u=0;u<e.length;u++){let c=e[u],d=Array(s);for(let h=0;h<s;h++)d[h]=c[n[h]];o.push(d)}return o}function Xr(e){let l=e[0][0],s=l.length;for(let n=1;n<e.length;n++){let o=e[n][0];if(o.length!=s)return!1;if(o!=l){for(let u=0;u<s;u++)if(o[u]!=l[u])return!1}}return!0}function ea(e,l=100){let s=e.length;if(s<=1)return!0;let n=0,o=s-1;for(;n<=o&&e[n]==null;)n++;for(;o>=n&&e[o]==null;)o--;if(o<=n)return!0;let u=Ge(1,lt((o-n+1)/l));for(let c=e[n],d=n+u;d<=o;d+=u){let h=e[d];if(h!=null){if(h<=c)return!1;c=h}}return!0}var eo=["January","February","March","April","May","June","July","August","September","October","November","December"],to=["Sunday","Monday","Tuesday","Wednesday","Thursday","Friday","Saturday"];function lo(e){return e.slice(0,3)}var ta=to.map(lo),la=eo.map(lo),na={MMMM:eo,MMM:la,WWWW:to,WWW:ta};function Il(e){return(e<10?"0":"")+e}function ia(e){return(e<10?"00":e<100?"0":"")+e}var sa={YYYY:e=>e.getFullYear(),YY:e=>(e.getFullYear()+"").slice(2),MMMM:(e,l)=>l.MMMM[e.getMonth()],MMM:(e,l)=>l.MMM[e.getMonth()],MM:e=>Il(e.getMonth()+1),M:e=>e.getMonth()+1,DD:e=>Il(e.getDate()),D:e=>e.getDate(),WWWW:(e,l)=>l.WWWW[e.getDay()],WWW:(e,l)=>l.WWW[e.getDay()],HH:e=>Il(e.getHours()),H:e=>e.getHours(),h:e=>{let l=e.getHours();return l==0?12:l>12?l-12:l},AA:e=>e.getHours()>=12?"PM":"AM",aa:e=>e.getHours()>=12?"pm":"am",a:e=>e.getHours()>=12?"p":"a",mm:e=>Il(e.getMinutes()),m:e=>e.getMinutes(),ss:e=>Il(e.getSeconds()),s:e=>e.getSeconds(),fff:e=>ia(e.getMilliseconds())};function wi(e,l){l=l||na;let s=[],n=/\\{([a-z]+)\\}|[^{]+/gi,o;for(;o=n.exec(e);)s.push(o[0][0]=="{"?sa[o[1]]:o[0]);return u=>{let c="";for(let d=0;d<s.length;d++)c+=typeof s[d]=="string"?s[d]:s[d](u,l);return c}}var oa=new Intl.DateTimeFormat().resolvedOptions().timeZone;function ra(e,l){let s;return l=="UTC"||l=="Etc/UTC"?s=new Date(+e+e.getTimezoneOffset()*6e4):l==oa?s=e:(s=new Date(e.toLocaleString("en-US",{timeZone:l})),s.setMilliseconds(e.getMilliseconds())),s}var no=e=>e%1==0,hn=[1,2,2.5,5],aa=Jl(10,-32,0,hn),io=Jl(10,0,32,hn),ua=io.filter(no),el=aa.concat(io),yi=`\n`,so="{YYYY}",ks=yi+so,oo="{M}/{D}",Yl=yi+oo,un=Yl+"/{YY}",ro="{aa}",ca="{h}:{mm}",Tl=ca+ro,_s=yi+Tl,Ms=":{ss}",ae=null;function ao(e){let l=e*1e3,s=l*60,n=s*60,o=n*24,u=o*30,c=o*365,h=(e==1?Jl(10,0,3,hn).filter(no):Jl(10,-3,0,hn)).concat([l,l*5,l*10,l*15,l*30,s,s*5,s*10,s*15,s*30,n,n*2,n*3,n*4,n*6,n*8,n*12,o,o*2,o*3,o*4,o*5,o*6,o*7,o*8,o*9,o*10,o*15,u,u*2,u*3,u*4,u*6,c,c*2,c*5,c*10,c*25,c*50,c*100]),m=[[c,so,ae,ae,ae,ae,ae,ae,1],[o*28,"{MMM}",ks,ae,ae,ae,ae,ae,1],[o,oo,ks,ae,ae,ae,ae,ae,1],[n,"{h}"+ro,un,ae,Yl,ae,ae,ae,1],[s,Tl,un,ae,Yl,ae,ae,ae,1],[l,Ms,un+" "+Tl,ae,Yl+" "+Tl,ae,_s,ae,1],[e,Ms+".{fff}",un+" "+Tl,ae,Yl+" "+Tl,ae,_s,ae,1]];function x(b){return(g,P,L,V,N,W)=>{let v=[],j=N>=c,k=N>=u&&N<c,K=b(L),C=de(K*e,3),J=Qn(K.getFullYear(),j?0:K.getMonth(),k||j?1:K.getDate()),U=de(J*e,3);if(k||j){let X=k?N/u:0,G=j?N/c:0,_=C==U?C:de(Qn(J.getFullYear()+G,J.getMonth()+X,1)*e,3),q=new Date(Pe(_/e)),z=q.getFullYear(),B=q.getMonth();for(let $=0;_<=V;$++){let te=Qn(z+G*$,B+X*$,1),H=te-b(de(te*e,3));_=de((+te+H)*e,3),_<=V&&v.push(_)}}else{let X=N>=o?o:N,G=lt(L)-lt(C),_=U+G+bn(C-U,X);v.push(_);let q=b(_),z=q.getHours()+q.getMinutes()/s+q.getSeconds()/n,B=N/n,$=g.axes[P]._space,te=W/$;for(;_=de(_+N,e==1?0:3),!(_>V);)if(B>1){let H=lt(de(z+B,6))%24,le=b(_).getHours()-H;le>1&&(le=-1),_-=le*n,z=(z+B)%24;let ue=v[v.length-1];de((_-ue)/N,3)*te>=.7&&v.push(_)}else v.push(_)}return v}}return[h,m,x]}var[fa,da,pa]=ao(1),[ha,ma,ga]=ao(.001);Jl(2,-53,53,[1]);function Ts(e,l){return e.map(s=>s.map((n,o)=>o==0||o==8||n==null?n:l(o==1||s[8]==0?n:s[1]+n)))}function Es(e,l){return(s,n,o,u,c)=>{let d=l.find(L=>c>=L[0])||l[l.length-1],h,m,x,b,g,P;return n.map(L=>{let V=e(L),N=V.getFullYear(),W=V.getMonth(),v=V.getDate(),j=V.getHours(),k=V.getMinutes(),K=V.getSeconds(),C=N!=h&&d[2]||W!=m&&d[3]||v!=x&&d[4]||j!=b&&d[5]||k!=g&&d[6]||K!=P&&d[7]||d[1];return h=N,m=W,x=v,b=j,g=k,P=K,C(V)})}}function ba(e,l){let s=wi(l);return(n,o,u,c,d)=>o.map(h=>s(e(h)))}function Qn(e,l,s){return new Date(e,l,s)}function Ps(e,l){return l(e)}var wa="{YYYY}-{MM}-{DD} {h}:{mm}{aa}";function As(e,l){return(s,n,o,u)=>u==null?di:l(e(n))}function ya(e,l){let s=e.series[l];return s.width?s.stroke(e,l):s.points.width?s.points.stroke(e,l):null}function xa(e,l){return e.series[l].fill(e,l)}var Sa={show:!0,live:!0,isolate:!1,mount:Nr,markers:{show:!0,width:2,stroke:ya,fill:xa,dash:"solid"},idx:null,idxs:null,values:[]};function va(e,l){let s=e.cursor.points,n=ct(),o=s.size(e,l);be(n,Gl,o),be(n,Ul,o);let u=o/-2;be(n,"marginLeft",u),be(n,"marginTop",u);let c=s.width(e,l,o);return c&&be(n,"borderWidth",c),n}function ka(e,l){let s=e.series[l].points;return s._fill||s._stroke}function _a(e,l){let s=e.series[l].points;return s._stroke||s._fill}function Ma(e,l){return e.series[l].points.size}var Xn=[0,0];function Ta(e,l,s){return Xn[0]=l,Xn[1]=s,Xn}function cn(e,l,s,n=!0){return o=>{o.button==0&&(!n||o.target==l)&&s(o)}}function ei(e,l,s,n=!0){return o=>{(!n||o.target==l)&&s(o)}}var Ea={show:!0,x:!0,y:!0,lock:!1,move:Ta,points:{one:!1,show:va,size:Ma,width:0,stroke:_a,fill:ka},bind:{mousedown:cn,mouseup:cn,click:cn,dblclick:cn,mousemove:ei,mouseleave:ei,mouseenter:ei},drag:{setScale:!0,x:!0,y:!1,dist:0,uni:null,click:(e,l)=>{l.stopPropagation(),l.stopImmediatePropagation()},_x:!1,_y:!1},focus:{dist:(e,l,s,n,o)=>n-o,prox:-1,bias:0},hover:{skip:[void 0],prox:null,bias:0},left:-10,top:-10,idx:null,dataIdx:null,idxs:null,event:null},uo={show:!0,stroke:"rgba(0,0,0,0.07)",width:2},xi=Me({},uo,{filter:Ks}),co=Me({},xi,{size:10}),fo=Me({},uo,{show:!1}),Si=\'12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol", "Noto Color Emoji"\',po="bold "+Si,ho=1.5,Ls={show:!0,scale:"x",stroke:fi,space:50,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:po,side:2,grid:xi,ticks:co,border:fo,font:Si,lineGap:ho,rotate:0},Pa="Value",Aa="Time",Ds={show:!0,scale:"x",auto:!1,sorted:1,min:fe,max:-fe,idxs:[]};function La(e,l,s,n,o){return l.map(u=>u==null?"":gi(u))}function Da(e,l,s,n,o,u,c){let d=[],h=Wt.get(o)||0;s=c?s:de(bn(s,o),h);for(let m=s;m<=n;m=de(m+o,h))d.push(Object.is(m,-0)?0:m);return d}function oi(e,l,s,n,o,u,c){let d=[],h=e.scales[e.axes[l].scale].log,m=h==10?zt:Us,x=lt(m(s));o=Pl(h,x),h==10&&(o=el[yt(o,el)]);let b=s,g=o*h;h==10&&(g=el[yt(g,el)]);do d.push(b),b=b+o,h==10&&!Wt.has(b)&&(b=de(b,Wt.get(o))),b>=g&&(o=b,g=o*h,h==10&&(g=el[yt(g,el)]));while(b<=n);return d}function Ca(e,l,s,n,o,u,c){let h=e.scales[e.axes[l].scale].asinh,m=n>h?oi(e,l,Ge(h,s),n,o):[h],x=n>=0&&s<=0?[0]:[];return(s<-h?oi(e,l,Ge(h,-n),-s,o):[h]).reverse().map(g=>-g).concat(x,m)}var mo=/./,za=/[12357]/,Ra=/[125]/,Cs=/1/,ri=(e,l,s,n)=>e.map((o,u)=>l==4&&o==0||u%n==0&&s.test(o.toExponential()[o<0?1:0])?o:null);function Fa(e,l,s,n,o){let u=e.axes[s],c=u.scale,d=e.scales[c],h=e.valToPos,m=u._space,x=h(10,c),b=h(9,c)-x>=m?mo:h(7,c)-x>=m?za:h(5,c)-x>=m?Ra:Cs;if(b==Cs){let g=Ae(h(1,c)-x);if(g<m)return ri(l.slice().reverse(),d.distr,b,ft(m/g)).reverse()}return ri(l,d.distr,b,1)}function Va(e,l,s,n,o){let u=e.axes[s],c=u.scale,d=u._space,h=e.valToPos,m=Ae(h(1,c)-h(2,c));return m<d?ri(l.slice().reverse(),3,mo,ft(d/m)).reverse():l}function Ha(e,l,s,n){return n==null?di:l==null?"":gi(l)}var zs={show:!0,scale:"y",stroke:fi,space:30,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:po,side:3,grid:xi,ticks:co,border:fo,font:Si,lineGap:ho,rotate:0};function $a(e,l){let s=3+(e||1)*2;return de(s*l,3)}function ja(e,l){let{scale:s,idxs:n}=e.series[0],o=e._data[0],u=e.valToPos(o[n[0]],s,!0),c=e.valToPos(o[n[1]],s,!0),d=Ae(c-u),h=e.series[l],m=d/(h.points.space*oe);return n[1]-n[0]<=m}var Rs={scale:null,auto:!0,sorted:0,min:fe,max:-fe},go=(e,l,s,n,o)=>o,Fs={show:!0,auto:!0,sorted:0,gaps:go,alpha:1,facets:[Me({},Rs,{scale:"x"}),Me({},Rs,{scale:"y"})]},Vs={scale:"y",auto:!0,sorted:0,show:!0,spanGaps:!1,gaps:go,alpha:1,points:{show:ja,filter:null},values:null,min:fe,max:-fe,idxs:[],path:null,clip:null};function Na(e,l,s,n,o){return s/10}var bo={time:!0,auto:!0,distr:1,log:10,asinh:1,min:null,max:null,dir:1,ori:0},Oa=Me({},bo,{time:!1,ori:1}),Hs={};function wo(e,l){let s=Hs[e];return s||(s={key:e,plots:[],sub(n){s.plots.push(n)},unsub(n){s.plots=s.plots.filter(o=>o!=n)},pub(n,o,u,c,d,h,m){for(let x=0;x<s.plots.length;x++)s.plots[x]!=o&&s.plots[x].pub(n,o,u,c,d,h,m)}},e!=null&&(Hs[e]=s)),s}var Dl=1,ai=2;function il(e,l,s){let n=e.mode,o=e.series[l],u=n==2?e._data[l]:e._data,c=e.scales,d=e.bbox,h=u[0],m=n==2?u[1]:u[l],x=n==2?c[o.facets[0].scale]:c[e.series[0].scale],b=n==2?c[o.facets[1].scale]:c[o.scale],g=d.left,P=d.top,L=d.width,V=d.height,N=e.valToPosH,W=e.valToPosV;return x.ori==0?s(o,h,m,x,b,N,W,g,P,L,V,xn,zl,vn,xo,vo):s(o,h,m,x,b,W,N,P,g,V,L,Sn,Rl,_i,So,ko)}function vi(e,l){let s=0,n=0,o=ie(e.bands,bi);for(let u=0;u<o.length;u++){let c=o[u];c.series[0]==l?s=c.dir:c.series[1]==l&&(c.dir==1?n|=1:n|=2)}return[s,n==1?-1:n==2?1:n==3?2:0]}function Wa(e,l,s,n,o){let u=e.mode,c=e.series[l],d=u==2?c.facets[1].scale:c.scale,h=e.scales[d];return o==-1?h.min:o==1?h.max:h.distr==3?h.dir==1?h.min:h.max:0}function Rt(e,l,s,n,o,u){return il(e,l,(c,d,h,m,x,b,g,P,L,V,N)=>{let W=c.pxRound,v=m.dir*(m.ori==0?1:-1),j=m.ori==0?zl:Rl,k,K;v==1?(k=s,K=n):(k=n,K=s);let C=W(b(d[k],m,V,P)),J=W(g(h[k],x,N,L)),U=W(b(d[K],m,V,P)),X=W(g(u==1?x.max:x.min,x,N,L)),G=new Path2D(o);return j(G,U,X),j(G,C,X),j(G,C,J),G})}function yn(e,l,s,n,o,u){let c=null;if(e.length>0){c=new Path2D;let d=l==0?vn:_i,h=s;for(let b=0;b<e.length;b++){let g=e[b];if(g[1]>g[0]){let P=g[0]-h;P>0&&d(c,h,n,P,n+u),h=g[1]}}let m=s+o-h,x=10;m>0&&d(c,h,n-x/2,m,n+u+x)}return c}function Ba(e,l,s){let n=e[e.length-1];n&&n[0]==l?n[1]=s:e.push([l,s])}function ki(e,l,s,n,o,u,c){let d=[],h=e.length;for(let m=o==1?s:n;m>=s&&m<=n;m+=o)if(l[m]===null){let b=m,g=m;if(o==1)for(;++m<=n&&l[m]===null;)g=m;else for(;--m>=s&&l[m]===null;)g=m;let P=u(e[b]),L=g==b?P:u(e[g]),V=b-o;P=c<=0&&V>=0&&V<h?u(e[V]):P;let W=g+o;L=c>=0&&W>=0&&W<h?u(e[W]):L,L>=P&&d.push([P,L])}return d}function $s(e){return e==0?qs:e==1?Pe:l=>Xt(l,e)}function yo(e){let l=e==0?xn:Sn,s=e==0?(o,u,c,d,h,m)=>{o.arcTo(u,c,d,h,m)}:(o,u,c,d,h,m)=>{o.arcTo(c,u,h,d,m)},n=e==0?(o,u,c,d,h)=>{o.rect(u,c,d,h)}:(o,u,c,d,h)=>{o.rect(c,u,h,d)};return(o,u,c,d,h,m=0,x=0)=>{m==0&&x==0?n(o,u,c,d,h):(m=xt(m,d/2,h/2),x=xt(x,d/2,h/2),l(o,u+m,c),s(o,u+d,c,u+d,c+h,m),s(o,u+d,c+h,u,c+h,x),s(o,u,c+h,u,c,x),s(o,u,c,u+d,c,m),o.closePath())}}var xn=(e,l,s)=>{e.moveTo(l,s)},Sn=(e,l,s)=>{e.moveTo(s,l)},zl=(e,l,s)=>{e.lineTo(l,s)},Rl=(e,l,s)=>{e.lineTo(s,l)},vn=yo(0),_i=yo(1),xo=(e,l,s,n,o,u)=>{e.arc(l,s,n,o,u)},So=(e,l,s,n,o,u)=>{e.arc(s,l,n,o,u)},vo=(e,l,s,n,o,u,c)=>{e.bezierCurveTo(l,s,n,o,u,c)},ko=(e,l,s,n,o,u,c)=>{e.bezierCurveTo(s,l,o,n,c,u)};function _o(e){return(l,s,n,o,u)=>il(l,s,(c,d,h,m,x,b,g,P,L,V,N)=>{let{pxRound:W,points:v}=c,j,k;m.ori==0?(j=xn,k=xo):(j=Sn,k=So);let K=de(v.width*oe,3),C=(v.size-v.width)/2*oe,J=de(C*2,3),U=new Path2D,X=new Path2D,{left:G,top:_,width:q,height:z}=l.bbox;vn(X,G-J,_-J,q+J*2,z+J*2);let B=$=>{if(h[$]!=null){let te=W(b(d[$],m,V,P)),H=W(g(h[$],x,N,L));j(U,te+C,H),k(U,te,H,C,0,fn*2)}};if(u)u.forEach(B);else for(let $=n;$<=o;$++)B($);return{stroke:K>0?U:null,fill:U,clip:X,flags:Dl|ai}})}function Mo(e){return(l,s,n,o,u,c)=>{n!=o&&(u!=n&&c!=n&&e(l,s,n),u!=o&&c!=o&&e(l,s,o),e(l,s,c))}}var Ia=Mo(zl),Ga=Mo(Rl);function To(e){let l=ie(e?.alignGaps,0);return(s,n,o,u)=>il(s,n,(c,d,h,m,x,b,g,P,L,V,N)=>{[o,u]=mn(h,o,u);let W=c.pxRound,v=z=>W(b(z,m,V,P)),j=z=>W(g(z,x,N,L)),k,K;m.ori==0?(k=zl,K=Ia):(k=Rl,K=Ga);let C=m.dir*(m.ori==0?1:-1),J={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:Dl},U=J.stroke,X=!1;if(u-o>=V*4){let z=R=>s.posToVal(R,m.key,!0),B=null,$=null,te,H,Ye,we=v(d[C==1?o:u]),le=v(d[o]),ue=v(d[u]),Z=z(C==1?le+1:ue-1);for(let R=C==1?o:u;R>=o&&R<=u;R+=C){let Te=d[R],ye=(C==1?Te<Z:Te>Z)?we:v(Te),re=h[R];ye==we?re!=null?(H=re,B==null?(k(U,ye,j(H)),te=B=$=H):H<B?B=H:H>$&&($=H)):re===null&&(X=!0):(B!=null&&K(U,we,j(B),j($),j(te),j(H)),re!=null?(H=re,k(U,ye,j(H)),B=$=te=H):(B=$=null,re===null&&(X=!0)),we=ye,Z=z(we+C))}B!=null&&B!=$&&Ye!=we&&K(U,we,j(B),j($),j(te),j(H))}else for(let z=C==1?o:u;z>=o&&z<=u;z+=C){let B=h[z];B===null?X=!0:B!=null&&k(U,v(d[z]),j(B))}let[_,q]=vi(s,n);if(c.fill!=null||_!=0){let z=J.fill=new Path2D(U),B=c.fillTo(s,n,c.min,c.max,_),$=j(B),te=v(d[o]),H=v(d[u]);C==-1&&([H,te]=[te,H]),k(z,H,$),k(z,te,$)}if(!c.spanGaps){let z=[];X&&z.push(...ki(d,h,o,u,C,v,l)),J.gaps=z=c.gaps(s,n,o,u,z),J.clip=yn(z,m.ori,P,L,V,N)}return q!=0&&(J.band=q==2?[Rt(s,n,o,u,U,-1),Rt(s,n,o,u,U,1)]:Rt(s,n,o,u,U,q)),J})}function Ua(e){let l=ie(e.align,1),s=ie(e.ascDesc,!1),n=ie(e.alignGaps,0),o=ie(e.extend,!1);return(u,c,d,h)=>il(u,c,(m,x,b,g,P,L,V,N,W,v,j)=>{[d,h]=mn(b,d,h);let k=m.pxRound,{left:K,width:C}=u.bbox,J=le=>k(L(le,g,v,N)),U=le=>k(V(le,P,j,W)),X=g.ori==0?zl:Rl,G={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:Dl},_=G.stroke,q=g.dir*(g.ori==0?1:-1),z=U(b[q==1?d:h]),B=J(x[q==1?d:h]),$=B,te=B;o&&l==-1&&(te=K,X(_,te,z)),X(_,B,z);for(let le=q==1?d:h;le>=d&&le<=h;le+=q){let ue=b[le];if(ue==null)continue;let Z=J(x[le]),R=U(ue);l==1?X(_,Z,z):X(_,$,R),X(_,Z,R),z=R,$=Z}let H=$;o&&l==1&&(H=K+C,X(_,H,z));let[Ye,we]=vi(u,c);if(m.fill!=null||Ye!=0){let le=G.fill=new Path2D(_),ue=m.fillTo(u,c,m.min,m.max,Ye),Z=U(ue);X(le,H,Z),X(le,te,Z)}if(!m.spanGaps){let le=[];le.push(...ki(x,b,d,h,q,J,n));let ue=m.width*oe/2,Z=s||l==1?ue:-ue,R=s||l==-1?-ue:ue;le.forEach(Te=>{Te[0]+=Z,Te[1]+=R}),G.gaps=le=m.gaps(u,c,d,h,le),G.clip=yn(le,g.ori,N,W,v,j)}return we!=0&&(G.band=we==2?[Rt(u,c,d,h,_,-1),Rt(u,c,d,h,_,1)]:Rt(u,c,d,h,_,we)),G})}function js(e,l,s,n,o,u,c=fe){if(e.length>1){let d=null;for(let h=0,m=1/0;h<e.length;h++)if(l[h]!==void 0){if(d!=null){let x=Ae(e[h]-e[d]);x<m&&(m=x,c=Ae(s(e[h],n,o,u)-s(e[d],n,o,u)))}d=h}}return c}function Ya(e){e=e||Kl;let l=ie(e.size,[.6,fe,1]),s=e.align||0,n=e.gap||0,o=e.radius;o=o==null?[0,0]:typeof o=="number"?[o,0]:o;let u=ee(o),c=1-l[0],d=ie(l[1],fe),h=ie(l[2],1),m=ie(e.disp,Kl),x=ie(e.each,P=>{}),{fill:b,stroke:g}=m;return(P,L,V,N)=>il(P,L,(W,v,j,k,K,C,J,U,X,G,_)=>{let q=W.pxRound,z=s,B=n*oe,$=d*oe,te=h*oe,H,Ye;k.ori==0?[H,Ye]=u(P,L):[Ye,H]=u(P,L);let we=k.dir*(k.ori==0?1:-1),le=k.ori==0?vn:_i,ue=k.ori==0?x:(E,pe,Ee,al,Gt,vt,Ut)=>{x(E,pe,Ee,Gt,al,Ut,vt)},Z=ie(P.bands,bi).find(E=>E.series[0]==L),R=Z!=null?Z.dir:0,Te=W.fillTo(P,L,W.min,W.max,R),Ne=q(J(Te,K,_,X)),ye,re,dt,Je=G,Se=q(W.width*oe),St=!1,At=null,it=null,Ft=null,sl=null;b!=null&&(Se==0||g!=null)&&(St=!0,At=b.values(P,L,V,N),it=new Map,new Set(At).forEach(E=>{E!=null&&it.set(E,new Path2D)}),Se>0&&(Ft=g.values(P,L,V,N),sl=new Map,new Set(Ft).forEach(E=>{E!=null&&sl.set(E,new Path2D)})));let{x0:ol,size:Fl}=m;if(ol!=null&&Fl!=null){z=1,v=ol.values(P,L,V,N),ol.unit==2&&(v=v.map(Ee=>P.posToVal(U+Ee*G,k.key,!0)));let E=Fl.values(P,L,V,N);Fl.unit==2?re=E[0]*G:re=C(E[0],k,G,U)-C(0,k,G,U),Je=js(v,j,C,k,G,U,Je),dt=Je-re+B}else Je=js(v,j,C,k,G,U,Je),dt=Je*c+B,re=Je-dt;dt<1&&(dt=0),Se>=re/2&&(Se=0),dt<5&&(q=qs);let Zl=dt>0,Bt=Je-dt-(Zl?Se:0);re=q(si(Bt,te,$)),ye=(z==0?re/2:z==we?0:re)-z*we*((z==0?B/2:0)+(Zl?Se/2:0));let Oe={stroke:null,fill:null,clip:null,band:null,gaps:null,flags:0},rl=St?null:new Path2D,Lt=null;if(Z!=null)Lt=P.data[Z.series[1]];else{let{y0:E,y1:pe}=m;E!=null&&pe!=null&&(j=pe.values(P,L,V,N),Lt=E.values(P,L,V,N))}let It=H*re,Y=Ye*re;for(let E=we==1?V:N;E>=V&&E<=N;E+=we){let pe=j[E];if(pe==null)continue;if(Lt!=null){let qe=Lt[E]??0;if(pe-qe==0)continue;Ne=J(qe,K,_,X)}let Ee=k.distr!=2||m!=null?v[E]:E,al=C(Ee,k,G,U),Gt=J(ie(pe,Te),K,_,X),vt=q(al-ye),Ut=q(Ge(Gt,Ne)),Ze=q(xt(Gt,Ne)),st=Ut-Ze;if(pe!=null){let qe=pe<0?Y:It,pt=pe<0?It:Y;St?(Se>0&&Ft[E]!=null&&le(sl.get(Ft[E]),vt,Ze+lt(Se/2),re,Ge(0,st-Se),qe,pt),At[E]!=null&&le(it.get(At[E]),vt,Ze+lt(Se/2),re,Ge(0,st-Se),qe,pt)):le(rl,vt,Ze+lt(Se/2),re,Ge(0,st-Se),qe,pt),ue(P,L,E,vt-Se/2,Ze,re+Se,st)}}return Se>0?Oe.stroke=St?sl:rl:St||(Oe._fill=W.width==0?W._fill:W._stroke??W._fill,Oe.width=0),Oe.fill=St?it:rl,Oe})}function qa(e,l){let s=ie(l?.alignGaps,0);return(n,o,u,c)=>il(n,o,(d,h,m,x,b,g,P,L,V,N,W)=>{[u,c]=mn(m,u,c);let v=d.pxRound,j=H=>v(g(H,x,N,L)),k=H=>v(P(H,b,W,V)),K,C,J;x.ori==0?(K=xn,J=zl,C=vo):(K=Sn,J=Rl,C=ko);let U=x.dir*(x.ori==0?1:-1),X=j(h[U==1?u:c]),G=X,_=[],q=[];for(let H=U==1?u:c;H>=u&&H<=c;H+=U)if(m[H]!=null){let we=h[H],le=j(we);_.push(G=le),q.push(k(m[H]))}let z={stroke:e(_,q,K,J,C,v),fill:null,clip:null,band:null,gaps:null,flags:Dl},B=z.stroke,[$,te]=vi(n,o);if(d.fill!=null||$!=0){let H=z.fill=new Path2D(B),Ye=d.fillTo(n,o,d.min,d.max,$),we=k(Ye);J(H,G,we),J(H,X,we)}if(!d.spanGaps){let H=[];H.push(...ki(h,m,u,c,U,j,s)),z.gaps=H=d.gaps(n,o,u,c,H),z.clip=yn(H,x.ori,L,V,N,W)}return te!=0&&(z.band=te==2?[Rt(n,o,u,c,B,-1),Rt(n,o,u,c,B,1)]:Rt(n,o,u,c,B,te)),z})}function Ka(e){return qa(Ja,e)}function Ja(e,l,s,n,o,u){let c=e.length;if(c<2)return null;let d=new Path2D;if(s(d,e[0],l[0]),c==2)n(d,e[1],l[1]);else{let h=Array(c),m=Array(c-1),x=Array(c-1),b=Array(c-1);for(let g=0;g<c-1;g++)x[g]=l[g+1]-l[g],b[g]=e[g+1]-e[g],m[g]=x[g]/b[g];h[0]=m[0];for(let g=1;g<c-1;g++)m[g]===0||m[g-1]===0||m[g-1]>0!=m[g]>0?h[g]=0:(h[g]=3*(b[g-1]+b[g])/((2*b[g]+b[g-1])/m[g-1]+(b[g]+2*b[g-1])/m[g]),isFinite(h[g])||(h[g]=0));h[c-1]=m[c-2];for(let g=0;g<c-1;g++)o(d,e[g]+b[g]/3,l[g]+h[g]*b[g]/3,e[g+1]-b[g]/3,l[g+1]-h[g+1]*b[g]/3,e[g+1],l[g+1])}return d}var ui=new Set;function Ns(){for(let e of ui)e.syncRect(!0)}Cl&&(ll(Lr,El,Ns),ll(Dr,El,Ns,!0),ll(dn,El,()=>{$e.pxRatio=oe}));var Za=To(),Qa=_o();function Os(e,l,s,n){return(n?[e[0],e[1]].concat(e.slice(2)):[e[0]].concat(e.slice(1))).map((u,c)=>ci(u,c,l,s))}function Xa(e,l){return e.map((s,n)=>n==0?{}:Me({},l,s))}function ci(e,l,s,n){return Me({},l==0?s:n,e)}function Eo(e,l,s){return l==null?Al:[l,s]}var eu=Eo;function tu(e,l,s){return l==null?Al:pn(l,s,mi,!0)}function Po(e,l,s,n){return l==null?Al:gn(l,s,e.scales[n].log,!1)}var lu=Po;function Ao(e,l,s,n){return l==null?Al:hi(l,s,e.scales[n].log,!1)}var nu=Ao;function iu(e,l,s,n,o){let u=Ge(ys(e),ys(l)),c=l-e,d=yt(o/n*c,s);do{let h=s[d],m=n*h/c;if(m>=o&&u+(h<5?Wt.get(h):0)<=17)return[h,m]}while(++d<s.length);return[0,0]}function Ws(e){let l,s;return e=e.replace(/(\\d+)px/,(n,o)=>(l=Pe((s=+o)*oe))+"px"),[e,l,s]}function su(e){e.show&&[e.font,e.labelFont].forEach(l=>{let s=de(l[2]*oe,1);l[0]=l[0].replace(/[0-9.]+px/,s+"px"),l[1]=s})}function $e(e,l,s){let n={mode:ie(e.mode,1)},o=n.mode;function u(t,i,r,a){let f=i.valToPct(t);return a+r*(i.dir==-1?1-f:f)}function c(t,i,r,a){let f=i.valToPct(t);return a+r*(i.dir==-1?f:1-f)}function d(t,i,r,a){return i.ori==0?u(t,i,r,a):c(t,i,r,a)}n.valToPosH=u,n.valToPosV=c;let h=!1;n.status=0;let m=n.root=ct(dr);if(e.id!=null&&(m.id=e.id),tt(m,e.class),e.title){let t=ct(mr,m);t.textContent=e.title}let x=wt("canvas"),b=n.ctx=x.getContext("2d"),g=ct(gr,m);ll("click",g,t=>{t.target===L&&(he!=yl||xe!=xl)&&He.click(n,t)},!0);let P=n.under=ct(br,g);g.appendChild(x);let L=n.over=ct(wr,g);e=Ll(e);let V=+ie(e.pxAlign,1),N=$s(V);(e.plugins||[]).forEach(t=>{t.opts&&(e=t.opts(n,e)||e)});let W=e.ms||.001,v=n.series=o==1?Os(e.series||[],Ds,Vs,!1):Xa(e.series||[null],Fs),j=n.axes=Os(e.axes||[],Ls,zs,!0),k=n.scales={},K=n.bands=e.bands||[];K.forEach(t=>{t.fill=ee(t.fill||null),t.dir=ie(t.dir,-1)});let C=o==2?v[1].facets[0].scale:v[0].scale,J={axes:Ko,series:Io},U=(e.drawOrder||["axes","series"]).map(t=>J[t]);function X(t){let i=t.distr==3?r=>zt(r>0?r:t.clamp(n,r,t.min,t.max,t.key)):t.distr==4?r=>Zn(r,t.asinh):t.distr==100?r=>t.fwd(r):r=>r;return r=>{let a=i(r),{_min:f,_max:p}=t,w=p-f;return(a-f)/w}}function G(t){let i=k[t];if(i==null){let r=(e.scales||Kl)[t]||Kl;if(r.from!=null){G(r.from);let a=Me({},k[r.from],r,{key:t});a.valToPct=X(a),k[t]=a}else{i=k[t]=Me({},t==C?bo:Oa,r),i.key=t;let a=i.time,f=i.range,p=Ot(f);if((t!=C||o==2&&!a)&&(p&&(f[0]==null||f[1]==null)&&(f={min:f[0]==null?gs:{mode:1,hard:f[0],soft:f[0]},max:f[1]==null?gs:{mode:1,hard:f[1],soft:f[1]}},p=!1),!p&&wn(f))){let w=f;f=(y,S,M)=>S==null?Al:pn(S,M,w)}i.range=ee(f||(a?eu:t==C?i.distr==3?lu:i.distr==4?nu:Eo:i.distr==3?Po:i.distr==4?Ao:tu)),i.auto=ee(p?!1:i.auto),i.clamp=ee(i.clamp||Na),i._min=i._max=null,i.valToPct=X(i)}}}G("x"),G("y"),o==1&&v.forEach(t=>{G(t.scale)}),j.forEach(t=>{G(t.scale)});for(let t in e.scales)G(t);let _=k[C],q=_.distr,z,B;_.ori==0?(tt(m,pr),z=u,B=c):(tt(m,hr),z=c,B=u);let $={};for(let t in k){let i=k[t];(i.min!=null||i.max!=null)&&($[t]={min:i.min,max:i.max},i.min=i.max=null)}let te=e.tzDate||(t=>new Date(Pe(t/W))),H=e.fmtDate||wi,Ye=W==1?pa(te):ga(te),we=Es(te,Ts(W==1?da:ma,H)),le=As(te,Ps(wa,H)),ue=[],Z=n.legend=Me({},Sa,e.legend),R=n.cursor=Me({},Ea,{drag:{y:o==2}},e.cursor),Te=Z.show,Ne=R.show,ye=Z.markers;Z.idxs=ue,ye.width=ee(ye.width),ye.dash=ee(ye.dash),ye.stroke=ee(ye.stroke),ye.fill=ee(ye.fill);let re,dt,Je,Se=[],St=[],At,it=!1,Ft={};if(Z.live){let t=v[1]?v[1].values:null;it=t!=null,At=it?t(n,1,0):{_:0};for(let i in At)Ft[i]=di}if(Te)if(re=wt("table",_r,m),Je=wt("tbody",null,re),Z.mount(n,re),it){dt=wt("thead",null,re,Je);let t=wt("tr",null,dt);wt("th",null,t);for(var sl in At)wt("th",ns,t).textContent=sl}else tt(re,Tr),Z.live&&tt(re,Mr);let ol={show:!0},Fl={show:!1};function Zl(t,i){if(i==0&&(it||!Z.live||o==2))return Al;let r=[],a=wt("tr",Er,Je,Je.childNodes[i]);tt(a,t.class),t.show||tt(a,tl);let f=wt("th",null,a);if(ye.show){let y=ct(Pr,f);if(i>0){let S=ye.width(n,i);S&&(y.style.border=S+"px "+ye.dash(n,i)+" "+ye.stroke(n,i)),y.style.background=ye.fill(n,i)}}let p=ct(ns,f);t.label instanceof HTMLElement?p.appendChild(t.label):p.textContent=t.label,i>0&&(ye.show||(p.style.color=t.width>0?ye.stroke(n,i):ye.fill(n,i)),Oe("click",f,y=>{if(R._lock)return;qt(y);let S=v.indexOf(t);if((y.ctrlKey||y.metaKey)!=Z.isolate){let M=v.some((T,A)=>A>0&&A!=S&&T.show);v.forEach((T,A)=>{A>0&&_t(A,M?A==S?ol:Fl:ol,!0,_e.setSeries)})}else _t(S,{show:!t.show},!0,_e.setSeries)},!1),cl&&Oe(rs,f,y=>{R._lock||(qt(y),_t(v.indexOf(t),vl,!0,_e.setSeries))},!1));for(var w in At){let y=wt("td",Ar,a);y.textContent="--",r.push(y)}return[a,r]}let Bt=new Map;function Oe(t,i,r,a=!0){let f=Bt.get(i)||{},p=R.bind[t](n,i,r,a);p&&(ll(t,i,f[t]=p),Bt.set(i,f))}function rl(t,i,r){let a=Bt.get(i)||{};for(let f in a)(t==null||f==t)&&(ii(f,i,a[f]),delete a[f]);t==null&&Bt.delete(i)}let Lt=0,It=0,Y=0,E=0,pe=0,Ee=0,al=pe,Gt=Ee,vt=Y,Ut=E,Ze=0,st=0,qe=0,pt=0;n.bbox={};let _n=!1,Ql=!1,ul=!1,Yt=!1,Xl=!1,ot=!1;function Mn(t,i,r){(r||t!=n.width||i!=n.height)&&Ti(t,i),ml(!1),ul=!0,Ql=!0,gl()}function Ti(t,i){n.width=Lt=Y=t,n.height=It=E=i,pe=Ee=0,Ho(),$o();let r=n.bbox;Ze=r.left=Xt(pe*oe,.5),st=r.top=Xt(Ee*oe,.5),qe=r.width=Xt(Y*oe,.5),pt=r.height=Xt(E*oe,.5)}let Ro=3;function Fo(){let t=!1,i=0;for(;!t;){i++;let r=Yo(i),a=qo(i);t=i==Ro||r&&a,t||(Ti(n.width,n.height),Ql=!0)}}function Vo({width:t,height:i}){Mn(t,i)}n.setSize=Vo;function Ho(){let t=!1,i=!1,r=!1,a=!1;j.forEach((f,p)=>{if(f.show&&f._show){let{side:w,_size:y}=f,S=w%2,M=f.label!=null?f.labelSize:0,T=y+M;T>0&&(S?(Y-=T,w==3?(pe+=T,a=!0):r=!0):(E-=T,w==0?(Ee+=T,t=!0):i=!0))}}),Kt[0]=t,Kt[1]=r,Kt[2]=i,Kt[3]=a,Y-=Vt[1]+Vt[3],pe+=Vt[3],E-=Vt[2]+Vt[0],Ee+=Vt[0]}function $o(){let t=pe+Y,i=Ee+E,r=pe,a=Ee;function f(p,w){switch(p){case 1:return t+=w,t-w;case 2:return i+=w,i-w;case 3:return r-=w,r+w;case 0:return a-=w,a+w}}j.forEach((p,w)=>{if(p.show&&p._show){let y=p.side;p._pos=f(y,p._size),p.label!=null&&(p._lpos=f(y,p.labelSize))}})}if(R.dataIdx==null){let t=R.hover,i=t.skip=new Set(t.skip??[]);i.add(void 0);let r=t.prox=ee(t.prox),a=t.bias??(t.bias=0);R.dataIdx=(f,p,w,y)=>{if(p==0)return w;let S=w,M=r(f,p,w,y)??fe,T=M>=0&&M<fe,A=_.ori==0?Y:E,I=R.left,se=l[0],ne=l[p];if(i.has(ne[w])){S=null;let Q=null,O=null,F;if(a==0||a==-1)for(F=w;Q==null&&F-- >0;)i.has(ne[F])||(Q=F);if(a==0||a==1)for(F=w;O==null&&F++<ne.length;)i.has(ne[F])||(O=F);if(Q!=null||O!=null)if(T){let ge=Q==null?-1/0:z(se[Q],_,A,0),ve=O==null?1/0:z(se[O],_,A,0),Fe=I-ge,ce=ve-I;Fe<=ce?Fe<=M&&(S=Q):ce<=M&&(S=O)}else S=O==null?Q:Q==null?O:w-Q<=O-w?Q:O}else T&&Ae(I-z(se[w],_,A,0))>M&&(S=null);return S}}let qt=t=>{R.event=t};R.idxs=ue,R._lock=!1;let je=R.points;je.show=ee(je.show),je.size=ee(je.size),je.stroke=ee(je.stroke),je.width=ee(je.width),je.fill=ee(je.fill);let kt=n.focus=Me({},e.focus||{alpha:.3},R.focus),cl=kt.prox>=0,fl=cl&&je.one,rt=[],dl=[],pl=[];function Ei(t,i){let r=je.show(n,i);if(r instanceof HTMLElement)return tt(r,kr),tt(r,t.class),Pt(r,-10,-10,Y,E),L.insertBefore(r,rt[i]),r}function Pi(t,i){if(o==1||i>0){let r=o==1&&k[t.scale].time,a=t.value;t.value=r?vs(a)?As(te,Ps(a,H)):a||le:a||Ha,t.label=t.label||(r?Aa:Pa)}if(fl||i>0){t.width=t.width==null?1:t.width,t.paths=t.paths||Za||Or,t.fillTo=ee(t.fillTo||Wa),t.pxAlign=+ie(t.pxAlign,V),t.pxRound=$s(t.pxAlign),t.stroke=ee(t.stroke||null),t.fill=ee(t.fill||null),t._stroke=t._fill=t._paths=t._focus=null;let r=$a(Ge(1,t.width),1),a=t.points=Me({},{size:r,width:Ge(1,r*.2),stroke:t.stroke,space:r*2,paths:Qa,_stroke:null,_fill:null},t.points);a.show=ee(a.show),a.filter=ee(a.filter),a.fill=ee(a.fill),a.stroke=ee(a.stroke),a.paths=ee(a.paths),a.pxAlign=t.pxAlign}if(Te){let r=Zl(t,i);Se.splice(i,0,r[0]),St.splice(i,0,r[1]),Z.values.push(null)}if(Ne){ue.splice(i,0,null);let r=null;fl?i==0&&(r=Ei(t,i)):i>0&&(r=Ei(t,i)),rt.splice(i,0,r),dl.splice(i,0,0),pl.splice(i,0,0)}Re("addSeries",i)}function jo(t,i){i=i??v.length,t=o==1?ci(t,i,Ds,Vs):ci(t,i,{},Fs),v.splice(i,0,t),Pi(v[i],i)}n.addSeries=jo;function No(t){if(v.splice(t,1),Te){Z.values.splice(t,1),St.splice(t,1);let i=Se.splice(t,1)[0];rl(null,i.firstChild),i.remove()}Ne&&(ue.splice(t,1),rt.splice(t,1)[0].remove(),dl.splice(t,1),pl.splice(t,1)),Re("delSeries",t)}n.delSeries=No;let Kt=[!1,!1,!1,!1];function Oo(t,i){if(t._show=t.show,t.show){let r=t.side%2,a=k[t.scale];a==null&&(t.scale=r?v[1].scale:C,a=k[t.scale]);let f=a.time;t.size=ee(t.size),t.space=ee(t.space),t.rotate=ee(t.rotate),Ot(t.incrs)&&t.incrs.forEach(w=>{!Wt.has(w)&&Wt.set(w,Zs(w))}),t.incrs=ee(t.incrs||(a.distr==2?ua:f?W==1?fa:ha:el)),t.splits=ee(t.splits||(f&&a.distr==1?Ye:a.distr==3?oi:a.distr==4?Ca:Da)),t.stroke=ee(t.stroke),t.grid.stroke=ee(t.grid.stroke),t.ticks.stroke=ee(t.ticks.stroke),t.border.stroke=ee(t.border.stroke);let p=t.values;t.values=Ot(p)&&!Ot(p[0])?ee(p):f?Ot(p)?Es(te,Ts(p,H)):vs(p)?ba(te,p):p||we:p||La,t.filter=ee(t.filter||(a.distr>=3&&a.log==10?Fa:a.distr==3&&a.log==2?Va:Ks)),t.font=Ws(t.font),t.labelFont=Ws(t.labelFont),t._size=t.size(n,null,i,0),t._space=t._rotate=t._incrs=t._found=t._splits=t._values=null,t._size>0&&(Kt[i]=!0,t._el=ct(yr,g))}}function Vl(t,i,r,a){let[f,p,w,y]=r,S=i%2,M=0;return S==0&&(y||p)&&(M=i==0&&!f||i==2&&!w?Pe(Ls.size/3):0),S==1&&(f||w)&&(M=i==1&&!p||i==3&&!y?Pe(zs.size/2):0),M}let Ai=n.padding=(e.padding||[Vl,Vl,Vl,Vl]).map(t=>ee(ie(t,Vl))),Vt=n._padding=Ai.map((t,i)=>t(n,i,Kt,0)),Ve,Le=null,De=null,en=o==1?v[0].idxs:null,ht=null,Hl=!1;function Li(t,i){if(l=t??[],n.data=n._data=l,o==2){Ve=0;for(let r=1;r<v.length;r++)Ve+=l[r][0].length}else{l.length==0&&(n.data=n._data=l=[[]]),ht=l[0],Ve=ht.length;let r=l;if(q==2){r=l.slice();let a=r[0]=Array(Ve);for(let f=0;f<Ve;f++)a[f]=f}n._data=l=r}if(ml(!0),Re("setData"),q==2&&(ul=!0),i!==!1){let r=_;r.auto(n,Hl)?Tn():$t(C,r.min,r.max),Yt=Yt||R.left>=0,ot=!0,gl()}}n.setData=Li;function Tn(){Hl=!0;let t,i;o==1&&(Ve>0?(Le=en[0]=0,De=en[1]=Ve-1,t=l[0][Le],i=l[0][De],q==2?(t=Le,i=De):t==i&&(q==3?[t,i]=gn(t,t,_.log,!1):q==4?[t,i]=hi(t,t,_.log,!1):_.time?i=t+Pe(86400/W):[t,i]=pn(t,i,mi,!0))):(Le=en[0]=t=null,De=en[1]=i=null)),$t(C,t,i)}let tn,hl,En,Pn,An,Ln,Dn,Cn,zn,Ke;function Di(t,i,r,a,f,p){t??(t=ss),r??(r=bi),a??(a="butt"),f??(f=ss),p??(p="round"),t!=tn&&(b.strokeStyle=tn=t),f!=hl&&(b.fillStyle=hl=f),i!=En&&(b.lineWidth=En=i),p!=An&&(b.lineJoin=An=p),a!=Ln&&(b.lineCap=Ln=a),r!=Pn&&b.setLineDash(Pn=r)}function Ci(t,i,r,a){i!=hl&&(b.fillStyle=hl=i),t!=Dn&&(b.font=Dn=t),r!=Cn&&(b.textAlign=Cn=r),a!=zn&&(b.textBaseline=zn=a)}function Rn(t,i,r,a,f=0){if(a.length>0&&t.auto(n,Hl)&&(i==null||i.min==null)){let p=ie(Le,0),w=ie(De,a.length-1),y=r.min==null?Fr(a,p,w,f,t.distr==3):[r.min,r.max];t.min=xt(t.min,r.min=y[0]),t.max=Ge(t.max,r.max=y[1])}}let zi={min:null,max:null};function Wo(){for(let a in k){let f=k[a];$[a]==null&&(f.min==null||$[C]!=null&&f.auto(n,Hl))&&($[a]=zi)}for(let a in k){let f=k[a];$[a]==null&&f.from!=null&&$[f.from]!=null&&($[a]=zi)}$[C]!=null&&ml(!0);let t={};for(let a in $){let f=$[a];if(f!=null){let p=t[a]=Ll(k[a],Ir);if(f.min!=null)Me(p,f);else if(a!=C||o==2)if(Ve==0&&p.from==null){let w=p.range(n,null,null,a);p.min=w[0],p.max=w[1]}else p.min=fe,p.max=-fe}}if(Ve>0){v.forEach((a,f)=>{if(o==1){let p=a.scale,w=$[p];if(w==null)return;let y=t[p];if(f==0){let S=y.range(n,y.min,y.max,p);y.min=S[0],y.max=S[1],Le=yt(y.min,l[0]),De=yt(y.max,l[0]),De-Le>1&&(l[0][Le]<y.min&&Le++,l[0][De]>y.max&&De--),a.min=ht[Le],a.max=ht[De]}else a.show&&a.auto&&Rn(y,w,a,l[f],a.sorted);a.idxs[0]=Le,a.idxs[1]=De}else if(f>0&&a.show&&a.auto){let[p,w]=a.facets,y=p.scale,S=w.scale,[M,T]=l[f],A=t[y],I=t[S];A!=null&&Rn(A,$[y],p,M,p.sorted),I!=null&&Rn(I,$[S],w,T,w.sorted),a.min=w.min,a.max=w.max}});for(let a in t){let f=t[a],p=$[a];if(f.from==null&&(p==null||p.min==null)){let w=f.range(n,f.min==fe?null:f.min,f.max==-fe?null:f.max,a);f.min=w[0],f.max=w[1]}}}for(let a in t){let f=t[a];if(f.from!=null){let p=t[f.from];if(p.min==null)f.min=f.max=null;else{let w=f.range(n,p.min,p.max,a);f.min=w[0],f.max=w[1]}}}let i={},r=!1;for(let a in t){let f=t[a],p=k[a];if(p.min!=f.min||p.max!=f.max){p.min=f.min,p.max=f.max;let w=p.distr;p._min=w==3?zt(p.min):w==4?Zn(p.min,p.asinh):w==100?p.fwd(p.min):p.min,p._max=w==3?zt(p.max):w==4?Zn(p.max,p.asinh):w==100?p.fwd(p.max):p.max,i[a]=r=!0}}if(r){v.forEach((a,f)=>{o==2?f>0&&i.y&&(a._paths=null):i[a.scale]&&(a._paths=null)});for(let a in i)ul=!0,Re("setScale",a);Ne&&R.left>=0&&(Yt=ot=!0)}for(let a in $)$[a]=null}function Bo(t){let i=si(Le-1,0,Ve-1),r=si(De+1,0,Ve-1);for(;t[i]==null&&i>0;)i--;for(;t[r]==null&&r<Ve-1;)r++;return[i,r]}function Io(){if(Ve>0){let t=v.some(i=>i._focus)&&Ke!=kt.alpha;t&&(b.globalAlpha=Ke=kt.alpha),v.forEach((i,r)=>{if(r>0&&i.show&&(Ri(r,!1),Ri(r,!0),i._paths==null)){let a=Ke;Ke!=i.alpha&&(b.globalAlpha=Ke=i.alpha);let f=o==2?[0,l[r][0].length-1]:Bo(l[r]);i._paths=i.paths(n,r,f[0],f[1]),Ke!=a&&(b.globalAlpha=Ke=a)}}),v.forEach((i,r)=>{if(r>0&&i.show){let a=Ke;Ke!=i.alpha&&(b.globalAlpha=Ke=i.alpha),i._paths!=null&&Fi(r,!1);{let f=i._paths!=null?i._paths.gaps:null,p=i.points.show(n,r,Le,De,f),w=i.points.filter(n,r,p,f);(p||w)&&(i.points._paths=i.points.paths(n,r,Le,De,w),Fi(r,!0))}Ke!=a&&(b.globalAlpha=Ke=a),Re("drawSeries",r)}}),t&&(b.globalAlpha=Ke=1)}}function Ri(t,i){let r=i?v[t].points:v[t];r._stroke=r.stroke(n,t),r._fill=r.fill(n,t)}function Fi(t,i){let r=i?v[t].points:v[t],{stroke:a,fill:f,clip:p,flags:w,_stroke:y=r._stroke,_fill:S=r._fill,_width:M=r.width}=r._paths;M=de(M*oe,3);let T=null,A=M%2/2;i&&S==null&&(S=M>0?"#fff":y);let I=r.pxAlign==1&&A>0;if(I&&b.translate(A,A),!i){let se=Ze-M/2,ne=st-M/2,Q=qe+M,O=pt+M;T=new Path2D,T.rect(se,ne,Q,O)}i?Fn(y,M,r.dash,r.cap,S,a,f,w,p):Go(t,y,M,r.dash,r.cap,S,a,f,w,T,p),I&&b.translate(-A,-A)}function Go(t,i,r,a,f,p,w,y,S,M,T){let A=!1;S!=0&&K.forEach((I,se)=>{if(I.series[0]==t){let ne=v[I.series[1]],Q=l[I.series[1]],O=(ne._paths||Kl).band;Ot(O)&&(O=I.dir==1?O[0]:O[1]);let F,ge=null;ne.show&&O&&Hr(Q,Le,De)?(ge=I.fill(n,se)||p,F=ne._paths.clip):O=null,Fn(i,r,a,f,ge,w,y,S,M,T,F,O),A=!0}}),A||Fn(i,r,a,f,p,w,y,S,M,T)}let Vi=Dl|ai;function Fn(t,i,r,a,f,p,w,y,S,M,T,A){Di(t,i,r,a,f),(S||M||A)&&(b.save(),S&&b.clip(S),M&&b.clip(M)),A?(y&Vi)==Vi?(b.clip(A),T&&b.clip(T),nn(f,w),ln(t,p,i)):y&ai?(nn(f,w),b.clip(A),ln(t,p,i)):y&Dl&&(b.save(),b.clip(A),T&&b.clip(T),nn(f,w),b.restore(),ln(t,p,i)):(nn(f,w),ln(t,p,i)),(S||M||A)&&b.restore()}function ln(t,i,r){r>0&&(i instanceof Map?i.forEach((a,f)=>{b.strokeStyle=tn=f,b.stroke(a)}):i!=null&&t&&b.stroke(i))}function nn(t,i){i instanceof Map?i.forEach((r,a)=>{b.fillStyle=hl=a,b.fill(r)}):i!=null&&t&&b.fill(i)}function Uo(t,i,r,a){let f=j[t],p;if(a<=0)p=[0,0];else{let w=f._space=f.space(n,t,i,r,a),y=f._incrs=f.incrs(n,t,i,r,a,w);p=iu(i,r,y,a,w)}return f._found=p}function Vn(t,i,r,a,f,p,w,y,S,M){let T=w%2/2;V==1&&b.translate(T,T),Di(y,w,S,M,y),b.beginPath();let A,I,se,ne,Q=f+(a==0||a==3?-p:p);r==0?(I=f,ne=Q):(A=f,se=Q);for(let O=0;O<t.length;O++)i[O]!=null&&(r==0?A=se=t[O]:I=ne=t[O],b.moveTo(A,I),b.lineTo(se,ne));b.stroke(),V==1&&b.translate(-T,-T)}function Yo(t){let i=!0;return j.forEach((r,a)=>{if(!r.show)return;let f=k[r.scale];if(f.min==null){r._show&&(i=!1,r._show=!1,ml(!1));return}else r._show||(i=!1,r._show=!0,ml(!1));let p=r.side,w=p%2,{min:y,max:S}=f,[M,T]=Uo(a,y,S,w==0?Y:E);if(T==0)return;let A=f.distr==2,I=r._splits=r.splits(n,a,y,S,M,T,A),se=f.distr==2?I.map(F=>ht[F]):I,ne=f.distr==2?ht[I[1]]-ht[I[0]]:M,Q=r._values=r.values(n,r.filter(n,se,a,T,ne),a,T,ne);r._rotate=p==2?r.rotate(n,Q,a,T):0;let O=r._size;r._size=ft(r.size(n,Q,a,t)),O!=null&&r._size!=O&&(i=!1)}),i}function qo(t){let i=!0;return Ai.forEach((r,a)=>{let f=r(n,a,Kt,t);f!=Vt[a]&&(i=!1),Vt[a]=f}),i}function Ko(){for(let t=0;t<j.length;t++){let i=j[t];if(!i.show||!i._show)continue;let r=i.side,a=r%2,f,p,w=i.stroke(n,t),y=r==0||r==3?-1:1,[S,M]=i._found;if(i.label!=null){let Be=i.labelGap*y,et=Pe((i._lpos+Be)*oe);Ci(i.labelFont[0],w,"center",r==2?"top":is),b.save(),a==1?(f=p=0,b.translate(et,Pe(st+pt/2)),b.rotate((r==3?-fn:fn)/2)):(f=Pe(Ze+qe/2),p=et);let Qt=Ys(i.label)?i.label(n,t,S,M):i.label;b.fillText(Qt,f,p),b.restore()}if(M==0)continue;let T=k[i.scale],A=a==0?qe:pt,I=a==0?Ze:st,se=i._splits,ne=T.distr==2?se.map(Be=>ht[Be]):se,Q=T.distr==2?ht[se[1]]-ht[se[0]]:S,O=i.ticks,F=i.border,ge=O.show?O.size:0,ve=Pe(ge*oe),Fe=Pe((i.alignTo==2?i._size-ge-i.gap:i.gap)*oe),ce=i._rotate*-fn/180,ke=N(i._pos*oe),Qe=(ve+Fe)*y,We=ke+Qe;p=a==0?We:0,f=a==1?We:0;let at=i.font[0],mt=i.align==1?Ml:i.align==2?qn:ce>0?Ml:ce<0?qn:a==0?"center":r==3?qn:Ml,Tt=ce||a==1?"middle":r==2?"top":is;Ci(at,w,mt,Tt);let Xe=i.font[1]*i.lineGap,ut=se.map(Be=>N(d(Be,T,A,I))),gt=i._values;for(let Be=0;Be<gt.length;Be++){let et=gt[Be];if(et!=null){a==0?f=ut[Be]:p=ut[Be],et=""+et;let Qt=et.indexOf(`\n`)==-1?[et]:et.split(/\\n/gm);for(let Ie=0;Ie<Qt.length;Ie++){let ts=Qt[Ie];ce?(b.save(),b.translate(f,p+Ie*Xe),b.rotate(ce),b.fillText(ts,0,0),b.restore()):b.fillText(ts,f,p+Ie*Xe)}}}O.show&&Vn(ut,O.filter(n,ne,t,M,Q),a,r,ke,ve,de(O.width*oe,3),O.stroke(n,t),O.dash,O.cap);let Et=i.grid;Et.show&&Vn(ut,Et.filter(n,ne,t,M,Q),a,a==0?2:1,a==0?st:Ze,a==0?pt:qe,de(Et.width*oe,3),Et.stroke(n,t),Et.dash,Et.cap),F.show&&Vn([ke],[1],a==0?1:0,a==0?1:2,a==1?st:Ze,a==1?pt:qe,de(F.width*oe,3),F.stroke(n,t),F.dash,F.cap)}Re("drawAxes")}function ml(t){v.forEach((i,r)=>{r>0&&(i._paths=null,t&&(o==1?(i.min=null,i.max=null):i.facets.forEach(a=>{a.min=null,a.max=null})))})}let sn=!1,Hn=!1,$l=[];function Jo(){Hn=!1;for(let t=0;t<$l.length;t++)Re(...$l[t]);$l.length=0}function gl(){sn||(Zr(Hi),sn=!0)}function Zo(t,i=!1){sn=!0,Hn=i,t(n),Hi(),i&&$l.length>0&&queueMicrotask(Jo)}n.batch=Zo;function Hi(){if(_n&&(Wo(),_n=!1),ul&&(Fo(),ul=!1),Ql){if(be(P,Ml,pe),be(P,"top",Ee),be(P,Gl,Y),be(P,Ul,E),be(L,Ml,pe),be(L,"top",Ee),be(L,Gl,Y),be(L,Ul,E),be(g,Gl,Lt),be(g,Ul,It),x.width=Pe(Lt*oe),x.height=Pe(It*oe),j.forEach(({_el:t,_show:i,_size:r,_pos:a,side:f})=>{if(t!=null)if(i){let p=f===3||f===0?r:0,w=f%2==1;be(t,w?"left":"top",a-p),be(t,w?"width":"height",r),be(t,w?"top":"left",w?Ee:pe),be(t,w?"height":"width",w?E:Y),ni(t,tl)}else tt(t,tl)}),tn=hl=En=An=Ln=Dn=Cn=zn=Pn=null,Ke=1,Ol(!0),pe!=al||Ee!=Gt||Y!=vt||E!=Ut){ml(!1);let t=Y/vt,i=E/Ut;if(Ne&&!Yt&&R.left>=0){R.left*=t,R.top*=i,bl&&Pt(bl,Pe(R.left),0,Y,E),wl&&Pt(wl,0,Pe(R.top),Y,E);for(let r=0;r<rt.length;r++){let a=rt[r];a!=null&&(dl[r]*=t,pl[r]*=i,Pt(a,ft(dl[r]),ft(pl[r]),Y,E))}}if(me.show&&!Xl&&me.left>=0&&me.width>0){me.left*=t,me.width*=t,me.top*=i,me.height*=i;for(let r in Bn)be(Sl,r,me[r])}al=pe,Gt=Ee,vt=Y,Ut=E}Re("setSize"),Ql=!1}Lt>0&&It>0&&(b.clearRect(0,0,x.width,x.height),Re("drawClear"),U.forEach(t=>t()),Re("draw")),me.show&&Xl&&(on(me),Xl=!1),Ne&&Yt&&(Zt(null,!0,!1),Yt=!1),Z.show&&Z.live&&ot&&(On(),ot=!1),h||(h=!0,n.status=1,Re("ready")),Hl=!1,sn=!1}n.redraw=(t,i)=>{ul=i||!1,t!==!1?$t(C,_.min,_.max):gl()};function $n(t,i){let r=k[t];if(r.from==null){if(Ve==0){let a=r.range(n,i.min,i.max,t);i.min=a[0],i.max=a[1]}if(i.min>i.max){let a=i.min;i.min=i.max,i.max=a}if(Ve>1&&i.min!=null&&i.max!=null&&i.max-i.min<1e-16)return;t==C&&r.distr==2&&Ve>0&&(i.min=yt(i.min,l[0]),i.max=yt(i.max,l[0]),i.min==i.max&&i.max++),$[t]=i,_n=!0,gl()}}n.setScale=$n;let jn,Nn,bl,wl,$i,ji,yl,xl,Ni,Oi,he,xe,Ht=!1,He=R.drag,Ce=He.x,ze=He.y;Ne&&(R.x&&(jn=ct(Sr,L)),R.y&&(Nn=ct(vr,L)),_.ori==0?(bl=jn,wl=Nn):(bl=Nn,wl=jn),he=R.left,xe=R.top);let me=n.select=Me({show:!0,over:!0,left:0,width:0,top:0,height:0},e.select),Sl=me.show?ct(xr,me.over?L:P):null;function on(t,i){if(me.show){for(let r in t)me[r]=t[r],r in Bn&&be(Sl,r,t[r]);i!==!1&&Re("setSelect")}}n.setSelect=on;function Qo(t){if(v[t].show)Te&&ni(Se[t],tl);else if(Te&&tt(Se[t],tl),Ne){let r=fl?rt[0]:rt[t];r!=null&&Pt(r,-10,-10,Y,E)}}function $t(t,i,r){$n(t,{min:i,max:r})}function _t(t,i,r,a){i.focus!=null&&nr(t),i.show!=null&&v.forEach((f,p)=>{p>0&&(t==p||t==null)&&(f.show=i.show,Qo(p),o==2?($t(f.facets[0].scale,null,null),$t(f.facets[1].scale,null,null)):$t(f.scale,null,null),gl())}),r!==!1&&Re("setSeries",t,i),a&&Wl("setSeries",n,t,i)}n.setSeries=_t;function Xo(t,i){Me(K[t],i)}function er(t,i){t.fill=ee(t.fill||null),t.dir=ie(t.dir,-1),i=i??K.length,K.splice(i,0,t)}function tr(t){t==null?K.length=0:K.splice(t,1)}n.addBand=er,n.setBand=Xo,n.delBand=tr;function lr(t,i){v[t].alpha=i,Ne&&rt[t]!=null&&(rt[t].style.opacity=i),Te&&Se[t]&&(Se[t].style.opacity=i)}let Dt,jt,Jt,vl={focus:!0};function nr(t){if(t!=Jt){let i=t==null,r=kt.alpha!=1;v.forEach((a,f)=>{if(o==1||f>0){let p=i||f==0||f==t;a._focus=i?null:p,r&&lr(f,p?1:kt.alpha)}}),Jt=t,r&&gl()}}Te&&cl&&Oe(as,re,t=>{R._lock||(qt(t),Jt!=null&&_t(null,vl,!0,_e.setSeries))});function Mt(t,i,r){let a=k[i];r&&(t=t/oe-(a.ori==1?Ee:pe));let f=Y;a.ori==1&&(f=E,t=f-t),a.dir==-1&&(t=f-t);let p=a._min,w=a._max,y=t/f,S=p+(w-p)*y,M=a.distr;return M==3?Pl(10,S):M==4?jr(S,a.asinh):M==100?a.bwd(S):S}function ir(t,i){let r=Mt(t,C,i);return yt(r,l[0],Le,De)}n.valToIdx=t=>yt(t,l[0]),n.posToIdx=ir,n.posToVal=Mt,n.valToPos=(t,i,r)=>k[i].ori==0?u(t,k[i],r?qe:Y,r?Ze:0):c(t,k[i],r?pt:E,r?st:0),n.setCursor=(t,i,r)=>{he=t.left,xe=t.top,Zt(null,i,r)};function Wi(t,i){be(Sl,Ml,me.left=t),be(Sl,Gl,me.width=i)}function Bi(t,i){be(Sl,"top",me.top=t),be(Sl,Ul,me.height=i)}let jl=_.ori==0?Wi:Bi,Nl=_.ori==1?Wi:Bi;function sr(){if(Te&&Z.live)for(let t=o==2?1:0;t<v.length;t++){if(t==0&&it)continue;let i=Z.values[t],r=0;for(let a in i)St[t][r++].firstChild.nodeValue=i[a]}}function On(t,i){if(t!=null&&(t.idxs?t.idxs.forEach((r,a)=>{ue[a]=r}):Br(t.idx)||ue.fill(t.idx),Z.idx=ue[0]),Te&&Z.live){for(let r=0;r<v.length;r++)(r>0||o==1&&!it)&&or(r,ue[r]);sr()}ot=!1,i!==!1&&Re("setLegend")}n.setLegend=On;function or(t,i){let r=v[t],a=t==0&&q==2?ht:l[t],f;it?f=r.values(n,t,i)??Ft:(f=r.value(n,i==null?null:a[i],t,i),f=f==null?Ft:{_:f}),Z.values[t]=f}function Zt(t,i,r){Ni=he,Oi=xe,[he,xe]=R.move(n,he,xe),R.left=he,R.top=xe,Ne&&(bl&&Pt(bl,Pe(he),0,Y,E),wl&&Pt(wl,0,Pe(xe),Y,E));let a,f=Le>De;Dt=fe,jt=null;let p=_.ori==0?Y:E,w=_.ori==1?Y:E;if(he<0||Ve==0||f){a=R.idx=null;for(let y=0;y<v.length;y++){let S=rt[y];S!=null&&Pt(S,-10,-10,Y,E)}cl&&_t(null,vl,!0,t==null&&_e.setSeries),Z.live&&(ue.fill(a),ot=!0)}else{let y,S,M;o==1&&(y=_.ori==0?he:xe,S=Mt(y,C),a=R.idx=yt(S,l[0],Le,De),M=z(l[0][a],_,p,0));let T=-10,A=-10,I=0,se=0,ne=!0,Q="",O="";for(let F=o==2?1:0;F<v.length;F++){let ge=v[F],ve=ue[F],Fe=ve==null?null:o==1?l[F][ve]:l[F][1][ve],ce=R.dataIdx(n,F,a,S),ke=ce==null?null:o==1?l[F][ce]:l[F][1][ce];if(ot=ot||ke!=Fe||ce!=ve,ue[F]=ce,F>0&&ge.show){let Qe=ce==null?-10:ce==a?M:z(o==1?l[0][ce]:l[F][0][ce],_,p,0),We=ke==null?-10:B(ke,o==1?k[ge.scale]:k[ge.facets[1].scale],w,0);if(cl&&ke!=null){let at=_.ori==1?he:xe,mt=Ae(kt.dist(n,F,ce,We,at));if(mt<Dt){let Tt=kt.bias;if(Tt!=0){let Xe=Mt(at,ge.scale),ut=ke>=0?1:-1,gt=Xe>=0?1:-1;gt==ut&&(gt==1?Tt==1?ke>=Xe:ke<=Xe:Tt==1?ke<=Xe:ke>=Xe)&&(Dt=mt,jt=F)}else Dt=mt,jt=F}}if(ot||fl){let at,mt;_.ori==0?(at=Qe,mt=We):(at=We,mt=Qe);let Tt,Xe,ut,gt,Et,Be,et=!0,Qt=je.bbox;if(Qt!=null){et=!1;let Ie=Qt(n,F);ut=Ie.left,gt=Ie.top,Tt=Ie.width,Xe=Ie.height}else ut=at,gt=mt,Tt=Xe=je.size(n,F);if(Be=je.fill(n,F),Et=je.stroke(n,F),fl)F==jt&&Dt<=kt.prox&&(T=ut,A=gt,I=Tt,se=Xe,ne=et,Q=Be,O=Et);else{let Ie=rt[F];Ie!=null&&(dl[F]=ut,pl[F]=gt,ms(Ie,Tt,Xe,et),ps(Ie,Be,Et),Pt(Ie,ft(ut),ft(gt),Y,E))}}}}if(fl){let F=kt.prox,ge=Jt==null?Dt<=F:Dt>F||jt!=Jt;if(ot||ge){let ve=rt[0];ve!=null&&(dl[0]=T,pl[0]=A,ms(ve,I,se,ne),ps(ve,Q,O),Pt(ve,ft(T),ft(A),Y,E))}}}if(me.show&&Ht)if(t!=null){let[y,S]=_e.scales,[M,T]=_e.match,[A,I]=t.cursor.sync.scales,se=t.cursor.drag;if(Ce=se._x,ze=se._y,Ce||ze){let{left:ne,top:Q,width:O,height:F}=t.select,ge=t.scales[A].ori,ve=t.posToVal,Fe,ce,ke,Qe,We,at=y!=null&&M(y,A),mt=S!=null&&T(S,I);at&&Ce?(ge==0?(Fe=ne,ce=O):(Fe=Q,ce=F),ke=k[y],Qe=z(ve(Fe,A),ke,p,0),We=z(ve(Fe+ce,A),ke,p,0),jl(xt(Qe,We),Ae(We-Qe))):jl(0,p),mt&&ze?(ge==1?(Fe=ne,ce=O):(Fe=Q,ce=F),ke=k[S],Qe=B(ve(Fe,I),ke,w,0),We=B(ve(Fe+ce,I),ke,w,0),Nl(xt(Qe,We),Ae(We-Qe))):Nl(0,w)}else In()}else{let y=Ae(Ni-$i),S=Ae(Oi-ji);if(_.ori==1){let I=y;y=S,S=I}Ce=He.x&&y>=He.dist,ze=He.y&&S>=He.dist;let M=He.uni;M!=null?Ce&&ze&&(Ce=y>=M,ze=S>=M,!Ce&&!ze&&(S>y?ze=!0:Ce=!0)):He.x&&He.y&&(Ce||ze)&&(Ce=ze=!0);let T,A;Ce&&(_.ori==0?(T=yl,A=he):(T=xl,A=xe),jl(xt(T,A),Ae(A-T)),ze||Nl(0,w)),ze&&(_.ori==1?(T=yl,A=he):(T=xl,A=xe),Nl(xt(T,A),Ae(A-T)),Ce||jl(0,p)),!Ce&&!ze&&(jl(0,0),Nl(0,0))}if(He._x=Ce,He._y=ze,t==null){if(r){if(es!=null){let[y,S]=_e.scales;_e.values[0]=y!=null?Mt(_.ori==0?he:xe,y):null,_e.values[1]=S!=null?Mt(_.ori==1?he:xe,S):null}Wl(Kn,n,he,xe,Y,E,a)}if(cl){let y=r&&_e.setSeries,S=kt.prox;Jt==null?Dt<=S&&_t(jt,vl,!0,y):Dt>S?_t(null,vl,!0,y):jt!=Jt&&_t(jt,vl,!0,y)}}ot&&(Z.idx=a,On()),i!==!1&&Re("setCursor")}let Nt=null;Object.defineProperty(n,"rect",{get(){return Nt==null&&Ol(!1),Nt}});function Ol(t=!1){t?Nt=null:(Nt=L.getBoundingClientRect(),Re("syncRect",Nt))}function Ii(t,i,r,a,f,p,w){R._lock||Ht&&t!=null&&t.movementX==0&&t.movementY==0||(Wn(t,i,r,a,f,p,w,!1,t!=null),t!=null?Zt(null,!0,!0):Zt(i,!0,!1))}function Wn(t,i,r,a,f,p,w,y,S){if(Nt==null&&Ol(!1),qt(t),t!=null)r=t.clientX-Nt.left,a=t.clientY-Nt.top;else{if(r<0||a<0){he=-10,xe=-10;return}let[M,T]=_e.scales,A=i.cursor.sync,[I,se]=A.values,[ne,Q]=A.scales,[O,F]=_e.match,ge=i.axes[0].side%2==1,ve=_.ori==0?Y:E,Fe=_.ori==1?Y:E,ce=ge?p:f,ke=ge?f:p,Qe=ge?a:r,We=ge?r:a;if(ne!=null?r=O(M,ne)?d(I,k[M],ve,0):-10:r=ve*(Qe/ce),Q!=null?a=F(T,Q)?d(se,k[T],Fe,0):-10:a=Fe*(We/ke),_.ori==1){let at=r;r=a,a=at}}S&&(i==null||i.cursor.event.type==Kn)&&((r<=1||r>=Y-1)&&(r=Xt(r,Y)),(a<=1||a>=E-1)&&(a=Xt(a,E))),y?($i=r,ji=a,[yl,xl]=R.move(n,r,a)):(he=r,xe=a)}let Bn={width:0,height:0,left:0,top:0};function In(){on(Bn,!1)}let Gi,Ui,Yi,qi;function Ki(t,i,r,a,f,p,w){Ht=!0,Ce=ze=He._x=He._y=!1,Wn(t,i,r,a,f,p,w,!0,!1),t!=null&&(Oe(Jn,ti,Ji,!1),Wl(os,n,yl,xl,Y,E,null));let{left:y,top:S,width:M,height:T}=me;Gi=y,Ui=S,Yi=M,qi=T}function Ji(t,i,r,a,f,p,w){Ht=He._x=He._y=!1,Wn(t,i,r,a,f,p,w,!1,!0);let{left:y,top:S,width:M,height:T}=me,A=M>0||T>0,I=Gi!=y||Ui!=S||Yi!=M||qi!=T;if(A&&I&&on(me),He.setScale&&A&&I){let se=y,ne=M,Q=S,O=T;if(_.ori==1&&(se=S,ne=T,Q=y,O=M),Ce&&$t(C,Mt(se,C),Mt(se+ne,C)),ze)for(let F in k){let ge=k[F];F!=C&&ge.from==null&&ge.min!=fe&&$t(F,Mt(Q+O,F),Mt(Q,F))}In()}else R.lock&&(R._lock=!R._lock,Zt(i,!0,t!=null));t!=null&&(rl(Jn,ti),Wl(Jn,n,he,xe,Y,E,null))}function rr(t,i,r,a,f,p,w){if(R._lock)return;qt(t);let y=Ht;if(Ht){let S=!0,M=!0,T=10,A,I;_.ori==0?(A=Ce,I=ze):(A=ze,I=Ce),A&&I&&(S=he<=T||he>=Y-T,M=xe<=T||xe>=E-T),A&&S&&(he=he<yl?0:Y),I&&M&&(xe=xe<xl?0:E),Zt(null,!0,!0),Ht=!1}he=-10,xe=-10,ue.fill(null),Zt(null,!0,!0),y&&(Ht=y)}function Zi(t,i,r,a,f,p,w){R._lock||(qt(t),Tn(),In(),t!=null&&Wl(us,n,he,xe,Y,E,null))}function Qi(){j.forEach(su),Mn(n.width,n.height,!0)}ll(dn,El,Qi);let kl={};kl.mousedown=Ki,kl.mousemove=Ii,kl.mouseup=Ji,kl.dblclick=Zi,kl.setSeries=(t,i,r,a)=>{let f=_e.match[2];r=f(n,i,r),r!=-1&&_t(r,a,!0,!1)},Ne&&(Oe(os,L,Ki),Oe(Kn,L,Ii),Oe(rs,L,t=>{qt(t),Ol(!1)}),Oe(as,L,rr),Oe(us,L,Zi),ui.add(n),n.syncRect=Ol);let rn=n.hooks=e.hooks||{};function Re(t,i,r){Hn?$l.push([t,i,r]):t in rn&&rn[t].forEach(a=>{a.call(null,n,i,r)})}(e.plugins||[]).forEach(t=>{for(let i in t.hooks)rn[i]=(rn[i]||[]).concat(t.hooks[i])});let Xi=(t,i,r)=>r,_e=Me({key:null,setSeries:!1,filters:{pub:xs,sub:xs},scales:[C,v[1]?v[1].scale:null],match:[Ss,Ss,Xi],values:[null,null]},R.sync);_e.match.length==2&&_e.match.push(Xi),R.sync=_e;let es=_e.key,Gn=wo(es);function Wl(t,i,r,a,f,p,w){_e.filters.pub(t,i,r,a,f,p,w)&&Gn.pub(t,i,r,a,f,p,w)}Gn.sub(n);function ar(t,i,r,a,f,p,w){_e.filters.sub(t,i,r,a,f,p,w)&&kl[t](null,i,r,a,f,p,w)}n.pub=ar;function ur(){Gn.unsub(n),ui.delete(n),Bt.clear(),ii(dn,El,Qi),m.remove(),re?.remove(),Re("destroy")}n.destroy=ur;function Un(){Re("init",e,l),Li(l||e.data,!1),$[C]?$n(C,$[C]):Tn(),Xl=me.show&&(me.width>0||me.height>0),Yt=ot=!0,Mn(e.width,e.height)}return v.forEach(Pi),j.forEach(Oo),s?s instanceof HTMLElement?(s.appendChild(m),Un()):s(n,Un):Un(),n}$e.assign=Me;$e.fmtNum=gi;$e.rangeNum=pn;$e.rangeLog=gn;$e.rangeAsinh=hi;$e.orient=il;$e.pxRatio=oe;$e.join=Jr;$e.fmtDate=wi,$e.tzDate=ra;$e.sync=wo;{$e.addGap=Ba,$e.clipGaps=yn;let e=$e.paths={points:_o};e.linear=To,e.stepped=Ua,e.bars=Ya,e.spline=Ka}var kn=class{constructor(l){bt(this,"host",l);bt(this,"plot",null);new ResizeObserver(()=>this.plot?.setSize(this.size())).observe(l)}update(l){let s=l.perMinuteSeries,n=[s.map(o=>o.at/1e3),s.map(o=>o.requests),s.map(()=>l.perMinute),s.map(o=>o.throttled)];if(this.plot){this.plot.setData(n);return}this.plot=new $e({...this.size(),legend:{live:!1},cursor:{drag:{x:!1,y:!1}},scales:{y:{range:(o,u,c)=>[0,Math.max(c,1)*1.1]}},axes:[{stroke:"#94a3b8",grid:{stroke:"#334155"},ticks:{stroke:"#334155"}},{stroke:"#94a3b8",grid:{stroke:"#334155"},ticks:{stroke:"#334155"},size:44}],series:[{},{label:"requests / min",stroke:"#60a5fa",fill:"rgba(96,165,250,0.25)",width:2,points:{show:!1}},{label:"limit",stroke:"#f87171",dash:[6,4],width:1.5,points:{show:!1}},{label:"429s",stroke:"#fbbf24",width:2,points:{show:!1}}]},n,this.host)}size(){return{width:Math.max(240,this.host.clientWidth),height:200}}};var Ue=(e,l,s="")=>D("div",{},D("b",{class:s},l),D("span",{class:"dim"},e));function Lo(e,l){let s=(c,d)=>c===null?d:_l(c,l),n=e.state==="up"&&e.deciding?"ok":e.state==="stale"||e.lastReadFailure||e.state==="up"?"bad":"dim",o=e.caughtUpFromSnapshot,u=e.lastGap;return[D("p",{class:n,id:"mirror-state"},e.summary),D("div",{class:"stats"},Ue("members held",String(e.held)),Ue("last full read",s(e.lastFullReadAt,"never")),Ue("last audit catch-up",s(e.lastAuditCatchUpAt,"not yet")),Ue("requests today",String(e.requestsToday))),o!==null&&D("p",{class:"dim"},`caught up from snapshot at ${Ct(o.at)} (${o.reads} audit read${o.reads===1?"":"s"})`),u!==null&&D("p",{class:u.rereadAt===null?"bad":"dim",id:"mirror-gap"},`${e.gaps===1?"gap":`${e.gaps} gaps`} in the audit log, the last ${_l(u.at,l)} (${u.reason}): ${u.rereadAt===null?"joins are looked up until the full read begun after it completes":`ended by a full read at ${Ct(u.rereadAt)}`}`),e.clockSkew!==null&&D("p",{class:"dim",id:"mirror-skew"},`${e.clockSkew.entries} audit entr${e.clockSkew.entries===1?"y":"ies"} stamped ahead of the service\'s clock, the last (${e.clockSkew.last.entry}) ${Math.round(e.clockSkew.last.aheadMs/6e4)} min ahead, ${_l(e.clockSkew.last.at,l)}: acted on, the log read on the service\'s clock`),e.lastReadFailure!==null&&D("p",{class:"bad"},`last read failed: ${e.lastReadFailure}`)]}function Do(e){return[D("p",{class:"dim"},"The most recent membership decides for each license."),D("div",{class:"scroll"},Bl(["license","decides","also claimed by"],e.licenses.map(l=>[l.license??"\\u2014",l.deciding,`${l.memberIds.filter(s=>s!==l.deciding).join(", ")}${l.members>l.memberIds.length?` and ${l.members-l.memberIds.length} more`:""}`]))),e.more&&D("p",{class:"warn"},"More licenses were claimed by several members than are listed.")]}function Co(e,l){let s=e.players.online.filter(n=>l?[n.id,n.name,n.member,n.status,...n.departments.flatMap(u=>[u.name,u.rank,u.callsign])].join(" ").toLowerCase().includes(l):!0);return[D("p",{class:"dim"},`${e.players.onlineCount} online, ${e.players.connectingCount} connecting${l?`; ${s.length} match`:""}`),D("div",{class:"scroll"},Bl(["id","player","member","status","department","rank","callsign","hours (7 d)","job"],s.map(n=>{let o=u=>ls(n.departments.length>0?n.departments.map(u):["\\u2014"]);return[n.id,n.name,n.member??(n.loaded?"not on the roster":"loading\\u2026"),n.status??"\\u2014",o(u=>`${u.primary?"\\u2605 ":""}${u.name}`),o(u=>u.rank??"\\u2014"),o(u=>u.callsign??"\\u2014"),n.hours7!==null?n.hours7.toFixed(1):"\\u2014",n.job?`${n.job.job} ${n.job.grade}`:"\\u2014"]})))]}var ou=4e3,Mi=class{constructor(l){bt(this,"sections",new Map);bt(this,"chartHost",D("div",{class:"chart",id:"rate-chart"}));bt(this,"chart",new kn(this.chartHost));bt(this,"search",D("input",{type:"search",placeholder:"Search name, department, rank, callsign\\u2026",id:"player-search"}));bt(this,"doctorButton",D("button",{type:"button",id:"run-doctor"},"Run doctor again"));bt(this,"header",D("span",{class:"meta"}));bt(this,"last",null);let s=D("form",{method:"post",action:"logout"},D("button",{class:"quiet",type:"submit"},"Sign out"));l.replaceChildren(D("header",{},D("h1",{},"roster"),this.header,s),this.main()),this.search.addEventListener("input",()=>this.last&&this.renderPlayers(this.last)),this.doctorButton.addEventListener("click",()=>{this.runDoctor()})}main(){let l=D("main");for(let[s,n,o]of[["health","Health",!1],["cache","Cache",!1],["mirror","Roster mirror",!1],["claims","Licenses claimed by several members",!1],["rate","Rate limits",!0],["joins","Joins",!0],["players","Online players",!0],["training","Training",!1],["doctor","Doctor",!1]]){let u=D("div");this.sections.set(s,u),l.append(D("section",{id:s,class:o?"wide":""},D("h2",{},n),u))}return this.sections.get("rate").before(this.chartHost),this.sections.get("players").before(this.search),this.sections.get("doctor").before(this.doctorButton),l}async refresh(){try{let l=await fetch("status.json",{cache:"no-store",credentials:"same-origin"});if(l.status===401||l.status===429){location.reload();return}if(!l.ok)throw new Error(`status.json answered ${l.status}`);this.render(await l.json())}catch(l){this.header.textContent=`could not refresh: ${Yn(l)}`}}render(l){this.last=l,document.body.dataset.loaded="true",this.header.textContent=`${l.health.community??"community not verified"} \\xB7 v${l.version} \\xB7 updated ${Ct(l.generatedAt)}`;let s=l.generatedAt,n=(g,P,L,V="not yet known")=>D("span",{class:g===null?"dim":g?"ok":"bad"},g===null?V:g?`\\u2713 ${P}`:`\\u2717 ${L}`),{health:o,rateLimit:u,joins:c,cache:d}=l;this.fill("health",D("dl",{},D("dt",{},"key"),D("dd",{},n(o.keyVerified,"verified","not verified")),D("dt",{},"community"),D("dd",{},o.community??"\\u2014"),D("dt",{},"service"),D("dd",{},n(o.serviceReachable,"reachable","not answering")),o.keySuspended&&D("dt",{},"key refused"),o.keySuspended&&D("dd",{class:"bad"},o.keySuspended),D("dt",{},"last error"),D("dd",{},o.lastError?`${o.lastError.message} (${Ct(o.lastError.at)}, ${_l(o.lastError.at,s)})`:"none"))),this.chart.update(u),this.fill("rate",D("div",{class:"stats"},Ue("left this minute",`${u.remainingThisMinute} / ${u.perMinute}`),Ue("left today",u.remainingToday===null?"\\u2014":`${u.remainingToday} / ${u.perDay}`),Ue("429 answers",String(u.throttledTotal),u.throttledTotal>0?"warn":""),Ue("requests sent",String(u.requestsTotal)),Ue("queued join / refresh / background",`${u.queued.join} / ${u.queued.refresh} / ${u.queued.background}`),u.pausedUntil!==null&&Ue("paused after a 429 until",Ct(u.pausedUntil),"bad")));let h=Math.max(1,...c.histogram.counts),m=c.histogram.bounds.map(g=>`\\u2264${g}s`).concat(`>${c.histogram.bounds[c.histogram.bounds.length-1]}s`);this.fill("joins",D("div",{class:"stats"},...c.byReason.map(g=>Ue(`${g.outcome}: ${g.reason}`,String(g.count),g.outcome==="refused"?"bad":"ok"))),D("div",{class:"bars",title:"decision times of the recent joins"},...c.histogram.counts.map((g,P)=>D("div",{},D("small",{class:"count"},g),D("span",{class:"bar"}),D("small",{class:"bound"},m[P])))),D("div",{class:"scroll"},Bl(["time","player","license","decision","reason","took"],c.recent.map(g=>[Ct(g.at),g.player,g.license??"\\u2014",D("span",{class:g.admitted?"ok":"bad"},g.admitted?"admitted":"refused"),D("span",{title:g.note},g.reason),`${g.ms} ms`]))));let x=this.sections.get("joins").querySelectorAll("span.bar");c.histogram.counts.forEach((g,P)=>{x[P]?.style.setProperty("--share",String(g/h))}),this.renderPlayers(l),this.fill("cache",D("div",{class:"stats"},Ue("entries",String(d.entries)),Ue("hit rate",`${Math.round(d.hitRate*100)}%`),Ue("hits / misses",`${d.hits} / ${d.misses}`))),this.renderMirror(l.mirror,s),this.renderClaims(l.claimedLicenses);let b=document.getElementById("training");b.hidden=!l.training.on,this.fill("training",D("pre",{},l.training.lines.join(`\n`))),this.renderDoctor(l.doctor)}renderMirror(l,s){document.getElementById("mirror").hidden=l===null,l!==null&&this.fill("mirror",...Lo(l,s))}renderClaims(l){document.getElementById("claims").hidden=l.licenses.length===0,this.fill("claims",...Do(l))}renderPlayers(l){this.fill("players",...Co(l,this.search.value.trim().toLowerCase()))}renderDoctor(l){this.doctorButton.disabled=l.running,l.running?this.doctorButton.textContent="Running\\u2026":this.doctorButton.textContent=l.last?"Run doctor again":"Run doctor",this.fill("doctor",l.last?D("div",{},D("p",{class:"dim"},`ran ${Ct(l.last.at)} in ${l.last.ms} ms`),D("pre",{id:"doctor-lines"},l.last.lines.join(`\n`))):D("p",{class:"dim"},"Not run yet from the panel."))}async runDoctor(){this.doctorButton.disabled=!0,this.doctorButton.textContent="Running\\u2026";try{let l=await fetch("doctor",{method:"POST",credentials:"same-origin"});if(!l.ok)throw new Error(`doctor answered ${l.status}`);let s=await l.json();this.renderDoctor({running:!1,last:s})}catch(l){this.fill("doctor",D("p",{class:"bad"},Yn(l))),this.doctorButton.disabled=!1}}fill(l,...s){this.sections.get(l)?.replaceChildren(...s.filter(n=>!!n))}},zo=new Mi(document.getElementById("app"));zo.refresh();setInterval(()=>{zo.refresh()},ou);})();\n' : "",
+    js: true ? '"use strict";(()=>{var fr=Object.defineProperty;var dr=(e,t,s)=>t in e?fr(e,t,{enumerable:!0,configurable:!0,writable:!0,value:s}):e[t]=s;var bt=(e,t,s)=>dr(e,typeof t!="symbol"?t+"":t,s);function Yn(e){return e instanceof Error||typeof e=="object"&&e!==null&&"message"in e&&typeof e.message=="string"?e.message:String(e)}function P(e,t={},...s){let n=document.createElement(e);for(let[o,u]of Object.entries(t))n.setAttribute(o,u);for(let o of s)o==null||o===!1||n.append(typeof o=="object"?o:String(o));return n}function Xt(e,t){let s=Math.max(0,Math.round((t-e)/1e3));return s<60?`${s}s ago`:s<3600?`${Math.floor(s/60)}m ago`:s<86400?`${Math.floor(s/3600)}h ago`:`${Math.floor(s/86400)}d ago`}function Ct(e){let t={hour:"2-digit",minute:"2-digit",second:"2-digit"};try{return new Date(e).toLocaleTimeString([],t)}catch{return new Date(e).toLocaleTimeString("en-GB",t)}}function Il(e,t){return P("table",{},P("thead",{},P("tr",{},...e.map(s=>P("th",{},s)))),P("tbody",{},...t.map(s=>P("tr",{},...s.map((n,o)=>P("td",{"data-label":e[o]??""},n))))))}function ls(e){let t=document.createDocumentFragment();return t.append(...e.map(s=>P("div",{class:"line"},s))),t}var pr="uplot",hr="u-hz",mr="u-vt",gr="u-title",br="u-wrap",wr="u-under",yr="u-over",xr="u-axis",ll="u-off",Sr="u-select",vr="u-cursor-x",kr="u-cursor-y",_r="u-cursor-pt",Mr="u-legend",Tr="u-live",Er="u-inline",Pr="u-series",Ar="u-marker",ns="u-label",Lr="u-value",Gl="width",Ul="height";var is="bottom",Ml="left",qn="right",fi="#000",ss=fi+"0",Kn="mousemove",os="mousedown",Jn="mouseup",rs="mouseenter",as="mouseleave",us="dblclick",Dr="resize",Cr="scroll",cs="change",dn="dppxchange",di="--",Cl=typeof window<"u",ti=Cl?document:null,El=Cl?window:null,zr=Cl?navigator:null,oe,an;function li(){let e=devicePixelRatio;oe!=e&&(oe=e,an&&ii(cs,an,li),an=matchMedia(`(min-resolution: ${oe-.001}dppx) and (max-resolution: ${oe+.001}dppx)`),nl(cs,an,li),El.dispatchEvent(new CustomEvent(dn)))}function tt(e,t){if(t!=null){let s=e.classList;!s.contains(t)&&s.add(t)}}function ni(e,t){let s=e.classList;s.contains(t)&&s.remove(t)}function be(e,t,s){e.style[t]=s+"px"}function wt(e,t,s,n){let o=ti.createElement(e);return t!=null&&tt(o,t),s?.insertBefore(o,n),o}function ct(e,t){return wt("div",e,t)}var fs=new WeakMap;function Pt(e,t,s,n,o){let u="translate("+t+"px,"+s+"px)",c=fs.get(e);u!=c&&(e.style.transform=u,fs.set(e,u),t<0||s<0||t>n||s>o?tt(e,ll):ni(e,ll))}var ds=new WeakMap;function ps(e,t,s){let n=t+s,o=ds.get(e);n!=o&&(ds.set(e,n),e.style.background=t,e.style.borderColor=s)}var hs=new WeakMap;function ms(e,t,s,n){let o=t+""+s,u=hs.get(e);o!=u&&(hs.set(e,o),e.style.height=s+"px",e.style.width=t+"px",e.style.marginLeft=n?-t/2+"px":0,e.style.marginTop=n?-s/2+"px":0)}var pi={passive:!0},Rr={...pi,capture:!0};function nl(e,t,s,n){t.addEventListener(e,s,n?Rr:pi)}function ii(e,t,s,n){t.removeEventListener(e,s,pi)}Cl&&li();function yt(e,t,s,n){let o;s=s||0,n=n||t.length-1;let u=n<=2147483647;for(;n-s>1;)o=u?s+n>>1:lt((s+n)/2),t[o]<e?s=o:n=o;return e-t[s]<=t[n]-e?s:n}function Is(e){return(s,n,o)=>{let u=-1,c=-1;for(let d=n;d<=o;d++)if(e(s[d])){u=d;break}for(let d=o;d>=n;d--)if(e(s[d])){c=d;break}return[u,c]}}var Ws=e=>e!=null,Gs=e=>e!=null&&e>0,mn=Is(Ws),Fr=Is(Gs);function Vr(e,t,s,n=0,o=!1){let u=o?Fr:mn,c=o?Gs:Ws;[t,s]=u(e,t,s);let d=e[t],h=e[t];if(t>-1)if(n==1)d=e[t],h=e[s];else if(n==-1)d=e[s],h=e[t];else for(let m=t;m<=s;m++){let x=e[m];c(x)&&(x<d?d=x:x>h&&(h=x))}return[d??fe,h??-fe]}function gn(e,t,s,n){let o=ws(e),u=ws(t);e==t&&(o==-1?(e*=s,t/=s):(e/=s,t*=s));let c=s==10?zt:Us,d=o==1?lt:ft,h=u==1?ft:lt,m=d(c(Le(e))),x=h(c(Le(t))),b=Pl(s,m),g=Pl(s,x);return s==10&&(m<0&&(b=de(b,-m)),x<0&&(g=de(g,-x))),n||s==2?(e=b*o,t=g*u):(e=Js(e,b),t=bn(t,g)),[e,t]}function hi(e,t,s,n){let o=gn(e,t,s,n);return e==0&&(o[0]=0),t==0&&(o[1]=0),o}var mi=.1,gs={mode:3,pad:mi},ql={pad:0,soft:null,mode:0},$r={min:ql,max:ql};function pn(e,t,s,n){return wn(s)?bs(e,t,s):(ql.pad=s,ql.soft=n?0:null,ql.mode=n?3:0,bs(e,t,$r))}function ie(e,t){return e??t}function Hr(e,t,s){for(t=ie(t,0),s=ie(s,e.length-1);t<=s;){if(e[t]!=null)return!0;t++}return!1}function bs(e,t,s){let n=s.min,o=s.max,u=ie(n.pad,0),c=ie(o.pad,0),d=ie(n.hard,-fe),h=ie(o.hard,fe),m=ie(n.soft,fe),x=ie(o.soft,-fe),b=ie(n.mode,0),g=ie(o.mode,0),A=t-e,D=zt(A),V=Ue(Le(e),Le(t)),j=zt(V),B=Le(j-D);(A<1e-24||B>10)&&(A=0,(e==0||t==0)&&(A=1e-24,b==2&&m!=fe&&(u=0),g==2&&x!=-fe&&(c=0)));let v=A||V||1e3,N=zt(v),k=Pl(10,lt(N)),K=v*(A==0?e==0?.1:1:u),C=de(Js(e-K,k/10),24),J=e>=m&&(b==1||b==3&&C<=m||b==2&&C>=m)?m:fe,U=Ue(d,C<J&&e>=J?J:xt(J,C)),X=v*(A==0?t==0?.1:1:c),G=de(bn(t+X,k/10),24),_=t<=x&&(g==1||g==3&&G>=x||g==2&&G<=x)?x:-fe,q=xt(h,G>_&&t<=_?_:Ue(_,G));return U==q&&U==0&&(q=100),[U,q]}var Nr=new Intl.NumberFormat(Cl?zr.language:"en-US"),gi=e=>Nr.format(e),nt=Math,fn=nt.PI,Le=nt.abs,lt=nt.floor,Ae=nt.round,ft=nt.ceil,xt=nt.min,Ue=nt.max,Pl=nt.pow,ws=nt.sign,zt=nt.log10,Us=nt.log2,jr=(e,t=1)=>nt.sinh(e)*t,Zn=(e,t=1)=>nt.asinh(e/t),fe=1/0;function ys(e){return(zt((e^e>>31)-(e>>31))|0)+1}function si(e,t,s){return xt(Ue(e,t),s)}function Ys(e){return typeof e=="function"}function ee(e){return Ys(e)?e:()=>e}var Or=()=>{},qs=e=>e,Ks=(e,t)=>t,Br=e=>null,xs=e=>!0,Ss=(e,t)=>e==t,Ir=/\\.\\d*?(?=9{6,}|0{6,})/gm,il=e=>{if(Qs(e)||Bt.has(e))return e;let t=`${e}`,s=t.match(Ir);if(s==null)return e;let n=s[0].length-1;if(t.indexOf("e-")!=-1){let[o,u]=t.split("e");return+`${il(o)}e${u}`}return de(e,n)};function el(e,t){return il(de(il(e/t))*t)}function bn(e,t){return il(ft(il(e/t))*t)}function Js(e,t){return il(lt(il(e/t))*t)}function de(e,t=0){if(Qs(e))return e;let s=10**t,n=e*s*(1+Number.EPSILON);return Ae(n)/s}var Bt=new Map;function Zs(e){return((""+e).split(".")[1]||"").length}function Jl(e,t,s,n){let o=[],u=n.map(Zs);for(let c=t;c<s;c++){let d=Le(c),h=de(Pl(e,c),d);for(let m=0;m<n.length;m++){let x=e==10?+`${n[m]}e${c}`:n[m]*h,b=(c>=0?0:d)+(c>=u[m]?0:u[m]),g=e==10?x:de(x,b);o.push(g),Bt.set(g,b)}}return o}var Kl={},bi=[],Al=[null,null],Ot=Array.isArray,Qs=Number.isInteger,Wr=e=>e===void 0;function vs(e){return typeof e=="string"}function wn(e){let t=!1;if(e!=null){let s=e.constructor;t=s==null||s==Object}return t}function Gr(e){return e!=null&&typeof e=="object"}var Ur=Object.getPrototypeOf(Uint8Array),Xs="__proto__";function Ll(e,t=wn){let s;if(Ot(e)){let n=e.find(o=>o!=null);if(Ot(n)||t(n)){s=Array(e.length);for(let o=0;o<e.length;o++)s[o]=Ll(e[o],t)}else s=e.slice()}else if(e instanceof Ur)s=e.slice();else if(t(e)){s={};for(let n in e)n!=Xs&&(s[n]=Ll(e[n],t))}else s=e;return s}function Te(e){let t=arguments;for(let s=1;s<t.length;s++){let n=t[s];for(let o in n)o!=Xs&&(wn(e[o])?Te(e[o],Ll(n[o])):e[o]=Ll(n[o]))}return e}var Yr=0,qr=1,Kr=2;function Jr(e,t,s){for(let n=0,o,u=-1;n<t.length;n++){let c=t[n];if(c>u){for(o=c-1;o>=0&&e[o]==null;)e[o--]=null;for(o=c+1;o<s&&e[o]==null;)e[u=o++]=null}}}function Zr(e,t){if(ea(e)){let c=e[0].slice();for(let d=1;d<e.length;d++)c.push(...e[d].slice(1));return ta(c[0])||(c=Xr(c)),c}let s=new Set;for(let c=0;c<e.length;c++){let h=e[c][0],m=h.length;for(let x=0;x<m;x++)s.add(h[x])}let n=[Array.from(s).sort((c,d)=>c-d)],o=n[0].length,u=new Map;for(let c=0;c<o;c++)u.set(n[0][c],c);for(let c=0;c<e.length;c++){let d=e[c],h=d[0];for(let m=1;m<d.length;m++){let x=d[m],b=Array(o).fill(void 0),g=t?t[c][m]:qr,A=[];for(let D=0;D<x.length;D++){let V=x[D],j=u.get(h[D]);V===null?g!=Yr&&(b[j]=V,g==Kr&&A.push(j)):b[j]=V}Jr(b,A,o),n.push(b)}}return n}var Qr=typeof queueMicrotask>"u"?e=>Promise.resolve().then(e):queueMicrotask;function Xr(e){let t=e[0],s=t.length,n=Array(s);for(let u=0;u<n.length;u++)n[u]=u;n.sort((u,c)=>t[u]-t[c]);let o=[];for(let u=0;u<e.length;u++){let c=e[u],d=Array(s);for(let h=0;h<s;h++)d[h]=c[n[h]];o.push(d)}return o}function ea(e){let t=e[0][0],s=t.length;for(let n=1;n<e.length;n++){let o=e[n][0];if(o.length!=s)return!1;if(o!=t){for(let u=0;u<s;u++)if(o[u]!=t[u])return!1}}return!0}function ta(e,t=100){let s=e.length;if(s<=1)return!0;let n=0,o=s-1;for(;n<=o&&e[n]==null;)n++;for(;o>=n&&e[o]==null;)o--;if(o<=n)return!0;let u=Ue(1,lt((o-n+1)/t));for(let c=e[n],d=n+u;d<=o;d+=u){let h=e[d];if(h!=null){if(h<=c)return!1;c=h}}return!0}var eo=["January","February","March","April","May","June","July","August","September","October","November","December"],to=["Sunday","Monday","Tuesday","Wednesday","Thursday","Friday","Saturday"];function lo(e){return e.slice(0,3)}var la=to.map(lo),na=eo.map(lo),ia={MMMM:eo,MMM:na,WWWW:to,WWW:la};function Wl(e){return(e<10?"0":"")+e}function sa(e){return(e<10?"00":e<100?"0":"")+e}var oa={YYYY:e=>e.getFullYear(),YY:e=>(e.getFullYear()+"").slice(2),MMMM:(e,t)=>t.MMMM[e.getMonth()],MMM:(e,t)=>t.MMM[e.getMonth()],MM:e=>Wl(e.getMonth()+1),M:e=>e.getMonth()+1,DD:e=>Wl(e.getDate()),D:e=>e.getDate(),WWWW:(e,t)=>t.WWWW[e.getDay()],WWW:(e,t)=>t.WWW[e.getDay()],HH:e=>Wl(e.getHours()),H:e=>e.getHours(),h:e=>{let t=e.getHours();return t==0?12:t>12?t-12:t},AA:e=>e.getHours()>=12?"PM":"AM",aa:e=>e.getHours()>=12?"pm":"am",a:e=>e.getHours()>=12?"p":"a",mm:e=>Wl(e.getMinutes()),m:e=>e.getMinutes(),ss:e=>Wl(e.getSeconds()),s:e=>e.getSeconds(),fff:e=>sa(e.getMilliseconds())};function wi(e,t){t=t||ia;let s=[],n=/\\{([a-z]+)\\}|[^{]+/gi,o;for(;o=n.exec(e);)s.push(o[0][0]=="{"?oa[o[1]]:o[0]);return u=>{let c="";for(let d=0;d<s.length;d++)c+=typeof s[d]=="string"?s[d]:s[d](u,t);return c}}var ra=new Intl.DateTimeFormat().resolvedOptions().timeZone;function aa(e,t){let s;return t=="UTC"||t=="Etc/UTC"?s=new Date(+e+e.getTimezoneOffset()*6e4):t==ra?s=e:(s=new Date(e.toLocaleString("en-US",{timeZone:t})),s.setMilliseconds(e.getMilliseconds())),s}var no=e=>e%1==0,hn=[1,2,2.5,5],ua=Jl(10,-32,0,hn),io=Jl(10,0,32,hn),ca=io.filter(no),tl=ua.concat(io),yi=`\n`,so="{YYYY}",ks=yi+so,oo="{M}/{D}",Yl=yi+oo,un=Yl+"/{YY}",ro="{aa}",fa="{h}:{mm}",Tl=fa+ro,_s=yi+Tl,Ms=":{ss}",ae=null;function ao(e){let t=e*1e3,s=t*60,n=s*60,o=n*24,u=o*30,c=o*365,h=(e==1?Jl(10,0,3,hn).filter(no):Jl(10,-3,0,hn)).concat([t,t*5,t*10,t*15,t*30,s,s*5,s*10,s*15,s*30,n,n*2,n*3,n*4,n*6,n*8,n*12,o,o*2,o*3,o*4,o*5,o*6,o*7,o*8,o*9,o*10,o*15,u,u*2,u*3,u*4,u*6,c,c*2,c*5,c*10,c*25,c*50,c*100]),m=[[c,so,ae,ae,ae,ae,ae,ae,1],[o*28,"{MMM}",ks,ae,ae,ae,ae,ae,1],[o,oo,ks,ae,ae,ae,ae,ae,1],[n,"{h}"+ro,un,ae,Yl,ae,ae,ae,1],[s,Tl,un,ae,Yl,ae,ae,ae,1],[t,Ms,un+" "+Tl,ae,Yl+" "+Tl,ae,_s,ae,1],[e,Ms+".{fff}",un+" "+Tl,ae,Yl+" "+Tl,ae,_s,ae,1]];function x(b){return(g,A,D,V,j,B)=>{let v=[],N=j>=c,k=j>=u&&j<c,K=b(D),C=de(K*e,3),J=Qn(K.getFullYear(),N?0:K.getMonth(),k||N?1:K.getDate()),U=de(J*e,3);if(k||N){let X=k?j/u:0,G=N?j/c:0,_=C==U?C:de(Qn(J.getFullYear()+G,J.getMonth()+X,1)*e,3),q=new Date(Ae(_/e)),z=q.getFullYear(),I=q.getMonth();for(let H=0;_<=V;H++){let te=Qn(z+G*H,I+X*H,1),$=te-b(de(te*e,3));_=de((+te+$)*e,3),_<=V&&v.push(_)}}else{let X=j>=o?o:j,G=lt(D)-lt(C),_=U+G+bn(C-U,X);v.push(_);let q=b(_),z=q.getHours()+q.getMinutes()/s+q.getSeconds()/n,I=j/n,H=g.axes[A]._space,te=B/H;for(;_=de(_+j,e==1?0:3),!(_>V);)if(I>1){let $=lt(de(z+I,6))%24,le=b(_).getHours()-$;le>1&&(le=-1),_-=le*n,z=(z+I)%24;let ue=v[v.length-1];de((_-ue)/j,3)*te>=.7&&v.push(_)}else v.push(_)}return v}}return[h,m,x]}var[da,pa,ha]=ao(1),[ma,ga,ba]=ao(.001);Jl(2,-53,53,[1]);function Ts(e,t){return e.map(s=>s.map((n,o)=>o==0||o==8||n==null?n:t(o==1||s[8]==0?n:s[1]+n)))}function Es(e,t){return(s,n,o,u,c)=>{let d=t.find(D=>c>=D[0])||t[t.length-1],h,m,x,b,g,A;return n.map(D=>{let V=e(D),j=V.getFullYear(),B=V.getMonth(),v=V.getDate(),N=V.getHours(),k=V.getMinutes(),K=V.getSeconds(),C=j!=h&&d[2]||B!=m&&d[3]||v!=x&&d[4]||N!=b&&d[5]||k!=g&&d[6]||K!=A&&d[7]||d[1];return h=j,m=B,x=v,b=N,g=k,A=K,C(V)})}}function wa(e,t){let s=wi(t);return(n,o,u,c,d)=>o.map(h=>s(e(h)))}function Qn(e,t,s){return new Date(e,t,s)}function Ps(e,t){return t(e)}var ya="{YYYY}-{MM}-{DD} {h}:{mm}{aa}";function As(e,t){return(s,n,o,u)=>u==null?di:t(e(n))}function xa(e,t){let s=e.series[t];return s.width?s.stroke(e,t):s.points.width?s.points.stroke(e,t):null}function Sa(e,t){return e.series[t].fill(e,t)}var va={show:!0,live:!0,isolate:!1,mount:Or,markers:{show:!0,width:2,stroke:xa,fill:Sa,dash:"solid"},idx:null,idxs:null,values:[]};function ka(e,t){let s=e.cursor.points,n=ct(),o=s.size(e,t);be(n,Gl,o),be(n,Ul,o);let u=o/-2;be(n,"marginLeft",u),be(n,"marginTop",u);let c=s.width(e,t,o);return c&&be(n,"borderWidth",c),n}function _a(e,t){let s=e.series[t].points;return s._fill||s._stroke}function Ma(e,t){let s=e.series[t].points;return s._stroke||s._fill}function Ta(e,t){return e.series[t].points.size}var Xn=[0,0];function Ea(e,t,s){return Xn[0]=t,Xn[1]=s,Xn}function cn(e,t,s,n=!0){return o=>{o.button==0&&(!n||o.target==t)&&s(o)}}function ei(e,t,s,n=!0){return o=>{(!n||o.target==t)&&s(o)}}var Pa={show:!0,x:!0,y:!0,lock:!1,move:Ea,points:{one:!1,show:ka,size:Ta,width:0,stroke:Ma,fill:_a},bind:{mousedown:cn,mouseup:cn,click:cn,dblclick:cn,mousemove:ei,mouseleave:ei,mouseenter:ei},drag:{setScale:!0,x:!0,y:!1,dist:0,uni:null,click:(e,t)=>{t.stopPropagation(),t.stopImmediatePropagation()},_x:!1,_y:!1},focus:{dist:(e,t,s,n,o)=>n-o,prox:-1,bias:0},hover:{skip:[void 0],prox:null,bias:0},left:-10,top:-10,idx:null,dataIdx:null,idxs:null,event:null},uo={show:!0,stroke:"rgba(0,0,0,0.07)",width:2},xi=Te({},uo,{filter:Ks}),co=Te({},xi,{size:10}),fo=Te({},uo,{show:!1}),Si=\'12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol", "Noto Color Emoji"\',po="bold "+Si,ho=1.5,Ls={show:!0,scale:"x",stroke:fi,space:50,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:po,side:2,grid:xi,ticks:co,border:fo,font:Si,lineGap:ho,rotate:0},Aa="Value",La="Time",Ds={show:!0,scale:"x",auto:!1,sorted:1,min:fe,max:-fe,idxs:[]};function Da(e,t,s,n,o){return t.map(u=>u==null?"":gi(u))}function Ca(e,t,s,n,o,u,c){let d=[],h=Bt.get(o)||0;s=c?s:de(bn(s,o),h);for(let m=s;m<=n;m=de(m+o,h))d.push(Object.is(m,-0)?0:m);return d}function oi(e,t,s,n,o,u,c){let d=[],h=e.scales[e.axes[t].scale].log,m=h==10?zt:Us,x=lt(m(s));o=Pl(h,x),h==10&&(o=tl[yt(o,tl)]);let b=s,g=o*h;h==10&&(g=tl[yt(g,tl)]);do d.push(b),b=b+o,h==10&&!Bt.has(b)&&(b=de(b,Bt.get(o))),b>=g&&(o=b,g=o*h,h==10&&(g=tl[yt(g,tl)]));while(b<=n);return d}function za(e,t,s,n,o,u,c){let h=e.scales[e.axes[t].scale].asinh,m=n>h?oi(e,t,Ue(h,s),n,o):[h],x=n>=0&&s<=0?[0]:[];return(s<-h?oi(e,t,Ue(h,-n),-s,o):[h]).reverse().map(g=>-g).concat(x,m)}var mo=/./,Ra=/[12357]/,Fa=/[125]/,Cs=/1/,ri=(e,t,s,n)=>e.map((o,u)=>t==4&&o==0||u%n==0&&s.test(o.toExponential()[o<0?1:0])?o:null);function Va(e,t,s,n,o){let u=e.axes[s],c=u.scale,d=e.scales[c],h=e.valToPos,m=u._space,x=h(10,c),b=h(9,c)-x>=m?mo:h(7,c)-x>=m?Ra:h(5,c)-x>=m?Fa:Cs;if(b==Cs){let g=Le(h(1,c)-x);if(g<m)return ri(t.slice().reverse(),d.distr,b,ft(m/g)).reverse()}return ri(t,d.distr,b,1)}function $a(e,t,s,n,o){let u=e.axes[s],c=u.scale,d=u._space,h=e.valToPos,m=Le(h(1,c)-h(2,c));return m<d?ri(t.slice().reverse(),3,mo,ft(d/m)).reverse():t}function Ha(e,t,s,n){return n==null?di:t==null?"":gi(t)}var zs={show:!0,scale:"y",stroke:fi,space:30,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:po,side:3,grid:xi,ticks:co,border:fo,font:Si,lineGap:ho,rotate:0};function Na(e,t){let s=3+(e||1)*2;return de(s*t,3)}function ja(e,t){let{scale:s,idxs:n}=e.series[0],o=e._data[0],u=e.valToPos(o[n[0]],s,!0),c=e.valToPos(o[n[1]],s,!0),d=Le(c-u),h=e.series[t],m=d/(h.points.space*oe);return n[1]-n[0]<=m}var Rs={scale:null,auto:!0,sorted:0,min:fe,max:-fe},go=(e,t,s,n,o)=>o,Fs={show:!0,auto:!0,sorted:0,gaps:go,alpha:1,facets:[Te({},Rs,{scale:"x"}),Te({},Rs,{scale:"y"})]},Vs={scale:"y",auto:!0,sorted:0,show:!0,spanGaps:!1,gaps:go,alpha:1,points:{show:ja,filter:null},values:null,min:fe,max:-fe,idxs:[],path:null,clip:null};function Oa(e,t,s,n,o){return s/10}var bo={time:!0,auto:!0,distr:1,log:10,asinh:1,min:null,max:null,dir:1,ori:0},Ba=Te({},bo,{time:!1,ori:1}),$s={};function wo(e,t){let s=$s[e];return s||(s={key:e,plots:[],sub(n){s.plots.push(n)},unsub(n){s.plots=s.plots.filter(o=>o!=n)},pub(n,o,u,c,d,h,m){for(let x=0;x<s.plots.length;x++)s.plots[x]!=o&&s.plots[x].pub(n,o,u,c,d,h,m)}},e!=null&&($s[e]=s)),s}var Dl=1,ai=2;function sl(e,t,s){let n=e.mode,o=e.series[t],u=n==2?e._data[t]:e._data,c=e.scales,d=e.bbox,h=u[0],m=n==2?u[1]:u[t],x=n==2?c[o.facets[0].scale]:c[e.series[0].scale],b=n==2?c[o.facets[1].scale]:c[o.scale],g=d.left,A=d.top,D=d.width,V=d.height,j=e.valToPosH,B=e.valToPosV;return x.ori==0?s(o,h,m,x,b,j,B,g,A,D,V,xn,zl,vn,xo,vo):s(o,h,m,x,b,B,j,A,g,V,D,Sn,Rl,_i,So,ko)}function vi(e,t){let s=0,n=0,o=ie(e.bands,bi);for(let u=0;u<o.length;u++){let c=o[u];c.series[0]==t?s=c.dir:c.series[1]==t&&(c.dir==1?n|=1:n|=2)}return[s,n==1?-1:n==2?1:n==3?2:0]}function Ia(e,t,s,n,o){let u=e.mode,c=e.series[t],d=u==2?c.facets[1].scale:c.scale,h=e.scales[d];return o==-1?h.min:o==1?h.max:h.distr==3?h.dir==1?h.min:h.max:0}function Rt(e,t,s,n,o,u){return sl(e,t,(c,d,h,m,x,b,g,A,D,V,j)=>{let B=c.pxRound,v=m.dir*(m.ori==0?1:-1),N=m.ori==0?zl:Rl,k,K;v==1?(k=s,K=n):(k=n,K=s);let C=B(b(d[k],m,V,A)),J=B(g(h[k],x,j,D)),U=B(b(d[K],m,V,A)),X=B(g(u==1?x.max:x.min,x,j,D)),G=new Path2D(o);return N(G,U,X),N(G,C,X),N(G,C,J),G})}function yn(e,t,s,n,o,u){let c=null;if(e.length>0){c=new Path2D;let d=t==0?vn:_i,h=s;for(let b=0;b<e.length;b++){let g=e[b];if(g[1]>g[0]){let A=g[0]-h;A>0&&d(c,h,n,A,n+u),h=g[1]}}let m=s+o-h,x=10;m>0&&d(c,h,n-x/2,m,n+u+x)}return c}function Wa(e,t,s){let n=e[e.length-1];n&&n[0]==t?n[1]=s:e.push([t,s])}function ki(e,t,s,n,o,u,c){let d=[],h=e.length;for(let m=o==1?s:n;m>=s&&m<=n;m+=o)if(t[m]===null){let b=m,g=m;if(o==1)for(;++m<=n&&t[m]===null;)g=m;else for(;--m>=s&&t[m]===null;)g=m;let A=u(e[b]),D=g==b?A:u(e[g]),V=b-o;A=c<=0&&V>=0&&V<h?u(e[V]):A;let B=g+o;D=c>=0&&B>=0&&B<h?u(e[B]):D,D>=A&&d.push([A,D])}return d}function Hs(e){return e==0?qs:e==1?Ae:t=>el(t,e)}function yo(e){let t=e==0?xn:Sn,s=e==0?(o,u,c,d,h,m)=>{o.arcTo(u,c,d,h,m)}:(o,u,c,d,h,m)=>{o.arcTo(c,u,h,d,m)},n=e==0?(o,u,c,d,h)=>{o.rect(u,c,d,h)}:(o,u,c,d,h)=>{o.rect(c,u,h,d)};return(o,u,c,d,h,m=0,x=0)=>{m==0&&x==0?n(o,u,c,d,h):(m=xt(m,d/2,h/2),x=xt(x,d/2,h/2),t(o,u+m,c),s(o,u+d,c,u+d,c+h,m),s(o,u+d,c+h,u,c+h,x),s(o,u,c+h,u,c,x),s(o,u,c,u+d,c,m),o.closePath())}}var xn=(e,t,s)=>{e.moveTo(t,s)},Sn=(e,t,s)=>{e.moveTo(s,t)},zl=(e,t,s)=>{e.lineTo(t,s)},Rl=(e,t,s)=>{e.lineTo(s,t)},vn=yo(0),_i=yo(1),xo=(e,t,s,n,o,u)=>{e.arc(t,s,n,o,u)},So=(e,t,s,n,o,u)=>{e.arc(s,t,n,o,u)},vo=(e,t,s,n,o,u,c)=>{e.bezierCurveTo(t,s,n,o,u,c)},ko=(e,t,s,n,o,u,c)=>{e.bezierCurveTo(s,t,o,n,c,u)};function _o(e){return(t,s,n,o,u)=>sl(t,s,(c,d,h,m,x,b,g,A,D,V,j)=>{let{pxRound:B,points:v}=c,N,k;m.ori==0?(N=xn,k=xo):(N=Sn,k=So);let K=de(v.width*oe,3),C=(v.size-v.width)/2*oe,J=de(C*2,3),U=new Path2D,X=new Path2D,{left:G,top:_,width:q,height:z}=t.bbox;vn(X,G-J,_-J,q+J*2,z+J*2);let I=H=>{if(h[H]!=null){let te=B(b(d[H],m,V,A)),$=B(g(h[H],x,j,D));N(U,te+C,$),k(U,te,$,C,0,fn*2)}};if(u)u.forEach(I);else for(let H=n;H<=o;H++)I(H);return{stroke:K>0?U:null,fill:U,clip:X,flags:Dl|ai}})}function Mo(e){return(t,s,n,o,u,c)=>{n!=o&&(u!=n&&c!=n&&e(t,s,n),u!=o&&c!=o&&e(t,s,o),e(t,s,c))}}var Ga=Mo(zl),Ua=Mo(Rl);function To(e){let t=ie(e?.alignGaps,0);return(s,n,o,u)=>sl(s,n,(c,d,h,m,x,b,g,A,D,V,j)=>{[o,u]=mn(h,o,u);let B=c.pxRound,v=z=>B(b(z,m,V,A)),N=z=>B(g(z,x,j,D)),k,K;m.ori==0?(k=zl,K=Ga):(k=Rl,K=Ua);let C=m.dir*(m.ori==0?1:-1),J={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:Dl},U=J.stroke,X=!1;if(u-o>=V*4){let z=R=>s.posToVal(R,m.key,!0),I=null,H=null,te,$,Ye,we=v(d[C==1?o:u]),le=v(d[o]),ue=v(d[u]),Z=z(C==1?le+1:ue-1);for(let R=C==1?o:u;R>=o&&R<=u;R+=C){let Ee=d[R],ye=(C==1?Ee<Z:Ee>Z)?we:v(Ee),re=h[R];ye==we?re!=null?($=re,I==null?(k(U,ye,N($)),te=I=H=$):$<I?I=$:$>H&&(H=$)):re===null&&(X=!0):(I!=null&&K(U,we,N(I),N(H),N(te),N($)),re!=null?($=re,k(U,ye,N($)),I=H=te=$):(I=H=null,re===null&&(X=!0)),we=ye,Z=z(we+C))}I!=null&&I!=H&&Ye!=we&&K(U,we,N(I),N(H),N(te),N($))}else for(let z=C==1?o:u;z>=o&&z<=u;z+=C){let I=h[z];I===null?X=!0:I!=null&&k(U,v(d[z]),N(I))}let[_,q]=vi(s,n);if(c.fill!=null||_!=0){let z=J.fill=new Path2D(U),I=c.fillTo(s,n,c.min,c.max,_),H=N(I),te=v(d[o]),$=v(d[u]);C==-1&&([$,te]=[te,$]),k(z,$,H),k(z,te,H)}if(!c.spanGaps){let z=[];X&&z.push(...ki(d,h,o,u,C,v,t)),J.gaps=z=c.gaps(s,n,o,u,z),J.clip=yn(z,m.ori,A,D,V,j)}return q!=0&&(J.band=q==2?[Rt(s,n,o,u,U,-1),Rt(s,n,o,u,U,1)]:Rt(s,n,o,u,U,q)),J})}function Ya(e){let t=ie(e.align,1),s=ie(e.ascDesc,!1),n=ie(e.alignGaps,0),o=ie(e.extend,!1);return(u,c,d,h)=>sl(u,c,(m,x,b,g,A,D,V,j,B,v,N)=>{[d,h]=mn(b,d,h);let k=m.pxRound,{left:K,width:C}=u.bbox,J=le=>k(D(le,g,v,j)),U=le=>k(V(le,A,N,B)),X=g.ori==0?zl:Rl,G={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:Dl},_=G.stroke,q=g.dir*(g.ori==0?1:-1),z=U(b[q==1?d:h]),I=J(x[q==1?d:h]),H=I,te=I;o&&t==-1&&(te=K,X(_,te,z)),X(_,I,z);for(let le=q==1?d:h;le>=d&&le<=h;le+=q){let ue=b[le];if(ue==null)continue;let Z=J(x[le]),R=U(ue);t==1?X(_,Z,z):X(_,H,R),X(_,Z,R),z=R,H=Z}let $=H;o&&t==1&&($=K+C,X(_,$,z));let[Ye,we]=vi(u,c);if(m.fill!=null||Ye!=0){let le=G.fill=new Path2D(_),ue=m.fillTo(u,c,m.min,m.max,Ye),Z=U(ue);X(le,$,Z),X(le,te,Z)}if(!m.spanGaps){let le=[];le.push(...ki(x,b,d,h,q,J,n));let ue=m.width*oe/2,Z=s||t==1?ue:-ue,R=s||t==-1?-ue:ue;le.forEach(Ee=>{Ee[0]+=Z,Ee[1]+=R}),G.gaps=le=m.gaps(u,c,d,h,le),G.clip=yn(le,g.ori,j,B,v,N)}return we!=0&&(G.band=we==2?[Rt(u,c,d,h,_,-1),Rt(u,c,d,h,_,1)]:Rt(u,c,d,h,_,we)),G})}function Ns(e,t,s,n,o,u,c=fe){if(e.length>1){let d=null;for(let h=0,m=1/0;h<e.length;h++)if(t[h]!==void 0){if(d!=null){let x=Le(e[h]-e[d]);x<m&&(m=x,c=Le(s(e[h],n,o,u)-s(e[d],n,o,u)))}d=h}}return c}function qa(e){e=e||Kl;let t=ie(e.size,[.6,fe,1]),s=e.align||0,n=e.gap||0,o=e.radius;o=o==null?[0,0]:typeof o=="number"?[o,0]:o;let u=ee(o),c=1-t[0],d=ie(t[1],fe),h=ie(t[2],1),m=ie(e.disp,Kl),x=ie(e.each,A=>{}),{fill:b,stroke:g}=m;return(A,D,V,j)=>sl(A,D,(B,v,N,k,K,C,J,U,X,G,_)=>{let q=B.pxRound,z=s,I=n*oe,H=d*oe,te=h*oe,$,Ye;k.ori==0?[$,Ye]=u(A,D):[Ye,$]=u(A,D);let we=k.dir*(k.ori==0?1:-1),le=k.ori==0?vn:_i,ue=k.ori==0?x:(E,pe,Pe,ul,Gt,vt,Ut)=>{x(E,pe,Pe,Gt,ul,Ut,vt)},Z=ie(A.bands,bi).find(E=>E.series[0]==D),R=Z!=null?Z.dir:0,Ee=B.fillTo(A,D,B.min,B.max,R),Oe=q(J(Ee,K,_,X)),ye,re,dt,Je=G,Se=q(B.width*oe),St=!1,At=null,it=null,Ft=null,ol=null;b!=null&&(Se==0||g!=null)&&(St=!0,At=b.values(A,D,V,j),it=new Map,new Set(At).forEach(E=>{E!=null&&it.set(E,new Path2D)}),Se>0&&(Ft=g.values(A,D,V,j),ol=new Map,new Set(Ft).forEach(E=>{E!=null&&ol.set(E,new Path2D)})));let{x0:rl,size:Fl}=m;if(rl!=null&&Fl!=null){z=1,v=rl.values(A,D,V,j),rl.unit==2&&(v=v.map(Pe=>A.posToVal(U+Pe*G,k.key,!0)));let E=Fl.values(A,D,V,j);Fl.unit==2?re=E[0]*G:re=C(E[0],k,G,U)-C(0,k,G,U),Je=Ns(v,N,C,k,G,U,Je),dt=Je-re+I}else Je=Ns(v,N,C,k,G,U,Je),dt=Je*c+I,re=Je-dt;dt<1&&(dt=0),Se>=re/2&&(Se=0),dt<5&&(q=qs);let Zl=dt>0,It=Je-dt-(Zl?Se:0);re=q(si(It,te,H)),ye=(z==0?re/2:z==we?0:re)-z*we*((z==0?I/2:0)+(Zl?Se/2:0));let Be={stroke:null,fill:null,clip:null,band:null,gaps:null,flags:0},al=St?null:new Path2D,Lt=null;if(Z!=null)Lt=A.data[Z.series[1]];else{let{y0:E,y1:pe}=m;E!=null&&pe!=null&&(N=pe.values(A,D,V,j),Lt=E.values(A,D,V,j))}let Wt=$*re,Y=Ye*re;for(let E=we==1?V:j;E>=V&&E<=j;E+=we){let pe=N[E];if(pe==null)continue;if(Lt!=null){let qe=Lt[E]??0;if(pe-qe==0)continue;Oe=J(qe,K,_,X)}let Pe=k.distr!=2||m!=null?v[E]:E,ul=C(Pe,k,G,U),Gt=J(ie(pe,Ee),K,_,X),vt=q(ul-ye),Ut=q(Ue(Gt,Oe)),Ze=q(xt(Gt,Oe)),st=Ut-Ze;if(pe!=null){let qe=pe<0?Y:Wt,pt=pe<0?Wt:Y;St?(Se>0&&Ft[E]!=null&&le(ol.get(Ft[E]),vt,Ze+lt(Se/2),re,Ue(0,st-Se),qe,pt),At[E]!=null&&le(it.get(At[E]),vt,Ze+lt(Se/2),re,Ue(0,st-Se),qe,pt)):le(al,vt,Ze+lt(Se/2),re,Ue(0,st-Se),qe,pt),ue(A,D,E,vt-Se/2,Ze,re+Se,st)}}return Se>0?Be.stroke=St?ol:al:St||(Be._fill=B.width==0?B._fill:B._stroke??B._fill,Be.width=0),Be.fill=St?it:al,Be})}function Ka(e,t){let s=ie(t?.alignGaps,0);return(n,o,u,c)=>sl(n,o,(d,h,m,x,b,g,A,D,V,j,B)=>{[u,c]=mn(m,u,c);let v=d.pxRound,N=$=>v(g($,x,j,D)),k=$=>v(A($,b,B,V)),K,C,J;x.ori==0?(K=xn,J=zl,C=vo):(K=Sn,J=Rl,C=ko);let U=x.dir*(x.ori==0?1:-1),X=N(h[U==1?u:c]),G=X,_=[],q=[];for(let $=U==1?u:c;$>=u&&$<=c;$+=U)if(m[$]!=null){let we=h[$],le=N(we);_.push(G=le),q.push(k(m[$]))}let z={stroke:e(_,q,K,J,C,v),fill:null,clip:null,band:null,gaps:null,flags:Dl},I=z.stroke,[H,te]=vi(n,o);if(d.fill!=null||H!=0){let $=z.fill=new Path2D(I),Ye=d.fillTo(n,o,d.min,d.max,H),we=k(Ye);J($,G,we),J($,X,we)}if(!d.spanGaps){let $=[];$.push(...ki(h,m,u,c,U,N,s)),z.gaps=$=d.gaps(n,o,u,c,$),z.clip=yn($,x.ori,D,V,j,B)}return te!=0&&(z.band=te==2?[Rt(n,o,u,c,I,-1),Rt(n,o,u,c,I,1)]:Rt(n,o,u,c,I,te)),z})}function Ja(e){return Ka(Za,e)}function Za(e,t,s,n,o,u){let c=e.length;if(c<2)return null;let d=new Path2D;if(s(d,e[0],t[0]),c==2)n(d,e[1],t[1]);else{let h=Array(c),m=Array(c-1),x=Array(c-1),b=Array(c-1);for(let g=0;g<c-1;g++)x[g]=t[g+1]-t[g],b[g]=e[g+1]-e[g],m[g]=x[g]/b[g];h[0]=m[0];for(let g=1;g<c-1;g++)m[g]===0||m[g-1]===0||m[g-1]>0!=m[g]>0?h[g]=0:(h[g]=3*(b[g-1]+b[g])/((2*b[g]+b[g-1])/m[g-1]+(b[g]+2*b[g-1])/m[g]),isFinite(h[g])||(h[g]=0));h[c-1]=m[c-2];for(let g=0;g<c-1;g++)o(d,e[g]+b[g]/3,t[g]+h[g]*b[g]/3,e[g+1]-b[g]/3,t[g+1]-h[g+1]*b[g]/3,e[g+1],t[g+1])}return d}var ui=new Set;function js(){for(let e of ui)e.syncRect(!0)}Cl&&(nl(Dr,El,js),nl(Cr,El,js,!0),nl(dn,El,()=>{Ne.pxRatio=oe}));var Qa=To(),Xa=_o();function Os(e,t,s,n){return(n?[e[0],e[1]].concat(e.slice(2)):[e[0]].concat(e.slice(1))).map((u,c)=>ci(u,c,t,s))}function eu(e,t){return e.map((s,n)=>n==0?{}:Te({},t,s))}function ci(e,t,s,n){return Te({},t==0?s:n,e)}function Eo(e,t,s){return t==null?Al:[t,s]}var tu=Eo;function lu(e,t,s){return t==null?Al:pn(t,s,mi,!0)}function Po(e,t,s,n){return t==null?Al:gn(t,s,e.scales[n].log,!1)}var nu=Po;function Ao(e,t,s,n){return t==null?Al:hi(t,s,e.scales[n].log,!1)}var iu=Ao;function su(e,t,s,n,o){let u=Ue(ys(e),ys(t)),c=t-e,d=yt(o/n*c,s);do{let h=s[d],m=n*h/c;if(m>=o&&u+(h<5?Bt.get(h):0)<=17)return[h,m]}while(++d<s.length);return[0,0]}function Bs(e){let t,s;return e=e.replace(/(\\d+)px/,(n,o)=>(t=Ae((s=+o)*oe))+"px"),[e,t,s]}function ou(e){e.show&&[e.font,e.labelFont].forEach(t=>{let s=de(t[2]*oe,1);t[0]=t[0].replace(/[0-9.]+px/,s+"px"),t[1]=s})}function Ne(e,t,s){let n={mode:ie(e.mode,1)},o=n.mode;function u(l,i,r,a){let f=i.valToPct(l);return a+r*(i.dir==-1?1-f:f)}function c(l,i,r,a){let f=i.valToPct(l);return a+r*(i.dir==-1?f:1-f)}function d(l,i,r,a){return i.ori==0?u(l,i,r,a):c(l,i,r,a)}n.valToPosH=u,n.valToPosV=c;let h=!1;n.status=0;let m=n.root=ct(pr);if(e.id!=null&&(m.id=e.id),tt(m,e.class),e.title){let l=ct(gr,m);l.textContent=e.title}let x=wt("canvas"),b=n.ctx=x.getContext("2d"),g=ct(br,m);nl("click",g,l=>{l.target===D&&(he!=xl||xe!=Sl)&&He.click(n,l)},!0);let A=n.under=ct(wr,g);g.appendChild(x);let D=n.over=ct(yr,g);e=Ll(e);let V=+ie(e.pxAlign,1),j=Hs(V);(e.plugins||[]).forEach(l=>{l.opts&&(e=l.opts(n,e)||e)});let B=e.ms||.001,v=n.series=o==1?Os(e.series||[],Ds,Vs,!1):eu(e.series||[null],Fs),N=n.axes=Os(e.axes||[],Ls,zs,!0),k=n.scales={},K=n.bands=e.bands||[];K.forEach(l=>{l.fill=ee(l.fill||null),l.dir=ie(l.dir,-1)});let C=o==2?v[1].facets[0].scale:v[0].scale,J={axes:Jo,series:Go},U=(e.drawOrder||["axes","series"]).map(l=>J[l]);function X(l){let i=l.distr==3?r=>zt(r>0?r:l.clamp(n,r,l.min,l.max,l.key)):l.distr==4?r=>Zn(r,l.asinh):l.distr==100?r=>l.fwd(r):r=>r;return r=>{let a=i(r),{_min:f,_max:p}=l,w=p-f;return(a-f)/w}}function G(l){let i=k[l];if(i==null){let r=(e.scales||Kl)[l]||Kl;if(r.from!=null){G(r.from);let a=Te({},k[r.from],r,{key:l});a.valToPct=X(a),k[l]=a}else{i=k[l]=Te({},l==C?bo:Ba,r),i.key=l;let a=i.time,f=i.range,p=Ot(f);if((l!=C||o==2&&!a)&&(p&&(f[0]==null||f[1]==null)&&(f={min:f[0]==null?gs:{mode:1,hard:f[0],soft:f[0]},max:f[1]==null?gs:{mode:1,hard:f[1],soft:f[1]}},p=!1),!p&&wn(f))){let w=f;f=(y,S,M)=>S==null?Al:pn(S,M,w)}i.range=ee(f||(a?tu:l==C?i.distr==3?nu:i.distr==4?iu:Eo:i.distr==3?Po:i.distr==4?Ao:lu)),i.auto=ee(p?!1:i.auto),i.clamp=ee(i.clamp||Oa),i._min=i._max=null,i.valToPct=X(i)}}}G("x"),G("y"),o==1&&v.forEach(l=>{G(l.scale)}),N.forEach(l=>{G(l.scale)});for(let l in e.scales)G(l);let _=k[C],q=_.distr,z,I;_.ori==0?(tt(m,hr),z=u,I=c):(tt(m,mr),z=c,I=u);let H={};for(let l in k){let i=k[l];(i.min!=null||i.max!=null)&&(H[l]={min:i.min,max:i.max},i.min=i.max=null)}let te=e.tzDate||(l=>new Date(Ae(l/B))),$=e.fmtDate||wi,Ye=B==1?ha(te):ba(te),we=Es(te,Ts(B==1?pa:ga,$)),le=As(te,Ps(ya,$)),ue=[],Z=n.legend=Te({},va,e.legend),R=n.cursor=Te({},Pa,{drag:{y:o==2}},e.cursor),Ee=Z.show,Oe=R.show,ye=Z.markers;Z.idxs=ue,ye.width=ee(ye.width),ye.dash=ee(ye.dash),ye.stroke=ee(ye.stroke),ye.fill=ee(ye.fill);let re,dt,Je,Se=[],St=[],At,it=!1,Ft={};if(Z.live){let l=v[1]?v[1].values:null;it=l!=null,At=it?l(n,1,0):{_:0};for(let i in At)Ft[i]=di}if(Ee)if(re=wt("table",Mr,m),Je=wt("tbody",null,re),Z.mount(n,re),it){dt=wt("thead",null,re,Je);let l=wt("tr",null,dt);wt("th",null,l);for(var ol in At)wt("th",ns,l).textContent=ol}else tt(re,Er),Z.live&&tt(re,Tr);let rl={show:!0},Fl={show:!1};function Zl(l,i){if(i==0&&(it||!Z.live||o==2))return Al;let r=[],a=wt("tr",Pr,Je,Je.childNodes[i]);tt(a,l.class),l.show||tt(a,ll);let f=wt("th",null,a);if(ye.show){let y=ct(Ar,f);if(i>0){let S=ye.width(n,i);S&&(y.style.border=S+"px "+ye.dash(n,i)+" "+ye.stroke(n,i)),y.style.background=ye.fill(n,i)}}let p=ct(ns,f);l.label instanceof HTMLElement?p.appendChild(l.label):p.textContent=l.label,i>0&&(ye.show||(p.style.color=l.width>0?ye.stroke(n,i):ye.fill(n,i)),Be("click",f,y=>{if(R._lock)return;qt(y);let S=v.indexOf(l);if((y.ctrlKey||y.metaKey)!=Z.isolate){let M=v.some((T,L)=>L>0&&L!=S&&T.show);v.forEach((T,L)=>{L>0&&_t(L,M?L==S?rl:Fl:rl,!0,Me.setSeries)})}else _t(S,{show:!l.show},!0,Me.setSeries)},!1),fl&&Be(rs,f,y=>{R._lock||(qt(y),_t(v.indexOf(l),kl,!0,Me.setSeries))},!1));for(var w in At){let y=wt("td",Lr,a);y.textContent="--",r.push(y)}return[a,r]}let It=new Map;function Be(l,i,r,a=!0){let f=It.get(i)||{},p=R.bind[l](n,i,r,a);p&&(nl(l,i,f[l]=p),It.set(i,f))}function al(l,i,r){let a=It.get(i)||{};for(let f in a)(l==null||f==l)&&(ii(f,i,a[f]),delete a[f]);l==null&&It.delete(i)}let Lt=0,Wt=0,Y=0,E=0,pe=0,Pe=0,ul=pe,Gt=Pe,vt=Y,Ut=E,Ze=0,st=0,qe=0,pt=0;n.bbox={};let _n=!1,Ql=!1,cl=!1,Yt=!1,Xl=!1,ot=!1;function Mn(l,i,r){(r||l!=n.width||i!=n.height)&&Ti(l,i),gl(!1),cl=!0,Ql=!0,bl()}function Ti(l,i){n.width=Lt=Y=l,n.height=Wt=E=i,pe=Pe=0,Ho(),No();let r=n.bbox;Ze=r.left=el(pe*oe,.5),st=r.top=el(Pe*oe,.5),qe=r.width=el(Y*oe,.5),pt=r.height=el(E*oe,.5)}let Fo=3;function Vo(){let l=!1,i=0;for(;!l;){i++;let r=qo(i),a=Ko(i);l=i==Fo||r&&a,l||(Ti(n.width,n.height),Ql=!0)}}function $o({width:l,height:i}){Mn(l,i)}n.setSize=$o;function Ho(){let l=!1,i=!1,r=!1,a=!1;N.forEach((f,p)=>{if(f.show&&f._show){let{side:w,_size:y}=f,S=w%2,M=f.label!=null?f.labelSize:0,T=y+M;T>0&&(S?(Y-=T,w==3?(pe+=T,a=!0):r=!0):(E-=T,w==0?(Pe+=T,l=!0):i=!0))}}),Kt[0]=l,Kt[1]=r,Kt[2]=i,Kt[3]=a,Y-=Vt[1]+Vt[3],pe+=Vt[3],E-=Vt[2]+Vt[0],Pe+=Vt[0]}function No(){let l=pe+Y,i=Pe+E,r=pe,a=Pe;function f(p,w){switch(p){case 1:return l+=w,l-w;case 2:return i+=w,i-w;case 3:return r-=w,r+w;case 0:return a-=w,a+w}}N.forEach((p,w)=>{if(p.show&&p._show){let y=p.side;p._pos=f(y,p._size),p.label!=null&&(p._lpos=f(y,p.labelSize))}})}if(R.dataIdx==null){let l=R.hover,i=l.skip=new Set(l.skip??[]);i.add(void 0);let r=l.prox=ee(l.prox),a=l.bias??(l.bias=0);R.dataIdx=(f,p,w,y)=>{if(p==0)return w;let S=w,M=r(f,p,w,y)??fe,T=M>=0&&M<fe,L=_.ori==0?Y:E,W=R.left,se=t[0],ne=t[p];if(i.has(ne[w])){S=null;let Q=null,O=null,F;if(a==0||a==-1)for(F=w;Q==null&&F-- >0;)i.has(ne[F])||(Q=F);if(a==0||a==1)for(F=w;O==null&&F++<ne.length;)i.has(ne[F])||(O=F);if(Q!=null||O!=null)if(T){let ge=Q==null?-1/0:z(se[Q],_,L,0),ve=O==null?1/0:z(se[O],_,L,0),Ve=W-ge,ce=ve-W;Ve<=ce?Ve<=M&&(S=Q):ce<=M&&(S=O)}else S=O==null?Q:Q==null?O:w-Q<=O-w?Q:O}else T&&Le(W-z(se[w],_,L,0))>M&&(S=null);return S}}let qt=l=>{R.event=l};R.idxs=ue,R._lock=!1;let je=R.points;je.show=ee(je.show),je.size=ee(je.size),je.stroke=ee(je.stroke),je.width=ee(je.width),je.fill=ee(je.fill);let kt=n.focus=Te({},e.focus||{alpha:.3},R.focus),fl=kt.prox>=0,dl=fl&&je.one,rt=[],pl=[],hl=[];function Ei(l,i){let r=je.show(n,i);if(r instanceof HTMLElement)return tt(r,_r),tt(r,l.class),Pt(r,-10,-10,Y,E),D.insertBefore(r,rt[i]),r}function Pi(l,i){if(o==1||i>0){let r=o==1&&k[l.scale].time,a=l.value;l.value=r?vs(a)?As(te,Ps(a,$)):a||le:a||Ha,l.label=l.label||(r?La:Aa)}if(dl||i>0){l.width=l.width==null?1:l.width,l.paths=l.paths||Qa||Br,l.fillTo=ee(l.fillTo||Ia),l.pxAlign=+ie(l.pxAlign,V),l.pxRound=Hs(l.pxAlign),l.stroke=ee(l.stroke||null),l.fill=ee(l.fill||null),l._stroke=l._fill=l._paths=l._focus=null;let r=Na(Ue(1,l.width),1),a=l.points=Te({},{size:r,width:Ue(1,r*.2),stroke:l.stroke,space:r*2,paths:Xa,_stroke:null,_fill:null},l.points);a.show=ee(a.show),a.filter=ee(a.filter),a.fill=ee(a.fill),a.stroke=ee(a.stroke),a.paths=ee(a.paths),a.pxAlign=l.pxAlign}if(Ee){let r=Zl(l,i);Se.splice(i,0,r[0]),St.splice(i,0,r[1]),Z.values.push(null)}if(Oe){ue.splice(i,0,null);let r=null;dl?i==0&&(r=Ei(l,i)):i>0&&(r=Ei(l,i)),rt.splice(i,0,r),pl.splice(i,0,0),hl.splice(i,0,0)}Fe("addSeries",i)}function jo(l,i){i=i??v.length,l=o==1?ci(l,i,Ds,Vs):ci(l,i,{},Fs),v.splice(i,0,l),Pi(v[i],i)}n.addSeries=jo;function Oo(l){if(v.splice(l,1),Ee){Z.values.splice(l,1),St.splice(l,1);let i=Se.splice(l,1)[0];al(null,i.firstChild),i.remove()}Oe&&(ue.splice(l,1),rt.splice(l,1)[0].remove(),pl.splice(l,1),hl.splice(l,1)),Fe("delSeries",l)}n.delSeries=Oo;let Kt=[!1,!1,!1,!1];function Bo(l,i){if(l._show=l.show,l.show){let r=l.side%2,a=k[l.scale];a==null&&(l.scale=r?v[1].scale:C,a=k[l.scale]);let f=a.time;l.size=ee(l.size),l.space=ee(l.space),l.rotate=ee(l.rotate),Ot(l.incrs)&&l.incrs.forEach(w=>{!Bt.has(w)&&Bt.set(w,Zs(w))}),l.incrs=ee(l.incrs||(a.distr==2?ca:f?B==1?da:ma:tl)),l.splits=ee(l.splits||(f&&a.distr==1?Ye:a.distr==3?oi:a.distr==4?za:Ca)),l.stroke=ee(l.stroke),l.grid.stroke=ee(l.grid.stroke),l.ticks.stroke=ee(l.ticks.stroke),l.border.stroke=ee(l.border.stroke);let p=l.values;l.values=Ot(p)&&!Ot(p[0])?ee(p):f?Ot(p)?Es(te,Ts(p,$)):vs(p)?wa(te,p):p||we:p||Da,l.filter=ee(l.filter||(a.distr>=3&&a.log==10?Va:a.distr==3&&a.log==2?$a:Ks)),l.font=Bs(l.font),l.labelFont=Bs(l.labelFont),l._size=l.size(n,null,i,0),l._space=l._rotate=l._incrs=l._found=l._splits=l._values=null,l._size>0&&(Kt[i]=!0,l._el=ct(xr,g))}}function Vl(l,i,r,a){let[f,p,w,y]=r,S=i%2,M=0;return S==0&&(y||p)&&(M=i==0&&!f||i==2&&!w?Ae(Ls.size/3):0),S==1&&(f||w)&&(M=i==1&&!p||i==3&&!y?Ae(zs.size/2):0),M}let Ai=n.padding=(e.padding||[Vl,Vl,Vl,Vl]).map(l=>ee(ie(l,Vl))),Vt=n._padding=Ai.map((l,i)=>l(n,i,Kt,0)),$e,De=null,Ce=null,en=o==1?v[0].idxs:null,ht=null,$l=!1;function Li(l,i){if(t=l??[],n.data=n._data=t,o==2){$e=0;for(let r=1;r<v.length;r++)$e+=t[r][0].length}else{t.length==0&&(n.data=n._data=t=[[]]),ht=t[0],$e=ht.length;let r=t;if(q==2){r=t.slice();let a=r[0]=Array($e);for(let f=0;f<$e;f++)a[f]=f}n._data=t=r}if(gl(!0),Fe("setData"),q==2&&(cl=!0),i!==!1){let r=_;r.auto(n,$l)?Tn():Ht(C,r.min,r.max),Yt=Yt||R.left>=0,ot=!0,bl()}}n.setData=Li;function Tn(){$l=!0;let l,i;o==1&&($e>0?(De=en[0]=0,Ce=en[1]=$e-1,l=t[0][De],i=t[0][Ce],q==2?(l=De,i=Ce):l==i&&(q==3?[l,i]=gn(l,l,_.log,!1):q==4?[l,i]=hi(l,l,_.log,!1):_.time?i=l+Ae(86400/B):[l,i]=pn(l,i,mi,!0))):(De=en[0]=l=null,Ce=en[1]=i=null)),Ht(C,l,i)}let tn,ml,En,Pn,An,Ln,Dn,Cn,zn,Ke;function Di(l,i,r,a,f,p){l??(l=ss),r??(r=bi),a??(a="butt"),f??(f=ss),p??(p="round"),l!=tn&&(b.strokeStyle=tn=l),f!=ml&&(b.fillStyle=ml=f),i!=En&&(b.lineWidth=En=i),p!=An&&(b.lineJoin=An=p),a!=Ln&&(b.lineCap=Ln=a),r!=Pn&&b.setLineDash(Pn=r)}function Ci(l,i,r,a){i!=ml&&(b.fillStyle=ml=i),l!=Dn&&(b.font=Dn=l),r!=Cn&&(b.textAlign=Cn=r),a!=zn&&(b.textBaseline=zn=a)}function Rn(l,i,r,a,f=0){if(a.length>0&&l.auto(n,$l)&&(i==null||i.min==null)){let p=ie(De,0),w=ie(Ce,a.length-1),y=r.min==null?Vr(a,p,w,f,l.distr==3):[r.min,r.max];l.min=xt(l.min,r.min=y[0]),l.max=Ue(l.max,r.max=y[1])}}let zi={min:null,max:null};function Io(){for(let a in k){let f=k[a];H[a]==null&&(f.min==null||H[C]!=null&&f.auto(n,$l))&&(H[a]=zi)}for(let a in k){let f=k[a];H[a]==null&&f.from!=null&&H[f.from]!=null&&(H[a]=zi)}H[C]!=null&&gl(!0);let l={};for(let a in H){let f=H[a];if(f!=null){let p=l[a]=Ll(k[a],Gr);if(f.min!=null)Te(p,f);else if(a!=C||o==2)if($e==0&&p.from==null){let w=p.range(n,null,null,a);p.min=w[0],p.max=w[1]}else p.min=fe,p.max=-fe}}if($e>0){v.forEach((a,f)=>{if(o==1){let p=a.scale,w=H[p];if(w==null)return;let y=l[p];if(f==0){let S=y.range(n,y.min,y.max,p);y.min=S[0],y.max=S[1],De=yt(y.min,t[0]),Ce=yt(y.max,t[0]),Ce-De>1&&(t[0][De]<y.min&&De++,t[0][Ce]>y.max&&Ce--),a.min=ht[De],a.max=ht[Ce]}else a.show&&a.auto&&Rn(y,w,a,t[f],a.sorted);a.idxs[0]=De,a.idxs[1]=Ce}else if(f>0&&a.show&&a.auto){let[p,w]=a.facets,y=p.scale,S=w.scale,[M,T]=t[f],L=l[y],W=l[S];L!=null&&Rn(L,H[y],p,M,p.sorted),W!=null&&Rn(W,H[S],w,T,w.sorted),a.min=w.min,a.max=w.max}});for(let a in l){let f=l[a],p=H[a];if(f.from==null&&(p==null||p.min==null)){let w=f.range(n,f.min==fe?null:f.min,f.max==-fe?null:f.max,a);f.min=w[0],f.max=w[1]}}}for(let a in l){let f=l[a];if(f.from!=null){let p=l[f.from];if(p.min==null)f.min=f.max=null;else{let w=f.range(n,p.min,p.max,a);f.min=w[0],f.max=w[1]}}}let i={},r=!1;for(let a in l){let f=l[a],p=k[a];if(p.min!=f.min||p.max!=f.max){p.min=f.min,p.max=f.max;let w=p.distr;p._min=w==3?zt(p.min):w==4?Zn(p.min,p.asinh):w==100?p.fwd(p.min):p.min,p._max=w==3?zt(p.max):w==4?Zn(p.max,p.asinh):w==100?p.fwd(p.max):p.max,i[a]=r=!0}}if(r){v.forEach((a,f)=>{o==2?f>0&&i.y&&(a._paths=null):i[a.scale]&&(a._paths=null)});for(let a in i)cl=!0,Fe("setScale",a);Oe&&R.left>=0&&(Yt=ot=!0)}for(let a in H)H[a]=null}function Wo(l){let i=si(De-1,0,$e-1),r=si(Ce+1,0,$e-1);for(;l[i]==null&&i>0;)i--;for(;l[r]==null&&r<$e-1;)r++;return[i,r]}function Go(){if($e>0){let l=v.some(i=>i._focus)&&Ke!=kt.alpha;l&&(b.globalAlpha=Ke=kt.alpha),v.forEach((i,r)=>{if(r>0&&i.show&&(Ri(r,!1),Ri(r,!0),i._paths==null)){let a=Ke;Ke!=i.alpha&&(b.globalAlpha=Ke=i.alpha);let f=o==2?[0,t[r][0].length-1]:Wo(t[r]);i._paths=i.paths(n,r,f[0],f[1]),Ke!=a&&(b.globalAlpha=Ke=a)}}),v.forEach((i,r)=>{if(r>0&&i.show){let a=Ke;Ke!=i.alpha&&(b.globalAlpha=Ke=i.alpha),i._paths!=null&&Fi(r,!1);{let f=i._paths!=null?i._paths.gaps:null,p=i.points.show(n,r,De,Ce,f),w=i.points.filter(n,r,p,f);(p||w)&&(i.points._paths=i.points.paths(n,r,De,Ce,w),Fi(r,!0))}Ke!=a&&(b.globalAlpha=Ke=a),Fe("drawSeries",r)}}),l&&(b.globalAlpha=Ke=1)}}function Ri(l,i){let r=i?v[l].points:v[l];r._stroke=r.stroke(n,l),r._fill=r.fill(n,l)}function Fi(l,i){let r=i?v[l].points:v[l],{stroke:a,fill:f,clip:p,flags:w,_stroke:y=r._stroke,_fill:S=r._fill,_width:M=r.width}=r._paths;M=de(M*oe,3);let T=null,L=M%2/2;i&&S==null&&(S=M>0?"#fff":y);let W=r.pxAlign==1&&L>0;if(W&&b.translate(L,L),!i){let se=Ze-M/2,ne=st-M/2,Q=qe+M,O=pt+M;T=new Path2D,T.rect(se,ne,Q,O)}i?Fn(y,M,r.dash,r.cap,S,a,f,w,p):Uo(l,y,M,r.dash,r.cap,S,a,f,w,T,p),W&&b.translate(-L,-L)}function Uo(l,i,r,a,f,p,w,y,S,M,T){let L=!1;S!=0&&K.forEach((W,se)=>{if(W.series[0]==l){let ne=v[W.series[1]],Q=t[W.series[1]],O=(ne._paths||Kl).band;Ot(O)&&(O=W.dir==1?O[0]:O[1]);let F,ge=null;ne.show&&O&&Hr(Q,De,Ce)?(ge=W.fill(n,se)||p,F=ne._paths.clip):O=null,Fn(i,r,a,f,ge,w,y,S,M,T,F,O),L=!0}}),L||Fn(i,r,a,f,p,w,y,S,M,T)}let Vi=Dl|ai;function Fn(l,i,r,a,f,p,w,y,S,M,T,L){Di(l,i,r,a,f),(S||M||L)&&(b.save(),S&&b.clip(S),M&&b.clip(M)),L?(y&Vi)==Vi?(b.clip(L),T&&b.clip(T),nn(f,w),ln(l,p,i)):y&ai?(nn(f,w),b.clip(L),ln(l,p,i)):y&Dl&&(b.save(),b.clip(L),T&&b.clip(T),nn(f,w),b.restore(),ln(l,p,i)):(nn(f,w),ln(l,p,i)),(S||M||L)&&b.restore()}function ln(l,i,r){r>0&&(i instanceof Map?i.forEach((a,f)=>{b.strokeStyle=tn=f,b.stroke(a)}):i!=null&&l&&b.stroke(i))}function nn(l,i){i instanceof Map?i.forEach((r,a)=>{b.fillStyle=ml=a,b.fill(r)}):i!=null&&l&&b.fill(i)}function Yo(l,i,r,a){let f=N[l],p;if(a<=0)p=[0,0];else{let w=f._space=f.space(n,l,i,r,a),y=f._incrs=f.incrs(n,l,i,r,a,w);p=su(i,r,y,a,w)}return f._found=p}function Vn(l,i,r,a,f,p,w,y,S,M){let T=w%2/2;V==1&&b.translate(T,T),Di(y,w,S,M,y),b.beginPath();let L,W,se,ne,Q=f+(a==0||a==3?-p:p);r==0?(W=f,ne=Q):(L=f,se=Q);for(let O=0;O<l.length;O++)i[O]!=null&&(r==0?L=se=l[O]:W=ne=l[O],b.moveTo(L,W),b.lineTo(se,ne));b.stroke(),V==1&&b.translate(-T,-T)}function qo(l){let i=!0;return N.forEach((r,a)=>{if(!r.show)return;let f=k[r.scale];if(f.min==null){r._show&&(i=!1,r._show=!1,gl(!1));return}else r._show||(i=!1,r._show=!0,gl(!1));let p=r.side,w=p%2,{min:y,max:S}=f,[M,T]=Yo(a,y,S,w==0?Y:E);if(T==0)return;let L=f.distr==2,W=r._splits=r.splits(n,a,y,S,M,T,L),se=f.distr==2?W.map(F=>ht[F]):W,ne=f.distr==2?ht[W[1]]-ht[W[0]]:M,Q=r._values=r.values(n,r.filter(n,se,a,T,ne),a,T,ne);r._rotate=p==2?r.rotate(n,Q,a,T):0;let O=r._size;r._size=ft(r.size(n,Q,a,l)),O!=null&&r._size!=O&&(i=!1)}),i}function Ko(l){let i=!0;return Ai.forEach((r,a)=>{let f=r(n,a,Kt,l);f!=Vt[a]&&(i=!1),Vt[a]=f}),i}function Jo(){for(let l=0;l<N.length;l++){let i=N[l];if(!i.show||!i._show)continue;let r=i.side,a=r%2,f,p,w=i.stroke(n,l),y=r==0||r==3?-1:1,[S,M]=i._found;if(i.label!=null){let We=i.labelGap*y,et=Ae((i._lpos+We)*oe);Ci(i.labelFont[0],w,"center",r==2?"top":is),b.save(),a==1?(f=p=0,b.translate(et,Ae(st+pt/2)),b.rotate((r==3?-fn:fn)/2)):(f=Ae(Ze+qe/2),p=et);let Qt=Ys(i.label)?i.label(n,l,S,M):i.label;b.fillText(Qt,f,p),b.restore()}if(M==0)continue;let T=k[i.scale],L=a==0?qe:pt,W=a==0?Ze:st,se=i._splits,ne=T.distr==2?se.map(We=>ht[We]):se,Q=T.distr==2?ht[se[1]]-ht[se[0]]:S,O=i.ticks,F=i.border,ge=O.show?O.size:0,ve=Ae(ge*oe),Ve=Ae((i.alignTo==2?i._size-ge-i.gap:i.gap)*oe),ce=i._rotate*-fn/180,ke=j(i._pos*oe),Qe=(ve+Ve)*y,Ie=ke+Qe;p=a==0?Ie:0,f=a==1?Ie:0;let at=i.font[0],mt=i.align==1?Ml:i.align==2?qn:ce>0?Ml:ce<0?qn:a==0?"center":r==3?qn:Ml,Tt=ce||a==1?"middle":r==2?"top":is;Ci(at,w,mt,Tt);let Xe=i.font[1]*i.lineGap,ut=se.map(We=>j(d(We,T,L,W))),gt=i._values;for(let We=0;We<gt.length;We++){let et=gt[We];if(et!=null){a==0?f=ut[We]:p=ut[We],et=""+et;let Qt=et.indexOf(`\n`)==-1?[et]:et.split(/\\n/gm);for(let Ge=0;Ge<Qt.length;Ge++){let ts=Qt[Ge];ce?(b.save(),b.translate(f,p+Ge*Xe),b.rotate(ce),b.fillText(ts,0,0),b.restore()):b.fillText(ts,f,p+Ge*Xe)}}}O.show&&Vn(ut,O.filter(n,ne,l,M,Q),a,r,ke,ve,de(O.width*oe,3),O.stroke(n,l),O.dash,O.cap);let Et=i.grid;Et.show&&Vn(ut,Et.filter(n,ne,l,M,Q),a,a==0?2:1,a==0?st:Ze,a==0?pt:qe,de(Et.width*oe,3),Et.stroke(n,l),Et.dash,Et.cap),F.show&&Vn([ke],[1],a==0?1:0,a==0?1:2,a==1?st:Ze,a==1?pt:qe,de(F.width*oe,3),F.stroke(n,l),F.dash,F.cap)}Fe("drawAxes")}function gl(l){v.forEach((i,r)=>{r>0&&(i._paths=null,l&&(o==1?(i.min=null,i.max=null):i.facets.forEach(a=>{a.min=null,a.max=null})))})}let sn=!1,$n=!1,Hl=[];function Zo(){$n=!1;for(let l=0;l<Hl.length;l++)Fe(...Hl[l]);Hl.length=0}function bl(){sn||(Qr($i),sn=!0)}function Qo(l,i=!1){sn=!0,$n=i,l(n),$i(),i&&Hl.length>0&&queueMicrotask(Zo)}n.batch=Qo;function $i(){if(_n&&(Io(),_n=!1),cl&&(Vo(),cl=!1),Ql){if(be(A,Ml,pe),be(A,"top",Pe),be(A,Gl,Y),be(A,Ul,E),be(D,Ml,pe),be(D,"top",Pe),be(D,Gl,Y),be(D,Ul,E),be(g,Gl,Lt),be(g,Ul,Wt),x.width=Ae(Lt*oe),x.height=Ae(Wt*oe),N.forEach(({_el:l,_show:i,_size:r,_pos:a,side:f})=>{if(l!=null)if(i){let p=f===3||f===0?r:0,w=f%2==1;be(l,w?"left":"top",a-p),be(l,w?"width":"height",r),be(l,w?"top":"left",w?Pe:pe),be(l,w?"height":"width",w?E:Y),ni(l,ll)}else tt(l,ll)}),tn=ml=En=An=Ln=Dn=Cn=zn=Pn=null,Ke=1,Ol(!0),pe!=ul||Pe!=Gt||Y!=vt||E!=Ut){gl(!1);let l=Y/vt,i=E/Ut;if(Oe&&!Yt&&R.left>=0){R.left*=l,R.top*=i,wl&&Pt(wl,Ae(R.left),0,Y,E),yl&&Pt(yl,0,Ae(R.top),Y,E);for(let r=0;r<rt.length;r++){let a=rt[r];a!=null&&(pl[r]*=l,hl[r]*=i,Pt(a,ft(pl[r]),ft(hl[r]),Y,E))}}if(me.show&&!Xl&&me.left>=0&&me.width>0){me.left*=l,me.width*=l,me.top*=i,me.height*=i;for(let r in In)be(vl,r,me[r])}ul=pe,Gt=Pe,vt=Y,Ut=E}Fe("setSize"),Ql=!1}Lt>0&&Wt>0&&(b.clearRect(0,0,x.width,x.height),Fe("drawClear"),U.forEach(l=>l()),Fe("draw")),me.show&&Xl&&(on(me),Xl=!1),Oe&&Yt&&(Zt(null,!0,!1),Yt=!1),Z.show&&Z.live&&ot&&(On(),ot=!1),h||(h=!0,n.status=1,Fe("ready")),$l=!1,sn=!1}n.redraw=(l,i)=>{cl=i||!1,l!==!1?Ht(C,_.min,_.max):bl()};function Hn(l,i){let r=k[l];if(r.from==null){if($e==0){let a=r.range(n,i.min,i.max,l);i.min=a[0],i.max=a[1]}if(i.min>i.max){let a=i.min;i.min=i.max,i.max=a}if($e>1&&i.min!=null&&i.max!=null&&i.max-i.min<1e-16)return;l==C&&r.distr==2&&$e>0&&(i.min=yt(i.min,t[0]),i.max=yt(i.max,t[0]),i.min==i.max&&i.max++),H[l]=i,_n=!0,bl()}}n.setScale=Hn;let Nn,jn,wl,yl,Hi,Ni,xl,Sl,ji,Oi,he,xe,$t=!1,He=R.drag,ze=He.x,Re=He.y;Oe&&(R.x&&(Nn=ct(vr,D)),R.y&&(jn=ct(kr,D)),_.ori==0?(wl=Nn,yl=jn):(wl=jn,yl=Nn),he=R.left,xe=R.top);let me=n.select=Te({show:!0,over:!0,left:0,width:0,top:0,height:0},e.select),vl=me.show?ct(Sr,me.over?D:A):null;function on(l,i){if(me.show){for(let r in l)me[r]=l[r],r in In&&be(vl,r,l[r]);i!==!1&&Fe("setSelect")}}n.setSelect=on;function Xo(l){if(v[l].show)Ee&&ni(Se[l],ll);else if(Ee&&tt(Se[l],ll),Oe){let r=dl?rt[0]:rt[l];r!=null&&Pt(r,-10,-10,Y,E)}}function Ht(l,i,r){Hn(l,{min:i,max:r})}function _t(l,i,r,a){i.focus!=null&&ir(l),i.show!=null&&v.forEach((f,p)=>{p>0&&(l==p||l==null)&&(f.show=i.show,Xo(p),o==2?(Ht(f.facets[0].scale,null,null),Ht(f.facets[1].scale,null,null)):Ht(f.scale,null,null),bl())}),r!==!1&&Fe("setSeries",l,i),a&&Bl("setSeries",n,l,i)}n.setSeries=_t;function er(l,i){Te(K[l],i)}function tr(l,i){l.fill=ee(l.fill||null),l.dir=ie(l.dir,-1),i=i??K.length,K.splice(i,0,l)}function lr(l){l==null?K.length=0:K.splice(l,1)}n.addBand=tr,n.setBand=er,n.delBand=lr;function nr(l,i){v[l].alpha=i,Oe&&rt[l]!=null&&(rt[l].style.opacity=i),Ee&&Se[l]&&(Se[l].style.opacity=i)}let Dt,Nt,Jt,kl={focus:!0};function ir(l){if(l!=Jt){let i=l==null,r=kt.alpha!=1;v.forEach((a,f)=>{if(o==1||f>0){let p=i||f==0||f==l;a._focus=i?null:p,r&&nr(f,p?1:kt.alpha)}}),Jt=l,r&&bl()}}Ee&&fl&&Be(as,re,l=>{R._lock||(qt(l),Jt!=null&&_t(null,kl,!0,Me.setSeries))});function Mt(l,i,r){let a=k[i];r&&(l=l/oe-(a.ori==1?Pe:pe));let f=Y;a.ori==1&&(f=E,l=f-l),a.dir==-1&&(l=f-l);let p=a._min,w=a._max,y=l/f,S=p+(w-p)*y,M=a.distr;return M==3?Pl(10,S):M==4?jr(S,a.asinh):M==100?a.bwd(S):S}function sr(l,i){let r=Mt(l,C,i);return yt(r,t[0],De,Ce)}n.valToIdx=l=>yt(l,t[0]),n.posToIdx=sr,n.posToVal=Mt,n.valToPos=(l,i,r)=>k[i].ori==0?u(l,k[i],r?qe:Y,r?Ze:0):c(l,k[i],r?pt:E,r?st:0),n.setCursor=(l,i,r)=>{he=l.left,xe=l.top,Zt(null,i,r)};function Bi(l,i){be(vl,Ml,me.left=l),be(vl,Gl,me.width=i)}function Ii(l,i){be(vl,"top",me.top=l),be(vl,Ul,me.height=i)}let Nl=_.ori==0?Bi:Ii,jl=_.ori==1?Bi:Ii;function or(){if(Ee&&Z.live)for(let l=o==2?1:0;l<v.length;l++){if(l==0&&it)continue;let i=Z.values[l],r=0;for(let a in i)St[l][r++].firstChild.nodeValue=i[a]}}function On(l,i){if(l!=null&&(l.idxs?l.idxs.forEach((r,a)=>{ue[a]=r}):Wr(l.idx)||ue.fill(l.idx),Z.idx=ue[0]),Ee&&Z.live){for(let r=0;r<v.length;r++)(r>0||o==1&&!it)&&rr(r,ue[r]);or()}ot=!1,i!==!1&&Fe("setLegend")}n.setLegend=On;function rr(l,i){let r=v[l],a=l==0&&q==2?ht:t[l],f;it?f=r.values(n,l,i)??Ft:(f=r.value(n,i==null?null:a[i],l,i),f=f==null?Ft:{_:f}),Z.values[l]=f}function Zt(l,i,r){ji=he,Oi=xe,[he,xe]=R.move(n,he,xe),R.left=he,R.top=xe,Oe&&(wl&&Pt(wl,Ae(he),0,Y,E),yl&&Pt(yl,0,Ae(xe),Y,E));let a,f=De>Ce;Dt=fe,Nt=null;let p=_.ori==0?Y:E,w=_.ori==1?Y:E;if(he<0||$e==0||f){a=R.idx=null;for(let y=0;y<v.length;y++){let S=rt[y];S!=null&&Pt(S,-10,-10,Y,E)}fl&&_t(null,kl,!0,l==null&&Me.setSeries),Z.live&&(ue.fill(a),ot=!0)}else{let y,S,M;o==1&&(y=_.ori==0?he:xe,S=Mt(y,C),a=R.idx=yt(S,t[0],De,Ce),M=z(t[0][a],_,p,0));let T=-10,L=-10,W=0,se=0,ne=!0,Q="",O="";for(let F=o==2?1:0;F<v.length;F++){let ge=v[F],ve=ue[F],Ve=ve==null?null:o==1?t[F][ve]:t[F][1][ve],ce=R.dataIdx(n,F,a,S),ke=ce==null?null:o==1?t[F][ce]:t[F][1][ce];if(ot=ot||ke!=Ve||ce!=ve,ue[F]=ce,F>0&&ge.show){let Qe=ce==null?-10:ce==a?M:z(o==1?t[0][ce]:t[F][0][ce],_,p,0),Ie=ke==null?-10:I(ke,o==1?k[ge.scale]:k[ge.facets[1].scale],w,0);if(fl&&ke!=null){let at=_.ori==1?he:xe,mt=Le(kt.dist(n,F,ce,Ie,at));if(mt<Dt){let Tt=kt.bias;if(Tt!=0){let Xe=Mt(at,ge.scale),ut=ke>=0?1:-1,gt=Xe>=0?1:-1;gt==ut&&(gt==1?Tt==1?ke>=Xe:ke<=Xe:Tt==1?ke<=Xe:ke>=Xe)&&(Dt=mt,Nt=F)}else Dt=mt,Nt=F}}if(ot||dl){let at,mt;_.ori==0?(at=Qe,mt=Ie):(at=Ie,mt=Qe);let Tt,Xe,ut,gt,Et,We,et=!0,Qt=je.bbox;if(Qt!=null){et=!1;let Ge=Qt(n,F);ut=Ge.left,gt=Ge.top,Tt=Ge.width,Xe=Ge.height}else ut=at,gt=mt,Tt=Xe=je.size(n,F);if(We=je.fill(n,F),Et=je.stroke(n,F),dl)F==Nt&&Dt<=kt.prox&&(T=ut,L=gt,W=Tt,se=Xe,ne=et,Q=We,O=Et);else{let Ge=rt[F];Ge!=null&&(pl[F]=ut,hl[F]=gt,ms(Ge,Tt,Xe,et),ps(Ge,We,Et),Pt(Ge,ft(ut),ft(gt),Y,E))}}}}if(dl){let F=kt.prox,ge=Jt==null?Dt<=F:Dt>F||Nt!=Jt;if(ot||ge){let ve=rt[0];ve!=null&&(pl[0]=T,hl[0]=L,ms(ve,W,se,ne),ps(ve,Q,O),Pt(ve,ft(T),ft(L),Y,E))}}}if(me.show&&$t)if(l!=null){let[y,S]=Me.scales,[M,T]=Me.match,[L,W]=l.cursor.sync.scales,se=l.cursor.drag;if(ze=se._x,Re=se._y,ze||Re){let{left:ne,top:Q,width:O,height:F}=l.select,ge=l.scales[L].ori,ve=l.posToVal,Ve,ce,ke,Qe,Ie,at=y!=null&&M(y,L),mt=S!=null&&T(S,W);at&&ze?(ge==0?(Ve=ne,ce=O):(Ve=Q,ce=F),ke=k[y],Qe=z(ve(Ve,L),ke,p,0),Ie=z(ve(Ve+ce,L),ke,p,0),Nl(xt(Qe,Ie),Le(Ie-Qe))):Nl(0,p),mt&&Re?(ge==1?(Ve=ne,ce=O):(Ve=Q,ce=F),ke=k[S],Qe=I(ve(Ve,W),ke,w,0),Ie=I(ve(Ve+ce,W),ke,w,0),jl(xt(Qe,Ie),Le(Ie-Qe))):jl(0,w)}else Wn()}else{let y=Le(ji-Hi),S=Le(Oi-Ni);if(_.ori==1){let W=y;y=S,S=W}ze=He.x&&y>=He.dist,Re=He.y&&S>=He.dist;let M=He.uni;M!=null?ze&&Re&&(ze=y>=M,Re=S>=M,!ze&&!Re&&(S>y?Re=!0:ze=!0)):He.x&&He.y&&(ze||Re)&&(ze=Re=!0);let T,L;ze&&(_.ori==0?(T=xl,L=he):(T=Sl,L=xe),Nl(xt(T,L),Le(L-T)),Re||jl(0,w)),Re&&(_.ori==1?(T=xl,L=he):(T=Sl,L=xe),jl(xt(T,L),Le(L-T)),ze||Nl(0,p)),!ze&&!Re&&(Nl(0,0),jl(0,0))}if(He._x=ze,He._y=Re,l==null){if(r){if(es!=null){let[y,S]=Me.scales;Me.values[0]=y!=null?Mt(_.ori==0?he:xe,y):null,Me.values[1]=S!=null?Mt(_.ori==1?he:xe,S):null}Bl(Kn,n,he,xe,Y,E,a)}if(fl){let y=r&&Me.setSeries,S=kt.prox;Jt==null?Dt<=S&&_t(Nt,kl,!0,y):Dt>S?_t(null,kl,!0,y):Nt!=Jt&&_t(Nt,kl,!0,y)}}ot&&(Z.idx=a,On()),i!==!1&&Fe("setCursor")}let jt=null;Object.defineProperty(n,"rect",{get(){return jt==null&&Ol(!1),jt}});function Ol(l=!1){l?jt=null:(jt=D.getBoundingClientRect(),Fe("syncRect",jt))}function Wi(l,i,r,a,f,p,w){R._lock||$t&&l!=null&&l.movementX==0&&l.movementY==0||(Bn(l,i,r,a,f,p,w,!1,l!=null),l!=null?Zt(null,!0,!0):Zt(i,!0,!1))}function Bn(l,i,r,a,f,p,w,y,S){if(jt==null&&Ol(!1),qt(l),l!=null)r=l.clientX-jt.left,a=l.clientY-jt.top;else{if(r<0||a<0){he=-10,xe=-10;return}let[M,T]=Me.scales,L=i.cursor.sync,[W,se]=L.values,[ne,Q]=L.scales,[O,F]=Me.match,ge=i.axes[0].side%2==1,ve=_.ori==0?Y:E,Ve=_.ori==1?Y:E,ce=ge?p:f,ke=ge?f:p,Qe=ge?a:r,Ie=ge?r:a;if(ne!=null?r=O(M,ne)?d(W,k[M],ve,0):-10:r=ve*(Qe/ce),Q!=null?a=F(T,Q)?d(se,k[T],Ve,0):-10:a=Ve*(Ie/ke),_.ori==1){let at=r;r=a,a=at}}S&&(i==null||i.cursor.event.type==Kn)&&((r<=1||r>=Y-1)&&(r=el(r,Y)),(a<=1||a>=E-1)&&(a=el(a,E))),y?(Hi=r,Ni=a,[xl,Sl]=R.move(n,r,a)):(he=r,xe=a)}let In={width:0,height:0,left:0,top:0};function Wn(){on(In,!1)}let Gi,Ui,Yi,qi;function Ki(l,i,r,a,f,p,w){$t=!0,ze=Re=He._x=He._y=!1,Bn(l,i,r,a,f,p,w,!0,!1),l!=null&&(Be(Jn,ti,Ji,!1),Bl(os,n,xl,Sl,Y,E,null));let{left:y,top:S,width:M,height:T}=me;Gi=y,Ui=S,Yi=M,qi=T}function Ji(l,i,r,a,f,p,w){$t=He._x=He._y=!1,Bn(l,i,r,a,f,p,w,!1,!0);let{left:y,top:S,width:M,height:T}=me,L=M>0||T>0,W=Gi!=y||Ui!=S||Yi!=M||qi!=T;if(L&&W&&on(me),He.setScale&&L&&W){let se=y,ne=M,Q=S,O=T;if(_.ori==1&&(se=S,ne=T,Q=y,O=M),ze&&Ht(C,Mt(se,C),Mt(se+ne,C)),Re)for(let F in k){let ge=k[F];F!=C&&ge.from==null&&ge.min!=fe&&Ht(F,Mt(Q+O,F),Mt(Q,F))}Wn()}else R.lock&&(R._lock=!R._lock,Zt(i,!0,l!=null));l!=null&&(al(Jn,ti),Bl(Jn,n,he,xe,Y,E,null))}function ar(l,i,r,a,f,p,w){if(R._lock)return;qt(l);let y=$t;if($t){let S=!0,M=!0,T=10,L,W;_.ori==0?(L=ze,W=Re):(L=Re,W=ze),L&&W&&(S=he<=T||he>=Y-T,M=xe<=T||xe>=E-T),L&&S&&(he=he<xl?0:Y),W&&M&&(xe=xe<Sl?0:E),Zt(null,!0,!0),$t=!1}he=-10,xe=-10,ue.fill(null),Zt(null,!0,!0),y&&($t=y)}function Zi(l,i,r,a,f,p,w){R._lock||(qt(l),Tn(),Wn(),l!=null&&Bl(us,n,he,xe,Y,E,null))}function Qi(){N.forEach(ou),Mn(n.width,n.height,!0)}nl(dn,El,Qi);let _l={};_l.mousedown=Ki,_l.mousemove=Wi,_l.mouseup=Ji,_l.dblclick=Zi,_l.setSeries=(l,i,r,a)=>{let f=Me.match[2];r=f(n,i,r),r!=-1&&_t(r,a,!0,!1)},Oe&&(Be(os,D,Ki),Be(Kn,D,Wi),Be(rs,D,l=>{qt(l),Ol(!1)}),Be(as,D,ar),Be(us,D,Zi),ui.add(n),n.syncRect=Ol);let rn=n.hooks=e.hooks||{};function Fe(l,i,r){$n?Hl.push([l,i,r]):l in rn&&rn[l].forEach(a=>{a.call(null,n,i,r)})}(e.plugins||[]).forEach(l=>{for(let i in l.hooks)rn[i]=(rn[i]||[]).concat(l.hooks[i])});let Xi=(l,i,r)=>r,Me=Te({key:null,setSeries:!1,filters:{pub:xs,sub:xs},scales:[C,v[1]?v[1].scale:null],match:[Ss,Ss,Xi],values:[null,null]},R.sync);Me.match.length==2&&Me.match.push(Xi),R.sync=Me;let es=Me.key,Gn=wo(es);function Bl(l,i,r,a,f,p,w){Me.filters.pub(l,i,r,a,f,p,w)&&Gn.pub(l,i,r,a,f,p,w)}Gn.sub(n);function ur(l,i,r,a,f,p,w){Me.filters.sub(l,i,r,a,f,p,w)&&_l[l](null,i,r,a,f,p,w)}n.pub=ur;function cr(){Gn.unsub(n),ui.delete(n),It.clear(),ii(dn,El,Qi),m.remove(),re?.remove(),Fe("destroy")}n.destroy=cr;function Un(){Fe("init",e,t),Li(t||e.data,!1),H[C]?Hn(C,H[C]):Tn(),Xl=me.show&&(me.width>0||me.height>0),Yt=ot=!0,Mn(e.width,e.height)}return v.forEach(Pi),N.forEach(Bo),s?s instanceof HTMLElement?(s.appendChild(m),Un()):s(n,Un):Un(),n}Ne.assign=Te;Ne.fmtNum=gi;Ne.rangeNum=pn;Ne.rangeLog=gn;Ne.rangeAsinh=hi;Ne.orient=sl;Ne.pxRatio=oe;Ne.join=Zr;Ne.fmtDate=wi,Ne.tzDate=aa;Ne.sync=wo;{Ne.addGap=Wa,Ne.clipGaps=yn;let e=Ne.paths={points:_o};e.linear=To,e.stepped=Ya,e.bars=qa,e.spline=Ja}var kn=class{constructor(t){bt(this,"host",t);bt(this,"plot",null);new ResizeObserver(()=>this.plot?.setSize(this.size())).observe(t)}update(t){let s=t.perMinuteSeries,n=[s.map(o=>o.at/1e3),s.map(o=>o.requests),s.map(()=>t.perMinute),s.map(o=>o.throttled)];if(this.plot){this.plot.setData(n);return}this.plot=new Ne({...this.size(),legend:{live:!1},cursor:{drag:{x:!1,y:!1}},scales:{y:{range:(o,u,c)=>[0,Math.max(c,1)*1.1]}},axes:[{stroke:"#94a3b8",grid:{stroke:"#334155"},ticks:{stroke:"#334155"}},{stroke:"#94a3b8",grid:{stroke:"#334155"},ticks:{stroke:"#334155"},size:44}],series:[{},{label:"requests / min",stroke:"#60a5fa",fill:"rgba(96,165,250,0.25)",width:2,points:{show:!1}},{label:"limit",stroke:"#f87171",dash:[6,4],width:1.5,points:{show:!1}},{label:"429s",stroke:"#fbbf24",width:2,points:{show:!1}}]},n,this.host)}size(){return{width:Math.max(240,this.host.clientWidth),height:200}}};var _e=(e,t,s="")=>P("div",{},P("b",{class:s},t),P("span",{class:"dim"},e));function Lo(e,t){let s=(c,d)=>c===null?d:Xt(c,t),n=e.state==="up"&&e.deciding?"ok":e.state==="stale"||e.lastReadFailure||e.state==="up"?"bad":"dim",o=e.caughtUpFromSnapshot,u=e.lastGap;return[P("p",{class:n,id:"mirror-state"},e.summary),P("div",{class:"stats"},_e("members held",String(e.held)),_e("last full read",s(e.lastFullReadAt,"never")),_e("last audit catch-up",s(e.lastAuditCatchUpAt,"not yet")),_e("requests today",String(e.requestsToday))),o!==null&&P("p",{class:"dim"},`caught up from snapshot at ${Ct(o.at)} (${o.reads} audit read${o.reads===1?"":"s"})`),u!==null&&P("p",{class:u.rereadAt===null?"bad":"dim",id:"mirror-gap"},`${e.gaps===1?"gap":`${e.gaps} gaps`} in the audit log, the last ${Xt(u.at,t)} (${u.reason}): ${u.rereadAt===null?"joins are looked up until the full read begun after it completes":`ended by a full read at ${Ct(u.rereadAt)}`}`),e.clockSkew!==null&&P("p",{class:"dim",id:"mirror-skew"},`${e.clockSkew.entries} audit entr${e.clockSkew.entries===1?"y":"ies"} stamped ahead of the service\'s clock, the last (${e.clockSkew.last.entry}) ${Math.round(e.clockSkew.last.aheadMs/6e4)} min ahead, ${Xt(e.clockSkew.last.at,t)}: acted on, the log read on the service\'s clock`),e.lastReadFailure!==null&&P("p",{class:"bad"},`last read failed: ${e.lastReadFailure}`)]}function Do(e,t){let s=e.on?"ok":e.role==="starting"?"dim":"bad",n=e.leaseLeftMs===null?"none":`${Math.round(e.leaseLeftMs/1e3)} s left`;return[P("p",{class:s,id:"sharing-state"},e.summary),P("div",{class:"stats"},_e("reader",e.reader??"none"),_e("lease",n),_e("version",e.version===null?"unknown":String(e.version)),_e("behind",e.lag===null?"unknown":`${e.lag}`),_e("database read",e.syncedAt===null?"never":Xt(e.syncedAt,t)),_e("key this minute",e.budget===null?"unknown":String(e.budget.minute)),_e("key today",e.budget===null?"unknown":String(e.budget.day))),!e.complete&&e.on&&P("p",{class:"dim"},"the shared roster is not complete yet: joins are looked up")]}function Co(e){return[P("p",{class:"dim"},"The most recent membership decides for each license."),P("div",{class:"scroll"},Il(["license","decides","also claimed by"],e.licenses.map(t=>[t.license??"\\u2014",t.deciding,`${t.memberIds.filter(s=>s!==t.deciding).join(", ")}${t.members>t.memberIds.length?` and ${t.members-t.memberIds.length} more`:""}`]))),e.more&&P("p",{class:"warn"},"More licenses were claimed by several members than are listed.")]}function zo(e,t){let s=e.players.online.filter(n=>t?[n.id,n.name,n.member,n.status,...n.departments.flatMap(u=>[u.name,u.rank,u.callsign])].join(" ").toLowerCase().includes(t):!0);return[P("p",{class:"dim"},`${e.players.onlineCount} online, ${e.players.connectingCount} connecting${t?`; ${s.length} match`:""}`),P("div",{class:"scroll"},Il(["id","player","member","status","department","rank","callsign","hours (7 d)","job"],s.map(n=>{let o=u=>ls(n.departments.length>0?n.departments.map(u):["\\u2014"]);return[n.id,n.name,n.member??(n.loaded?"not on the roster":"loading\\u2026"),n.status??"\\u2014",o(u=>`${u.primary?"\\u2605 ":""}${u.name}`),o(u=>u.rank??"\\u2014"),o(u=>u.callsign??"\\u2014"),n.hours7!==null?n.hours7.toFixed(1):"\\u2014",n.job?`${n.job.job} ${n.job.grade}`:"\\u2014"]})))]}var ru=4e3,Mi=class{constructor(t){bt(this,"sections",new Map);bt(this,"chartHost",P("div",{class:"chart",id:"rate-chart"}));bt(this,"chart",new kn(this.chartHost));bt(this,"search",P("input",{type:"search",placeholder:"Search name, department, rank, callsign\\u2026",id:"player-search"}));bt(this,"doctorButton",P("button",{type:"button",id:"run-doctor"},"Run doctor again"));bt(this,"header",P("span",{class:"meta"}));bt(this,"last",null);let s=P("form",{method:"post",action:"logout"},P("button",{class:"quiet",type:"submit"},"Sign out"));t.replaceChildren(P("header",{},P("h1",{},"roster"),this.header,s),this.main()),this.search.addEventListener("input",()=>this.last&&this.renderPlayers(this.last)),this.doctorButton.addEventListener("click",()=>{this.runDoctor()})}main(){let t=P("main");for(let[s,n,o]of[["health","Health",!1],["cache","Cache",!1],["mirror","Roster mirror",!1],["sharing","Shared roster",!1],["claims","Licenses claimed by several members",!1],["rate","Rate limits",!0],["joins","Joins",!0],["players","Online players",!0],["training","Training",!1],["doctor","Doctor",!1]]){let u=P("div");this.sections.set(s,u),t.append(P("section",{id:s,class:o?"wide":""},P("h2",{},n),u))}return this.sections.get("rate").before(this.chartHost),this.sections.get("players").before(this.search),this.sections.get("doctor").before(this.doctorButton),t}async refresh(){try{let t=await fetch("status.json",{cache:"no-store",credentials:"same-origin"});if(t.status===401||t.status===429){location.reload();return}if(!t.ok)throw new Error(`status.json answered ${t.status}`);this.render(await t.json())}catch(t){this.header.textContent=`could not refresh: ${Yn(t)}`}}render(t){this.last=t,document.body.dataset.loaded="true",this.header.textContent=`${t.health.community??"community not verified"} \\xB7 v${t.version} \\xB7 updated ${Ct(t.generatedAt)}`;let s=t.generatedAt,n=(g,A,D,V="not yet known")=>P("span",{class:g===null?"dim":g?"ok":"bad"},g===null?V:g?`\\u2713 ${A}`:`\\u2717 ${D}`),{health:o,rateLimit:u,joins:c,cache:d}=t;this.fill("health",P("dl",{},P("dt",{},"key"),P("dd",{},n(o.keyVerified,"verified","not verified")),P("dt",{},"community"),P("dd",{},o.community??"\\u2014"),P("dt",{},"service"),P("dd",{},n(o.serviceReachable,"reachable","not answering")),o.keySuspended&&P("dt",{},"key refused"),o.keySuspended&&P("dd",{class:"bad"},o.keySuspended),P("dt",{},"last error"),P("dd",{},o.lastError?`${o.lastError.message} (${Ct(o.lastError.at)}, ${Xt(o.lastError.at,s)})`:"none"))),this.chart.update(u),this.fill("rate",P("div",{class:"stats"},_e("left this minute",`${u.remainingThisMinute} / ${u.perMinute}`),_e("left today",u.remainingToday===null?"\\u2014":`${u.remainingToday} / ${u.perDay}`),_e("429 answers",String(u.throttledTotal),u.throttledTotal>0?"warn":""),_e("requests sent",String(u.requestsTotal)),_e("queued join / refresh / background",`${u.queued.join} / ${u.queued.refresh} / ${u.queued.background}`),u.pausedUntil!==null&&_e("paused after a 429 until",Ct(u.pausedUntil),"bad")));let h=Math.max(1,...c.histogram.counts),m=c.histogram.bounds.map(g=>`\\u2264${g}s`).concat(`>${c.histogram.bounds[c.histogram.bounds.length-1]}s`);this.fill("joins",P("div",{class:"stats"},...c.byReason.map(g=>_e(`${g.outcome}: ${g.reason}`,String(g.count),g.outcome==="refused"?"bad":"ok"))),P("div",{class:"bars",title:"decision times of the recent joins"},...c.histogram.counts.map((g,A)=>P("div",{},P("small",{class:"count"},g),P("span",{class:"bar"}),P("small",{class:"bound"},m[A])))),P("div",{class:"scroll"},Il(["time","player","license","decision","reason","took"],c.recent.map(g=>[Ct(g.at),g.player,g.license??"\\u2014",P("span",{class:g.admitted?"ok":"bad"},g.admitted?"admitted":"refused"),P("span",{title:g.note},g.reason),`${g.ms} ms`]))));let x=this.sections.get("joins").querySelectorAll("span.bar");c.histogram.counts.forEach((g,A)=>{x[A]?.style.setProperty("--share",String(g/h))}),this.renderPlayers(t),this.fill("cache",P("div",{class:"stats"},_e("entries",String(d.entries)),_e("hit rate",`${Math.round(d.hitRate*100)}%`),_e("hits / misses",`${d.hits} / ${d.misses}`))),this.renderMirror(t.mirror,s),this.renderSharing(t.sharing,s),this.renderClaims(t.claimedLicenses);let b=document.getElementById("training");b.hidden=!t.training.on,this.fill("training",P("pre",{},t.training.lines.join(`\n`))),this.renderDoctor(t.doctor)}renderMirror(t,s){document.getElementById("mirror").hidden=t===null,t!==null&&this.fill("mirror",...Lo(t,s))}renderSharing(t,s){document.getElementById("sharing").hidden=t===null,t!==null&&this.fill("sharing",...Do(t,s))}renderClaims(t){document.getElementById("claims").hidden=t.licenses.length===0,this.fill("claims",...Co(t))}renderPlayers(t){this.fill("players",...zo(t,this.search.value.trim().toLowerCase()))}renderDoctor(t){this.doctorButton.disabled=t.running,t.running?this.doctorButton.textContent="Running\\u2026":this.doctorButton.textContent=t.last?"Run doctor again":"Run doctor",this.fill("doctor",t.last?P("div",{},P("p",{class:"dim"},`ran ${Ct(t.last.at)} in ${t.last.ms} ms`),P("pre",{id:"doctor-lines"},t.last.lines.join(`\n`))):P("p",{class:"dim"},"Not run yet from the panel."))}async runDoctor(){this.doctorButton.disabled=!0,this.doctorButton.textContent="Running\\u2026";try{let t=await fetch("doctor",{method:"POST",credentials:"same-origin"});if(!t.ok)throw new Error(`doctor answered ${t.status}`);let s=await t.json();this.renderDoctor({running:!1,last:s})}catch(t){this.fill("doctor",P("p",{class:"bad"},Yn(t))),this.doctorButton.disabled=!1}}fill(t,...s){this.sections.get(t)?.replaceChildren(...s.filter(n=>!!n))}},Ro=new Mi(document.getElementById("app"));Ro.refresh();setInterval(()=>{Ro.refresh()},ru);})();\n' : "",
     css: true ? ':root{--bg: #0f172a;--card: #1e293b;--line: #334155;--text: #e2e8f0;--dim: #94a3b8;--ok: #4ade80;--bad: #f87171;--warn: #fbbf24;--accent: #60a5fa;color-scheme:dark}*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--text);font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif}header{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;padding:12px 16px;border-bottom:1px solid var(--line)}header h1{font-size:18px;margin:0}header .meta{color:var(--dim);flex:1}header form{margin:0}main{display:grid;gap:12px;padding:12px;grid-template-columns:repeat(auto-fit,minmax(min(100%,380px),1fr))}section{background:var(--card);border-radius:10px;padding:12px 14px;min-width:0;container-type:inline-size}section.wide{grid-column:1 / -1}h2{font-size:15px;margin:0 0 8px;color:var(--accent)}dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:0}dt{color:var(--dim)}dd{margin:0;overflow-wrap:anywhere}.ok{color:var(--ok)}.bad{color:var(--bad)}.warn{color:var(--warn)}.dim{color:var(--dim)}.scroll{overflow:auto;max-height:360px}table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:4px 8px;border-bottom:1px solid var(--line);white-space:nowrap}th{color:var(--dim);font-weight:600;position:sticky;top:0;background:var(--card)}input[type=search]{width:100%;padding:8px;margin-bottom:8px;border-radius:8px;border:1px solid var(--line);background:var(--bg);color:var(--text);font:inherit}button{font:inherit;padding:6px 12px;border-radius:8px;border:0;background:#2563eb;color:#fff;cursor:pointer}button[disabled]{opacity:.6;cursor:progress}button.quiet{background:transparent;border:1px solid var(--line);color:var(--dim)}pre{white-space:pre-wrap;margin:8px 0 0;font:13px/1.4 ui-monospace,monospace}.bars{display:flex;align-items:flex-end;gap:4px;height:110px;margin-top:8px}.bars div{flex:1;display:flex;flex-direction:column;justify-content:flex-end;align-items:center;height:100%;min-width:0}.bars span.bar{width:100%;height:calc(var(--share, 0) * 80%);background:var(--accent);border-radius:3px 3px 0 0;min-height:1px}.bars small{color:var(--dim);font-size:10px;white-space:nowrap}.stats{display:flex;flex-wrap:wrap;gap:8px 20px;margin:8px 0 0}.stats b{display:block;font-size:18px}.chart{width:100%;min-height:200px}.chart .u-legend{font-size:12px}.loading{padding:24px}#doctor pre,#training pre{max-height:420px;overflow:auto}@container (max-width: 840px){.scroll{max-height:70vh}table,tbody{display:block}thead{display:none}tr{display:grid;gap:2px 12px;padding:8px 2px;border-bottom:1px solid var(--line)}td{padding:0;border:0;min-width:0;white-space:normal;overflow-wrap:anywhere;hyphens:auto}td:before{content:attr(data-label) ": ";color:var(--dim)}#joins tbody,#players tbody{display:grid;column-gap:10px}#joins tr,#players tr{grid-column:1 / -1;grid-template-columns:subgrid}#joins td:before,#players td:before{content:none}#joins tbody{grid-template-columns:minmax(0,1fr) auto}#joins td[data-label=player]{grid-area:1 / 1;font-weight:600}#joins td[data-label=decision]{grid-area:1 / 2}#joins td[data-label=reason]{grid-area:2 / 1}#joins td[data-label=took]{grid-area:2 / 2}#joins td[data-label=license]{grid-area:3 / 1}#joins td[data-label=time]{grid-area:3 / 2}#joins td[data-label=decision],#joins td[data-label=took],#joins td[data-label=time]{text-align:right}#joins td[data-label=reason],#joins td[data-label=took],#joins td[data-label=license],#joins td[data-label=time]{color:var(--dim);font-size:13px}#players tbody{grid-template-columns:auto fit-content(40%) minmax(0,1fr) auto}#players tr{grid-auto-flow:row dense}#players td[data-label=id]{grid-area:1 / 1;color:var(--dim)}#players td[data-label=player]{grid-area:1 / 2 / 2 / 4;font-weight:600}#players td[data-label=status]{grid-area:1 / 4;align-self:center;text-align:right;white-space:nowrap;font-size:12px}#players td[data-label=member]{grid-area:2 / 2 / 3 / 5;color:var(--dim)}#players td[data-label=department],#players td[data-label=rank],#players td[data-label=callsign]{display:contents}#players td[data-label=department]>.line{grid-column:2}#players td[data-label=rank]>.line{grid-column:3}#players td[data-label=callsign]>.line{grid-column:4}#players td[data-label="hours (7 d)"]{grid-column:2 / span 2}#players td[data-label=job]{grid-column:4}#players td[data-label="hours (7 d)"],#players td[data-label=job]{font-size:13px}#players td[data-label="hours (7 d)"]:before,#players td[data-label=job]:before{content:attr(data-label) " ";color:var(--dim)}}@container (max-width: 480px){.bars{flex-direction:column;align-items:stretch;height:auto;gap:3px}.bars div{flex:none;display:grid;grid-template-columns:4.5em minmax(0,1fr) 3em;align-items:center;gap:8px;height:auto}.bars small{font-size:12px}.bars small.bound{order:-1;text-align:right}.bars small.count{order:1}.bars span.bar{height:12px;width:calc(var(--share, 0) * 100%);min-width:1px;border-radius:0 3px 3px 0}}.uplot,.uplot *,.uplot *:before,.uplot *:after{box-sizing:border-box}.uplot{font-family:system-ui,-apple-system,Segoe UI,Roboto,Helvetica Neue,Arial,Noto Sans,sans-serif,"Apple Color Emoji","Segoe UI Emoji",Segoe UI Symbol,"Noto Color Emoji";line-height:1.5;width:min-content}.u-title{text-align:center;font-size:18px;font-weight:700}.u-wrap{position:relative;user-select:none}.u-over,.u-under{position:absolute}.u-under{overflow:hidden}.uplot canvas{display:block;position:relative;width:100%;height:100%}.u-axis{position:absolute}.u-legend{font-size:14px;margin:auto;text-align:center}.u-inline{display:block}.u-inline *{display:inline-block}.u-inline tr{margin-right:16px}.u-legend th{font-weight:600}.u-legend th>*{vertical-align:middle;display:inline-block}.u-legend .u-marker{width:1em;height:1em;margin-right:4px;background-clip:padding-box!important}.u-inline.u-live th:after{content:":";vertical-align:middle}.u-inline:not(.u-live) .u-value{display:none}.u-series>*{padding:4px}.u-series th{cursor:pointer}.u-legend .u-off>*{opacity:.3}.u-select{background:#00000012;position:absolute;pointer-events:none}.u-cursor-x,.u-cursor-y{position:absolute;left:0;top:0;pointer-events:none;will-change:transform}.u-hz .u-cursor-x,.u-vt .u-cursor-y{height:100%;border-right:1px dashed #607D8B}.u-hz .u-cursor-y,.u-vt .u-cursor-x{width:100%;border-bottom:1px dashed #607D8B}.u-cursor-pt{position:absolute;top:0;left:0;border-radius:50%;border:0 solid;pointer-events:none;will-change:transform;background-clip:padding-box!important}.u-axis.u-off,.u-select.u-off,.u-cursor-x.u-off,.u-cursor-y.u-off,.u-cursor-pt.u-off{display:none}\n' : ""
   };
 }
@@ -61829,7 +62072,7 @@ var PanelAuth = class {
 
 // src/features/panel/page-html.ts
 var import_node_crypto3 = require("node:crypto");
-var escapeHtml = (text6) => text6.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+var escapeHtml = (text7) => text7.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 var PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 function pageHtml(title) {
   return `<!doctype html>
@@ -62054,8 +62297,8 @@ var PanelMetrics = class {
   decisionSeconds;
   constructor(sources, totals) {
     const registers = [this.registry];
-    const total = (name, help, read) => new import_prom_client.Counter({
-      name,
+    const total = (name2, help, read) => new import_prom_client.Counter({
+      name: name2,
       help,
       registers,
       collect() {
@@ -62063,8 +62306,8 @@ var PanelMetrics = class {
         this.inc(read());
       }
     });
-    const gauge = (name, help, read) => new import_prom_client.Gauge({
-      name,
+    const gauge = (name2, help, read) => new import_prom_client.Gauge({
+      name: name2,
       help,
       registers,
       collect() {
@@ -62133,7 +62376,7 @@ var PanelMetrics = class {
       "When the last error happened (0: none).",
       () => Math.floor((sources.lastError()?.at ?? 0) / 1e3)
     );
-    const mirror = (name, help, read) => gauge(name, help, () => {
+    const mirror = (name2, help, read) => gauge(name2, help, () => {
       const report = sources.mirror();
       return report ? read(report) : 0;
     });
@@ -62306,6 +62549,35 @@ var PanelRecorder = class {
   }
 };
 
+// src/features/share/share-lines.ts
+var seconds = (ms) => `${Math.max(0, Math.round(ms / 1e3))} s`;
+function where(report, now) {
+  const lease = report.leaseLeftMs === null ? "no lease running" : `lease ${seconds(report.leaseLeftMs)} left`;
+  const reader = report.reader === null ? "no reader" : `reader ${report.role === "reader" ? `${report.reader} (this server)` : report.reader}`;
+  const synced = report.syncedAt === null ? "never read" : `read ${seconds(now - report.syncedAt)} ago`;
+  const version2 = report.version === null ? "" : `, version ${report.version}, this server ${report.lag ?? 0} behind (${synced})`;
+  const budget = report.budget ? `; the key's shared budget: ${report.budget.minute} this minute, ${report.budget.day} today` : "";
+  return `${reader}, ${lease}${version2}${report.complete ? ", complete" : ", not complete"}${budget}`;
+}
+function shareSummary(report) {
+  if (report.role === "starting") return `connecting to the database as ${report.server}`;
+  if (!report.on) return `off for this server (${report.off ?? "not connected"}): it reads the roster alone`;
+  return report.role === "reader" ? `on: ${report.server} reads the roster for the other servers` : `on: ${report.server} follows the roster ${report.reader ?? "another server"} reads`;
+}
+function shareStatusLine(report, now) {
+  if (report.role === "starting") return `sharing: connecting to the database as ${report.server}`;
+  if (!report.on)
+    return `sharing: off for this server (${report.off ?? "not connected"}); it reads the roster alone`;
+  return `sharing: on as ${report.server}, ${report.role}; ${where(report, now)}`;
+}
+function shareDoctorLine(report, now) {
+  if (report.role === "starting") return `\u26A0 sharing: connecting to the database as ${report.server}.`;
+  if (!report.on)
+    return `\u2717 sharing: share.enabled is true but this server cannot share the roster (${report.off ?? "not connected"}): it reads the roster alone, as without sharing.`;
+  const pending = report.pending > 0 ? `; ${report.pending} change(s) waiting to be written` : "";
+  return `\u2713 sharing: on as ${report.server}, ${report.role === "reader" ? "reading the roster for the others" : "following the shared roster"}; ${where(report, now)}${pending}.`;
+}
+
 // src/features/panel/panel-mirror.ts
 function panelMirror(report) {
   if (report === null) return null;
@@ -62322,6 +62594,22 @@ function panelMirror(report) {
     caughtUpFromSnapshot: report.caughtUp,
     requestsToday: report.requestsToday,
     lastReadFailure: report.failure
+  };
+}
+function panelSharing(report) {
+  if (report === null) return null;
+  return {
+    on: report.on,
+    role: report.role,
+    summary: shareSummary(report),
+    server: report.server,
+    reader: report.reader,
+    leaseLeftMs: report.leaseLeftMs,
+    version: report.version,
+    lag: report.lag,
+    syncedAt: report.syncedAt,
+    complete: report.complete,
+    budget: report.budget
   };
 }
 
@@ -62406,6 +62694,7 @@ async function buildStatus(sources, recorder, doctor, now) {
     players: { onlineCount: sources.onlineCount(), connectingCount: sources.connectingCount(), online: online2 },
     cache: { entries: cache.size, hits: cache.hits, misses: cache.misses, hitRate: cache.hitRate },
     mirror: panelMirror(sources.mirror()),
+    sharing: panelSharing(sources.sharing?.() ?? null),
     claimedLicenses: panelClaims(sources),
     training: { on: trainingLines !== null, lines: trainingLines === null ? [] : await trainingLines },
     doctor: { running: doctor.busy, last: doctor.last }
@@ -62517,6 +62806,7 @@ function attachPanel(context) {
       lastError: () => errors.last,
       cache: () => cache.stats(),
       mirror: () => context.handles.get(mirrorHandle)?.report() ?? null,
+      sharing: () => context.handles.get(shareHandle)?.report() ?? null,
       claimedLicenses: () => ({
         licenses: context.claimedLicenses.list(),
         more: context.claimedLicenses.more
@@ -62635,19 +62925,19 @@ function buildLadders(catalog, order, prefix, previous) {
     const ladder = catalog.ladder(department.id, order);
     const rankCounts = countBy(ladder.map((r) => slug(r.name)));
     const ranks = [];
-    for (const rank of ladder) {
-      const rankPart = slug(rank.name);
+    for (const rank2 of ladder) {
+      const rankPart = slug(rank2.name);
       if (rankPart === "" || (rankCounts.get(rankPart) ?? 0) > 1) {
         problems.push(
-          `rank "${rank.name}" of ${label} ${rankPart === "" ? "has no letters or digits in its name" : `shares ${principal}.${rankPart} with another rank there`}: it gets no principal until renamed.`
+          `rank "${rank2.name}" of ${label} ${rankPart === "" ? "has no letters or digits in its name" : `shares ${principal}.${rankPart} with another rank there`}: it gets no principal until renamed.`
         );
         continue;
       }
-      ranks.push({ id: rank.id, name: rank.name, principal: `${principal}.${rankPart}` });
-      byRank.set(rank.id, `${principal}.${rankPart}`);
+      ranks.push({ id: rank2.id, name: rank2.name, principal: `${principal}.${rankPart}` });
+      byRank.set(rank2.id, `${principal}.${rankPart}`);
     }
-    ranks.forEach((rank, index) => {
-      links.push({ child: rank.principal, parent: ranks[index + 1]?.principal ?? principal });
+    ranks.forEach((rank2, index) => {
+      links.push({ child: rank2.principal, parent: ranks[index + 1]?.principal ?? principal });
     });
     departments.push({ id: department.id, label, principal, ranks });
   }
@@ -62701,8 +62991,8 @@ function memberPrincipals(member, ladders, admits) {
     const principal = ladders.departmentPrincipal(department.id);
     if (principal === void 0) continue;
     principals.add(principal);
-    const rank = department.rank ? ladders.rankPrincipal(department.rank.id) : void 0;
-    if (rank !== void 0) principals.add(rank);
+    const rank2 = department.rank ? ladders.rankPrincipal(department.rank.id) : void 0;
+    if (rank2 !== void 0) principals.add(rank2);
   }
   return [...principals];
 }
@@ -62714,15 +63004,15 @@ function formatLedger(links) {
 ${formatLedgerLines(links)}`;
 }
 function formatLedgerLines(links) {
-  let text6 = "";
-  for (const link of links) text6 += `${link.child} ${link.parent}
+  let text7 = "";
+  for (const link of links) text7 += `${link.child} ${link.parent}
 `;
-  return text6;
+  return text7;
 }
-function parseLedger(text6) {
+function parseLedger(text7) {
   const links = [];
   let skipped = 0;
-  for (const line of text6.split("\n")) {
+  for (const line of text7.split("\n")) {
     const trimmed = line.trim();
     if (trimmed === "" || trimmed.startsWith("#")) continue;
     const parts2 = trimmed.split(" ");
@@ -62758,9 +63048,9 @@ var PrincipalLedger = class {
   /** The links a previous run left (one that never stopped cleanly); none when unreadable. */
   readLeftover() {
     try {
-      const text6 = this.store.read();
-      if (text6 === null) return [];
-      const { links, skipped } = parseLedger(text6);
+      const text7 = this.store.read();
+      if (text7 === null) return [];
+      const { links, skipped } = parseLedger(text7);
       if (skipped > 0) this.logger.warn(`permissions: ignored ${skipped} unreadable ledger line(s).`);
       if (links.length > 0) {
         this.logger.info(`permissions: removing ${links.length} principal link(s) a previous run left.`);
@@ -62985,13 +63275,13 @@ var PrincipalGrants = class {
 // src/features/permissions/fivem/ledger-file.ts
 var import_node_fs2 = require("node:fs");
 var import_node_path2 = require("node:path");
-function ledgerFile(resourcePath, name = "roster-principals.txt") {
-  const path = (0, import_node_path2.join)(resourcePath, name);
+function ledgerFile(resourcePath, name2 = "roster-principals.txt") {
+  const path = (0, import_node_path2.join)(resourcePath, name2);
   return {
     read: () => readIfPresent(path),
-    write: (text6) => replaceFile(path, text6),
-    append(text6) {
-      (0, import_node_fs2.appendFileSync)(path, text6);
+    write: (text7) => replaceFile(path, text7),
+    append(text7) {
+      (0, import_node_fs2.appendFileSync)(path, text7);
     }
   };
 }
@@ -63212,11 +63502,11 @@ function linkConnectQueue(resource, onJoin, logger, clock2) {
     }
   };
   if (fx.GetResourceState(CONNECT_QUEUE) === "started") register();
-  fx.on("onServerResourceStart", (name) => {
-    if (name === CONNECT_QUEUE) register();
+  fx.on("onServerResourceStart", (name2) => {
+    if (name2 === CONNECT_QUEUE) register();
   });
-  fx.on("onResourceStop", (name) => {
-    if (name !== CONNECT_QUEUE) return;
+  fx.on("onResourceStop", (name2) => {
+    if (name2 !== CONNECT_QUEUE) return;
     queue = null;
     state = "stopped";
   });
@@ -63243,9 +63533,9 @@ function stillConnecting(tempId) {
 }
 function queueTable() {
   const exportsOf2 = globalThis.exports[CONNECT_QUEUE];
-  for (const name of ["GetQueueExports", "Exports"]) {
+  for (const name2 of ["GetQueueExports", "Exports"]) {
     try {
-      const table = exportsOf2?.[name]?.();
+      const table = exportsOf2?.[name2]?.();
       if (table && typeof table === "object") return table;
     } catch {
     }
@@ -63348,8 +63638,8 @@ var PriorityRules = class {
       return rule.minRank === void 0 || this.queries.hasMinRank(view, rule.department, rule.minRank);
     }
     if (rule.minRank === void 0) return true;
-    const rank = rule.minRank;
-    return view.member.departments.some((d3) => this.queries.hasMinRank(view, d3.id, rank));
+    const rank2 = rule.minRank;
+    return view.member.departments.some((d3) => this.queries.hasMinRank(view, d3.id, rank2));
   }
 };
 function describeRule(rule) {
@@ -63367,8 +63657,8 @@ function unknownPart(rule, catalog) {
     return null;
   }
   if (rule.minRank === void 0) return null;
-  const rank = rule.minRank;
-  return catalog.catalog.departments.some((d3) => catalog.rankIn(d3.id, rank)) ? null : `no department has a rank "${rank}"`;
+  const rank2 = rule.minRank;
+  return catalog.catalog.departments.some((d3) => catalog.rankIn(d3.id, rank2)) ? null : `no department has a rank "${rank2}"`;
 }
 
 // src/features/queue/index.ts
@@ -63517,10 +63807,10 @@ var NO_ACTOR = "actor is missing: pass the acting player's server id, or 0 to ac
 function rankExports(ranks) {
   return {
     setRank: [
-      async (target, department, rank, actor) => {
+      async (target, department, rank2, actor) => {
         const src = serverId(target);
         const d3 = key(department);
-        const r = key(rank);
+        const r = key(rank2);
         if (src === null) return { ok: false, reason: "target must be the server id of an online player." };
         if (d3 === null || r === null)
           return { ok: false, reason: "department and rank must be names or ids." };
@@ -63597,13 +63887,13 @@ function fieldNamed(details) {
   if (typeof details === "string" && details.trim() !== "") return details.trim().slice(0, 80);
   if (typeof details !== "object" || details === null) return null;
   if (Array.isArray(details)) return details.length > 0 ? fieldNamed(details[0]) : null;
-  const record2 = details;
-  for (const name of ["field", "name", "path", "param", "parameter"]) {
-    const value = record2[name];
+  const record3 = details;
+  for (const name2 of ["field", "name", "path", "param", "parameter"]) {
+    const value = record3[name2];
     if (typeof value === "string" && value !== "") return value.slice(0, 80);
     if (Array.isArray(value) && value.length > 0) return value.map(String).join(".").slice(0, 80);
   }
-  const keys = Object.keys(record2);
+  const keys = Object.keys(record3);
   return keys.length === 1 ? keys[0].slice(0, 80) : null;
 }
 function rankChangeFailure(error62, c) {
@@ -63709,15 +63999,15 @@ var RankChangeLimits = class {
   }
 };
 function waitText(ms) {
-  const seconds = Math.max(1, Math.ceil(ms / 1e3));
-  if (seconds < 90) return `${seconds} s`;
-  const minutes = Math.ceil(seconds / 60);
+  const seconds2 = Math.max(1, Math.ceil(ms / 1e3));
+  if (seconds2 < 90) return `${seconds2} s`;
+  const minutes = Math.ceil(seconds2 / 60);
   if (minutes < 90) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
-function limitText(limit, name) {
+function limitText(limit, name2) {
   const when = waitText(limit.retryInMs);
   switch (limit.kind) {
     case "spacing":
@@ -63725,7 +64015,7 @@ function limitText(limit, name) {
     case "hourly":
       return `You have made ${RANK_CHANGE_RULES.actorPerHour} rank changes in the last hour, the most allowed; try again in ${when}.`;
     case "target":
-      return `${name}'s rank has been changed ${RANK_CHANGE_RULES.targetPerWindow} times in the last 10 minutes, the most allowed; try again in ${when}.`;
+      return `${name2}'s rank has been changed ${RANK_CHANGE_RULES.targetPerWindow} times in the last 10 minutes, the most allowed; try again in ${when}.`;
   }
 }
 
@@ -63734,7 +64024,7 @@ var MAX_WAIT_MS = 1e4;
 async function sendRankChange(deps, c) {
   const { api, catalog, online: online2, logger } = deps;
   const label = c.department.shortName ?? c.department.name;
-  const name = c.view.member.name;
+  const name2 = c.view.member.name;
   const waitMs = api.estimateWaitMs("write");
   if (waitMs > MAX_WAIT_MS) return { ok: false, reason: budgetText(waitMs) };
   deps.countTarget(c.view.member.id);
@@ -63747,16 +64037,16 @@ async function sendRankChange(deps, c) {
       deps.scopeNamed(scopeNamed(error62.serviceMessage ?? "") ?? "write");
     }
     if (code === "not_found") deps.reread(c.target);
-    logger.warn(`rank change for ${name} in ${label} failed: ${errorMessage(error62)}`);
+    logger.warn(`rank change for ${name2} in ${label} failed: ${errorMessage(error62)}`);
     return {
       ok: false,
-      reason: rankChangeFailure(error62, { target: name, department: label, rank: c.wanted.name })
+      reason: rankChangeFailure(error62, { target: name2, department: label, rank: c.wanted.name })
     };
   }
   const confirmed = confirmedRank(catalog, answer, c.department.id, c.wanted);
   const member = online2.recordRank(c.target, c.department.id, confirmed);
   if (member === null)
-    return { ok: false, reason: `${name} left before the change was confirmed; it was made.` };
+    return { ok: false, reason: `${name2} left before the change was confirmed; it was made.` };
   const now = member.departments.find((d3) => d3.id === c.department.id) ?? c.department;
   const change = {
     target: { src: c.target, name: member.name, memberId: member.id },
@@ -63773,14 +64063,14 @@ function confirmedRank(catalog, answer, departmentId, wanted) {
   if (!parsed.success) return wanted;
   const rankId = parsed.data.rankId;
   if (rankId === null || rankId === wanted.id) return wanted;
-  const rank = parsed.data.rank ?? catalog.index.rank(rankId);
-  return rank && (rank.departmentId ?? departmentId) === departmentId ? rank : wanted;
+  const rank2 = parsed.data.rank ?? catalog.index.rank(rankId);
+  return rank2 && (rank2.departmentId ?? departmentId) === departmentId ? rank2 : wanted;
 }
 function budgetText(waitMs) {
   return `The roster's requests are kept for joining players right now; try again in about ${waitText(waitMs)}.`;
 }
-function toRank(rank) {
-  return { id: rank.id, name: rank.name, position: rank.position };
+function toRank(rank2) {
+  return { id: rank2.id, name: rank2.name, position: rank2.position };
 }
 
 // src/features/ranks/fresh-assignments.ts
@@ -63801,18 +64091,18 @@ async function readFreshAssignments(api, memberIds) {
     if (!parsed.success) continue;
     assignments.push(parsed.data);
     const member = includedMember.safeParse(item);
-    const record2 = member.success ? member.data.member : null;
-    if (record2 && record2.id === parsed.data.memberId) statuses.set(record2.id, record2.status);
+    const record3 = member.success ? member.data.member : null;
+    if (record3 && record3.id === parsed.data.memberId) statuses.set(record3.id, record3.status);
   }
   return {
     assignment: (memberId, departmentId) => assignments.find((a) => a.memberId === memberId && a.departmentId === departmentId),
     status: (memberId) => statuses.get(memberId) ?? null
   };
 }
-function heldRank(assignment, catalog) {
-  if (assignment.rankId === null) return null;
-  const rank = assignment.rank?.id === assignment.rankId ? assignment.rank : catalog.rank(assignment.rankId);
-  return rank ? toRank(rank) : void 0;
+function heldRank(assignment2, catalog) {
+  if (assignment2.rankId === null) return null;
+  const rank2 = assignment2.rank?.id === assignment2.rankId ? assignment2.rank : catalog.rank(assignment2.rankId);
+  return rank2 ? toRank(rank2) : void 0;
 }
 
 // src/features/ranks/rank-change.ts
@@ -63844,8 +64134,8 @@ function actingFor(players, canManage, src, via) {
 }
 
 // src/features/ranks/rank-authority.ts
-function isAbove(rank, than, order) {
-  return order === "top-down" ? rank < than : rank > than;
+function isAbove(rank2, than, order) {
+  return order === "top-down" ? rank2 < than : rank2 > than;
 }
 function checkAuthority(c) {
   const bar = c.current !== null && isAbove(c.current.position, c.wanted.position, c.order) ? c.current : c.wanted;
@@ -63868,22 +64158,22 @@ function actorRefusal(c) {
 }
 
 // src/features/ranks/rank-choice.ts
-function namedChoice(catalog, order, department, rank) {
-  const wanted = catalog.rankIn(department.id, rank);
+function namedChoice(catalog, order, department, rank2) {
+  const wanted = catalog.rankIn(department.id, rank2);
   if (wanted) return () => wanted;
   const names = catalog.ladder(department.id, order).map((r) => r.name);
   return refuse(
-    `${department.shortName ?? department.name} has no rank "${rank}"${names.length > 0 ? `; its ranks: ${names.join(", ")}` : ""}.`
+    `${department.shortName ?? department.name} has no rank "${rank2}"${names.length > 0 ? `; its ranks: ${names.join(", ")}` : ""}.`
   );
 }
-function stepChoice(ladder, direction, label, name) {
+function stepChoice(ladder, direction, label, name2) {
   return (current) => {
     const at = current ? ladder.findIndex((r) => r.id === current.id) : ladder.length;
     if (current && at < 0) return refuse(`${current.name} is not on the ${label} rank ladder; use rank set.`);
     const next = direction === "promote" ? ladder[at - 1] : ladder[at + 1];
     if (next) return next;
     const end = direction === "promote" ? "the highest" : current ? "the lowest" : "no";
-    return refuse(`${name} already holds ${end} rank in ${label}.`);
+    return refuse(`${name2} already holds ${end} rank in ${label}.`);
   };
 }
 
@@ -63938,10 +64228,10 @@ var RankChanges = class {
    * Sets `rank` (id or name) in `department` (id, name or short name) for online player `target`.
    * `actor` is the acting player's server id, or null for the console or a trusted caller named `via`.
    */
-  async setRank(target, department, rank, actor, via = "console") {
+  async setRank(target, department, rank2, actor, via = "console") {
     const found = this.targetIn(target, department);
     if (!found.ok) return found;
-    const choose = namedChoice(this.deps.catalog.index, this.deps.order, found.department, rank);
+    const choose = namedChoice(this.deps.catalog.index, this.deps.order, found.department, rank2);
     if (typeof choose !== "function") return choose;
     return this.change(target, found, choose, actor, via);
   }
@@ -63972,10 +64262,10 @@ var RankChanges = class {
     }
     const scopeProblem = this.writeScope.missing(this.deps.scopes());
     if (scopeProblem) return refuse(scopeProblem);
-    const name = found.view.member.name;
+    const name2 = found.view.member.name;
     const limited = this.limits.refusal(acting.key, found.view.member.id);
-    if (limited) return refuse(limitText(limited, name));
-    if (this.pending.has(target)) return refuse(`A rank change for ${name} is already under way.`);
+    if (limited) return refuse(limitText(limited, name2));
+    if (this.pending.has(target)) return refuse(`A rank change for ${name2} is already under way.`);
     const waitMs = this.deps.api.estimateWaitMs("write");
     if (waitMs > MAX_WAIT_MS) return refuse(budgetText(waitMs));
     if (acting.key !== null) this.limits.countActor(acting.key);
@@ -63988,7 +64278,7 @@ var RankChanges = class {
   }
   async decide(target, { view, department }, choose, acting) {
     const label = department.shortName ?? department.name;
-    const name = view.member.name;
+    const name2 = view.member.name;
     const judge2 = acting.manages ? null : acting.view;
     const ids2 = judge2 ? [view.member.id, judge2.member.id] : [view.member.id];
     let fresh;
@@ -63996,39 +64286,39 @@ var RankChanges = class {
       fresh = await readFreshAssignments(this.deps.api, ids2);
     } catch (error62) {
       this.deps.logger.warn(
-        `reading ${name}'s assignments before a rank change failed: ${errorMessage(error62)}`
+        `reading ${name2}'s assignments before a rank change failed: ${errorMessage(error62)}`
       );
-      return refuse(rankChangeFailure(error62, { target: name, department: label, rank: "the rank" }));
+      return refuse(rankChangeFailure(error62, { target: name2, department: label, rank: "the rank" }));
     }
-    const assignment = fresh.assignment(view.member.id, department.id);
-    if (!assignment) {
+    const assignment2 = fresh.assignment(view.member.id, department.id);
+    if (!assignment2) {
       this.reread([target]);
-      return refuse(`${name} is no longer in ${label} on the roster; their record is being re-read.`);
+      return refuse(`${name2} is no longer in ${label} on the roster; their record is being re-read.`);
     }
-    const current = heldRank(assignment, this.deps.catalog.index);
+    const current = heldRank(assignment2, this.deps.catalog.index);
     if (current === void 0)
-      return refuse(`${name}'s rank in ${label} is not one this server knows yet; try again shortly.`);
+      return refuse(`${name2}'s rank in ${label} is not one this server knows yet; try again shortly.`);
     if (current?.id !== department.rank?.id) this.reread([target]);
     const wanted = choose(current);
     if ("ok" in wanted) return wanted;
-    if (current?.id === wanted.id) return refuse(`${name} already holds ${wanted.name} in ${label}.`);
+    if (current?.id === wanted.id) return refuse(`${name2} already holds ${wanted.name} in ${label}.`);
     if (judge2) {
       const own2 = fresh.assignment(judge2.member.id, department.id);
-      const rank = own2 ? heldRank(own2, this.deps.catalog.index) ?? null : null;
+      const rank2 = own2 ? heldRank(own2, this.deps.catalog.index) ?? null : null;
       const status = fresh.status(judge2.member.id);
       const cached2 = judge2.department(department.id)?.rank?.id;
-      if (rank?.id !== cached2 || status !== null && status !== judge2.member.status) {
+      if (rank2?.id !== cached2 || status !== null && status !== judge2.member.status) {
         if (acting.actor.src !== null) this.reread([acting.actor.src]);
       }
       const refusal = actorRefusal({
-        actor: rank,
+        actor: rank2,
         status,
         admits: this.deps.admits,
         current,
         wanted,
         ladder: this.ladder(department.id),
         order: this.deps.order,
-        name,
+        name: name2,
         label
       });
       if (refusal) return refuse(refusal);
@@ -64040,7 +64330,7 @@ var RankChanges = class {
         scopeNamed: (scope) => this.writeScope.named(scope),
         reread: (src) => this.reread([src])
       },
-      { target, view, department, assignmentId: assignment.id, from: current, wanted, actor: acting.actor }
+      { target, view, department, assignmentId: assignment2.id, from: current, wanted, actor: acting.actor }
     );
   }
   /** What the cache holds for these players turned out stale: read them again, in the background. */
@@ -64073,29 +64363,994 @@ function attachRanks(context) {
   return { exports: rankExports(ranks) };
 }
 
+// src/features/share/share-store.ts
+var SHARED_START = Object.freeze({ version: 0, memberId: "" });
+var SHARED_PAGE_LIMIT = 500;
+var ShareStoreError = class extends Error {
+  constructor(failure2, message) {
+    super(message);
+    this.failure = failure2;
+    this.name = "ShareStoreError";
+  }
+  failure;
+};
+var BUDGET_MINUTE_MS = 6e4;
+var BUDGET_DAY_MS = 864e5;
+
+// src/features/share/fivem/oxmysql-calls.ts
+function serverOxmysql() {
+  const exportsOf2 = globalThis.exports;
+  return exportsOf2?.oxmysql;
+}
+var DATABASE_BOUND_MS = 2e3;
+var MOST_LATE_CALLS = 3;
+var LATE_CALL_LOST_MS = 6e4;
+var OxmysqlCalls = class {
+  constructor(options) {
+    this.options = options;
+    this.boundMs = options.boundMs ?? DATABASE_BOUND_MS;
+  }
+  options;
+  late = /* @__PURE__ */ new Set();
+  boundMs;
+  /**
+   * `work` (several calls) within the same bound as one call: what a caller of the store waits
+   * for is bounded, not only each statement.
+   */
+  within(work) {
+    return answerWithin(work(), this.boundMs, this.options.clock, () => {
+      throw new ShareStoreError("timeout", `The database did not answer within ${this.boundMs / 1e3} s.`);
+    });
+  }
+  /** The rows of a SELECT, or a write's result header. */
+  query(sql, values) {
+    return this.call((ox, answer) => ox.query(sql, values, answer, this.options.resource, true));
+  }
+  /**
+   * The statements in one transaction. oxmysql answers false for a statement that failed (it
+   * rolled back and printed the statement): that is an error here too.
+   */
+  async transaction(statements) {
+    const committed = await this.call(
+      (ox, answer) => ox.transaction(statements, [], answer, this.options.resource, true)
+    );
+    if (committed !== true) {
+      throw new ShareStoreError(
+        "failed",
+        "The database refused a write and rolled it back (oxmysql printed why)."
+      );
+    }
+  }
+  call(send2) {
+    const { clock: clock2 } = this.options;
+    const ox = this.options.exports();
+    if (!ox) return Promise.reject(new ShareStoreError("unavailable", "oxmysql is not started."));
+    this.forgetLost(clock2.now());
+    if (this.late.size >= MOST_LATE_CALLS) {
+      return Promise.reject(
+        new ShareStoreError(
+          "timeout",
+          "The database has not answered earlier calls; nothing more is sent to it for now."
+        )
+      );
+    }
+    const call = { startedAt: clock2.now() };
+    let answered = false;
+    const work = new Promise((resolve2, reject) => {
+      const answer = (result, error62) => {
+        answered = true;
+        this.late.delete(call);
+        if (error62) reject(new ShareStoreError("failed", `The database answered: ${lastLine(error62)}`));
+        else resolve2(result);
+      };
+      try {
+        send2(ox, answer);
+      } catch (error62) {
+        answered = true;
+        reject(new ShareStoreError("unavailable", `oxmysql could not be called: ${lastLine(String(error62))}`));
+      }
+    });
+    return answerWithin(work, this.boundMs, clock2, () => {
+      if (!answered) this.late.add(call);
+      throw new ShareStoreError("timeout", `The database did not answer within ${this.boundMs / 1e3} s.`);
+    });
+  }
+  forgetLost(now) {
+    for (const late of this.late) if (now - late.startedAt > LATE_CALL_LOST_MS) this.late.delete(late);
+  }
+};
+function lastLine(text7) {
+  const lines = text7.trim().split("\n");
+  return lines[lines.length - 1] ?? text7;
+}
+
+// src/features/share/fivem/oxmysql-store.ts
+var import_node_crypto5 = require("node:crypto");
+
+// src/features/share/store-rows.ts
+var whole = external_exports.union([
+  external_exports.number(),
+  external_exports.string().regex(/^-?\d{1,16}$/).transform(Number)
+]).pipe(external_exports.number().int());
+var flag = external_exports.union([external_exports.boolean(), external_exports.literal(0), external_exports.literal(1)]).transform(Boolean);
+var name = external_exports.string().min(1).max(191);
+var memberColumns = external_exports.object({
+  member_id: name,
+  license: name.nullable(),
+  record: external_exports.string().nullable(),
+  read_at: whole,
+  version: whole.pipe(external_exports.number().min(0))
+});
+function memberRow(columns, schemas) {
+  const parsed = memberColumns.safeParse(columns);
+  if (!parsed.success) return null;
+  const { member_id, license: license2, record: record3, read_at, version: version2 } = parsed.data;
+  if (record3 === null) return { memberId: member_id, license: license2, record: null, readAt: read_at, version: version2 };
+  if (license2 === null) return null;
+  const json3 = parseJson(record3);
+  if (json3 === void 0) return null;
+  const member = schemas.record.safeParse(json3);
+  if (!member.success) return null;
+  return { memberId: member_id, license: license2, record: member.data, readAt: read_at, version: version2 };
+}
+var stateColumns = external_exports.object({
+  reader: name.nullable(),
+  lease_until: whole,
+  version: whole.pipe(external_exports.number().min(0)),
+  community: external_exports.string().max(2e3).nullable(),
+  audit_position: external_exports.string().nullable(),
+  full_read_at: whole.nullable(),
+  complete: flag,
+  updated_at: whole,
+  now: whole
+});
+function stateRow(columns, schemas) {
+  const parsed = stateColumns.safeParse(columns);
+  if (!parsed.success)
+    throw new ShareStoreError("unreadable", "The shared state row is not in the expected form.");
+  const row = parsed.data;
+  const json3 = row.audit_position === null ? void 0 : parseJson(row.audit_position);
+  const position = json3 === void 0 ? null : schemas.auditPosition.safeParse(json3);
+  return {
+    reader: row.reader,
+    leaseUntil: row.lease_until,
+    version: row.version,
+    community: row.community,
+    auditPosition: position?.success ? position.data : null,
+    fullReadAt: row.full_read_at,
+    complete: row.complete,
+    updatedAt: row.updated_at,
+    now: row.now
+  };
+}
+function parseJson(text7) {
+  try {
+    return JSON.parse(text7);
+  } catch {
+    return void 0;
+  }
+}
+var LONGEST_NAME = 191;
+function isStorableName(name2) {
+  return name2.length > 0 && name2.length <= LONGEST_NAME;
+}
+function pageSize(limit) {
+  return Math.min(999, Math.max(1, Math.floor(limit)));
+}
+
+// src/features/share/fivem/store-schema.ts
+var SCHEMA_NAME = "roster_share";
+var ASCII = "CHARACTER SET ascii COLLATE ascii_bin";
+var TABLE_OPTIONS = "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+var CREATE_SCHEMA_TABLE = `CREATE TABLE IF NOT EXISTS roster_share_schema (
+  name VARCHAR(64) ${ASCII} NOT NULL,
+  version INT NOT NULL,
+  PRIMARY KEY (name)
+) ${TABLE_OPTIONS}`;
+var SHARE_SCHEMA = [
+  {
+    version: 1,
+    statements: [
+      // One row per key: the lease, the roster's version and what moves with it. `write_token`
+      // names the transaction that holds the row, so its other statements write only while it does.
+      `CREATE TABLE IF NOT EXISTS roster_share_state (
+        key_hash CHAR(64) ${ASCII} NOT NULL,
+        reader VARCHAR(191) NULL,
+        lease_until BIGINT NOT NULL DEFAULT 0,
+        version BIGINT NOT NULL DEFAULT 0,
+        community TEXT NULL,
+        audit_position TEXT NULL,
+        full_read_at BIGINT NULL,
+        complete TINYINT(1) NOT NULL DEFAULT 0,
+        write_token CHAR(32) ${ASCII} NULL,
+        updated_at BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (key_hash)
+      ) ${TABLE_OPTIONS}`,
+      // A member as last read; `record` NULL once no longer held. Followers read by version.
+      `CREATE TABLE IF NOT EXISTS roster_share_members (
+        key_hash CHAR(64) ${ASCII} NOT NULL,
+        member_id VARCHAR(191) NOT NULL,
+        license VARCHAR(191) NULL,
+        record MEDIUMTEXT NULL,
+        read_at BIGINT NOT NULL,
+        version BIGINT NOT NULL,
+        PRIMARY KEY (key_hash, member_id),
+        KEY roster_share_members_version (key_hash, version, member_id)
+      ) ${TABLE_OPTIONS}`,
+      // Requests to the service per key, per minute ('m') and UTC day ('d') window.
+      `CREATE TABLE IF NOT EXISTS roster_share_budget (
+        key_hash CHAR(64) ${ASCII} NOT NULL,
+        period CHAR(1) ${ASCII} NOT NULL,
+        window_start BIGINT NOT NULL,
+        requests INT UNSIGNED NOT NULL DEFAULT 0,
+        PRIMARY KEY (key_hash, period, window_start)
+      ) ${TABLE_OPTIONS}`,
+      // Which version each write got: oxmysql's transaction answers only true or false.
+      `CREATE TABLE IF NOT EXISTS roster_share_writes (
+        token CHAR(32) ${ASCII} NOT NULL,
+        key_hash CHAR(64) ${ASCII} NOT NULL,
+        version BIGINT NOT NULL,
+        written_at BIGINT NOT NULL,
+        PRIMARY KEY (token),
+        KEY roster_share_writes_age (key_hash, written_at)
+      ) ${TABLE_OPTIONS}`
+    ]
+  }
+];
+
+// src/features/share/fivem/store-sql.ts
+var NOW_MS = "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000)";
+var SCHEMA_ROW = `INSERT INTO roster_share_schema (name, version) VALUES ('${SCHEMA_NAME}', 0)
+  ON DUPLICATE KEY UPDATE name = name`;
+var SCHEMA_VERSION = `SELECT version FROM roster_share_schema WHERE name = '${SCHEMA_NAME}'`;
+var SCHEMA_STEP_DONE = `UPDATE roster_share_schema SET version = ? WHERE name = '${SCHEMA_NAME}' AND version < ?`;
+var STATE_ROW = `INSERT INTO roster_share_state (key_hash) VALUES (?) ON DUPLICATE KEY UPDATE key_hash = key_hash`;
+var STATE2 = `SELECT reader, lease_until, version, community, audit_position, full_read_at, complete,
+  updated_at, ${NOW_MS} AS now FROM roster_share_state WHERE key_hash = ?`;
+var LEASE = `UPDATE roster_share_state SET reader = ?, lease_until = ${NOW_MS} + ?
+  WHERE key_hash = ? AND (reader = ? OR lease_until <= ${NOW_MS})`;
+var RELEASE = `UPDATE roster_share_state SET reader = NULL, lease_until = 0 WHERE key_hash = ? AND reader = ?`;
+function claimVersion(columns, leased) {
+  const moved = columns.map((column) => `, ${column} = ?`).join("");
+  const lease = leased ? ` AND reader = ? AND lease_until > ${NOW_MS}` : "";
+  return `UPDATE roster_share_state SET version = version + 1, write_token = ?, updated_at = ${NOW_MS}${moved}
+    WHERE key_hash = ?${lease}`;
+}
+var MEMBERS_PER_STATEMENT = 500;
+function writeMembers(rows) {
+  const given = ["SELECT ? AS given_id, ? AS given_license, ? AS given_record, ? AS given_read_at"];
+  for (let i = 1; i < rows; i++) given.push("SELECT ?, ?, ?, ?");
+  const newer = "VALUES(read_at) >= roster_share_members.read_at";
+  return `INSERT INTO roster_share_members (key_hash, member_id, license, record, read_at, version)
+    SELECT s.key_hash, m.given_id, m.given_license, m.given_record, m.given_read_at, s.version
+    FROM roster_share_state AS s CROSS JOIN (${given.join(" UNION ALL ")}) AS m
+    WHERE s.key_hash = ? AND s.write_token = ?
+    ON DUPLICATE KEY UPDATE
+      license = IF(${newer}, COALESCE(VALUES(license), roster_share_members.license), roster_share_members.license),
+      record = IF(${newer}, VALUES(record), roster_share_members.record),
+      version = IF(${newer}, VALUES(version), roster_share_members.version),
+      read_at = GREATEST(roster_share_members.read_at, VALUES(read_at))`;
+}
+var NOTE_WRITE = `INSERT INTO roster_share_writes (token, key_hash, version, written_at)
+  SELECT write_token, key_hash, version, ${NOW_MS} FROM roster_share_state WHERE key_hash = ? AND write_token = ?`;
+var WRITTEN_VERSION = `SELECT version FROM roster_share_writes WHERE token = ?`;
+var MEMBERS_SINCE = `SELECT member_id, license, record, read_at, version FROM roster_share_members
+  WHERE key_hash = ? AND (version > ? OR (version = ? AND member_id > ?))
+  ORDER BY version, member_id LIMIT ?`;
+function countWindow(period, ms) {
+  return `INSERT INTO roster_share_budget (key_hash, period, window_start, requests)
+    VALUES (?, '${period}', ${NOW_MS} DIV ${ms} * ${ms}, ?)
+    ON DUPLICATE KEY UPDATE requests = LAST_INSERT_ID(requests + VALUES(requests))`;
+}
+function budgetNow(minuteMs, dayMs) {
+  return `SELECT period, requests FROM roster_share_budget WHERE key_hash = ?
+    AND ((period = 'm' AND window_start = ${NOW_MS} DIV ${minuteMs} * ${minuteMs})
+      OR (period = 'd' AND window_start = ${NOW_MS} DIV ${dayMs} * ${dayMs}))`;
+}
+var SWEEP_BUDGET = `DELETE FROM roster_share_budget WHERE key_hash = ?
+  AND ((period = 'm' AND window_start < ${NOW_MS} - ?) OR (period = 'd' AND window_start < ${NOW_MS} - ?))`;
+var SWEEP_WRITES = `DELETE FROM roster_share_writes WHERE key_hash = ? AND written_at < ${NOW_MS} - ?`;
+
+// src/features/share/fivem/store-writes.ts
+function writeStatements(keyHash, token, change, reader) {
+  const moved = [];
+  if (change.auditPosition !== void 0) {
+    moved.push([
+      "audit_position",
+      change.auditPosition === null ? null : JSON.stringify(change.auditPosition)
+    ]);
+  }
+  if (change.fullReadAt !== void 0) moved.push(["full_read_at", change.fullReadAt]);
+  if (change.complete !== void 0) moved.push(["complete", change.complete ? 1 : 0]);
+  if (change.community !== void 0) moved.push(["community", change.community]);
+  const claim2 = claimVersion(
+    moved.map(([column]) => column),
+    reader !== null
+  );
+  const statements = [
+    // Any server's write makes the key's row if it went (the reader's needs its lease in it anyway).
+    ...reader === null ? [[STATE_ROW, [keyHash]]] : [],
+    [claim2, [token, ...moved.map(([, value]) => value), keyHash, ...reader === null ? [] : [reader]]]
+  ];
+  const rows = [];
+  for (const member of change.members ?? []) {
+    if (!isStorableName(member.memberId) || !isStorableName(member.license)) continue;
+    rows.push([member.memberId, member.license, JSON.stringify(member.record), Math.round(member.readAt)]);
+  }
+  for (const removal of change.removed ?? []) {
+    if (!isStorableName(removal.memberId)) continue;
+    rows.push([removal.memberId, null, null, Math.round(removal.readAt)]);
+  }
+  for (let at = 0; at < rows.length; at += MEMBERS_PER_STATEMENT) {
+    const chunk = rows.slice(at, at + MEMBERS_PER_STATEMENT);
+    statements.push([writeMembers(chunk.length), [...chunk.flat(), keyHash, token]]);
+  }
+  statements.push([NOTE_WRITE, [keyHash, token]]);
+  return statements;
+}
+
+// src/features/share/fivem/oxmysql-store.ts
+var MINUTE_WINDOWS_KEPT_MS = 36e5;
+var DAY_WINDOWS_KEPT_MS = 2 * BUDGET_DAY_MS;
+var WRITES_KEPT_MS = 36e5;
+var SWEEP_EVERY = 100;
+var OxmysqlShareStore = class {
+  calls;
+  keyHash;
+  schemas;
+  schema;
+  untilSweep = 0;
+  constructor(options) {
+    this.calls = options.calls;
+    this.keyHash = options.keyHash;
+    this.schemas = options.schemas;
+    this.schema = options.schema ?? SHARE_SCHEMA;
+  }
+  /** Bounded statement by statement (a first start creates several tables), not as a whole. */
+  async migrate() {
+    await this.calls.query(CREATE_SCHEMA_TABLE, []);
+    await this.calls.query(SCHEMA_ROW, []);
+    const stored = await this.rows(SCHEMA_VERSION, []);
+    const at = Number(stored[0]?.version ?? 0);
+    const latest = this.schema[this.schema.length - 1]?.version ?? 0;
+    if (!Number.isInteger(at) || at > latest) {
+      throw new ShareStoreError(
+        "schema",
+        `The shared tables are at version ${String(stored[0]?.version)}, newer than this release's ${latest}: update the resource on this server.`
+      );
+    }
+    for (const step of this.schema) {
+      if (step.version <= at) continue;
+      for (const statement of step.statements) await this.calls.query(statement, []);
+      await this.calls.query(SCHEMA_STEP_DONE, [step.version, step.version]);
+    }
+    await this.calls.query(STATE_ROW, [this.keyHash]);
+  }
+  state() {
+    return this.calls.within(() => this.readState());
+  }
+  async readState() {
+    const [row] = await this.rows(STATE2, [this.keyHash]);
+    return row ? stateRow(row, this.schemas) : null;
+  }
+  lease(server, ms) {
+    return this.calls.within(() => this.takeLease(server, ms));
+  }
+  async takeLease(server, ms) {
+    await this.calls.query(LEASE, [server, Math.round(ms), this.keyHash, server]);
+    let state = await this.readState();
+    if (!state) {
+      await this.calls.query(STATE_ROW, [this.keyHash]);
+      await this.calls.query(LEASE, [server, Math.round(ms), this.keyHash, server]);
+      state = await this.readState();
+    }
+    return state?.reader === server && state.leaseUntil > state.now;
+  }
+  async release(server) {
+    await this.calls.query(RELEASE, [this.keyHash, server]);
+  }
+  publish(server, change) {
+    return this.calls.within(() => this.write(change, server));
+  }
+  async writeThrough(change) {
+    const version2 = await this.calls.within(() => this.write(change, null));
+    if (version2 === null)
+      throw new ShareStoreError("unreadable", "The write went through but its version was not found.");
+    return version2;
+  }
+  async membersSince(after, limit) {
+    const size = pageSize(limit);
+    const found = await this.rows(MEMBERS_SINCE, [
+      this.keyHash,
+      after.version,
+      after.version,
+      after.memberId,
+      size
+    ]);
+    const page = { rows: [], unreadable: 0, next: after, done: found.length < size };
+    for (const columns of found) {
+      const row = memberRow(columns, this.schemas);
+      if (row) page.rows.push(row);
+      else page.unreadable++;
+      const version2 = Number(columns.version);
+      if (typeof columns.member_id === "string" && Number.isSafeInteger(version2)) {
+        page.next = { version: version2, memberId: columns.member_id };
+      }
+    }
+    return page;
+  }
+  count(requests) {
+    return this.calls.within(() => this.countRequests(requests));
+  }
+  async countRequests(requests) {
+    const added = Math.max(0, Math.round(requests));
+    const counted2 = (period, ms) => this.calls.query(countWindow(period, ms), [this.keyHash, added]).then((header) => {
+      const insertId = Number(header?.insertId ?? Number.NaN);
+      if (!Number.isSafeInteger(insertId))
+        throw new ShareStoreError("unreadable", "The budget count was not answered.");
+      return insertId === 0 ? added : insertId;
+    });
+    const [minute, day] = await Promise.all([
+      counted2("m", BUDGET_MINUTE_MS),
+      counted2("d", BUDGET_DAY_MS),
+      this.sweepNowAndThen()
+    ]);
+    return { minute, day };
+  }
+  async budget() {
+    const rows = await this.rows(budgetNow(BUDGET_MINUTE_MS, BUDGET_DAY_MS), [this.keyHash]);
+    const of = (period) => Number(rows.find((row) => row.period === period)?.requests ?? 0) || 0;
+    return { minute: of("m"), day: of("d") };
+  }
+  /** One transaction: the version claimed, the members written under it, the version noted. */
+  async write(change, reader) {
+    const token = (0, import_node_crypto5.randomBytes)(16).toString("hex");
+    const statements = writeStatements(this.keyHash, token, change, reader);
+    await this.calls.transaction(statements);
+    const [[written]] = await Promise.all([this.rows(WRITTEN_VERSION, [token]), this.sweepNowAndThen()]);
+    if (!written) return null;
+    const version2 = Number(written.version);
+    if (!Number.isSafeInteger(version2))
+      throw new ShareStoreError("unreadable", "A written version is not a number.");
+    return version2;
+  }
+  async sweepNowAndThen() {
+    if (this.untilSweep-- > 0) return;
+    this.untilSweep = SWEEP_EVERY;
+    await Promise.all([
+      this.calls.query(SWEEP_BUDGET, [this.keyHash, MINUTE_WINDOWS_KEPT_MS, DAY_WINDOWS_KEPT_MS]),
+      this.calls.query(SWEEP_WRITES, [this.keyHash, WRITES_KEPT_MS])
+    ]);
+  }
+  async rows(statement, values) {
+    const answer = await this.calls.query(statement, values);
+    if (!Array.isArray(answer)) throw new ShareStoreError("unreadable", "The database did not answer rows.");
+    return answer;
+  }
+};
+
+// src/features/share/fivem/database-store.ts
+function shareStore(keyHash, schemas, resource, clock2) {
+  const calls = new OxmysqlCalls({ exports: serverOxmysql, resource, clock: clock2 });
+  return new OxmysqlShareStore({ calls, keyHash, schemas });
+}
+
+// src/features/share/fivem/oxmysql-state.ts
+function oxmysqlStarted() {
+  return fx.GetResourceState("oxmysql") === "started";
+}
+function serverConvars() {
+  return { projectName: fx.GetConvar("sv_projectName", ""), endpoint: fx.GetConvar("endpoint_add_tcp", "") };
+}
+
+// src/features/share/server-name.ts
+var import_node_crypto6 = require("node:crypto");
+function serverName(configured, projectName, place) {
+  if (configured !== void 0 && configured.trim() !== "") return configured.trim().slice(0, 64);
+  const project = projectName.replace(/\^\d/g, "").trim();
+  if (project !== "") return project.slice(0, 64);
+  return `server-${(0, import_node_crypto6.createHash)("sha256").update(place, "utf8").digest("hex").slice(0, 12)}`;
+}
+
+// src/features/share/shared-record.ts
+var text5 = external_exports.string().max(2e3);
+var rank = external_exports.object({ id: text5, departmentId: text5.nullable(), name: text5, position: external_exports.number() });
+var assignment = external_exports.object({
+  id: text5,
+  departmentId: text5,
+  rankId: text5.nullable(),
+  isPrimary: external_exports.boolean(),
+  callsign: text5.nullable(),
+  rank: rank.nullable()
+});
+var record2 = external_exports.object({
+  id: text5.min(1),
+  name: text5,
+  status: text5.min(1),
+  license: text5.min(1),
+  assignments: external_exports.array(assignment).max(1e3),
+  createdAt: text5.nullable(),
+  readAt: external_exports.number()
+});
+var auditPosition = external_exports.object({ at: external_exports.number().nullable() });
+var SHARE_SCHEMAS = {
+  record: record2,
+  auditPosition
+};
+function recordOf(member) {
+  return {
+    id: member.id,
+    name: member.name,
+    status: member.status,
+    license: member.license,
+    assignments: member.assignments.map((a) => ({ ...a })),
+    createdAt: member.createdAt,
+    readAt: member.readAt
+  };
+}
+function memberOf(shared, readAt) {
+  return { ...shared, readAt };
+}
+
+// src/features/share/shared-roster.ts
+var import_node_crypto7 = require("node:crypto");
+
+// src/features/share/pending-changes.ts
+var PendingChanges = class {
+  put = /* @__PURE__ */ new Map();
+  removed = /* @__PURE__ */ new Map();
+  /** `removed`: member ids no longer held, as of `at` (this server's time). */
+  note(put, removed, at) {
+    for (const member of put) {
+      this.removed.delete(member.id);
+      this.put.set(member.id, member);
+    }
+    for (const id2 of removed) {
+      this.put.delete(id2);
+      this.removed.set(id2, at);
+    }
+  }
+  get size() {
+    return this.put.size + this.removed.size;
+  }
+  /**
+   * Takes at most `limit` changes, oldest first, as one write; `restore` gives them back when the
+   * write fails.
+   */
+  take(limit) {
+    const members2 = [];
+    const removed = [];
+    for (const [id2, member] of this.put) {
+      if (members2.length >= limit) break;
+      this.put.delete(id2);
+      members2.push({
+        memberId: id2,
+        license: member.license,
+        record: recordOf(member),
+        readAt: member.readAt
+      });
+    }
+    for (const [id2, at] of this.removed) {
+      if (members2.length + removed.length >= limit) break;
+      this.removed.delete(id2);
+      removed.push({ memberId: id2, readAt: at });
+    }
+    return { members: members2, removed, taken: members2.length + removed.length };
+  }
+  /** A write that failed: its changes are pending again, unless newer ones came meanwhile. */
+  restore(change) {
+    for (const write of change.members ?? [])
+      if (!this.put.has(write.memberId) && !this.removed.has(write.memberId))
+        this.put.set(write.memberId, { ...write.record, readAt: write.readAt });
+    for (const removal of change.removed ?? [])
+      if (!this.put.has(removal.memberId) && !this.removed.has(removal.memberId))
+        this.removed.set(removal.memberId, removal.readAt);
+  }
+};
+
+// src/features/share/shared-roster.ts
+var LEASE_MS = 3e4;
+var RENEW_MS = 1e4;
+var WRITE_MS = 500;
+var FOLLOW_MS = 1e3;
+var RETRY_MS = 5e3;
+var COPY_FRESH_MS = 3e3;
+var MAX_PAGES2 = 100;
+var RUN_MARK = "~";
+function readerName(holder) {
+  if (holder === null) return null;
+  const mark = holder.lastIndexOf(RUN_MARK);
+  return mark > 0 ? holder.slice(0, mark) : holder;
+}
+var HEARTBEAT_SLACK_MS = 5e3;
+var SharedRoster = class {
+  constructor(deps) {
+    this.deps = deps;
+    this.holder = `${deps.server}${RUN_MARK}${(0, import_node_crypto7.randomUUID)().slice(0, 8)}`;
+    deps.mirror.followShared(() => this.copyInStep());
+    deps.mirror.onChange((put, removed) => this.pending.note(put, removed, deps.clock.now()));
+  }
+  deps;
+  role = "starting";
+  off = null;
+  state = null;
+  cursor = SHARED_START;
+  syncedAt = null;
+  /** The copy holds every row up to the state's version (the last follow read every page). */
+  caughtUp = false;
+  /** The shared roster's version this server's copy holds everything of. */
+  copyVersion = 0;
+  pending = new PendingChanges();
+  published = Published.none();
+  /** The key's counts, every server's, as last read (this minute, today). */
+  budget = null;
+  /** This server's own part of them, by its minute and day. */
+  own = { minute: -1, inMinute: 0, day: -1, inDay: 0 };
+  lastFollow = Number.NEGATIVE_INFINITY;
+  lastRenew = Number.NEGATIVE_INFINITY;
+  lastTry = Number.NEGATIVE_INFINITY;
+  unreadableSaid = false;
+  stopped = false;
+  /** Who holds the lease when this server does: its name and this run's mark. */
+  holder;
+  /** Sharing cannot start (no oxmysql): the server runs alone from the start. */
+  alone(why) {
+    this.off = why;
+    this.role = "alone";
+    this.deps.mirror.lead(null);
+  }
+  /**
+   * One step, every `WRITE_MS`: what changed is written; every `FOLLOW_MS` the database is read
+   * (and the lease taken when it ran out); every `RENEW_MS` the reader renews. Never rejects.
+   */
+  async tick() {
+    if (this.stopped) return;
+    const now = this.deps.clock.now();
+    try {
+      if (this.role === "starting" || this.off !== null) {
+        if (this.role === "alone" && now - this.lastTry < RETRY_MS) return;
+        this.lastTry = now;
+        await this.connect();
+        return;
+      }
+      await this.write();
+      if (now - this.lastFollow >= FOLLOW_MS) {
+        this.lastFollow = now;
+        await this.follow();
+        await this.count();
+      }
+      if (this.role === "reader" && now - this.lastRenew >= RENEW_MS) await this.renew();
+    } catch (error62) {
+      this.turnOff(error62);
+    }
+  }
+  /** The resource stops: the lease is given up so another server takes over at once. */
+  async stop() {
+    this.stopped = true;
+    if (this.role === "reader" && this.off === null)
+      await this.deps.store.release(this.holder).catch(() => {
+      });
+  }
+  report() {
+    const { state } = this;
+    const sinceRead = this.syncedAt === null ? 0 : this.deps.clock.now() - this.syncedAt;
+    const leaseLeft = state && state.reader !== null ? state.leaseUntil - state.now - sinceRead : null;
+    return {
+      on: this.off === null && this.role !== "starting",
+      role: this.role,
+      server: this.deps.server,
+      off: this.off,
+      reader: readerName(state?.reader ?? null),
+      leaseLeftMs: leaseLeft !== null && leaseLeft > 0 ? leaseLeft : null,
+      version: state?.version ?? null,
+      held: this.deps.mirror.report().held,
+      lag: state ? Math.max(0, state.version - this.copyVersion) : null,
+      syncedAt: this.syncedAt,
+      complete: state?.complete ?? false,
+      budget: this.budget,
+      pending: this.pending.size
+    };
+  }
+  /**
+   * Whether a follower's copy may decide joins: the reader said its roster is complete, its lease
+   * still runs, and the database was read just now.
+   */
+  copyInStep() {
+    const { state, syncedAt } = this;
+    if (this.off !== null || state === null || syncedAt === null || !state.complete) return false;
+    const since = this.deps.clock.now() - syncedAt;
+    if (since >= COPY_FRESH_MS || state.leaseUntil - state.now <= since) return false;
+    const { auditMs } = this.deps;
+    if (auditMs === void 0) return true;
+    return state.now - state.updatedAt + since < auditMs * 2 + HEARTBEAT_SLACK_MS;
+  }
+  /** At start and after sharing was off: the tables, the copy, then the lease if it is free. */
+  async connect() {
+    const { store, logger } = this.deps;
+    await store.migrate();
+    if (this.role === "alone") {
+      this.state = await store.state();
+      if (!await this.takeLeaseIfFree()) {
+        this.cursor = SHARED_START;
+        this.becomeFollower();
+      }
+      this.off = null;
+      logger.info("the database answers again: the roster is shared with the other servers again.");
+    }
+    await this.follow();
+    if (this.role === "starting" && !await this.takeLeaseIfFree()) this.becomeFollower();
+    this.off = null;
+    await this.count();
+  }
+  /** Reads the state and the rows above the copy's version into the mirror; takes over a lapsed lease. */
+  async follow() {
+    const { store, mirror } = this.deps;
+    const state = await store.state();
+    if (state === null) throw new Error("the shared state row is missing");
+    const whole2 = this.cursor.version === 0 && this.cursor.memberId === "";
+    const put = [];
+    const removed = [];
+    let unreadable = 0;
+    let done = false;
+    let cursor = this.cursor;
+    for (let page = 0; page < MAX_PAGES2 && !done; page++) {
+      const read = await store.membersSince(cursor, SHARED_PAGE_LIMIT);
+      for (const row of read.rows) {
+        if (row.record === null) removed.push(row.memberId);
+        else put.push(memberOf(row.record, row.readAt));
+      }
+      unreadable += read.unreadable;
+      cursor = read.next;
+      done = read.done;
+    }
+    this.state = state;
+    this.cursor = cursor;
+    this.syncedAt = this.deps.clock.now();
+    this.caughtUp = done;
+    this.copyVersion = done ? Math.max(state.version, cursor.version) : cursor.version;
+    if (unreadable > 0 && !this.unreadableSaid) {
+      this.unreadableSaid = true;
+      this.deps.logger.warn(
+        `${unreadable} member row(s) in the shared roster could not be read and were ignored; those members are looked up when they join.`
+      );
+    }
+    mirror.applyShared(put, removed, whole2 && done);
+    if (state.complete && this.caughtUp && mirror.followingShared) mirror.sharedComplete(state.fullReadAt);
+    if (this.role === "follower" && this.leaseLapsed()) await this.takeLeaseIfFree();
+  }
+  leaseLapsed() {
+    const { state } = this;
+    return state !== null && (state.reader === null || state.leaseUntil <= state.now);
+  }
+  /** Takes the lease when nobody's runs (or this server's does): then this server reads. */
+  async takeLeaseIfFree() {
+    const { state } = this;
+    if (state === null || !this.leaseLapsed() && state.reader !== this.holder) return false;
+    if (!await this.deps.store.lease(this.holder, LEASE_MS)) return false;
+    this.lastRenew = this.deps.clock.now();
+    this.becomeReader();
+    return true;
+  }
+  becomeReader() {
+    const was = this.role;
+    if (was === "reader") return;
+    this.role = "reader";
+    this.published = Published.none();
+    const state = this.state;
+    const from = state && this.caughtUp ? { audit: state.auditPosition, fullReadAt: state.fullReadAt, complete: state.complete } : null;
+    this.deps.mirror.lead(from);
+    const before = state?.reader && state.reader !== this.holder ? `${readerName(state.reader)}'s lease ran out` : null;
+    this.deps.logger.info(
+      `sharing the roster through the database: this server reads it${before ? ` (${before})` : ""}, the others follow.`
+    );
+  }
+  becomeFollower() {
+    if (this.role === "follower") return;
+    const was = this.role;
+    this.role = "follower";
+    this.deps.mirror.followShared(() => this.copyInStep());
+    this.deps.logger.info(
+      `sharing the roster through the database: ${readerName(this.state?.reader ?? null) ?? "another server"} reads it${was === "reader" ? " now" : ""}, this server follows.`
+    );
+  }
+  /** The reader renews its lease; one it lost (it ran out meanwhile, another took it) makes it a follower. */
+  async renew() {
+    this.lastRenew = this.deps.clock.now();
+    if (!await this.deps.store.lease(this.holder, LEASE_MS)) this.becomeFollower();
+  }
+  /**
+   * What changed, written: the reader publishes it with its audit position and whether its roster
+   * is complete (both only once everything its mirror changed before is written: the position
+   * never runs ahead of the members); any other server writes through what it learned.
+   */
+  async write() {
+    const { store, mirror } = this.deps;
+    const server = this.holder;
+    if (this.role !== "reader") {
+      if (this.pending.size === 0 || this.role !== "follower") return;
+      const change2 = this.pending.take(SHARED_PAGE_LIMIT);
+      try {
+        await store.writeThrough({ members: change2.members ?? [], removed: change2.removed ?? [] });
+      } catch (error62) {
+        this.pending.restore(change2);
+        throw error62;
+      }
+      return;
+    }
+    const members2 = this.pending.take(SHARED_PAGE_LIMIT);
+    const change = {};
+    if (members2.taken > 0) Object.assign(change, { members: members2.members, removed: members2.removed });
+    let auditReadAt = null;
+    if (this.pending.size === 0) {
+      const report = mirror.report();
+      const audit = mirror.auditPosition();
+      const complete = report.deciding;
+      const text7 = audit === null ? null : JSON.stringify(audit);
+      if (text7 !== null && text7 !== this.published.audit) change.auditPosition = audit;
+      if (complete !== this.published.complete) change.complete = complete;
+      if (report.lastFullReadAt !== this.published.fullReadAt) change.fullReadAt = report.lastFullReadAt;
+      if (report.auditReadAt !== null && report.auditReadAt !== this.published.auditReadAt) {
+        change.complete = complete;
+        auditReadAt = report.auditReadAt;
+      }
+      const community = mirror.communityHeld;
+      if (community !== null && community !== this.state?.community) change.community = community;
+    }
+    if (Object.keys(change).length === 0) return;
+    let version2;
+    try {
+      version2 = await store.publish(server, change);
+    } catch (error62) {
+      this.pending.restore(members2);
+      throw error62;
+    }
+    if (version2 === null) {
+      this.pending.restore(members2);
+      this.becomeFollower();
+      return;
+    }
+    if (change.auditPosition !== void 0) this.published.audit = JSON.stringify(change.auditPosition);
+    if (change.complete !== void 0) this.published.complete = change.complete;
+    if (change.fullReadAt !== void 0) this.published.fullReadAt = change.fullReadAt;
+    if (auditReadAt !== null) this.published.auditReadAt = auditReadAt;
+    if (this.state && change.community !== void 0)
+      this.state = { ...this.state, community: change.community };
+  }
+  /** Adds this server's requests to the key's shared counts and reads the fleet's. */
+  async count() {
+    const sent = this.deps.requestsSent?.() ?? 0;
+    const now = this.deps.clock.now();
+    const minute = Math.floor(now / BUDGET_MINUTE_MS);
+    const day = Math.floor(now / BUDGET_DAY_MS);
+    if (minute !== this.own.minute) Object.assign(this.own, { minute, inMinute: 0 });
+    if (day !== this.own.day) Object.assign(this.own, { day, inDay: 0 });
+    this.own.inMinute += sent;
+    this.own.inDay += sent;
+    this.budget = sent > 0 ? await this.deps.store.count(sent) : await this.deps.store.budget();
+  }
+  /**
+   * What the other servers spent of the key (this minute, today): the shared counts less this
+   * server's own part. Null while sharing is off or the counts are not current: the rate limiter
+   * then keeps this server to its own share, as without sharing.
+   */
+  othersUsage() {
+    const { budget, syncedAt } = this;
+    if (this.off !== null || budget === null || syncedAt === null) return null;
+    const now = this.deps.clock.now();
+    if (now - syncedAt >= COPY_FRESH_MS) return null;
+    const sameMinute = Math.floor(now / BUDGET_MINUTE_MS) === this.own.minute;
+    const sameDay = Math.floor(now / BUDGET_DAY_MS) === this.own.day;
+    return {
+      minute: sameMinute ? Math.max(0, budget.minute - this.own.inMinute) : 0,
+      day: sameDay ? Math.max(0, budget.day - this.own.inDay) : 0
+    };
+  }
+  /** A failing or slow database: this server goes on alone, from what it holds, until it answers again. */
+  turnOff(error62) {
+    const first = this.off === null;
+    this.off = error62 instanceof Error ? error62.message : String(error62);
+    if (!first) return;
+    const was = this.role;
+    this.role = "alone";
+    this.lastTry = this.deps.clock.now();
+    this.deps.logger.warn(
+      `the shared roster's database did not answer (${this.off}): this server reads the roster alone until it does, from what it holds.`
+    );
+    const state = this.state;
+    if (was !== "reader")
+      this.deps.mirror.lead(
+        state && this.caughtUp ? { audit: state.auditPosition, fullReadAt: state.fullReadAt, complete: state.complete } : null
+      );
+  }
+};
+var Published = class _Published {
+  audit = null;
+  complete = null;
+  fullReadAt = null;
+  /** Its audit feed's last read to the end of the log, when last written (this server's time). */
+  auditReadAt = null;
+  static none() {
+    return new _Published();
+  }
+};
+
+// src/features/share/store-key.ts
+var import_node_crypto8 = require("node:crypto");
+function shareKeyHash(apiKey) {
+  const id2 = apiKey.trim().split("_")[1] ?? "";
+  return (0, import_node_crypto8.createHash)("sha256").update(`roster-share:${id2}`, "utf8").digest("hex");
+}
+
+// src/features/share/index.ts
+function attachShare(context) {
+  const { config: config2, logger, clock: clock2, schedule, handles, api } = context;
+  const mirror = handles.get(sharedMirrorHandle);
+  if (!config2.share.enabled || mirror === null) return {};
+  const convars = serverConvars();
+  const server = serverName(
+    config2.share.serverName,
+    convars.projectName,
+    `${convars.endpoint}|${context.resourcePath ?? context.resource}`
+  );
+  let requests = 0;
+  const roster = new SharedRoster({
+    store: shareStore(shareKeyHash(context.settings.apiKey), SHARE_SCHEMAS, context.resource, clock2),
+    mirror,
+    server,
+    clock: clock2,
+    logger,
+    auditMs: config2.refresh.auditSeconds * 1e3,
+    requestsSent: () => {
+      const sent = requests;
+      requests = 0;
+      return sent;
+    }
+  });
+  handles.provide(shareHandle, { report: () => roster.report() });
+  return {
+    start() {
+      if (!oxmysqlStarted()) {
+        roster.alone("oxmysql is not started");
+        logger.warn(
+          "share.enabled is true but oxmysql is not started: this server reads the roster alone. Ensure oxmysql before roster in server.cfg."
+        );
+        return;
+      }
+      api.shareBudget(() => roster.othersUsage());
+      schedule.every(WRITE_MS, () => roster.tick());
+    },
+    answered: () => {
+      requests++;
+    },
+    stop: () => void roster.stop(),
+    statusLines: () => [shareStatusLine(roster.report(), clock2.now())],
+    doctorLines: () => [shareDoctorLine(roster.report(), clock2.now())]
+  };
+}
+
 // src/features/snapshot/fivem/snapshot-file.ts
 var import_node_fs4 = require("node:fs");
 var import_promises = require("node:fs/promises");
 var import_node_path4 = require("node:path");
 var MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
-function snapshotFile(resourcePath, name = "roster-snapshot.json") {
-  const path = (0, import_node_path4.join)(resourcePath, name);
+function snapshotFile(resourcePath, name2 = "roster-snapshot.json") {
+  const path = (0, import_node_path4.join)(resourcePath, name2);
   let background = null;
   return {
     read() {
       const size = sizeOf(path);
       if (size > MAX_SNAPSHOT_BYTES)
         throw new Error(
-          `${name} is ${Math.round(size / 1024 / 1024)} MB, larger than a snapshot can be; it was ignored`
+          `${name2} is ${Math.round(size / 1024 / 1024)} MB, larger than a snapshot can be; it was ignored`
         );
       return readIfPresent(path);
     },
-    write(text6) {
+    write(text7) {
       background?.drop();
       const temporary = `${path}.tmp`;
       const fd = (0, import_node_fs4.openSync)(temporary, "w");
       try {
-        (0, import_node_fs4.writeSync)(fd, text6);
+        (0, import_node_fs4.writeSync)(fd, text7);
         (0, import_node_fs4.fsyncSync)(fd);
       } finally {
         (0, import_node_fs4.closeSync)(fd);
@@ -64120,10 +65375,10 @@ var BackgroundWrite = class {
   temporary;
   current = true;
   opened;
-  async append(text6) {
+  async append(text7) {
     if (!this.current) return;
     const handle = await this.opened;
-    const bytes = Buffer.from(text6, "utf8");
+    const bytes = Buffer.from(text7, "utf8");
     for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at)).bytesWritten;
   }
   async finish() {
@@ -64229,17 +65484,17 @@ function* snapshotJson(members2, now, save) {
   yield "}";
 }
 function loadSnapshot(cache, store, logger) {
-  let text6;
+  let text7;
   try {
-    text6 = store.read();
+    text7 = store.read();
   } catch (error62) {
     logger.warn(`could not read the member snapshot: ${errorMessage(error62)}`);
     return null;
   }
-  if (text6 === null || text6 === "") return null;
+  if (text7 === null || text7 === "") return null;
   let parsed;
   try {
-    parsed = snapshotSchema.parse(JSON.parse(text6));
+    parsed = snapshotSchema.parse(JSON.parse(text7));
   } catch {
     logger.warn("the member snapshot is unreadable and was ignored; it is rewritten on the next save.");
     return null;
@@ -64365,32 +65620,32 @@ function describe3(layout, source) {
 function isObject3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-function text5(record2, ...names) {
-  for (const name of names) {
-    const value = record2[name];
+function text6(record3, ...names) {
+  for (const name2 of names) {
+    const value = record3[name2];
     if (typeof value === "string" && value.trim() !== "") return value;
     if (typeof value === "number" && Number.isFinite(value)) return String(value);
   }
   return void 0;
 }
-function numberOf2(record2, ...names) {
-  for (const name of names) {
-    const value = record2[name];
+function numberOf2(record3, ...names) {
+  for (const name2 of names) {
+    const value = record3[name2];
     if (typeof value === "number" && Number.isFinite(value)) return value;
     if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)))
       return Number(value);
   }
   return void 0;
 }
-function flag(record2, name) {
-  const value = record2[name];
+function flag2(record3, name2) {
+  const value = record3[name2];
   return typeof value === "boolean" ? value : void 0;
 }
 function listIn(body, ...names) {
   if (Array.isArray(body)) return body;
   if (!isObject3(body)) return void 0;
-  for (const name of names) {
-    const value = body[name];
+  for (const name2 of names) {
+    const value = body[name2];
     if (Array.isArray(value)) return value;
   }
   if (isObject3(body.data)) return listIn(body.data, ...names);
@@ -64404,9 +65659,9 @@ function nextPageQuery(body, current, paging) {
   const nextPage = numberOf2(body, "next_page", "nextPage");
   if (nextPage !== void 0) return { ...current, [paging.page]: String(nextPage) };
   if (body.next_page === null || body.nextPage === null) return void 0;
-  const cursor = text5(body, "next_cursor", "nextCursor");
+  const cursor = text6(body, "next_cursor", "nextCursor");
   if (cursor !== void 0) return { ...current, cursor };
-  const next = text5(body, "next", "next_url");
+  const next = text6(body, "next", "next_url");
   if (next !== void 0) {
     try {
       const url2 = new URL(next, "http://x");
@@ -64427,10 +65682,10 @@ function readCourses(body) {
   const courses = [];
   for (const item of listIn(body, "courses", "items", "results") ?? []) {
     if (!isObject3(item)) continue;
-    const id2 = text5(item, "id", "course_id");
-    const title = text5(item, "title", "name");
+    const id2 = text6(item, "id", "course_id");
+    const title = text6(item, "title", "name");
     if (id2 === void 0 || title === void 0) continue;
-    courses.push({ id: id2, title, listed: flag(item, "listed") ?? true });
+    courses.push({ id: id2, title, listed: flag2(item, "listed") ?? true });
   }
   return courses;
 }
@@ -64438,15 +65693,15 @@ function readLinkedCompletions(body) {
   const completions = [];
   for (const item of listIn(body, "completions", "items", "results") ?? []) {
     if (!isObject3(item)) continue;
-    const discordId = text5(item, "discord_id", "discordId");
-    const courseId = text5(item, "course_id", "courseId");
-    const completedAt = text5(item, "completed_at", "completedAt");
+    const discordId = text6(item, "discord_id", "discordId");
+    const courseId = text6(item, "course_id", "courseId");
+    const completedAt = text6(item, "completed_at", "completedAt");
     if (discordId === void 0 || courseId === void 0 || completedAt === void 0) continue;
     completions.push({
       discordId,
-      userSub: text5(item, "user_sub", "userSub"),
+      userSub: text6(item, "user_sub", "userSub"),
       courseId,
-      title: text5(item, "title", "course_title"),
+      title: text6(item, "title", "course_title"),
       completedAt
     });
   }
@@ -64454,25 +65709,25 @@ function readLinkedCompletions(body) {
 }
 function readLinkStatus(body) {
   if (!isObject3(body)) return void 0;
-  const linked = flag(body, "linked");
+  const linked = flag2(body, "linked");
   if (linked === void 0) return void 0;
-  return { linked, userSub: linked ? text5(body, "user_sub", "userSub") : void 0 };
+  return { linked, userSub: linked ? text6(body, "user_sub", "userSub") : void 0 };
 }
 function readIdentity(body) {
   if (!isObject3(body)) return void 0;
   const org = isObject3(body.org) ? body.org : {};
   const flags = {};
   if (isObject3(body.flags)) {
-    for (const [name, value] of Object.entries(body.flags))
-      if (typeof value === "boolean") flags[name] = value;
+    for (const [name2, value] of Object.entries(body.flags))
+      if (typeof value === "boolean") flags[name2] = value;
   }
   const scopes2 = Array.isArray(body.scopes) ? body.scopes.filter((s) => typeof s === "string") : [];
   return {
-    tenantId: text5(body, "tenant_id"),
+    tenantId: text6(body, "tenant_id"),
     org: {
-      alias: text5(org, "alias") ?? (typeof body.org === "string" ? body.org : void 0),
-      name: text5(org, "name"),
-      edition: text5(org, "edition")
+      alias: text6(org, "alias") ?? (typeof body.org === "string" ? body.org : void 0),
+      name: text6(org, "name"),
+      edition: text6(org, "edition")
     },
     scopes: scopes2,
     flags
@@ -64480,14 +65735,14 @@ function readIdentity(body) {
 }
 function readLinkRequestReply(body, fields) {
   if (!isObject3(body)) return void 0;
-  if (flag(body, "already_linked") === true) return { alreadyLinked: true, userSub: text5(body, "user_sub") };
-  const code = text5(body, fields.code, "code", "link_code", "short_code");
+  if (flag2(body, "already_linked") === true) return { alreadyLinked: true, userSub: text6(body, "user_sub") };
+  const code = text6(body, fields.code, "code", "link_code", "short_code");
   if (code === void 0) return void 0;
   return {
     alreadyLinked: false,
     code,
-    confirmUrl: text5(body, fields.confirmUrl, "confirm_url", "confirmation_url", "url", "link_url"),
-    expiresAt: text5(body, fields.expiresAt, "expires_at", "expiresAt")
+    confirmUrl: text6(body, fields.confirmUrl, "confirm_url", "confirmation_url", "url", "link_url"),
+    expiresAt: text6(body, fields.expiresAt, "expires_at", "expiresAt")
   };
 }
 function readCertificates(body) {
@@ -64495,13 +65750,13 @@ function readCertificates(body) {
   for (const item of listIn(body, "certificates", "items", "results") ?? []) {
     if (!isObject3(item)) continue;
     certificates.push({
-      id: text5(item, "id", "certificate_id") ?? null,
-      discordId: text5(item, "discord_id") ?? null,
-      userSub: text5(item, "user_sub") ?? null,
-      courseId: text5(item, "course_id") ?? null,
-      title: text5(item, "title", "course_title") ?? null,
-      issuedAt: text5(item, "issued_at") ?? null,
-      expiresAt: text5(item, "expires_at") ?? null
+      id: text6(item, "id", "certificate_id") ?? null,
+      discordId: text6(item, "discord_id") ?? null,
+      userSub: text6(item, "user_sub") ?? null,
+      courseId: text6(item, "course_id") ?? null,
+      title: text6(item, "title", "course_title") ?? null,
+      issuedAt: text6(item, "issued_at") ?? null,
+      expiresAt: text6(item, "expires_at") ?? null
     });
   }
   return certificates;
@@ -64512,8 +65767,8 @@ function readProgress(body, fields) {
   for (const item of listIn(body, fields.badges, "badges") ?? []) {
     if (typeof item === "string") badges.push({ id: item, name: item });
     else if (isObject3(item)) {
-      const name = text5(item, "name", "title", "id");
-      if (name !== void 0) badges.push({ id: text5(item, "id", "key") ?? null, name });
+      const name2 = text6(item, "name", "title", "id");
+      if (name2 !== void 0) badges.push({ id: text6(item, "id", "key") ?? null, name: name2 });
     }
   }
   return {
@@ -64524,8 +65779,8 @@ function readProgress(body, fields) {
 }
 function readCatalogAliases(body) {
   if (!isObject3(body)) return void 0;
-  const org = text5(body, "org");
-  const requestedOrg = text5(body, "requested_org");
+  const org = text6(body, "org");
+  const requestedOrg = text6(body, "requested_org");
   return org !== void 0 && requestedOrg !== void 0 ? { org, requestedOrg } : void 0;
 }
 
@@ -64555,7 +65810,7 @@ function isUnreadable(error62) {
 }
 
 // src/features/training/api/learning-api.ts
-var MAX_PAGES2 = 100;
+var MAX_PAGES3 = 100;
 var LearningApi = class {
   constructor(http) {
     this.http = http;
@@ -64598,10 +65853,10 @@ var LearningApi = class {
     let query = {};
     const seen = /* @__PURE__ */ new Set();
     for (let page = 0; query !== void 0; page++) {
-      if (page >= MAX_PAGES2) {
+      if (page >= MAX_PAGES3) {
         this.http.warnOnce(
           `pages ${LEARNING_ROUTES.completions}`,
-          `The learning service keeps saying more pages of GET ${LEARNING_ROUTES.completions} follow; the resource stopped after ${MAX_PAGES2} pages (${all.length} completions). The service's paging may be broken.`
+          `The learning service keeps saying more pages of GET ${LEARNING_ROUTES.completions} follow; the resource stopped after ${MAX_PAGES3} pages (${all.length} completions). The service's paging may be broken.`
         );
         break;
       }
@@ -64735,12 +65990,12 @@ function failureError(facts) {
   });
 }
 function missingPermission(facts) {
-  const text6 = facts.body.toLowerCase();
-  if (/api_access/.test(text6)) return "flag api_access";
-  if (/gamification/.test(text6)) return "flag gamification";
-  if (/discord/.test(text6)) return "flag discord";
-  if (/enroll:write/.test(text6)) return "scope enroll:write";
-  if (/\bscope\b/.test(text6) && /\bread\b/.test(text6)) return "scope read";
+  const text7 = facts.body.toLowerCase();
+  if (/api_access/.test(text7)) return "flag api_access";
+  if (/gamification/.test(text7)) return "flag gamification";
+  if (/discord/.test(text7)) return "flag discord";
+  if (/enroll:write/.test(text7)) return "scope enroll:write";
+  if (/\bscope\b/.test(text7) && /\bread\b/.test(text7)) return "scope read";
   const path = facts.path.startsWith(PUBLIC_API) ? facts.path.slice(PUBLIC_API.length) : facts.path;
   if (path.includes("gamification")) return "flag gamification";
   if (path.startsWith(`${LEARNING_ROUTES.discord}/`)) return "flag discord";
@@ -64785,13 +66040,13 @@ function learningFailure(facts) {
   );
 }
 function readAnswer(request, raw, redact) {
-  const { status, headers, text: text6 } = raw;
+  const { status, headers, text: text7 } = raw;
   if (status < 200 || status >= 300) {
-    throw failureError({ status, method: request.method, path: request.path, body: redact(text6) });
+    throw failureError({ status, method: request.method, path: request.path, body: redact(text7) });
   }
-  if (text6.trim() === "") return { status, headers, json: null };
+  if (text7.trim() === "") return { status, headers, json: null };
   try {
-    return { status, headers, json: JSON.parse(text6) };
+    return { status, headers, json: JSON.parse(text7) };
   } catch {
     throw new TrainingApiError(
       `The learning service answered ${request.method} ${request.path} with HTTP ${status} but not JSON. Check that training.baseUrl is the learning service itself.`,
@@ -64840,7 +66095,7 @@ function createLearningHttp(options) {
     logger,
     random,
     maxWaitMs: options.maxWaitMs,
-    rateLimitedWarning: (request, seconds) => `The learning service rate limited ${request} (429); every training request waits ${seconds} s.`,
+    rateLimitedWarning: (request, seconds2) => `The learning service rate limited ${request} (429); every training request waits ${seconds2} s.`,
     // Until the key can be re-checked, a refusal is one request's failure, not every request's.
     refusesKey: (error62) => error62 instanceof TrainingApiError && error62.status === 401 && keyCheck !== void 0,
     // An answer that came but cannot be read would only come again.
@@ -64946,8 +66201,8 @@ function unmatchedDepartmentLine(key2) {
 // src/features/training/fivem/alias-file.ts
 var import_node_fs5 = require("node:fs");
 var import_node_path5 = require("node:path");
-function aliasFile(resourcePath, name = "training-org.json") {
-  const path = (0, import_node_path5.join)(resourcePath, name);
+function aliasFile(resourcePath, name2 = "training-org.json") {
+  const path = (0, import_node_path5.join)(resourcePath, name2);
   return {
     load() {
       try {
@@ -65003,12 +66258,12 @@ var trainingMessages = {
 
 // src/features/training/fivem/training-natives.ts
 var trainingFx = fx;
-function tellPlayer2(src, text6) {
-  trainingFx.emitNet("chat:addMessage", Number(src), { args: ["Training", text6] });
+function tellPlayer2(src, text7) {
+  trainingFx.emitNet("chat:addMessage", Number(src), { args: ["Training", text7] });
 }
 
 // src/features/training/fivem/link-command.ts
-async function linkAnswer(service, src, name) {
+async function linkAnswer(service, src, name2) {
   const discordId = discordOf(src);
   if (discordId === null) return trainingMessages.noDiscord;
   const known = service.knownLink(discordId);
@@ -65017,7 +66272,7 @@ async function linkAnswer(service, src, name) {
     const link = await service.lookupLink(discordId, "refresh");
     if (link.linked) return trainingMessages.alreadyLinked;
   }
-  const reply = await service.linkCodes.request(discordId, name, "refresh");
+  const reply = await service.linkCodes.request(discordId, name2, "refresh");
   if (reply.alreadyLinked) {
     service.rememberLink(discordId, { linked: true, userSub: reply.userSub });
     return trainingMessages.alreadyLinked;
@@ -65040,10 +66295,10 @@ function registerLinkCommand(service, logger, clock2) {
         console.log("/linktraining is for players in the game.");
         return;
       }
-      const reply = (text6) => {
-        if (answered.get(id2) === text6) return;
-        answered.set(id2, text6);
-        tellPlayer2(id2, text6);
+      const reply = (text7) => {
+        if (answered.get(id2) === text7) return;
+        answered.set(id2, text7);
+        tellPlayer2(id2, text7);
       };
       if (answered.get(id2) === trainingMessages.linkFailed) return;
       let answer = asking.get(id2);
@@ -65133,8 +66388,8 @@ function attachTrainingLifecycle(service) {
   fx.on("playerJoining", () => {
     const src = String(fx.source);
     const discordId = discordOf(src);
-    const name = fx.GetPlayerName(src) ?? "";
-    void Promise.resolve().then(() => service.addPlayer(src, discordId, name));
+    const name2 = fx.GetPlayerName(src) ?? "";
+    void Promise.resolve().then(() => service.addPlayer(src, discordId, name2));
   });
   fx.on("playerDropped", () => {
     service.dropPlayer(String(fx.source));
@@ -65258,12 +66513,12 @@ async function trainingVerdict(deps, player) {
   }
   return onOutage(deps, discordId);
 }
-async function online(deps, discordId, name) {
+async function online(deps, discordId, name2) {
   const { service } = deps;
   const wasLinked = service.knownLink(discordId, true)?.linked === true;
   let link = await service.lookupLink(discordId, "join");
   if (!link.linked) {
-    const reply = await service.linkCodes.request(discordId, name, "join").catch(() => void 0);
+    const reply = await service.linkCodes.request(discordId, name2, "join").catch(() => void 0);
     if (reply === void 0) return trainingMessages.notLinkedNoCode;
     if (!reply.alreadyLinked)
       return trainingMessages.notLinked(trainingMessages.linkCode(reply.code, reply.confirmUrl, reply.expiresAt));
@@ -65309,11 +66564,11 @@ function onOutage(deps, discordId) {
 }
 
 // src/features/training/training-report.ts
-var onOff = (flags) => Object.entries(flags).map(([name, on]) => `${name} ${on ? "on" : "off"}`).join(", ") || "none reported";
+var onOff = (flags) => Object.entries(flags).map(([name2, on]) => `${name2} ${on ? "on" : "off"}`).join(", ") || "none reported";
 function organisationLine(identity, previous) {
-  const { alias, name, edition } = identity.org;
+  const { alias, name: name2, edition } = identity.org;
   const renamed = previous ? `, renamed from ${previous}` : "";
-  return `organisation: ${name ?? alias ?? "unknown"} (alias ${alias ?? "unknown"}${renamed})${edition ? `, edition ${edition}` : ""}`;
+  return `organisation: ${name2 ?? alias ?? "unknown"} (alias ${alias ?? "unknown"}${renamed})${edition ? `, edition ${edition}` : ""}`;
 }
 function consoleLines(facts) {
   const { service } = facts;
@@ -65390,14 +66645,14 @@ function doctorLines(facts) {
       lines.push("\u2713 training: every training.departmentCourses key is a roster department");
     else for (const key2 of unmatched) lines.push(`\u2717 ${unmatchedDepartmentLine(key2)}`);
   }
-  for (const [where, key2] of wanted) {
+  for (const [where2, key2] of wanted) {
     const course = courses?.find(key2);
-    if (!courses) lines.push(`training: ${where} "${key2}": not checked (courses not loaded)`);
+    if (!courses) lines.push(`training: ${where2} "${key2}": not checked (courses not loaded)`);
     else if (!course)
-      lines.push(`\u2717 training: ${where} "${key2}" is not a published course: nobody can complete it.`);
+      lines.push(`\u2717 training: ${where2} "${key2}" is not a published course: nobody can complete it.`);
     else
       lines.push(
-        `\u2713 training: ${where} "${key2}" is ${course.title}${course.listed ? "" : " (unlisted: never named to players)"}`
+        `\u2713 training: ${where2} "${key2}" is ${course.title}${course.listed ? "" : " (unlisted: never named to players)"}`
       );
   }
   return lines;
@@ -65493,17 +66748,17 @@ function linkReplyFields(shapes, fallback) {
     const confirmUrl = pick2(entries, ([, s]) => URI_FORMATS.has(format(s))) ?? pick2(
       entries,
       ([, s]) => /\b(address|url|link|page)\b/.test(describes(s)) && !TIME_FORMATS.has(format(s))
-    ) ?? pick2(entries, ([name]) => /url|uri|href/i.test(name));
+    ) ?? pick2(entries, ([name2]) => /url|uri|href/i.test(name2));
     if (confirmUrl === void 0) continue;
-    const times = entries.filter(([name, s]) => name !== confirmUrl && TIME_FORMATS.has(format(s)));
+    const times = entries.filter(([name2, s]) => name2 !== confirmUrl && TIME_FORMATS.has(format(s)));
     const expiresAt = pick2(
       times,
-      ([name, s]) => /expir|valid|until|deadline/.test(`${name.toLowerCase()} ${describes(s)}`)
-    ) ?? times[0]?.[0] ?? pick2(entries, ([name]) => name !== confirmUrl && /expir|valid|until/i.test(name)) ?? fallback.expiresAt;
+      ([name2, s]) => /expir|valid|until|deadline/.test(`${name2.toLowerCase()} ${describes(s)}`)
+    ) ?? times[0]?.[0] ?? pick2(entries, ([name2]) => name2 !== confirmUrl && /expir|valid|until/i.test(name2)) ?? fallback.expiresAt;
     const rest = entries.filter(
-      ([name, s]) => name !== confirmUrl && name !== expiresAt && !TIME_FORMATS.has(format(s))
+      ([name2, s]) => name2 !== confirmUrl && name2 !== expiresAt && !TIME_FORMATS.has(format(s))
     );
-    const code = only(rest) ?? pick2(rest, ([, s]) => /\bcode\b|\bconfirm|\benter|\btype/.test(describes(s))) ?? pick2(rest, ([, s]) => "pattern" in s || typeof s.maxLength === "number" && s.maxLength <= 32) ?? pick2(rest, ([name]) => /code|pin|token/i.test(name));
+    const code = only(rest) ?? pick2(rest, ([, s]) => /\bcode\b|\bconfirm|\benter|\btype/.test(describes(s))) ?? pick2(rest, ([, s]) => "pattern" in s || typeof s.maxLength === "number" && s.maxLength <= 32) ?? pick2(rest, ([name2]) => /code|pin|token/i.test(name2));
     if (code !== void 0) return { code, confirmUrl, expiresAt };
   }
   return void 0;
@@ -65519,9 +66774,9 @@ function shapesOf(raw, resolve2, depth = 0) {
   if (!schema2 || depth > 6) return [];
   const own2 = /* @__PURE__ */ new Map();
   if (isObject3(schema2.properties))
-    for (const [name, value] of Object.entries(schema2.properties)) {
+    for (const [name2, value] of Object.entries(schema2.properties)) {
       const resolved = resolve2(value);
-      if (resolved) own2.set(name, resolved);
+      if (resolved) own2.set(name2, resolved);
     }
   let shapes = [own2];
   if (Array.isArray(schema2.allOf))
@@ -65659,7 +66914,7 @@ var OpenApiDocument = class {
   collect(raw, names, depth) {
     const schema2 = this.resolve(raw);
     if (!schema2 || depth > 6) return;
-    if (isObject3(schema2.properties)) for (const name of Object.keys(schema2.properties)) names.add(name);
+    if (isObject3(schema2.properties)) for (const name2 of Object.keys(schema2.properties)) names.add(name2);
     for (const key2 of ["oneOf", "anyOf", "allOf"]) {
       const list = schema2[key2];
       if (Array.isArray(list)) for (const each of list) this.collect(each, names, depth + 1);
@@ -65842,8 +67097,8 @@ var TrainingService = class {
     for (const [src, player] of this.players) if (player.discordId === discordId) this.announce(src);
   }
   /** A joined player: their link (reused from the gate when fresh) and training, announced once known. */
-  async addPlayer(src, discordId, name) {
-    this.players.set(src, { discordId, name });
+  async addPlayer(src, discordId, name2) {
+    this.players.set(src, { discordId, name: name2 });
     if (discordId !== null && !this.knownLink(discordId)) {
       try {
         await this.lookupLink(discordId, "refresh");
@@ -66007,7 +67262,7 @@ function trainingSide(deps) {
     };
   };
   const requireCourses = config2.gate.requireCourses;
-  const joinCheck = requireCourses.length === 0 ? null : ({ tempId, name, deadlineAt }) => trainingVerdict(
+  const joinCheck = requireCourses.length === 0 ? null : ({ tempId, name: name2, deadlineAt }) => trainingVerdict(
     {
       service,
       requireCourses,
@@ -66022,7 +67277,7 @@ function trainingSide(deps) {
       clock: clock2,
       logger
     },
-    { discordId: discordOf(tempId), name }
+    { discordId: discordOf(tempId), name: name2 }
   );
   return {
     joinCheck,
@@ -66088,6 +67343,8 @@ var FEATURES = [
   attachKeyCheck,
   attachAudit,
   attachMirror,
+  // After the mirror, which it shares: it holds the mirror's own reads until the database says who reads.
+  attachShare,
   attachQueuePriority,
   attachDutyHours,
   attachJobs,
@@ -66145,11 +67402,11 @@ function run(resource, settings, output2, clock2, webToken) {
     attached.push(feature);
   }
   registerExports(exportAnswers(attached), output2.logger);
-  fx.on("onResourceStart", (name) => {
-    if (name === resource) features.start();
+  fx.on("onResourceStart", (name2) => {
+    if (name2 === resource) features.start();
   });
-  fx.on("onResourceStop", (name) => {
-    if (name !== resource) return;
+  fx.on("onResourceStop", (name2) => {
+    if (name2 !== resource) return;
     features.stop();
     context.schedule.stop();
     void context.api.close();

@@ -28,6 +28,7 @@ import { attachPermissions } from '../features/permissions/index';
 import { attachPlayers } from '../features/players/index';
 import { attachQueuePriority } from '../features/queue/index';
 import { attachRanks } from '../features/ranks/index';
+import { attachShare } from '../features/share/index';
 import { attachSnapshot } from '../features/snapshot/index';
 import { attachTraining } from '../features/training/index';
 import type { RosterContext } from '../kernel/context';
@@ -53,6 +54,8 @@ export const FEATURES: readonly AttachFeature[] = [
   attachKeyCheck,
   attachAudit,
   attachMirror,
+  // After the mirror, which it shares: it holds the mirror's own reads until the database says who reads.
+  attachShare,
   attachQueuePriority,
   attachDutyHours,
   attachJobs,

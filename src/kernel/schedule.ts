@@ -6,7 +6,7 @@ export class Schedule {
   private stopped = false;
 
   constructor(
-    private readonly clock: Clock,
+    protected readonly clock: Clock,
     private readonly random: () => number = Math.random,
   ) {}
 
@@ -38,9 +38,40 @@ export class Schedule {
     this.handles.add(handle);
   }
 
+  /**
+   * The same schedule, whose runs are skipped while `held()` says so (a task held at its time
+   * waits for its next one; a `once` held is dropped). Stopped with this one.
+   */
+  heldWhile(held: () => boolean): Schedule {
+    return new HeldSchedule(this, this.clock, held);
+  }
+
   stop(): void {
     this.stopped = true;
     for (const handle of this.handles) this.clock.clearTimeout(handle);
     this.handles.clear();
+  }
+}
+
+/** A view of a schedule whose runs are skipped while held. */
+class HeldSchedule extends Schedule {
+  constructor(
+    private readonly inner: Schedule,
+    clock: Clock,
+    private readonly held: () => boolean,
+  ) {
+    super(clock);
+  }
+
+  override every(intervalMs: number, task: () => Promise<unknown> | unknown, jitter = 0): void {
+    this.inner.every(intervalMs, () => (this.held() ? undefined : task()), jitter);
+  }
+
+  override once(delayMs: number, task: () => unknown): void {
+    this.inner.once(delayMs, () => (this.held() ? undefined : task()));
+  }
+
+  override stop(): void {
+    this.inner.stop();
   }
 }

@@ -1,5 +1,6 @@
 import type { RosterContext } from '../../kernel/context';
 import type { Feature } from '../../kernel/feature';
+import { sharedReadsHandle } from '../../kernel/shared-reads';
 import { hasScope } from '../../roster/client';
 import type { KeyIdentity } from '../../roster/model';
 import type { AuditFeed } from './audit-feed';
@@ -39,6 +40,11 @@ export function attachAudit(context: RosterContext): Feature {
     if (change.state === 'resumed') online.refreshOnline('refresh').catch(() => {});
   });
   let feed: AuditFeed | null = null;
+  // While another server reads the roster and this one follows it through the database, the audit
+  // log is not read here, nor everyone online re-read while the copy answers: the reader does both.
+  const following = () => handles.get(sharedReadsHandle)?.followingShared() ?? false;
+  const feedSchedule = schedule.heldWhile(following);
+  const refreshSchedule = schedule.heldWhile(() => following() && members.mirrorAnswering);
   // A gap re-reads everyone online and makes the cache's records last known only (spaced out);
   // whatever else a gap stops (the roster mirror deciding) hears of it at once.
   const reread = gapReread({ online, cache, schedule, clock });
@@ -56,7 +62,7 @@ export function attachAudit(context: RosterContext): Feature {
         online,
         players,
         cache,
-        schedule,
+        schedule: feedSchedule,
         clock,
         logger,
         auditSeconds: config.refresh.auditSeconds,
@@ -80,7 +86,7 @@ export function attachAudit(context: RosterContext): Feature {
     doctorLines: () => (feed ? feedLines(feed.state(), clock.now(), config.refresh.intervalSeconds) : []),
     start() {
       scheduleRefresh({
-        schedule,
+        schedule: refreshSchedule,
         clock,
         members,
         online,

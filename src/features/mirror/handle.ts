@@ -1,5 +1,6 @@
 import { Handle } from '../../kernel/handle';
 import type { MirrorReport } from './mirror-state';
+import type { MirrorSync } from './mirror-sync';
 import type { SavedMirror } from './saved-mirror';
 
 /** What the other features ask the roster mirror: the snapshot, the daily budget, the panel. */
@@ -10,7 +11,26 @@ export interface MirrorHandle {
   toSave(): SavedMirror | null;
   /** On `onResourceStart`, before the key check: the mirror as the snapshot kept it. */
   restore(saved: SavedMirror): void;
+  /** Another server reads the roster and this one follows it through the database. */
+  followingShared(): boolean;
 }
 
 /** Provided by the mirror feature when attached; null when it is not. */
 export const mirrorHandle = new Handle<MirrorHandle>('the roster mirror');
+
+/** What sharing the roster with the other servers on the key asks of the mirror. */
+export type SharedMirror = Pick<
+  MirrorSync,
+  | 'followingShared'
+  | 'onChange'
+  | 'followShared'
+  | 'applyShared'
+  | 'sharedComplete'
+  | 'lead'
+  | 'auditPosition'
+  | 'communityHeld'
+  | 'report'
+>;
+
+/** Provided by the mirror feature when attached, for the sharing feature. */
+export const sharedMirrorHandle = new Handle<SharedMirror>('the roster mirror to share');

@@ -1,8 +1,9 @@
 import type { RosterContext } from '../../kernel/context';
 import type { Feature } from '../../kernel/feature';
+import { sharedReadsHandle } from '../../kernel/shared-reads';
 import { hasScope } from '../../roster/client';
 import { auditFeedHandle } from '../audit/handle';
-import { mirrorHandle } from './handle';
+import { mirrorHandle, sharedMirrorHandle } from './handle';
 import { mirrorDoctorLine, mirrorStatusLine } from './mirror-lines';
 import { MirrorSync } from './mirror-sync';
 import { communityKey } from './saved-mirror';
@@ -26,12 +27,17 @@ export function attachMirror(context: RosterContext): Feature {
     logger,
     maxEntries: config.cache.maxEntries,
     licenseClaims: context.claimedLicenses,
+    onlineLicenses: function* () {
+      for (const [, entry] of context.players.onlinePlayers())
+        if (entry.license !== null) yield entry.license;
+    },
     passMs: config.refresh.auditSeconds * 1000,
     resyncMs: config.mirror.resyncMinutes * 60_000,
   });
   if (!config.mirror.enabled) sync.turnOff({ why: 'disabled' });
   context.handles.provide(mirrorHandle, {
     report: () => sync.report(),
+    followingShared: () => sync.followingShared,
     toSave: () => sync.toSave(catalog.ready ? catalog.index.catalog : null),
     restore(saved) {
       const fresh = sync.restore(saved);
@@ -46,6 +52,8 @@ export function attachMirror(context: RosterContext): Feature {
         );
     },
   });
+  context.handles.provide(sharedMirrorHandle, sync);
+  context.handles.provide(sharedReadsHandle, { followingShared: () => sync.followingShared });
   return {
     auditFeedStarted() {
       const feed = context.handles.get(auditFeedHandle);

@@ -53,6 +53,11 @@ export class AuditStep {
     this.since = at;
   }
 
+  /** The feed runs, and is not resumed yet: a restored position keeps waiting (`follow` takes it). */
+  watch(feed: FollowedFeed): void {
+    this.feed = feed;
+  }
+
   /** The feed runs; the position it should resume from, if a restored one waits. */
   follow(feed: FollowedFeed): AuditPosition | null {
     this.feed = feed;

@@ -25,6 +25,8 @@ export function mirrorSummary(state: MirrorState): string {
  */
 export function mirrorStatusLine(report: MirrorReport, now: number): string {
   const { state, held } = report;
+  if (report.followingShared && state.kind !== 'waiting')
+    return `mirror: ${held} members held, following the shared roster another server reads; ${report.deciding ? "members' joins decided without a request" : 'joins looked up until it is complete and current'}`;
   const today = `${report.requestsToday} request(s) today`;
   const failing = report.failure === null ? '' : `; last read failed: ${report.failure}`;
   const fullRead = `last full read ${age(report.lastFullReadAt, now)} ago`;
@@ -47,6 +49,10 @@ export function mirrorStatusLine(report: MirrorReport, now: number): string {
 /** The `roster doctor` line. */
 export function mirrorDoctorLine(report: MirrorReport, now: number): string {
   const { state } = report;
+  if (report.followingShared && state.kind !== 'waiting')
+    return report.deciding
+      ? `✓ mirror holds ${report.held} members, following the shared roster another server reads: members' joins are decided without a request.`
+      : `! mirror: following the shared roster (${report.held} members held), which is not complete or not current: joins are looked up one by one until it is.`;
   switch (state.kind) {
     case 'waiting':
       return '! mirror: waiting for the key check; joins are looked up one by one meanwhile.';
@@ -107,6 +113,10 @@ function caughtUp(report: MirrorReport): string {
 
 /** The panel's words for the mirror: its state's, unless it holds the roster but does not decide from it. */
 export function mirrorReportSummary(report: MirrorReport): string {
+  if (report.followingShared && report.state.kind !== 'waiting')
+    return report.deciding
+      ? "following the shared roster: members' joins are decided without a request"
+      : 'following the shared roster, not complete or not current: joins are looked up until it is';
   if (report.state.kind !== 'up' || report.deciding) return mirrorSummary(report.state);
   if (openGap(report))
     return `a gap in the audit log (${report.lastGap?.reason ?? 'entries lost'}): joins are looked up until the full read begun after it completes`;

@@ -40,4 +40,6 @@ export interface MirrorReport {
   lastGap: { at: number; reason: string; rereadAt: number | null } | null;
   /** Audit entries stamped too far ahead of the service's clock (acted on; the log is read on its clock). */
   clockSkew: StampSkewState | null;
+  /** Another server reads the roster and this one holds its copy from the database. */
+  followingShared?: boolean;
 }

@@ -6,6 +6,7 @@ import type { LicenseClaims } from '../../roster/claimed-licenses';
 import type { MemberResolver } from '../../roster/member-resolver';
 import type { Catalog } from '../../roster/model';
 import type { OnlinePlayers } from '../../roster/online-players';
+import type { AuditPosition } from '../audit/audit-feed';
 import { entryValues } from '../audit/entry-values';
 import { MirrorAttachment } from './mirror-attachment';
 import { AuditStep, catchUp, type FollowedFeed } from './mirror-catch-up';
@@ -15,9 +16,10 @@ import { MirrorReads } from './mirror-reads';
 import { MirrorSnapshot } from './mirror-snapshot';
 import type { MirrorOff, MirrorReport } from './mirror-state';
 import { MirrorStatus } from './mirror-status';
+import { licenseKey, type MirroredMember } from './mirrored-member';
 import type { ReadReplaced } from './named-window';
 import type { PageSource } from './paced-pages';
-import { RosterMirror } from './roster-mirror';
+import { type MirrorChangeListener, RosterMirror } from './roster-mirror';
 import { restartState, type SavedMirror } from './saved-mirror';
 
 export interface MirrorSyncDeps {
@@ -41,6 +43,18 @@ export interface MirrorSyncDeps {
   resyncMs: number;
   /** Told of each license several members claim, the deciding (most recent) membership first. */
   licenseClaims?: LicenseClaims;
+  /** The licenses of the players online: the ones a shared change must reach at once. */
+  onlineLicenses?: () => Iterable<string>;
+}
+
+/** Where another server left the roster when this one takes over reading it. */
+export interface SharedStart {
+  /** Where that server's audit feed had handled the log, every change in the members held; null: not known. */
+  audit: AuditPosition | null;
+  /** When its last full read completed (its clock); null: none. */
+  fullReadAt: number | null;
+  /** Its mirror was complete and in step when it last wrote. */
+  complete: boolean;
 }
 
 /**
@@ -70,13 +84,19 @@ export class MirrorSync {
   private community: string | null = null;
   /** A snapshot was restored and the key not verified since. */
   private unverified = false;
+  /**
+   * Another server reads the roster and this one follows it through the database: no reads of
+   * its own (no first read, no audit catch-up, no full re-reads) until `lead`.
+   */
+  private following = false;
+  private feed: FollowedFeed | null = null;
 
   constructor(private readonly deps: MirrorSyncDeps) {
     this.status = new MirrorStatus(deps.logger);
     const tooLarge = (size: number) => this.turnOff({ why: 'too-large', size, maxEntries: deps.maxEntries });
     this.mirror = new RosterMirror(deps.maxEntries, tooLarge, deps.clock, deps.licenseClaims);
     this.known = new MirrorFreshness(deps.clock, deps.passMs, this.step);
-    this.mirror.inStep = () => this.known.inStep();
+    this.mirror.inStep = () => this.ownInStep();
     this.attachment = new MirrorAttachment(deps.members, this.mirror);
     this.pacer = new MirrorPacer(deps.clock, () => deps.source.limiterState());
     const { source, clock, logger, maxEntries, passMs } = deps;
@@ -86,7 +106,7 @@ export class MirrorSync {
       clock,
       logger,
       passMs,
-      keeping: () => !this.stopped && this.status.active,
+      keeping: () => !this.stopped && this.status.active && !this.following,
       tooLarge,
       completed: (startedAt, ordinal, replaced) => this.completed(startedAt, ordinal, replaced),
       reread: (licenses) => void deps.online.refreshMembers(licenses, 'refresh'),
@@ -120,6 +140,12 @@ export class MirrorSync {
    * position at once. Its position is what the next snapshot keeps.
    */
   follow(feed: FollowedFeed): void {
+    this.feed = feed;
+    // Another server reads: the feed is resumed (and a catch-up run) only once this one leads.
+    if (this.following) {
+      this.step.watch(feed);
+      return;
+    }
     const from = this.step.follow(feed);
     if (!this.status.catchingUp || from === null) return;
     void catchUp(feed, from).then((result) => {
@@ -155,11 +181,113 @@ export class MirrorSync {
     this.begun = true;
     if (this.status.state.kind === 'waiting') this.status.state = { kind: 'reading' };
     this.attachment.attach();
-    if (!this.status.catchingUp) void this.reads.resync();
+    if (this.following) {
+      // The database's reader reads; the passes below do nothing while this one follows.
+    } else if (!this.status.catchingUp) void this.reads.resync();
     // Followed before this, in the key check's hooks; none means the log is not read.
     else if (!this.step.following) this.stale('the audit log is not read');
     const catchingUp = () => this.status.catchingUp;
     this.reads.schedule(this.deps.schedule, this.deps.resyncMs, this.known.fullReadAt, catchingUp);
+  }
+
+  /** Whether another server reads the roster and this one follows it (`followShared`). */
+  get followingShared(): boolean {
+    return this.following;
+  }
+
+  /** Where the audit feed had handled the log with every change in the members held; null: not in step. */
+  auditPosition(): AuditPosition | null {
+    return this.status.catchingUp || this.following ? null : this.step.position();
+  }
+
+  /** The community whose roster is held (`communityKey`), once known. */
+  get communityHeld(): string | null {
+    return this.community;
+  }
+
+  /** Told of what the service's answers and this server's reads change in the members held. */
+  onChange(listener: MirrorChangeListener | null): void {
+    this.mirror.onChange(listener);
+  }
+
+  /**
+   * Another server reads the roster; this one holds what it wrote to the database (`applyShared`)
+   * and reads nothing of its own, and answers joins while `inStep` says that copy is current.
+   * A read of its own under way ends at its next wait.
+   */
+  followShared(inStep: () => boolean): void {
+    if (this.stopped || this.status.off) return;
+    this.following = true;
+    this.mirror.inStep = inStep;
+  }
+
+  /**
+   * Records other servers wrote, as the database holds them: put, or no longer held (member ids).
+   * `whole`: they are every member the database holds; any other held is no longer. While this
+   * server reads the roster itself, only records read later than its own are taken (what another
+   * server looked up); while it follows, every one. The players online whose record changed
+   * follow it at once.
+   */
+  applyShared(put: readonly MirroredMember[], removed: readonly string[], whole = false): void {
+    if (this.status.off || this.stopped) return;
+    if (whole && !this.following) return;
+    let gone = removed;
+    if (whole) {
+      const kept = new Set(put.map((member) => member.id));
+      gone = [...removed, ...[...this.mirror.members()].filter((m) => !kept.has(m.id)).map((m) => m.id)];
+    }
+    if (put.length === 0 && gone.length === 0) return;
+    const changed = this.mirror.applyShared(put, gone, !this.following);
+    if (changed.length === 0 || !this.mirror.complete) return;
+    const online = new Set<string>();
+    for (const license of this.deps.onlineLicenses?.() ?? []) online.add(licenseKey(license));
+    if (changed.some((key) => online.has(key))) void this.deps.online.followMirror();
+  }
+
+  /**
+   * The reader said its roster is complete (its last full read completed at `fullReadAt`, its
+   * clock): what was applied is the whole roster, answered while the copy stays in step.
+   */
+  sharedComplete(fullReadAt: number | null): void {
+    if (!this.following || this.status.off || this.stopped) return;
+    if (fullReadAt !== null) this.known.fullReadAt = fullReadAt;
+    // Said every time the database is read: only the first time changes anything.
+    if (this.mirror.complete && this.status.state.kind === 'up') return;
+    this.mirror.trust();
+    this.status.fullRead();
+    void this.deps.online.followMirror();
+    this.deps.logger.info(
+      `the roster mirror holds the shared roster's ${this.mirror.size} members: their joins are decided without a request.`,
+    );
+  }
+
+  /**
+   * This server reads the roster again itself (it holds the lease, or the database cannot be
+   * trusted): from where the reader left the audit log (`from`: every change before it is in the
+   * members it wrote) when what is held is the copy of a complete roster and its last full read is
+   * younger than `mirror.resyncMinutes`, as after a restart from a recent snapshot; a snapshot
+   * restored and still catching up goes on doing so; else what is held may miss changes (a gap):
+   * nothing is decided from it until a full read completes, which begins now.
+   */
+  lead(from: SharedStart | null): void {
+    if (!this.following || this.stopped || this.status.off) return;
+    this.following = false;
+    this.mirror.inStep = () => this.ownInStep();
+    const now = this.deps.clock.now();
+    const age = from?.fullReadAt == null ? Number.POSITIVE_INFINITY : now - from.fullReadAt;
+    if (from?.audit && this.mirror.complete && age >= 0 && age < this.deps.resyncMs) {
+      this.known.fullReadAt = from.fullReadAt;
+      this.status.state = { kind: 'catching-up' };
+      this.step.restored(from.audit, now);
+    }
+    if (this.status.catchingUp) {
+      // The feed runs already (a handover): the catch-up starts now; else when it starts.
+      if (this.feed) this.follow(this.feed);
+      return;
+    }
+    if (this.mirror.complete)
+      this.known.gap('the shared roster could not be followed on from the database', this.reads.begun);
+    if (this.begun) void this.reads.resync();
   }
 
   /** Reads the whole roster again (now, or right after the read under way). Never rejects. */
@@ -245,6 +373,7 @@ export class MirrorSync {
       gaps: this.known.gaps,
       lastGap: this.known.lastGap && { ...this.known.lastGap },
       clockSkew: this.step.skew(),
+      followingShared: this.following && !this.status.off,
     };
   }
 
@@ -271,6 +400,11 @@ export class MirrorSync {
       this.deps.logger.info(
         `the roster mirror holds ${this.mirror.size} members: their joins are decided without a request.`,
       );
+  }
+
+  /** In step by this server's own reads; never while a catch-up runs. */
+  private ownInStep(): boolean {
+    return !this.status.catchingUp && this.known.inStep();
   }
 
   /** A restored snapshot caught up: joins are decided from it again. */

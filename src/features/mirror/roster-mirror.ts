@@ -15,6 +15,12 @@ import {
 } from './mirrored-member';
 import { NamedWindow, type ReadReplaced } from './named-window';
 
+/**
+ * What a change did to the members held, for whoever keeps a copy elsewhere (the shared roster):
+ * the members put (whole records) and the member ids no longer held.
+ */
+export type MirrorChangeListener = (put: readonly MirroredMember[], removed: readonly string[]) => void;
+
 /** Distinct expanded ranks shared at most: a community has dozens; past this each keeps its own. */
 const MAX_SHARED_RANKS = 10_000;
 
@@ -48,6 +54,8 @@ export class RosterMirror implements MemberMirror {
   private doubted = new Set<string>();
   /** Departments and ranks saved with a restored snapshot: names for last known records offline. */
   private savedCatalog: CatalogIndex | null = null;
+  /** Told of what the service's answers and the reads change; not of what a copy brings (`applyShared`). */
+  private changed: MirrorChangeListener = () => undefined;
 
   /**
    * `tooLarge` is told when more than `maxEntries` members would be held; `claims` of each license
@@ -73,6 +81,40 @@ export class RosterMirror implements MemberMirror {
 
   get size(): number {
     return this.index.size;
+  }
+
+  /** One listener of the changes the service's answers and the reads make; null for none. */
+  onChange(listener: MirrorChangeListener | null): void {
+    this.changed = listener ?? (() => undefined);
+  }
+
+  /**
+   * Records another server read, as the shared roster holds them: put by license, removed by
+   * member id; `newerOnly`: a record is taken only when read later than the one held (this server
+   * reads the service too). A full read under way keeps them on top of what it brings, as it does
+   * the service's answers. Not told to the change listener: they came from the copy it feeds.
+   * Gives the license keys changed.
+   */
+  applyShared(put: readonly MirroredMember[], removed: readonly string[], newerOnly = false): string[] {
+    const changed: string[] = [];
+    for (const id of removed) {
+      const key = this.index.licenseNamedBy(id);
+      if (key === undefined || this.index.get(key)?.id !== id) continue;
+      this.index.remove(key);
+      this.heardDuringRead?.set(key, null);
+      changed.push(key);
+    }
+    for (const member of put) {
+      const key = licenseKey(member.license);
+      const held = this.index.get(key);
+      if (newerOnly && held !== undefined && held.readAt >= member.readAt) continue;
+      this.doubted.delete(key);
+      this.index.put(member);
+      this.heardDuringRead?.set(key, member);
+      changed.push(key);
+    }
+    this.checkSize();
+    return changed;
   }
 
   /** Whether any of `ids` is the member id or an assignment id of a member held. */
@@ -148,11 +190,14 @@ export class RosterMirror implements MemberMirror {
       this.index.put(member);
       this.heardDuringRead?.set(licenseKey(member.license), member);
       this.checkSize();
+      this.changed([member], []);
       return;
     }
     const key = licenseKey(license);
+    const gone = this.index.get(key);
     this.index.remove(key);
     this.heardDuringRead?.set(key, null);
+    if (gone) this.changed([], [gone.id]);
   }
 
   doubt(license: string): void {
@@ -222,6 +267,8 @@ export class RosterMirror implements MemberMirror {
   replaceAll(members: Iterable<MirroredMember>, readAt = this.clock.now()): ReadReplaced {
     const heard = this.heardDuringRead ?? new Map<string, MirroredMember | null>();
     const window = this.fullRead ?? new NamedWindow();
+    const before = new Set<string>();
+    for (const member of this.index.values()) before.add(member.id);
     this.abandonRead();
     this.index.clear();
     this.doubted.clear();
@@ -234,6 +281,9 @@ export class RosterMirror implements MemberMirror {
     this.ready = true;
     this.wholeSince = readAt;
     this.checkSize();
+    const held = [...this.index.values()];
+    for (const member of held) before.delete(member.id);
+    this.changed(held, [...before]);
     return replaced;
   }
 
@@ -244,6 +294,10 @@ export class RosterMirror implements MemberMirror {
   addAll(members: Iterable<MirroredMember>, readAt = this.clock.now(), window?: NamedWindow): ReadReplaced {
     const all = [...members];
     this.index.putAll(all, readAt);
+    this.changed(
+      all.filter((member) => this.index.get(licenseKey(member.license)) === member),
+      [],
+    );
     if (window) this.closeWindow(window);
     const replaced = window
       ? this.doubtNamed(window, new Set(all.map((m) => m.id)))

@@ -6,6 +6,7 @@ import { dutyHoursHandle } from '../duty/handle';
 import { jobSyncHandle } from '../jobs/handle';
 import { formatMessage } from '../join-gate/messages';
 import { mirrorHandle } from '../mirror/handle';
+import { shareHandle } from '../share/handle';
 import { serveWebPanel } from './fivem/web-panel';
 import type { RefusalTexts } from './join-reason';
 import { createPanel } from './panel';
@@ -33,6 +34,7 @@ export function attachPanel(context: RosterContext): Feature {
       lastError: () => errors.last,
       cache: () => cache.stats(),
       mirror: () => context.handles.get(mirrorHandle)?.report() ?? null,
+      sharing: () => context.handles.get(shareHandle)?.report() ?? null,
       claimedLicenses: () => ({
         licenses: context.claimedLicenses.list(),
         more: context.claimedLicenses.more,

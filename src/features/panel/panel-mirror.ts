@@ -1,5 +1,7 @@
 import { mirrorReportSummary } from '../mirror/mirror-lines';
 import type { MirrorReport } from '../mirror/mirror-state';
+import { shareSummary } from '../share/share-lines';
+import type { ShareReport } from '../share/shared-roster';
 import type { PanelStatus } from './panel-status-shape';
 
 /** The mirror's row of `status.json`: what `roster status` says, as data. */
@@ -18,5 +20,23 @@ export function panelMirror(report: MirrorReport | null): PanelStatus['mirror'] 
     caughtUpFromSnapshot: report.caughtUp,
     requestsToday: report.requestsToday,
     lastReadFailure: report.failure,
+  };
+}
+
+/** The shared roster's row of `status.json`: what `roster status` says of sharing, as data. */
+export function panelSharing(report: ShareReport | null): PanelStatus['sharing'] {
+  if (report === null) return null;
+  return {
+    on: report.on,
+    role: report.role,
+    summary: shareSummary(report),
+    server: report.server,
+    reader: report.reader,
+    leaseLeftMs: report.leaseLeftMs,
+    version: report.version,
+    lag: report.lag,
+    syncedAt: report.syncedAt,
+    complete: report.complete,
+    budget: report.budget,
   };
 }

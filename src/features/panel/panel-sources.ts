@@ -2,6 +2,7 @@ import type { LimiterState } from '../../http';
 import type { LicenseClaim } from '../../roster/claimed-licenses';
 import type { PlayerEntry } from '../../roster/player-registry';
 import type { MirrorReport } from '../mirror/mirror-state';
+import type { ShareReport } from '../share/shared-roster';
 
 /**
  * Where the panel reads the resource's state, only when a page, `status.json` or `/metrics` is
@@ -20,6 +21,8 @@ export interface PanelSources {
   training(): Promise<string[]> | null;
   /** The roster mirror, or null when none is kept. */
   mirror(): MirrorReport | null;
+  /** The shared roster, or null when `share.enabled` is false. */
+  sharing?(): ShareReport | null;
   /** Licenses seen claimed by several members, and whether more were seen than are kept. */
   claimedLicenses?(): { licenses: readonly LicenseClaim[]; more: boolean };
   /** The job and grade job sync gives a player's character; absent or null without job sync. */

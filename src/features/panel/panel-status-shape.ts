@@ -82,6 +82,25 @@ export interface PanelStatus {
     /** Audit entries stamped too far ahead of the service's clock: how many, the last one, how far, when read. */
     clockSkew: { entries: number; last: { entry: string; aheadMs: number; at: number } } | null;
   } | null;
+  /** The roster shared with the other servers on the key through the database; null when `share.enabled` is false. */
+  sharing: {
+    on: boolean;
+    role: 'starting' | 'reader' | 'follower' | 'alone';
+    /** Sharing in a few words, with why it is off. */
+    summary: string;
+    server: string;
+    reader: string | null;
+    /** How long the reader's lease still runs; null when none runs. */
+    leaseLeftMs: number | null;
+    /** The shared roster's version, and how many versions this server's copy is behind it. */
+    version: number | null;
+    lag: number | null;
+    /** When this server last read the database (its time). */
+    syncedAt: number | null;
+    complete: boolean;
+    /** The key's requests, every server's: this minute, today. */
+    budget: { minute: number; day: number } | null;
+  } | null;
   /** Licenses the roster lists for several members; the most recent membership decides for each. */
   claimedLicenses: {
     licenses: {

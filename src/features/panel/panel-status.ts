@@ -2,7 +2,7 @@ import { partialLicense } from '../../platform/partial-license';
 import type { DoctorResult } from './doctor-runs';
 import type { JoinReason } from './join-reason';
 import { DECISION_BUCKETS } from './panel-metrics';
-import { panelMirror } from './panel-mirror';
+import { panelMirror, panelSharing } from './panel-mirror';
 import type { PanelRecorder } from './panel-recorder';
 import type { PanelSources } from './panel-sources';
 import type { PanelStatus } from './panel-status-shape';
@@ -100,6 +100,7 @@ export async function buildStatus(
     players: { onlineCount: sources.onlineCount(), connectingCount: sources.connectingCount(), online },
     cache: { entries: cache.size, hits: cache.hits, misses: cache.misses, hitRate: cache.hitRate },
     mirror: panelMirror(sources.mirror()),
+    sharing: panelSharing(sources.sharing?.() ?? null),
     claimedLicenses: panelClaims(sources),
     training: { on: trainingLines !== null, lines: trainingLines === null ? [] : await trainingLines },
     doctor: { running: doctor.busy, last: doctor.last },

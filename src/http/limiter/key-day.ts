@@ -95,6 +95,8 @@ export class KeyDay {
   private readonly pace = new KeyPace();
   /** When a request went to ask the service again, its day window having held requests back too long. */
   private probeAt: number | undefined;
+  /** The other servers' requests today, as they share them; null: not shared. */
+  private fleetOthers: () => number | null = () => null;
 
   constructor(options: KeyDayOptions) {
     this.perDay = options.perDay;
@@ -108,6 +110,11 @@ export class KeyDay {
       refresh,
       background: Math.max(clamp(reserve.background), refresh),
     };
+  }
+
+  /** The other servers' requests today as they share them (null to stop): counted against the day. */
+  othersFromFleet(others: (() => number | null) | null): void {
+    this.fleetOthers = others ?? (() => null);
   }
 
   /** Counts a request about to be sent. */
@@ -146,6 +153,9 @@ export class KeyDay {
       // Without the service's own count of the day, the share: the key's day as its minute windows
       // show it. An estimate, so never a join's wait.
       if (!service && lane !== 'join') wait = Math.max(wait, this.tally.msUntilKeyBelow(ceiling, now));
+      // The others' counts shared: the fleet's day, counted, not estimated (joins included).
+      const others = this.fleetOthers();
+      if (others !== null && this.tally.own(now) + others >= ceiling) wait = Math.max(wait, MINUTE_MS);
     }
     if (service && service.remaining <= Math.floor(service.limit * floor)) {
       wait = Math.max(wait, this.serviceWaitMs(service, now));

@@ -1,4 +1,5 @@
 import type { Clock, TimerHandle } from '../../platform/ports';
+import type { FleetUsage } from './fleet-usage';
 import { KeyDay } from './key-day';
 import { LANES, type Lane, perLane } from './lane';
 import { LaneQueues, type WaitOptions } from './lane-queues';
@@ -36,6 +37,7 @@ export class RateLimiter {
   private readonly queues = new LaneQueues();
   private readonly burst: number | undefined;
   private pausedUntil = 0;
+  private others: FleetUsage = () => null;
   private timer: TimerHandle | undefined;
   private closed = false;
 
@@ -62,6 +64,17 @@ export class RateLimiter {
     const waiting = this.queues.wait(lane, options, () => this.pump());
     this.pump();
     return waiting;
+  }
+
+  /**
+   * The other servers' counts of the key's minute and day (`null` to stop): the minute's ceiling
+   * and the day's are kept for all of them together, and the key's minute as the mirror's pacer
+   * reads it includes theirs.
+   */
+  shareWith(others: FleetUsage | null): void {
+    this.others = others ?? (() => null);
+    this.day.othersFromFleet(others ? () => this.others()?.day ?? null : null);
+    this.pump();
   }
 
   /** Follows what a response said about the key's limit (call after every response but a 429). */
@@ -93,14 +106,17 @@ export class RateLimiter {
 
   state(): LimiterState {
     const now = this.clock.now();
-    const ownMinute = Math.max(0, this.perMinute - this.minute.count(now));
+    const others = this.others()?.minute ?? 0;
+    const ownMinute = Math.max(0, this.perMinute - this.minute.count(now) - others);
     const serverRemaining = this.server.remainingAt(now);
+    const heard = this.server.rolling.lastMinute(now) ?? null;
+    const fleet = others > 0 ? this.minute.count(now) + others : null;
     return {
       perMinute: this.perMinute,
       perDay: this.day.ceiling(now),
       remainingThisMinute: Math.min(ownMinute, serverRemaining ?? ownMinute),
       remainingToday: this.day.remaining(now),
-      keyUsedLastMinute: this.server.rolling.lastMinute(now) ?? null,
+      keyUsedLastMinute: fleet === null ? heard : Math.max(heard ?? 0, fleet),
       resetAt: this.server.resetAt(now) ?? null,
       pausedUntil: this.pausedUntil > now ? this.pausedUntil : null,
       queued: perLane((lane) => this.queues.size(lane)),
@@ -191,9 +207,20 @@ export class RateLimiter {
       this.pausedUntil - now,
       this.bucket.msUntilToken(now),
       this.minute.msUntilBelow(this.perMinute, now),
+      this.fleetWaitMs(now),
       this.server.msUntilAllowed(now, ownCapacity),
       0,
     );
+  }
+
+  /** With the others' counts shared: until the key's minute, all servers together, has room. */
+  private fleetWaitMs(now: number): number {
+    const others = this.others()?.minute ?? 0;
+    if (others === 0) return 0;
+    const ceiling = this.perMinute - others;
+    // Counted in whole minutes: the others' part leaves with the minute.
+    if (ceiling <= 0) return MINUTE_MS - (now % MINUTE_MS);
+    return this.minute.msUntilBelow(ceiling, now);
   }
 
   private dayWaitMs(lane: Lane, now: number): number {

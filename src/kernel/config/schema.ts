@@ -132,6 +132,15 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    // One roster for the servers on this key, through the community's database (oxmysql).
+    share: z
+      .object({
+        enabled: z.boolean().default(false),
+        // How this server is named in the shared tables; the sv_projectName convar when absent.
+        serverName: z.string().trim().min(1).max(64).optional(),
+      })
+      .strict()
+      .prefault({}),
     // Queue priority by department and rank: first match wins.
     queue: z
       .object({

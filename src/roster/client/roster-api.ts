@@ -3,6 +3,7 @@ import {
   type ClientStateChange,
   createHttpSender,
   defaultRetryPolicy,
+  type FleetUsage,
   HeldBeforeSending,
   type HttpSender,
   type KeyDay,
@@ -104,6 +105,8 @@ export interface RosterApi {
   serviceTime: ServiceTime;
   /** The key's day as the rate limiter counts it (saved across restarts, read by `roster doctor`). */
   keyDay: KeyDay;
+  /** The other servers' counts of the key's minute and day, when they share them (null to stop). */
+  shareBudget(others: FleetUsage | null): void;
   /** Estimated wait in ms for a new request in `lane` (to tell a connecting player). */
   estimateWaitMs(lane: Lane): number;
   /** Called when the client stops sending (key refused) and when it resumes. Returns an unsubscribe. */
@@ -200,6 +203,7 @@ export function createRosterApi(options: RosterApiOptions): RosterApi {
     },
     serviceTime,
     keyDay: limiter.day,
+    shareBudget: (others) => limiter.shareWith(others),
     // Each further batch of 100 waiting licenses costs about two requests (members, assignments).
     estimateWaitMs: (lane) =>
       limiter.estimateWaitMs(lane) +

@@ -4,7 +4,7 @@ import { ago, clock, h, table } from './dom';
 import './panel.css';
 import './narrow.css';
 import { RateChart } from './rate-chart';
-import { claimParts, mirrorParts, playerParts, stat } from './sections';
+import { claimParts, mirrorParts, playerParts, sharingParts, stat } from './sections';
 
 const REFRESH_MS = 4000;
 
@@ -43,6 +43,7 @@ class PanelPage {
       ['health', 'Health', false],
       ['cache', 'Cache', false],
       ['mirror', 'Roster mirror', false],
+      ['sharing', 'Shared roster', false],
       ['claims', 'Licenses claimed by several members', false],
       ['rate', 'Rate limits', true],
       ['joins', 'Joins', true],
@@ -186,6 +187,7 @@ class PanelPage {
       ),
     );
     this.renderMirror(s.mirror, now);
+    this.renderSharing(s.sharing, now);
     this.renderClaims(s.claimedLicenses);
     const training = document.getElementById('training')!;
     training.hidden = !s.training.on;
@@ -197,6 +199,12 @@ class PanelPage {
   private renderMirror(mirror: PanelStatus['mirror'], now: number): void {
     document.getElementById('mirror')!.hidden = mirror === null;
     if (mirror !== null) this.fill('mirror', ...mirrorParts(mirror, now));
+  }
+
+  /** Hidden when sharing is not turned on. */
+  private renderSharing(sharing: PanelStatus['sharing'], now: number): void {
+    document.getElementById('sharing')!.hidden = sharing === null;
+    if (sharing !== null) this.fill('sharing', ...sharingParts(sharing, now));
   }
 
   /** Hidden when no license is claimed by several members. */

@@ -56,6 +56,29 @@ export function mirrorParts(mirror: NonNullable<PanelStatus['mirror']>, now: num
   ];
 }
 
+/** Sharing on or off, the reader and its lease, this server's lag, the key's shared budget. */
+export function sharingParts(sharing: NonNullable<PanelStatus['sharing']>, now: number): Parts {
+  const tone = sharing.on ? 'ok' : sharing.role === 'starting' ? 'dim' : 'bad';
+  const lease = sharing.leaseLeftMs === null ? 'none' : `${Math.round(sharing.leaseLeftMs / 1000)} s left`;
+  return [
+    h('p', { class: tone, id: 'sharing-state' }, sharing.summary),
+    h(
+      'div',
+      { class: 'stats' },
+      stat('reader', sharing.reader ?? 'none'),
+      stat('lease', lease),
+      stat('version', sharing.version === null ? 'unknown' : String(sharing.version)),
+      stat('behind', sharing.lag === null ? 'unknown' : `${sharing.lag}`),
+      stat('database read', sharing.syncedAt === null ? 'never' : ago(sharing.syncedAt, now)),
+      stat('key this minute', sharing.budget === null ? 'unknown' : String(sharing.budget.minute)),
+      stat('key today', sharing.budget === null ? 'unknown' : String(sharing.budget.day)),
+    ),
+    !sharing.complete &&
+      sharing.on &&
+      h('p', { class: 'dim' }, 'the shared roster is not complete yet: joins are looked up'),
+  ];
+}
+
 /** Each license several members claim, and the membership that decides. */
 export function claimParts(claims: PanelStatus['claimedLicenses']): Parts {
   return [

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { RateLimiter } from '../../../src/http/limiter/rate-limiter';
+import { FakeClock } from './fake-clock';
+
+/** How many of `count` requests in `lane` the limiter grants within `ms`. */
+async function granted(
+  limiter: RateLimiter,
+  clock: FakeClock,
+  count: number,
+  ms: number,
+  lane = 'background' as const,
+) {
+  let done = 0;
+  for (let i = 0; i < count; i++)
+    void limiter.acquire(lane).then(
+      () => done++,
+      () => undefined,
+    );
+  await clock.advance(ms);
+  return done;
+}
+
+describe('the other servers sharing their counts', () => {
+  it("keeps the key's minute for all of them: what the others spent is not this server's to send", async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 1, 12, 0, 0));
+    const limiter = new RateLimiter({ perMinute: 20, burst: 20, clock });
+    limiter.shareWith(() => ({ minute: 15, day: 15 }));
+    expect(await granted(limiter, clock, 10, 30_000)).toBe(5);
+    expect(limiter.state().keyUsedLastMinute).toBe(20);
+    expect(limiter.state().remainingThisMinute).toBe(0);
+    limiter.close();
+  });
+
+  it('without shared counts each server keeps its own minute as before', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 1, 12, 0, 0));
+    const limiter = new RateLimiter({ perMinute: 20, burst: 20, clock });
+    limiter.shareWith(() => null);
+    expect(await granted(limiter, clock, 10, 1_000)).toBe(10);
+    limiter.close();
+  });
+
+  it("keeps the key's day for all of them, joins included", async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 1, 12, 0, 0));
+    const limiter = new RateLimiter({ perMinute: 1_000, perDay: 100, burst: 100, clock });
+    limiter.shareWith(() => ({ minute: 0, day: 97 }));
+    expect(await granted(limiter, clock, 10, 1_000, 'join' as never)).toBe(3);
+    limiter.close();
+  });
+});
