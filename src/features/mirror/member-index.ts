@@ -3,6 +3,12 @@ import { isNewerMembership } from '../../roster/newest-membership';
 import { licenseKey, type MirroredMember, membershipOf, sharedLicenses } from './mirrored-member';
 
 /**
+ * What a change did to the members held, for whoever keeps a copy elsewhere (the shared roster):
+ * the members put (whole records) and the member ids no longer held.
+ */
+export type MirrorChangeListener = (put: readonly MirroredMember[], removed: readonly string[]) => void;
+
+/**
  * The members held, by license key, with the member ids and assignment ids that lead to them: a
  * member whose license changed leaves no stale entry behind, and an audit entry naming only an
  * assignment finds its member. Where several members claim one license, the most recent membership

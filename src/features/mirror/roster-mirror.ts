@@ -3,26 +3,13 @@ import { CatalogIndex } from '../../roster/catalog-index';
 import type { LicenseClaims } from '../../roster/claimed-licenses';
 import type { HeldRecord, KnownRecord, MemberMirror } from '../../roster/member-mirror';
 import { toMemberView } from '../../roster/member-view';
-import type { ApiAssignment, ApiRank, MemberLookup } from '../../roster/model';
-import { MemberIndex } from './member-index';
-import {
-  licenseKey,
-  lookupOf,
-  type MirroredAssignment,
-  type MirroredMember,
-  mirroredAssignment,
-  mirroredMember,
-} from './mirrored-member';
-import { NamedWindow, type ReadReplaced } from './named-window';
+import type { ApiAssignment, MemberLookup } from '../../roster/model';
+import { MemberIndex, type MirrorChangeListener } from './member-index';
+import { licenseKey, lookupOf, type MirroredAssignment, type MirroredMember } from './mirrored-member';
+import { type NamedWindow, type ReadReplaced, ReadsUnderWay } from './named-window';
+import { RecordShapes } from './record-shapes';
 
-/**
- * What a change did to the members held, for whoever keeps a copy elsewhere (the shared roster):
- * the members put (whole records) and the member ids no longer held.
- */
-export type MirrorChangeListener = (put: readonly MirroredMember[], removed: readonly string[]) => void;
-
-/** Distinct expanded ranks shared at most: a community has dozens; past this each keeps its own. */
-const MAX_SHARED_RANKS = 10_000;
+export type { MirrorChangeListener };
 
 /**
  * The members of the whole roster by license. It answers only once a full read completed (or a
@@ -37,20 +24,13 @@ const MAX_SHARED_RANKS = 10_000;
  */
 export class RosterMirror implements MemberMirror {
   private readonly index: MemberIndex;
-  private readonly ranks = new Map<string, ApiRank>();
-  /** Answers heard while a full read runs (null: the license is no longer held). */
-  private heardDuringRead: Map<string, MirroredMember | null> | null = null;
-  /** The full read under way's window on the audit log. */
-  private fullRead: NamedWindow | null = null;
-  /** Reads under way, each keeping the ids the audit log names while it runs. */
-  private readonly windows = new Set<NamedWindow>();
+  private readonly shapes = new RecordShapes();
+  private readonly reads = new ReadsUnderWay();
   private ready = false;
   /** When the last full read that replaced everything held began; null: none this run. */
   private wholeSince: number | null = null;
-  /**
-   * Licenses whose record may be out of date (a change named them and their re-read failed): not
-   * answered, only last known, until the service answers for them. At most `maxEntries`.
-   */
+  /** Licenses a change named whose re-read failed: last known only, not answered, until the
+   * service answers for them (at most `maxEntries`). */
   private doubted = new Set<string>();
   /** Departments and ranks saved with a restored snapshot: names for last known records offline. */
   private savedCatalog: CatalogIndex | null = null;
@@ -101,7 +81,7 @@ export class RosterMirror implements MemberMirror {
       const key = this.index.licenseNamedBy(id);
       if (key === undefined || this.index.get(key)?.id !== id) continue;
       this.index.remove(key);
-      this.heardDuringRead?.set(key, null);
+      this.reads.heard(key, null);
       changed.push(key);
     }
     for (const member of put) {
@@ -110,7 +90,7 @@ export class RosterMirror implements MemberMirror {
       if (newerOnly && held !== undefined && held.readAt >= member.readAt) continue;
       this.doubted.delete(key);
       this.index.put(member);
-      this.heardDuringRead?.set(key, member);
+      this.reads.heard(key, member);
       changed.push(key);
     }
     this.checkSize();
@@ -188,7 +168,7 @@ export class RosterMirror implements MemberMirror {
       const member = this.compact(answer);
       member.readAt = this.clock.now();
       this.index.put(member);
-      this.heardDuringRead?.set(licenseKey(member.license), member);
+      this.reads.heard(licenseKey(member.license), member);
       this.checkSize();
       this.changed([member], []);
       return;
@@ -196,7 +176,7 @@ export class RosterMirror implements MemberMirror {
     const key = licenseKey(license);
     const gone = this.index.get(key);
     this.index.remove(key);
-    this.heardDuringRead?.set(key, null);
+    this.reads.heard(key, null);
     if (gone) this.changed([], [gone.id]);
   }
 
@@ -205,48 +185,31 @@ export class RosterMirror implements MemberMirror {
   }
 
   /** Shapes a record answered by the service, sharing its expanded ranks. */
-  compact(lookup: MemberLookup): MirroredMember {
-    const own = lookup.assignments.filter((a) => a.memberId === lookup.member.id);
-    return mirroredMember(
-      lookup.member,
-      own.map((a) => this.assignment(a)),
-    );
-  }
+  readonly compact = (lookup: MemberLookup): MirroredMember => this.shapes.compact(lookup);
 
   /** Shapes an assignment read from the service, sharing its expanded rank. */
-  assignment(assignment: ApiAssignment): MirroredAssignment {
-    return mirroredAssignment(assignment, (rank) => this.sharedRank(rank));
-  }
+  readonly assignment = (assignment: ApiAssignment): MirroredAssignment => this.shapes.assignment(assignment);
 
   /**
    * A full read starts: answers heard from now on are applied on top of its result, and the ids
    * the audit log names from now on are kept for it.
    */
   beginRead(): void {
-    this.heardDuringRead = new Map();
-    this.fullRead = this.openWindow();
+    this.reads.beginFull();
   }
 
   /** A full read failed or was abandoned: what it would have replaced stays. */
   abandonRead(): void {
-    this.heardDuringRead = null;
-    if (this.fullRead) this.closeWindow(this.fullRead);
-    this.fullRead = null;
+    this.reads.abandonFull();
   }
 
   /**
    * A read of members starts: the ids the audit log names from now until `closeWindow` are kept
    * for it, so the members it brings that a change named meanwhile are read again.
    */
-  openWindow(): NamedWindow {
-    const window = new NamedWindow();
-    this.windows.add(window);
-    return window;
-  }
+  readonly openWindow = (): NamedWindow => this.reads.open();
 
-  closeWindow(window: NamedWindow): void {
-    this.windows.delete(window);
-  }
+  readonly closeWindow = (window: NamedWindow): void => this.reads.close(window);
 
   /**
    * Ids (any value of an audit entry) the audit log named just now: the members a read under way
@@ -254,9 +217,7 @@ export class RosterMirror implements MemberMirror {
    * feed re-reads the members it finds held.
    */
   named(ids: Iterable<string>): void {
-    if (this.windows.size === 0) return;
-    const list = [...ids];
-    for (const window of this.windows) window.add(list);
+    this.reads.named(ids);
   }
 
   /**
@@ -265,11 +226,9 @@ export class RosterMirror implements MemberMirror {
    * are held but doubted (looked up, not answered) until read again: the caller reads them.
    */
   replaceAll(members: Iterable<MirroredMember>, readAt = this.clock.now()): ReadReplaced {
-    const heard = this.heardDuringRead ?? new Map<string, MirroredMember | null>();
-    const window = this.fullRead ?? new NamedWindow();
+    const { heard, window } = this.reads.endFull();
     const before = new Set<string>();
     for (const member of this.index.values()) before.add(member.id);
-    this.abandonRead();
     this.index.clear();
     this.doubted.clear();
     this.index.putAll([...members], readAt);
@@ -325,10 +284,9 @@ export class RosterMirror implements MemberMirror {
   /** Forgets everything (the mirror is turned off). */
   clear(): void {
     this.index.clear();
-    this.ranks.clear();
+    this.shapes.clear();
     this.doubted.clear();
-    this.abandonRead();
-    this.windows.clear();
+    this.reads.clear();
     this.ready = false;
     this.wholeSince = null;
     this.savedCatalog = null;
@@ -336,13 +294,5 @@ export class RosterMirror implements MemberMirror {
 
   private checkSize(): void {
     if (this.index.size > this.maxEntries) this.tooLarge(this.index.size);
-  }
-
-  private sharedRank(rank: ApiRank): ApiRank {
-    const known = this.ranks.get(rank.id);
-    if (known && known.name === rank.name && known.position === rank.position) return known;
-    if (this.ranks.size >= MAX_SHARED_RANKS && !known) return rank;
-    this.ranks.set(rank.id, rank);
-    return rank;
   }
 }
