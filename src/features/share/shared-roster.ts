@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Clock, Logger } from '../../platform/ports';
 import type { AuditPosition } from '../audit/audit-feed';
 import type { SharedMirror } from '../mirror/handle';
-import type { SharedStart } from '../mirror/mirror-sync';
 import type { MirroredMember } from '../mirror/mirrored-member';
+import type { SharedStart } from '../mirror/shared-copy';
 import { PendingChanges } from './pending-changes';
 import {
   BUDGET_DAY_MS,

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SharedMirror } from '../../../src/features/mirror/handle';
-import type { SharedStart } from '../../../src/features/mirror/mirror-sync';
 import type { MirroredMember } from '../../../src/features/mirror/mirrored-member';
+import type { SharedStart } from '../../../src/features/mirror/shared-copy';
 import { SHARE_SCHEMAS } from '../../../src/features/share/shared-record';
 import { LEASE_MS, SharedRoster } from '../../../src/features/share/shared-roster';
 import { MemoryShareStore, MemoryShareTables } from '../../../src/features/share/store-memory';
