@@ -1,13 +1,6 @@
-import type { LimiterState } from '../../http';
-import type { Schedule } from '../../kernel/schedule';
-import type { Clock, Logger } from '../../platform/ports';
-import { CatalogIndex } from '../../roster/catalog-index';
-import type { LicenseClaims } from '../../roster/claimed-licenses';
-import type { MemberResolver } from '../../roster/member-resolver';
 import type { Catalog } from '../../roster/model';
-import type { OnlinePlayers } from '../../roster/online-players';
 import type { AuditPosition } from '../audit/audit-feed';
-import { entryValues } from '../audit/entry-values';
+import { nameEntries } from './audit-entries';
 import { MirrorAttachment } from './mirror-attachment';
 import { AuditStep, catchUp, type FollowedFeed } from './mirror-catch-up';
 import { MirrorFreshness } from './mirror-freshness';
@@ -16,46 +9,12 @@ import { MirrorReads } from './mirror-reads';
 import { MirrorSnapshot } from './mirror-snapshot';
 import type { MirrorOff, MirrorReport } from './mirror-state';
 import { MirrorStatus } from './mirror-status';
-import { licenseKey, type MirroredMember } from './mirrored-member';
+import type { MirrorSyncDeps } from './mirror-sync-deps';
+import type { MirroredMember } from './mirrored-member';
 import type { ReadReplaced } from './named-window';
-import type { PageSource } from './paced-pages';
 import { type MirrorChangeListener, RosterMirror } from './roster-mirror';
-import { restartState, type SavedMirror } from './saved-mirror';
-
-export interface MirrorSyncDeps {
-  /** The roster client: whole answers (paging included) and the key's minute as the limiter knows it. */
-  source: PageSource & {
-    limiterState(): Pick<
-      LimiterState,
-      'perMinute' | 'remainingThisMinute' | 'resetAt' | 'keyUsedLastMinute'
-    > & { joinsWaiting: number };
-  };
-  members: Pick<MemberResolver, 'useMirror' | 'onAnswer'>;
-  online: Pick<OnlinePlayers, 'followMirror' | 'refreshMembers'>;
-  schedule: Schedule;
-  clock: Clock;
-  logger: Logger;
-  /** `cache.maxEntries`: a larger roster turns the mirror off. */
-  maxEntries: number;
-  /** `refresh.auditSeconds`: how often members created since the last read are read. */
-  passMs: number;
-  /** `mirror.resyncMinutes`: how often the whole roster is read again. */
-  resyncMs: number;
-  /** Told of each license several members claim, the deciding (most recent) membership first. */
-  licenseClaims?: LicenseClaims;
-  /** The licenses of the players online: the ones a shared change must reach at once. */
-  onlineLicenses?: () => Iterable<string>;
-}
-
-/** Where another server left the roster when this one takes over reading it. */
-export interface SharedStart {
-  /** Where that server's audit feed had handled the log, every change in the members held; null: not known. */
-  audit: AuditPosition | null;
-  /** When its last full read completed (its clock); null: none. */
-  fullReadAt: number | null;
-  /** Its mirror was complete and in step when it last wrote. */
-  complete: boolean;
-}
+import type { SavedMirror } from './saved-mirror';
+import { SharedCopy, type SharedStart } from './shared-copy';
 
 /**
  * Keeps the whole roster on the server: a first full read in the
@@ -80,15 +39,8 @@ export class MirrorSync {
   private readonly step = new AuditStep();
   private readonly known: MirrorFreshness;
   private readonly snapshot: MirrorSnapshot;
-  /** The community whose roster is held: the verified key's, else the restored snapshot's. */
-  private community: string | null = null;
-  /** A snapshot was restored and the key not verified since. */
-  private unverified = false;
-  /**
-   * Another server reads the roster and this one follows it through the database: no reads of
-   * its own (no first read, no audit catch-up, no full re-reads) until `lead`.
-   */
-  private following = false;
+  /** The mirror as a copy of the roster another server reads, while it follows one. */
+  private readonly shared: SharedCopy;
   private feed: FollowedFeed | null = null;
 
   constructor(private readonly deps: MirrorSyncDeps) {
@@ -106,33 +58,27 @@ export class MirrorSync {
       clock,
       logger,
       passMs,
-      keeping: () => !this.stopped && this.status.active && !this.following,
+      keeping: () => !this.stopped && this.status.active && !this.shared.following,
       tooLarge,
       completed: (startedAt, ordinal, replaced) => this.completed(startedAt, ordinal, replaced),
       reread: (licenses) => void deps.online.refreshMembers(licenses, 'refresh'),
     });
-    const { mirror, known, reads, pacer, step } = this;
-    this.snapshot = new MirrorSnapshot({ mirror, known, reads, pacer, step });
+    const { mirror, known, reads, pacer, step, status, attachment } = this;
+    const stopped = () => this.stopped;
+    const begun = () => this.begun;
+    const parts = { mirror, known, reads, step, status, deps, stopped, begun };
+    this.snapshot = new MirrorSnapshot({ ...parts, pacer, attachment });
+    const ownInStep = () => this.ownInStep();
+    // Leading again resumes the audit feed if it runs already (a handover); else it starts later.
+    const resumeFeed = () => {
+      if (this.feed) this.follow(this.feed);
+    };
+    this.shared = new SharedCopy({ ...parts, ownInStep, resumeFeed });
   }
 
-  /**
-   * The mirror saved before a restart, loaded before the key is verified: held at once as last
-   * known records (and found by id for the audit feed). One whose last full read is younger than
-   * `mirror.resyncMinutes` and saved in step with the audit log catches up once the feed runs (true);
-   * any other is stale.
-   */
+  /** The mirror saved before a restart, held at once; true: it catches up (`MirrorSnapshot.restore`). */
   restore(saved: SavedMirror): boolean {
-    if (this.status.state.kind !== 'waiting' || this.stopped) return false;
-    this.mirror.restore(saved.members, new CatalogIndex(saved.catalog));
-    if (this.status.off) return false;
-    this.community = saved.community;
-    this.unverified = true;
-    this.snapshot.restore(saved);
-    this.attachment.attach();
-    const now = this.deps.clock.now();
-    this.status.state = restartState(saved, now, this.deps.resyncMs);
-    if (this.status.catchingUp && saved.audit) this.step.restored(saved.audit, now);
-    return this.status.catchingUp;
+    return this.snapshot.restore(saved);
   }
 
   /**
@@ -142,7 +88,7 @@ export class MirrorSync {
   follow(feed: FollowedFeed): void {
     this.feed = feed;
     // Another server reads: the feed is resumed (and a catch-up run) only once this one leads.
-    if (this.following) {
+    if (this.shared.following) {
       this.step.watch(feed);
       return;
     }
@@ -155,24 +101,9 @@ export class MirrorSync {
     });
   }
 
-  /**
-   * The key was verified for `community` (`communityKey`), before `begin`. A restored snapshot of
-   * another community's roster, or one that does not say whose it is, is dropped whole (its
-   * members are strangers here, for joins and the outage policy alike): the roster is read in full.
-   */
+  /** The key was verified for `community`, before `begin` (`MirrorSnapshot.verified`). */
   verified(community: string): void {
-    const restored = this.unverified ? this.community : community;
-    this.community = community;
-    this.unverified = false;
-    if (restored === community || this.status.off || this.begun || this.stopped) return;
-    this.mirror.clear();
-    this.step.lost();
-    this.known.fullReadAt = null;
-    this.reads.newest = null;
-    this.status.state = { kind: 'waiting' };
-    this.deps.logger.warn(
-      'the roster mirror in the snapshot was not saved for this community: it is dropped, and the roster is read in full.',
-    );
+    this.snapshot.verified(community);
   }
 
   /** Starts the first read (none while catching up) and the passes; once only, never when off. */
@@ -181,7 +112,7 @@ export class MirrorSync {
     this.begun = true;
     if (this.status.state.kind === 'waiting') this.status.state = { kind: 'reading' };
     this.attachment.attach();
-    if (this.following) {
+    if (this.shared.following) {
       // The database's reader reads; the passes below do nothing while this one follows.
     } else if (!this.status.catchingUp) void this.reads.resync();
     // Followed before this, in the key check's hooks; none means the log is not read.
@@ -192,17 +123,17 @@ export class MirrorSync {
 
   /** Whether another server reads the roster and this one follows it (`followShared`). */
   get followingShared(): boolean {
-    return this.following;
+    return this.shared.following;
   }
 
   /** Where the audit feed had handled the log with every change in the members held; null: not in step. */
   auditPosition(): AuditPosition | null {
-    return this.status.catchingUp || this.following ? null : this.step.position();
+    return this.status.catchingUp || this.shared.following ? null : this.step.position();
   }
 
   /** The community whose roster is held (`communityKey`), once known. */
   get communityHeld(): string | null {
-    return this.community;
+    return this.snapshot.communityHeld;
   }
 
   /** Told of what the service's answers and this server's reads change in the members held. */
@@ -210,84 +141,24 @@ export class MirrorSync {
     this.mirror.onChange(listener);
   }
 
-  /**
-   * Another server reads the roster; this one holds what it wrote to the database (`applyShared`)
-   * and reads nothing of its own, and answers joins while `inStep` says that copy is current.
-   * A read of its own under way ends at its next wait.
-   */
+  /** Another server reads the roster: its copy is held, nothing is read here (`SharedCopy.follow`). */
   followShared(inStep: () => boolean): void {
-    if (this.stopped || this.status.off) return;
-    this.following = true;
-    this.mirror.inStep = inStep;
+    this.shared.follow(inStep);
   }
 
-  /**
-   * Records other servers wrote, as the database holds them: put, or no longer held (member ids).
-   * `whole`: they are every member the database holds; any other held is no longer. While this
-   * server reads the roster itself, only records read later than its own are taken (what another
-   * server looked up); while it follows, every one. The players online whose record changed
-   * follow it at once.
-   */
+  /** Records other servers wrote, put or no longer held (`SharedCopy.apply`). */
   applyShared(put: readonly MirroredMember[], removed: readonly string[], whole = false): void {
-    if (this.status.off || this.stopped) return;
-    if (whole && !this.following) return;
-    let gone = removed;
-    if (whole) {
-      const kept = new Set(put.map((member) => member.id));
-      gone = [...removed, ...[...this.mirror.members()].filter((m) => !kept.has(m.id)).map((m) => m.id)];
-    }
-    if (put.length === 0 && gone.length === 0) return;
-    const changed = this.mirror.applyShared(put, gone, !this.following);
-    if (changed.length === 0 || !this.mirror.complete) return;
-    const online = new Set<string>();
-    for (const license of this.deps.onlineLicenses?.() ?? []) online.add(licenseKey(license));
-    if (changed.some((key) => online.has(key))) void this.deps.online.followMirror();
+    this.shared.apply(put, removed, whole);
   }
 
-  /**
-   * The reader said its roster is complete (its last full read completed at `fullReadAt`, its
-   * clock): what was applied is the whole roster, answered while the copy stays in step.
-   */
+  /** The reader said its roster is complete (`SharedCopy.complete`). */
   sharedComplete(fullReadAt: number | null): void {
-    if (!this.following || this.status.off || this.stopped) return;
-    if (fullReadAt !== null) this.known.fullReadAt = fullReadAt;
-    // Said every time the database is read: only the first time changes anything.
-    if (this.mirror.complete && this.status.state.kind === 'up') return;
-    this.mirror.trust();
-    this.status.fullRead();
-    void this.deps.online.followMirror();
-    this.deps.logger.info(
-      `the roster mirror holds the shared roster's ${this.mirror.size} members: their joins are decided without a request.`,
-    );
+    this.shared.complete(fullReadAt);
   }
 
-  /**
-   * This server reads the roster again itself (it holds the lease, or the database cannot be
-   * trusted): from where the reader left the audit log (`from`: every change before it is in the
-   * members it wrote) when what is held is the copy of a complete roster and its last full read is
-   * younger than `mirror.resyncMinutes`, as after a restart from a recent snapshot; a snapshot
-   * restored and still catching up goes on doing so; else what is held may miss changes (a gap):
-   * nothing is decided from it until a full read completes, which begins now.
-   */
+  /** This server reads the roster again itself, from where the reader left it (`SharedCopy.lead`). */
   lead(from: SharedStart | null): void {
-    if (!this.following || this.stopped || this.status.off) return;
-    this.following = false;
-    this.mirror.inStep = () => this.ownInStep();
-    const now = this.deps.clock.now();
-    const age = from?.fullReadAt == null ? Number.POSITIVE_INFINITY : now - from.fullReadAt;
-    if (from?.audit && this.mirror.complete && age >= 0 && age < this.deps.resyncMs) {
-      this.known.fullReadAt = from.fullReadAt;
-      this.status.state = { kind: 'catching-up' };
-      this.step.restored(from.audit, now);
-    }
-    if (this.status.catchingUp) {
-      // The feed runs already (a handover): the catch-up starts now; else when it starts.
-      if (this.feed) this.follow(this.feed);
-      return;
-    }
-    if (this.mirror.complete)
-      this.known.gap('the shared roster could not be followed on from the database', this.reads.begun);
-    if (this.begun) void this.reads.resync();
+    this.shared.lead(from);
   }
 
   /** Reads the whole roster again (now, or right after the read under way). Never rejects. */
@@ -320,19 +191,7 @@ export class MirrorSync {
    */
   entriesRead(fresh: readonly unknown[]): void {
     if (!this.status.active || fresh.length === 0) return;
-    for (const entry of fresh) {
-      let values: Set<string>;
-      try {
-        values = entryValues(entry);
-      } catch {
-        // Unreadable: the feed reports it as a gap.
-        continue;
-      }
-      this.mirror.named(values);
-      // About no one held: perhaps a member created since, perhaps on a license an older
-      // membership holds. Those are read at the next pass, not at the next 10-minute read.
-      if (!this.mirror.namesAnyHeld(values)) this.reads.wantNewMembers();
-    }
+    nameEntries(fresh, this.mirror, this.reads);
   }
 
   /**
@@ -373,7 +232,7 @@ export class MirrorSync {
       gaps: this.known.gaps,
       lastGap: this.known.lastGap && { ...this.known.lastGap },
       clockSkew: this.step.skew(),
-      followingShared: this.following && !this.status.off,
+      followingShared: this.shared.following && !this.status.off,
     };
   }
 
@@ -384,7 +243,7 @@ export class MirrorSync {
    * `catalog`: departments and ranks as loaded now; null keeps the ones restored.
    */
   toSave(catalog: Catalog | null): SavedMirror | null {
-    return this.status.active ? this.snapshot.save(catalog, this.community) : null;
+    return this.status.active ? this.snapshot.save(catalog) : null;
   }
 
   private completed(startedAt: number, ordinal: number, replaced: ReadReplaced): void {

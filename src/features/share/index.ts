@@ -6,8 +6,9 @@ import { oxmysqlStarted, serverConvars } from './fivem/oxmysql-state';
 import { shareHandle } from './handle';
 import { serverName } from './server-name';
 import { shareDoctorLine, shareStatusLine } from './share-lines';
+import { WRITE_MS } from './share-timing';
 import { SHARE_SCHEMAS } from './shared-record';
-import { SharedRoster, WRITE_MS } from './shared-roster';
+import { SharedRoster } from './shared-roster';
 import { shareKeyHash } from './store-key';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AuditPosition } from '../audit/audit-feed';
 import type { MirroredMember } from '../mirror/mirrored-member';
-import type { ShareSchemas } from './share-store';
+import type { ShareSchemas, ShareStore } from './share-store';
 
 /*
  * A member as the shared table keeps it: the mirror's own compact record as JSON. Read back it is
@@ -56,3 +56,6 @@ export function recordOf(member: MirroredMember): SharedRecord {
 export function memberOf(shared: SharedRecord, readAt: number): MirroredMember {
   return { ...shared, readAt };
 }
+
+/** The shared tables as sharing the roster uses them: these records, positions in the audit log. */
+export type Store = ShareStore<SharedRecord, AuditPosition>;

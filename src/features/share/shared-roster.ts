@@ -1,55 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import type { Clock, Logger } from '../../platform/ports';
 import type { AuditPosition } from '../audit/audit-feed';
 import type { SharedMirror } from '../mirror/handle';
-import type { SharedStart } from '../mirror/mirror-sync';
-import type { MirroredMember } from '../mirror/mirrored-member';
+import { FleetUsage } from './fleet-usage';
 import { PendingChanges } from './pending-changes';
-import {
-  BUDGET_DAY_MS,
-  BUDGET_MINUTE_MS,
-  SHARED_PAGE_LIMIT,
-  SHARED_START,
-  type SharedBudget,
-  type SharedChange,
-  type SharedCursor,
-  type SharedState,
-  type ShareStore,
-} from './share-store';
-import { memberOf, type SharedRecord } from './shared-record';
-
-/** How long the reader's lease runs, and how often it renews it. */
-export const LEASE_MS = 30_000;
-export const RENEW_MS = 10_000;
-/** How often what changed is written, and the database read for what the others wrote. */
-export const WRITE_MS = 500;
-export const FOLLOW_MS = 1_000;
-/** While sharing is off, how often the database is asked whether it answers again. */
-export const RETRY_MS = 5_000;
-/**
- * A follower's copy answers joins only while its last read of the database is this recent: a
- * database that stops answering stops the copy deciding before sharing is even turned off.
- */
-export const COPY_FRESH_MS = 3_000;
-/** Pages of members read at most per follow (50,000 members): the rest at the next. */
-const MAX_PAGES = 100;
-
-export type ShareRole = 'starting' | 'reader' | 'follower' | 'alone';
-
-/**
- * How a lease holder is written: the server's name and this run's own mark, so two servers given
- * one name (the same `sv_projectName`) never both take the lease for one.
- */
-const RUN_MARK = '~';
-
-/** The server's name of a lease holder, as the owner named it. */
-function readerName(holder: string | null): string | null {
-  if (holder === null) return null;
-  const mark = holder.lastIndexOf(RUN_MARK);
-  return mark > 0 ? holder.slice(0, mark) : holder;
-}
-
-export type Store = ShareStore<SharedRecord, AuditPosition>;
+import { leadFrom, leaseLapsed, readerName, runHolder, type ShareRole } from './share-roles';
+import { SHARED_START, type SharedBudget, type SharedCursor, type SharedState } from './share-store';
+import { FOLLOW_MS, LEASE_MS, RENEW_MS, RETRY_MS } from './share-timing';
+import { copyInStep, readShared } from './shared-follow';
+import type { Store } from './shared-record';
+import { SharedWrites } from './shared-writes';
 
 export interface SharedRosterDeps {
   store: Store;
@@ -67,9 +26,6 @@ export interface SharedRosterDeps {
    */
   auditMs?: number;
 }
-
-/** What a reader's write may lag its audit read by, beyond two audit intervals. */
-const HEARTBEAT_SLACK_MS = 5_000;
 
 /** What `roster status`, `roster doctor` and the panel say about sharing. */
 export interface ShareReport {
@@ -111,11 +67,8 @@ export class SharedRoster {
   /** The shared roster's version this server's copy holds everything of. */
   private copyVersion = 0;
   private readonly pending = new PendingChanges();
-  private published = Published.none();
-  /** The key's counts, every server's, as last read (this minute, today). */
-  private budget: SharedBudget | null = null;
-  /** This server's own part of them, by its minute and day. */
-  private readonly own = { minute: -1, inMinute: 0, day: -1, inDay: 0 };
+  private readonly writes: SharedWrites;
+  private readonly usage: FleetUsage;
   private lastFollow = Number.NEGATIVE_INFINITY;
   private lastRenew = Number.NEGATIVE_INFINITY;
   private lastTry = Number.NEGATIVE_INFINITY;
@@ -125,7 +78,9 @@ export class SharedRoster {
   private readonly holder: string;
 
   constructor(private readonly deps: SharedRosterDeps) {
-    this.holder = `${deps.server}${RUN_MARK}${randomUUID().slice(0, 8)}`;
+    this.holder = runHolder(deps.server);
+    this.writes = new SharedWrites(deps.store, deps.mirror, this.pending);
+    this.usage = new FleetUsage(deps.store, deps.clock);
     // Until the database says who reads, this server reads nothing of its own.
     deps.mirror.followShared(() => this.copyInStep());
     deps.mirror.onChange((put, removed) => this.pending.note(put, removed, deps.clock.now()));
@@ -187,23 +142,26 @@ export class SharedRoster {
       lag: state ? Math.max(0, state.version - this.copyVersion) : null,
       syncedAt: this.syncedAt,
       complete: state?.complete ?? false,
-      budget: this.budget,
+      budget: this.usage.budget,
       pending: this.pending.size,
     };
   }
 
   /**
-   * Whether a follower's copy may decide joins: the reader said its roster is complete, its lease
-   * still runs, and the database was read just now.
+   * What the other servers spent of the key (this minute, today). Null while sharing is off or the
+   * counts are not current: the rate limiter then keeps this server to its own share, as without
+   * sharing.
    */
+  othersUsage(): SharedBudget | null {
+    const { syncedAt } = this;
+    if (this.off !== null || syncedAt === null) return null;
+    return this.usage.others(syncedAt);
+  }
+
+  /** Whether a follower's copy may decide joins (never while sharing is off). */
   private copyInStep(): boolean {
-    const { state, syncedAt } = this;
-    if (this.off !== null || state === null || syncedAt === null || !state.complete) return false;
-    const since = this.deps.clock.now() - syncedAt;
-    if (since >= COPY_FRESH_MS || state.leaseUntil - state.now <= since) return false;
-    const { auditMs } = this.deps;
-    if (auditMs === undefined) return true;
-    return state.now - state.updatedAt + since < auditMs * 2 + HEARTBEAT_SLACK_MS;
+    if (this.off !== null) return false;
+    return copyInStep(this.state, this.syncedAt, this.deps.clock.now(), this.deps.auditMs);
   }
 
   /** At start and after sharing was off: the tables, the copy, then the lease if it is free. */
@@ -232,51 +190,30 @@ export class SharedRoster {
   /** Reads the state and the rows above the copy's version into the mirror; takes over a lapsed lease. */
   private async follow(): Promise<void> {
     const { store, mirror } = this.deps;
-    const state = await store.state();
-    if (state === null) throw new Error('the shared state row is missing');
     const whole = this.cursor.version === 0 && this.cursor.memberId === '';
-    const put: MirroredMember[] = [];
-    const removed: string[] = [];
-    let unreadable = 0;
-    let done = false;
-    let cursor = this.cursor;
-    for (let page = 0; page < MAX_PAGES && !done; page++) {
-      const read = await store.membersSince(cursor, SHARED_PAGE_LIMIT);
-      for (const row of read.rows) {
-        if (row.record === null) removed.push(row.memberId);
-        else put.push(memberOf(row.record, row.readAt));
-      }
-      unreadable += read.unreadable;
-      cursor = read.next;
-      done = read.done;
-    }
+    const read = await readShared(store, this.cursor);
+    const { state, done, next } = read;
     this.state = state;
-    this.cursor = cursor;
+    this.cursor = next;
     this.syncedAt = this.deps.clock.now();
-    // The state was read first: every row of a version up to its own was committed before, and read.
     this.caughtUp = done;
-    this.copyVersion = done ? Math.max(state.version, cursor.version) : cursor.version;
-    if (unreadable > 0 && !this.unreadableSaid) {
+    this.copyVersion = done ? Math.max(state.version, next.version) : next.version;
+    if (read.unreadable > 0 && !this.unreadableSaid) {
       this.unreadableSaid = true;
       this.deps.logger.warn(
-        `${unreadable} member row(s) in the shared roster could not be read and were ignored; those members are looked up when they join.`,
+        `${read.unreadable} member row(s) in the shared roster could not be read and were ignored; those members are looked up when they join.`,
       );
     }
     // The reader takes what the others wrote (its own writes come back too: not newer, skipped).
-    mirror.applyShared(put, removed, whole && done);
+    mirror.applyShared(read.put, read.removed, whole && done);
     if (state.complete && this.caughtUp && mirror.followingShared) mirror.sharedComplete(state.fullReadAt);
-    if (this.role === 'follower' && this.leaseLapsed()) await this.takeLeaseIfFree();
-  }
-
-  private leaseLapsed(): boolean {
-    const { state } = this;
-    return state !== null && (state.reader === null || state.leaseUntil <= state.now);
+    if (this.role === 'follower' && leaseLapsed(this.state)) await this.takeLeaseIfFree();
   }
 
   /** Takes the lease when nobody's runs (or this server's does): then this server reads. */
   private async takeLeaseIfFree(): Promise<boolean> {
     const { state } = this;
-    if (state === null || (!this.leaseLapsed() && state.reader !== this.holder)) return false;
+    if (state === null || (!leaseLapsed(state) && state.reader !== this.holder)) return false;
     if (!(await this.deps.store.lease(this.holder, LEASE_MS))) return false;
     this.lastRenew = this.deps.clock.now();
     this.becomeReader();
@@ -284,17 +221,12 @@ export class SharedRoster {
   }
 
   private becomeReader(): void {
-    const was = this.role;
-    if (was === 'reader') return;
+    if (this.role === 'reader') return;
     this.role = 'reader';
-    this.published = Published.none();
-    const state = this.state;
+    this.writes.lead();
+    const { state } = this;
     // From where the last reader left the log, when this copy holds every row it wrote.
-    const from: SharedStart | null =
-      state && this.caughtUp
-        ? { audit: state.auditPosition, fullReadAt: state.fullReadAt, complete: state.complete }
-        : null;
-    this.deps.mirror.lead(from);
+    this.deps.mirror.lead(leadFrom(state, this.caughtUp));
     const before =
       state?.reader && state.reader !== this.holder ? `${readerName(state.reader)}'s lease ran out` : null;
     this.deps.logger.info(
@@ -318,98 +250,22 @@ export class SharedRoster {
     if (!(await this.deps.store.lease(this.holder, LEASE_MS))) this.becomeFollower();
   }
 
-  /**
-   * What changed, written: the reader publishes it with its audit position and whether its roster
-   * is complete (both only once everything its mirror changed before is written: the position
-   * never runs ahead of the members); any other server writes through what it learned.
-   */
+  /** What changed, written (`SharedWrites`): published by the reader, written through by a follower. */
   private async write(): Promise<void> {
-    const { store, mirror } = this.deps;
-    const server = this.holder;
-    if (this.role !== 'reader') {
-      if (this.pending.size === 0 || this.role !== 'follower') return;
-      const change = this.pending.take(SHARED_PAGE_LIMIT);
-      try {
-        await store.writeThrough({ members: change.members ?? [], removed: change.removed ?? [] });
-      } catch (error) {
-        this.pending.restore(change);
-        throw error;
-      }
-      return;
-    }
-    const members = this.pending.take(SHARED_PAGE_LIMIT);
-    const change: SharedChange<SharedRecord, AuditPosition> = {};
-    if (members.taken > 0) Object.assign(change, { members: members.members, removed: members.removed });
-    let auditReadAt: number | null = null;
-    if (this.pending.size === 0) {
-      const report = mirror.report();
-      const audit = mirror.auditPosition();
-      const complete = report.deciding;
-      const text = audit === null ? null : JSON.stringify(audit);
-      if (text !== null && text !== this.published.audit) change.auditPosition = audit;
-      if (complete !== this.published.complete) change.complete = complete;
-      if (report.lastFullReadAt !== this.published.fullReadAt) change.fullReadAt = report.lastFullReadAt;
-      // The audit log read to its end again: written even when nothing moved, so the others know
-      // the roster is still being kept (a quiet log moves no position).
-      if (report.auditReadAt !== null && report.auditReadAt !== this.published.auditReadAt) {
-        change.complete = complete;
-        auditReadAt = report.auditReadAt;
-      }
-      const community = mirror.communityHeld;
-      if (community !== null && community !== this.state?.community) change.community = community;
-    }
-    // Nothing changed: nothing written (a write raises the version the others read above).
-    if (Object.keys(change).length === 0) return;
-    let version: number | null;
-    try {
-      version = await store.publish(server, change);
-    } catch (error) {
-      this.pending.restore(members);
-      throw error;
-    }
-    if (version === null) {
-      this.pending.restore(members);
+    if (this.role === 'follower') return this.writes.through();
+    if (this.role !== 'reader') return;
+    const written = await this.writes.publish(this.holder, this.state?.community);
+    if (written === null) {
       this.becomeFollower();
       return;
     }
-    if (change.auditPosition !== undefined) this.published.audit = JSON.stringify(change.auditPosition);
-    if (change.complete !== undefined) this.published.complete = change.complete;
-    if (change.fullReadAt !== undefined) this.published.fullReadAt = change.fullReadAt;
-    if (auditReadAt !== null) this.published.auditReadAt = auditReadAt;
-    if (this.state && change.community !== undefined)
-      this.state = { ...this.state, community: change.community };
+    if (this.state && written.community !== undefined)
+      this.state = { ...this.state, community: written.community };
   }
 
   /** Adds this server's requests to the key's shared counts and reads the fleet's. */
   private async count(): Promise<void> {
-    const sent = this.deps.requestsSent?.() ?? 0;
-    const now = this.deps.clock.now();
-    const minute = Math.floor(now / BUDGET_MINUTE_MS);
-    const day = Math.floor(now / BUDGET_DAY_MS);
-    if (minute !== this.own.minute) Object.assign(this.own, { minute, inMinute: 0 });
-    if (day !== this.own.day) Object.assign(this.own, { day, inDay: 0 });
-    this.own.inMinute += sent;
-    this.own.inDay += sent;
-    // Nothing sent: the counts are read, not written (one statement instead of two).
-    this.budget = sent > 0 ? await this.deps.store.count(sent) : await this.deps.store.budget();
-  }
-
-  /**
-   * What the other servers spent of the key (this minute, today): the shared counts less this
-   * server's own part. Null while sharing is off or the counts are not current: the rate limiter
-   * then keeps this server to its own share, as without sharing.
-   */
-  othersUsage(): SharedBudget | null {
-    const { budget, syncedAt } = this;
-    if (this.off !== null || budget === null || syncedAt === null) return null;
-    const now = this.deps.clock.now();
-    if (now - syncedAt >= COPY_FRESH_MS) return null;
-    const sameMinute = Math.floor(now / BUDGET_MINUTE_MS) === this.own.minute;
-    const sameDay = Math.floor(now / BUDGET_DAY_MS) === this.own.day;
-    return {
-      minute: sameMinute ? Math.max(0, budget.minute - this.own.inMinute) : 0,
-      day: sameDay ? Math.max(0, budget.day - this.own.inDay) : 0,
-    };
+    await this.usage.count(this.deps.requestsSent?.() ?? 0);
   }
 
   /** A failing or slow database: this server goes on alone, from what it holds, until it answers again. */
@@ -423,25 +279,6 @@ export class SharedRoster {
     this.deps.logger.warn(
       `the shared roster's database did not answer (${this.off}): this server reads the roster alone until it does, from what it holds.`,
     );
-    const state = this.state;
-    if (was !== 'reader')
-      this.deps.mirror.lead(
-        state && this.caughtUp
-          ? { audit: state.auditPosition, fullReadAt: state.fullReadAt, complete: state.complete }
-          : null,
-      );
-  }
-}
-
-/** What the reader last wrote of its state, so it writes only what moved. */
-class Published {
-  audit: string | null = null;
-  complete: boolean | null = null;
-  fullReadAt: number | null = null;
-  /** Its audit feed's last read to the end of the log, when last written (this server's time). */
-  auditReadAt: number | null = null;
-
-  static none(): Published {
-    return new Published();
+    if (was !== 'reader') this.deps.mirror.lead(leadFrom(this.state, this.caughtUp));
   }
 }

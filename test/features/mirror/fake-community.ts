@@ -1,4 +1,5 @@
-import { MirrorSync, type MirrorSyncDeps } from '../../../src/features/mirror/mirror-sync';
+import { MirrorSync } from '../../../src/features/mirror/mirror-sync';
+import type { MirrorSyncDeps } from '../../../src/features/mirror/mirror-sync-deps';
 import { Schedule } from '../../../src/kernel/schedule';
 import { RosterCatalog } from '../../../src/roster/catalog';
 import { MemberCache } from '../../../src/roster/member-cache';

@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SharedMirror } from '../../../src/features/mirror/handle';
-import type { SharedStart } from '../../../src/features/mirror/mirror-sync';
 import type { MirroredMember } from '../../../src/features/mirror/mirrored-member';
+import type { SharedStart } from '../../../src/features/mirror/shared-copy';
+import { LEASE_MS } from '../../../src/features/share/share-timing';
 import { SHARE_SCHEMAS } from '../../../src/features/share/shared-record';
-import { LEASE_MS, SharedRoster } from '../../../src/features/share/shared-roster';
+import { SharedRoster } from '../../../src/features/share/shared-roster';
 import { MemoryShareStore, MemoryShareTables } from '../../../src/features/share/store-memory';
 import type { Logger } from '../../../src/platform/ports';
 import { FakeClock } from '../../http/limiter/fake-clock';
