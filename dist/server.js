@@ -59888,6 +59888,20 @@ function age(at, now) {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+// src/features/mirror/audit-entries.ts
+function nameEntries(fresh, mirror, reads) {
+  for (const entry of fresh) {
+    let values;
+    try {
+      values = entryValues(entry);
+    } catch {
+      continue;
+    }
+    mirror.named(values);
+    if (!mirror.namesAnyHeld(values)) reads.wantNewMembers();
+  }
+}
+
 // src/features/mirror/mirror-attachment.ts
 var MirrorAttachment = class {
   constructor(members2, mirror) {
@@ -60990,19 +61004,62 @@ var MirrorSnapshot = class {
   }
   parts;
   catalog = { departments: [], ranks: [] };
-  /** Takes back all a snapshot kept but its members (held by the mirror already). */
+  /** The community whose roster is held: the verified key's, else the restored snapshot's. */
+  community = null;
+  /** A snapshot was restored and the key not verified since. */
+  unverified = false;
+  /** The community whose roster is held (`communityKey`), once known. */
+  get communityHeld() {
+    return this.community;
+  }
+  /**
+   * The mirror saved before a restart, loaded before the key is verified: held at once as last
+   * known records (and found by id for the audit feed). One whose last full read is younger than
+   * `mirror.resyncMinutes` and saved in step with the audit log catches up once the feed runs (true);
+   * any other is stale.
+   */
   restore(saved) {
-    const { known, reads, pacer } = this.parts;
+    const { mirror, known, reads, pacer, step, status, attachment, deps } = this.parts;
+    if (status.state.kind !== "waiting" || this.parts.stopped()) return false;
+    mirror.restore(saved.members, new CatalogIndex(saved.catalog));
+    if (status.off) return false;
+    this.community = saved.community;
+    this.unverified = true;
     this.catalog = saved.catalog;
     known.fullReadAt = saved.fullReadAt;
     reads.newest = saved.newestMember;
     pacer.restoreSpent(saved.spent);
+    attachment.attach();
+    const now = deps.clock.now();
+    status.state = restartState(saved, now, deps.resyncMs);
+    if (status.catchingUp && saved.audit) step.restored(saved.audit, now);
+    return status.catchingUp;
+  }
+  /**
+   * The key was verified for `community` (`communityKey`), before `begin`. A restored snapshot of
+   * another community's roster, or one that does not say whose it is, is dropped whole (its
+   * members are strangers here, for joins and the outage policy alike): the roster is read in full.
+   */
+  verified(community) {
+    const { mirror, known, reads, step, status, deps } = this.parts;
+    const restored = this.unverified ? this.community : community;
+    this.community = community;
+    this.unverified = false;
+    if (restored === community || status.off || this.parts.begun() || this.parts.stopped()) return;
+    mirror.clear();
+    step.lost();
+    known.fullReadAt = null;
+    reads.newest = null;
+    status.state = { kind: "waiting" };
+    deps.logger.warn(
+      "the roster mirror in the snapshot was not saved for this community: it is dropped, and the roster is read in full."
+    );
   }
   /**
    * Nothing before a full read or a restore, nor past `SAVED_MIRROR_LIMIT` members. `catalog`:
    * departments and ranks as loaded now; null keeps the ones restored.
    */
-  save(catalog, community) {
+  save(catalog) {
     const { known, mirror, step, reads, pacer } = this.parts;
     if (known.fullReadAt === null) return null;
     if (mirror.size > SAVED_MIRROR_LIMIT) return null;
@@ -61014,7 +61071,7 @@ var MirrorSnapshot = class {
       catalog: this.catalog,
       members: [...mirror.members()],
       spent: pacer.spent,
-      community
+      community: this.community
     };
   }
 };
@@ -61163,9 +61220,78 @@ var NamedWindow = class {
     }
   }
 };
+var ReadsUnderWay = class {
+  heardDuringFull = null;
+  full = null;
+  windows = /* @__PURE__ */ new Set();
+  beginFull() {
+    this.heardDuringFull = /* @__PURE__ */ new Map();
+    this.full = this.open();
+  }
+  abandonFull() {
+    this.heardDuringFull = null;
+    if (this.full) this.close(this.full);
+    this.full = null;
+  }
+  /** The full read ends: the answers heard while it ran, and its window. */
+  endFull() {
+    const heard = this.heardDuringFull ?? /* @__PURE__ */ new Map();
+    const window2 = this.full ?? new NamedWindow();
+    this.abandonFull();
+    return { heard, window: window2 };
+  }
+  /** An answer for `key` heard now: kept for the full read under way, if one runs. */
+  heard(key2, member) {
+    this.heardDuringFull?.set(key2, member);
+  }
+  open() {
+    const window2 = new NamedWindow();
+    this.windows.add(window2);
+    return window2;
+  }
+  close(window2) {
+    this.windows.delete(window2);
+  }
+  /** Ids the audit log named just now, kept by every read under way. */
+  named(ids2) {
+    if (this.windows.size === 0) return;
+    const list = [...ids2];
+    for (const window2 of this.windows) window2.add(list);
+  }
+  clear() {
+    this.abandonFull();
+    this.windows.clear();
+  }
+};
+
+// src/features/mirror/record-shapes.ts
+var MAX_SHARED_RANKS = 1e4;
+var RecordShapes = class {
+  ranks = /* @__PURE__ */ new Map();
+  /** A member with their own assignments only. */
+  compact(lookup) {
+    const own2 = lookup.assignments.filter((a) => a.memberId === lookup.member.id);
+    return mirroredMember(
+      lookup.member,
+      own2.map((a) => this.assignment(a))
+    );
+  }
+  assignment(assignment2) {
+    return mirroredAssignment(assignment2, (rank2) => this.sharedRank(rank2));
+  }
+  clear() {
+    this.ranks.clear();
+  }
+  sharedRank(rank2) {
+    const known = this.ranks.get(rank2.id);
+    if (known && known.name === rank2.name && known.position === rank2.position) return known;
+    if (this.ranks.size >= MAX_SHARED_RANKS && !known) return rank2;
+    this.ranks.set(rank2.id, rank2);
+    return rank2;
+  }
+};
 
 // src/features/mirror/roster-mirror.ts
-var MAX_SHARED_RANKS = 1e4;
 var RosterMirror = class {
   /**
    * `tooLarge` is told when more than `maxEntries` members would be held; `claims` of each license
@@ -61181,20 +61307,13 @@ var RosterMirror = class {
   tooLarge;
   clock;
   index;
-  ranks = /* @__PURE__ */ new Map();
-  /** Answers heard while a full read runs (null: the license is no longer held). */
-  heardDuringRead = null;
-  /** The full read under way's window on the audit log. */
-  fullRead = null;
-  /** Reads under way, each keeping the ids the audit log names while it runs. */
-  windows = /* @__PURE__ */ new Set();
+  shapes = new RecordShapes();
+  reads = new ReadsUnderWay();
   ready = false;
   /** When the last full read that replaced everything held began; null: none this run. */
   wholeSince = null;
-  /**
-   * Licenses whose record may be out of date (a change named them and their re-read failed): not
-   * answered, only last known, until the service answers for them. At most `maxEntries`.
-   */
+  /** Licenses a change named whose re-read failed: last known only, not answered, until the
+   * service answers for them (at most `maxEntries`). */
   doubted = /* @__PURE__ */ new Set();
   /** Departments and ranks saved with a restored snapshot: names for last known records offline. */
   savedCatalog = null;
@@ -61227,7 +61346,7 @@ var RosterMirror = class {
       const key2 = this.index.licenseNamedBy(id2);
       if (key2 === void 0 || this.index.get(key2)?.id !== id2) continue;
       this.index.remove(key2);
-      this.heardDuringRead?.set(key2, null);
+      this.reads.heard(key2, null);
       changed.push(key2);
     }
     for (const member of put) {
@@ -61236,7 +61355,7 @@ var RosterMirror = class {
       if (newerOnly && held !== void 0 && held.readAt >= member.readAt) continue;
       this.doubted.delete(key2);
       this.index.put(member);
-      this.heardDuringRead?.set(key2, member);
+      this.reads.heard(key2, member);
       changed.push(key2);
     }
     this.checkSize();
@@ -61304,7 +61423,7 @@ var RosterMirror = class {
       const member = this.compact(answer);
       member.readAt = this.clock.now();
       this.index.put(member);
-      this.heardDuringRead?.set(licenseKey(member.license), member);
+      this.reads.heard(licenseKey(member.license), member);
       this.checkSize();
       this.changed([member], []);
       return;
@@ -61312,59 +61431,40 @@ var RosterMirror = class {
     const key2 = licenseKey(license2);
     const gone = this.index.get(key2);
     this.index.remove(key2);
-    this.heardDuringRead?.set(key2, null);
+    this.reads.heard(key2, null);
     if (gone) this.changed([], [gone.id]);
   }
   doubt(license2) {
     if (this.doubted.size < this.maxEntries) this.doubted.add(licenseKey(license2));
   }
   /** Shapes a record answered by the service, sharing its expanded ranks. */
-  compact(lookup) {
-    const own2 = lookup.assignments.filter((a) => a.memberId === lookup.member.id);
-    return mirroredMember(
-      lookup.member,
-      own2.map((a) => this.assignment(a))
-    );
-  }
+  compact = (lookup) => this.shapes.compact(lookup);
   /** Shapes an assignment read from the service, sharing its expanded rank. */
-  assignment(assignment2) {
-    return mirroredAssignment(assignment2, (rank2) => this.sharedRank(rank2));
-  }
+  assignment = (assignment2) => this.shapes.assignment(assignment2);
   /**
    * A full read starts: answers heard from now on are applied on top of its result, and the ids
    * the audit log names from now on are kept for it.
    */
   beginRead() {
-    this.heardDuringRead = /* @__PURE__ */ new Map();
-    this.fullRead = this.openWindow();
+    this.reads.beginFull();
   }
   /** A full read failed or was abandoned: what it would have replaced stays. */
   abandonRead() {
-    this.heardDuringRead = null;
-    if (this.fullRead) this.closeWindow(this.fullRead);
-    this.fullRead = null;
+    this.reads.abandonFull();
   }
   /**
    * A read of members starts: the ids the audit log names from now until `closeWindow` are kept
    * for it, so the members it brings that a change named meanwhile are read again.
    */
-  openWindow() {
-    const window2 = new NamedWindow();
-    this.windows.add(window2);
-    return window2;
-  }
-  closeWindow(window2) {
-    this.windows.delete(window2);
-  }
+  openWindow = () => this.reads.open();
+  closeWindow = (window2) => this.reads.close(window2);
   /**
    * Ids (any value of an audit entry) the audit log named just now: the members a read under way
    * brings that they name are read again before they are answered. Nothing when no read runs: the
    * feed re-reads the members it finds held.
    */
   named(ids2) {
-    if (this.windows.size === 0) return;
-    const list = [...ids2];
-    for (const window2 of this.windows) window2.add(list);
+    this.reads.named(ids2);
   }
   /**
    * A full read that began at `readAt` (this server's time) completed: its members replace
@@ -61372,11 +61472,9 @@ var RosterMirror = class {
    * are held but doubted (looked up, not answered) until read again: the caller reads them.
    */
   replaceAll(members2, readAt = this.clock.now()) {
-    const heard = this.heardDuringRead ?? /* @__PURE__ */ new Map();
-    const window2 = this.fullRead ?? new NamedWindow();
+    const { heard, window: window2 } = this.reads.endFull();
     const before = /* @__PURE__ */ new Set();
     for (const member of this.index.values()) before.add(member.id);
-    this.abandonRead();
     this.index.clear();
     this.doubted.clear();
     this.index.putAll([...members2], readAt);
@@ -61427,10 +61525,9 @@ var RosterMirror = class {
   /** Forgets everything (the mirror is turned off). */
   clear() {
     this.index.clear();
-    this.ranks.clear();
+    this.shapes.clear();
     this.doubted.clear();
-    this.abandonRead();
-    this.windows.clear();
+    this.reads.clear();
     this.ready = false;
     this.wholeSince = null;
     this.savedCatalog = null;
@@ -61438,12 +61535,100 @@ var RosterMirror = class {
   checkSize() {
     if (this.index.size > this.maxEntries) this.tooLarge(this.index.size);
   }
-  sharedRank(rank2) {
-    const known = this.ranks.get(rank2.id);
-    if (known && known.name === rank2.name && known.position === rank2.position) return known;
-    if (this.ranks.size >= MAX_SHARED_RANKS && !known) return rank2;
-    this.ranks.set(rank2.id, rank2);
-    return rank2;
+};
+
+// src/features/mirror/shared-copy.ts
+var SharedCopy = class {
+  constructor(parts2) {
+    this.parts = parts2;
+  }
+  parts;
+  followingNow = false;
+  /**
+   * Another server reads the roster and this one follows it through the database: no reads of
+   * its own (no first read, no audit catch-up, no full re-reads) until `lead`.
+   */
+  get following() {
+    return this.followingNow;
+  }
+  /**
+   * Another server reads the roster; this one holds what it wrote to the database (`apply`) and
+   * reads nothing of its own, and answers joins while `inStep` says that copy is current. A read
+   * of its own under way ends at its next wait.
+   */
+  follow(inStep) {
+    if (this.parts.stopped() || this.parts.status.off) return;
+    this.followingNow = true;
+    this.parts.mirror.inStep = inStep;
+  }
+  /**
+   * Records other servers wrote, as the database holds them: put, or no longer held (member ids).
+   * `whole`: they are every member the database holds; any other held is no longer. While this
+   * server reads the roster itself, only records read later than its own are taken (what another
+   * server looked up); while it follows, every one. The players online whose record changed
+   * follow it at once.
+   */
+  apply(put, removed, whole2 = false) {
+    const { mirror, status } = this.parts;
+    const { online: online2, onlineLicenses: onlineLicenses2 } = this.parts.deps;
+    if (status.off || this.parts.stopped()) return;
+    if (whole2 && !this.followingNow) return;
+    let gone = removed;
+    if (whole2) {
+      const kept = new Set(put.map((member) => member.id));
+      gone = [...removed, ...[...mirror.members()].filter((m) => !kept.has(m.id)).map((m) => m.id)];
+    }
+    if (put.length === 0 && gone.length === 0) return;
+    const changed = mirror.applyShared(put, gone, !this.followingNow);
+    if (changed.length === 0 || !mirror.complete) return;
+    const playing = /* @__PURE__ */ new Set();
+    for (const license2 of onlineLicenses2?.() ?? []) playing.add(licenseKey(license2));
+    if (changed.some((key2) => playing.has(key2))) void online2.followMirror();
+  }
+  /**
+   * The reader said its roster is complete (its last full read completed at `fullReadAt`, its
+   * clock): what was applied is the whole roster, answered while the copy stays in step.
+   */
+  complete(fullReadAt) {
+    const { mirror, status, known } = this.parts;
+    const { online: online2, logger } = this.parts.deps;
+    if (!this.followingNow || status.off || this.parts.stopped()) return;
+    if (fullReadAt !== null) known.fullReadAt = fullReadAt;
+    if (mirror.complete && status.state.kind === "up") return;
+    mirror.trust();
+    status.fullRead();
+    void online2.followMirror();
+    logger.info(
+      `the roster mirror holds the shared roster's ${mirror.size} members: their joins are decided without a request.`
+    );
+  }
+  /**
+   * This server reads the roster again itself (it holds the lease, or the database cannot be
+   * trusted): from where the reader left the audit log (`from`: every change before it is in the
+   * members it wrote) when what is held is the copy of a complete roster and its last full read is
+   * younger than `mirror.resyncMinutes`, as after a restart from a recent snapshot; a snapshot
+   * restored and still catching up goes on doing so; else what is held may miss changes (a gap):
+   * nothing is decided from it until a full read completes, which begins now.
+   */
+  lead(from) {
+    const { mirror, status, known, step, reads } = this.parts;
+    if (!this.followingNow || this.parts.stopped() || status.off) return;
+    this.followingNow = false;
+    mirror.inStep = () => this.parts.ownInStep();
+    const now = this.parts.deps.clock.now();
+    const age2 = from?.fullReadAt == null ? Number.POSITIVE_INFINITY : now - from.fullReadAt;
+    if (from?.audit && mirror.complete && age2 >= 0 && age2 < this.parts.deps.resyncMs) {
+      known.fullReadAt = from.fullReadAt;
+      status.state = { kind: "catching-up" };
+      step.restored(from.audit, now);
+    }
+    if (status.catchingUp) {
+      this.parts.resumeFeed();
+      return;
+    }
+    if (mirror.complete)
+      known.gap("the shared roster could not be followed on from the database", reads.begun);
+    if (this.parts.begun()) void reads.resync();
   }
 };
 
@@ -61465,13 +61650,21 @@ var MirrorSync = class {
       clock: clock2,
       logger,
       passMs,
-      keeping: () => !this.stopped && this.status.active && !this.following,
+      keeping: () => !this.stopped && this.status.active && !this.shared.following,
       tooLarge,
       completed: (startedAt, ordinal, replaced) => this.completed(startedAt, ordinal, replaced),
       reread: (licenses) => void deps.online.refreshMembers(licenses, "refresh")
     });
-    const { mirror, known, reads, pacer, step } = this;
-    this.snapshot = new MirrorSnapshot({ mirror, known, reads, pacer, step });
+    const { mirror, known, reads, pacer, step, status, attachment } = this;
+    const stopped = () => this.stopped;
+    const begun = () => this.begun;
+    const parts2 = { mirror, known, reads, step, status, deps, stopped, begun };
+    this.snapshot = new MirrorSnapshot({ ...parts2, pacer, attachment });
+    const ownInStep = () => this.ownInStep();
+    const resumeFeed = () => {
+      if (this.feed) this.follow(this.feed);
+    };
+    this.shared = new SharedCopy({ ...parts2, ownInStep, resumeFeed });
   }
   deps;
   mirror;
@@ -61484,34 +61677,12 @@ var MirrorSync = class {
   step = new AuditStep();
   known;
   snapshot;
-  /** The community whose roster is held: the verified key's, else the restored snapshot's. */
-  community = null;
-  /** A snapshot was restored and the key not verified since. */
-  unverified = false;
-  /**
-   * Another server reads the roster and this one follows it through the database: no reads of
-   * its own (no first read, no audit catch-up, no full re-reads) until `lead`.
-   */
-  following = false;
+  /** The mirror as a copy of the roster another server reads, while it follows one. */
+  shared;
   feed = null;
-  /**
-   * The mirror saved before a restart, loaded before the key is verified: held at once as last
-   * known records (and found by id for the audit feed). One whose last full read is younger than
-   * `mirror.resyncMinutes` and saved in step with the audit log catches up once the feed runs (true);
-   * any other is stale.
-   */
+  /** The mirror saved before a restart, held at once; true: it catches up (`MirrorSnapshot.restore`). */
   restore(saved) {
-    if (this.status.state.kind !== "waiting" || this.stopped) return false;
-    this.mirror.restore(saved.members, new CatalogIndex(saved.catalog));
-    if (this.status.off) return false;
-    this.community = saved.community;
-    this.unverified = true;
-    this.snapshot.restore(saved);
-    this.attachment.attach();
-    const now = this.deps.clock.now();
-    this.status.state = restartState(saved, now, this.deps.resyncMs);
-    if (this.status.catchingUp && saved.audit) this.step.restored(saved.audit, now);
-    return this.status.catchingUp;
+    return this.snapshot.restore(saved);
   }
   /**
    * The audit feed runs (after the key check): while catching up, it resumes from the snapshot's
@@ -61519,7 +61690,7 @@ var MirrorSync = class {
    */
   follow(feed) {
     this.feed = feed;
-    if (this.following) {
+    if (this.shared.following) {
       this.step.watch(feed);
       return;
     }
@@ -61531,24 +61702,9 @@ var MirrorSync = class {
       else this.stale(`the audit catch-up could not complete: ${result.why}`);
     });
   }
-  /**
-   * The key was verified for `community` (`communityKey`), before `begin`. A restored snapshot of
-   * another community's roster, or one that does not say whose it is, is dropped whole (its
-   * members are strangers here, for joins and the outage policy alike): the roster is read in full.
-   */
+  /** The key was verified for `community`, before `begin` (`MirrorSnapshot.verified`). */
   verified(community) {
-    const restored = this.unverified ? this.community : community;
-    this.community = community;
-    this.unverified = false;
-    if (restored === community || this.status.off || this.begun || this.stopped) return;
-    this.mirror.clear();
-    this.step.lost();
-    this.known.fullReadAt = null;
-    this.reads.newest = null;
-    this.status.state = { kind: "waiting" };
-    this.deps.logger.warn(
-      "the roster mirror in the snapshot was not saved for this community: it is dropped, and the roster is read in full."
-    );
+    this.snapshot.verified(community);
   }
   /** Starts the first read (none while catching up) and the passes; once only, never when off. */
   begin() {
@@ -61556,7 +61712,7 @@ var MirrorSync = class {
     this.begun = true;
     if (this.status.state.kind === "waiting") this.status.state = { kind: "reading" };
     this.attachment.attach();
-    if (this.following) {
+    if (this.shared.following) {
     } else if (!this.status.catchingUp) void this.reads.resync();
     else if (!this.step.following) this.stale("the audit log is not read");
     const catchingUp = () => this.status.catchingUp;
@@ -61564,93 +61720,35 @@ var MirrorSync = class {
   }
   /** Whether another server reads the roster and this one follows it (`followShared`). */
   get followingShared() {
-    return this.following;
+    return this.shared.following;
   }
   /** Where the audit feed had handled the log with every change in the members held; null: not in step. */
   auditPosition() {
-    return this.status.catchingUp || this.following ? null : this.step.position();
+    return this.status.catchingUp || this.shared.following ? null : this.step.position();
   }
   /** The community whose roster is held (`communityKey`), once known. */
   get communityHeld() {
-    return this.community;
+    return this.snapshot.communityHeld;
   }
   /** Told of what the service's answers and this server's reads change in the members held. */
   onChange(listener) {
     this.mirror.onChange(listener);
   }
-  /**
-   * Another server reads the roster; this one holds what it wrote to the database (`applyShared`)
-   * and reads nothing of its own, and answers joins while `inStep` says that copy is current.
-   * A read of its own under way ends at its next wait.
-   */
+  /** Another server reads the roster: its copy is held, nothing is read here (`SharedCopy.follow`). */
   followShared(inStep) {
-    if (this.stopped || this.status.off) return;
-    this.following = true;
-    this.mirror.inStep = inStep;
+    this.shared.follow(inStep);
   }
-  /**
-   * Records other servers wrote, as the database holds them: put, or no longer held (member ids).
-   * `whole`: they are every member the database holds; any other held is no longer. While this
-   * server reads the roster itself, only records read later than its own are taken (what another
-   * server looked up); while it follows, every one. The players online whose record changed
-   * follow it at once.
-   */
+  /** Records other servers wrote, put or no longer held (`SharedCopy.apply`). */
   applyShared(put, removed, whole2 = false) {
-    if (this.status.off || this.stopped) return;
-    if (whole2 && !this.following) return;
-    let gone = removed;
-    if (whole2) {
-      const kept = new Set(put.map((member) => member.id));
-      gone = [...removed, ...[...this.mirror.members()].filter((m) => !kept.has(m.id)).map((m) => m.id)];
-    }
-    if (put.length === 0 && gone.length === 0) return;
-    const changed = this.mirror.applyShared(put, gone, !this.following);
-    if (changed.length === 0 || !this.mirror.complete) return;
-    const online2 = /* @__PURE__ */ new Set();
-    for (const license2 of this.deps.onlineLicenses?.() ?? []) online2.add(licenseKey(license2));
-    if (changed.some((key2) => online2.has(key2))) void this.deps.online.followMirror();
+    this.shared.apply(put, removed, whole2);
   }
-  /**
-   * The reader said its roster is complete (its last full read completed at `fullReadAt`, its
-   * clock): what was applied is the whole roster, answered while the copy stays in step.
-   */
+  /** The reader said its roster is complete (`SharedCopy.complete`). */
   sharedComplete(fullReadAt) {
-    if (!this.following || this.status.off || this.stopped) return;
-    if (fullReadAt !== null) this.known.fullReadAt = fullReadAt;
-    if (this.mirror.complete && this.status.state.kind === "up") return;
-    this.mirror.trust();
-    this.status.fullRead();
-    void this.deps.online.followMirror();
-    this.deps.logger.info(
-      `the roster mirror holds the shared roster's ${this.mirror.size} members: their joins are decided without a request.`
-    );
+    this.shared.complete(fullReadAt);
   }
-  /**
-   * This server reads the roster again itself (it holds the lease, or the database cannot be
-   * trusted): from where the reader left the audit log (`from`: every change before it is in the
-   * members it wrote) when what is held is the copy of a complete roster and its last full read is
-   * younger than `mirror.resyncMinutes`, as after a restart from a recent snapshot; a snapshot
-   * restored and still catching up goes on doing so; else what is held may miss changes (a gap):
-   * nothing is decided from it until a full read completes, which begins now.
-   */
+  /** This server reads the roster again itself, from where the reader left it (`SharedCopy.lead`). */
   lead(from) {
-    if (!this.following || this.stopped || this.status.off) return;
-    this.following = false;
-    this.mirror.inStep = () => this.ownInStep();
-    const now = this.deps.clock.now();
-    const age2 = from?.fullReadAt == null ? Number.POSITIVE_INFINITY : now - from.fullReadAt;
-    if (from?.audit && this.mirror.complete && age2 >= 0 && age2 < this.deps.resyncMs) {
-      this.known.fullReadAt = from.fullReadAt;
-      this.status.state = { kind: "catching-up" };
-      this.step.restored(from.audit, now);
-    }
-    if (this.status.catchingUp) {
-      if (this.feed) this.follow(this.feed);
-      return;
-    }
-    if (this.mirror.complete)
-      this.known.gap("the shared roster could not be followed on from the database", this.reads.begun);
-    if (this.begun) void this.reads.resync();
+    this.shared.lead(from);
   }
   /** Reads the whole roster again (now, or right after the read under way). Never rejects. */
   resync() {
@@ -61679,16 +61777,7 @@ var MirrorSync = class {
    */
   entriesRead(fresh) {
     if (!this.status.active || fresh.length === 0) return;
-    for (const entry of fresh) {
-      let values;
-      try {
-        values = entryValues(entry);
-      } catch {
-        continue;
-      }
-      this.mirror.named(values);
-      if (!this.mirror.namesAnyHeld(values)) this.reads.wantNewMembers();
-    }
+    nameEntries(fresh, this.mirror, this.reads);
   }
   /**
    * The key was refused `audit:read` at start and has it now: the mirror starts as at a start
@@ -61725,7 +61814,7 @@ var MirrorSync = class {
       gaps: this.known.gaps,
       lastGap: this.known.lastGap && { ...this.known.lastGap },
       clockSkew: this.step.skew(),
-      followingShared: this.following && !this.status.off
+      followingShared: this.shared.following && !this.status.off
     };
   }
   /**
@@ -61735,7 +61824,7 @@ var MirrorSync = class {
    * `catalog`: departments and ranks as loaded now; null keeps the ones restored.
    */
   toSave(catalog) {
-    return this.status.active ? this.snapshot.save(catalog, this.community) : null;
+    return this.status.active ? this.snapshot.save(catalog) : null;
   }
   completed(startedAt, ordinal, replaced) {
     this.known.fullRead(startedAt, ordinal);
@@ -64852,6 +64941,14 @@ function serverName(configured, projectName, place) {
   return `server-${(0, import_node_crypto6.createHash)("sha256").update(place, "utf8").digest("hex").slice(0, 12)}`;
 }
 
+// src/features/share/share-timing.ts
+var LEASE_MS = 3e4;
+var RENEW_MS = 1e4;
+var WRITE_MS = 500;
+var FOLLOW_MS = 1e3;
+var RETRY_MS = 5e3;
+var COPY_FRESH_MS = 3e3;
+
 // src/features/share/shared-record.ts
 var text5 = external_exports.string().max(2e3);
 var rank = external_exports.object({ id: text5, departmentId: text5.nullable(), name: text5, position: external_exports.number() });
@@ -64892,8 +64989,46 @@ function memberOf(shared, readAt) {
   return { ...shared, readAt };
 }
 
-// src/features/share/shared-roster.ts
-var import_node_crypto7 = require("node:crypto");
+// src/features/share/fleet-usage.ts
+var FleetUsage = class {
+  constructor(store, clock2) {
+    this.store = store;
+    this.clock = clock2;
+  }
+  store;
+  clock;
+  /** The key's counts, every server's, as last read (this minute, today). */
+  budget = null;
+  /** This server's own part of them, by its minute and day. */
+  own = { minute: -1, inMinute: 0, day: -1, inDay: 0 };
+  /** Adds this server's requests (`sent` since the last count) to the shared counts and reads the fleet's. */
+  async count(sent) {
+    const now = this.clock.now();
+    const minute = Math.floor(now / BUDGET_MINUTE_MS);
+    const day = Math.floor(now / BUDGET_DAY_MS);
+    if (minute !== this.own.minute) Object.assign(this.own, { minute, inMinute: 0 });
+    if (day !== this.own.day) Object.assign(this.own, { day, inDay: 0 });
+    this.own.inMinute += sent;
+    this.own.inDay += sent;
+    this.budget = sent > 0 ? await this.store.count(sent) : await this.store.budget();
+  }
+  /**
+   * What the other servers spent of the key (this minute, today): the shared counts less this
+   * server's own part. Null when the counts are not current (last read at `syncedAt`).
+   */
+  others(syncedAt) {
+    const { budget } = this;
+    if (budget === null) return null;
+    const now = this.clock.now();
+    if (now - syncedAt >= COPY_FRESH_MS) return null;
+    const sameMinute = Math.floor(now / BUDGET_MINUTE_MS) === this.own.minute;
+    const sameDay = Math.floor(now / BUDGET_DAY_MS) === this.own.day;
+    return {
+      minute: sameMinute ? Math.max(0, budget.minute - this.own.inMinute) : 0,
+      day: sameDay ? Math.max(0, budget.day - this.own.inDay) : 0
+    };
+  }
+};
 
 // src/features/share/pending-changes.ts
 var PendingChanges = class {
@@ -64948,25 +65083,140 @@ var PendingChanges = class {
   }
 };
 
-// src/features/share/shared-roster.ts
-var LEASE_MS = 3e4;
-var RENEW_MS = 1e4;
-var WRITE_MS = 500;
-var FOLLOW_MS = 1e3;
-var RETRY_MS = 5e3;
-var COPY_FRESH_MS = 3e3;
-var MAX_PAGES2 = 100;
+// src/features/share/share-roles.ts
+var import_node_crypto7 = require("node:crypto");
 var RUN_MARK = "~";
+function runHolder(server) {
+  return `${server}${RUN_MARK}${(0, import_node_crypto7.randomUUID)().slice(0, 8)}`;
+}
 function readerName(holder) {
   if (holder === null) return null;
   const mark = holder.lastIndexOf(RUN_MARK);
   return mark > 0 ? holder.slice(0, mark) : holder;
 }
+function leaseLapsed(state) {
+  return state !== null && (state.reader === null || state.leaseUntil <= state.now);
+}
+function leadFrom(state, caughtUp2) {
+  return state && caughtUp2 ? { audit: state.auditPosition, fullReadAt: state.fullReadAt, complete: state.complete } : null;
+}
+
+// src/features/share/shared-follow.ts
+var MAX_PAGES2 = 100;
 var HEARTBEAT_SLACK_MS = 5e3;
+async function readShared(store, from) {
+  const state = await store.state();
+  if (state === null) throw new Error("the shared state row is missing");
+  const put = [];
+  const removed = [];
+  let unreadable = 0;
+  let done = false;
+  let cursor = from;
+  for (let page = 0; page < MAX_PAGES2 && !done; page++) {
+    const read = await store.membersSince(cursor, SHARED_PAGE_LIMIT);
+    for (const row of read.rows) {
+      if (row.record === null) removed.push(row.memberId);
+      else put.push(memberOf(row.record, row.readAt));
+    }
+    unreadable += read.unreadable;
+    cursor = read.next;
+    done = read.done;
+  }
+  return { state, put, removed, unreadable, next: cursor, done };
+}
+function copyInStep(state, syncedAt, now, auditMs) {
+  if (state === null || syncedAt === null || !state.complete) return false;
+  const since = now - syncedAt;
+  if (since >= COPY_FRESH_MS || state.leaseUntil - state.now <= since) return false;
+  if (auditMs === void 0) return true;
+  return state.now - state.updatedAt + since < auditMs * 2 + HEARTBEAT_SLACK_MS;
+}
+
+// src/features/share/shared-writes.ts
+var SharedWrites = class {
+  constructor(store, mirror, pending) {
+    this.store = store;
+    this.mirror = mirror;
+    this.pending = pending;
+  }
+  store;
+  mirror;
+  pending;
+  published = new Published();
+  /** A new turn as reader: nothing of its state is taken as written. */
+  lead() {
+    this.published = new Published();
+  }
+  /** A follower's write: what it learned from the service (a stranger, a re-read). */
+  async through() {
+    if (this.pending.size === 0) return;
+    const change = this.pending.take(SHARED_PAGE_LIMIT);
+    try {
+      await this.store.writeThrough({ members: change.members ?? [], removed: change.removed ?? [] });
+    } catch (error62) {
+      this.pending.restore(change);
+      throw error62;
+    }
+  }
+  /**
+   * The reader's write, as `holder` of the lease; `community` is the one the database holds.
+   * What was written (nothing: empty); null when the lease was lost and nothing was written.
+   */
+  async publish(holder, community) {
+    const { mirror, published } = this;
+    const members2 = this.pending.take(SHARED_PAGE_LIMIT);
+    const change = {};
+    if (members2.taken > 0) Object.assign(change, { members: members2.members, removed: members2.removed });
+    let auditReadAt = null;
+    if (this.pending.size === 0) {
+      const report = mirror.report();
+      const audit = mirror.auditPosition();
+      const complete = report.deciding;
+      const text7 = audit === null ? null : JSON.stringify(audit);
+      if (text7 !== null && text7 !== published.audit) change.auditPosition = audit;
+      if (complete !== published.complete) change.complete = complete;
+      if (report.lastFullReadAt !== published.fullReadAt) change.fullReadAt = report.lastFullReadAt;
+      if (report.auditReadAt !== null && report.auditReadAt !== published.auditReadAt) {
+        change.complete = complete;
+        auditReadAt = report.auditReadAt;
+      }
+      const held = mirror.communityHeld;
+      if (held !== null && held !== community) change.community = held;
+    }
+    if (Object.keys(change).length === 0) return change;
+    let version2;
+    try {
+      version2 = await this.store.publish(holder, change);
+    } catch (error62) {
+      this.pending.restore(members2);
+      throw error62;
+    }
+    if (version2 === null) {
+      this.pending.restore(members2);
+      return null;
+    }
+    if (change.auditPosition !== void 0) this.published.audit = JSON.stringify(change.auditPosition);
+    if (change.complete !== void 0) this.published.complete = change.complete;
+    if (change.fullReadAt !== void 0) this.published.fullReadAt = change.fullReadAt;
+    if (auditReadAt !== null) this.published.auditReadAt = auditReadAt;
+    return change;
+  }
+};
+var Published = class {
+  audit = null;
+  complete = null;
+  fullReadAt = null;
+  /** Its audit feed's last read to the end of the log, when last written (this server's time). */
+  auditReadAt = null;
+};
+
+// src/features/share/shared-roster.ts
 var SharedRoster = class {
   constructor(deps) {
     this.deps = deps;
-    this.holder = `${deps.server}${RUN_MARK}${(0, import_node_crypto7.randomUUID)().slice(0, 8)}`;
+    this.holder = runHolder(deps.server);
+    this.writes = new SharedWrites(deps.store, deps.mirror, this.pending);
+    this.usage = new FleetUsage(deps.store, deps.clock);
     deps.mirror.followShared(() => this.copyInStep());
     deps.mirror.onChange((put, removed) => this.pending.note(put, removed, deps.clock.now()));
   }
@@ -64981,11 +65231,8 @@ var SharedRoster = class {
   /** The shared roster's version this server's copy holds everything of. */
   copyVersion = 0;
   pending = new PendingChanges();
-  published = Published.none();
-  /** The key's counts, every server's, as last read (this minute, today). */
-  budget = null;
-  /** This server's own part of them, by its minute and day. */
-  own = { minute: -1, inMinute: 0, day: -1, inDay: 0 };
+  writes;
+  usage;
   lastFollow = Number.NEGATIVE_INFINITY;
   lastRenew = Number.NEGATIVE_INFINITY;
   lastTry = Number.NEGATIVE_INFINITY;
@@ -65047,22 +65294,24 @@ var SharedRoster = class {
       lag: state ? Math.max(0, state.version - this.copyVersion) : null,
       syncedAt: this.syncedAt,
       complete: state?.complete ?? false,
-      budget: this.budget,
+      budget: this.usage.budget,
       pending: this.pending.size
     };
   }
   /**
-   * Whether a follower's copy may decide joins: the reader said its roster is complete, its lease
-   * still runs, and the database was read just now.
+   * What the other servers spent of the key (this minute, today). Null while sharing is off or the
+   * counts are not current: the rate limiter then keeps this server to its own share, as without
+   * sharing.
    */
+  othersUsage() {
+    const { syncedAt } = this;
+    if (this.off !== null || syncedAt === null) return null;
+    return this.usage.others(syncedAt);
+  }
+  /** Whether a follower's copy may decide joins (never while sharing is off). */
   copyInStep() {
-    const { state, syncedAt } = this;
-    if (this.off !== null || state === null || syncedAt === null || !state.complete) return false;
-    const since = this.deps.clock.now() - syncedAt;
-    if (since >= COPY_FRESH_MS || state.leaseUntil - state.now <= since) return false;
-    const { auditMs } = this.deps;
-    if (auditMs === void 0) return true;
-    return state.now - state.updatedAt + since < auditMs * 2 + HEARTBEAT_SLACK_MS;
+    if (this.off !== null) return false;
+    return copyInStep(this.state, this.syncedAt, this.deps.clock.now(), this.deps.auditMs);
   }
   /** At start and after sharing was off: the tables, the copy, then the lease if it is free. */
   async connect() {
@@ -65085,60 +65334,39 @@ var SharedRoster = class {
   /** Reads the state and the rows above the copy's version into the mirror; takes over a lapsed lease. */
   async follow() {
     const { store, mirror } = this.deps;
-    const state = await store.state();
-    if (state === null) throw new Error("the shared state row is missing");
     const whole2 = this.cursor.version === 0 && this.cursor.memberId === "";
-    const put = [];
-    const removed = [];
-    let unreadable = 0;
-    let done = false;
-    let cursor = this.cursor;
-    for (let page = 0; page < MAX_PAGES2 && !done; page++) {
-      const read = await store.membersSince(cursor, SHARED_PAGE_LIMIT);
-      for (const row of read.rows) {
-        if (row.record === null) removed.push(row.memberId);
-        else put.push(memberOf(row.record, row.readAt));
-      }
-      unreadable += read.unreadable;
-      cursor = read.next;
-      done = read.done;
-    }
+    const read = await readShared(store, this.cursor);
+    const { state, done, next } = read;
     this.state = state;
-    this.cursor = cursor;
+    this.cursor = next;
     this.syncedAt = this.deps.clock.now();
     this.caughtUp = done;
-    this.copyVersion = done ? Math.max(state.version, cursor.version) : cursor.version;
-    if (unreadable > 0 && !this.unreadableSaid) {
+    this.copyVersion = done ? Math.max(state.version, next.version) : next.version;
+    if (read.unreadable > 0 && !this.unreadableSaid) {
       this.unreadableSaid = true;
       this.deps.logger.warn(
-        `${unreadable} member row(s) in the shared roster could not be read and were ignored; those members are looked up when they join.`
+        `${read.unreadable} member row(s) in the shared roster could not be read and were ignored; those members are looked up when they join.`
       );
     }
-    mirror.applyShared(put, removed, whole2 && done);
+    mirror.applyShared(read.put, read.removed, whole2 && done);
     if (state.complete && this.caughtUp && mirror.followingShared) mirror.sharedComplete(state.fullReadAt);
-    if (this.role === "follower" && this.leaseLapsed()) await this.takeLeaseIfFree();
-  }
-  leaseLapsed() {
-    const { state } = this;
-    return state !== null && (state.reader === null || state.leaseUntil <= state.now);
+    if (this.role === "follower" && leaseLapsed(this.state)) await this.takeLeaseIfFree();
   }
   /** Takes the lease when nobody's runs (or this server's does): then this server reads. */
   async takeLeaseIfFree() {
     const { state } = this;
-    if (state === null || !this.leaseLapsed() && state.reader !== this.holder) return false;
+    if (state === null || !leaseLapsed(state) && state.reader !== this.holder) return false;
     if (!await this.deps.store.lease(this.holder, LEASE_MS)) return false;
     this.lastRenew = this.deps.clock.now();
     this.becomeReader();
     return true;
   }
   becomeReader() {
-    const was = this.role;
-    if (was === "reader") return;
+    if (this.role === "reader") return;
     this.role = "reader";
-    this.published = Published.none();
-    const state = this.state;
-    const from = state && this.caughtUp ? { audit: state.auditPosition, fullReadAt: state.fullReadAt, complete: state.complete } : null;
-    this.deps.mirror.lead(from);
+    this.writes.lead();
+    const { state } = this;
+    this.deps.mirror.lead(leadFrom(state, this.caughtUp));
     const before = state?.reader && state.reader !== this.holder ? `${readerName(state.reader)}'s lease ran out` : null;
     this.deps.logger.info(
       `sharing the roster through the database: this server reads it${before ? ` (${before})` : ""}, the others follow.`
@@ -65158,92 +65386,21 @@ var SharedRoster = class {
     this.lastRenew = this.deps.clock.now();
     if (!await this.deps.store.lease(this.holder, LEASE_MS)) this.becomeFollower();
   }
-  /**
-   * What changed, written: the reader publishes it with its audit position and whether its roster
-   * is complete (both only once everything its mirror changed before is written: the position
-   * never runs ahead of the members); any other server writes through what it learned.
-   */
+  /** What changed, written (`SharedWrites`): published by the reader, written through by a follower. */
   async write() {
-    const { store, mirror } = this.deps;
-    const server = this.holder;
-    if (this.role !== "reader") {
-      if (this.pending.size === 0 || this.role !== "follower") return;
-      const change2 = this.pending.take(SHARED_PAGE_LIMIT);
-      try {
-        await store.writeThrough({ members: change2.members ?? [], removed: change2.removed ?? [] });
-      } catch (error62) {
-        this.pending.restore(change2);
-        throw error62;
-      }
-      return;
-    }
-    const members2 = this.pending.take(SHARED_PAGE_LIMIT);
-    const change = {};
-    if (members2.taken > 0) Object.assign(change, { members: members2.members, removed: members2.removed });
-    let auditReadAt = null;
-    if (this.pending.size === 0) {
-      const report = mirror.report();
-      const audit = mirror.auditPosition();
-      const complete = report.deciding;
-      const text7 = audit === null ? null : JSON.stringify(audit);
-      if (text7 !== null && text7 !== this.published.audit) change.auditPosition = audit;
-      if (complete !== this.published.complete) change.complete = complete;
-      if (report.lastFullReadAt !== this.published.fullReadAt) change.fullReadAt = report.lastFullReadAt;
-      if (report.auditReadAt !== null && report.auditReadAt !== this.published.auditReadAt) {
-        change.complete = complete;
-        auditReadAt = report.auditReadAt;
-      }
-      const community = mirror.communityHeld;
-      if (community !== null && community !== this.state?.community) change.community = community;
-    }
-    if (Object.keys(change).length === 0) return;
-    let version2;
-    try {
-      version2 = await store.publish(server, change);
-    } catch (error62) {
-      this.pending.restore(members2);
-      throw error62;
-    }
-    if (version2 === null) {
-      this.pending.restore(members2);
+    if (this.role === "follower") return this.writes.through();
+    if (this.role !== "reader") return;
+    const written = await this.writes.publish(this.holder, this.state?.community);
+    if (written === null) {
       this.becomeFollower();
       return;
     }
-    if (change.auditPosition !== void 0) this.published.audit = JSON.stringify(change.auditPosition);
-    if (change.complete !== void 0) this.published.complete = change.complete;
-    if (change.fullReadAt !== void 0) this.published.fullReadAt = change.fullReadAt;
-    if (auditReadAt !== null) this.published.auditReadAt = auditReadAt;
-    if (this.state && change.community !== void 0)
-      this.state = { ...this.state, community: change.community };
+    if (this.state && written.community !== void 0)
+      this.state = { ...this.state, community: written.community };
   }
   /** Adds this server's requests to the key's shared counts and reads the fleet's. */
   async count() {
-    const sent = this.deps.requestsSent?.() ?? 0;
-    const now = this.deps.clock.now();
-    const minute = Math.floor(now / BUDGET_MINUTE_MS);
-    const day = Math.floor(now / BUDGET_DAY_MS);
-    if (minute !== this.own.minute) Object.assign(this.own, { minute, inMinute: 0 });
-    if (day !== this.own.day) Object.assign(this.own, { day, inDay: 0 });
-    this.own.inMinute += sent;
-    this.own.inDay += sent;
-    this.budget = sent > 0 ? await this.deps.store.count(sent) : await this.deps.store.budget();
-  }
-  /**
-   * What the other servers spent of the key (this minute, today): the shared counts less this
-   * server's own part. Null while sharing is off or the counts are not current: the rate limiter
-   * then keeps this server to its own share, as without sharing.
-   */
-  othersUsage() {
-    const { budget, syncedAt } = this;
-    if (this.off !== null || budget === null || syncedAt === null) return null;
-    const now = this.deps.clock.now();
-    if (now - syncedAt >= COPY_FRESH_MS) return null;
-    const sameMinute = Math.floor(now / BUDGET_MINUTE_MS) === this.own.minute;
-    const sameDay = Math.floor(now / BUDGET_DAY_MS) === this.own.day;
-    return {
-      minute: sameMinute ? Math.max(0, budget.minute - this.own.inMinute) : 0,
-      day: sameDay ? Math.max(0, budget.day - this.own.inDay) : 0
-    };
+    await this.usage.count(this.deps.requestsSent?.() ?? 0);
   }
   /** A failing or slow database: this server goes on alone, from what it holds, until it answers again. */
   turnOff(error62) {
@@ -65256,21 +65413,7 @@ var SharedRoster = class {
     this.deps.logger.warn(
       `the shared roster's database did not answer (${this.off}): this server reads the roster alone until it does, from what it holds.`
     );
-    const state = this.state;
-    if (was !== "reader")
-      this.deps.mirror.lead(
-        state && this.caughtUp ? { audit: state.auditPosition, fullReadAt: state.fullReadAt, complete: state.complete } : null
-      );
-  }
-};
-var Published = class _Published {
-  audit = null;
-  complete = null;
-  fullReadAt = null;
-  /** Its audit feed's last read to the end of the log, when last written (this server's time). */
-  auditReadAt = null;
-  static none() {
-    return new _Published();
+    if (was !== "reader") this.deps.mirror.lead(leadFrom(this.state, this.caughtUp));
   }
 };
 
