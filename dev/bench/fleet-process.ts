@@ -40,8 +40,21 @@ export class FleetProcess {
     this.failed.catch(() => {});
   }
 
-  start(url: string, apiKey: string, config: Record<string, unknown>): void {
-    this.send({ kind: 'start', index: this.index, url, apiKey, config });
+  /** `database`: oxmysql's connection string, started before roster (sharing needs it). */
+  start(url: string, apiKey: string, config: Record<string, unknown>, database?: string): void {
+    this.send({ kind: 'start', index: this.index, url, apiKey, config, ...(database ? { database } : {}) });
+  }
+
+  /** The roster resource's log lines that contain `text`. */
+  async lines(text: string): Promise<string[]> {
+    const message = await this.ask({ kind: 'lines', text }, 'lines', 10_000);
+    return message.kind === 'lines' ? message.lines : [];
+  }
+
+  /** What `roster status` prints. */
+  async status(): Promise<string[]> {
+    const message = await this.ask({ kind: 'status' }, 'status', 10_000);
+    return message.kind === 'status' ? message.lines : [];
   }
 
   /** Epoch ms when the resource logged that it is connected to the roster. */

@@ -5,6 +5,8 @@ import { MIRROR_METHOD, mirrorFindings } from './mirror-notes';
 import { type MirrorResults, mirrorRows } from './mirror-report';
 import { type QueueBenchResults, queueRows } from './queue-bench';
 import type { QuietServerResult } from './quiet-server';
+import type { ShareFleetResult } from './share-fleet';
+import { shareRows } from './share-report';
 import { type SnapshotSaveResult, snapshotSaveRows } from './snapshot-save';
 import type { StormResult } from './storm-scenario';
 import { bytes, fixed, integer, ms, percent, perSecond, type ResultRow } from './table';
@@ -70,6 +72,8 @@ export interface BenchResults {
   snapshotSave?: SnapshotSaveResult;
   /** N servers on one key, a virtual day each: what the key's day costs. */
   dayBudget?: DayBudgetResults;
+  /** N servers on one key sharing one roster through the community's database. */
+  share?: ShareFleetResult;
 }
 
 /** What a whole run gives: every scenario ran. */
@@ -115,6 +119,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
   if (r.storm) rows.push(...stormRows(r.storm, r.stormPermissions));
   rows.push(...laterRows(r));
   if (r.mirror) rows.push(...mirrorRows(r.mirror, r.storm?.naive));
+  if (r.share) rows.push(...shareRows(r.share, r.mirror?.fleetLong));
   if (r.queue) rows.push(...queueRows(r.queue));
   if (r.jobsStorm) rows.push(...jobsStormRows(r.jobsStorm));
   if (r.snapshotSave) rows.push(...snapshotSaveRows(r.snapshotSave));

@@ -17,6 +17,7 @@ import { quietServer } from './quiet-server';
 import { reconnectStorm } from './reconnect-storm';
 import type { BenchResults } from './report';
 import { restartScenario } from './restart-scenario';
+import { shareFleetScenario } from './share-fleet';
 import { snapshotSave } from './snapshot-save';
 import { steadyStateNaive, steadyStateRoster } from './steady-state';
 import { joinStormScenario } from './storm-scenario';
@@ -204,6 +205,20 @@ export const SCENARIOS: readonly Scenario[] = [
           progress,
         }),
       },
+    }),
+  },
+  {
+    name: 'share-fleet',
+    label:
+      '4 servers sharing one roster through MariaDB: cold start, 4 × 500 joins in 60 s, a follower restarting',
+    run: async (progress) => ({
+      share: await shareFleetScenario({
+        servers: 4,
+        playersPerServer: 500,
+        spanMs: 60_000,
+        members: 2_000,
+        progress,
+      }),
     }),
   },
   {
