@@ -33,6 +33,8 @@ export type ToFleetServer =
   | { kind: 'holds' }
   /** The roster resource's log lines that contain `text`. */
   | { kind: 'lines'; text: string }
+  /** One player connects now; admitted, they leave at once (so they can try again). */
+  | { kind: 'join'; player: BenchPlayer }
   /** `roster status`, as an owner types it in the server console. */
   | { kind: 'status' }
   | { kind: 'stop' };
@@ -57,6 +59,7 @@ export type FromFleetServer =
   | { kind: 'dropped'; players: number }
   | { kind: 'holds'; holds: boolean }
   | { kind: 'lines'; lines: string[] }
+  | { kind: 'joined'; admitted: boolean; connectAt: number; decidedAt: number }
   | { kind: 'status'; lines: string[] }
   | { kind: 'stopped' }
   | { kind: 'failed'; message: string };

@@ -101,6 +101,18 @@ export function runFleetServer(): void {
         send({ kind: 'lines', lines: lines.filter((line) => line.includes(message.text)) });
         return;
       }
+      case 'join': {
+        if (!gate) throw new Error('join before start');
+        const connectAt = Date.now();
+        const decision = await gate.server.connectPlayer({
+          name: message.player.name,
+          identifiers: [message.player.license],
+        }).decision;
+        const decidedAt = Date.now();
+        if (decision.admitted) gate.server.dropPlayer(decision.id, 'Exiting');
+        send({ kind: 'joined', admitted: decision.admitted, connectAt, decidedAt });
+        return;
+      }
       case 'status': {
         if (!gate) throw new Error('status before start');
         const before = gate.server.log.of('roster').length;

@@ -5,8 +5,9 @@ import { MIRROR_METHOD, mirrorFindings } from './mirror-notes';
 import { type MirrorResults, mirrorRows } from './mirror-report';
 import { type QueueBenchResults, queueRows } from './queue-bench';
 import type { QuietServerResult } from './quiet-server';
+import type { ShareFailoverResult } from './share-failover';
 import type { ShareFleetResult } from './share-fleet';
-import { shareRows } from './share-report';
+import { shareFailoverRows, shareRows } from './share-report';
 import { type SnapshotSaveResult, snapshotSaveRows } from './snapshot-save';
 import type { StormResult } from './storm-scenario';
 import { bytes, fixed, integer, ms, percent, perSecond, type ResultRow } from './table';
@@ -74,6 +75,8 @@ export interface BenchResults {
   dayBudget?: DayBudgetResults;
   /** N servers on one key sharing one roster through the community's database. */
   share?: ShareFleetResult;
+  /** The same fleet through a suspension, its reader killed and its database down. */
+  shareFailover?: ShareFailoverResult;
 }
 
 /** What a whole run gives: every scenario ran. */
@@ -120,6 +123,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
   rows.push(...laterRows(r));
   if (r.mirror) rows.push(...mirrorRows(r.mirror, r.storm?.naive));
   if (r.share) rows.push(...shareRows(r.share, r.mirror?.fleetLong));
+  if (r.shareFailover) rows.push(...shareFailoverRows(r.shareFailover));
   if (r.queue) rows.push(...queueRows(r.queue));
   if (r.jobsStorm) rows.push(...jobsStormRows(r.jobsStorm));
   if (r.snapshotSave) rows.push(...snapshotSaveRows(r.snapshotSave));

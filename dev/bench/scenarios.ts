@@ -17,6 +17,7 @@ import { quietServer } from './quiet-server';
 import { reconnectStorm } from './reconnect-storm';
 import type { BenchResults } from './report';
 import { restartScenario } from './restart-scenario';
+import { shareFailoverScenario } from './share-failover';
 import { shareFleetScenario } from './share-fleet';
 import { snapshotSave } from './snapshot-save';
 import { steadyStateNaive, steadyStateRoster } from './steady-state';
@@ -220,6 +221,11 @@ export const SCENARIOS: readonly Scenario[] = [
         progress,
       }),
     }),
+  },
+  {
+    name: 'share-failover',
+    label: '4 servers sharing one roster: a suspension, the reader killed, the database down 60 s',
+    run: async (progress) => ({ shareFailover: await shareFailoverScenario(4, progress) }),
   },
   {
     name: 'mirror-restart',

@@ -46,6 +46,9 @@ export interface ShareFleetResult {
   coldStart: FleetColdStart;
   /** How many servers said they read the roster themselves (one, when the lease works). */
   readers: number;
+  /** Each server's start → its mirror complete, and which of them read the roster. */
+  mirrorMs: number[];
+  readerIndex: number;
   /** The joins once every mirror is complete and the key's minute is clear. */
   joins: FleetJoins;
   restart: ShareRestart;
@@ -101,7 +104,10 @@ export async function shareFleetScenario(options: ShareFleetOptions): Promise<Sh
       completeMs: readyAt - startedAt,
       held: mirrors.map((m) => m.held),
     };
-    const readers = await readerCount(fleet);
+    const said = await Promise.all(fleet.map((server) => server.lines('this server reads it')));
+    const readers = said.filter((lines) => lines.length > 0).length;
+    const readerIndex = said.findIndex((lines) => lines.length > 0);
+    const mirrorMs = mirrors.map((m) => m.at - startedAt);
 
     progress?.update(`sharing: every mirror complete, waiting ${SETTLE_MS / 1000} s for the key's minute…`);
     await sleep(SETTLE_MS);
@@ -127,6 +133,8 @@ export async function shareFleetScenario(options: ShareFleetOptions): Promise<Sh
       alone,
       coldStart,
       readers,
+      mirrorMs,
+      readerIndex,
       joins,
       restart,
       status,
@@ -160,12 +168,6 @@ async function aloneFirstRead(members: number): Promise<AloneFirstRead> {
     await server.stop();
     await mock.close();
   }
-}
-
-/** Servers that logged that they read the roster for the others, and kept the lease. */
-async function readerCount(fleet: readonly FleetProcess[]): Promise<number> {
-  const said = await Promise.all(fleet.map((server) => server.lines('this server reads it')));
-  return said.filter((lines) => lines.length > 0).length;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FleetResult } from './fleet';
 import { p99Of } from './mirror-notes';
 import { at, oneFrame, zero } from './mirror-report';
+import type { ShareFailoverResult } from './share-failover';
 import type { ShareFleetResult } from './share-fleet';
 import { integer, ms, type ResultRow } from './table';
 
@@ -108,6 +109,46 @@ export function shareRows(s: ShareFleetResult, withoutSharing?: FleetResult): Re
   return rows;
 }
 
+/** A suspension, the reader killed, the database down: the fleet sharing through its failures. */
+export function shareFailoverRows(f: ShareFailoverResult): ResultRow[] {
+  const rows: ResultRow[] = [];
+  const row = (
+    scenario: string,
+    metric: string,
+    roster: number,
+    format: ResultRow['format'],
+    target?: ResultRow['target'],
+  ) => rows.push({ scenario, metric, roster, naive: null, format, ...(target ? { target } : {}) });
+  const audit = f.auditSeconds * 1_000;
+  const bound = at(2 * audit + 2_000, ms);
+  const fleet = `${f.servers} servers sharing, the audit log every ${f.auditSeconds} s`;
+  row(
+    fleet,
+    'a dashboard suspension → refused at the next join on every server',
+    f.suspension.everyServerMs,
+    ms,
+    bound,
+  );
+  const killed = `${fleet}: the reader's process killed (SIGKILL)`;
+  row(killed, 'kill → a new reader', f.readerKilled.newReaderMs, ms, at(30_000, ms));
+  row(
+    killed,
+    'a suspension made 2 s after the kill → refused on every server left',
+    f.readerKilled.suspension.everyServerMs,
+    ms,
+    { text: 'honoured (not never)', met: (v) => Number.isFinite(v) },
+  );
+  const down = `${fleet}: MariaDB stopped ${integer(f.databaseDown.downMs / 1000)} s, ${integer(f.databaseDown.players)} joins meanwhile`;
+  row(down, 'wrong decisions', f.databaseDown.wrong, integer, zero);
+  row(down, '429s received', f.databaseDown.rateLimited, integer, zero);
+  row(down, 'requests sent (all servers)', f.databaseDown.requests, integer);
+  row(down, 'servers sharing again within 60 s of it coming back', f.databaseDown.backOn, integer, {
+    text: `${f.servers - 1} (every server left)`,
+    met: (v) => v === f.servers - 1,
+  });
+  return rows;
+}
+
 /** What BENCHMARKS.md says under the sharing rows. */
 export function shareNotes(s: ShareFleetResult): string[] {
   const endpoints = (counts: Record<string, number>) =>
@@ -117,6 +158,7 @@ export function shareNotes(s: ShareFleetResult): string[] {
       .join(', ');
   return [
     `- Sharing, cold start: ${endpoints(s.coldStart.byEndpoint)} (one server alone: ${endpoints(s.alone.byEndpoint)}).`,
+    `- Sharing, cold start, each server's start → its mirror complete: ${s.mirrorMs.map((t, k) => `server-${k + 1}${k === s.readerIndex ? ' (reader)' : ''} ${integer(t)} ms`).join(', ')}.`,
     `- Sharing, the restarted follower asked the service: ${endpoints(s.restart.byEndpoint) || 'nothing'}.`,
     ...s.status.map((line, k) => `- server-${k + 1}: \`${line.trim()}\``),
   ];
