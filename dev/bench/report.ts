@@ -7,7 +7,8 @@ import { type QueueBenchResults, queueRows } from './queue-bench';
 import type { QuietServerResult } from './quiet-server';
 import type { ShareFailoverResult } from './share-failover';
 import type { ShareFleetResult } from './share-fleet';
-import { shareFailoverRows, shareRows } from './share-report';
+import { shareFailoverRows, shareNotes, shareRows, shareSteadyRows } from './share-report';
+import type { ShareSteadyResult } from './share-steady';
 import { type SnapshotSaveResult, snapshotSaveRows } from './snapshot-save';
 import type { StormResult } from './storm-scenario';
 import { bytes, fixed, integer, ms, percent, perSecond, type ResultRow } from './table';
@@ -77,6 +78,8 @@ export interface BenchResults {
   share?: ShareFleetResult;
   /** The same fleet through a suspension, its reader killed and its database down. */
   shareFailover?: ShareFailoverResult;
+  /** Requests per hour with players online: the fleet sharing beside one server alone. */
+  shareSteady?: ShareSteadyResult;
 }
 
 /** What a whole run gives: every scenario ran. */
@@ -124,6 +127,7 @@ export function resultRows(r: BenchResults): ResultRow[] {
   if (r.mirror) rows.push(...mirrorRows(r.mirror, r.storm?.naive));
   if (r.share) rows.push(...shareRows(r.share, r.mirror?.fleetLong));
   if (r.shareFailover) rows.push(...shareFailoverRows(r.shareFailover));
+  if (r.shareSteady) rows.push(...shareSteadyRows(r.shareSteady));
   if (r.queue) rows.push(...queueRows(r.queue));
   if (r.jobsStorm) rows.push(...jobsStormRows(r.jobsStorm));
   if (r.snapshotSave) rows.push(...snapshotSaveRows(r.snapshotSave));
@@ -731,6 +735,7 @@ function findings(r: CompleteResults): string {
   );
   if (r.mirror) notes.push(...mirrorFindings(r.mirror));
   if (r.dayBudget) notes.push(...dayBudgetNotes(r.dayBudget));
+  if (r.share) notes.push(...shareNotes(r.share));
   return notes.join('\n');
 }
 

@@ -19,6 +19,7 @@ import type { BenchResults } from './report';
 import { restartScenario } from './restart-scenario';
 import { shareFailoverScenario } from './share-failover';
 import { shareFleetScenario } from './share-fleet';
+import { shareSteadyScenario } from './share-steady';
 import { snapshotSave } from './snapshot-save';
 import { steadyStateNaive, steadyStateRoster } from './steady-state';
 import { joinStormScenario } from './storm-scenario';
@@ -293,6 +294,13 @@ export const SCENARIOS: readonly Scenario[] = [
     label: "the key's day: 1, 2, 4 and 8 servers on one key, a virtual day each",
     countsOnly: true,
     run: async (progress) => ({ dayBudget: await dayBudget(progress) }),
+  },
+  {
+    name: 'share-steady',
+    label:
+      'steady state, 4 servers × 1,000 online sharing one roster beside one server alone (10 min, scaled)',
+    countsOnly: true,
+    run: async (progress) => ({ shareSteady: await shareSteadyScenario(4, 1_000, progress) }),
   },
   {
     name: 'mirror-first-read',

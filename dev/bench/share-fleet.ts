@@ -1,6 +1,6 @@
 import { startMariaDb, TestDatabase } from '../mariadb';
 import { type MockRoster, startMockRoster } from '../mock-roster/server';
-import { startCountingProxy } from './counting-proxy';
+import { type ProxiedRequest, startCountingProxy } from './counting-proxy';
 import { type FleetColdStart, type FleetJoins, fleetPlayers, joinRound } from './fleet';
 import { FleetProcess } from './fleet-process';
 import { sleep } from './gate-servers';
@@ -32,9 +32,10 @@ export interface ShareRestart {
   byEndpoint: Record<string, number>;
   /** Fork → its mirror complete (the process and the emulator starting included). */
   holdsAfterMs: number;
-  /** Members joining it right after: p99 connect → decision, and its requests meanwhile. */
+  /** Members joining it right after: p99 connect → decision, and its requests meanwhile (what for). */
   membersP99Ms: number;
   joinRequests: number;
+  joinEndpoints: Record<string, number>;
   wrong: number;
 }
 
@@ -192,11 +193,6 @@ async function restartFollower(
     server.start(proxy.url, mock.keys.full, shareConfig(index), connection);
     const { at } = await server.mirror(TIMEOUT_MS);
     const before = proxy.requests.filter((r) => r.time <= at);
-    const byEndpoint: Record<string, number> = {};
-    for (const r of before) {
-      const endpoint = `${r.method} ${r.path.split('?')[0]}`;
-      byEndpoint[endpoint] = (byEndpoint[endpoint] ?? 0) + 1;
-    }
     const members = fleetPlayers(mock, RESTART_JOINS * 3)
       .filter((p) => p.departments !== null)
       .slice(0, RESTART_JOINS);
@@ -207,13 +203,24 @@ async function restartFollower(
       .sort((a, b) => a - b);
     return {
       requests: before.length,
-      byEndpoint,
+      byEndpoint: proxiedEndpoints(before),
       holdsAfterMs: at - startedAt,
       membersP99Ms: percentile(latencies, 0.99),
       joinRequests: proxy.requests.length - mark,
+      joinEndpoints: proxiedEndpoints(proxy.requests.slice(mark)),
       wrong: samples.filter((s) => s.decidedAt === null || s.admitted !== s.player.shouldAdmit).length,
     };
   } finally {
     await proxy.close();
   }
+}
+
+/** Requests counted by method and path (no query). */
+function proxiedEndpoints(requests: readonly ProxiedRequest[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of requests) {
+    const endpoint = `${r.method} ${r.path.split('?')[0]}`;
+    counts[endpoint] = (counts[endpoint] ?? 0) + 1;
+  }
+  return counts;
 }

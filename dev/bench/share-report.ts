@@ -3,6 +3,7 @@ import { p99Of } from './mirror-notes';
 import { at, oneFrame, zero } from './mirror-report';
 import type { ShareFailoverResult } from './share-failover';
 import type { ShareFleetResult } from './share-fleet';
+import type { ShareSteadyResult } from './share-steady';
 import { integer, ms, type ResultRow } from './table';
 
 /** A lease that works: exactly one server reads. */
@@ -104,7 +105,7 @@ export function shareRows(s: ShareFleetResult, withoutSharing?: FleetResult): Re
   );
   row(restart, 'start → its mirror decides joins', s.restart.holdsAfterMs, null, ms);
   row(restart, 'members joining it right after: p99', s.restart.membersP99Ms, null, ms, oneFrame);
-  row(restart, 'requests for those joins', s.restart.joinRequests, null, integer, zero);
+  row(restart, 'requests while they joined (what for: below)', s.restart.joinRequests, null, integer, zero);
   row(restart, 'wrong decisions', s.restart.wrong, null, integer, zero);
   return rows;
 }
@@ -149,6 +150,23 @@ export function shareFailoverRows(f: ShareFailoverResult): ResultRow[] {
   return rows;
 }
 
+/** Requests per hour with players online: the fleet sharing beside one server alone. */
+export function shareSteadyRows(r: ShareSteadyResult): ResultRow[] {
+  const minutes = integer(r.windowMs / 60_000);
+  const online = (c: ShareSteadyResult['shared']) => c.online.map((n) => integer(n)).join(' + ');
+  const limit = r.alone.perHour * 1.2;
+  return [
+    {
+      scenario: `steady state, default clocks, counted ${minutes} min and scaled to an hour: ${r.shared.servers} servers sharing (${online(r.shared)} online); one server alone (${online(r.alone)} online) in the second column`,
+      metric: 'requests per hour for the fleet',
+      roster: r.shared.perHour,
+      naive: r.alone.perHour,
+      format: integer,
+      target: { text: `≤ 1.2 × one server's (${integer(limit)})`, met: (v) => v <= limit },
+    },
+  ];
+}
+
 /** What BENCHMARKS.md says under the sharing rows. */
 export function shareNotes(s: ShareFleetResult): string[] {
   const endpoints = (counts: Record<string, number>) =>
@@ -157,9 +175,14 @@ export function shareNotes(s: ShareFleetResult): string[] {
       .map(([endpoint, n]) => `${endpoint} ${n}`)
       .join(', ');
   return [
+    `- **Sharing.** Each server of the fleet is its own process with the oxmysql stand-in on one
+  database of one MariaDB (\`dev/mariadb\`), started before roster, and \`share.enabled\` with a
+  \`share.serverName\` of its own; "one server alone" is today's resource without a database, timed
+  from its fork as the fleet is. The restarted follower reaches the service through a counting
+  proxy of its own, so its requests are told apart from the reader's on the same key.`,
     `- Sharing, cold start: ${endpoints(s.coldStart.byEndpoint)} (one server alone: ${endpoints(s.alone.byEndpoint)}).`,
     `- Sharing, cold start, each server's start → its mirror complete: ${s.mirrorMs.map((t, k) => `server-${k + 1}${k === s.readerIndex ? ' (reader)' : ''} ${integer(t)} ms`).join(', ')}.`,
-    `- Sharing, the restarted follower asked the service: ${endpoints(s.restart.byEndpoint) || 'nothing'}.`,
+    `- Sharing, the restarted follower asked the service: ${endpoints(s.restart.byEndpoint) || 'nothing'} before its mirror decided joins; ${endpoints(s.restart.joinEndpoints) || 'nothing'} while members joined it.`,
     ...s.status.map((line, k) => `- server-${k + 1}: \`${line.trim()}\``),
   ];
 }
