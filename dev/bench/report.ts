@@ -7,7 +7,7 @@ import { type QueueBenchResults, queueRows } from './queue-bench';
 import type { QuietServerResult } from './quiet-server';
 import type { ShareFailoverResult } from './share-failover';
 import type { ShareFleetResult } from './share-fleet';
-import { shareFailoverRows, shareNotes, shareRows, shareSteadyRows } from './share-report';
+import { shareFailoverRows, shareNotes, shareRows, shareSteadyNotes, shareSteadyRows } from './share-report';
 import type { ShareSteadyResult } from './share-steady';
 import { type SnapshotSaveResult, snapshotSaveRows } from './snapshot-save';
 import type { StormResult } from './storm-scenario';
@@ -736,6 +736,7 @@ function findings(r: CompleteResults): string {
   if (r.mirror) notes.push(...mirrorFindings(r.mirror));
   if (r.dayBudget) notes.push(...dayBudgetNotes(r.dayBudget));
   if (r.share) notes.push(...shareNotes(r.share));
+  if (r.shareSteady) notes.push(...shareSteadyNotes(r.shareSteady));
   return notes.join('\n');
 }
 

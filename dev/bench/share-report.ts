@@ -186,3 +186,16 @@ export function shareNotes(s: ShareFleetResult): string[] {
     ...s.status.map((line, k) => `- server-${k + 1}: \`${line.trim()}\``),
   ];
 }
+
+/** What the steady state's requests were for, the fleet's and one server's. */
+export function shareSteadyNotes(r: ShareSteadyResult): string[] {
+  const endpoints = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .sort(([, a], [, b]) => b - a)
+      .map(([endpoint, n]) => `${endpoint} ${n}`)
+      .join(', ');
+  const minutes = integer(r.windowMs / 60_000);
+  return [
+    `- Sharing, steady state, the requests of ${minutes} min: the fleet ${endpoints(r.shared.byEndpoint) || 'none'}; one server alone ${endpoints(r.alone.byEndpoint) || 'none'}.`,
+  ];
+}
