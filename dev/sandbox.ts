@@ -5,7 +5,8 @@
 // service, queue priority with ConnectQueue, and a second server whose clocks run fast (duty hours
 // and a suspension in the roster's dashboard arriving through the audit feed); then the owner's
 // console, where they type commands into the running server (dev/sandbox/console.ts).
-// `npm start -- --jobs` runs job sync with the Qbox stand-in instead (dev/sandbox/jobs.ts).
+// `npm start -- --jobs` runs job sync with the Qbox stand-in instead (dev/sandbox/jobs.ts);
+// `npm start -- --share`, two servers sharing one roster through a MariaDB (dev/sandbox/share.ts).
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +32,7 @@ import { runRosterChange } from './sandbox/roster-change';
 import { listenToRoster } from './sandbox/roster-events';
 import { runSecondServer, SECOND_SERVER_KEY } from './sandbox/second-server';
 import { sandboxServerCfg } from './sandbox/server-cfg';
+import { runShareSandbox } from './sandbox/share';
 import { runTrainingPart, trainingConfig } from './sandbox/training';
 
 export type { PanelAccess } from './sandbox/panel';
@@ -254,7 +256,7 @@ export async function runSandbox(options: SandboxOptions = {}): Promise<SandboxR
   }
 }
 
-const USAGE = `npm start [-- --panel | --jobs | --help]
+const USAGE = `npm start [-- --panel | --jobs | --share | --help]
 
 The resource end to end on this machine: a mock roster service, the FXServer emulator with the
 built bundle, scripted players and changes (about 10 s), then the server console.
@@ -270,9 +272,11 @@ built bundle, scripted players and changes (about 10 s), then the server console
   --panel    Without a terminal: once stdin ends, keep the server and the owner's panel running
              until Ctrl+C (with one, the panel is open as long as the prompt is).
   --jobs     Job sync with the Qbox stand-in, instead of the session above.
+  --share    Two servers sharing one roster through a MariaDB of the sandbox's own (needs
+             mariadbd: sh dev/mariadb/install.sh), instead of the session above.
   --help     This text.`;
 
-const OPTIONS = new Set(['--panel', '--jobs', '--help', '-h']);
+const OPTIONS = new Set(['--panel', '--jobs', '--share', '--help', '-h']);
 
 /** Without a terminal, `--panel`: keep the sandbox (and its panel) running until Ctrl+C. */
 function untilInterrupted(): Promise<void> {
@@ -296,7 +300,9 @@ async function main(): Promise<void> {
   try {
     // `--jobs`: job sync with the Qbox stand-in, instead of the main session.
     if (args.includes('--jobs')) await runJobsSandbox();
-    else
+    else if (args.includes('--share')) {
+      if (!(await runShareSandbox())) process.exitCode = 1;
+    } else
       await runSandbox({
         console: terminal ? { input: process.stdin, terminal: process.stdout } : { input: process.stdin },
         ...(args.includes('--panel') && !terminal ? { panel: untilInterrupted } : {}),

@@ -7,6 +7,7 @@ import {
   type FromFleetServer,
   type ToFleetServer,
 } from './fleet-protocol';
+import type { BenchPlayer } from './population';
 
 /**
  * One fleet server as the parent sees it: the bench itself forked with `FLEET_SERVER_FLAG` (so
@@ -40,8 +41,28 @@ export class FleetProcess {
     this.failed.catch(() => {});
   }
 
-  start(url: string, apiKey: string, config: Record<string, unknown>): void {
-    this.send({ kind: 'start', index: this.index, url, apiKey, config });
+  /** `database`: oxmysql's connection string, started before roster (sharing needs it). */
+  start(url: string, apiKey: string, config: Record<string, unknown>, database?: string): void {
+    this.send({ kind: 'start', index: this.index, url, apiKey, config, ...(database ? { database } : {}) });
+  }
+
+  /** The roster resource's log lines that contain `text`. */
+  async lines(text: string): Promise<string[]> {
+    const message = await this.ask({ kind: 'lines', text }, 'lines', 10_000);
+    return message.kind === 'lines' ? message.lines : [];
+  }
+
+  /** One player connects now (and leaves at once when admitted): the decision and its times (epoch ms). */
+  async join(player: BenchPlayer): Promise<{ admitted: boolean; connectAt: number; decidedAt: number }> {
+    const message = await this.ask({ kind: 'join', player }, 'joined', 30_000);
+    if (message.kind !== 'joined') throw new Error(`fleet server ${this.index}: no decision`);
+    return { admitted: message.admitted, connectAt: message.connectAt, decidedAt: message.decidedAt };
+  }
+
+  /** What `roster status` prints. */
+  async status(): Promise<string[]> {
+    const message = await this.ask({ kind: 'status' }, 'status', 10_000);
+    return message.kind === 'status' ? message.lines : [];
   }
 
   /** Epoch ms when the resource logged that it is connected to the roster. */
@@ -89,9 +110,13 @@ export class FleetProcess {
     await this.next('stopped', 10_000).catch(() => this.child.kill());
   }
 
-  /** Ends the process whatever it is doing (after a failure elsewhere). */
-  kill(): void {
-    if (this.child.exitCode === null) this.child.kill();
+  /**
+   * Ends the process whatever it is doing (after a failure elsewhere); `SIGKILL` as a crash does,
+   * the resource stopping nothing. The process exiting is then not a failure.
+   */
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    this.heard.set('stopped', { kind: 'stopped' });
+    if (this.child.exitCode === null) this.child.kill(signal);
   }
 
   /** Sends `message` and waits for the next `reply` (not one heard before). */

@@ -10,7 +10,15 @@ export interface FleetPlayer extends BenchPlayer {
 
 /** Parent → fleet server. */
 export type ToFleetServer =
-  | { kind: 'start'; index: number; url: string; apiKey: string; config: Record<string, unknown> }
+  | {
+      kind: 'start';
+      index: number;
+      url: string;
+      apiKey: string;
+      config: Record<string, unknown>;
+      /** oxmysql's connection string: the server starts oxmysql on it before roster, as server.cfg ensures it first. */
+      database?: string;
+    }
   | {
       kind: 'storm';
       players: FleetPlayer[];
@@ -23,6 +31,12 @@ export type ToFleetServer =
   | { kind: 'drop' }
   /** Whether the mirror completed its first read (and was not turned off since). */
   | { kind: 'holds' }
+  /** The roster resource's log lines that contain `text`. */
+  | { kind: 'lines'; text: string }
+  /** One player connects now; admitted, they leave at once (so they can try again). */
+  | { kind: 'join'; player: BenchPlayer }
+  /** `roster status`, as an owner types it in the server console. */
+  | { kind: 'status' }
   | { kind: 'stop' };
 
 /** One decision as a fleet server saw it; times are epoch ms (`performance.timeOrigin` based). */
@@ -44,6 +58,9 @@ export type FromFleetServer =
   | { kind: 'storm-done'; samples: FleetSample[] }
   | { kind: 'dropped'; players: number }
   | { kind: 'holds'; holds: boolean }
+  | { kind: 'lines'; lines: string[] }
+  | { kind: 'joined'; admitted: boolean; connectAt: number; decidedAt: number }
+  | { kind: 'status'; lines: string[] }
   | { kind: 'stopped' }
   | { kind: 'failed'; message: string };
 

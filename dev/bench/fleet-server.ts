@@ -1,3 +1,4 @@
+import { oxmysqlConnected, startOxmysql } from '../stand-ins/oxmysql';
 import type { FleetPlayer, FleetSample, FromFleetServer, ToFleetServer } from './fleet-protocol';
 import { FullDataProbe } from './full-data-probe';
 import { type GateServer, mirrorHolds, sleep, startGateServer } from './gate-servers';
@@ -12,7 +13,7 @@ import { runJoinStorm } from './join-storm';
  */
 export function runFleetServer(): void {
   const send = (message: FromFleetServer) => process.send?.(message);
-  let gate: GateServer | null = null;
+  let gate: (GateServer & { startGate(): void }) | null = null;
   let probe: FullDataProbe | null = null;
   /** The departments the service holds for each license of the storm (lowercase). */
   const truth = new Map<string, number | null>();
@@ -41,10 +42,13 @@ export function runFleetServer(): void {
         gate = await startGateServer(
           'roster',
           { url: message.url, keys: { full: message.apiKey } },
-          {
-            config: message.config,
-          },
+          { config: message.config, deferStart: message.database !== undefined },
         );
+        if (message.database !== undefined) {
+          await startOxmysql(gate.server, { connectionString: message.database });
+          await oxmysqlConnected(gate.server);
+          gate.startGate();
+        }
         void watch(gate);
         return;
       }
@@ -90,6 +94,32 @@ export function runFleetServer(): void {
           kind: 'holds',
           holds: gate !== null && mirrorHolds(gate.server) !== null && !mirrorOff(gate),
         });
+        return;
+      }
+      case 'lines': {
+        const lines = gate?.server.log.of('roster') ?? [];
+        send({ kind: 'lines', lines: lines.filter((line) => line.includes(message.text)) });
+        return;
+      }
+      case 'join': {
+        if (!gate) throw new Error('join before start');
+        const connectAt = Date.now();
+        const decision = await gate.server.connectPlayer({
+          name: message.player.name,
+          identifiers: [message.player.license],
+        }).decision;
+        const decidedAt = Date.now();
+        if (decision.admitted) gate.server.dropPlayer(decision.id, 'Exiting');
+        send({ kind: 'joined', admitted: decision.admitted, connectAt, decidedAt });
+        return;
+      }
+      case 'status': {
+        if (!gate) throw new Error('status before start');
+        const before = gate.server.log.of('roster').length;
+        gate.server.executeCommand('roster status');
+        // The command answers on this tick or, when it asks the database, a few ticks later.
+        await sleep(500);
+        send({ kind: 'status', lines: gate.server.log.of('roster').slice(before) });
         return;
       }
       case 'stop': {

@@ -103,9 +103,12 @@ export async function rosterReady(gate: GateServer, mock: MockRoster, timeoutMs 
   }
 }
 
-/** The mirror answers joins: after its first read, or after a restart's catch-up from the snapshot. */
+/**
+ * The mirror answers joins: after its first read, after a restart's catch-up from the snapshot,
+ * or (sharing) once it holds every row the reader wrote to the database.
+ */
 const MIRROR_HOLDS =
-  /the roster mirror holds (\d+) members|its (\d+) members' joins are decided without a request/;
+  /the roster mirror holds (?:the shared roster's )?(\d+) members|its (\d+) members' joins are decided without a request/;
 
 /** Members the mirror of `server`'s roster resource holds once its first read completed; null before. */
 export function mirrorHolds(server: FxServer): number | null {

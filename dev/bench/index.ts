@@ -12,6 +12,7 @@ import { mirrorFindings } from './mirror-notes';
 import { Progress } from './progress';
 import { benchmarksMarkdown, CHART_FILE, type CompleteResults, resultRows } from './report';
 import { mergeResults, type PartialResults, SCENARIOS, type Scenario } from './scenarios';
+import { shareNotes, shareSteadyNotes } from './share-report';
 import { renderTable } from './table';
 
 // `node .build/dev/bench.mjs` runs every scenario and rewrites BENCHMARKS.md; `--only a,b` runs
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
     // What BENCHMARKS.md would say about the mirror scenarios that ran.
     if (results.mirror) console.log(`${mirrorFindings(results.mirror).join('\n')}\n`);
     if (results.dayBudget) console.log(`${dayBudgetNotes(results.dayBudget).join('\n')}\n`);
+    if (results.share) console.log(`${shareNotes(results.share).join('\n')}\n`);
+    if (results.shareSteady) console.log(`${shareSteadyNotes(results.shareSteady).join('\n')}\n`);
     return;
   }
   const complete = { machine: describeMachine(), ...results } as CompleteResults;

@@ -32,7 +32,7 @@ export interface MirrorResults {
   memory?: { bytesPerMember: number; structureBytes: number; members: number };
 }
 
-const zero = { text: '0', met: (v: number) => v === 0 };
+export const zero = { text: '0', met: (v: number) => v === 0 };
 /** FXServer's frame at 20 a second: a decision from the mirror waits for the next one. */
 const FRAME_MS = 50;
 /**
@@ -40,11 +40,11 @@ const FRAME_MS = 50;
  * the frame's own work (a few milliseconds) before the decision is out.
  */
 const FRAME_WORK_MS = 5;
-const oneFrame = {
+export const oneFrame = {
   text: `one frame (≤ ${FRAME_MS + FRAME_WORK_MS} ms)`,
   met: (v: number) => v <= FRAME_MS + FRAME_WORK_MS,
 };
-const at = (limit: number, format: (v: number) => string) => ({
+export const at = (limit: number, format: (v: number) => string) => ({
   text: `≤ ${format(limit)}`,
   met: (v: number) => v <= limit,
 });

@@ -5,6 +5,10 @@ import { MIRROR_METHOD, mirrorFindings } from './mirror-notes';
 import { type MirrorResults, mirrorRows } from './mirror-report';
 import { type QueueBenchResults, queueRows } from './queue-bench';
 import type { QuietServerResult } from './quiet-server';
+import type { ShareFailoverResult } from './share-failover';
+import type { ShareFleetResult } from './share-fleet';
+import { shareFailoverRows, shareNotes, shareRows, shareSteadyNotes, shareSteadyRows } from './share-report';
+import type { ShareSteadyResult } from './share-steady';
 import { type SnapshotSaveResult, snapshotSaveRows } from './snapshot-save';
 import type { StormResult } from './storm-scenario';
 import { bytes, fixed, integer, ms, percent, perSecond, type ResultRow } from './table';
@@ -70,6 +74,12 @@ export interface BenchResults {
   snapshotSave?: SnapshotSaveResult;
   /** N servers on one key, a virtual day each: what the key's day costs. */
   dayBudget?: DayBudgetResults;
+  /** N servers on one key sharing one roster through the community's database. */
+  share?: ShareFleetResult;
+  /** The same fleet through a suspension, its reader killed and its database down. */
+  shareFailover?: ShareFailoverResult;
+  /** Requests per hour with players online: the fleet sharing beside one server alone. */
+  shareSteady?: ShareSteadyResult;
 }
 
 /** What a whole run gives: every scenario ran. */
@@ -115,6 +125,9 @@ export function resultRows(r: BenchResults): ResultRow[] {
   if (r.storm) rows.push(...stormRows(r.storm, r.stormPermissions));
   rows.push(...laterRows(r));
   if (r.mirror) rows.push(...mirrorRows(r.mirror, r.storm?.naive));
+  if (r.share) rows.push(...shareRows(r.share, r.mirror?.fleetLong));
+  if (r.shareFailover) rows.push(...shareFailoverRows(r.shareFailover));
+  if (r.shareSteady) rows.push(...shareSteadyRows(r.shareSteady));
   if (r.queue) rows.push(...queueRows(r.queue));
   if (r.jobsStorm) rows.push(...jobsStormRows(r.jobsStorm));
   if (r.snapshotSave) rows.push(...snapshotSaveRows(r.snapshotSave));
@@ -722,6 +735,8 @@ function findings(r: CompleteResults): string {
   );
   if (r.mirror) notes.push(...mirrorFindings(r.mirror));
   if (r.dayBudget) notes.push(...dayBudgetNotes(r.dayBudget));
+  if (r.share) notes.push(...shareNotes(r.share));
+  if (r.shareSteady) notes.push(...shareSteadyNotes(r.shareSteady));
   return notes.join('\n');
 }
 

@@ -17,6 +17,9 @@ import { quietServer } from './quiet-server';
 import { reconnectStorm } from './reconnect-storm';
 import type { BenchResults } from './report';
 import { restartScenario } from './restart-scenario';
+import { shareFailoverScenario } from './share-failover';
+import { shareFleetScenario } from './share-fleet';
+import { shareSteadyScenario } from './share-steady';
 import { snapshotSave } from './snapshot-save';
 import { steadyStateNaive, steadyStateRoster } from './steady-state';
 import { joinStormScenario } from './storm-scenario';
@@ -207,6 +210,25 @@ export const SCENARIOS: readonly Scenario[] = [
     }),
   },
   {
+    name: 'share-fleet',
+    label:
+      '4 servers sharing one roster through MariaDB: cold start, 4 × 500 joins in 60 s, a follower restarting',
+    run: async (progress) => ({
+      share: await shareFleetScenario({
+        servers: 4,
+        playersPerServer: 500,
+        spanMs: 60_000,
+        members: 2_000,
+        progress,
+      }),
+    }),
+  },
+  {
+    name: 'share-failover',
+    label: '4 servers sharing one roster: a suspension, the reader killed, the database down 60 s',
+    run: async (progress) => ({ shareFailover: await shareFailoverScenario(4, progress) }),
+  },
+  {
     name: 'mirror-restart',
     label: 'restart, 1,000 known players reconnect, mirror on',
     run: async (progress) => ({ mirror: { restart: await restartScenario(1_000, progress) } }),
@@ -272,6 +294,13 @@ export const SCENARIOS: readonly Scenario[] = [
     label: "the key's day: 1, 2, 4 and 8 servers on one key, a virtual day each",
     countsOnly: true,
     run: async (progress) => ({ dayBudget: await dayBudget(progress) }),
+  },
+  {
+    name: 'share-steady',
+    label:
+      'steady state, 4 servers × 1,000 online sharing one roster beside one server alone (10 min, scaled)',
+    countsOnly: true,
+    run: async (progress) => ({ shareSteady: await shareSteadyScenario(4, 1_000, progress) }),
   },
   {
     name: 'mirror-first-read',
