@@ -18,7 +18,7 @@ const SUSPENDED = 40;
 const TRY_EVERY_MS = 1_500;
 
 export interface FutureStampsResult {
-  /** `refresh.auditSeconds` + one pass: the contract's bound. */
+  /** `refresh.auditSeconds` + one pass: the bound a suspension must be honoured within. */
   boundMs: number;
   /** Future entries written → the suspensions. */
   settleMs: number;

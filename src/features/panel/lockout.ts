@@ -1,10 +1,10 @@
 import { LRUCache } from 'lru-cache';
 
 export interface LockoutOptions {
-  /** Wrong tokens allowed within `windowMs` before the address is locked out (contract: 5). */
+  /** Wrong tokens allowed within `windowMs` before the address is locked out (5 by default). */
   maxFailures?: number;
   windowMs?: number;
-  /** How long a locked address gets 429 (contract: 10 minutes). */
+  /** How long a locked address gets 429 (10 minutes by default). */
   lockMs?: number;
   /** Addresses remembered at most; the one that failed longest ago is forgotten first. */
   maxAddresses?: number;
