@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * Test files that talk to a real MariaDB: they run in a project of their own whose global setup
  * starts one server for all of them (test/share-db/global-setup.ts), so a run without them
- * starts none and needs no database installed. They run beside the others: most of their time
- * is spent waiting out leases, not on the CPU.
+ * starts none and needs no database installed. They run after the others: the servers some of
+ * them start cost CPU that the tests judging time in frames should not share. Sharing's
+ * integration tests, which mostly wait out leases, are split in three files so they run together.
  */
 const DATABASE_TESTS = ['test/share-db/**/*.test.ts', 'test/**/*.db.test.ts'];
 
@@ -31,6 +32,7 @@ export default defineConfig({
         test: {
           name: 'mariadb',
           include: DATABASE_TESTS,
+          sequence: { groupOrder: 1 },
           globalSetup: ['test/share-db/global-setup.ts'],
         },
       },
