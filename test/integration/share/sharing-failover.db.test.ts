@@ -28,12 +28,10 @@ describe('two servers, one roster: the reader goes', () => {
     h.server.stop();
     h.mock.faults.clear();
     h.mock.dashboard.setStatus(member.id, 'SUSPENDED');
-    const stoppedAt = Date.now();
     await eventually(
       () => /sharing .*this server reads it \(main's lease ran out\)/.test(events.logText()),
       45_000,
     );
-    expect(Date.now() - stoppedAt).toBeLessThan(45_000);
     await until(async () => !(await joins(events.server, member.gameLicense, 'Late')), 20_000);
     // Taken over from where main left the log: the audit log read, the roster not read again in full.
     const reads = rosterReads(events.seen);
