@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import mysql from 'mysql2/promise';
 import {
@@ -113,6 +113,9 @@ export class MariaDb {
     if (!this.child?.pid || this.frozen) return;
     process.kill(this.child.pid, 'SIGSTOP');
     this.frozen = true;
+    // A signal reaches every thread of the server a moment later: frozen means stopped, so wait
+    // (a bounded number of reads) until the kernel shows the process stopped ('T').
+    for (let reads = 0; reads < 10_000 && !stopped(this.child.pid); reads++);
   }
 
   thaw(): void {
@@ -253,4 +256,14 @@ function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** Whether the process `pid` is stopped by a signal, as /proc tells (false where it cannot be read). */
+function stopped(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
+  } catch {
+    return false;
+  }
 }
