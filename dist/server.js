@@ -13,8 +13,8 @@ var __commonJS = (cb, mod) => function __require() {
   }
 };
 var __export = (target, all) => {
-  for (var name2 in all)
-    __defProp(target, name2, { get: all[name2], enumerable: true });
+  for (var name3 in all)
+    __defProp(target, name3, { get: all[name3], enumerable: true });
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
@@ -1292,13 +1292,13 @@ var require_util = __commonJS({
     }
     function toRawHeaders(headers) {
       const rawHeaders = [];
-      for (const [name2, value] of Object.entries(headers)) {
+      for (const [name3, value] of Object.entries(headers)) {
         if (Array.isArray(value)) {
           for (const entry of value) {
-            rawHeaders.push(Buffer.from(name2, "latin1"), Buffer.from(`${entry}`, "latin1"));
+            rawHeaders.push(Buffer.from(name3, "latin1"), Buffer.from(`${entry}`, "latin1"));
           }
         } else {
-          rawHeaders.push(Buffer.from(name2, "latin1"), Buffer.from(`${value}`, "latin1"));
+          rawHeaders.push(Buffer.from(name3, "latin1"), Buffer.from(`${value}`, "latin1"));
         }
       }
       return rawHeaders;
@@ -1703,16 +1703,16 @@ var require_util = __commonJS({
         size: m[3] ? parseInt(m[3]) : null
       } : null;
     }
-    function addListener(obj, name2, listener) {
+    function addListener(obj, name3, listener) {
       const listeners = obj[kListeners] ??= [];
-      listeners.push([name2, listener]);
-      obj.on(name2, listener);
+      listeners.push([name3, listener]);
+      obj.on(name3, listener);
       return obj;
     }
     function removeAllListeners(obj) {
       if (obj[kListeners] != null) {
-        for (const [name2, listener] of obj[kListeners]) {
-          obj.removeListener(name2, listener);
+        for (const [name3, listener] of obj[kListeners]) {
+          obj.removeListener(name3, listener);
         }
         obj[kListeners] = null;
       }
@@ -4288,9 +4288,9 @@ var require_data_url = __commonJS({
       assert2(mimeType !== "failure");
       const { parameters, essence } = mimeType;
       let serialization = essence;
-      for (let [name2, value] of parameters.entries()) {
+      for (let [name3, value] of parameters.entries()) {
         serialization += ";";
-        serialization += name2;
+        serialization += name3;
         serialization += "=";
         if (!HTTP_TOKEN_CODEPOINTS.test(value)) {
           value = value.replace(/[\\"]/ug, "\\$&");
@@ -4738,12 +4738,12 @@ var require_webidl = __commonJS({
         return result;
       };
     };
-    webidl.interfaceConverter = function(TypeCheck, name2) {
+    webidl.interfaceConverter = function(TypeCheck, name3) {
       return (V, prefix, argument) => {
         if (!TypeCheck(V)) {
           throw webidl.errors.exception({
             header: prefix,
-            message: `Expected ${argument} ("${webidl.util.Stringify(V)}") to be an instance of ${name2}.`
+            message: `Expected ${argument} ("${webidl.util.Stringify(V)}") to be an instance of ${name3}.`
           });
         }
         return V;
@@ -5396,7 +5396,7 @@ var require_util2 = __commonJS({
       return normalizedMethodRecordsBase[method.toLowerCase()] ?? method;
     }
     var esIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
-    function createIterator(name2, kInternalIterator, keyIndex = 0, valueIndex = 1) {
+    function createIterator(name3, kInternalIterator, keyIndex = 0, valueIndex = 1) {
       class FastIterableIterator {
         /** @type {any} */
         #target;
@@ -5417,7 +5417,7 @@ var require_util2 = __commonJS({
         next() {
           if (typeof this !== "object" || this === null || !(#target in this)) {
             throw new TypeError(
-              `'next' called on an object that does not implement interface ${name2} Iterator.`
+              `'next' called on an object that does not implement interface ${name3} Iterator.`
             );
           }
           const index = this.#index;
@@ -5456,7 +5456,7 @@ var require_util2 = __commonJS({
           writable: false,
           enumerable: false,
           configurable: true,
-          value: `${name2} Iterator`
+          value: `${name3} Iterator`
         },
         next: { writable: true, enumerable: true, configurable: true }
       });
@@ -5464,8 +5464,8 @@ var require_util2 = __commonJS({
         return new FastIterableIterator(target, kind);
       };
     }
-    function iteratorMixin(name2, object2, kInternalIterator, keyIndex = 0, valueIndex = 1) {
-      const makeIterator = createIterator(name2, kInternalIterator, keyIndex, valueIndex);
+    function iteratorMixin(name3, object2, kInternalIterator, keyIndex = 0, valueIndex = 1) {
+      const makeIterator = createIterator(name3, kInternalIterator, keyIndex, valueIndex);
       const properties = {
         keys: {
           writable: true,
@@ -5500,10 +5500,10 @@ var require_util2 = __commonJS({
           configurable: true,
           value: function forEach(callbackfn, thisArg = globalThis) {
             webidl.brandCheck(this, object2);
-            webidl.argumentLengthCheck(arguments, 1, `${name2}.forEach`);
+            webidl.argumentLengthCheck(arguments, 1, `${name3}.forEach`);
             if (typeof callbackfn !== "function") {
               throw new TypeError(
-                `Failed to execute 'forEach' on '${name2}': parameter 1 is not of type 'Function'.`
+                `Failed to execute 'forEach' on '${name3}': parameter 1 is not of type 'Function'.`
               );
             }
             for (const { 0: key2, 1: value } of makeIterator(this, "key+value")) {
@@ -5747,8 +5747,8 @@ var require_util2 = __commonJS({
       }
       return values;
     }
-    function getDecodeSplit(name2, list) {
-      const value = list.get(name2, true);
+    function getDecodeSplit(name3, list) {
+      const value = list.get(name3, true);
       if (value === null) {
         return null;
       }
@@ -5848,11 +5848,11 @@ var require_formdata = __commonJS({
           });
         }
       }
-      append(name2, value, filename = void 0) {
+      append(name3, value, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.append";
         webidl.argumentLengthCheck(arguments, 2, prefix);
-        name2 = webidl.converters.USVString(name2);
+        name3 = webidl.converters.USVString(name3);
         if (arguments.length === 3 || webidl.is.Blob(value)) {
           value = webidl.converters.Blob(value, prefix, "value");
           if (filename !== void 0) {
@@ -5861,46 +5861,46 @@ var require_formdata = __commonJS({
         } else {
           value = webidl.converters.USVString(value);
         }
-        const entry = makeEntry(name2, value, filename);
+        const entry = makeEntry(name3, value, filename);
         this.#state.push(entry);
       }
-      delete(name2) {
+      delete(name3) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.delete";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        name2 = webidl.converters.USVString(name2);
-        this.#state = this.#state.filter((entry) => entry.name !== name2);
+        name3 = webidl.converters.USVString(name3);
+        this.#state = this.#state.filter((entry) => entry.name !== name3);
       }
-      get(name2) {
+      get(name3) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.get";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        name2 = webidl.converters.USVString(name2);
-        const idx = this.#state.findIndex((entry) => entry.name === name2);
+        name3 = webidl.converters.USVString(name3);
+        const idx = this.#state.findIndex((entry) => entry.name === name3);
         if (idx === -1) {
           return null;
         }
         return this.#state[idx].value;
       }
-      getAll(name2) {
+      getAll(name3) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.getAll";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        name2 = webidl.converters.USVString(name2);
-        return this.#state.filter((entry) => entry.name === name2).map((entry) => entry.value);
+        name3 = webidl.converters.USVString(name3);
+        return this.#state.filter((entry) => entry.name === name3).map((entry) => entry.value);
       }
-      has(name2) {
+      has(name3) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.has";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        name2 = webidl.converters.USVString(name2);
-        return this.#state.findIndex((entry) => entry.name === name2) !== -1;
+        name3 = webidl.converters.USVString(name3);
+        return this.#state.findIndex((entry) => entry.name === name3) !== -1;
       }
-      set(name2, value, filename = void 0) {
+      set(name3, value, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.set";
         webidl.argumentLengthCheck(arguments, 2, prefix);
-        name2 = webidl.converters.USVString(name2);
+        name3 = webidl.converters.USVString(name3);
         if (arguments.length === 3 || webidl.is.Blob(value)) {
           value = webidl.converters.Blob(value, prefix, "value");
           if (filename !== void 0) {
@@ -5909,13 +5909,13 @@ var require_formdata = __commonJS({
         } else {
           value = webidl.converters.USVString(value);
         }
-        const entry = makeEntry(name2, value, filename);
-        const idx = this.#state.findIndex((entry2) => entry2.name === name2);
+        const entry = makeEntry(name3, value, filename);
+        const idx = this.#state.findIndex((entry2) => entry2.name === name3);
         if (idx !== -1) {
           this.#state = [
             ...this.#state.slice(0, idx),
             entry,
-            ...this.#state.slice(idx + 1).filter((entry2) => entry2.name !== name2)
+            ...this.#state.slice(idx + 1).filter((entry2) => entry2.name !== name3)
           ];
         } else {
           this.#state.push(entry);
@@ -5969,7 +5969,7 @@ var require_formdata = __commonJS({
         configurable: true
       }
     });
-    function makeEntry(name2, value, filename) {
+    function makeEntry(name3, value, filename) {
       if (typeof value === "string") {
       } else {
         if (!webidl.is.File(value)) {
@@ -5983,7 +5983,7 @@ var require_formdata = __commonJS({
           value = new File([value], filename, options);
         }
       }
-      return { name: name2, value };
+      return { name: name3, value };
     }
     webidl.is.FormData = webidl.util.MakeTypeAssertion(FormData);
     module2.exports = { FormData, makeEntry, setFormDataState };
@@ -6052,7 +6052,7 @@ var require_formdata_parser = __commonJS({
         }
         position.position += 2;
         const result = parseMultipartFormDataHeaders(input2, position);
-        let { name: name2, filename, contentType, encoding } = result;
+        let { name: name3, filename, contentType, encoding } = result;
         position.position += 2;
         let body;
         {
@@ -6081,9 +6081,9 @@ var require_formdata_parser = __commonJS({
         } else {
           value = decoderIgnoreBOM.decode(Buffer.from(body));
         }
-        assert2(webidl.is.USVString(name2));
+        assert2(webidl.is.USVString(name3));
         assert2(typeof value === "string" && webidl.is.USVString(value) || webidl.is.File(value));
-        entryList.push(makeEntry(name2, value, filename));
+        entryList.push(makeEntry(name3, value, filename));
       }
     }
     function parseContentDispositionAttribute(input2, position) {
@@ -6159,16 +6159,16 @@ var require_formdata_parser = __commonJS({
       return { name: attrNameStr, value, extended: isExtended };
     }
     function parseMultipartFormDataHeaders(input2, position) {
-      let name2 = null;
+      let name3 = null;
       let filename = null;
       let contentType = null;
       let encoding = null;
       while (true) {
         if (input2[position.position] === 13 && input2[position.position + 1] === 10) {
-          if (name2 === null) {
+          if (name3 === null) {
             throw parsingError("header name is null");
           }
-          return { name: name2, filename, contentType, encoding };
+          return { name: name3, filename, contentType, encoding };
         }
         let headerName = collectASequenceOfBytes(
           (char) => char !== 10 && char !== 13 && char !== 58,
@@ -6190,7 +6190,7 @@ var require_formdata_parser = __commonJS({
         );
         switch (bufferToLowerCasedHeaderName(headerName)) {
           case "content-disposition": {
-            name2 = filename = null;
+            name3 = filename = null;
             let filenameIsExtended = false;
             const dispositionType = collectASequenceOfBytes(
               (char) => isToken(char),
@@ -6206,7 +6206,7 @@ var require_formdata_parser = __commonJS({
                 break;
               }
               if (attribute.name === "name") {
-                name2 = attribute.value;
+                name3 = attribute.value;
               } else if (attribute.name === "filename") {
                 if (attribute.extended) {
                   filename = attribute.value;
@@ -6216,7 +6216,7 @@ var require_formdata_parser = __commonJS({
                 }
               }
             }
-            if (name2 === null) {
+            if (name3 === null) {
               throw parsingError("name attribute is required in content-disposition header");
             }
             break;
@@ -6432,16 +6432,16 @@ Content-Disposition: form-data`;
         const rn = new Uint8Array([13, 10]);
         length = 0;
         let hasUnknownSizeValue = false;
-        for (const [name2, value] of object2) {
+        for (const [name3, value] of object2) {
           if (typeof value === "string") {
-            const chunk2 = textEncoder.encode(prefix + `; name="${formdataEscape(normalizeLinefeeds(name2))}"\r
+            const chunk2 = textEncoder.encode(prefix + `; name="${formdataEscape(normalizeLinefeeds(name3))}"\r
 \r
 ${normalizeLinefeeds(value)}\r
 `);
             blobParts.push(chunk2);
             length += chunk2.byteLength;
           } else {
-            const chunk2 = textEncoder.encode(`${prefix}; name="${formdataEscape(normalizeLinefeeds(name2))}"` + (value.name ? `; filename="${formdataEscape(value.name)}"` : "") + `\r
+            const chunk2 = textEncoder.encode(`${prefix}; name="${formdataEscape(normalizeLinefeeds(name3))}"` + (value.name ? `; filename="${formdataEscape(value.name)}"` : "") + `\r
 Content-Type: ${value.type || "application/octet-stream"}\r
 \r
 `);
@@ -6550,8 +6550,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
                 case "application/x-www-form-urlencoded": {
                   const entries = new URLSearchParams(value.toString());
                   const fd = new FormData();
-                  for (const [name2, value2] of entries) {
-                    fd.append(name2, value2);
+                  for (const [name3, value2] of entries) {
+                    fd.append(name3, value2);
                   }
                   return fd;
                 }
@@ -7983,13 +7983,13 @@ var require_client_h2 = __commonJS({
     } = http2;
     function parseH2Headers(headers) {
       const result = [];
-      for (const [name2, value] of Object.entries(headers)) {
+      for (const [name3, value] of Object.entries(headers)) {
         if (Array.isArray(value)) {
           for (const subvalue of value) {
-            result.push(Buffer.from(name2), Buffer.from(subvalue));
+            result.push(Buffer.from(name3), Buffer.from(subvalue));
           }
         } else {
-          result.push(Buffer.from(name2), Buffer.from(value));
+          result.push(Buffer.from(name3), Buffer.from(value));
         }
       }
       return result;
@@ -12987,13 +12987,13 @@ var require_mock_utils = __commonJS({
       for (let i = 0; i < keys.length; ++i) {
         const key2 = keys[i];
         const value = data[key2];
-        const name2 = Buffer.from(`${key2}`);
+        const name3 = Buffer.from(`${key2}`);
         if (Array.isArray(value)) {
           for (let j2 = 0; j2 < value.length; ++j2) {
-            result.push(name2, Buffer.from(`${value[j2]}`));
+            result.push(name3, Buffer.from(`${value[j2]}`));
           }
         } else {
-          result.push(name2, Buffer.from(`${value}`));
+          result.push(name3, Buffer.from(`${value}`));
         }
       }
       return result;
@@ -14864,8 +14864,8 @@ var require_redirect_handler = __commonJS({
         return true;
       }
       if (unknownOrigin && (header.length === 13 || header.length === 6 || header.length === 19)) {
-        const name2 = util.headerNameToString(header);
-        return name2 === "authorization" || name2 === "cookie" || name2 === "proxy-authorization";
+        const name3 = util.headerNameToString(header);
+        return name3 === "authorization" || name3 === "cookie" || name3 === "proxy-authorization";
       }
       return false;
     }
@@ -16007,26 +16007,26 @@ var require_cache = __commonJS({
       }
       return false;
     }
-    function assertCacheStore(store, name2 = "CacheStore") {
+    function assertCacheStore(store, name3 = "CacheStore") {
       if (typeof store !== "object" || store === null) {
-        throw new TypeError(`expected type of ${name2} to be a CacheStore, got ${store === null ? "null" : typeof store}`);
+        throw new TypeError(`expected type of ${name3} to be a CacheStore, got ${store === null ? "null" : typeof store}`);
       }
       for (const fn of ["get", "createWriteStream", "delete"]) {
         if (typeof store[fn] !== "function") {
-          throw new TypeError(`${name2} needs to have a \`${fn}()\` function`);
+          throw new TypeError(`${name3} needs to have a \`${fn}()\` function`);
         }
       }
     }
-    function assertCacheMethods(methods, name2 = "CacheMethods") {
+    function assertCacheMethods(methods, name3 = "CacheMethods") {
       if (!Array.isArray(methods)) {
-        throw new TypeError(`expected type of ${name2} needs to be an array, got ${methods === null ? "null" : typeof methods}`);
+        throw new TypeError(`expected type of ${name3} needs to be an array, got ${methods === null ? "null" : typeof methods}`);
       }
       if (methods.length === 0) {
-        throw new TypeError(`${name2} needs to have at least one method`);
+        throw new TypeError(`${name3} needs to have at least one method`);
       }
       for (const method of methods) {
         if (!arrayIncludes(safeHTTPMethods, method)) {
-          throw new TypeError(`element of ${name2}-array needs to be one of following values: ${safeHTTPMethods.join(", ")}, got ${method}`);
+          throw new TypeError(`element of ${name3}-array needs to be one of following values: ${safeHTTPMethods.join(", ")}, got ${method}`);
         }
       }
     }
@@ -17626,15 +17626,15 @@ var require_cache2 = __commonJS({
     } = require_cache();
     var { AbortError } = require_errors();
     var { parseHttpDate } = require_date();
-    function assertCacheOrigins(origins, name2) {
+    function assertCacheOrigins(origins, name3) {
       if (origins === void 0) return;
       if (!Array.isArray(origins)) {
-        throw new TypeError(`expected ${name2} to be an array or undefined, got ${typeof origins}`);
+        throw new TypeError(`expected ${name3} to be an array or undefined, got ${typeof origins}`);
       }
       for (let i = 0; i < origins.length; i++) {
         const origin = origins[i];
         if (typeof origin !== "string" && !(origin instanceof RegExp)) {
-          throw new TypeError(`expected ${name2}[${i}] to be a string or RegExp, got ${typeof origin}`);
+          throw new TypeError(`expected ${name3}[${i}] to be a string or RegExp, got ${typeof origin}`);
         }
       }
     }
@@ -18501,8 +18501,8 @@ var require_decompress = __commonJS({
             const filteredHeaders = [];
             for (let i = 0; i < rawHeaders.length; i += 2) {
               const headerName = rawHeaders[i];
-              const name2 = Buffer.isBuffer(headerName) ? headerName.toString("latin1") : `${headerName}`;
-              const lowerName = name2.toLowerCase();
+              const name3 = Buffer.isBuffer(headerName) ? headerName.toString("latin1") : `${headerName}`;
+              const lowerName = name3.toLowerCase();
               if (lowerName === "content-encoding" || lowerName === "content-length") {
                 continue;
               }
@@ -18510,10 +18510,10 @@ var require_decompress = __commonJS({
             }
             rawHeaders.splice(0, rawHeaders.length, ...filteredHeaders);
           } else if (typeof rawHeaders === "object") {
-            for (const name2 of Object.keys(rawHeaders)) {
-              const lowerName = name2.toLowerCase();
+            for (const name3 of Object.keys(rawHeaders)) {
+              const lowerName = name3.toLowerCase();
               if (lowerName === "content-encoding" || lowerName === "content-length") {
-                delete rawHeaders[name2];
+                delete rawHeaders[name3];
               }
             }
           }
@@ -19018,8 +19018,8 @@ var require_deduplicate = __commonJS({
       if (!Number.isFinite(maxBufferSize) || maxBufferSize <= 0) {
         throw new TypeError(`expected opts.maxBufferSize to be a positive finite number, got ${maxBufferSize}`);
       }
-      const skipHeaderNamesSet = new Set(skipHeaderNames.map((name2) => name2.toLowerCase()));
-      const excludeHeaderNamesSet = new Set(excludeHeaderNames.map((name2) => name2.toLowerCase()));
+      const skipHeaderNamesSet = new Set(skipHeaderNames.map((name3) => name3.toLowerCase()));
+      const excludeHeaderNamesSet = new Set(excludeHeaderNames.map((name3) => name3.toLowerCase()));
       const pendingRequests = /* @__PURE__ */ new Map();
       return (dispatch) => {
         return (opts2, handler) => {
@@ -19480,12 +19480,12 @@ var require_headers = __commonJS({
         });
       }
     }
-    function appendHeader(headers, name2, value) {
+    function appendHeader(headers, name3, value) {
       value = headerValueNormalize(value);
-      if (!isValidHeaderName(name2)) {
+      if (!isValidHeaderName(name3)) {
         throw webidl.errors.invalidArgument({
           prefix: "Headers.append",
-          value: name2,
+          value: name3,
           type: "header name"
         });
       } else if (!isValidHeaderValue(value)) {
@@ -19498,7 +19498,7 @@ var require_headers = __commonJS({
       if (getHeadersGuard(headers) === "immutable") {
         throw new TypeError("immutable");
       }
-      return getHeadersList(headers).append(name2, value, false);
+      return getHeadersList(headers).append(name3, value, false);
     }
     function headersListSortAndCombine(target) {
       const headersList = getHeadersList(target);
@@ -19515,13 +19515,13 @@ var require_headers = __commonJS({
         return headersList.sortedMap = names;
       }
       for (let i = 0; i < names.length; ++i) {
-        const { 0: name2, 1: value } = names[i];
-        if (name2 === "set-cookie") {
+        const { 0: name3, 1: value } = names[i];
+        if (name3 === "set-cookie") {
           for (let j2 = 0; j2 < cookies.length; ++j2) {
-            headers.push([name2, cookies[j2]]);
+            headers.push([name3, cookies[j2]]);
           }
         } else {
-          headers.push([name2, value]);
+          headers.push([name3, value]);
         }
       }
       return headersList.sortedMap = headers;
@@ -19549,8 +19549,8 @@ var require_headers = __commonJS({
        * @param {string} name
        * @param {boolean} isLowerCase
        */
-      contains(name2, isLowerCase) {
-        return this.headersMap.has(isLowerCase ? name2 : name2.toLowerCase());
+      contains(name3, isLowerCase) {
+        return this.headersMap.has(isLowerCase ? name3 : name3.toLowerCase());
       }
       clear() {
         this.headersMap.clear();
@@ -19563,9 +19563,9 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      append(name2, value, isLowerCase) {
+      append(name3, value, isLowerCase) {
         this.sortedMap = null;
-        const lowercaseName = isLowerCase ? name2 : name2.toLowerCase();
+        const lowercaseName = isLowerCase ? name3 : name3.toLowerCase();
         const exists = this.headersMap.get(lowercaseName);
         if (exists) {
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
@@ -19574,7 +19574,7 @@ var require_headers = __commonJS({
             value: `${exists.value}${delimiter}${value}`
           });
         } else {
-          this.headersMap.set(lowercaseName, { name: name2, value });
+          this.headersMap.set(lowercaseName, { name: name3, value });
         }
         if (lowercaseName === "set-cookie") {
           (this.cookies ??= []).push(value);
@@ -19586,26 +19586,26 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      set(name2, value, isLowerCase) {
+      set(name3, value, isLowerCase) {
         this.sortedMap = null;
-        const lowercaseName = isLowerCase ? name2 : name2.toLowerCase();
+        const lowercaseName = isLowerCase ? name3 : name3.toLowerCase();
         if (lowercaseName === "set-cookie") {
           this.cookies = [value];
         }
-        this.headersMap.set(lowercaseName, { name: name2, value });
+        this.headersMap.set(lowercaseName, { name: name3, value });
       }
       /**
        * @see https://fetch.spec.whatwg.org/#concept-header-list-delete
        * @param {string} name
        * @param {boolean} isLowerCase
        */
-      delete(name2, isLowerCase) {
+      delete(name3, isLowerCase) {
         this.sortedMap = null;
-        if (!isLowerCase) name2 = name2.toLowerCase();
-        if (name2 === "set-cookie") {
+        if (!isLowerCase) name3 = name3.toLowerCase();
+        if (name3 === "set-cookie") {
           this.cookies = null;
         }
-        this.headersMap.delete(name2);
+        this.headersMap.delete(name3);
       }
       /**
        * @see https://fetch.spec.whatwg.org/#concept-header-list-get
@@ -19613,19 +19613,19 @@ var require_headers = __commonJS({
        * @param {boolean} isLowerCase
        * @returns {string | null}
        */
-      get(name2, isLowerCase) {
-        return this.headersMap.get(isLowerCase ? name2 : name2.toLowerCase())?.value ?? null;
+      get(name3, isLowerCase) {
+        return this.headersMap.get(isLowerCase ? name3 : name3.toLowerCase())?.value ?? null;
       }
       *[Symbol.iterator]() {
-        for (const { 0: name2, 1: { value } } of this.headersMap) {
-          yield [name2, value];
+        for (const { 0: name3, 1: { value } } of this.headersMap) {
+          yield [name3, value];
         }
       }
       get entries() {
         const headers = {};
         if (this.headersMap.size !== 0) {
-          for (const { name: name2, value } of this.headersMap.values()) {
-            headers[name2] = value;
+          for (const { name: name3, value } of this.headersMap.values()) {
+            headers[name3] = value;
           }
         }
         return headers;
@@ -19636,13 +19636,13 @@ var require_headers = __commonJS({
       get entriesList() {
         const headers = [];
         if (this.headersMap.size !== 0) {
-          for (const { 0: lowerName, 1: { name: name2, value } } of this.headersMap) {
+          for (const { 0: lowerName, 1: { name: name3, value } } of this.headersMap) {
             if (lowerName === "set-cookie") {
               for (const cookie2 of this.cookies) {
-                headers.push([name2, cookie2]);
+                headers.push([name3, cookie2]);
               }
             } else {
-              headers.push([name2, value]);
+              headers.push([name3, value]);
             }
           }
         }
@@ -19688,8 +19688,8 @@ var require_headers = __commonJS({
           return array2;
         } else {
           let i = 0;
-          for (const { 0: name2, 1: { value } } of this.headersMap) {
-            array2[i++] = [name2, value];
+          for (const { 0: name3, 1: { value } } of this.headersMap) {
+            array2[i++] = [name3, value];
             assert2(value !== null);
           }
           return array2.sort(compareHeaderName);
@@ -19719,77 +19719,77 @@ var require_headers = __commonJS({
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
-      append(name2, value) {
+      append(name3, value) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.append");
         const prefix = "Headers.append";
-        name2 = webidl.converters.ByteString(name2, prefix, "name");
+        name3 = webidl.converters.ByteString(name3, prefix, "name");
         value = webidl.converters.ByteString(value, prefix, "value");
-        return appendHeader(this, name2, value);
+        return appendHeader(this, name3, value);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-delete
-      delete(name2) {
+      delete(name3) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 1, "Headers.delete");
         const prefix = "Headers.delete";
-        name2 = webidl.converters.ByteString(name2, prefix, "name");
-        if (!isValidHeaderName(name2)) {
+        name3 = webidl.converters.ByteString(name3, prefix, "name");
+        if (!isValidHeaderName(name3)) {
           throw webidl.errors.invalidArgument({
             prefix: "Headers.delete",
-            value: name2,
+            value: name3,
             type: "header name"
           });
         }
         if (this.#guard === "immutable") {
           throw new TypeError("immutable");
         }
-        if (!this.#headersList.contains(name2, false)) {
+        if (!this.#headersList.contains(name3, false)) {
           return;
         }
-        this.#headersList.delete(name2, false);
+        this.#headersList.delete(name3, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-get
-      get(name2) {
+      get(name3) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 1, "Headers.get");
         const prefix = "Headers.get";
-        name2 = webidl.converters.ByteString(name2, prefix, "name");
-        if (!isValidHeaderName(name2)) {
+        name3 = webidl.converters.ByteString(name3, prefix, "name");
+        if (!isValidHeaderName(name3)) {
           throw webidl.errors.invalidArgument({
             prefix,
-            value: name2,
+            value: name3,
             type: "header name"
           });
         }
-        return this.#headersList.get(name2, false);
+        return this.#headersList.get(name3, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-has
-      has(name2) {
+      has(name3) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 1, "Headers.has");
         const prefix = "Headers.has";
-        name2 = webidl.converters.ByteString(name2, prefix, "name");
-        if (!isValidHeaderName(name2)) {
+        name3 = webidl.converters.ByteString(name3, prefix, "name");
+        if (!isValidHeaderName(name3)) {
           throw webidl.errors.invalidArgument({
             prefix,
-            value: name2,
+            value: name3,
             type: "header name"
           });
         }
-        return this.#headersList.contains(name2, false);
+        return this.#headersList.contains(name3, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-set
-      set(name2, value) {
+      set(name3, value) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.set");
         const prefix = "Headers.set";
-        name2 = webidl.converters.ByteString(name2, prefix, "name");
+        name3 = webidl.converters.ByteString(name3, prefix, "name");
         value = webidl.converters.ByteString(value, prefix, "value");
         value = headerValueNormalize(value);
-        if (!isValidHeaderName(name2)) {
+        if (!isValidHeaderName(name3)) {
           throw webidl.errors.invalidArgument({
             prefix,
-            value: name2,
+            value: name3,
             type: "header name"
           });
         } else if (!isValidHeaderValue(value)) {
@@ -19802,7 +19802,7 @@ var require_headers = __commonJS({
         if (this.#guard === "immutable") {
           throw new TypeError("immutable");
         }
-        this.#headersList.set(name2, value, false);
+        this.#headersList.set(name3, value, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
@@ -20256,9 +20256,9 @@ var require_response = __commonJS({
       }
       return response;
     }
-    webidl.converters.XMLHttpRequestBodyInit = function(V, prefix, name2) {
+    webidl.converters.XMLHttpRequestBodyInit = function(V, prefix, name3) {
       if (typeof V === "string") {
-        return webidl.converters.USVString(V, prefix, name2);
+        return webidl.converters.USVString(V, prefix, name3);
       }
       if (webidl.is.Blob(V)) {
         return V;
@@ -20272,7 +20272,7 @@ var require_response = __commonJS({
       if (webidl.is.URLSearchParams(V)) {
         return V;
       }
-      return webidl.converters.DOMString(V, prefix, name2);
+      return webidl.converters.DOMString(V, prefix, name3);
     };
     webidl.converters.BodyInit = function(V, prefix, argument) {
       if (webidl.is.ReadableStream(V)) {
@@ -20604,8 +20604,8 @@ var require_request2 = __commonJS({
           const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
-            for (const { name: name2, value } of headers.rawValues()) {
-              headersList.append(name2, value, false);
+            for (const { name: name3, value } of headers.rawValues()) {
+              headersList.append(name3, value, false);
             }
             headersList.cookies = headers.cookies;
           } else {
@@ -22294,11 +22294,11 @@ var require_fetch = __commonJS({
                 return false;
               }
               const headersList = new HeadersList();
-              for (const [name2, value] of Object.entries(headers)) {
+              for (const [name3, value] of Object.entries(headers)) {
                 if (value == null) {
                   continue;
                 }
-                const headerName = name2.toLowerCase();
+                const headerName = name3.toLowerCase();
                 if (Array.isArray(value)) {
                   for (const entry of value) {
                     headersList.append(headerName, String(entry), true);
@@ -23067,9 +23067,9 @@ var require_util4 = __commonJS({
       }
       return false;
     }
-    function validateCookieName(name2) {
-      for (let i = 0; i < name2.length; ++i) {
-        const code = name2.charCodeAt(i);
+    function validateCookieName(name3) {
+      for (let i = 0; i < name3.length; ++i) {
+        const code = name3.charCodeAt(i);
         if (code < 33 || // exclude CTLs (0-31), SP and HT
         code > 126 || // exclude non-ascii and DEL
         code === 34 || // "
@@ -23280,7 +23280,7 @@ var require_parse = __commonJS({
       }
       let nameValuePair = "";
       let unparsedAttributes = "";
-      let name2 = "";
+      let name3 = "";
       let value = "";
       if (header.includes(";")) {
         const position = { position: 0 };
@@ -23293,20 +23293,20 @@ var require_parse = __commonJS({
         value = nameValuePair;
       } else {
         const position = { position: 0 };
-        name2 = collectASequenceOfCodePointsFast(
+        name3 = collectASequenceOfCodePointsFast(
           "=",
           nameValuePair,
           position
         );
         value = nameValuePair.slice(position.position + 1);
       }
-      name2 = name2.trim();
+      name3 = name3.trim();
       value = value.trim();
-      if (name2.length + value.length > maxNameValuePairSize) {
+      if (name3.length + value.length > maxNameValuePairSize) {
         return null;
       }
       return {
-        name: name2,
+        name: name3,
         value,
         ...parseUnparsedAttributes(unparsedAttributes)
       };
@@ -23421,19 +23421,19 @@ var require_cookies = __commonJS({
         return out;
       }
       for (const piece of cookie2.split(";")) {
-        const [name2, ...value] = piece.split("=");
-        out[name2.trim()] = value.join("=");
+        const [name3, ...value] = piece.split("=");
+        out[name3.trim()] = value.join("=");
       }
       return out;
     }
-    function deleteCookie(headers, name2, attributes) {
+    function deleteCookie(headers, name3, attributes) {
       brandChecks(headers);
       const prefix = "deleteCookie";
       webidl.argumentLengthCheck(arguments, 2, prefix);
-      name2 = webidl.converters.DOMString(name2, prefix, "name");
+      name3 = webidl.converters.DOMString(name3, prefix, "name");
       attributes = webidl.converters.DeleteCookieAttributes(attributes);
       setCookie(headers, {
-        name: name2,
+        name: name3,
         value: "",
         expires: /* @__PURE__ */ new Date(0),
         ...attributes
@@ -23949,9 +23949,9 @@ var require_util5 = __commonJS({
       const extensionList = /* @__PURE__ */ new Map();
       while (position.position < extensions.length) {
         const pair = collectASequenceOfCodePointsFast(";", extensions, position);
-        const [name2, value = ""] = pair.split("=", 2);
+        const [name3, value = ""] = pair.split("=", 2);
         extensionList.set(
-          removeHTTPWhitespace(name2, true, false),
+          removeHTTPWhitespace(name3, true, false),
           removeHTTPWhitespace(value, false, true)
         );
         position.position++;
@@ -26796,14 +26796,14 @@ var require_registry = __commonJS({
       }
       async getMetricsAsString(metrics) {
         const metric = typeof metrics.getForPromString === "function" ? await metrics.getForPromString() : await metrics.get();
-        const name2 = escapeString(metric.name);
-        const help = `# HELP ${name2} ${escapeString(metric.help)}`;
-        const type = `# TYPE ${name2} ${metric.type}`;
+        const name3 = escapeString(metric.name);
+        const help = `# HELP ${name3} ${escapeString(metric.help)}`;
+        const type = `# TYPE ${name3} ${metric.type}`;
         const values = [help, type];
         const defaultLabels = Object.keys(this._defaultLabels).length > 0 ? this._defaultLabels : null;
         const isOpenMetrics = this.contentType === _Registry.OPENMETRICS_CONTENT_TYPE;
         for (const val of metric.values || []) {
-          let { metricName = name2, labels = {} } = val;
+          let { metricName = name3, labels = {} } = val;
           const { sharedLabels = {} } = val;
           if (isOpenMetrics && metric.type === "counter") {
             metricName = `${metricName}_total`;
@@ -26876,14 +26876,14 @@ var require_registry = __commonJS({
         }
         return metrics;
       }
-      removeSingleMetric(name2) {
-        delete this._metrics[name2];
+      removeSingleMetric(name3) {
+        delete this._metrics[name3];
       }
-      getSingleMetricAsString(name2) {
-        return this.getMetricsAsString(this._metrics[name2]);
+      getSingleMetricAsString(name3) {
+        return this.getMetricsAsString(this._metrics[name3]);
       }
-      getSingleMetric(name2) {
-        return this._metrics[name2];
+      getSingleMetric(name3) {
+        return this._metrics[name3];
       }
       setDefaultLabels(labels) {
         this._defaultLabels = labels;
@@ -26924,9 +26924,9 @@ var require_registry = __commonJS({
     function formatLabels(labels, exclude) {
       const { hasOwnProperty } = Object.prototype;
       const formatted = [];
-      for (const [name2, value] of Object.entries(labels)) {
-        if (!exclude || !hasOwnProperty.call(exclude, name2)) {
-          formatted.push(`${name2}="${escapeLabelValue(value)}"`);
+      for (const [name3, value] of Object.entries(labels)) {
+        if (!exclude || !hasOwnProperty.call(exclude, name3)) {
+          formatted.push(`${name3}="${escapeLabelValue(value)}"`);
         }
       }
       return formatted;
@@ -26951,8 +26951,8 @@ var require_registry = __commonJS({
     function escapeString(str) {
       return str.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
     }
-    function standardizeCounterName(name2) {
-      return name2.replace(/_total$/, "");
+    function standardizeCounterName(name3) {
+      return name3.replace(/_total$/, "");
     }
     module2.exports = Registry2;
     module2.exports.globalRegistry = new Registry2();
@@ -26966,11 +26966,11 @@ var require_validation = __commonJS({
     var util = require("util");
     var metricRegexp = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
     var labelRegexp = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
-    exports2.validateMetricName = function(name2) {
-      return metricRegexp.test(name2);
+    exports2.validateMetricName = function(name3) {
+      return metricRegexp.test(name3);
     };
     exports2.validateLabelName = function(names = []) {
-      return names.every((name2) => labelRegexp.test(name2));
+      return names.every((name3) => labelRegexp.test(name3));
     };
     exports2.validateLabel = function validateLabel(savedLabels, labels) {
       for (const label in labels) {
@@ -27623,7 +27623,7 @@ var require_histogram = __commonJS({
       };
     }
     function extractBucketValuesForExport(histogram) {
-      const name2 = `${histogram.name}_bucket`;
+      const name3 = `${histogram.name}_bucket`;
       return (bucketData) => {
         let acc = 0;
         const buckets = histogram.upperBounds.map((upperBound) => {
@@ -27631,7 +27631,7 @@ var require_histogram = __commonJS({
           return setValuePair(
             { le: upperBound },
             acc,
-            name2,
+            name3,
             bucketData.bucketExemplars ? bucketData.bucketExemplars[upperBound] : null,
             bucketData.labels
           );
@@ -29768,13 +29768,13 @@ var require_NoopTracer = __commonJS({
     var require_spancontext_utils2 = require_spancontext_utils();
     var contextApi = require_context3.ContextAPI.getInstance();
     var NoopTracer = class {
-      startSpan(name2, options, context = contextApi.active()) {
+      startSpan(name3, options, context = contextApi.active()) {
         if (Boolean(options === null || options === void 0 ? void 0 : options.root)) return new require_NonRecordingSpan2.NonRecordingSpan();
         const parentFromContext = context && require_context_utils2.getSpanContext(context);
         if (isSpanContext(parentFromContext) && require_spancontext_utils2.isSpanContextValid(parentFromContext)) return new require_NonRecordingSpan2.NonRecordingSpan(parentFromContext);
         else return new require_NonRecordingSpan2.NonRecordingSpan();
       }
-      startActiveSpan(name2, arg2, arg3, arg4) {
+      startActiveSpan(name3, arg2, arg3, arg4) {
         var _ctx;
         let opts;
         let ctx;
@@ -29790,7 +29790,7 @@ var require_NoopTracer = __commonJS({
           fn = arg4;
         }
         const parentContext = (_ctx = ctx) !== null && _ctx !== void 0 ? _ctx : contextApi.active();
-        const span2 = this.startSpan(name2, opts, parentContext);
+        const span2 = this.startSpan(name3, opts, parentContext);
         const contextWithSpanSet = require_context_utils2.setSpan(parentContext, span2);
         return contextApi.with(contextWithSpanSet, fn, void 0, span2);
       }
@@ -29807,14 +29807,14 @@ var require_ProxyTracer = __commonJS({
   "node_modules/@opentelemetry/api/dist/trace/ProxyTracer.cjs"(exports2) {
     var NOOP_TRACER = new (require_NoopTracer()).NoopTracer();
     var ProxyTracer = class {
-      constructor(provider, name2, version2, options) {
+      constructor(provider, name3, version2, options) {
         this._provider = provider;
-        this.name = name2;
+        this.name = name3;
         this.version = version2;
         this.options = options;
       }
-      startSpan(name2, options, context) {
-        return this._getTracer().startSpan(name2, options, context);
+      startSpan(name3, options, context) {
+        return this._getTracer().startSpan(name3, options, context);
       }
       startActiveSpan(_name, _options, _context, _fn) {
         const tracer = this._getTracer();
@@ -29983,9 +29983,9 @@ var require_ProxyTracerProvider = __commonJS({
       /**
       * Get a {@link ProxyTracer}
       */
-      getTracer(name2, version2, options) {
+      getTracer(name3, version2, options) {
         var _this$getDelegateTrac;
-        return (_this$getDelegateTrac = this.getDelegateTracer(name2, version2, options)) !== null && _this$getDelegateTrac !== void 0 ? _this$getDelegateTrac : new require_ProxyTracer2.ProxyTracer(this, name2, version2, options);
+        return (_this$getDelegateTrac = this.getDelegateTracer(name3, version2, options)) !== null && _this$getDelegateTrac !== void 0 ? _this$getDelegateTrac : new require_ProxyTracer2.ProxyTracer(this, name3, version2, options);
       }
       getDelegate() {
         var _this$_delegate;
@@ -29997,9 +29997,9 @@ var require_ProxyTracerProvider = __commonJS({
       setDelegate(delegate) {
         this._delegate = delegate;
       }
-      getDelegateTracer(name2, version2, options) {
+      getDelegateTracer(name3, version2, options) {
         var _this$_delegate2;
-        return (_this$_delegate2 = this._delegate) === null || _this$_delegate2 === void 0 ? void 0 : _this$_delegate2.getTracer(name2, version2, options);
+        return (_this$_delegate2 = this._delegate) === null || _this$_delegate2 === void 0 ? void 0 : _this$_delegate2.getTracer(name3, version2, options);
       }
     };
     exports2.ProxyTracerProvider = ProxyTracerProvider;
@@ -30055,9 +30055,9 @@ var require_ProxyLogger = __commonJS({
   "node_modules/@opentelemetry/api/dist/logs/ProxyLogger.cjs"(exports2) {
     var require_NoopLogger2 = require_NoopLogger();
     var ProxyLogger = class {
-      constructor(provider, name2, version2, options) {
+      constructor(provider, name3, version2, options) {
         this._provider = provider;
-        this.name = name2;
+        this.name = name3;
         this.version = version2;
         this.options = options;
       }
@@ -30094,9 +30094,9 @@ var require_ProxyLoggerProvider = __commonJS({
     var require_NoopLoggerProvider2 = require_NoopLoggerProvider();
     var require_ProxyLogger2 = require_ProxyLogger();
     var ProxyLoggerProvider = class {
-      getLogger(name2, version2, options) {
+      getLogger(name3, version2, options) {
         var _this$_getDelegateLog;
-        return (_this$_getDelegateLog = this._getDelegateLogger(name2, version2, options)) !== null && _this$_getDelegateLog !== void 0 ? _this$_getDelegateLog : new require_ProxyLogger2.ProxyLogger(this, name2, version2, options);
+        return (_this$_getDelegateLog = this._getDelegateLogger(name3, version2, options)) !== null && _this$_getDelegateLog !== void 0 ? _this$_getDelegateLog : new require_ProxyLogger2.ProxyLogger(this, name3, version2, options);
       }
       /**
       * Get the delegate logger provider.
@@ -30117,9 +30117,9 @@ var require_ProxyLoggerProvider = __commonJS({
       /**
       * @internal
       */
-      _getDelegateLogger(name2, version2, options) {
+      _getDelegateLogger(name3, version2, options) {
         var _this$_delegate2;
-        return (_this$_delegate2 = this._delegate) === null || _this$_delegate2 === void 0 ? void 0 : _this$_delegate2.getLogger(name2, version2, options);
+        return (_this$_delegate2 = this._delegate) === null || _this$_delegate2 === void 0 ? void 0 : _this$_delegate2.getLogger(name3, version2, options);
       }
     };
     exports2.ProxyLoggerProvider = ProxyLoggerProvider;
@@ -30169,8 +30169,8 @@ var require_logs = __commonJS({
       * @param options The options of the logger or instrumentation library.
       * @returns {@link Logger}
       */
-      getLogger(name2, version2, options) {
-        return this.getLoggerProvider().getLogger(name2, version2, options);
+      getLogger(name3, version2, options) {
+        return this.getLoggerProvider().getLogger(name3, version2, options);
       }
       /** Remove the global logger provider */
       disable() {
@@ -30237,8 +30237,8 @@ var require_metrics = __commonJS({
       /**
       * Returns a meter from the global meter provider.
       */
-      getMeter(name2, version2, options) {
-        return this.getMeterProvider().getMeter(name2, version2, options);
+      getMeter(name3, version2, options) {
+        return this.getMeterProvider().getMeter(name3, version2, options);
       }
       /** Remove the global meter provider */
       disable() {
@@ -30426,8 +30426,8 @@ var require_trace = __commonJS({
       /**
       * Returns a tracer from the global tracer provider.
       */
-      getTracer(name2, version2) {
-        return this.getTracerProvider().getTracer(name2, version2);
+      getTracer(name3, version2) {
+        return this.getTracerProvider().getTracer(name3, version2);
       }
       /** Remove the global tracer provider */
       disable() {
@@ -31678,18 +31678,18 @@ var DOCUMENTED_EXPORTS = {
 
 // src/features/exports/fivem/safe-exports.ts
 function registerExports(answers, logger) {
-  for (const name2 of Object.keys(DOCUMENTED_EXPORTS)) {
-    const declared = DOCUMENTED_EXPORTS[name2];
-    const answer = answers[name2];
-    fx.exports(name2, answer ? safely(name2, answer, logger) : emptyAnswer(declared));
+  for (const name3 of Object.keys(DOCUMENTED_EXPORTS)) {
+    const declared = DOCUMENTED_EXPORTS[name3];
+    const answer = answers[name3];
+    fx.exports(name3, answer ? safely(name3, answer, logger) : emptyAnswer(declared));
   }
 }
 function emptyAnswer({ empty, async }) {
   return async ? () => Promise.resolve(empty) : () => empty;
 }
-function safely(name2, [handler, whenFailed], logger) {
+function safely(name3, [handler, whenFailed], logger) {
   const failed = (error62) => {
-    logger.warn(`export ${name2} failed: ${errorMessage(error62)}`);
+    logger.warn(`export ${name3} failed: ${errorMessage(error62)}`);
     return whenFailed;
   };
   return (...args) => {
@@ -32962,12 +32962,12 @@ function merge(a, b) {
   });
   return clone(a, def);
 }
-function partial(Class2, schema2, mask, name2 = "partial") {
+function partial(Class2, schema2, mask, name3 = "partial") {
   const currDef = schema2._zod.def;
   const checks = currDef.checks;
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
-    throw new Error(`.${name2}() cannot be used on object schemas containing refinements`);
+    throw new Error(`.${name3}() cannot be used on object schemas containing refinements`);
   }
   const selected = mask ? new Set(maskedKeys(schema2, mask)) : void 0;
   const newShape = {};
@@ -33307,7 +33307,7 @@ function newError(Definition) {
   return new Definition();
 }
 // @__NO_SIDE_EFFECTS__
-function $constructor(name2, initializer3, proto, params) {
+function $constructor(name3, initializer3, proto, params) {
   const zodProto = {};
   function Internals(def) {
     this.def = def;
@@ -33325,10 +33325,10 @@ function $constructor(name2, initializer3, proto, params) {
       } finally {
         _zodDesc.value = void 0;
       }
-    } else if (inst._zod.traits.has(name2)) {
+    } else if (inst._zod.traits.has(name3)) {
       return;
     }
-    inst._zod.traits.add(name2);
+    inst._zod.traits.add(name3);
     initializer3(inst, def);
     if (initialized) {
       const own2 = Object.getPrototypeOf(inst);
@@ -33354,7 +33354,7 @@ function $constructor(name2, initializer3, proto, params) {
   const Parent = params?.Parent ?? Object;
   class Definition extends Parent {
   }
-  Object.defineProperty(Definition, "name", { value: name2 });
+  Object.defineProperty(Definition, "name", { value: name3 });
   function _(def) {
     const inst = params?.Parent ? newError(Definition) : this;
     init(inst, def);
@@ -33375,10 +33375,10 @@ function $constructor(name2, initializer3, proto, params) {
     value: (inst) => {
       if (params?.Parent && inst instanceof params.Parent)
         return true;
-      return inst?._zod?.traits?.has(name2);
+      return inst?._zod?.traits?.has(name3);
     }
   });
-  Object.defineProperty(_, "name", { value: name2 });
+  Object.defineProperty(_, "name", { value: name3 });
   return _;
 }
 var $brand = /* @__PURE__ */ Symbol("zod_brand");
@@ -33388,8 +33388,8 @@ var $ZodAsyncError = class extends Error {
   }
 };
 var $ZodEncodeError = class extends Error {
-  constructor(name2) {
-    super(`Encountered unidirectional transform during encode: ${name2}`);
+  constructor(name3) {
+    super(`Encountered unidirectional transform during encode: ${name3}`);
     this.name = "ZodEncodeError";
   }
 };
@@ -44916,13 +44916,13 @@ ${code}
   return fn;
 }
 function addConstant(ctx, value) {
-  for (const [name3, v] of ctx.constants) {
+  for (const [name4, v] of ctx.constants) {
     if (v === value)
-      return name3;
+      return name4;
   }
-  const name2 = `c${ctx.constantCounter++}`;
-  ctx.constants.set(name2, value);
-  return name2;
+  const name3 = `c${ctx.constantCounter++}`;
+  ctx.constants.set(name3, value);
+  return name3;
 }
 function addUserConstant(ctx, fn) {
   ctx.definite = false;
@@ -51577,12 +51577,12 @@ function isReservedPrefix(prefix) {
   return RESERVED_NAMESPACES.includes(prefix.split(".")[0] ?? "");
 }
 var PLAYER_PRINCIPAL = /^identifier\.license:[0-9a-f]{40}$/;
-function isSafePrincipal(name2) {
-  return PRINCIPAL_PATTERN.test(name2) || PLAYER_PRINCIPAL.test(name2);
+function isSafePrincipal(name3) {
+  return PRINCIPAL_PATTERN.test(name3) || PLAYER_PRINCIPAL.test(name3);
 }
 function playerPrincipal(license2) {
-  const name2 = `identifier.${license2.trim().toLowerCase()}`;
-  return PLAYER_PRINCIPAL.test(name2) ? name2 : null;
+  const name3 = `identifier.${license2.trim().toLowerCase()}`;
+  return PLAYER_PRINCIPAL.test(name3) ? name3 : null;
 }
 function linkKey(link) {
   return `${link.child} ${link.parent}`;
@@ -51873,6 +51873,7 @@ function isAtLeast(rank2, than, order) {
 
 // src/roster/catalog.ts
 var CATALOG_RETRY_MS = 6e4;
+var SHARED_CATALOG_MS = 40 * 6e4;
 var RosterCatalog = class {
   constructor(deps) {
     this.deps = deps;
@@ -51881,6 +51882,10 @@ var RosterCatalog = class {
   current = new CatalogIndex();
   loadedOnce = false;
   failedAt = -Infinity;
+  /** When what is loaded was read from the service (this server's clock). */
+  readAt = -Infinity;
+  share = null;
+  firstLoad = null;
   firstLoadListeners = [];
   /** The departments and ranks as last loaded; empty until the first load. */
   get index() {
@@ -51894,25 +51899,58 @@ var RosterCatalog = class {
   onFirstLoad(listener) {
     this.firstLoadListeners.push(listener);
   }
+  /** From now on, departments and ranks another server on the key read are used before asking the service. */
+  shareThrough(share) {
+    this.share = share;
+  }
   /**
    * Loads departments and ranks (`force`: reload even if recent). Until a first load succeeds it
    * is tried at most once a minute, so an outage or a missing scope does not cost every lookup.
+   * A first load takes what another server on the key read lately, when the key is shared.
    */
-  async load(force = false) {
+  load(force = false) {
+    if (force) return this.read(true);
+    this.firstLoad ??= this.read(false).finally(() => {
+      this.firstLoad = null;
+    });
+    return this.firstLoad;
+  }
+  async read(force) {
     const now = this.deps.clock.now();
     if (!force && !this.loadedOnce && now - this.failedAt < CATALOG_RETRY_MS) return false;
     try {
-      this.current = new CatalogIndex(await this.deps.source.catalog(force ? { force } : void 0));
-      const first = !this.loadedOnce;
-      this.loadedOnce = true;
-      this.deps.loaded?.(this.current);
-      if (first) for (const listener of this.firstLoadListeners) listener();
+      const shared = force || !this.share ? null : await this.share.take(SHARED_CATALOG_MS, true);
+      if (shared) {
+        this.install(shared.catalog, this.deps.clock.now() - shared.ageMs);
+        return true;
+      }
+      const catalog = await this.deps.source.catalog(force ? { force } : void 0);
+      this.install(catalog, now);
+      this.share?.put(catalog);
       return true;
     } catch (error62) {
       if (!this.loadedOnce) this.failedAt = this.deps.clock.now();
       this.deps.errors.note(error62, "could not load departments and ranks");
       return false;
     }
+  }
+  /**
+   * The periodic reload: departments and ranks another server on the key read since these were
+   * are taken instead, so the servers sharing a key read them once between them.
+   */
+  async refresh() {
+    const newer = this.loadedOnce ? await this.share?.take(this.deps.clock.now() - this.readAt, false) : null;
+    if (!newer) return this.load(true);
+    this.install(newer.catalog, this.deps.clock.now() - newer.ageMs);
+    return true;
+  }
+  install(catalog, readAt) {
+    this.current = new CatalogIndex(catalog);
+    this.readAt = readAt;
+    const first = !this.loadedOnce;
+    this.loadedOnce = true;
+    this.deps.loaded?.(this.current);
+    if (first) for (const listener of this.firstLoadListeners) listener();
   }
 };
 
@@ -52763,16 +52801,16 @@ function readRateLimitHeaders(headers, now, maxWaitMs = DEFAULT_MAX_WAIT_MS) {
   if (retryAfter !== void 0) info.retryAfterMs = Math.min(retryAfter, maxWaitMs);
   return info;
 }
-function headerValue(headers, name2) {
-  const wanted = name2.toLowerCase();
+function headerValue(headers, name3) {
+  const wanted = name3.toLowerCase();
   for (const [key2, value] of Object.entries(headers)) {
     if (key2.toLowerCase() !== wanted) continue;
     return Array.isArray(value) ? value[0] : value;
   }
   return void 0;
 }
-function readNumber(headers, name2) {
-  const text7 = headerValue(headers, name2)?.trim();
+function readNumber(headers, name3) {
+  const text7 = headerValue(headers, name3)?.trim();
   if (text7 === void 0 || text7 === "") return void 0;
   const value = Number(text7);
   return Number.isFinite(value) ? value : void 0;
@@ -54523,10 +54561,10 @@ function readKeyIdentity(data) {
   const root = bag(data);
   const community = bag(root.community);
   const key2 = bag(root.key ?? root.apiKey ?? root.api_key);
-  const name2 = text(community.name) ?? text(root.communityName) ?? text(root.community_name) ?? text(root.community);
+  const name3 = text(community.name) ?? text(root.communityName) ?? text(root.community_name) ?? text(root.community);
   const id2 = text(community.id) ?? text(root.communityId) ?? text(root.community_id) ?? null;
   return {
-    community: { id: id2, name: name2 ?? "(unnamed community)" },
+    community: { id: id2, name: name3 ?? "(unnamed community)" },
     scopes: scopes(root.scopes) ?? scopes(key2.scopes) ?? []
   };
 }
@@ -54662,10 +54700,10 @@ function checkPath(path) {
 }
 function toParams(query) {
   const params = new URLSearchParams();
-  for (const [name2, value] of Object.entries(query ?? {})) {
+  for (const [name3, value] of Object.entries(query ?? {})) {
     if (value === void 0) continue;
-    if (Array.isArray(value)) for (const each of value) params.append(name2, String(each));
-    else params.append(name2, String(value));
+    if (Array.isArray(value)) for (const each of value) params.append(name3, String(each));
+    else params.append(name3, String(value));
   }
   return params;
 }
@@ -55562,6 +55600,7 @@ var MemberResolver = class {
    * gate), a member whose status is refused anyway is answered from the members request alone.
    */
   async resolve(license2, lane, options = {}) {
+    if (this.mirror?.answering && !this.deps.catalog.ready) await this.deps.catalog.load();
     const held = this.mirror?.held(license2, this.namesOrNull());
     if (held?.answer) return { kind: "answer", view: held.answer };
     const fresh = this.freshUnlessOutdated(license2, held?.readAt);
@@ -56096,8 +56135,8 @@ var Features = class {
 
 // src/kernel/handle.ts
 var Handle = class {
-  constructor(name2) {
-    this.name = name2;
+  constructor(name3) {
+    this.name = name3;
   }
   name;
 };
@@ -56302,7 +56341,7 @@ var systemClock = {
 function formatMessage(template, values) {
   return template.replace(
     /\{(\w+)\}/g,
-    (whole2, name2) => values[name2] ?? whole2
+    (whole2, name3) => values[name3] ?? whole2
   );
 }
 
@@ -56359,12 +56398,12 @@ function checkMarginMs(watchdogMs) {
 
 // src/features/join-gate/fivem/join.ts
 var Join = class {
-  constructor(deps, tempId, name2, deferrals) {
+  constructor(deps, tempId, name3, deferrals) {
     this.deps = deps;
     this.tempId = tempId;
-    this.name = name2;
+    this.name = name3;
     this.deferrals = deferrals;
-    this.values = { player: name2, community: deps.community() };
+    this.values = { player: name3, community: deps.community() };
     this.startedAt = deps.clock.now();
   }
   deps;
@@ -56384,7 +56423,7 @@ var Join = class {
   onFinish = () => {
   };
   async run() {
-    const { deps, values, tempId, name: name2 } = this;
+    const { deps, values, tempId, name: name3 } = this;
     const { config: config2, clock: clock2 } = deps;
     const { gate } = config2;
     const messages = gate.messages;
@@ -56397,7 +56436,7 @@ var Join = class {
     this.deferrals.update(formatMessage(messages.checking, values));
     const license2 = licenseOf(tempId);
     this.license = license2;
-    const entry = { license: license2, name: name2, view: void 0, since: clock2.now() };
+    const entry = { license: license2, name: name3, view: void 0, since: clock2.now() };
     this.entry = entry;
     deps.players.connect(tempId, entry);
     if (gate.bypassAce !== "" && fx.IsPlayerAceAllowed(tempId, gate.bypassAce)) {
@@ -56434,7 +56473,7 @@ var Join = class {
     }
     this.stage = "checks";
     for (const check2 of deps.joinChecks?.() ?? []) {
-      const refusal = await check2({ tempId, name: name2, deadlineAt }).catch((error62) => {
+      const refusal = await check2({ tempId, name: name3, deadlineAt }).catch((error62) => {
         deps.logger.warn(`a join check failed: ${errorMessage(error62)}`);
         return gate.onError === "allow" ? void 0 : formatMessage(messages.unavailable, values);
       });
@@ -56586,10 +56625,10 @@ function attachGate(deps) {
   const open3 = /* @__PURE__ */ new Set();
   let stopped = false;
   let closedWith = null;
-  fx.on("playerConnecting", (name2, _setKickReason, deferrals) => {
+  fx.on("playerConnecting", (name3, _setKickReason, deferrals) => {
     const tempId = String(fx.source);
     const ticked = new TickedDeferrals(deferrals);
-    const player = typeof name2 === "string" ? name2 : "";
+    const player = typeof name3 === "string" ? name3 : "";
     const join6 = new Join(deps, tempId, player, ticked);
     const handle = {
       decideNow(why) {
@@ -56746,8 +56785,8 @@ function failClosed(problems, output2) {
   registerExports({}, logger);
   registerRankCommand(() => null, output2, logger);
   const resource = fx.GetCurrentResourceName();
-  fx.on("onResourceStop", (name2) => {
-    if (name2 === resource) gate.stop();
+  fx.on("onResourceStop", (name3) => {
+    if (name3 === resource) gate.stop();
   });
   const notSetUp = async () => ["the resource is not set up:", ...problems.map((p) => `  ${p}`)];
   registerRosterCommand(
@@ -57557,7 +57596,7 @@ function attachAudit(context) {
       schedule.every(
         CATALOG_REFRESH_MS,
         async () => {
-          await catalog.load(true);
+          await catalog.refresh();
           features.departmentsRead(catalog.index);
         },
         0.1
@@ -57664,15 +57703,15 @@ function operation(doc, path) {
   const item = paths[path];
   return isObject2(item) && isObject2(item.get) ? item.get : void 0;
 }
-function parameterCheck(doc, path, name2, assumption) {
+function parameterCheck(doc, path, name3, assumption) {
   const op = operation(doc, path);
   if (!op) return { assumption, verdict: "not described", detail: `GET ${path} is not in the description` };
   const params = [
     ...asArray(op.parameters),
     ...asArray(doc.paths[path] && doc.paths[path].parameters)
   ];
-  const found = params.map((p) => resolve(doc, p)).some((p) => isObject2(p) && p.name === name2);
-  return found ? { assumption, verdict: "confirmed" } : { assumption, verdict: "not described", detail: `no \`${name2}\` parameter` };
+  const found = params.map((p) => resolve(doc, p)).some((p) => isObject2(p) && p.name === name3);
+  return found ? { assumption, verdict: "confirmed" } : { assumption, verdict: "not described", detail: `no \`${name3}\` parameter` };
 }
 function fieldsCheck(doc, path, assumption, groups) {
   const op = operation(doc, path);
@@ -57737,7 +57776,7 @@ function listedRecordFields(document, path) {
   if (isObject2(schema2) && schema2.type === "array") schema2 = resolve(document, schema2.items);
   const fields = /* @__PURE__ */ new Map();
   if (!isObject2(schema2)) return null;
-  for (const [name2, value] of propertiesOf(document, schema2)) fields.set(name2, isObject2(value) ? value : {});
+  for (const [name3, value] of propertiesOf(document, schema2)) fields.set(name3, isObject2(value) ? value : {});
   return fields;
 }
 function listQueryParameters(document, path) {
@@ -57856,10 +57895,10 @@ function checkName(text7) {
   if (/^[A-Za-z]+( [A-Za-z]+){0,2}$/.test(head)) return head;
   const words = [];
   for (const word of text7.split(" ").slice(0, 2)) {
-    const name2 = /^[A-Za-z_-]+/.exec(word)?.[0];
-    if (name2 === void 0 || VERBS.has(name2)) break;
-    words.push(name2);
-    if (name2 !== word) break;
+    const name3 = /^[A-Za-z_-]+/.exec(word)?.[0];
+    if (name3 === void 0 || VERBS.has(name3)) break;
+    words.push(name3);
+    if (name3 !== word) break;
   }
   return words.join(" ") || text7.slice(0, 20);
 }
@@ -58051,8 +58090,8 @@ function replaceFile(path, text7) {
 }
 
 // src/features/day-budget/fivem/day-file.ts
-function dayFile(resourcePath, name2 = "roster-day.json") {
-  const path = (0, import_node_path.join)(resourcePath, name2);
+function dayFile(resourcePath, name3 = "roster-day.json") {
+  const path = (0, import_node_path.join)(resourcePath, name3);
   return {
     read: () => readIfPresent(path),
     write: (text7) => replaceFile(path, text7)
@@ -58119,12 +58158,15 @@ function attachDailyBudget(context) {
   };
 }
 
+// src/kernel/shared-facts.ts
+var sharedFactsHandle = new Handle("what the servers on this key read once for all");
+
 // src/features/duty/duty-entries.ts
 var DUTY_WORDS = /* @__PURE__ */ new Set(["duty", "timelog", "timelogs", "shift", "shifts"]);
 function membersNamedByDutyEntries(entries, index) {
   const named = /* @__PURE__ */ new Set();
   const fieldNames = new Set(
-    [index.fields.end, index.fields.duration?.field].filter((name2) => !!name2)
+    [index.fields.end, index.fields.duration?.field].filter((name3) => !!name3)
   );
   for (const entry of entries) {
     let values;
@@ -58165,14 +58207,14 @@ function readDutyFields(document) {
   const parameters = listQueryParameters(document, DUTY_SESSIONS);
   const filters = new Set(parameters.map((p) => String(p.name)));
   const member = [...fields].filter(
-    ([name2, schema3]) => name2 !== "id" && isType(schema3, "string") && mentions(name2, schema3, /member/i)
+    ([name3, schema3]) => name3 !== "id" && isType(schema3, "string") && mentions(name3, schema3, /member/i)
   ).sort(([a], [b]) => Number(filters.has(b)) - Number(filters.has(a)))[0]?.[0];
   if (member === void 0) return { ok: false, why: "no field of a session names its member" };
   if (!filters.has(member))
     return { ok: false, why: `its member field ${member} is not a filter of the list` };
   const stamps = /* @__PURE__ */ new Set([STARTED_AT, CREATED_AT, "updatedAt", "deletedAt"]);
   const end = [...fields].find(
-    ([name2, schema3]) => !stamps.has(name2) && schema3.format === "date-time" && mentions(name2, schema3, /\bend|ended|stop|finish|off\b|off duty|clock(ed)?.?out/i)
+    ([name3, schema3]) => !stamps.has(name3) && schema3.format === "date-time" && mentions(name3, schema3, /\bend|ended|stop|finish|off\b|off duty|clock(ed)?.?out/i)
   )?.[0] ?? null;
   const duration3 = durationField(fields);
   if (end === null && duration3 === null)
@@ -58191,20 +58233,20 @@ function describeDutyFields(fields) {
   return parts2.join(", ");
 }
 function durationField(fields) {
-  for (const [name2, schema2] of fields) {
+  for (const [name3, schema2] of fields) {
     if (!isType(schema2, "integer") && !isType(schema2, "number")) continue;
-    if (!mentions(name2, schema2, /duration|length|elapsed|time on|on.?duty|seconds|minutes|hours/i)) continue;
-    const text7 = `${name2} ${String(schema2.description ?? "")}`;
+    if (!mentions(name3, schema2, /duration|length|elapsed|time on|on.?duty|seconds|minutes|hours/i)) continue;
+    const text7 = `${name3} ${String(schema2.description ?? "")}`;
     const unit = UNITS.find(([pattern]) => pattern.test(text7));
-    if (unit) return { field: name2, unitMs: unit[1] };
+    if (unit) return { field: name3, unitMs: unit[1] };
   }
   return null;
 }
 function unitName(ms) {
   return ms === 1e3 ? "seconds" : ms === 6e4 ? "minutes" : "hours";
 }
-function mentions(name2, schema2, pattern) {
-  const words = name2.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ");
+function mentions(name3, schema2, pattern) {
+  const words = name3.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ");
   return pattern.test(words) || pattern.test(String(schema2.description ?? ""));
 }
 function isType(schema2, type) {
@@ -58528,6 +58570,24 @@ function registerHoursCommand(deps) {
 // src/features/duty/handle.ts
 var dutyHoursHandle = new Handle("duty hours");
 
+// src/features/duty/shared-duty-fields.ts
+var DUTY_FIELDS_FACT = "duty-fields";
+var SHARED_DUTY_FIELDS_MS = 6 * 36e5;
+var name = external_exports.string().min(1).max(200);
+var storedFields = external_exports.object({
+  member: name,
+  end: name.nullable(),
+  duration: external_exports.object({ field: name, unitMs: external_exports.number().positive() }).nullable(),
+  sortable: external_exports.object({ [STARTED_AT]: external_exports.boolean(), [CREATED_AT]: external_exports.boolean() })
+});
+async function sharedDutyFields(facts) {
+  const found = await facts?.take(DUTY_FIELDS_FACT, storedFields, SHARED_DUTY_FIELDS_MS, { wait: true });
+  return found?.value ?? null;
+}
+function shareDutyFields(facts, fields) {
+  facts?.put(DUTY_FIELDS_FACT, fields);
+}
+
 // src/features/duty/index.ts
 var DEFAULT_DAYS = 7;
 function attachDutyHours(context) {
@@ -58565,16 +58625,25 @@ function attachDutyHours(context) {
     reading: () => state.kind === "reading",
     output: output2
   });
-  const describe4 = async () => {
+  const readFields = async () => {
+    const facts = context.handles.get(sharedFactsHandle);
+    const shared = await sharedDutyFields(facts);
+    if (shared) return { ok: true, fields: shared };
     let document;
     try {
       document = await api.getRaw(ROSTER_ROUTES.openapi, void 0, "background");
     } catch (error62) {
       state = { kind: "no-fields", why: `the description could not be read (${errorMessage(error62)})` };
       schedule.once(intervalMs, () => void describe4());
-      return;
+      return null;
     }
     const reading = readDutyFields(document);
+    if (reading.ok) shareDutyFields(facts, reading.fields);
+    return reading;
+  };
+  const describe4 = async () => {
+    const reading = await readFields();
+    if (reading === null) return;
     if (!reading.ok) {
       state = { kind: "no-fields", why: reading.why };
       logger.warn(`duty hours are not read: the service's description of ${DUTY_SESSIONS}: ${reading.why}.`);
@@ -58839,8 +58908,8 @@ function rankGrades(department, listed, job, catalog, order, problems) {
     let grade = byListed.get(rank2.id);
     let source = "listed";
     if (grade === void 0) {
-      const name2 = matchKey(rank2.name);
-      grade = job.grades.find((g) => matchKey(g.name) === name2 || matchKey(g.label) === name2)?.level;
+      const name3 = matchKey(rank2.name);
+      grade = job.grades.find((g) => matchKey(g.name) === name3 || matchKey(g.label) === name3)?.level;
       source = "by name";
     }
     if (grade === void 0 || junior !== null && source === "by name" && grade < junior) {
@@ -58892,18 +58961,18 @@ function jobMap(jobs) {
 }
 function jobsByName(jobs) {
   return jobMap(
-    entriesOf(jobs).map(([name2, job]) => ({
-      name: name2,
-      label: String(field(job, "label") ?? name2),
+    entriesOf(jobs).map(([name3, job]) => ({
+      name: name3,
+      label: String(field(job, "label") ?? name3),
       grades: gradesFrom(field(job, "grades"), 0)
     }))
   );
 }
-function singleJob(name2, grade, duty) {
-  if (typeof name2 !== "string" || grade === null) return null;
+function singleJob(name3, grade, duty) {
+  if (typeof name3 !== "string" || grade === null) return null;
   return {
-    primary: { job: name2, grade },
-    jobs: /* @__PURE__ */ new Map([[name2, grade]]),
+    primary: { job: name3, grade },
+    jobs: /* @__PURE__ */ new Map([[name3, grade]]),
     duty: typeof duty === "boolean" ? duty : null
   };
 }
@@ -58942,8 +59011,8 @@ var RESOURCE2 = "ND_Core";
 function ndPort() {
   const nd = () => exportsOf(RESOURCE2);
   const player = async (src) => await nd().getPlayer(Number(src)) ?? null;
-  const method = async (src, name2) => {
-    const fn = field(await player(src), name2);
+  const method = async (src, name3) => {
+    const fn = field(await player(src), name3);
     if (typeof fn !== "function") throw new Error("the character is no longer loaded");
     return fn;
   };
@@ -58956,12 +59025,12 @@ function ndPort() {
       const groups = await nd().getAllGroups();
       return jobMap(
         entriesOf(groups).flatMap(([, group]) => {
-          const name2 = field(group, "name");
-          if (typeof name2 !== "string") return [];
+          const name3 = field(group, "name");
+          if (typeof name3 !== "string") return [];
           return [
             {
-              name: name2,
-              label: String(field(group, "label") ?? name2),
+              name: name3,
+              label: String(field(group, "label") ?? name3),
               grades: gradesFrom(field(group, "ranks"), 1)
             }
           ];
@@ -58972,9 +59041,9 @@ function ndPort() {
       const character = await player(src);
       if (!character) return null;
       const jobs = /* @__PURE__ */ new Map();
-      for (const [name2, group] of entriesOf(field(character, "groups"))) {
+      for (const [name3, group] of entriesOf(field(character, "groups"))) {
         const rank3 = numberOf(field(group, "rank"));
-        if (rank3 !== null) jobs.set(name2, rank3);
+        if (rank3 !== null) jobs.set(name3, rank3);
       }
       const job = field(character, "job");
       const rank2 = typeof job === "string" ? jobs.get(job) : void 0;
@@ -59018,12 +59087,12 @@ function oxPort() {
       const state = globalThis.GlobalState;
       const names = state.groups;
       const list = [];
-      for (const [, name2] of entriesOf(names)) {
-        if (typeof name2 !== "string") continue;
-        const group = state[`group.${name2}`];
+      for (const [, name3] of entriesOf(names)) {
+        if (typeof name3 !== "string") continue;
+        const group = state[`group.${name3}`];
         list.push({
-          name: name2,
-          label: String(field(group, "label") ?? name2),
+          name: name3,
+          label: String(field(group, "label") ?? name3),
           grades: gradesFrom(field(group, "grades"), 1)
         });
       }
@@ -59034,9 +59103,9 @@ function oxPort() {
       if (field(player, "charId") === null || field(player, "charId") === void 0) return null;
       const groups = await call(src, "getGroups");
       const jobs = /* @__PURE__ */ new Map();
-      for (const [name2, grade] of entriesOf(groups)) {
+      for (const [name3, grade] of entriesOf(groups)) {
         const level = numberOf(grade);
-        if (level !== null) jobs.set(name2, level);
+        if (level !== null) jobs.set(name3, level);
       }
       return { primary: null, jobs, duty: null };
     },
@@ -59061,8 +59130,8 @@ function qbPort() {
     const getPlayer = field(await qb(), "Functions", "GetPlayer");
     return await getPlayer(Number(src)) ?? null;
   };
-  const method = async (src, name2) => {
-    const fn = field(await player(src), "Functions", name2);
+  const method = async (src, name3) => {
+    const fn = field(await player(src), "Functions", name3);
     if (typeof fn !== "function") throw new Error("the character is no longer loaded");
     return fn;
   };
@@ -59121,14 +59190,14 @@ function qbxPort() {
       const data = await player(src);
       if (!data) return null;
       const job = field(data, "job");
-      const name2 = field(job, "name");
+      const name3 = field(job, "name");
       const grade = numberOf(field(job, "grade", "level"));
       const jobs = /* @__PURE__ */ new Map();
       for (const [key2, value] of entriesOf(field(data, "jobs"))) {
         const level = numberOf(value);
         if (level !== null) jobs.set(key2, level);
       }
-      const primary = typeof name2 === "string" && grade !== null ? { job: name2, grade } : null;
+      const primary = typeof name3 === "string" && grade !== null ? { job: name3, grade } : null;
       if (primary && !jobs.has(primary.job)) jobs.set(primary.job, primary.grade);
       return {
         primary,
@@ -59204,8 +59273,8 @@ var EVENTS = [
 function listenToFrameworks(active, listener) {
   for (const [names, event, kind, from] of EVENTS) {
     fx.on(event, (first, second) => {
-      const name2 = active();
-      if (!name2 || !names.includes(name2)) return;
+      const name3 = active();
+      if (!name3 || !names.includes(name3)) return;
       if (event === "ND:updateCharacter" && second !== "job" && second !== "groups") return;
       const src = from === "src" ? first : from === "source" ? field(first, "source") : field(first, "PlayerData", "source");
       if (typeof src === "number" || typeof src === "string" && src !== "") listener[kind](String(src));
@@ -59703,15 +59772,29 @@ function attachJoinGate(context) {
 
 // src/features/key-check/index.ts
 var START_RETRY_MS = 3e4;
+var SHARED_IDENTITY_MS = 6 * 36e5;
+var sharedIdentity = external_exports.object({
+  community: external_exports.object({ id: external_exports.string().max(191).nullable(), name: external_exports.string().max(2e3) }),
+  scopes: external_exports.array(external_exports.string().max(200)).max(200)
+});
 var SCOPE_RECHECK_MS = 15 * 6e4;
 function attachKeyCheck(context) {
-  const { api, catalog: departments, schedule, logger, features } = context;
+  const { api, catalog: departments, schedule, logger, features, handles } = context;
+  const checkKey = async () => {
+    const facts = handles.get(sharedFactsHandle);
+    const known = await facts?.take("identity", sharedIdentity, SHARED_IDENTITY_MS, { wait: true });
+    if (known) return known.value;
+    const identity = await api.whoami();
+    facts?.put("identity", identity);
+    return identity;
+  };
   const recheckLater = () => {
     if (!hasScope(context.identity?.scopes ?? [], "audit:read")) schedule.once(SCOPE_RECHECK_MS, recheck);
   };
   const recheck = async () => {
     try {
       const again = await api.whoami("background");
+      handles.get(sharedFactsHandle)?.put("identity", again);
       const before = new Set(context.identity?.scopes ?? []);
       const changed = again.scopes.length !== before.size || again.scopes.some((s) => !before.has(s));
       context.identity = again;
@@ -59727,7 +59810,7 @@ function attachKeyCheck(context) {
     let verified;
     const catalog = departments.ready ? void 0 : departments.load();
     try {
-      verified = await api.whoami();
+      verified = await checkKey();
       context.identity = verified;
     } catch (error62) {
       if (isKeyRefused(error62)) {
@@ -60958,9 +61041,9 @@ function decodeMirror(json3) {
   const data = parsed.data;
   const ranks = data.ranks.map(rankOf);
   const members2 = data.members.map(
-    ([id2, name2, status, license2, assignments, createdAt, readAt]) => ({
+    ([id2, name3, status, license2, assignments, createdAt, readAt]) => ({
       id: id2,
-      name: name2,
+      name: name3,
       status,
       license: license2,
       createdAt: createdAt ?? null,
@@ -60993,8 +61076,8 @@ function decodeMirror(json3) {
 function rankToTuple(rank2) {
   return [rank2.id, rank2.departmentId, rank2.name, rank2.position];
 }
-function rankOf([id2, departmentId, name2, position]) {
-  return { id: id2, departmentId, name: name2, position };
+function rankOf([id2, departmentId, name3, position]) {
+  return { id: id2, departmentId, name: name3, position };
 }
 
 // src/features/mirror/mirror-snapshot.ts
@@ -61597,6 +61680,7 @@ var SharedCopy = class {
     if (mirror.complete && status.state.kind === "up") return;
     mirror.trust();
     status.fullRead();
+    this.parts.attachment.attach();
     void online2.followMirror();
     logger.info(
       `the roster mirror holds the shared roster's ${mirror.size} members: their joins are decided without a request.`
@@ -61664,7 +61748,7 @@ var MirrorSync = class {
     const resumeFeed = () => {
       if (this.feed) this.follow(this.feed);
     };
-    this.shared = new SharedCopy({ ...parts2, ownInStep, resumeFeed });
+    this.shared = new SharedCopy({ ...parts2, attachment, ownInStep, resumeFeed });
   }
   deps;
   mirror;
@@ -61947,9 +62031,9 @@ function serveWebPanel(resource, handler, logger) {
 var import_node_net2 = require("node:net");
 
 // src/platform/fx-http.ts
-function headerOf(request, name2) {
+function headerOf(request, name3) {
   const headers = request.headers ?? {};
-  const wanted = name2.toLowerCase();
+  const wanted = name3.toLowerCase();
   for (const key2 of Object.keys(headers)) {
     if (key2.toLowerCase() === wanted) {
       const value = headers[key2];
@@ -61958,12 +62042,12 @@ function headerOf(request, name2) {
   }
   return void 0;
 }
-function cookieOf(request, name2) {
+function cookieOf(request, name3) {
   const header = headerOf(request, "cookie");
   if (!header) return void 0;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name2) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name3) return part.slice(eq + 1).trim();
   }
   return void 0;
 }
@@ -62386,8 +62470,8 @@ var PanelMetrics = class {
   decisionSeconds;
   constructor(sources, totals) {
     const registers = [this.registry];
-    const total = (name2, help, read) => new import_prom_client.Counter({
-      name: name2,
+    const total = (name3, help, read) => new import_prom_client.Counter({
+      name: name3,
       help,
       registers,
       collect() {
@@ -62395,8 +62479,8 @@ var PanelMetrics = class {
         this.inc(read());
       }
     });
-    const gauge = (name2, help, read) => new import_prom_client.Gauge({
-      name: name2,
+    const gauge = (name3, help, read) => new import_prom_client.Gauge({
+      name: name3,
       help,
       registers,
       collect() {
@@ -62465,7 +62549,7 @@ var PanelMetrics = class {
       "When the last error happened (0: none).",
       () => Math.floor((sources.lastError()?.at ?? 0) / 1e3)
     );
-    const mirror = (name2, help, read) => gauge(name2, help, () => {
+    const mirror = (name3, help, read) => gauge(name3, help, () => {
       const report = sources.mirror();
       return report ? read(report) : 0;
     });
@@ -63364,8 +63448,8 @@ var PrincipalGrants = class {
 // src/features/permissions/fivem/ledger-file.ts
 var import_node_fs2 = require("node:fs");
 var import_node_path2 = require("node:path");
-function ledgerFile(resourcePath, name2 = "roster-principals.txt") {
-  const path = (0, import_node_path2.join)(resourcePath, name2);
+function ledgerFile(resourcePath, name3 = "roster-principals.txt") {
+  const path = (0, import_node_path2.join)(resourcePath, name3);
   return {
     read: () => readIfPresent(path),
     write: (text7) => replaceFile(path, text7),
@@ -63591,11 +63675,11 @@ function linkConnectQueue(resource, onJoin, logger, clock2) {
     }
   };
   if (fx.GetResourceState(CONNECT_QUEUE) === "started") register();
-  fx.on("onServerResourceStart", (name2) => {
-    if (name2 === CONNECT_QUEUE) register();
+  fx.on("onServerResourceStart", (name3) => {
+    if (name3 === CONNECT_QUEUE) register();
   });
-  fx.on("onResourceStop", (name2) => {
-    if (name2 !== CONNECT_QUEUE) return;
+  fx.on("onResourceStop", (name3) => {
+    if (name3 !== CONNECT_QUEUE) return;
     queue = null;
     state = "stopped";
   });
@@ -63622,9 +63706,9 @@ function stillConnecting(tempId) {
 }
 function queueTable() {
   const exportsOf2 = globalThis.exports[CONNECT_QUEUE];
-  for (const name2 of ["GetQueueExports", "Exports"]) {
+  for (const name3 of ["GetQueueExports", "Exports"]) {
     try {
-      const table = exportsOf2?.[name2]?.();
+      const table = exportsOf2?.[name3]?.();
       if (table && typeof table === "object") return table;
     } catch {
     }
@@ -63977,8 +64061,8 @@ function fieldNamed(details) {
   if (typeof details !== "object" || details === null) return null;
   if (Array.isArray(details)) return details.length > 0 ? fieldNamed(details[0]) : null;
   const record3 = details;
-  for (const name2 of ["field", "name", "path", "param", "parameter"]) {
-    const value = record3[name2];
+  for (const name3 of ["field", "name", "path", "param", "parameter"]) {
+    const value = record3[name3];
     if (typeof value === "string" && value !== "") return value.slice(0, 80);
     if (Array.isArray(value) && value.length > 0) return value.map(String).join(".").slice(0, 80);
   }
@@ -64096,7 +64180,7 @@ function waitText(ms) {
   const rest = minutes % 60;
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
-function limitText(limit, name2) {
+function limitText(limit, name3) {
   const when = waitText(limit.retryInMs);
   switch (limit.kind) {
     case "spacing":
@@ -64104,7 +64188,7 @@ function limitText(limit, name2) {
     case "hourly":
       return `You have made ${RANK_CHANGE_RULES.actorPerHour} rank changes in the last hour, the most allowed; try again in ${when}.`;
     case "target":
-      return `${name2}'s rank has been changed ${RANK_CHANGE_RULES.targetPerWindow} times in the last 10 minutes, the most allowed; try again in ${when}.`;
+      return `${name3}'s rank has been changed ${RANK_CHANGE_RULES.targetPerWindow} times in the last 10 minutes, the most allowed; try again in ${when}.`;
   }
 }
 
@@ -64113,7 +64197,7 @@ var MAX_WAIT_MS = 1e4;
 async function sendRankChange(deps, c) {
   const { api, catalog, online: online2, logger } = deps;
   const label = c.department.shortName ?? c.department.name;
-  const name2 = c.view.member.name;
+  const name3 = c.view.member.name;
   const waitMs = api.estimateWaitMs("write");
   if (waitMs > MAX_WAIT_MS) return { ok: false, reason: budgetText(waitMs) };
   deps.countTarget(c.view.member.id);
@@ -64126,16 +64210,16 @@ async function sendRankChange(deps, c) {
       deps.scopeNamed(scopeNamed(error62.serviceMessage ?? "") ?? "write");
     }
     if (code === "not_found") deps.reread(c.target);
-    logger.warn(`rank change for ${name2} in ${label} failed: ${errorMessage(error62)}`);
+    logger.warn(`rank change for ${name3} in ${label} failed: ${errorMessage(error62)}`);
     return {
       ok: false,
-      reason: rankChangeFailure(error62, { target: name2, department: label, rank: c.wanted.name })
+      reason: rankChangeFailure(error62, { target: name3, department: label, rank: c.wanted.name })
     };
   }
   const confirmed = confirmedRank(catalog, answer, c.department.id, c.wanted);
   const member = online2.recordRank(c.target, c.department.id, confirmed);
   if (member === null)
-    return { ok: false, reason: `${name2} left before the change was confirmed; it was made.` };
+    return { ok: false, reason: `${name3} left before the change was confirmed; it was made.` };
   const now = member.departments.find((d3) => d3.id === c.department.id) ?? c.department;
   const change = {
     target: { src: c.target, name: member.name, memberId: member.id },
@@ -64255,14 +64339,14 @@ function namedChoice(catalog, order, department, rank2) {
     `${department.shortName ?? department.name} has no rank "${rank2}"${names.length > 0 ? `; its ranks: ${names.join(", ")}` : ""}.`
   );
 }
-function stepChoice(ladder, direction, label, name2) {
+function stepChoice(ladder, direction, label, name3) {
   return (current) => {
     const at = current ? ladder.findIndex((r) => r.id === current.id) : ladder.length;
     if (current && at < 0) return refuse(`${current.name} is not on the ${label} rank ladder; use rank set.`);
     const next = direction === "promote" ? ladder[at - 1] : ladder[at + 1];
     if (next) return next;
     const end = direction === "promote" ? "the highest" : current ? "the lowest" : "no";
-    return refuse(`${name2} already holds ${end} rank in ${label}.`);
+    return refuse(`${name3} already holds ${end} rank in ${label}.`);
   };
 }
 
@@ -64351,10 +64435,10 @@ var RankChanges = class {
     }
     const scopeProblem = this.writeScope.missing(this.deps.scopes());
     if (scopeProblem) return refuse(scopeProblem);
-    const name2 = found.view.member.name;
+    const name3 = found.view.member.name;
     const limited = this.limits.refusal(acting.key, found.view.member.id);
-    if (limited) return refuse(limitText(limited, name2));
-    if (this.pending.has(target)) return refuse(`A rank change for ${name2} is already under way.`);
+    if (limited) return refuse(limitText(limited, name3));
+    if (this.pending.has(target)) return refuse(`A rank change for ${name3} is already under way.`);
     const waitMs = this.deps.api.estimateWaitMs("write");
     if (waitMs > MAX_WAIT_MS) return refuse(budgetText(waitMs));
     if (acting.key !== null) this.limits.countActor(acting.key);
@@ -64367,7 +64451,7 @@ var RankChanges = class {
   }
   async decide(target, { view, department }, choose, acting) {
     const label = department.shortName ?? department.name;
-    const name2 = view.member.name;
+    const name3 = view.member.name;
     const judge2 = acting.manages ? null : acting.view;
     const ids2 = judge2 ? [view.member.id, judge2.member.id] : [view.member.id];
     let fresh;
@@ -64375,22 +64459,22 @@ var RankChanges = class {
       fresh = await readFreshAssignments(this.deps.api, ids2);
     } catch (error62) {
       this.deps.logger.warn(
-        `reading ${name2}'s assignments before a rank change failed: ${errorMessage(error62)}`
+        `reading ${name3}'s assignments before a rank change failed: ${errorMessage(error62)}`
       );
-      return refuse(rankChangeFailure(error62, { target: name2, department: label, rank: "the rank" }));
+      return refuse(rankChangeFailure(error62, { target: name3, department: label, rank: "the rank" }));
     }
     const assignment2 = fresh.assignment(view.member.id, department.id);
     if (!assignment2) {
       this.reread([target]);
-      return refuse(`${name2} is no longer in ${label} on the roster; their record is being re-read.`);
+      return refuse(`${name3} is no longer in ${label} on the roster; their record is being re-read.`);
     }
     const current = heldRank(assignment2, this.deps.catalog.index);
     if (current === void 0)
-      return refuse(`${name2}'s rank in ${label} is not one this server knows yet; try again shortly.`);
+      return refuse(`${name3}'s rank in ${label} is not one this server knows yet; try again shortly.`);
     if (current?.id !== department.rank?.id) this.reread([target]);
     const wanted = choose(current);
     if ("ok" in wanted) return wanted;
-    if (current?.id === wanted.id) return refuse(`${name2} already holds ${wanted.name} in ${label}.`);
+    if (current?.id === wanted.id) return refuse(`${name3} already holds ${wanted.name} in ${label}.`);
     if (judge2) {
       const own2 = fresh.assignment(judge2.member.id, department.id);
       const rank2 = own2 ? heldRank(own2, this.deps.catalog.index) ?? null : null;
@@ -64407,7 +64491,7 @@ var RankChanges = class {
         wanted,
         ladder: this.ladder(department.id),
         order: this.deps.order,
-        name: name2,
+        name: name3,
         label
       });
       if (refusal) return refuse(refusal);
@@ -64455,6 +64539,7 @@ function attachRanks(context) {
 // src/features/share/share-store.ts
 var SHARED_START = Object.freeze({ version: 0, memberId: "" });
 var SHARED_PAGE_LIMIT = 500;
+var SHARED_FACT_MOST_BYTES = 4e6;
 var ShareStoreError = class extends Error {
   constructor(failure2, message) {
     super(message);
@@ -64562,10 +64647,10 @@ var whole = external_exports.union([
   external_exports.string().regex(/^-?\d{1,16}$/).transform(Number)
 ]).pipe(external_exports.number().int());
 var flag = external_exports.union([external_exports.boolean(), external_exports.literal(0), external_exports.literal(1)]).transform(Boolean);
-var name = external_exports.string().min(1).max(191);
+var name2 = external_exports.string().min(1).max(191);
 var memberColumns = external_exports.object({
-  member_id: name,
-  license: name.nullable(),
+  member_id: name2,
+  license: name2.nullable(),
   record: external_exports.string().nullable(),
   read_at: whole,
   version: whole.pipe(external_exports.number().min(0))
@@ -64583,7 +64668,7 @@ function memberRow(columns, schemas) {
   return { memberId: member_id, license: license2, record: member.data, readAt: read_at, version: version2 };
 }
 var stateColumns = external_exports.object({
-  reader: name.nullable(),
+  reader: name2.nullable(),
   lease_until: whole,
   version: whole.pipe(external_exports.number().min(0)),
   community: external_exports.string().max(2e3).nullable(),
@@ -64612,6 +64697,22 @@ function stateRow(columns, schemas) {
     now: row.now
   };
 }
+var factColumns = external_exports.object({ value: external_exports.string(), age: whole });
+function factRow(value, age2) {
+  const parsed = factColumns.safeParse({ value, age: age2 });
+  if (!parsed.success) return null;
+  const json3 = parseJson(parsed.data.value);
+  return json3 === void 0 ? null : { value: json3, ageMs: Math.max(0, parsed.data.age) };
+}
+function factText(value) {
+  let text7;
+  try {
+    text7 = JSON.stringify(value);
+  } catch {
+    return null;
+  }
+  return text7 !== void 0 && Buffer.byteLength(text7, "utf8") <= SHARED_FACT_MOST_BYTES ? text7 : null;
+}
 function parseJson(text7) {
   try {
     return JSON.parse(text7);
@@ -64620,8 +64721,8 @@ function parseJson(text7) {
   }
 }
 var LONGEST_NAME = 191;
-function isStorableName(name2) {
-  return name2.length > 0 && name2.length <= LONGEST_NAME;
+function isStorableName(name3) {
+  return name3.length > 0 && name3.length <= LONGEST_NAME;
 }
 function pageSize(limit) {
   return Math.min(999, Math.max(1, Math.floor(limit)));
@@ -64684,6 +64785,20 @@ var SHARE_SCHEMA = [
         KEY roster_share_writes_age (key_hash, written_at)
       ) ${TABLE_OPTIONS}`
     ]
+  },
+  {
+    version: 2,
+    statements: [
+      // What a server read from the service that the others need at start (the key's identity,
+      // departments and ranks), as JSON, with when it was written (database time).
+      `CREATE TABLE IF NOT EXISTS roster_share_facts (
+        key_hash CHAR(64) ${ASCII} NOT NULL,
+        name VARCHAR(64) ${ASCII} NOT NULL,
+        value MEDIUMTEXT NOT NULL,
+        read_at BIGINT NOT NULL,
+        PRIMARY KEY (key_hash, name)
+      ) ${TABLE_OPTIONS}`
+    ]
   }
 ];
 
@@ -64739,6 +64854,9 @@ function budgetNow(minuteMs, dayMs) {
 var SWEEP_BUDGET = `DELETE FROM roster_share_budget WHERE key_hash = ?
   AND ((period = 'm' AND window_start < ${NOW_MS} - ?) OR (period = 'd' AND window_start < ${NOW_MS} - ?))`;
 var SWEEP_WRITES = `DELETE FROM roster_share_writes WHERE key_hash = ? AND written_at < ${NOW_MS} - ?`;
+var FACT = `SELECT value, ${NOW_MS} - read_at AS age FROM roster_share_facts WHERE key_hash = ? AND name = ?`;
+var PUT_FACT = `INSERT INTO roster_share_facts (key_hash, name, value, read_at) VALUES (?, ?, ?, ${NOW_MS})
+  ON DUPLICATE KEY UPDATE value = VALUES(value), read_at = VALUES(read_at)`;
 
 // src/features/share/fivem/store-writes.ts
 function writeStatements(keyHash, token, change, reader) {
@@ -64891,6 +65009,14 @@ var OxmysqlShareStore = class {
     const of = (period) => Number(rows.find((row) => row.period === period)?.requests ?? 0) || 0;
     return { minute: of("m"), day: of("d") };
   }
+  async fact(name3) {
+    const [row] = await this.rows(FACT, [this.keyHash, name3]);
+    return row ? factRow(row.value, row.age) : null;
+  }
+  async putFact(name3, value) {
+    const text7 = factText(value);
+    if (text7 !== null) await this.calls.query(PUT_FACT, [this.keyHash, name3, text7]);
+  }
   /** One transaction: the version claimed, the members written under it, the version noted. */
   async write(change, reader) {
     const token = (0, import_node_crypto5.randomBytes)(16).toString("hex");
@@ -64948,6 +65074,56 @@ var WRITE_MS = 500;
 var FOLLOW_MS = 1e3;
 var RETRY_MS = 5e3;
 var COPY_FRESH_MS = 3e3;
+
+// src/features/share/shared-catalog.ts
+var MOST_RECORDS = 2e3;
+var storedCatalog = external_exports.object({
+  departments: external_exports.array(departmentSchema).max(MOST_RECORDS),
+  ranks: external_exports.array(rankSchema).max(MOST_RECORDS)
+});
+function shareCatalog(facts) {
+  return {
+    take: async (maxAgeMs, wait) => {
+      const found = await facts.take("catalog", storedCatalog, maxAgeMs, { wait });
+      return found && { catalog: found.value, ageMs: found.ageMs };
+    },
+    put: (catalog) => facts.put("catalog", catalog)
+  };
+}
+
+// src/features/share/shared-facts.ts
+var FACT_WAIT_MS = 5e3;
+var FACT_POLL_MS = 250;
+var FactBoard = class {
+  constructor(deps) {
+    this.deps = deps;
+  }
+  deps;
+  async take(name3, schema2, maxAgeMs, options) {
+    const { clock: clock2, sharing } = this.deps;
+    const until = clock2.now() + FACT_WAIT_MS;
+    await answerWithin(sharing.settled(), FACT_WAIT_MS, clock2, () => void 0);
+    for (; ; ) {
+      if (sharing.role() === null) return null;
+      const found = await this.read(name3, schema2, maxAgeMs);
+      if (found !== null) return found;
+      const left = until - clock2.now();
+      if (options?.wait !== true || sharing.role() !== "follower" || left <= 0) return null;
+      await new Promise((resolve2) => clock2.setTimeout(resolve2, Math.min(FACT_POLL_MS, left)));
+    }
+  }
+  put(name3, value) {
+    if (this.deps.sharing.role() === null) return;
+    this.deps.store.putFact(name3, value).catch(() => {
+    });
+  }
+  async read(name3, schema2, maxAgeMs) {
+    const fact = await this.deps.store.fact(name3).catch(() => null);
+    if (fact === null || fact.ageMs >= maxAgeMs) return null;
+    const parsed = schema2.safeParse(fact.value);
+    return parsed.success ? { value: parsed.data, ageMs: fact.ageMs } : null;
+  }
+};
 
 // src/features/share/shared-record.ts
 var text5 = external_exports.string().max(2e3);
@@ -65240,11 +65416,24 @@ var SharedRoster = class {
   stopped = false;
   /** Who holds the lease when this server does: its name and this run's mark. */
   holder;
+  nowKnown = () => {
+  };
+  /** Settles once this server first knows where it stands: reading, following or alone. */
+  known = new Promise((resolve2) => this.nowKnown = resolve2);
   /** Sharing cannot start (no oxmysql): the server runs alone from the start. */
   alone(why) {
     this.off = why;
     this.role = "alone";
     this.deps.mirror.lead(null);
+    this.nowKnown();
+  }
+  /** Resolves once this server first knows whether it reads, follows or is alone. */
+  settled() {
+    return this.known;
+  }
+  /** Whether this server reads or follows through the database now; null while it is not using it. */
+  sharingRole() {
+    return this.off === null && (this.role === "reader" || this.role === "follower") ? this.role : null;
   }
   /**
    * One step, every `WRITE_MS`: what changed is written; every `FOLLOW_MS` the database is read
@@ -65329,6 +65518,7 @@ var SharedRoster = class {
     await this.follow();
     if (this.role === "starting" && !await this.takeLeaseIfFree()) this.becomeFollower();
     this.off = null;
+    this.nowKnown();
     await this.count();
   }
   /** Reads the state and the rows above the copy's version into the mirror; takes over a lapsed lease. */
@@ -65406,6 +65596,7 @@ var SharedRoster = class {
   turnOff(error62) {
     const first = this.off === null;
     this.off = error62 instanceof Error ? error62.message : String(error62);
+    this.nowKnown();
     if (!first) return;
     const was = this.role;
     this.role = "alone";
@@ -65436,8 +65627,9 @@ function attachShare(context) {
     `${convars.endpoint}|${context.resourcePath ?? context.resource}`
   );
   let requests = 0;
+  const store = shareStore(shareKeyHash(context.settings.apiKey), SHARE_SCHEMAS, context.resource, clock2);
   const roster = new SharedRoster({
-    store: shareStore(shareKeyHash(context.settings.apiKey), SHARE_SCHEMAS, context.resource, clock2),
+    store,
     mirror,
     server,
     clock: clock2,
@@ -65450,6 +65642,13 @@ function attachShare(context) {
     }
   });
   handles.provide(shareHandle, { report: () => roster.report() });
+  const facts = new FactBoard({
+    store,
+    sharing: { settled: () => roster.settled(), role: () => roster.sharingRole() },
+    clock: clock2
+  });
+  handles.provide(sharedFactsHandle, facts);
+  context.catalog.shareThrough(shareCatalog(facts));
   return {
     start() {
       if (!oxmysqlStarted()) {
@@ -65460,6 +65659,7 @@ function attachShare(context) {
         return;
       }
       api.shareBudget(() => roster.othersUsage());
+      void roster.tick();
       schedule.every(WRITE_MS, () => roster.tick());
     },
     answered: () => {
@@ -65476,15 +65676,15 @@ var import_node_fs4 = require("node:fs");
 var import_promises = require("node:fs/promises");
 var import_node_path4 = require("node:path");
 var MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
-function snapshotFile(resourcePath, name2 = "roster-snapshot.json") {
-  const path = (0, import_node_path4.join)(resourcePath, name2);
+function snapshotFile(resourcePath, name3 = "roster-snapshot.json") {
+  const path = (0, import_node_path4.join)(resourcePath, name3);
   let background = null;
   return {
     read() {
       const size = sizeOf(path);
       if (size > MAX_SNAPSHOT_BYTES)
         throw new Error(
-          `${name2} is ${Math.round(size / 1024 / 1024)} MB, larger than a snapshot can be; it was ignored`
+          `${name3} is ${Math.round(size / 1024 / 1024)} MB, larger than a snapshot can be; it was ignored`
         );
       return readIfPresent(path);
     },
@@ -65764,31 +65964,31 @@ function isObject3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function text6(record3, ...names) {
-  for (const name2 of names) {
-    const value = record3[name2];
+  for (const name3 of names) {
+    const value = record3[name3];
     if (typeof value === "string" && value.trim() !== "") return value;
     if (typeof value === "number" && Number.isFinite(value)) return String(value);
   }
   return void 0;
 }
 function numberOf2(record3, ...names) {
-  for (const name2 of names) {
-    const value = record3[name2];
+  for (const name3 of names) {
+    const value = record3[name3];
     if (typeof value === "number" && Number.isFinite(value)) return value;
     if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)))
       return Number(value);
   }
   return void 0;
 }
-function flag2(record3, name2) {
-  const value = record3[name2];
+function flag2(record3, name3) {
+  const value = record3[name3];
   return typeof value === "boolean" ? value : void 0;
 }
 function listIn(body, ...names) {
   if (Array.isArray(body)) return body;
   if (!isObject3(body)) return void 0;
-  for (const name2 of names) {
-    const value = body[name2];
+  for (const name3 of names) {
+    const value = body[name3];
     if (Array.isArray(value)) return value;
   }
   if (isObject3(body.data)) return listIn(body.data, ...names);
@@ -65861,8 +66061,8 @@ function readIdentity(body) {
   const org = isObject3(body.org) ? body.org : {};
   const flags = {};
   if (isObject3(body.flags)) {
-    for (const [name2, value] of Object.entries(body.flags))
-      if (typeof value === "boolean") flags[name2] = value;
+    for (const [name3, value] of Object.entries(body.flags))
+      if (typeof value === "boolean") flags[name3] = value;
   }
   const scopes2 = Array.isArray(body.scopes) ? body.scopes.filter((s) => typeof s === "string") : [];
   return {
@@ -65910,8 +66110,8 @@ function readProgress(body, fields) {
   for (const item of listIn(body, fields.badges, "badges") ?? []) {
     if (typeof item === "string") badges.push({ id: item, name: item });
     else if (isObject3(item)) {
-      const name2 = text6(item, "name", "title", "id");
-      if (name2 !== void 0) badges.push({ id: text6(item, "id", "key") ?? null, name: name2 });
+      const name3 = text6(item, "name", "title", "id");
+      if (name3 !== void 0) badges.push({ id: text6(item, "id", "key") ?? null, name: name3 });
     }
   }
   return {
@@ -66344,8 +66544,8 @@ function unmatchedDepartmentLine(key2) {
 // src/features/training/fivem/alias-file.ts
 var import_node_fs5 = require("node:fs");
 var import_node_path5 = require("node:path");
-function aliasFile(resourcePath, name2 = "training-org.json") {
-  const path = (0, import_node_path5.join)(resourcePath, name2);
+function aliasFile(resourcePath, name3 = "training-org.json") {
+  const path = (0, import_node_path5.join)(resourcePath, name3);
   return {
     load() {
       try {
@@ -66406,7 +66606,7 @@ function tellPlayer2(src, text7) {
 }
 
 // src/features/training/fivem/link-command.ts
-async function linkAnswer(service, src, name2) {
+async function linkAnswer(service, src, name3) {
   const discordId = discordOf(src);
   if (discordId === null) return trainingMessages.noDiscord;
   const known = service.knownLink(discordId);
@@ -66415,7 +66615,7 @@ async function linkAnswer(service, src, name2) {
     const link = await service.lookupLink(discordId, "refresh");
     if (link.linked) return trainingMessages.alreadyLinked;
   }
-  const reply = await service.linkCodes.request(discordId, name2, "refresh");
+  const reply = await service.linkCodes.request(discordId, name3, "refresh");
   if (reply.alreadyLinked) {
     service.rememberLink(discordId, { linked: true, userSub: reply.userSub });
     return trainingMessages.alreadyLinked;
@@ -66531,8 +66731,8 @@ function attachTrainingLifecycle(service) {
   fx.on("playerJoining", () => {
     const src = String(fx.source);
     const discordId = discordOf(src);
-    const name2 = fx.GetPlayerName(src) ?? "";
-    void Promise.resolve().then(() => service.addPlayer(src, discordId, name2));
+    const name3 = fx.GetPlayerName(src) ?? "";
+    void Promise.resolve().then(() => service.addPlayer(src, discordId, name3));
   });
   fx.on("playerDropped", () => {
     service.dropPlayer(String(fx.source));
@@ -66656,12 +66856,12 @@ async function trainingVerdict(deps, player) {
   }
   return onOutage(deps, discordId);
 }
-async function online(deps, discordId, name2) {
+async function online(deps, discordId, name3) {
   const { service } = deps;
   const wasLinked = service.knownLink(discordId, true)?.linked === true;
   let link = await service.lookupLink(discordId, "join");
   if (!link.linked) {
-    const reply = await service.linkCodes.request(discordId, name2, "join").catch(() => void 0);
+    const reply = await service.linkCodes.request(discordId, name3, "join").catch(() => void 0);
     if (reply === void 0) return trainingMessages.notLinkedNoCode;
     if (!reply.alreadyLinked)
       return trainingMessages.notLinked(trainingMessages.linkCode(reply.code, reply.confirmUrl, reply.expiresAt));
@@ -66707,11 +66907,11 @@ function onOutage(deps, discordId) {
 }
 
 // src/features/training/training-report.ts
-var onOff = (flags) => Object.entries(flags).map(([name2, on]) => `${name2} ${on ? "on" : "off"}`).join(", ") || "none reported";
+var onOff = (flags) => Object.entries(flags).map(([name3, on]) => `${name3} ${on ? "on" : "off"}`).join(", ") || "none reported";
 function organisationLine(identity, previous) {
-  const { alias, name: name2, edition } = identity.org;
+  const { alias, name: name3, edition } = identity.org;
   const renamed = previous ? `, renamed from ${previous}` : "";
-  return `organisation: ${name2 ?? alias ?? "unknown"} (alias ${alias ?? "unknown"}${renamed})${edition ? `, edition ${edition}` : ""}`;
+  return `organisation: ${name3 ?? alias ?? "unknown"} (alias ${alias ?? "unknown"}${renamed})${edition ? `, edition ${edition}` : ""}`;
 }
 function consoleLines(facts) {
   const { service } = facts;
@@ -66891,17 +67091,17 @@ function linkReplyFields(shapes, fallback) {
     const confirmUrl = pick2(entries, ([, s]) => URI_FORMATS.has(format(s))) ?? pick2(
       entries,
       ([, s]) => /\b(address|url|link|page)\b/.test(describes(s)) && !TIME_FORMATS.has(format(s))
-    ) ?? pick2(entries, ([name2]) => /url|uri|href/i.test(name2));
+    ) ?? pick2(entries, ([name3]) => /url|uri|href/i.test(name3));
     if (confirmUrl === void 0) continue;
-    const times = entries.filter(([name2, s]) => name2 !== confirmUrl && TIME_FORMATS.has(format(s)));
+    const times = entries.filter(([name3, s]) => name3 !== confirmUrl && TIME_FORMATS.has(format(s)));
     const expiresAt = pick2(
       times,
-      ([name2, s]) => /expir|valid|until|deadline/.test(`${name2.toLowerCase()} ${describes(s)}`)
-    ) ?? times[0]?.[0] ?? pick2(entries, ([name2]) => name2 !== confirmUrl && /expir|valid|until/i.test(name2)) ?? fallback.expiresAt;
+      ([name3, s]) => /expir|valid|until|deadline/.test(`${name3.toLowerCase()} ${describes(s)}`)
+    ) ?? times[0]?.[0] ?? pick2(entries, ([name3]) => name3 !== confirmUrl && /expir|valid|until/i.test(name3)) ?? fallback.expiresAt;
     const rest = entries.filter(
-      ([name2, s]) => name2 !== confirmUrl && name2 !== expiresAt && !TIME_FORMATS.has(format(s))
+      ([name3, s]) => name3 !== confirmUrl && name3 !== expiresAt && !TIME_FORMATS.has(format(s))
     );
-    const code = only(rest) ?? pick2(rest, ([, s]) => /\bcode\b|\bconfirm|\benter|\btype/.test(describes(s))) ?? pick2(rest, ([, s]) => "pattern" in s || typeof s.maxLength === "number" && s.maxLength <= 32) ?? pick2(rest, ([name2]) => /code|pin|token/i.test(name2));
+    const code = only(rest) ?? pick2(rest, ([, s]) => /\bcode\b|\bconfirm|\benter|\btype/.test(describes(s))) ?? pick2(rest, ([, s]) => "pattern" in s || typeof s.maxLength === "number" && s.maxLength <= 32) ?? pick2(rest, ([name3]) => /code|pin|token/i.test(name3));
     if (code !== void 0) return { code, confirmUrl, expiresAt };
   }
   return void 0;
@@ -66917,9 +67117,9 @@ function shapesOf(raw, resolve2, depth = 0) {
   if (!schema2 || depth > 6) return [];
   const own2 = /* @__PURE__ */ new Map();
   if (isObject3(schema2.properties))
-    for (const [name2, value] of Object.entries(schema2.properties)) {
+    for (const [name3, value] of Object.entries(schema2.properties)) {
       const resolved = resolve2(value);
-      if (resolved) own2.set(name2, resolved);
+      if (resolved) own2.set(name3, resolved);
     }
   let shapes = [own2];
   if (Array.isArray(schema2.allOf))
@@ -67057,7 +67257,7 @@ var OpenApiDocument = class {
   collect(raw, names, depth) {
     const schema2 = this.resolve(raw);
     if (!schema2 || depth > 6) return;
-    if (isObject3(schema2.properties)) for (const name2 of Object.keys(schema2.properties)) names.add(name2);
+    if (isObject3(schema2.properties)) for (const name3 of Object.keys(schema2.properties)) names.add(name3);
     for (const key2 of ["oneOf", "anyOf", "allOf"]) {
       const list = schema2[key2];
       if (Array.isArray(list)) for (const each of list) this.collect(each, names, depth + 1);
@@ -67240,8 +67440,8 @@ var TrainingService = class {
     for (const [src, player] of this.players) if (player.discordId === discordId) this.announce(src);
   }
   /** A joined player: their link (reused from the gate when fresh) and training, announced once known. */
-  async addPlayer(src, discordId, name2) {
-    this.players.set(src, { discordId, name: name2 });
+  async addPlayer(src, discordId, name3) {
+    this.players.set(src, { discordId, name: name3 });
     if (discordId !== null && !this.knownLink(discordId)) {
       try {
         await this.lookupLink(discordId, "refresh");
@@ -67405,7 +67605,7 @@ function trainingSide(deps) {
     };
   };
   const requireCourses = config2.gate.requireCourses;
-  const joinCheck = requireCourses.length === 0 ? null : ({ tempId, name: name2, deadlineAt }) => trainingVerdict(
+  const joinCheck = requireCourses.length === 0 ? null : ({ tempId, name: name3, deadlineAt }) => trainingVerdict(
     {
       service,
       requireCourses,
@@ -67420,7 +67620,7 @@ function trainingSide(deps) {
       clock: clock2,
       logger
     },
-    { discordId: discordOf(tempId), name: name2 }
+    { discordId: discordOf(tempId), name: name3 }
   );
   return {
     joinCheck,
@@ -67545,11 +67745,11 @@ function run(resource, settings, output2, clock2, webToken) {
     attached.push(feature);
   }
   registerExports(exportAnswers(attached), output2.logger);
-  fx.on("onResourceStart", (name2) => {
-    if (name2 === resource) features.start();
+  fx.on("onResourceStart", (name3) => {
+    if (name3 === resource) features.start();
   });
-  fx.on("onResourceStop", (name2) => {
-    if (name2 !== resource) return;
+  fx.on("onResourceStop", (name3) => {
+    if (name3 !== resource) return;
     features.stop();
     context.schedule.stop();
     void context.api.close();

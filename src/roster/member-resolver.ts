@@ -86,6 +86,9 @@ export class MemberResolver {
    * gate), a member whose status is refused anyway is answered from the members request alone.
    */
   async resolve(license: string, lane: Lane, options: { decideOnly?: boolean } = {}): Promise<Resolution> {
+    // A mirror that answers before departments and ranks are known (restored, or another server's
+    // copy) answers once they are: the first load under way is waited for, not a lookup sent.
+    if (this.mirror?.answering && !this.deps.catalog.ready) await this.deps.catalog.load();
     const held = this.mirror?.held(license, this.namesOrNull());
     if (held?.answer) return { kind: 'answer', view: held.answer };
     const fresh = this.freshUnlessOutdated(license, held?.readAt);

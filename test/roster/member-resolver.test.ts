@@ -112,6 +112,18 @@ describe('MemberResolver, the mirror', () => {
     expect(source.calls).toMatchObject({ member: 0, lookup: 0 });
   });
 
+  it('an answering mirror before departments and ranks are known: joins wait for their one first load, not a lookup', async () => {
+    const source = fakeSource(() => lookupOf('SUSPENDED'));
+    const { members } = rosterCore(source);
+    members.useMirror(fakeMirror(lookupOf(), 10));
+    const answers = await Promise.all([
+      members.resolve(license, 'join', { decideOnly: true }),
+      members.resolve(license, 'join', { decideOnly: true }),
+    ]);
+    for (const answer of answers) expect(answer.kind === 'answer' && answer.view?.member.status).toBe('ACTIVE');
+    expect(source.calls).toMatchObject({ member: 0, lookup: 0, catalog: 1 });
+  });
+
   it('a cached answer older than what the mirror read is not taken: the service is asked, the mirror once', async () => {
     const source = fakeSource(() => lookupOf('SUSPENDED'));
     const { members, catalog, cache, clock } = rosterCore(source);

@@ -96,7 +96,7 @@ export function attachAudit(context: RosterContext): Feature {
       schedule.every(
         CATALOG_REFRESH_MS,
         async () => {
-          await catalog.load(true);
+          await catalog.refresh();
           features.departmentsRead(catalog.index);
         },
         0.1,

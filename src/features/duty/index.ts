@@ -1,4 +1,5 @@
 import type { RosterContext } from '../../kernel/context';
+import { sharedFactsHandle } from '../../kernel/shared-facts';
 import { serverId } from '../../platform/arguments';
 import { errorMessage } from '../../platform/error-message';
 import { fx } from '../../platform/natives';
@@ -6,11 +7,18 @@ import { hasScope, ROSTER_ROUTES } from '../../roster/client';
 import type { ExportingFeature } from '../exports/exporting-feature';
 import type { ExportAnswers } from '../exports/fivem/safe-exports';
 import { membersNamedByDutyEntries } from './duty-entries';
-import { DUTY_SESSIONS, type DutyFields, describeDutyFields, readDutyFields } from './duty-fields';
+import {
+  DUTY_SESSIONS,
+  type DutyFields,
+  type DutyFieldsReading,
+  describeDutyFields,
+  readDutyFields,
+} from './duty-fields';
 import { DutyLedger } from './duty-ledger';
 import { DUTY_BATCH, DutyReader, dutyBudget } from './duty-reader';
 import { registerHoursCommand } from './fivem/hours-command';
 import { dutyHoursHandle } from './handle';
+import { shareDutyFields, sharedDutyFields } from './shared-duty-fields';
 
 const DEFAULT_DAYS = 7;
 
@@ -68,17 +76,28 @@ export function attachDutyHours(context: RosterContext): ExportingFeature {
     output,
   });
 
-  /** Reads the description until it answers, then the sessions every interval. */
-  const describe = async (): Promise<void> => {
+  /** The fields another server on the key read, else the service's description, read here. */
+  const readFields = async (): Promise<DutyFieldsReading | null> => {
+    const facts = context.handles.get(sharedFactsHandle);
+    const shared = await sharedDutyFields(facts);
+    if (shared) return { ok: true, fields: shared };
     let document: unknown;
     try {
       document = await api.getRaw(ROSTER_ROUTES.openapi, undefined, 'background');
     } catch (error) {
       state = { kind: 'no-fields', why: `the description could not be read (${errorMessage(error)})` };
       schedule.once(intervalMs, () => void describe());
-      return;
+      return null;
     }
     const reading = readDutyFields(document);
+    if (reading.ok) shareDutyFields(facts, reading.fields);
+    return reading;
+  };
+
+  /** Reads the description until it answers, then the sessions every interval. */
+  const describe = async (): Promise<void> => {
+    const reading = await readFields();
+    if (reading === null) return;
     if (!reading.ok) {
       state = { kind: 'no-fields', why: reading.why };
       logger.warn(`duty hours are not read: the service's description of ${DUTY_SESSIONS}: ${reading.why}.`);

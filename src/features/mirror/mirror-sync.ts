@@ -73,7 +73,7 @@ export class MirrorSync {
     const resumeFeed = () => {
       if (this.feed) this.follow(this.feed);
     };
-    this.shared = new SharedCopy({ ...parts, ownInStep, resumeFeed });
+    this.shared = new SharedCopy({ ...parts, attachment, ownInStep, resumeFeed });
   }
 
   /** The mirror saved before a restart, held at once; true: it catches up (`MirrorSnapshot.restore`). */

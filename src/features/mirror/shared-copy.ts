@@ -1,4 +1,5 @@
 import type { AuditPosition } from '../audit/audit-feed';
+import type { MirrorAttachment } from './mirror-attachment';
 import type { AuditStep } from './mirror-catch-up';
 import type { MirrorFreshness } from './mirror-freshness';
 import type { MirrorReads } from './mirror-reads';
@@ -27,6 +28,8 @@ export interface SharedCopyParts {
   status: MirrorStatus;
   step: AuditStep;
   reads: MirrorReads;
+  /** Lets the roster find what is held: from the first complete copy, before the key check ends. */
+  attachment: Pick<MirrorAttachment, 'attach'>;
   /** `resyncMs`: how old a full read the copy may lead on from; the players online it reaches. */
   deps: Pick<MirrorSyncDeps, 'clock' | 'logger' | 'resyncMs' | 'online' | 'onlineLicenses'>;
   /** The resource stops: nothing more is applied or read. */
@@ -106,6 +109,8 @@ export class SharedCopy {
     if (mirror.complete && status.state.kind === 'up') return;
     mirror.trust();
     status.fullRead();
+    // The rows are this key's: joins are decided from them at once, as from a restored snapshot.
+    this.parts.attachment.attach();
     void online.followMirror();
     logger.info(
       `the roster mirror holds the shared roster's ${mirror.size} members: their joins are decided without a request.`,

@@ -1,5 +1,6 @@
 import type { RosterContext } from '../../kernel/context';
 import type { Feature } from '../../kernel/feature';
+import { sharedFactsHandle } from '../../kernel/shared-facts';
 import { sharedMirrorHandle } from '../mirror/handle';
 import { shareStore } from './fivem/database-store';
 import { oxmysqlStarted, serverConvars } from './fivem/oxmysql-state';
@@ -7,6 +8,8 @@ import { shareHandle } from './handle';
 import { serverName } from './server-name';
 import { shareDoctorLine, shareStatusLine } from './share-lines';
 import { WRITE_MS } from './share-timing';
+import { shareCatalog } from './shared-catalog';
+import { FactBoard } from './shared-facts';
 import { SHARE_SCHEMAS } from './shared-record';
 import { SharedRoster } from './shared-roster';
 import { shareKeyHash } from './store-key';
@@ -28,8 +31,9 @@ export function attachShare(context: RosterContext): Feature {
     `${convars.endpoint}|${context.resourcePath ?? context.resource}`,
   );
   let requests = 0;
+  const store = shareStore(shareKeyHash(context.settings.apiKey), SHARE_SCHEMAS, context.resource, clock);
   const roster = new SharedRoster({
-    store: shareStore(shareKeyHash(context.settings.apiKey), SHARE_SCHEMAS, context.resource, clock),
+    store,
     mirror,
     server,
     clock,
@@ -42,6 +46,14 @@ export function attachShare(context: RosterContext): Feature {
     },
   });
   handles.provide(shareHandle, { report: () => roster.report() });
+  // The key's identity, departments and ranks: read once for the servers on the key.
+  const facts = new FactBoard({
+    store,
+    sharing: { settled: () => roster.settled(), role: () => roster.sharingRole() },
+    clock,
+  });
+  handles.provide(sharedFactsHandle, facts);
+  context.catalog.shareThrough(shareCatalog(facts));
   return {
     start() {
       if (!oxmysqlStarted()) {
@@ -53,6 +65,8 @@ export function attachShare(context: RosterContext): Feature {
       }
       // The key's minute and day kept for every server on it, while the counts are shared.
       api.shareBudget(() => roster.othersUsage());
+      // At once: what this server reads at start waits to know whether another server read it.
+      void roster.tick();
       schedule.every(WRITE_MS, () => roster.tick());
     },
     answered: () => {

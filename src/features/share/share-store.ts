@@ -92,6 +92,19 @@ export interface SharedPage<R> {
  */
 export const SHARED_PAGE_LIMIT = 500;
 
+/**
+ * Something a server read from the service that every server on the key needs at start (who the
+ * key belongs to, the departments and ranks): its JSON as written, and how long ago it was written
+ * on the database's clock.
+ */
+export interface SharedFact {
+  value: unknown;
+  ageMs: number;
+}
+
+/** A fact larger than this is not shared (a catalog of 2,000 departments and ranks is ~400 KB). */
+export const SHARED_FACT_MOST_BYTES = 4_000_000;
+
 /** The key's shared request counts in the database's current minute and UTC day. */
 export interface SharedBudget {
   minute: number;
@@ -133,6 +146,10 @@ export interface ShareStore<R, A> {
   count(requests: number): Promise<SharedBudget>;
   /** This minute's and today's counts. */
   budget(): Promise<SharedBudget>;
+  /** The fact written under `name`; null when none was, or what was written is not JSON. */
+  fact(name: string): Promise<SharedFact | null>;
+  /** Writes (or replaces) the fact `name`, read from the service just now. */
+  putFact(name: string, value: unknown): Promise<void>;
 }
 
 /** How the store reads what it wrote: a record and an audit position are validated like the service's answers. */

@@ -76,6 +76,9 @@ export class SharedRoster {
   private stopped = false;
   /** Who holds the lease when this server does: its name and this run's mark. */
   private readonly holder: string;
+  private nowKnown = () => {};
+  /** Settles once this server first knows where it stands: reading, following or alone. */
+  private readonly known = new Promise<void>((resolve) => (this.nowKnown = resolve));
 
   constructor(private readonly deps: SharedRosterDeps) {
     this.holder = runHolder(deps.server);
@@ -91,6 +94,17 @@ export class SharedRoster {
     this.off = why;
     this.role = 'alone';
     this.deps.mirror.lead(null);
+    this.nowKnown();
+  }
+
+  /** Resolves once this server first knows whether it reads, follows or is alone. */
+  settled(): Promise<void> {
+    return this.known;
+  }
+
+  /** Whether this server reads or follows through the database now; null while it is not using it. */
+  sharingRole(): 'reader' | 'follower' | null {
+    return this.off === null && (this.role === 'reader' || this.role === 'follower') ? this.role : null;
   }
 
   /**
@@ -184,6 +198,7 @@ export class SharedRoster {
     await this.follow();
     if (this.role === 'starting' && !(await this.takeLeaseIfFree())) this.becomeFollower();
     this.off = null;
+    this.nowKnown();
     await this.count();
   }
 
@@ -272,6 +287,7 @@ export class SharedRoster {
   private turnOff(error: unknown): void {
     const first = this.off === null;
     this.off = error instanceof Error ? error.message : String(error);
+    this.nowKnown();
     if (!first) return;
     const was = this.role;
     this.role = 'alone';

@@ -5,6 +5,7 @@ import {
   type SharedBudget,
   type SharedChange,
   type SharedCursor,
+  type SharedFact,
   type SharedMemberChange,
   type SharedPage,
   type SharedState,
@@ -15,6 +16,8 @@ import {
 } from './share-store';
 import {
   compareMemberIds,
+  factRow,
+  factText,
   isStorableName,
   type MemberColumns,
   memberRow,
@@ -51,6 +54,8 @@ export class MemoryShareTables {
     string,
     { keyHash: string; period: 'm' | 'd'; windowStart: number; requests: number }
   >();
+  /** `roster_share_facts`: by key hash and name, the JSON and when it was written. */
+  readonly facts = new Map<string, { value: string; readAt: number }>();
   migrated = false;
   /** While set, every call of every store over these tables rejects with this failure. */
   failing: ShareStoreFailure | null = null;
@@ -163,6 +168,18 @@ export class MemoryShareStore<R, A> implements ShareStore<R, A> {
   async budget(): Promise<SharedBudget> {
     this.check();
     return this.budgetAt(this.now());
+  }
+
+  async fact(name: string): Promise<SharedFact | null> {
+    this.check();
+    const row = this.tables.facts.get(`${this.keyHash}|${name}`);
+    return row ? factRow(row.value, this.now() - row.readAt) : null;
+  }
+
+  async putFact(name: string, value: unknown): Promise<void> {
+    this.check();
+    const text = factText(value);
+    if (text !== null) this.tables.facts.set(`${this.keyHash}|${name}`, { value: text, readAt: this.now() });
   }
 
   private budgetAt(now: number): SharedBudget {

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { type SharedMemberRow, type SharedState, type ShareSchemas, ShareStoreError } from './share-store';
+import {
+  SHARED_FACT_MOST_BYTES,
+  type SharedFact,
+  type SharedMemberRow,
+  type SharedState,
+  type ShareSchemas,
+  ShareStoreError,
+} from './share-store';
 
 /*
  * Rows as the database gives them back, validated before anything of them is used: the tables
@@ -100,6 +107,30 @@ export function stateRow<A>(columns: StateColumns, schemas: ShareSchemas<unknown
     updatedAt: row.updated_at,
     now: row.now,
   };
+}
+
+const factColumns = z.object({ value: z.string(), age: whole });
+
+/**
+ * A fact row: its JSON and age, or null when it does not parse (the caller then reads the service
+ * itself). A fact written by a server whose clock ran ahead is as old as written now, not younger.
+ */
+export function factRow(value: unknown, age: unknown): SharedFact | null {
+  const parsed = factColumns.safeParse({ value, age });
+  if (!parsed.success) return null;
+  const json = parseJson(parsed.data.value);
+  return json === undefined ? null : { value: json, ageMs: Math.max(0, parsed.data.age) };
+}
+
+/** A fact as stored: its JSON, or null when it cannot be (not JSON, or too large to share). */
+export function factText(value: unknown): string | null {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return null;
+  }
+  return text !== undefined && Buffer.byteLength(text, 'utf8') <= SHARED_FACT_MOST_BYTES ? text : null;
 }
 
 function parseJson(text: string): unknown {

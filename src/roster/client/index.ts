@@ -14,6 +14,7 @@ export {
   type ServiceErrorCode,
 } from '../../http';
 export { joinHoldMs } from './member-lookups';
+export { departmentSchema, rankSchema } from './record-schemas';
 export {
   createRosterApi,
   type QueryValues,

@@ -151,3 +151,16 @@ describe('failures', () => {
     await expect(fresh.lease('main', 1)).rejects.toBeInstanceOf(ShareStoreError);
   });
 });
+
+describe('shared facts', () => {
+  it('are read back with their age on the tables’ clock, per key, and replaced by a newer read', async () => {
+    expect(await store.fact('identity')).toBeNull();
+    await store.putFact('identity', { scopes: ['a'] });
+    await clock.advance(5_000);
+    expect(await store.fact('identity')).toEqual({ value: { scopes: ['a'] }, ageMs: 5_000 });
+    const other = new MemoryShareStore(tables, OTHER_KEY, schemas);
+    expect(await other.fact('identity')).toBeNull();
+    await store.putFact('identity', { scopes: [] });
+    expect(await store.fact('identity')).toEqual({ value: { scopes: [] }, ageMs: 0 });
+  });
+});

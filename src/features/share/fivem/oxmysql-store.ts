@@ -5,6 +5,7 @@ import {
   type SharedBudget,
   type SharedChange,
   type SharedCursor,
+  type SharedFact,
   type SharedMemberChange,
   type SharedPage,
   type SharedState,
@@ -12,7 +13,15 @@ import {
   type ShareStore,
   ShareStoreError,
 } from '../share-store';
-import { type MemberColumns, memberRow, pageSize, type StateColumns, stateRow } from '../store-rows';
+import {
+  factRow,
+  factText,
+  type MemberColumns,
+  memberRow,
+  pageSize,
+  type StateColumns,
+  stateRow,
+} from '../store-rows';
 import type { OxmysqlCalls, OxTransaction, OxValues } from './oxmysql-calls';
 import { CREATE_SCHEMA_TABLE, type SchemaStep, SHARE_SCHEMA } from './store-schema';
 import * as sql from './store-sql';
@@ -157,6 +166,16 @@ export class OxmysqlShareStore<R, A> implements ShareStore<R, A> {
     const rows = await this.rows(sql.budgetNow(BUDGET_MINUTE_MS, BUDGET_DAY_MS), [this.keyHash]);
     const of = (period: string) => Number(rows.find((row) => row.period === period)?.requests ?? 0) || 0;
     return { minute: of('m'), day: of('d') };
+  }
+
+  async fact(name: string): Promise<SharedFact | null> {
+    const [row] = await this.rows(sql.FACT, [this.keyHash, name]);
+    return row ? factRow(row.value, row.age) : null;
+  }
+
+  async putFact(name: string, value: unknown): Promise<void> {
+    const text = factText(value);
+    if (text !== null) await this.calls.query(sql.PUT_FACT, [this.keyHash, name, text]);
   }
 
   /** One transaction: the version claimed, the members written under it, the version noted. */

@@ -75,4 +75,18 @@ export const SHARE_SCHEMA: readonly SchemaStep[] = [
       ) ${TABLE_OPTIONS}`,
     ],
   },
+  {
+    version: 2,
+    statements: [
+      // What a server read from the service that the others need at start (the key's identity,
+      // departments and ranks), as JSON, with when it was written (database time).
+      `CREATE TABLE IF NOT EXISTS roster_share_facts (
+        key_hash CHAR(64) ${ASCII} NOT NULL,
+        name VARCHAR(64) ${ASCII} NOT NULL,
+        value MEDIUMTEXT NOT NULL,
+        read_at BIGINT NOT NULL,
+        PRIMARY KEY (key_hash, name)
+      ) ${TABLE_OPTIONS}`,
+    ],
+  },
 ];

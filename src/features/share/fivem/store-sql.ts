@@ -99,3 +99,7 @@ export function budgetNow(minuteMs: number, dayMs: number): string {
 export const SWEEP_BUDGET = `DELETE FROM roster_share_budget WHERE key_hash = ?
   AND ((period = 'm' AND window_start < ${NOW_MS} - ?) OR (period = 'd' AND window_start < ${NOW_MS} - ?))`;
 export const SWEEP_WRITES = `DELETE FROM roster_share_writes WHERE key_hash = ? AND written_at < ${NOW_MS} - ?`;
+
+export const FACT = `SELECT value, ${NOW_MS} - read_at AS age FROM roster_share_facts WHERE key_hash = ? AND name = ?`;
+export const PUT_FACT = `INSERT INTO roster_share_facts (key_hash, name, value, read_at) VALUES (?, ?, ?, ${NOW_MS})
+  ON DUPLICATE KEY UPDATE value = VALUES(value), read_at = VALUES(read_at)`;
