@@ -58304,25 +58304,43 @@ var DutyLedger = class {
 
 // src/features/duty/duty-read-plan.ts
 var DUTY_BATCH = 100;
+var OVERLAP_MS = 10 * 6e4;
+var CARRY_ON_MS = 36e5;
 function dutyBudget(onlineMembers) {
   return Math.ceil(onlineMembers / DUTY_BATCH);
 }
-function planBatches(reads) {
-  const full = [];
-  const stored = [];
-  for (const entry of reads) {
-    const [, member] = entry;
-    (member.full !== null || member.fullWanted || member.storedAfter === null ? full : stored).push(entry);
-  }
-  const batches = [...batchesOf(full, true), ...batchesOf(stored, false)];
-  return batches.sort((a, b) => a.due - b.due || Number(b.full) - Number(a.full));
+function unread(turn) {
+  return { storedAfter: null, due: turn, full: null, fullWanted: true, openAfter: null };
 }
-function batchesOf(entries, full) {
+var ORDER = { full: 0, stored: 1, community: 2, open: 3 };
+function planBatches(reads, options) {
+  const kinds = {
+    full: [],
+    stored: [],
+    open: []
+  };
+  for (const entry of reads) {
+    const [name2, member] = entry;
+    if (member.full !== null || member.fullWanted || member.storedAfter === null) kinds.full.push(entry);
+    else if (options.coveredFrom === null || member.storedAfter < options.coveredFrom)
+      kinds.stored.push(entry);
+    else if (options.onDuty(name2)) kinds.open.push(entry);
+  }
+  const batches = [
+    ...batchesOf(kinds.full, "full"),
+    ...batchesOf(kinds.stored, "stored"),
+    ...batchesOf(kinds.open, "open")
+  ];
+  if (options.communityDue !== null)
+    batches.push({ kind: "community", members: [], due: options.communityDue });
+  return batches.sort((a, b) => a.due - b.due || ORDER[a.kind] - ORDER[b.kind]);
+}
+function batchesOf(entries, kind) {
   entries.sort(([, a], [, b]) => a.due - b.due || (a.storedAfter ?? 0) - (b.storedAfter ?? 0));
   const batches = [];
   for (let i = 0; i < entries.length; i += DUTY_BATCH) {
     const slice = entries.slice(i, i + DUTY_BATCH);
-    batches.push({ full, members: slice.map(([member]) => member), due: slice[0][1].due });
+    batches.push({ kind, members: slice.map(([member]) => member), due: slice[0][1].due });
   }
   return batches;
 }
@@ -58353,8 +58371,42 @@ function dateOf(value) {
   return Number.isNaN(time3) ? null : time3;
 }
 
+// src/features/duty/duty-list.ts
+async function listSessions(deps, tracked, members2, field2, after, maxPages) {
+  const { fields, ledger } = deps;
+  const query = {
+    ...members2 === null ? {} : { [fields.member]: members2 },
+    [`${field2}.after`]: new Date(after).toISOString(),
+    ...fields.sortable[field2] ? { sort: field2 } : {}
+  };
+  const items = await deps.list(DUTY_SESSIONS, query, "background", maxPages);
+  const wanted = members2 === null ? tracked : new Set(members2);
+  const listed = [];
+  for (const item of items) {
+    const session = readListedSession(item, fields);
+    if (session === null) continue;
+    if (wanted.has(session.member))
+      ledger.add(session.member, session.id, {
+        start: session.start,
+        end: session.end,
+        stored: session.stored
+      });
+    if (members2 === null || wanted.has(session.member)) listed.push(session);
+  }
+  return {
+    listed,
+    pages: Math.max(1, Math.ceil(items.length / DUTY_BATCH)),
+    // Full pages up to the budget: more may follow, read from the last one at the next refresh.
+    complete: items.length < maxPages * DUTY_BATCH
+  };
+}
+function latestStored(listed) {
+  let latest = null;
+  for (const session of listed) latest = Math.max(latest ?? session.stored, session.stored);
+  return latest;
+}
+
 // src/features/duty/duty-reader.ts
-var OVERLAP_MS = 10 * 6e4;
 var DAY_MS4 = 864e5;
 var DutyReader = class {
   constructor(deps) {
@@ -58363,26 +58415,41 @@ var DutyReader = class {
   deps;
   reads = /* @__PURE__ */ new Map();
   turn = 0;
+  /**
+   * When this server's own community read is due (it goes first when it waited longest); null
+   * before the first, which is due from the refresh after the first member was read.
+   */
+  communityDue = null;
   last = null;
-  async refresh(online2, budget) {
+  async refresh(online2, budget, source = { own: true }) {
     const { ledger, clock: clock2 } = this.deps;
     const here = new Set(online2);
     for (const member of [...this.reads.keys()]) if (!here.has(member)) this.forget(member);
     const now = clock2.now();
     ledger.prune(now);
     this.turn++;
-    for (const member of here)
-      if (!this.reads.has(member))
-        this.reads.set(member, { storedAfter: null, due: this.turn, full: null, fullWanted: true });
-    const done = { at: now, members: 0, reread: 0, requests: 0, sessions: 0 };
-    const batches = planBatches(this.reads);
+    for (const member of here) if (!this.reads.has(member)) this.reads.set(member, unread(this.turn));
+    const done = { at: now, members: 0, reread: 0, requests: 0, sessions: 0, community: null };
+    const carryOn = source.own ? source.carryOn ?? null : null;
+    const ownRead = source.own && this.communityFrom(now, carryOn) !== null;
+    if (ownRead) this.communityDue ??= this.turn;
+    const batches = planBatches(this.reads, {
+      onDuty: (member) => ledger.openStoredSince(member) !== null,
+      coveredFrom: source.own ? Number.NEGATIVE_INFINITY : source.coveredFrom,
+      communityDue: ownRead ? this.communityDue : null
+    });
     for (const [i, batch] of batches.entries()) {
       if (done.requests >= budget) break;
       const share = Math.max(1, budget - done.requests - (batches.length - i - 1));
-      const read = batch.full ? await this.readFull(batch.members, share, now) : await this.readStored(batch.members, share, now);
-      done.requests += read.pages;
+      let read;
+      if (batch.kind === "community") {
+        const community = await this.readCommunity(this.communityFrom(now, carryOn), share);
+        done.community = community.read;
+        read = community;
+      } else read = await this.readBatch(batch, share, now);
+      done.requests += read.requests;
       done.sessions += read.sessions;
-      done.members += read.completed;
+      done.members += read.members;
       done.reread += read.reread;
     }
     this.last = done;
@@ -58405,6 +58472,44 @@ var DutyReader = class {
     this.reads.delete(member);
     this.deps.ledger.forget(member);
   }
+  /**
+   * Sessions another server listed in its community read, stored up to `after`: kept for the
+   * members online here, whose stored sessions are then known up to `after` when they were known
+   * from `coveredFrom` (the shared reads before reached them without a gap).
+   */
+  applyShared(sessions, coveredFrom, after) {
+    const { ledger } = this.deps;
+    for (const session of sessions) {
+      if (!this.reads.has(session.member)) continue;
+      ledger.add(session.member, session.id, {
+        start: session.start,
+        end: session.end,
+        stored: session.stored
+      });
+    }
+    if (after === null) return;
+    for (const reads of this.reads.values())
+      if (reads.storedAfter !== null && reads.storedAfter >= coveredFrom)
+        reads.storedAfter = Math.max(reads.storedAfter, after);
+  }
+  /**
+   * Where this server's community read starts: where the members' own reads stopped (the
+   * earliest), or where the shared read stopped when that is earlier and recent; null when no
+   * member has been read yet.
+   */
+  communityFrom(now, carryOn) {
+    let from = null;
+    for (const { storedAfter } of this.reads.values())
+      if (storedAfter !== null) from = Math.min(from ?? storedAfter, storedAfter);
+    if (from === null) return null;
+    if (carryOn !== null && carryOn < from && carryOn >= from - CARRY_ON_MS) from = carryOn;
+    return Math.max(from, now - KEPT_DAYS * DAY_MS4);
+  }
+  readBatch(batch, maxPages, now) {
+    if (batch.kind === "full") return this.readFull(batch.members, maxPages, now);
+    if (batch.kind === "stored") return this.readStored(batch.members, maxPages, now);
+    return this.readOnDuty(batch.members, maxPages);
+  }
   async readFull(members2, maxPages, now) {
     const { ledger } = this.deps;
     const windowStart = now - KEPT_DAYS * DAY_MS4;
@@ -58419,7 +58524,14 @@ var DutyReader = class {
       fulls.set(member, reads.full);
     }
     const after = Math.min(...[...fulls.values()].map((full) => full.startedAfter));
-    const { listed, pages, complete } = await this.list(members2, STARTED_AT, after, maxPages);
+    const { listed, pages, complete } = await listSessions(
+      this.deps,
+      this.reads,
+      members2,
+      STARTED_AT,
+      after,
+      maxPages
+    );
     let lastStart = null;
     for (const session of listed) {
       fulls.get(session.member)?.unlisted.delete(session.id);
@@ -58434,62 +58546,100 @@ var DutyReader = class {
         if (ledger.isKnown(member)) reread++;
         ledger.markKnown(member);
         reads.full = null;
-        this.caughtUp(member, reads, full.began, now);
+        this.caughtUp(reads, full.began, now);
         completed++;
       } else if (lastStart !== null) full.startedAfter = Math.max(full.startedAfter, lastStart - 1);
     }
-    return { pages, sessions: listed.length, completed, reread };
-  }
-  async readStored(members2, maxPages, now) {
-    const began = this.serviceNow();
-    const after = Math.min(...members2.map((member) => this.reads.get(member).storedAfter));
-    const { listed, pages, complete } = await this.list(members2, CREATED_AT, after, maxPages);
-    let lastStored = null;
-    for (const session of listed) lastStored = Math.max(lastStored ?? session.stored, session.stored);
-    for (const member of members2) {
-      const reads = this.reads.get(member);
-      if (complete) this.caughtUp(member, reads, began, now);
-      else if (lastStored !== null) reads.storedAfter = Math.max(reads.storedAfter, lastStored - 1);
-    }
-    return { pages, sessions: listed.length, completed: complete ? members2.length : 0, reread: 0 };
+    return { requests: pages, sessions: listed.length, members: completed, reread };
   }
   /**
-   * Read up to `began`: the next read asks for what was stored since (a little before), and from
-   * before the earliest session still on duty, so its end is seen; never from before the window.
+   * What was stored for members the community read does not cover, from where their reads
+   * stopped — or from before their earliest session still on duty, so its end is seen too.
    */
-  caughtUp(member, reads, began, now) {
-    const open3 = this.deps.ledger.openStoredSince(member);
-    const from = Math.min(began - OVERLAP_MS, open3 === null ? began : open3 - 1);
-    reads.storedAfter = Math.max(from, now - KEPT_DAYS * DAY_MS4);
-    reads.due = this.turn + 1;
-  }
-  /** One request's pages for `members`, sessions with `field` after `after`; keeps what it lists. */
-  async list(members2, field2, after, maxPages) {
-    const { fields, ledger } = this.deps;
-    const query = {
-      [fields.member]: members2,
-      [`${field2}.after`]: new Date(after).toISOString(),
-      ...fields.sortable[field2] ? { sort: field2 } : {}
-    };
-    const items = await this.deps.list(DUTY_SESSIONS, query, "background", maxPages);
-    const wanted = new Set(members2);
-    const listed = [];
-    for (const item of items) {
-      const session = readListedSession(item, fields);
-      if (session === null || !wanted.has(session.member)) continue;
-      ledger.add(session.member, session.id, {
-        start: session.start,
-        end: session.end,
-        stored: session.stored
-      });
-      listed.push(session);
+  async readStored(members2, maxPages, now) {
+    const { ledger } = this.deps;
+    const began = this.serviceNow();
+    const after = Math.min(
+      ...members2.map((member) => {
+        const open3 = ledger.openStoredSince(member);
+        const stored = this.reads.get(member).storedAfter;
+        return open3 === null ? stored : Math.min(stored, open3 - 1);
+      })
+    );
+    const { listed, pages, complete } = await listSessions(
+      this.deps,
+      this.reads,
+      members2,
+      CREATED_AT,
+      after,
+      maxPages
+    );
+    const lastStored = latestStored(listed);
+    for (const member of members2) {
+      const reads = this.reads.get(member);
+      if (complete) this.caughtUp(reads, began, now);
+      else if (lastStored !== null) reads.storedAfter = Math.max(reads.storedAfter, lastStored - 1);
     }
-    return {
-      listed,
-      pages: Math.max(1, Math.ceil(items.length / DUTY_BATCH)),
-      // Full pages up to the budget: more may follow, read from the last one at the next refresh.
-      complete: items.length < maxPages * DUTY_BATCH
+    return { requests: pages, sessions: listed.length, members: complete ? members2.length : 0, reread: 0 };
+  }
+  /**
+   * The sessions of members on duty, listed again from the earliest one's stamp: a session's end
+   * does not change when it was stored, so no read of what was stored since shows it.
+   */
+  async readOnDuty(members2, maxPages) {
+    const { ledger } = this.deps;
+    const from = (member) => {
+      const reads = this.reads.get(member);
+      return reads.openAfter ?? (ledger.openStoredSince(member) ?? Number.POSITIVE_INFINITY) - 1;
     };
+    const after = Math.min(...members2.map(from));
+    const { listed, pages, complete } = await listSessions(
+      this.deps,
+      this.reads,
+      members2,
+      CREATED_AT,
+      after,
+      maxPages
+    );
+    const lastStored = latestStored(listed);
+    for (const member of members2) {
+      const reads = this.reads.get(member);
+      const reached = complete || lastStored === null || from(member) < lastStored - 1;
+      reads.openAfter = reached ? null : lastStored - 1;
+      if (reached) reads.due = this.turn + 1;
+    }
+    return { requests: pages, sessions: listed.length, members: 0, reread: 0 };
+  }
+  /** Everything the community stored after `from`, no member filter; kept for the members read here. */
+  async readCommunity(from, maxPages) {
+    const began = this.serviceNow();
+    const { listed, pages, complete } = await listSessions(
+      this.deps,
+      this.reads,
+      null,
+      CREATED_AT,
+      from,
+      maxPages
+    );
+    const lastStored = latestStored(listed);
+    const after = complete ? began - OVERLAP_MS : lastStored === null ? from : Math.max(from, lastStored - 1);
+    for (const reads of this.reads.values())
+      if (reads.storedAfter !== null && reads.storedAfter >= from)
+        reads.storedAfter = Math.max(reads.storedAfter, after);
+    if (complete) this.communityDue = this.turn + 1;
+    return {
+      requests: pages,
+      sessions: listed.length,
+      members: 0,
+      reread: 0,
+      read: { from, after, sessions: listed }
+    };
+  }
+  /** Read up to `began`: the next read asks for what was stored since, a little before; never before the window. */
+  caughtUp(reads, began, now) {
+    const from = Math.max(began - OVERLAP_MS, now - KEPT_DAYS * DAY_MS4);
+    reads.storedAfter = Math.max(reads.storedAfter ?? from, from);
+    reads.due = this.turn + 1;
   }
   serviceNow() {
     return this.deps.serviceTime?.() ?? this.deps.clock.now();
@@ -58655,7 +58805,7 @@ function dutyLines(state, intervalSeconds, auditRead) {
       return [
         `\u2713 duty hours: ${DUTY_SESSIONS} fields, from the service's description: ${state.described}.`,
         `  At most one request per ${DUTY_BATCH} online members every ${intervalSeconds} s${last ? `; last read: ${last.members} member(s) complete (${last.reread} read again in full after the audit log named their sessions), ${last.requests} request(s), ${last.sessions} session(s).` : "."}`,
-        "  Each member is read in full as they join, then by the sessions stored since (createdAt), so a session stored after it began counts.",
+        "  Each member is read in full as they join; what the community stored since (createdAt) is one read for every member online, so a session stored after it began counts; members on duty are read again until their session ends.",
         auditRead ? "  A member whose sessions the audit log names is read again in full: corrections and deletions count at the next refresh." : "! duty hours: the audit log is not read (audit:read, refresh.auditSeconds), so a session corrected or deleted after it was read counts as first read until the member joins again."
       ];
     }
@@ -59936,8 +60086,8 @@ async function catchUp(feed, from) {
       return { done: false, why: `a gap in the audit log (${state.lastGap?.reason ?? "entries lost"})` };
     if (state.failing) return { done: false, why: "the audit log could not be read" };
     if (state.behind) continue;
-    const unread = feed.unreadMembers;
-    if (unread > 0) return { done: false, why: `${unread} member(s) it named could not be read again` };
+    const unread2 = feed.unreadMembers;
+    if (unread2 > 0) return { done: false, why: `${unread2} member(s) it named could not be read again` };
     return { done: true, reads };
   }
 }

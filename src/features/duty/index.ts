@@ -22,10 +22,11 @@ type DutyState =
   | { kind: 'reading'; reader: DutyReader; fields: DutyFields; described: string };
 
 /**
- * Duty hours: with `timelogs:read`, the duty sessions of the members online, read in batches of
- * 100 in the background lane at most once per 100 online members per `refresh.intervalSeconds`,
- * their fields taken from the service's OpenAPI description. Sessions stored late are read by when
- * they were stored; a member whose sessions an audit entry names is read again in full at the next
+ * Duty hours: with `timelogs:read`, the duty sessions of the members online, read in the
+ * background lane with at most one request per 100 online members per `refresh.intervalSeconds`,
+ * their fields taken from the service's OpenAPI description: each member in full as they join (in
+ * batches of 100), then one read of what the whole community stored since, so sessions stored
+ * late count; a member whose sessions an audit entry names is read again in full at the next
  * refresh, within the same budget. Answers `getDutyHours`, the `hours` command and the panel's
  * hours column from memory.
  */
@@ -165,7 +166,7 @@ function dutyLines(state: DutyState, intervalSeconds: number, auditRead: boolean
             ? `; last read: ${last.members} member(s) complete (${last.reread} read again in full after the audit log named their sessions), ${last.requests} request(s), ${last.sessions} session(s).`
             : '.'
         }`,
-        '  Each member is read in full as they join, then by the sessions stored since (createdAt), so a session stored after it began counts.',
+        '  Each member is read in full as they join; what the community stored since (createdAt) is one read for every member online, so a session stored after it began counts; members on duty are read again until their session ends.',
         auditRead
           ? '  A member whose sessions the audit log names is read again in full: corrections and deletions count at the next refresh.'
           : '! duty hours: the audit log is not read (audit:read, refresh.auditSeconds), so a session corrected or deleted after it was read counts as first read until the member joins again.',
