@@ -5,10 +5,12 @@ import { fx } from '../../platform/natives';
 import { hasScope, ROSTER_ROUTES } from '../../roster/client';
 import type { ExportingFeature } from '../exports/exporting-feature';
 import type { ExportAnswers } from '../exports/fivem/safe-exports';
+import { sharedDutyHandle } from '../share/shared-duty';
 import { membersNamedByDutyEntries } from './duty-entries';
 import { DUTY_SESSIONS, type DutyFields, describeDutyFields, readDutyFields } from './duty-fields';
 import { DutyLedger } from './duty-ledger';
 import { DUTY_BATCH, DutyReader, dutyBudget } from './duty-reader';
+import { DutySharing } from './duty-sharing';
 import { registerHoursCommand } from './fivem/hours-command';
 import { dutyHoursHandle } from './handle';
 
@@ -99,11 +101,15 @@ export function attachDutyHours(context: RosterContext): ExportingFeature {
       fields: reading.fields,
       described: describeDutyFields(reading.fields),
     };
+    const sharing = new DutySharing(() => context.handles.get(sharedDutyHandle), logger, intervalMs);
     const refresh = async () => {
       const online = onlineMembers();
-      await reader.refresh(online, dutyBudget(online.length)).catch((error: unknown) => {
+      const source = await sharing.before(reader);
+      const done = await reader.refresh(online, dutyBudget(online.length), source).catch((error: unknown) => {
         logger.warn(`duty sessions could not be read: ${errorMessage(error)}`);
+        return null;
       });
+      if (done) await sharing.after(done);
     };
     await refresh();
     schedule.every(intervalMs, refresh);

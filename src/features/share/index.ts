@@ -2,11 +2,13 @@ import type { RosterContext } from '../../kernel/context';
 import type { Feature } from '../../kernel/feature';
 import { sharedMirrorHandle } from '../mirror/handle';
 import { shareStore } from './fivem/database-store';
+import { dutyShareStore } from './fivem/duty-store';
 import { oxmysqlStarted, serverConvars } from './fivem/oxmysql-state';
 import { shareHandle } from './handle';
 import { serverName } from './server-name';
 import { shareDoctorLine, shareStatusLine } from './share-lines';
 import { WRITE_MS } from './share-timing';
+import { sharedDutyHandle } from './shared-duty';
 import { SHARE_SCHEMAS } from './shared-record';
 import { SharedRoster } from './shared-roster';
 import { shareKeyHash } from './store-key';
@@ -42,6 +44,13 @@ export function attachShare(context: RosterContext): Feature {
     },
   });
   handles.provide(shareHandle, { report: () => roster.report() });
+  handles.provide(sharedDutyHandle, {
+    role() {
+      const { on, role } = roster.report();
+      return on && (role === 'reader' || role === 'follower') ? role : null;
+    },
+    store: dutyShareStore(shareKeyHash(context.settings.apiKey), context.resource, clock),
+  });
   return {
     start() {
       if (!oxmysqlStarted()) {

@@ -25,7 +25,7 @@ const schemaVersion = async () => (await shared.query('SELECT name, version FROM
 
 /** A later release's step: a column added (which fails if it runs a second time). */
 const LATER: SchemaStep = {
-  version: 2,
+  version: SHARE_SCHEMA.length + 1,
   statements: ['ALTER TABLE roster_share_members ADD COLUMN note VARCHAR(20) NULL'],
 };
 
@@ -34,12 +34,14 @@ describe('migrate', () => {
     await main.store().migrate();
     expect(await tables()).toEqual([
       'roster_share_budget',
+      'roster_share_duty',
+      'roster_share_duty_state',
       'roster_share_members',
       'roster_share_schema',
       'roster_share_state',
       'roster_share_writes',
     ]);
-    expect(await schemaVersion()).toEqual({ name: 'roster_share', version: 1 });
+    expect(await schemaVersion()).toEqual({ name: 'roster_share', version: SHARE_SCHEMA.length });
     expect(await main.store().state()).toMatchObject({
       reader: null,
       version: 0,
@@ -55,7 +57,7 @@ describe('migrate', () => {
     await store.writeThrough({ members: [member('m1', 'Ann', 1)] });
     await main.store().migrate();
     await Promise.all([main.store().migrate(), events.store().migrate()]);
-    expect(await schemaVersion()).toEqual({ name: 'roster_share', version: 1 });
+    expect(await schemaVersion()).toEqual({ name: 'roster_share', version: SHARE_SCHEMA.length });
     expect((await store.membersSince(SHARED_START, 10)).rows.map((row) => row.memberId)).toEqual(['m1']);
     expect(await shared.query('SELECT COUNT(*) AS n FROM roster_share_state')).toEqual([{ n: 1 }]);
   });
@@ -65,7 +67,7 @@ describe('migrate', () => {
     await main.store().writeThrough({ members: [member('m1', 'Ann', 1)] });
     const later = main.store({ schema: [...SHARE_SCHEMA, LATER] });
     await later.migrate();
-    expect(await schemaVersion()).toEqual({ name: 'roster_share', version: 2 });
+    expect(await schemaVersion()).toEqual({ name: 'roster_share', version: SHARE_SCHEMA.length + 1 });
     await later.migrate(); // the ALTER would fail if it ran again
     expect(await shared.query('SELECT member_id, note FROM roster_share_members')).toEqual([
       { member_id: 'm1', note: null },
@@ -80,14 +82,14 @@ describe('migrate', () => {
     await shared.query("INSERT INTO roster_share_schema VALUES ('roster_share', 0)");
     await shared.query(SHARE_SCHEMA[0]?.statements[0] ?? '');
     await main.store().migrate();
-    expect(await schemaVersion()).toEqual({ name: 'roster_share', version: 1 });
-    expect(await tables()).toHaveLength(5);
+    expect(await schemaVersion()).toEqual({ name: 'roster_share', version: SHARE_SCHEMA.length });
+    expect(await tables()).toHaveLength(7);
   });
 
   it('refuses tables of a newer release, and leaves them as they are', async () => {
     await main.store({ schema: [...SHARE_SCHEMA, LATER] }).migrate();
     await expect(main.store().migrate()).rejects.toMatchObject({ failure: 'schema' });
-    expect(await schemaVersion()).toEqual({ name: 'roster_share', version: 2 });
+    expect(await schemaVersion()).toEqual({ name: 'roster_share', version: SHARE_SCHEMA.length + 1 });
   });
 
   it('names the key by the hash of its id only', async () => {
