@@ -15389,17 +15389,17 @@ var require_dns = __commonJS({
         const timestamp = Date.now();
         const records = { records: { 4: null, 6: null } };
         let minTTL = this.#maxTTL;
-        for (const record3 of addresses) {
-          record3.timestamp = timestamp;
-          if (typeof record3.ttl === "number") {
-            record3.ttl = Math.min(record3.ttl, this.#maxTTL);
-            minTTL = Math.min(minTTL, record3.ttl);
+        for (const record4 of addresses) {
+          record4.timestamp = timestamp;
+          if (typeof record4.ttl === "number") {
+            record4.ttl = Math.min(record4.ttl, this.#maxTTL);
+            minTTL = Math.min(minTTL, record4.ttl);
           } else {
-            record3.ttl = this.#maxTTL;
+            record4.ttl = this.#maxTTL;
           }
-          const familyRecords = records.records[record3.family] ?? { ips: [] };
-          familyRecords.ips.push(record3);
-          records.records[record3.family] = familyRecords;
+          const familyRecords = records.records[record4.family] ?? { ips: [] };
+          familyRecords.ips.push(record4);
+          records.records[record4.family] = familyRecords;
         }
         this.storage.set(origin.hostname, records, { ttl: minTTL });
       }
@@ -48496,8 +48496,8 @@ function rewriteKeyNames(ctx) {
       bySchema.set(entry.schema, entry);
   }
   const rewrites = /* @__PURE__ */ new Map();
-  for (const record3 of pendingRecords.get(ctx) ?? []) {
-    const seen = ctx.seen.get(record3);
+  for (const record4 of pendingRecords.get(ctx) ?? []) {
+    const seen = ctx.seen.get(record4);
     const names = (seen?.def ?? seen?.schema)?.propertyNames;
     if (!names || names === true || rewrites.has(names))
       continue;
@@ -54065,7 +54065,7 @@ async function fetchMembers(executor, licenses, lane, logger, claims) {
   for (const [license2, records] of read) {
     const newest = newestRecord(records);
     found.set(license2, withInline(newest, logger));
-    const ids2 = new Set(records.map((record3) => record3.id));
+    const ids2 = new Set(records.map((record4) => record4.id));
     if (ids2.size > 1) claims?.note(license2, [...ids2], newest.id);
   }
   const listed = /* @__PURE__ */ new Map();
@@ -54095,21 +54095,21 @@ function unreadableRecord(what = "a member record the resource cannot read") {
 }
 function byLicense(records, wanted) {
   const read = /* @__PURE__ */ new Map();
-  for (const record3 of records) {
-    const key2 = record3.gameLicense.trim().toLowerCase();
+  for (const record4 of records) {
+    const key2 = record4.gameLicense.trim().toLowerCase();
     if (!wanted.has(key2)) continue;
     const list = read.get(key2);
-    if (list) list.push(record3);
-    else read.set(key2, [record3]);
+    if (list) list.push(record4);
+    else read.set(key2, [record4]);
   }
   return read;
 }
 function newestRecord(records) {
   const newest = newestMembership(
-    records.map((record3) => ({
-      id: record3.id,
-      createdAt: typeof record3.createdAt === "string" ? record3.createdAt : void 0,
-      record: record3
+    records.map((record4) => ({
+      id: record4.id,
+      createdAt: typeof record4.createdAt === "string" ? record4.createdAt : void 0,
+      record: record4
     }))
   );
   return newest?.record ?? records[0];
@@ -54135,12 +54135,12 @@ async function fetchAssignments(executor, memberIds, lane, logger) {
   }
   return byMember;
 }
-function withInline(record3, logger) {
-  if (!Array.isArray(record3.departmentAssignments))
-    return { member: toApiMember(record3, void 0), assignments: null };
-  const inline = record3.departmentAssignments.map((item) => withMemberId(item, record3.id));
+function withInline(record4, logger) {
+  if (!Array.isArray(record4.departmentAssignments))
+    return { member: toApiMember(record4, void 0), assignments: null };
+  const inline = record4.departmentAssignments.map((item) => withMemberId(item, record4.id));
   const assignments = parseRecords(inline, assignmentSchema, "department assignment", logger);
-  return { member: toApiMember(record3, assignments), assignments };
+  return { member: toApiMember(record4, assignments), assignments };
 }
 function withMemberId(item, memberId) {
   if (typeof item !== "object" || item === null || "memberId" in item) return item;
@@ -55499,15 +55499,15 @@ var MemberCache = class {
 
 // src/roster/member-view.ts
 function toMemberView(lookup, catalog) {
-  const { member: record3 } = lookup;
-  const own2 = lookup.assignments.filter((a) => a.memberId === record3.id);
+  const { member: record4 } = lookup;
+  const own2 = lookup.assignments.filter((a) => a.memberId === record4.id);
   const departments = own2.map((a) => toDepartment(a, catalog));
   if (departments.length > 0 && !departments.some((d3) => d3.primary)) departments[0].primary = true;
   const member = {
-    id: record3.id,
-    name: record3.name,
-    status: record3.status,
-    license: record3.gameLicense,
+    id: record4.id,
+    name: record4.name,
+    status: record4.status,
+    license: record4.gameLicense,
     departments
   };
   return viewOf(member, new Map(own2.map((a) => [a.departmentId, a.id])));
@@ -55625,13 +55625,13 @@ var MemberResolver = class {
   async fetch(license2, lane, decideOnly = false) {
     const { catalog } = this.deps;
     try {
-      const [record3] = await Promise.all([
+      const [record4] = await Promise.all([
         lane === "join" ? this.joinRecord(license2, decideOnly) : this.deps.source.lookup(license2, lane),
         catalog.ready ? void 0 : catalog.load()
       ]);
-      if (record3 === null) return this.answer(license2, null, null);
-      if (record3.assignments === null) return this.statusAnswer(license2, record3.member);
-      const lookup = { member: record3.member, assignments: record3.assignments };
+      if (record4 === null) return this.answer(license2, null, null);
+      if (record4.assignments === null) return this.statusAnswer(license2, record4.member);
+      const lookup = { member: record4.member, assignments: record4.assignments };
       return this.answer(license2, toMemberView(lookup, catalog.index), lookup);
     } catch (error62) {
       this.deps.errors.note(error62, "roster lookup failed");
@@ -55664,8 +55664,8 @@ var MemberResolver = class {
    * Caches an answer (`record`: what `view` was shaped from) and tells the listeners; one shaped
    * without the department list is used, never kept.
    */
-  answer(license2, view, record3) {
-    this.tell(license2, record3);
+  answer(license2, view, record4) {
+    this.tell(license2, record4);
     if (view !== null && !this.deps.catalog.ready && view.member.departments.length > 0) {
       return { kind: "answer", view, unnamed: true };
     }
@@ -55703,8 +55703,8 @@ var MemberResolver = class {
     const held = this.mirror?.lastKnown(license2, this.namesOrNull());
     if (cached2 === void 0) return held?.view;
     if (held === void 0) {
-      const whole2 = this.mirror?.wholeAt ?? null;
-      return whole2 !== null && whole2 > cached2.readAt ? void 0 : cached2.view;
+      const whole3 = this.mirror?.wholeAt ?? null;
+      return whole3 !== null && whole3 > cached2.readAt ? void 0 : cached2.view;
     }
     return held.readAt > cached2.readAt ? held.view : cached2.view;
   }
@@ -56341,7 +56341,7 @@ var systemClock = {
 function formatMessage(template, values) {
   return template.replace(
     /\{(\w+)\}/g,
-    (whole2, name3) => values[name3] ?? whole2
+    (whole3, name3) => values[name3] ?? whole3
   );
 }
 
@@ -58161,6 +58161,54 @@ function attachDailyBudget(context) {
 // src/kernel/shared-facts.ts
 var sharedFactsHandle = new Handle("what the servers on this key read once for all");
 
+// src/features/share/shared-duty.ts
+var sharedDutyHandle = new Handle("the shared duty sessions");
+var whole = external_exports.union([
+  external_exports.number(),
+  external_exports.string().regex(/^-?\d{1,16}$/).transform(Number)
+]).pipe(external_exports.number().int());
+var record2 = external_exports.object({
+  member: external_exports.string().min(1).max(191),
+  start: external_exports.number().finite(),
+  end: external_exports.number().finite().nullable(),
+  stored: external_exports.number().finite()
+});
+var sessionColumns = external_exports.object({
+  session_id: external_exports.string().min(1).max(191),
+  record: external_exports.string(),
+  version: whole
+});
+var stateColumns = external_exports.object({
+  version: whole.nullable(),
+  feed_from: whole.nullable(),
+  feed_after: whole.nullable(),
+  fed_at: whole.nullable(),
+  now: whole
+});
+function sessionRecord(session) {
+  const { member, start, end, stored } = session;
+  return JSON.stringify({ member, start, end, stored });
+}
+function sessionRow(columns) {
+  const row = sessionColumns.safeParse(columns);
+  if (!row.success) return null;
+  let json3;
+  try {
+    json3 = JSON.parse(row.data.record);
+  } catch {
+    return null;
+  }
+  const parsed = record2.safeParse(json3);
+  return parsed.success ? { id: row.data.session_id, ...parsed.data, version: row.data.version } : null;
+}
+function dutyStateRow(columns) {
+  const parsed = stateColumns.safeParse(columns);
+  if (!parsed.success) return null;
+  const { version: version2, feed_from, feed_after, fed_at, now } = parsed.data;
+  if (version2 === null) return { version: 0, from: null, after: null, fedAt: 0, now };
+  return { version: version2, from: feed_from, after: feed_after, fedAt: fed_at ?? 0, now };
+}
+
 // src/features/duty/duty-entries.ts
 var DUTY_WORDS = /* @__PURE__ */ new Set(["duty", "timelog", "timelogs", "shift", "shifts"]);
 function membersNamedByDutyEntries(entries, index) {
@@ -58346,25 +58394,43 @@ var DutyLedger = class {
 
 // src/features/duty/duty-read-plan.ts
 var DUTY_BATCH = 100;
+var OVERLAP_MS = 10 * 6e4;
+var CARRY_ON_MS = 36e5;
 function dutyBudget(onlineMembers) {
   return Math.ceil(onlineMembers / DUTY_BATCH);
 }
-function planBatches(reads) {
-  const full = [];
-  const stored = [];
-  for (const entry of reads) {
-    const [, member] = entry;
-    (member.full !== null || member.fullWanted || member.storedAfter === null ? full : stored).push(entry);
-  }
-  const batches = [...batchesOf(full, true), ...batchesOf(stored, false)];
-  return batches.sort((a, b) => a.due - b.due || Number(b.full) - Number(a.full));
+function unread(turn) {
+  return { storedAfter: null, due: turn, full: null, fullWanted: true, openAfter: null };
 }
-function batchesOf(entries, full) {
+var ORDER = { full: 0, stored: 1, community: 2, open: 3 };
+function planBatches(reads, options) {
+  const kinds = {
+    full: [],
+    stored: [],
+    open: []
+  };
+  for (const entry of reads) {
+    const [name3, member] = entry;
+    if (member.full !== null || member.fullWanted || member.storedAfter === null) kinds.full.push(entry);
+    else if (options.coveredFrom === null || member.storedAfter < options.coveredFrom)
+      kinds.stored.push(entry);
+    else if (options.onDuty(name3)) kinds.open.push(entry);
+  }
+  const batches = [
+    ...batchesOf(kinds.full, "full"),
+    ...batchesOf(kinds.stored, "stored"),
+    ...batchesOf(kinds.open, "open")
+  ];
+  if (options.communityDue !== null)
+    batches.push({ kind: "community", members: [], due: options.communityDue });
+  return batches.sort((a, b) => a.due - b.due || ORDER[a.kind] - ORDER[b.kind]);
+}
+function batchesOf(entries, kind) {
   entries.sort(([, a], [, b]) => a.due - b.due || (a.storedAfter ?? 0) - (b.storedAfter ?? 0));
   const batches = [];
   for (let i = 0; i < entries.length; i += DUTY_BATCH) {
     const slice = entries.slice(i, i + DUTY_BATCH);
-    batches.push({ full, members: slice.map(([member]) => member), due: slice[0][1].due });
+    batches.push({ kind, members: slice.map(([member]) => member), due: slice[0][1].due });
   }
   return batches;
 }
@@ -58372,13 +58438,13 @@ function batchesOf(entries, full) {
 // src/features/duty/duty-session-record.ts
 function readListedSession(item, fields) {
   if (typeof item !== "object" || item === null) return null;
-  const record3 = item;
-  const member = record3[fields.member];
-  const start = dateOf(record3[STARTED_AT]);
+  const record4 = item;
+  const member = record4[fields.member];
+  const start = dateOf(record4[STARTED_AT]);
   if (typeof member !== "string" || start === null) return null;
-  const id2 = typeof record3.id === "string" || typeof record3.id === "number" ? String(record3.id) : `${member}@${start}`;
-  let end = fields.end ? dateOf(record3[fields.end]) : null;
-  const length = fields.duration ? record3[fields.duration.field] : void 0;
+  const id2 = typeof record4.id === "string" || typeof record4.id === "number" ? String(record4.id) : `${member}@${start}`;
+  let end = fields.end ? dateOf(record4[fields.end]) : null;
+  const length = fields.duration ? record4[fields.duration.field] : void 0;
   if (end === null && fields.duration && typeof length === "number" && Number.isFinite(length))
     end = start + length * fields.duration.unitMs;
   return {
@@ -58386,7 +58452,7 @@ function readListedSession(item, fields) {
     member,
     start,
     end: end !== null && end < start ? start : end,
-    stored: dateOf(record3[CREATED_AT]) ?? start
+    stored: dateOf(record4[CREATED_AT]) ?? start
   };
 }
 function dateOf(value) {
@@ -58395,8 +58461,42 @@ function dateOf(value) {
   return Number.isNaN(time3) ? null : time3;
 }
 
+// src/features/duty/duty-list.ts
+async function listSessions(deps, tracked, members2, field2, after, maxPages) {
+  const { fields, ledger } = deps;
+  const query = {
+    ...members2 === null ? {} : { [fields.member]: members2 },
+    [`${field2}.after`]: new Date(after).toISOString(),
+    ...fields.sortable[field2] ? { sort: field2 } : {}
+  };
+  const items = await deps.list(DUTY_SESSIONS, query, "background", maxPages);
+  const wanted = members2 === null ? tracked : new Set(members2);
+  const listed = [];
+  for (const item of items) {
+    const session = readListedSession(item, fields);
+    if (session === null) continue;
+    if (wanted.has(session.member))
+      ledger.add(session.member, session.id, {
+        start: session.start,
+        end: session.end,
+        stored: session.stored
+      });
+    if (members2 === null || wanted.has(session.member)) listed.push(session);
+  }
+  return {
+    listed,
+    pages: Math.max(1, Math.ceil(items.length / DUTY_BATCH)),
+    // Full pages up to the budget: more may follow, read from the last one at the next refresh.
+    complete: items.length < maxPages * DUTY_BATCH
+  };
+}
+function latestStored(listed) {
+  let latest = null;
+  for (const session of listed) latest = Math.max(latest ?? session.stored, session.stored);
+  return latest;
+}
+
 // src/features/duty/duty-reader.ts
-var OVERLAP_MS = 10 * 6e4;
 var DAY_MS4 = 864e5;
 var DutyReader = class {
   constructor(deps) {
@@ -58405,26 +58505,41 @@ var DutyReader = class {
   deps;
   reads = /* @__PURE__ */ new Map();
   turn = 0;
+  /**
+   * When this server's own community read is due (it goes first when it waited longest); null
+   * before the first, which is due from the refresh after the first member was read.
+   */
+  communityDue = null;
   last = null;
-  async refresh(online2, budget) {
+  async refresh(online2, budget, source = { own: true }) {
     const { ledger, clock: clock2 } = this.deps;
     const here = new Set(online2);
     for (const member of [...this.reads.keys()]) if (!here.has(member)) this.forget(member);
     const now = clock2.now();
     ledger.prune(now);
     this.turn++;
-    for (const member of here)
-      if (!this.reads.has(member))
-        this.reads.set(member, { storedAfter: null, due: this.turn, full: null, fullWanted: true });
-    const done = { at: now, members: 0, reread: 0, requests: 0, sessions: 0 };
-    const batches = planBatches(this.reads);
+    for (const member of here) if (!this.reads.has(member)) this.reads.set(member, unread(this.turn));
+    const done = { at: now, members: 0, reread: 0, requests: 0, sessions: 0, community: null };
+    const carryOn = source.own ? source.carryOn ?? null : null;
+    const ownRead = source.own && this.communityFrom(now, carryOn) !== null;
+    if (ownRead) this.communityDue ??= this.turn;
+    const batches = planBatches(this.reads, {
+      onDuty: (member) => ledger.openStoredSince(member) !== null,
+      coveredFrom: source.own ? Number.NEGATIVE_INFINITY : source.coveredFrom,
+      communityDue: ownRead ? this.communityDue : null
+    });
     for (const [i, batch] of batches.entries()) {
       if (done.requests >= budget) break;
       const share = Math.max(1, budget - done.requests - (batches.length - i - 1));
-      const read = batch.full ? await this.readFull(batch.members, share, now) : await this.readStored(batch.members, share, now);
-      done.requests += read.pages;
+      let read;
+      if (batch.kind === "community") {
+        const community = await this.readCommunity(this.communityFrom(now, carryOn), share);
+        done.community = community.read;
+        read = community;
+      } else read = await this.readBatch(batch, share, now);
+      done.requests += read.requests;
       done.sessions += read.sessions;
-      done.members += read.completed;
+      done.members += read.members;
       done.reread += read.reread;
     }
     this.last = done;
@@ -58447,6 +58562,44 @@ var DutyReader = class {
     this.reads.delete(member);
     this.deps.ledger.forget(member);
   }
+  /**
+   * Sessions another server listed in its community read, stored up to `after`: kept for the
+   * members online here, whose stored sessions are then known up to `after` when they were known
+   * from `coveredFrom` (the shared reads before reached them without a gap).
+   */
+  applyShared(sessions, coveredFrom, after) {
+    const { ledger } = this.deps;
+    for (const session of sessions) {
+      if (!this.reads.has(session.member)) continue;
+      ledger.add(session.member, session.id, {
+        start: session.start,
+        end: session.end,
+        stored: session.stored
+      });
+    }
+    if (after === null) return;
+    for (const reads of this.reads.values())
+      if (reads.storedAfter !== null && reads.storedAfter >= coveredFrom)
+        reads.storedAfter = Math.max(reads.storedAfter, after);
+  }
+  /**
+   * Where this server's community read starts: where the members' own reads stopped (the
+   * earliest), or where the shared read stopped when that is earlier and recent; null when no
+   * member has been read yet.
+   */
+  communityFrom(now, carryOn) {
+    let from = null;
+    for (const { storedAfter } of this.reads.values())
+      if (storedAfter !== null) from = Math.min(from ?? storedAfter, storedAfter);
+    if (from === null) return null;
+    if (carryOn !== null && carryOn < from && carryOn >= from - CARRY_ON_MS) from = carryOn;
+    return Math.max(from, now - KEPT_DAYS * DAY_MS4);
+  }
+  readBatch(batch, maxPages, now) {
+    if (batch.kind === "full") return this.readFull(batch.members, maxPages, now);
+    if (batch.kind === "stored") return this.readStored(batch.members, maxPages, now);
+    return this.readOnDuty(batch.members, maxPages);
+  }
   async readFull(members2, maxPages, now) {
     const { ledger } = this.deps;
     const windowStart = now - KEPT_DAYS * DAY_MS4;
@@ -58461,7 +58614,14 @@ var DutyReader = class {
       fulls.set(member, reads.full);
     }
     const after = Math.min(...[...fulls.values()].map((full) => full.startedAfter));
-    const { listed, pages, complete } = await this.list(members2, STARTED_AT, after, maxPages);
+    const { listed, pages, complete } = await listSessions(
+      this.deps,
+      this.reads,
+      members2,
+      STARTED_AT,
+      after,
+      maxPages
+    );
     let lastStart = null;
     for (const session of listed) {
       fulls.get(session.member)?.unlisted.delete(session.id);
@@ -58476,65 +58636,179 @@ var DutyReader = class {
         if (ledger.isKnown(member)) reread++;
         ledger.markKnown(member);
         reads.full = null;
-        this.caughtUp(member, reads, full.began, now);
+        this.caughtUp(reads, full.began, now);
         completed++;
       } else if (lastStart !== null) full.startedAfter = Math.max(full.startedAfter, lastStart - 1);
     }
-    return { pages, sessions: listed.length, completed, reread };
-  }
-  async readStored(members2, maxPages, now) {
-    const began = this.serviceNow();
-    const after = Math.min(...members2.map((member) => this.reads.get(member).storedAfter));
-    const { listed, pages, complete } = await this.list(members2, CREATED_AT, after, maxPages);
-    let lastStored = null;
-    for (const session of listed) lastStored = Math.max(lastStored ?? session.stored, session.stored);
-    for (const member of members2) {
-      const reads = this.reads.get(member);
-      if (complete) this.caughtUp(member, reads, began, now);
-      else if (lastStored !== null) reads.storedAfter = Math.max(reads.storedAfter, lastStored - 1);
-    }
-    return { pages, sessions: listed.length, completed: complete ? members2.length : 0, reread: 0 };
+    return { requests: pages, sessions: listed.length, members: completed, reread };
   }
   /**
-   * Read up to `began`: the next read asks for what was stored since (a little before), and from
-   * before the earliest session still on duty, so its end is seen; never from before the window.
+   * What was stored for members the community read does not cover, from where their reads
+   * stopped — or from before their earliest session still on duty, so its end is seen too.
    */
-  caughtUp(member, reads, began, now) {
-    const open3 = this.deps.ledger.openStoredSince(member);
-    const from = Math.min(began - OVERLAP_MS, open3 === null ? began : open3 - 1);
-    reads.storedAfter = Math.max(from, now - KEPT_DAYS * DAY_MS4);
-    reads.due = this.turn + 1;
-  }
-  /** One request's pages for `members`, sessions with `field` after `after`; keeps what it lists. */
-  async list(members2, field2, after, maxPages) {
-    const { fields, ledger } = this.deps;
-    const query = {
-      [fields.member]: members2,
-      [`${field2}.after`]: new Date(after).toISOString(),
-      ...fields.sortable[field2] ? { sort: field2 } : {}
-    };
-    const items = await this.deps.list(DUTY_SESSIONS, query, "background", maxPages);
-    const wanted = new Set(members2);
-    const listed = [];
-    for (const item of items) {
-      const session = readListedSession(item, fields);
-      if (session === null || !wanted.has(session.member)) continue;
-      ledger.add(session.member, session.id, {
-        start: session.start,
-        end: session.end,
-        stored: session.stored
-      });
-      listed.push(session);
+  async readStored(members2, maxPages, now) {
+    const { ledger } = this.deps;
+    const began = this.serviceNow();
+    const after = Math.min(
+      ...members2.map((member) => {
+        const open3 = ledger.openStoredSince(member);
+        const stored = this.reads.get(member).storedAfter;
+        return open3 === null ? stored : Math.min(stored, open3 - 1);
+      })
+    );
+    const { listed, pages, complete } = await listSessions(
+      this.deps,
+      this.reads,
+      members2,
+      CREATED_AT,
+      after,
+      maxPages
+    );
+    const lastStored = latestStored(listed);
+    for (const member of members2) {
+      const reads = this.reads.get(member);
+      if (complete) this.caughtUp(reads, began, now);
+      else if (lastStored !== null) reads.storedAfter = Math.max(reads.storedAfter, lastStored - 1);
     }
-    return {
-      listed,
-      pages: Math.max(1, Math.ceil(items.length / DUTY_BATCH)),
-      // Full pages up to the budget: more may follow, read from the last one at the next refresh.
-      complete: items.length < maxPages * DUTY_BATCH
+    return { requests: pages, sessions: listed.length, members: complete ? members2.length : 0, reread: 0 };
+  }
+  /**
+   * The sessions of members on duty, listed again from the earliest one's stamp: a session's end
+   * does not change when it was stored, so no read of what was stored since shows it.
+   */
+  async readOnDuty(members2, maxPages) {
+    const { ledger } = this.deps;
+    const from = (member) => {
+      const reads = this.reads.get(member);
+      return reads.openAfter ?? (ledger.openStoredSince(member) ?? Number.POSITIVE_INFINITY) - 1;
     };
+    const after = Math.min(...members2.map(from));
+    const { listed, pages, complete } = await listSessions(
+      this.deps,
+      this.reads,
+      members2,
+      CREATED_AT,
+      after,
+      maxPages
+    );
+    const lastStored = latestStored(listed);
+    for (const member of members2) {
+      const reads = this.reads.get(member);
+      const reached = complete || lastStored === null || from(member) < lastStored - 1;
+      reads.openAfter = reached ? null : lastStored - 1;
+      if (reached) reads.due = this.turn + 1;
+    }
+    return { requests: pages, sessions: listed.length, members: 0, reread: 0 };
+  }
+  /** Everything the community stored after `from`, no member filter; kept for the members read here. */
+  async readCommunity(from, maxPages) {
+    const began = this.serviceNow();
+    const { listed, pages, complete } = await listSessions(
+      this.deps,
+      this.reads,
+      null,
+      CREATED_AT,
+      from,
+      maxPages
+    );
+    const lastStored = latestStored(listed);
+    const after = complete ? began - OVERLAP_MS : lastStored === null ? from : Math.max(from, lastStored - 1);
+    for (const reads of this.reads.values())
+      if (reads.storedAfter !== null && reads.storedAfter >= from)
+        reads.storedAfter = Math.max(reads.storedAfter, after);
+    if (complete) this.communityDue = this.turn + 1;
+    return {
+      requests: pages,
+      sessions: listed.length,
+      members: 0,
+      reread: 0,
+      read: { from, after, sessions: listed }
+    };
+  }
+  /** Read up to `began`: the next read asks for what was stored since, a little before; never before the window. */
+  caughtUp(reads, began, now) {
+    const from = Math.max(began - OVERLAP_MS, now - KEPT_DAYS * DAY_MS4);
+    reads.storedAfter = Math.max(reads.storedAfter ?? from, from);
+    reads.due = this.turn + 1;
   }
   serviceNow() {
     return this.deps.serviceTime?.() ?? this.deps.clock.now();
+  }
+};
+
+// src/features/duty/duty-sharing.ts
+var PAGE_ROWS = 500;
+var MOST_PAGES = 20;
+var STALE_SLACK_MS = 1e4;
+var DutySharing = class {
+  constructor(shared, logger, intervalMs) {
+    this.shared = shared;
+    this.logger = logger;
+    this.intervalMs = intervalMs;
+  }
+  shared;
+  logger;
+  intervalMs;
+  /** Where this server stands in the shared rows; null while it does not follow them. */
+  cursor = null;
+  /** The shared rows are whole for this server from here (it skipped what was written before it followed). */
+  followedFrom = Number.POSITIVE_INFINITY;
+  failedSaid = false;
+  /** Before a refresh: the shared rows applied, and where what the community stored comes from. */
+  async before(reader) {
+    const shared = this.shared();
+    const role = shared?.role() ?? null;
+    if (shared === null || role === null) return this.alone();
+    try {
+      const state = await shared.store.state();
+      if (role === "reader") {
+        this.cursor = null;
+        return { own: true, carryOn: state.after };
+      }
+      if (this.cursor === null) {
+        this.cursor = { version: state.version, id: "" };
+        this.followedFrom = state.version === 0 ? Number.NEGATIVE_INFINITY : state.after ?? Number.POSITIVE_INFINITY;
+      }
+      const coveredFrom = Math.max(state.from ?? Number.POSITIVE_INFINITY, this.followedFrom);
+      let done = false;
+      for (let page = 0; page < MOST_PAGES && !done; page++) {
+        const read = await shared.store.sessionsSince(this.cursor, PAGE_ROWS);
+        reader.applyShared(read.sessions, coveredFrom, null);
+        this.cursor = read.next;
+        done = read.done;
+        if (read.unreadable > 0)
+          this.sayOnce(`${read.unreadable} shared duty session row(s) could not be read and were ignored`);
+      }
+      if (done) reader.applyShared([], coveredFrom, state.after);
+      this.failedSaid = false;
+      const fresh = state.after !== null && state.now - state.fedAt <= 2 * this.intervalMs + STALE_SLACK_MS;
+      return fresh ? { own: false, coveredFrom } : { own: true };
+    } catch (error62) {
+      this.sayOnce(`the shared duty sessions could not be read (${errorMessage(error62)})`);
+      return this.alone();
+    }
+  }
+  /** After a refresh: the reader writes what its read of the community listed. */
+  async after(done) {
+    const shared = this.shared();
+    const read = done.community;
+    if (shared === null || read === null || shared.role() !== "reader") return;
+    try {
+      await shared.store.publish(read);
+    } catch (error62) {
+      this.sayOnce(
+        `the duty sessions read could not be written for the other servers (${errorMessage(error62)})`
+      );
+    }
+  }
+  alone() {
+    this.cursor = null;
+    return { own: true };
+  }
+  sayOnce(what) {
+    if (this.failedSaid) return;
+    this.failedSaid = true;
+    this.logger.warn(`${what}: this server reads what the community stored itself meanwhile.`);
   }
 };
 
@@ -58663,11 +58937,15 @@ function attachDutyHours(context) {
       fields: reading.fields,
       described: describeDutyFields(reading.fields)
     };
+    const sharing = new DutySharing(() => context.handles.get(sharedDutyHandle), logger, intervalMs);
     const refresh = async () => {
       const online2 = onlineMembers();
-      await reader.refresh(online2, dutyBudget(online2.length)).catch((error62) => {
+      const source = await sharing.before(reader);
+      const done = await reader.refresh(online2, dutyBudget(online2.length), source).catch((error62) => {
         logger.warn(`duty sessions could not be read: ${errorMessage(error62)}`);
+        return null;
       });
+      if (done) await sharing.after(done);
     };
     await refresh();
     schedule.every(intervalMs, refresh);
@@ -58724,7 +59002,7 @@ function dutyLines(state, intervalSeconds, auditRead) {
       return [
         `\u2713 duty hours: ${DUTY_SESSIONS} fields, from the service's description: ${state.described}.`,
         `  At most one request per ${DUTY_BATCH} online members every ${intervalSeconds} s${last ? `; last read: ${last.members} member(s) complete (${last.reread} read again in full after the audit log named their sessions), ${last.requests} request(s), ${last.sessions} session(s).` : "."}`,
-        "  Each member is read in full as they join, then by the sessions stored since (createdAt), so a session stored after it began counts.",
+        "  Each member is read in full as they join; what the community stored since (createdAt) is one read for every member online, so a session stored after it began counts; members on duty are read again until their session ends.",
         auditRead ? "  A member whose sessions the audit log names is read again in full: corrections and deletions count at the next refresh." : "! duty hours: the audit log is not read (audit:read, refresh.auditSeconds), so a session corrected or deleted after it was read counts as first read until the member joins again."
       ];
     }
@@ -60019,8 +60297,8 @@ async function catchUp(feed, from) {
       return { done: false, why: `a gap in the audit log (${state.lastGap?.reason ?? "entries lost"})` };
     if (state.failing) return { done: false, why: "the audit log could not be read" };
     if (state.behind) continue;
-    const unread = feed.unreadMembers;
-    if (unread > 0) return { done: false, why: `${unread} member(s) it named could not be read again` };
+    const unread2 = feed.unreadMembers;
+    if (unread2 > 0) return { done: false, why: `${unread2} member(s) it named could not be read again` };
     return { done: true, reads };
   }
 }
@@ -60300,9 +60578,9 @@ var ListRecords = class {
   take(items) {
     const stamps = [];
     let ordered = true;
-    for (const record3 of items) {
-      const at = createdAtOf2(record3);
-      this.byKey.set(keyOf(record3), { record: record3, at });
+    for (const record4 of items) {
+      const at = createdAtOf2(record4);
+      this.byKey.set(keyOf(record4), { record: record4, at });
       if (at === null) ordered = false;
       else if (stamps.length > 0 && at < stamps[stamps.length - 1]) ordered = false;
       if (at !== null) stamps.push(at);
@@ -60348,19 +60626,19 @@ var ListRecords = class {
     return held.sort((a, b) => order(a) - order(b) || 0).map((h) => h.record);
   }
 };
-function createdAtOf2(record3) {
-  if (typeof record3 !== "object" || record3 === null) return null;
-  const { createdAt } = record3;
+function createdAtOf2(record4) {
+  if (typeof record4 !== "object" || record4 === null) return null;
+  const { createdAt } = record4;
   if (typeof createdAt !== "string") return null;
   const at = Date.parse(createdAt);
   return Number.isFinite(at) ? at : null;
 }
-function keyOf(record3) {
-  if (typeof record3 === "object" && record3 !== null && "id" in record3) {
-    const { id: id2 } = record3;
+function keyOf(record4) {
+  if (typeof record4 === "object" && record4 !== null && "id" in record4) {
+    const { id: id2 } = record4;
     if (typeof id2 === "string" || typeof id2 === "number") return `id ${String(id2)}`;
   }
-  return `record ${JSON.stringify(record3) ?? String(record3)}`;
+  return `record ${JSON.stringify(record4) ?? String(record4)}`;
 }
 
 // src/features/mirror/paced-pages.ts
@@ -60435,9 +60713,9 @@ async function readByKey(list, held, range, stop = never2) {
     const page = await list.page(rangeQuery({ after, before: range.before }));
     const stamps = held.take(page.items);
     if (stop(page, held)) return { kind: "stopped" };
-    const whole2 = first && !page.more ? page.items.length : null;
-    if (stamps === null) return whole2 !== null ? { kind: "read", total: whole2 } : { kind: "unstamped" };
-    if (!page.more) return { kind: "read", total: whole2 };
+    const whole3 = first && !page.more ? page.items.length : null;
+    if (stamps === null) return whole3 !== null ? { kind: "read", total: whole3 } : { kind: "unstamped" };
+    if (!page.more) return { kind: "read", total: whole3 };
     const oldest = stamps[0];
     const newest = stamps[stamps.length - 1];
     if (after !== null && newest < after)
@@ -60784,9 +61062,9 @@ var MemberReader = class {
   members = new RecordReader(memberSchema, "member");
   inline = new RecordReader(assignmentSchema, "department assignment");
   read(items) {
-    for (const record3 of this.members.read(items)) {
-      const stamp = stampOf2(record3);
-      this.found.push({ member: toApiMember(record3, void 0), inline: this.inlineOf(record3), stamp });
+    for (const record4 of this.members.read(items)) {
+      const stamp = stampOf2(record4);
+      this.found.push({ member: toApiMember(record4, void 0), inline: this.inlineOf(record4), stamp });
       if (stamp && (this.newest === null || stamp.at > this.newest.at)) this.newest = stamp;
     }
   }
@@ -60794,16 +61072,16 @@ var MemberReader = class {
     this.members.finish(this.deps.logger, read);
     this.inline.finish(this.deps.logger, read);
   }
-  inlineOf(record3) {
-    if (!Array.isArray(record3.departmentAssignments)) return null;
-    const items = record3.departmentAssignments.map(
-      (item) => typeof item === "object" && item !== null && !("memberId" in item) ? { ...item, memberId: record3.id } : item
+  inlineOf(record4) {
+    if (!Array.isArray(record4.departmentAssignments)) return null;
+    const items = record4.departmentAssignments.map(
+      (item) => typeof item === "object" && item !== null && !("memberId" in item) ? { ...item, memberId: record4.id } : item
     );
-    return this.inline.read(items).filter((a) => a.memberId === record3.id).map((a) => this.deps.mirror.assignment(a));
+    return this.inline.read(items).filter((a) => a.memberId === record4.id).map((a) => this.deps.mirror.assignment(a));
   }
 };
-function stampOf2(record3) {
-  const { createdAt } = record3;
+function stampOf2(record4) {
+  const { createdAt } = record4;
   if (typeof createdAt !== "string") return null;
   const at = Date.parse(createdAt);
   return Number.isFinite(at) ? { text: createdAt, at } : null;
@@ -61651,13 +61929,13 @@ var SharedCopy = class {
    * server looked up); while it follows, every one. The players online whose record changed
    * follow it at once.
    */
-  apply(put, removed, whole2 = false) {
+  apply(put, removed, whole3 = false) {
     const { mirror, status } = this.parts;
     const { online: online2, onlineLicenses: onlineLicenses2 } = this.parts.deps;
     if (status.off || this.parts.stopped()) return;
-    if (whole2 && !this.followingNow) return;
+    if (whole3 && !this.followingNow) return;
     let gone = removed;
-    if (whole2) {
+    if (whole3) {
       const kept = new Set(put.map((member) => member.id));
       gone = [...removed, ...[...mirror.members()].filter((m) => !kept.has(m.id)).map((m) => m.id)];
     }
@@ -61823,8 +62101,8 @@ var MirrorSync = class {
     this.shared.follow(inStep);
   }
   /** Records other servers wrote, put or no longer held (`SharedCopy.apply`). */
-  applyShared(put, removed, whole2 = false) {
-    this.shared.apply(put, removed, whole2);
+  applyShared(put, removed, whole3 = false) {
+    this.shared.apply(put, removed, whole3);
   }
   /** The reader said its roster is complete (`SharedCopy.complete`). */
   sharedComplete(fullReadAt) {
@@ -62184,21 +62462,21 @@ var Lockout = class {
   }
   /** Milliseconds the address stays locked out, or 0. Reading does not make an address recent. */
   lockedFor(address, now) {
-    const record3 = this.records.peek(address);
-    if (!record3 || record3.lockedUntil <= now) return 0;
-    return record3.lockedUntil - now;
+    const record4 = this.records.peek(address);
+    if (!record4 || record4.lockedUntil <= now) return 0;
+    return record4.lockedUntil - now;
   }
   /** Counts a wrong token; returns true when this failure locks the address out. */
   fail(address, now) {
-    const record3 = this.records.get(address) ?? { failures: [], lockedUntil: 0 };
-    record3.failures = record3.failures.filter((at) => now - at < this.windowMs);
-    record3.failures.push(now);
-    const locks = record3.failures.length >= this.maxFailures;
+    const record4 = this.records.get(address) ?? { failures: [], lockedUntil: 0 };
+    record4.failures = record4.failures.filter((at) => now - at < this.windowMs);
+    record4.failures.push(now);
+    const locks = record4.failures.length >= this.maxFailures;
     if (locks) {
-      record3.lockedUntil = now + this.lockMs;
-      record3.failures = [];
+      record4.lockedUntil = now + this.lockMs;
+      record4.failures = [];
     }
-    this.records.set(address, record3);
+    this.records.set(address, record4);
     return locks;
   }
   get size() {
@@ -64060,13 +64338,13 @@ function fieldNamed(details) {
   if (typeof details === "string" && details.trim() !== "") return details.trim().slice(0, 80);
   if (typeof details !== "object" || details === null) return null;
   if (Array.isArray(details)) return details.length > 0 ? fieldNamed(details[0]) : null;
-  const record3 = details;
+  const record4 = details;
   for (const name3 of ["field", "name", "path", "param", "parameter"]) {
-    const value = record3[name3];
+    const value = record4[name3];
     if (typeof value === "string" && value !== "") return value.slice(0, 80);
     if (Array.isArray(value) && value.length > 0) return value.map(String).join(".").slice(0, 80);
   }
-  const keys = Object.keys(record3);
+  const keys = Object.keys(record4);
   return keys.length === 1 ? keys[0].slice(0, 80) : null;
 }
 function rankChangeFailure(error62, c) {
@@ -64264,8 +64542,8 @@ async function readFreshAssignments(api, memberIds) {
     if (!parsed.success) continue;
     assignments.push(parsed.data);
     const member = includedMember.safeParse(item);
-    const record3 = member.success ? member.data.member : null;
-    if (record3 && record3.id === parsed.data.memberId) statuses.set(record3.id, record3.status);
+    const record4 = member.success ? member.data.member : null;
+    if (record4 && record4.id === parsed.data.memberId) statuses.set(record4.id, record4.status);
   }
   return {
     assignment: (memberId, departmentId) => assignments.find((a) => a.memberId === memberId && a.departmentId === departmentId),
@@ -64642,7 +64920,7 @@ function lastLine(text7) {
 var import_node_crypto5 = require("node:crypto");
 
 // src/features/share/store-rows.ts
-var whole = external_exports.union([
+var whole2 = external_exports.union([
   external_exports.number(),
   external_exports.string().regex(/^-?\d{1,16}$/).transform(Number)
 ]).pipe(external_exports.number().int());
@@ -64652,34 +64930,34 @@ var memberColumns = external_exports.object({
   member_id: name2,
   license: name2.nullable(),
   record: external_exports.string().nullable(),
-  read_at: whole,
-  version: whole.pipe(external_exports.number().min(0))
+  read_at: whole2,
+  version: whole2.pipe(external_exports.number().min(0))
 });
 function memberRow(columns, schemas) {
   const parsed = memberColumns.safeParse(columns);
   if (!parsed.success) return null;
-  const { member_id, license: license2, record: record3, read_at, version: version2 } = parsed.data;
-  if (record3 === null) return { memberId: member_id, license: license2, record: null, readAt: read_at, version: version2 };
+  const { member_id, license: license2, record: record4, read_at, version: version2 } = parsed.data;
+  if (record4 === null) return { memberId: member_id, license: license2, record: null, readAt: read_at, version: version2 };
   if (license2 === null) return null;
-  const json3 = parseJson(record3);
+  const json3 = parseJson(record4);
   if (json3 === void 0) return null;
   const member = schemas.record.safeParse(json3);
   if (!member.success) return null;
   return { memberId: member_id, license: license2, record: member.data, readAt: read_at, version: version2 };
 }
-var stateColumns = external_exports.object({
+var stateColumns2 = external_exports.object({
   reader: name2.nullable(),
-  lease_until: whole,
-  version: whole.pipe(external_exports.number().min(0)),
+  lease_until: whole2,
+  version: whole2.pipe(external_exports.number().min(0)),
   community: external_exports.string().max(2e3).nullable(),
   audit_position: external_exports.string().nullable(),
-  full_read_at: whole.nullable(),
+  full_read_at: whole2.nullable(),
   complete: flag,
-  updated_at: whole,
-  now: whole
+  updated_at: whole2,
+  now: whole2
 });
 function stateRow(columns, schemas) {
-  const parsed = stateColumns.safeParse(columns);
+  const parsed = stateColumns2.safeParse(columns);
   if (!parsed.success)
     throw new ShareStoreError("unreadable", "The shared state row is not in the expected form.");
   const row = parsed.data;
@@ -64697,7 +64975,7 @@ function stateRow(columns, schemas) {
     now: row.now
   };
 }
-var factColumns = external_exports.object({ value: external_exports.string(), age: whole });
+var factColumns = external_exports.object({ value: external_exports.string(), age: whole2 });
 function factRow(value, age2) {
   const parsed = factColumns.safeParse({ value, age: age2 });
   if (!parsed.success) return null;
@@ -64797,6 +65075,31 @@ var SHARE_SCHEMA = [
         value MEDIUMTEXT NOT NULL,
         read_at BIGINT NOT NULL,
         PRIMARY KEY (key_hash, name)
+      ) ${TABLE_OPTIONS}`
+    ]
+  },
+  {
+    version: 3,
+    statements: [
+      // Where the shared read of the community's duty sessions stands, per key.
+      `CREATE TABLE IF NOT EXISTS roster_share_duty_state (
+        key_hash CHAR(64) ${ASCII} NOT NULL,
+        version BIGINT NOT NULL DEFAULT 0,
+        feed_from BIGINT NULL,
+        feed_after BIGINT NULL,
+        fed_at BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (key_hash)
+      ) ${TABLE_OPTIONS}`,
+      // The sessions it listed; followers read by version. Gone once ended before the 30 days kept.
+      `CREATE TABLE IF NOT EXISTS roster_share_duty (
+        key_hash CHAR(64) ${ASCII} NOT NULL,
+        session_id VARCHAR(191) NOT NULL,
+        record TEXT NOT NULL,
+        ends_at BIGINT NOT NULL,
+        version BIGINT NOT NULL,
+        PRIMARY KEY (key_hash, session_id),
+        KEY roster_share_duty_version (key_hash, version, session_id),
+        KEY roster_share_duty_ends (key_hash, ends_at)
       ) ${TABLE_OPTIONS}`
     ]
   }
@@ -65050,6 +65353,102 @@ function shareStore(keyHash, schemas, resource, clock2) {
   return new OxmysqlShareStore({ calls, keyHash, schemas });
 }
 
+// src/features/share/fivem/duty-sql.ts
+var DUTY_STATE_ROW = `INSERT INTO roster_share_duty_state (key_hash) VALUES (?)
+  ON DUPLICATE KEY UPDATE key_hash = key_hash`;
+var DUTY_STATE = `SELECT s.version, s.feed_from, s.feed_after, s.fed_at, n.now
+  FROM (SELECT ${NOW_MS} AS now) AS n LEFT JOIN roster_share_duty_state AS s ON s.key_hash = ?`;
+var CLAIM_DUTY_VERSION = `UPDATE roster_share_duty_state SET version = version + 1,
+    feed_from = IF(feed_after IS NOT NULL AND ? <= feed_after, feed_from, ?),
+    feed_after = GREATEST(COALESCE(feed_after, ?), ?),
+    fed_at = ${NOW_MS}
+  WHERE key_hash = ?`;
+var SESSIONS_PER_STATEMENT = 500;
+function writeSessions(rows) {
+  const given = ["SELECT ? AS given_id, ? AS given_record, ? AS given_ends"];
+  for (let i = 1; i < rows; i++) given.push("SELECT ?, ?, ?");
+  return `INSERT INTO roster_share_duty (key_hash, session_id, record, ends_at, version)
+    SELECT s.key_hash, m.given_id, m.given_record, m.given_ends, s.version
+    FROM roster_share_duty_state AS s CROSS JOIN (${given.join(" UNION ALL ")}) AS m
+    WHERE s.key_hash = ?
+    ON DUPLICATE KEY UPDATE record = VALUES(record), ends_at = VALUES(ends_at), version = VALUES(version)`;
+}
+var SWEEP_DUTY = `DELETE FROM roster_share_duty WHERE key_hash = ? AND ends_at < ${NOW_MS} - ?`;
+var SESSIONS_SINCE = `SELECT session_id, record, version FROM roster_share_duty
+  WHERE key_hash = ? AND (version > ? OR (version = ? AND session_id > ?))
+  ORDER BY version, session_id LIMIT ?`;
+
+// src/features/share/fivem/duty-store.ts
+var KEPT_MS = 31 * 864e5;
+var SWEEP_EVERY2 = 50;
+function dutyShareStore(keyHash, resource, clock2) {
+  return new OxmysqlDutyStore(new OxmysqlCalls({ exports: serverOxmysql, resource, clock: clock2 }), keyHash);
+}
+var OxmysqlDutyStore = class {
+  constructor(calls, keyHash) {
+    this.calls = calls;
+    this.keyHash = keyHash;
+  }
+  calls;
+  keyHash;
+  untilSweep = 0;
+  async state() {
+    const [row] = await this.calls.within(() => this.rows(DUTY_STATE, [this.keyHash]));
+    const state = dutyStateRow(row);
+    if (state === null)
+      throw new ShareStoreError("unreadable", "The shared duty state row is not in the expected form.");
+    return state;
+  }
+  async publish(read) {
+    const rows = [];
+    for (const session of read.sessions) {
+      if (!isStorableName(session.id) || !isStorableName(session.member)) continue;
+      rows.push([session.id, sessionRecord(session), Math.round(session.end ?? session.start)]);
+    }
+    const statements = [
+      [DUTY_STATE_ROW, [this.keyHash]],
+      [
+        CLAIM_DUTY_VERSION,
+        [...[read.from, read.from, read.after, read.after].map(Math.round), this.keyHash]
+      ]
+    ];
+    for (let at = 0; at < rows.length; at += SESSIONS_PER_STATEMENT) {
+      const chunk = rows.slice(at, at + SESSIONS_PER_STATEMENT);
+      statements.push([writeSessions(chunk.length), [...chunk.flat(), this.keyHash]]);
+    }
+    await this.calls.within(async () => {
+      await this.calls.transaction(statements);
+      if (this.untilSweep-- <= 0) {
+        this.untilSweep = SWEEP_EVERY2;
+        await this.calls.query(SWEEP_DUTY, [this.keyHash, KEPT_MS]);
+      }
+    });
+  }
+  async sessionsSince(after, limit) {
+    const size = pageSize(limit);
+    const found = await this.calls.within(
+      () => this.rows(SESSIONS_SINCE, [this.keyHash, after.version, after.version, after.id, size])
+    );
+    const page = { sessions: [], unreadable: 0, next: after, done: found.length < size };
+    for (const columns of found) {
+      const row = sessionRow(columns);
+      if (row) {
+        const { version: _version, ...session } = row;
+        page.sessions.push(session);
+      } else page.unreadable++;
+      const version2 = Number(columns.version);
+      if (typeof columns.session_id === "string" && Number.isSafeInteger(version2))
+        page.next = { version: version2, id: columns.session_id };
+    }
+    return page;
+  }
+  async rows(statement, values) {
+    const answer = await this.calls.query(statement, values);
+    if (!Array.isArray(answer)) throw new ShareStoreError("unreadable", "The database did not answer rows.");
+    return answer;
+  }
+};
+
 // src/features/share/fivem/oxmysql-state.ts
 function oxmysqlStarted() {
   return fx.GetResourceState("oxmysql") === "started";
@@ -65136,7 +65535,7 @@ var assignment = external_exports.object({
   callsign: text5.nullable(),
   rank: rank.nullable()
 });
-var record2 = external_exports.object({
+var record3 = external_exports.object({
   id: text5.min(1),
   name: text5,
   status: text5.min(1),
@@ -65147,7 +65546,7 @@ var record2 = external_exports.object({
 });
 var auditPosition = external_exports.object({ at: external_exports.number().nullable() });
 var SHARE_SCHEMAS = {
-  record: record2,
+  record: record3,
   auditPosition
 };
 function recordOf(member) {
@@ -65524,7 +65923,7 @@ var SharedRoster = class {
   /** Reads the state and the rows above the copy's version into the mirror; takes over a lapsed lease. */
   async follow() {
     const { store, mirror } = this.deps;
-    const whole2 = this.cursor.version === 0 && this.cursor.memberId === "";
+    const whole3 = this.cursor.version === 0 && this.cursor.memberId === "";
     const read = await readShared(store, this.cursor);
     const { state, done, next } = read;
     this.state = state;
@@ -65538,7 +65937,7 @@ var SharedRoster = class {
         `${read.unreadable} member row(s) in the shared roster could not be read and were ignored; those members are looked up when they join.`
       );
     }
-    mirror.applyShared(read.put, read.removed, whole2 && done);
+    mirror.applyShared(read.put, read.removed, whole3 && done);
     if (state.complete && this.caughtUp && mirror.followingShared) mirror.sharedComplete(state.fullReadAt);
     if (this.role === "follower" && leaseLapsed(this.state)) await this.takeLeaseIfFree();
   }
@@ -65649,6 +66048,10 @@ function attachShare(context) {
   });
   handles.provide(sharedFactsHandle, facts);
   context.catalog.shareThrough(shareCatalog(facts));
+  handles.provide(sharedDutyHandle, {
+    role: () => roster.sharingRole(),
+    store: dutyShareStore(shareKeyHash(context.settings.apiKey), context.resource, clock2)
+  });
   return {
     start() {
       if (!oxmysqlStarted()) {
@@ -65963,25 +66366,25 @@ function describe3(layout, source) {
 function isObject3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-function text6(record3, ...names) {
+function text6(record4, ...names) {
   for (const name3 of names) {
-    const value = record3[name3];
+    const value = record4[name3];
     if (typeof value === "string" && value.trim() !== "") return value;
     if (typeof value === "number" && Number.isFinite(value)) return String(value);
   }
   return void 0;
 }
-function numberOf2(record3, ...names) {
+function numberOf2(record4, ...names) {
   for (const name3 of names) {
-    const value = record3[name3];
+    const value = record4[name3];
     if (typeof value === "number" && Number.isFinite(value)) return value;
     if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)))
       return Number(value);
   }
   return void 0;
 }
-function flag2(record3, name3) {
-  const value = record3[name3];
+function flag2(record4, name3) {
+  const value = record4[name3];
   return typeof value === "boolean" ? value : void 0;
 }
 function listIn(body, ...names) {

@@ -120,7 +120,8 @@ describe('MemberResolver, the mirror', () => {
       members.resolve(license, 'join', { decideOnly: true }),
       members.resolve(license, 'join', { decideOnly: true }),
     ]);
-    for (const answer of answers) expect(answer.kind === 'answer' && answer.view?.member.status).toBe('ACTIVE');
+    for (const answer of answers)
+      expect(answer.kind === 'answer' && answer.view?.member.status).toBe('ACTIVE');
     expect(source.calls).toMatchObject({ member: 0, lookup: 0, catalog: 1 });
   });
 

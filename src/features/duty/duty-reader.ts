@@ -1,85 +1,90 @@
-import type { Lane } from '../../http';
-import type { Clock, Logger } from '../../platform/ports';
-import { CREATED_AT, DUTY_SESSIONS, type DutyFields, STARTED_AT } from './duty-fields';
-import { type DutyLedger, KEPT_DAYS } from './duty-ledger';
-import { DUTY_BATCH, type FullRead, type MemberReads, planBatches } from './duty-read-plan';
-import { type ListedSession, readListedSession } from './duty-session-record';
+import { CREATED_AT, STARTED_AT } from './duty-fields';
+import { KEPT_DAYS } from './duty-ledger';
+import {
+  type CommunityRead,
+  type CommunitySource,
+  type DutyReaderDeps,
+  type DutyRefresh,
+  latestStored,
+  listSessions,
+} from './duty-list';
+import {
+  type Batch,
+  CARRY_ON_MS,
+  type FullRead,
+  type MemberReads,
+  OVERLAP_MS,
+  planBatches,
+  unread,
+} from './duty-read-plan';
+import type { ListedSession } from './duty-session-record';
 
-export { DUTY_BATCH, dutyBudget } from './duty-read-plan';
+export type { CommunityRead, CommunitySource, DutyReaderDeps, DutyRefresh } from './duty-list';
+export { DUTY_BATCH, dutyBudget, OVERLAP_MS } from './duty-read-plan';
 
-/**
- * How far before the last read the next one asks for sessions stored: one stamped a little before
- * it could be listed (a slow commit, the service's time known to the second) is still found;
- * reading one twice costs rows, not requests.
- */
-const OVERLAP_MS = 10 * 60_000;
 const DAY_MS = 86_400_000;
 
-export interface DutyReaderDeps {
-  list(
-    path: string,
-    query: Record<string, string | readonly string[]>,
-    lane: Lane,
-    maxPages: number,
-  ): Promise<unknown[]>;
-  fields: DutyFields;
-  ledger: DutyLedger;
-  clock: Clock;
-  logger: Logger;
-  /** The service's time, which `createdAt` stamps are judged against; this server's clock without it. */
-  serviceTime?: () => number;
-}
-
-/** What the last refresh did, for `roster doctor`. */
-export interface DutyRefresh {
-  at: number;
-  /** Members whose read completed. */
-  members: number;
-  /** Of them, members read in full again because the audit log named their sessions. */
-  reread: number;
-  requests: number;
-  sessions: number;
-}
+type ReadResult = Pick<DutyRefresh, 'members' | 'reread' | 'requests' | 'sessions'>;
 
 /**
- * Reads the duty sessions of the members online in batches of 100 (the member filter repeated),
- * spending at most the budget it is given per refresh. A member is read in full once (every
- * session that began in the window, by `startedAt`), then by what the service stored since the
- * last read (`createdAt.after`), so a session stored long after it began (a clock-in added by
- * staff, a CAD posting at clock-out) is found as soon as it is stored; a session still on duty is
- * listed again until it ends. A member the audit log names is read in full again, and a session
- * that read does not list is gone: edits and deletions are seen. When there are more batches than
- * the budget, those waiting longest go first; a batch cut short resumes at the next refresh.
+ * Reads the duty sessions of the members online, spending at most the budget it is given per
+ * refresh. A member is read in full once (every session that began in the window, by
+ * `startedAt`, in batches of 100 with the member filter repeated). What was stored since (a
+ * session stored long after it began: a clock-in added by staff, a CAD posting at clock-out) is
+ * one read for the whole community, `createdAt.after` the last one with no member filter, kept
+ * for the members online — or the rows another server shared from its own such read. A session
+ * still on duty is listed again, its members by the member filter, until it ends. A member the
+ * audit log names is read in full again, and a session that read does not list is gone: edits
+ * and deletions are seen. When there are more batches than the budget, those waiting longest go
+ * first; a batch cut short resumes at the next refresh.
  */
 export class DutyReader {
   private readonly reads = new Map<string, MemberReads>();
   private turn = 0;
+  /**
+   * When this server's own community read is due (it goes first when it waited longest); null
+   * before the first, which is due from the refresh after the first member was read.
+   */
+  private communityDue: number | null = null;
   last: DutyRefresh | null = null;
 
   constructor(private readonly deps: DutyReaderDeps) {}
 
-  async refresh(online: readonly string[], budget: number): Promise<DutyRefresh> {
+  async refresh(
+    online: readonly string[],
+    budget: number,
+    source: CommunitySource = { own: true },
+  ): Promise<DutyRefresh> {
     const { ledger, clock } = this.deps;
     const here = new Set(online);
     for (const member of [...this.reads.keys()]) if (!here.has(member)) this.forget(member);
     const now = clock.now();
     ledger.prune(now);
     this.turn++;
-    for (const member of here)
-      if (!this.reads.has(member))
-        this.reads.set(member, { storedAfter: null, due: this.turn, full: null, fullWanted: true });
-    const done: DutyRefresh = { at: now, members: 0, reread: 0, requests: 0, sessions: 0 };
-    const batches = planBatches(this.reads);
+    for (const member of here) if (!this.reads.has(member)) this.reads.set(member, unread(this.turn));
+    const done: DutyRefresh = { at: now, members: 0, reread: 0, requests: 0, sessions: 0, community: null };
+    const carryOn = source.own ? (source.carryOn ?? null) : null;
+    const ownRead = source.own && this.communityFrom(now, carryOn) !== null;
+    if (ownRead) this.communityDue ??= this.turn;
+    const batches = planBatches(this.reads, {
+      onDuty: (member) => ledger.openStoredSince(member) !== null,
+      coveredFrom: source.own ? Number.NEGATIVE_INFINITY : source.coveredFrom,
+      communityDue: ownRead ? this.communityDue : null,
+    });
     for (const [i, batch] of batches.entries()) {
       if (done.requests >= budget) break;
       // Every batch gets a request before one batch takes a second page.
       const share = Math.max(1, budget - done.requests - (batches.length - i - 1));
-      const read = batch.full
-        ? await this.readFull(batch.members, share, now)
-        : await this.readStored(batch.members, share, now);
-      done.requests += read.pages;
+      let read: ReadResult;
+      if (batch.kind === 'community') {
+        // From where the members' reads stand now: those read in full just now start later.
+        const community = await this.readCommunity(this.communityFrom(now, carryOn)!, share);
+        done.community = community.read;
+        read = community;
+      } else read = await this.readBatch(batch, share, now);
+      done.requests += read.requests;
       done.sessions += read.sessions;
-      done.members += read.completed;
+      done.members += read.members;
       done.reread += read.reread;
     }
     this.last = done;
@@ -106,7 +111,48 @@ export class DutyReader {
     this.deps.ledger.forget(member);
   }
 
-  private async readFull(members: string[], maxPages: number, now: number) {
+  /**
+   * Sessions another server listed in its community read, stored up to `after`: kept for the
+   * members online here, whose stored sessions are then known up to `after` when they were known
+   * from `coveredFrom` (the shared reads before reached them without a gap).
+   */
+  applyShared(sessions: readonly ListedSession[], coveredFrom: number, after: number | null): void {
+    const { ledger } = this.deps;
+    for (const session of sessions) {
+      if (!this.reads.has(session.member)) continue;
+      ledger.add(session.member, session.id, {
+        start: session.start,
+        end: session.end,
+        stored: session.stored,
+      });
+    }
+    if (after === null) return;
+    for (const reads of this.reads.values())
+      if (reads.storedAfter !== null && reads.storedAfter >= coveredFrom)
+        reads.storedAfter = Math.max(reads.storedAfter, after);
+  }
+
+  /**
+   * Where this server's community read starts: where the members' own reads stopped (the
+   * earliest), or where the shared read stopped when that is earlier and recent; null when no
+   * member has been read yet.
+   */
+  private communityFrom(now: number, carryOn: number | null): number | null {
+    let from: number | null = null;
+    for (const { storedAfter } of this.reads.values())
+      if (storedAfter !== null) from = Math.min(from ?? storedAfter, storedAfter);
+    if (from === null) return null;
+    if (carryOn !== null && carryOn < from && carryOn >= from - CARRY_ON_MS) from = carryOn;
+    return Math.max(from, now - KEPT_DAYS * DAY_MS);
+  }
+
+  private readBatch(batch: Batch, maxPages: number, now: number): Promise<ReadResult> {
+    if (batch.kind === 'full') return this.readFull(batch.members, maxPages, now);
+    if (batch.kind === 'stored') return this.readStored(batch.members, maxPages, now);
+    return this.readOnDuty(batch.members, maxPages);
+  }
+
+  private async readFull(members: string[], maxPages: number, now: number): Promise<ReadResult> {
     const { ledger } = this.deps;
     const windowStart = now - KEPT_DAYS * DAY_MS;
     const fulls = new Map<string, FullRead>();
@@ -121,7 +167,14 @@ export class DutyReader {
       fulls.set(member, reads.full);
     }
     const after = Math.min(...[...fulls.values()].map((full) => full.startedAfter));
-    const { listed, pages, complete } = await this.list(members, STARTED_AT, after, maxPages);
+    const { listed, pages, complete } = await listSessions(
+      this.deps,
+      this.reads,
+      members,
+      STARTED_AT,
+      after,
+      maxPages,
+    );
     let lastStart: number | null = null;
     for (const session of listed) {
       fulls.get(session.member)?.unlisted.delete(session.id);
@@ -136,70 +189,106 @@ export class DutyReader {
         if (ledger.isKnown(member)) reread++;
         ledger.markKnown(member);
         reads.full = null;
-        this.caughtUp(member, reads, full.began, now);
+        this.caughtUp(reads, full.began, now);
         completed++;
       } else if (lastStart !== null) full.startedAfter = Math.max(full.startedAfter, lastStart - 1);
     }
-    return { pages, sessions: listed.length, completed, reread };
-  }
-
-  private async readStored(members: string[], maxPages: number, now: number) {
-    const began = this.serviceNow();
-    const after = Math.min(...members.map((member) => this.reads.get(member)!.storedAfter!));
-    const { listed, pages, complete } = await this.list(members, CREATED_AT, after, maxPages);
-    let lastStored: number | null = null;
-    for (const session of listed) lastStored = Math.max(lastStored ?? session.stored, session.stored);
-    for (const member of members) {
-      const reads = this.reads.get(member)!;
-      if (complete) this.caughtUp(member, reads, began, now);
-      else if (lastStored !== null) reads.storedAfter = Math.max(reads.storedAfter!, lastStored - 1);
-    }
-    return { pages, sessions: listed.length, completed: complete ? members.length : 0, reread: 0 };
+    return { requests: pages, sessions: listed.length, members: completed, reread };
   }
 
   /**
-   * Read up to `began`: the next read asks for what was stored since (a little before), and from
-   * before the earliest session still on duty, so its end is seen; never from before the window.
+   * What was stored for members the community read does not cover, from where their reads
+   * stopped — or from before their earliest session still on duty, so its end is seen too.
    */
-  private caughtUp(member: string, reads: MemberReads, began: number, now: number): void {
-    const open = this.deps.ledger.openStoredSince(member);
-    const from = Math.min(began - OVERLAP_MS, open === null ? began : open - 1);
-    reads.storedAfter = Math.max(from, now - KEPT_DAYS * DAY_MS);
-    reads.due = this.turn + 1;
+  private async readStored(members: string[], maxPages: number, now: number): Promise<ReadResult> {
+    const { ledger } = this.deps;
+    const began = this.serviceNow();
+    const after = Math.min(
+      ...members.map((member) => {
+        const open = ledger.openStoredSince(member);
+        const stored = this.reads.get(member)!.storedAfter!;
+        return open === null ? stored : Math.min(stored, open - 1);
+      }),
+    );
+    const { listed, pages, complete } = await listSessions(
+      this.deps,
+      this.reads,
+      members,
+      CREATED_AT,
+      after,
+      maxPages,
+    );
+    const lastStored = latestStored(listed);
+    for (const member of members) {
+      const reads = this.reads.get(member)!;
+      if (complete) this.caughtUp(reads, began, now);
+      else if (lastStored !== null) reads.storedAfter = Math.max(reads.storedAfter!, lastStored - 1);
+    }
+    return { requests: pages, sessions: listed.length, members: complete ? members.length : 0, reread: 0 };
   }
 
-  /** One request's pages for `members`, sessions with `field` after `after`; keeps what it lists. */
-  private async list(
-    members: readonly string[],
-    field: typeof STARTED_AT | typeof CREATED_AT,
-    after: number,
-    maxPages: number,
-  ) {
-    const { fields, ledger } = this.deps;
-    const query: Record<string, string | readonly string[]> = {
-      [fields.member]: members,
-      [`${field}.after`]: new Date(after).toISOString(),
-      ...(fields.sortable[field] ? { sort: field } : {}),
+  /**
+   * The sessions of members on duty, listed again from the earliest one's stamp: a session's end
+   * does not change when it was stored, so no read of what was stored since shows it.
+   */
+  private async readOnDuty(members: string[], maxPages: number): Promise<ReadResult> {
+    const { ledger } = this.deps;
+    const from = (member: string) => {
+      const reads = this.reads.get(member)!;
+      return reads.openAfter ?? (ledger.openStoredSince(member) ?? Number.POSITIVE_INFINITY) - 1;
     };
-    const items = await this.deps.list(DUTY_SESSIONS, query, 'background', maxPages);
-    const wanted = new Set(members);
-    const listed: ListedSession[] = [];
-    for (const item of items) {
-      const session = readListedSession(item, fields);
-      if (session === null || !wanted.has(session.member)) continue;
-      ledger.add(session.member, session.id, {
-        start: session.start,
-        end: session.end,
-        stored: session.stored,
-      });
-      listed.push(session);
+    const after = Math.min(...members.map(from));
+    const { listed, pages, complete } = await listSessions(
+      this.deps,
+      this.reads,
+      members,
+      CREATED_AT,
+      after,
+      maxPages,
+    );
+    const lastStored = latestStored(listed);
+    for (const member of members) {
+      const reads = this.reads.get(member)!;
+      // Cut short: a member whose earliest session on duty was not reached goes on from the last one listed.
+      const reached = complete || lastStored === null || from(member) < lastStored - 1;
+      reads.openAfter = reached ? null : lastStored - 1;
+      if (reached) reads.due = this.turn + 1;
     }
+    return { requests: pages, sessions: listed.length, members: 0, reread: 0 };
+  }
+
+  /** Everything the community stored after `from`, no member filter; kept for the members read here. */
+  private async readCommunity(from: number, maxPages: number): Promise<ReadResult & { read: CommunityRead }> {
+    const began = this.serviceNow();
+    const { listed, pages, complete } = await listSessions(
+      this.deps,
+      this.reads,
+      null,
+      CREATED_AT,
+      from,
+      maxPages,
+    );
+    const lastStored = latestStored(listed);
+    const after = complete ? began - OVERLAP_MS : lastStored === null ? from : Math.max(from, lastStored - 1);
+    for (const reads of this.reads.values())
+      if (reads.storedAfter !== null && reads.storedAfter >= from)
+        reads.storedAfter = Math.max(reads.storedAfter, after);
+    // Cut short, it stays due first: the rest is read at the next refresh.
+    if (complete) this.communityDue = this.turn + 1;
     return {
-      listed,
-      pages: Math.max(1, Math.ceil(items.length / DUTY_BATCH)),
-      // Full pages up to the budget: more may follow, read from the last one at the next refresh.
-      complete: items.length < maxPages * DUTY_BATCH,
+      requests: pages,
+      sessions: listed.length,
+      members: 0,
+      reread: 0,
+      read: { from, after, sessions: listed },
     };
+  }
+
+  /** Read up to `began`: the next read asks for what was stored since, a little before; never before the window. */
+  private caughtUp(reads: MemberReads, began: number, now: number): void {
+    const from = Math.max(began - OVERLAP_MS, now - KEPT_DAYS * DAY_MS);
+    reads.storedAfter = Math.max(reads.storedAfter ?? from, from);
+    reads.due = this.turn + 1;
   }
 
   private serviceNow(): number {

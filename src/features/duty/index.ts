@@ -6,6 +6,7 @@ import { fx } from '../../platform/natives';
 import { hasScope, ROSTER_ROUTES } from '../../roster/client';
 import type { ExportingFeature } from '../exports/exporting-feature';
 import type { ExportAnswers } from '../exports/fivem/safe-exports';
+import { sharedDutyHandle } from '../share/shared-duty';
 import { membersNamedByDutyEntries } from './duty-entries';
 import {
   DUTY_SESSIONS,
@@ -16,6 +17,7 @@ import {
 } from './duty-fields';
 import { DutyLedger } from './duty-ledger';
 import { DUTY_BATCH, DutyReader, dutyBudget } from './duty-reader';
+import { DutySharing } from './duty-sharing';
 import { registerHoursCommand } from './fivem/hours-command';
 import { dutyHoursHandle } from './handle';
 import { shareDutyFields, sharedDutyFields } from './shared-duty-fields';
@@ -30,10 +32,11 @@ type DutyState =
   | { kind: 'reading'; reader: DutyReader; fields: DutyFields; described: string };
 
 /**
- * Duty hours: with `timelogs:read`, the duty sessions of the members online, read in batches of
- * 100 in the background lane at most once per 100 online members per `refresh.intervalSeconds`,
- * their fields taken from the service's OpenAPI description. Sessions stored late are read by when
- * they were stored; a member whose sessions an audit entry names is read again in full at the next
+ * Duty hours: with `timelogs:read`, the duty sessions of the members online, read in the
+ * background lane with at most one request per 100 online members per `refresh.intervalSeconds`,
+ * their fields taken from the service's OpenAPI description: each member in full as they join (in
+ * batches of 100), then one read of what the whole community stored since, so sessions stored
+ * late count; a member whose sessions an audit entry names is read again in full at the next
  * refresh, within the same budget. Answers `getDutyHours`, the `hours` command and the panel's
  * hours column from memory.
  */
@@ -117,11 +120,15 @@ export function attachDutyHours(context: RosterContext): ExportingFeature {
       fields: reading.fields,
       described: describeDutyFields(reading.fields),
     };
+    const sharing = new DutySharing(() => context.handles.get(sharedDutyHandle), logger, intervalMs);
     const refresh = async () => {
       const online = onlineMembers();
-      await reader.refresh(online, dutyBudget(online.length)).catch((error: unknown) => {
+      const source = await sharing.before(reader);
+      const done = await reader.refresh(online, dutyBudget(online.length), source).catch((error: unknown) => {
         logger.warn(`duty sessions could not be read: ${errorMessage(error)}`);
+        return null;
       });
+      if (done) await sharing.after(done);
     };
     await refresh();
     schedule.every(intervalMs, refresh);
@@ -184,7 +191,7 @@ function dutyLines(state: DutyState, intervalSeconds: number, auditRead: boolean
             ? `; last read: ${last.members} member(s) complete (${last.reread} read again in full after the audit log named their sessions), ${last.requests} request(s), ${last.sessions} session(s).`
             : '.'
         }`,
-        '  Each member is read in full as they join, then by the sessions stored since (createdAt), so a session stored after it began counts.',
+        '  Each member is read in full as they join; what the community stored since (createdAt) is one read for every member online, so a session stored after it began counts; members on duty are read again until their session ends.',
         auditRead
           ? '  A member whose sessions the audit log names is read again in full: corrections and deletions count at the next refresh.'
           : '! duty hours: the audit log is not read (audit:read, refresh.auditSeconds), so a session corrected or deleted after it was read counts as first read until the member joins again.',

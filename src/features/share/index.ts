@@ -3,12 +3,14 @@ import type { Feature } from '../../kernel/feature';
 import { sharedFactsHandle } from '../../kernel/shared-facts';
 import { sharedMirrorHandle } from '../mirror/handle';
 import { shareStore } from './fivem/database-store';
+import { dutyShareStore } from './fivem/duty-store';
 import { oxmysqlStarted, serverConvars } from './fivem/oxmysql-state';
 import { shareHandle } from './handle';
 import { serverName } from './server-name';
 import { shareDoctorLine, shareStatusLine } from './share-lines';
 import { WRITE_MS } from './share-timing';
 import { shareCatalog } from './shared-catalog';
+import { sharedDutyHandle } from './shared-duty';
 import { FactBoard } from './shared-facts';
 import { SHARE_SCHEMAS } from './shared-record';
 import { SharedRoster } from './shared-roster';
@@ -54,6 +56,10 @@ export function attachShare(context: RosterContext): Feature {
   });
   handles.provide(sharedFactsHandle, facts);
   context.catalog.shareThrough(shareCatalog(facts));
+  handles.provide(sharedDutyHandle, {
+    role: () => roster.sharingRole(),
+    store: dutyShareStore(shareKeyHash(context.settings.apiKey), context.resource, clock),
+  });
   return {
     start() {
       if (!oxmysqlStarted()) {

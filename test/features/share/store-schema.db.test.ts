@@ -36,6 +36,8 @@ describe('migrate', () => {
     await main.store().migrate();
     expect(await tables()).toEqual([
       'roster_share_budget',
+      'roster_share_duty',
+      'roster_share_duty_state',
       'roster_share_facts',
       'roster_share_members',
       'roster_share_schema',
@@ -98,7 +100,7 @@ describe('migrate', () => {
     await shared.query(SHARE_SCHEMA[0]?.statements[0] ?? '');
     await main.store().migrate();
     expect(await schemaVersion()).toEqual({ name: 'roster_share', version: LATEST });
-    expect(await tables()).toHaveLength(6);
+    expect(await tables()).toHaveLength(8);
   });
 
   it('refuses tables of a newer release, and leaves them as they are', async () => {

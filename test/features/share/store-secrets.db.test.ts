@@ -43,7 +43,7 @@ describe('the key in the shared tables', () => {
     const tables = await shared.query(
       "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'roster\\_share\\_%'",
     );
-    expect(tables).toHaveLength(6);
+    expect(tables).toHaveLength(8);
     let text = '';
     for (const { name } of tables)
       text += JSON.stringify(await shared.query(`SELECT * FROM ${String(name)}`));

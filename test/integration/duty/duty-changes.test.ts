@@ -98,7 +98,9 @@ describe('duty sessions that change after they were read', () => {
       expect(await reflected(harness, id, hours, from)).toBeLessThanOrEqual(2);
     }
     expect(shapes.size).toBe(5);
-  });
+    // One member online is a budget of one request a refresh: the member's full read and the read
+    // of what the community stored since take turns, so each correction may wait two refreshes.
+  }, 40_000);
 
   it('a session staff delete counts no more', async () => {
     const harness = await start();

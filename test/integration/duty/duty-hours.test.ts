@@ -173,14 +173,44 @@ describe('duty hours', () => {
       const inWindow = times.slice(i).filter((u) => u < t + INTERVAL_SECONDS * 1000).length;
       expect(inWindow).toBeLessThanOrEqual(Math.ceil(250 / 100));
     }
-    // Each request asked for up to 100 members with the member filter repeated, from a start or
-    // from what was stored since.
+    // Each request asked for up to 100 members with the member filter repeated from a start, or
+    // for what the whole community stored since, with no member filter.
     for (const entry of dutyRequests(harness).slice(from)) {
       const query = new URLSearchParams(entry.query);
-      expect(query.getAll('rosterRef').length).toBeGreaterThan(0);
       expect(query.getAll('rosterRef').length).toBeLessThanOrEqual(100);
+      if (query.getAll('rosterRef').length === 0) expect(query.get('startedAt.after')).toBeNull();
       expect(query.get('startedAt.after') ?? query.get('createdAt.after')).toMatch(/^\d{4}-\d\d-\d\dT/);
     }
     expect(dutyRequests(harness).some((e) => e.query.includes('createdAt.after'))).toBe(true);
+  });
+
+  it('250 players online and known: one request per interval for what the community stored since, not one per 100 members', async () => {
+    const harness = await start({ members: 400 });
+    const members = harness.mock.data.members.filter((m) => m.status === 'ACTIVE').slice(0, 250);
+    const ids: number[] = [];
+    for (let i = 0; i < members.length; i += 50)
+      ids.push(...(await Promise.all(members.slice(i, i + 50).map((m) => join(harness, m)))));
+    const roster = harness.caller.exports.roster!;
+    await eventually(() => ids.every((id) => roster.getDutyHours!(id) !== null), 20_000);
+    // Everyone is read in full: from the next request on, only what was stored since is asked.
+    const full = dutyRequests(harness).length;
+    await eventually(() => dutyRequests(harness).length >= full + 2, 20_000);
+    const from = dutyRequests(harness).length;
+    // Stored late for an online member: the one read finds it.
+    const late = harness.mock.data.addDutySession(members[200]!.id, Date.now() - 3 * HOUR, 90, {
+      storedAt: Date.now(),
+    });
+    await eventually(() => roster.getDutyHours!(ids[200]!) === 1.5, 20_000);
+    await eventually(() => dutyRequests(harness).length >= from + 3, 20_000);
+    const steady = dutyRequests(harness).slice(from);
+    for (const entry of steady) {
+      const query = new URLSearchParams(entry.query);
+      expect(query.getAll('rosterRef')).toEqual([]);
+      expect(query.get('createdAt.after')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    }
+    const times = steady.map((e) => e.time);
+    for (const [i, t] of times.entries())
+      expect(times.slice(i).filter((u) => u < t + INTERVAL_SECONDS * 1000 - 100).length).toBe(1);
+    expect(late.rosterRef).toBe(members[200]!.id);
   });
 });

@@ -89,4 +89,29 @@ export const SHARE_SCHEMA: readonly SchemaStep[] = [
       ) ${TABLE_OPTIONS}`,
     ],
   },
+  {
+    version: 3,
+    statements: [
+      // Where the shared read of the community's duty sessions stands, per key.
+      `CREATE TABLE IF NOT EXISTS roster_share_duty_state (
+        key_hash CHAR(64) ${ASCII} NOT NULL,
+        version BIGINT NOT NULL DEFAULT 0,
+        feed_from BIGINT NULL,
+        feed_after BIGINT NULL,
+        fed_at BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (key_hash)
+      ) ${TABLE_OPTIONS}`,
+      // The sessions it listed; followers read by version. Gone once ended before the 30 days kept.
+      `CREATE TABLE IF NOT EXISTS roster_share_duty (
+        key_hash CHAR(64) ${ASCII} NOT NULL,
+        session_id VARCHAR(191) NOT NULL,
+        record TEXT NOT NULL,
+        ends_at BIGINT NOT NULL,
+        version BIGINT NOT NULL,
+        PRIMARY KEY (key_hash, session_id),
+        KEY roster_share_duty_version (key_hash, version, session_id),
+        KEY roster_share_duty_ends (key_hash, ends_at)
+      ) ${TABLE_OPTIONS}`,
+    ],
+  },
 ];
