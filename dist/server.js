@@ -60127,7 +60127,7 @@ function mirrorSummary(state) {
     case "reading":
       return "first read under way: joins are looked up until it completes";
     case "catching-up":
-      return "catching up on the audit log since the snapshot: joins are looked up until it completes";
+      return `catching up on the audit log since the ${state.from}: joins are looked up until it completes`;
     case "stale":
       return `stale snapshot: outage policy only (${state.why}), until a full read completes`;
     case "up":
@@ -60149,7 +60149,7 @@ function mirrorStatusLine(report, now) {
     case "reading":
       return `mirror: first read under way, joins looked up until it completes; ${today}${failing}`;
     case "catching-up":
-      return `mirror: ${held} members from the snapshot, ${fullRead}; catching up on the audit log, joins looked up until it completes; ${today}`;
+      return `mirror: ${held} members from the ${state.from}, ${fullRead}; catching up on the audit log, joins looked up until it completes; ${today}`;
     case "stale":
       return `mirror: stale snapshot: outage policy only (${state.why}); ${held} members held, ${fullRead}, joins looked up until a full read completes; ${today}${failing}`;
     case "up":
@@ -60168,7 +60168,7 @@ function mirrorDoctorLine(report, now) {
     case "reading":
       return report.failure === null ? "! mirror: the first read of the roster is under way; until it completes joins are looked up one by one." : `\u2717 mirror: the roster could not be read (${report.failure}); joins are looked up one by one, and it is tried again.`;
     case "catching-up":
-      return `\u2026 mirror: ${report.held} members from the snapshot (last full read ${age(report.lastFullReadAt, now)} ago), catching up on the audit log since; joins are looked up one by one until it completes.`;
+      return `\u2026 mirror: ${report.held} members from the ${state.from} (last full read ${age(report.lastFullReadAt, now)} ago), catching up on the audit log since; joins are looked up one by one until it completes.`;
     case "stale":
       return `! mirror: stale snapshot, outage policy only (${state.why}): its ${report.held} members serve gate.onError "cached" as last known records until a full read of the roster completes${report.failure === null ? "" : ` (the last read failed: ${report.failure})`}; joins are looked up one by one.`;
     case "up": {
@@ -61257,7 +61257,7 @@ function restartState(saved, now, resyncMs) {
   if (saved.audit === null) return { kind: "stale", why: "saved out of step with the audit log" };
   if (age2 < 0 || age2 >= resyncMs)
     return { kind: "stale", why: "its last full read is older than mirror.resyncMinutes" };
-  return { kind: "catching-up" };
+  return { kind: "catching-up", from: "snapshot" };
 }
 var MEMBERS_PER_PIECE = 1e3;
 function* mirrorJson(saved, membersPerPiece = MEMBERS_PER_PIECE) {
@@ -61981,7 +61981,7 @@ var SharedCopy = class {
     const age2 = from?.fullReadAt == null ? Number.POSITIVE_INFINITY : now - from.fullReadAt;
     if (from?.audit && mirror.complete && age2 >= 0 && age2 < this.parts.deps.resyncMs) {
       known.fullReadAt = from.fullReadAt;
-      status.state = { kind: "catching-up" };
+      status.state = { kind: "catching-up", from: "shared roster" };
       step.restored(from.audit, now);
     }
     if (status.catchingUp) {
@@ -62244,7 +62244,6 @@ function attachMirror(context) {
   if (!config2.mirror.enabled) sync.turnOff({ why: "disabled" });
   context.handles.provide(mirrorHandle, {
     report: () => sync.report(),
-    followingShared: () => sync.followingShared,
     toSave: () => sync.toSave(catalog.ready ? catalog.index.catalog : null),
     restore(saved) {
       const fresh = sync.restore(saved);
@@ -65944,6 +65943,7 @@ var SharedRoster = class {
   /** Takes the lease when nobody's runs (or this server's does): then this server reads. */
   async takeLeaseIfFree() {
     const { state } = this;
+    if (!this.canRead()) return false;
     if (state === null || !leaseLapsed(state) && state.reader !== this.holder) return false;
     if (!await this.deps.store.lease(this.holder, LEASE_MS)) return false;
     this.lastRenew = this.deps.clock.now();
@@ -65973,6 +65973,11 @@ var SharedRoster = class {
   /** The reader renews its lease; one it lost (it ran out meanwhile, another took it) makes it a follower. */
   async renew() {
     this.lastRenew = this.deps.clock.now();
+    if (!this.canRead()) {
+      await this.deps.store.release(this.holder);
+      this.becomeFollower();
+      return;
+    }
     if (!await this.deps.store.lease(this.holder, LEASE_MS)) this.becomeFollower();
   }
   /** What changed, written (`SharedWrites`): published by the reader, written through by a follower. */
@@ -65990,6 +65995,10 @@ var SharedRoster = class {
   /** Adds this server's requests to the key's shared counts and reads the fleet's. */
   async count() {
     await this.usage.count(this.deps.requestsSent?.() ?? 0);
+  }
+  /** A server whose mirror is off (`mirror.enabled` false, a roster too large) reads nothing for the others. */
+  canRead() {
+    return this.deps.mirror.report().state.kind !== "off";
   }
   /** A failing or slow database: this server goes on alone, from what it holds, until it answers again. */
   turnOff(error62) {

@@ -11,8 +11,6 @@ export interface MirrorHandle {
   toSave(): SavedMirror | null;
   /** On `onResourceStart`, before the key check: the mirror as the snapshot kept it. */
   restore(saved: SavedMirror): void;
-  /** Another server reads the roster and this one follows it through the database. */
-  followingShared(): boolean;
 }
 
 /** Provided by the mirror feature when attached; null when it is not. */

@@ -37,7 +37,6 @@ export function attachMirror(context: RosterContext): Feature {
   if (!config.mirror.enabled) sync.turnOff({ why: 'disabled' });
   context.handles.provide(mirrorHandle, {
     report: () => sync.report(),
-    followingShared: () => sync.followingShared,
     toSave: () => sync.toSave(catalog.ready ? catalog.index.catalog : null),
     restore(saved) {
       const fresh = sync.restore(saved);

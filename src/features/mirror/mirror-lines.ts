@@ -9,7 +9,7 @@ export function mirrorSummary(state: MirrorState): string {
     case 'reading':
       return 'first read under way: joins are looked up until it completes';
     case 'catching-up':
-      return 'catching up on the audit log since the snapshot: joins are looked up until it completes';
+      return `catching up on the audit log since the ${state.from}: joins are looked up until it completes`;
     case 'stale':
       return `stale snapshot: outage policy only (${state.why}), until a full read completes`;
     case 'up':
@@ -36,7 +36,7 @@ export function mirrorStatusLine(report: MirrorReport, now: number): string {
     case 'reading':
       return `mirror: first read under way, joins looked up until it completes; ${today}${failing}`;
     case 'catching-up':
-      return `mirror: ${held} members from the snapshot, ${fullRead}; catching up on the audit log, joins looked up until it completes; ${today}`;
+      return `mirror: ${held} members from the ${state.from}, ${fullRead}; catching up on the audit log, joins looked up until it completes; ${today}`;
     case 'stale':
       return `mirror: stale snapshot: outage policy only (${state.why}); ${held} members held, ${fullRead}, joins looked up until a full read completes; ${today}${failing}`;
     case 'up':
@@ -61,7 +61,7 @@ export function mirrorDoctorLine(report: MirrorReport, now: number): string {
         ? '! mirror: the first read of the roster is under way; until it completes joins are looked up one by one.'
         : `✗ mirror: the roster could not be read (${report.failure}); joins are looked up one by one, and it is tried again.`;
     case 'catching-up':
-      return `… mirror: ${report.held} members from the snapshot (last full read ${age(report.lastFullReadAt, now)} ago), catching up on the audit log since; joins are looked up one by one until it completes.`;
+      return `… mirror: ${report.held} members from the ${state.from} (last full read ${age(report.lastFullReadAt, now)} ago), catching up on the audit log since; joins are looked up one by one until it completes.`;
     case 'stale':
       return `! mirror: stale snapshot, outage policy only (${state.why}): its ${report.held} members serve gate.onError "cached" as last known records until a full read of the roster completes${report.failure === null ? '' : ` (the last read failed: ${report.failure})`}; joins are looked up one by one.`;
     case 'up': {

@@ -10,8 +10,11 @@ export type MirrorOff =
 export type MirrorState =
   | { kind: 'waiting' }
   | { kind: 'reading' }
-  /** Loaded from a recent snapshot: the audit log since it is read before joins are decided from it. */
-  | { kind: 'catching-up' }
+  /**
+   * Loaded from a recent snapshot, or held as the copy of the roster another server read (this
+   * server took over reading it): the audit log since is read before joins are decided from it.
+   */
+  | { kind: 'catching-up'; from: 'snapshot' | 'shared roster' }
   /** Loaded from a snapshot that cannot be made current: last known records only, until a full read. */
   | { kind: 'stale'; why: string }
   | { kind: 'up' }

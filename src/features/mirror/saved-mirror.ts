@@ -94,7 +94,7 @@ export function restartState(saved: SavedMirror, now: number, resyncMs: number):
   if (saved.audit === null) return { kind: 'stale', why: 'saved out of step with the audit log' };
   if (age < 0 || age >= resyncMs)
     return { kind: 'stale', why: 'its last full read is older than mirror.resyncMinutes' };
-  return { kind: 'catching-up' };
+  return { kind: 'catching-up', from: 'snapshot' };
 }
 
 /** The mirror in the snapshot's JSON shape. */

@@ -134,7 +134,7 @@ export class SharedCopy {
     const age = from?.fullReadAt == null ? Number.POSITIVE_INFINITY : now - from.fullReadAt;
     if (from?.audit && mirror.complete && age >= 0 && age < this.parts.deps.resyncMs) {
       known.fullReadAt = from.fullReadAt;
-      status.state = { kind: 'catching-up' };
+      status.state = { kind: 'catching-up', from: 'shared roster' };
       step.restored(from.audit, now);
     }
     if (status.catchingUp) {

@@ -1,7 +1,7 @@
 import { mirrorReportSummary } from '../mirror/mirror-lines';
 import type { MirrorReport } from '../mirror/mirror-state';
 import { shareSummary } from '../share/share-lines';
-import type { ShareReport } from '../share/shared-roster';
+import type { ShareReport } from '../share/share-report';
 import type { PanelStatus } from './panel-status-shape';
 
 /** The mirror's row of `status.json`: what `roster status` says, as data. */

@@ -2,7 +2,7 @@ import type { LimiterState } from '../../http';
 import type { LicenseClaim } from '../../roster/claimed-licenses';
 import type { PlayerEntry } from '../../roster/player-registry';
 import type { MirrorReport } from '../mirror/mirror-state';
-import type { ShareReport } from '../share/shared-roster';
+import type { ShareReport } from '../share/share-report';
 
 /**
  * Where the panel reads the resource's state, only when a page, `status.json` or `/metrics` is

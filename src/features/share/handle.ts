@@ -1,5 +1,5 @@
 import { Handle } from '../../kernel/handle';
-import type { ShareReport } from './shared-roster';
+import type { ShareReport } from './share-report';
 
 /** What the panel asks of the shared roster. */
 export interface ShareHandle {

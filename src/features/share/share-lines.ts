@@ -1,4 +1,4 @@
-import type { ShareReport } from './shared-roster';
+import type { ShareReport } from './share-report';
 
 const seconds = (ms: number): string => `${Math.max(0, Math.round(ms / 1000))} s`;
 

@@ -3,6 +3,7 @@ import type { AuditPosition } from '../audit/audit-feed';
 import type { SharedMirror } from '../mirror/handle';
 import { FleetUsage } from './fleet-usage';
 import { PendingChanges } from './pending-changes';
+import type { ShareReport } from './share-report';
 import { leadFrom, leaseLapsed, readerName, runHolder, type ShareRole } from './share-roles';
 import { SHARED_START, type SharedBudget, type SharedCursor, type SharedState } from './share-store';
 import { FOLLOW_MS, LEASE_MS, RENEW_MS, RETRY_MS } from './share-timing';
@@ -25,27 +26,6 @@ export interface SharedRosterDeps {
    * deciding, as the reader's own mirror does. Absent: not judged (tests of other parts).
    */
   auditMs?: number;
-}
-
-/** What `roster status`, `roster doctor` and the panel say about sharing. */
-export interface ShareReport {
-  on: boolean;
-  role: ShareRole;
-  server: string;
-  /** Why sharing is off for this server; null while on. */
-  off: string | null;
-  reader: string | null;
-  /** Milliseconds the reader's lease still runs (as of the last read); null: none runs. */
-  leaseLeftMs: number | null;
-  /** The shared roster's version, and this server's copy's. */
-  version: number | null;
-  held: number;
-  /** Versions the copy is behind; when it last read the database (this server's time). */
-  lag: number | null;
-  syncedAt: number | null;
-  complete: boolean;
-  budget: SharedBudget | null;
-  pending: number;
 }
 
 /**
@@ -228,6 +208,7 @@ export class SharedRoster {
   /** Takes the lease when nobody's runs (or this server's does): then this server reads. */
   private async takeLeaseIfFree(): Promise<boolean> {
     const { state } = this;
+    if (!this.canRead()) return false;
     if (state === null || (!leaseLapsed(state) && state.reader !== this.holder)) return false;
     if (!(await this.deps.store.lease(this.holder, LEASE_MS))) return false;
     this.lastRenew = this.deps.clock.now();
@@ -262,6 +243,11 @@ export class SharedRoster {
   /** The reader renews its lease; one it lost (it ran out meanwhile, another took it) makes it a follower. */
   private async renew(): Promise<void> {
     this.lastRenew = this.deps.clock.now();
+    if (!this.canRead()) {
+      await this.deps.store.release(this.holder);
+      this.becomeFollower();
+      return;
+    }
     if (!(await this.deps.store.lease(this.holder, LEASE_MS))) this.becomeFollower();
   }
 
@@ -281,6 +267,11 @@ export class SharedRoster {
   /** Adds this server's requests to the key's shared counts and reads the fleet's. */
   private async count(): Promise<void> {
     await this.usage.count(this.deps.requestsSent?.() ?? 0);
+  }
+
+  /** A server whose mirror is off (`mirror.enabled` false, a roster too large) reads nothing for the others. */
+  private canRead(): boolean {
+    return this.deps.mirror.report().state.kind !== 'off';
   }
 
   /** A failing or slow database: this server goes on alone, from what it holds, until it answers again. */

@@ -31,16 +31,26 @@ describe('the mirror in roster status, roster doctor and the panel', () => {
   });
 
   it('catching up: joins looked up until it completes', () => {
-    const line = mirrorStatusLine(report({ state: { kind: 'catching-up' }, auditReadAt: null }), NOW);
+    const line = mirrorStatusLine(
+      report({ state: { kind: 'catching-up', from: 'snapshot' }, auditReadAt: null }),
+      NOW,
+    );
     expect(line).toBe(
       'mirror: 1000 members from the snapshot, last full read 2 h 0 min ago; catching up on the audit log, joins looked up until it completes; 3 request(s) today',
     );
-    expect(mirrorDoctorLine(report({ state: { kind: 'catching-up' } }), NOW)).toMatch(
+    expect(mirrorDoctorLine(report({ state: { kind: 'catching-up', from: 'snapshot' } }), NOW)).toMatch(
       /^… mirror: .*catching up/,
     );
-    expect(mirrorSummary({ kind: 'catching-up' })).toMatch(
+    expect(mirrorSummary({ kind: 'catching-up', from: 'snapshot' })).toMatch(
       /^catching up on the audit log since the snapshot/,
     );
+  });
+
+  it('catching up after taking over from another server: says so, not "the snapshot"', () => {
+    const taken = report({ state: { kind: 'catching-up', from: 'shared roster' }, auditReadAt: null });
+    expect(mirrorStatusLine(taken, NOW)).toMatch(/^mirror: 1000 members from the shared roster, /);
+    expect(mirrorDoctorLine(taken, NOW)).toMatch(/^… mirror: 1000 members from the shared roster /);
+    expect(mirrorSummary({ kind: 'catching-up', from: 'shared roster' })).toMatch(/since the shared roster:/);
   });
 
   it('stale: the outage policy only, and why', () => {

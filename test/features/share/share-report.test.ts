@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createPanel } from '../../../src/features/panel/panel';
 import type { PanelSources } from '../../../src/features/panel/panel-sources';
 import { shareDoctorLine, shareStatusLine } from '../../../src/features/share/share-lines';
-import type { ShareReport } from '../../../src/features/share/shared-roster';
+import type { ShareReport } from '../../../src/features/share/share-report';
 import { silentLogger } from '../../../src/platform/ports';
 import { FakeClock } from '../../http/limiter/fake-clock';
 import { API_KEY, fakeSources, TOKEN } from '../panel/fake-sources';

@@ -23,6 +23,8 @@ class MirrorDouble {
   deciding = false;
   fullReadAt: number | null = null;
   auditReadAt: number | null = null;
+  /** Turned off (`mirror.enabled` false, or a roster too large to hold). */
+  off = false;
 
   /** A change its own reads made (told to the sharing). */
   read(member: MirroredMember): void {
@@ -62,7 +64,7 @@ class MirrorDouble {
       },
       auditPosition: () => self.position,
       report: () => ({
-        state: { kind: 'up' },
+        state: self.off ? { kind: 'off', why: 'disabled' } : { kind: 'up' },
         held: self.held.size,
         lastFullReadAt: self.fullReadAt,
         requestsToday: 0,
@@ -216,6 +218,22 @@ describe('one reader, the others following', () => {
     expect(first.roster.report().role).toBe('reader');
     expect(second.roster.report().role).toBe('follower');
     expect(second.roster.report().reader).toBe('same');
+  });
+
+  it('a server whose mirror is off never takes the lease; a reader whose mirror turns off gives it up', async () => {
+    const plain = server('plain');
+    plain.mirror.off = true;
+    await run([plain], 4);
+    expect(plain.roster.report()).toMatchObject({ on: true, role: 'follower', reader: null });
+    const main = server('main');
+    await run([plain, main], 2);
+    expect(main.roster.report().role).toBe('reader');
+    main.mirror.off = true;
+    await run([plain, main], 24);
+    expect(main.roster.report().role).toBe('follower');
+    const events = server('events');
+    await run([plain, main, events], 2);
+    expect(events.roster.report().role).toBe('reader');
   });
 
   it('a follower writes through what it learned itself', async () => {
