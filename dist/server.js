@@ -64836,6 +64836,7 @@ function serverOxmysql() {
 var DATABASE_BOUND_MS = 2e3;
 var MOST_LATE_CALLS = 3;
 var LATE_CALL_LOST_MS = 6e4;
+var PROBE_EVERY_MS = 5e3;
 var OxmysqlCalls = class {
   constructor(options) {
     this.options = options;
@@ -64844,6 +64845,9 @@ var OxmysqlCalls = class {
   options;
   late = /* @__PURE__ */ new Set();
   boundMs;
+  /** When a call was last sent to oxmysql. */
+  sentAt = Number.NEGATIVE_INFINITY;
+  sent = 0;
   /**
    * `work` (several calls) within the same bound as one call: what a caller of the store waits
    * for is bounded, not only each statement.
@@ -64876,8 +64880,9 @@ var OxmysqlCalls = class {
     const { clock: clock2 } = this.options;
     const ox = this.options.exports();
     if (!ox) return Promise.reject(new ShareStoreError("unavailable", "oxmysql is not started."));
-    this.forgetLost(clock2.now());
-    if (this.late.size >= MOST_LATE_CALLS) {
+    const now = clock2.now();
+    this.forgetLost(now);
+    if (this.late.size >= MOST_LATE_CALLS && now - this.sentAt < PROBE_EVERY_MS) {
       return Promise.reject(
         new ShareStoreError(
           "timeout",
@@ -64885,12 +64890,13 @@ var OxmysqlCalls = class {
         )
       );
     }
-    const call = { startedAt: clock2.now() };
+    this.sentAt = now;
+    const call = { startedAt: now, order: ++this.sent };
     let answered = false;
     const work = new Promise((resolve2, reject) => {
       const answer = (result, error62) => {
         answered = true;
-        this.late.delete(call);
+        this.heard(call);
         if (error62) reject(new ShareStoreError("failed", `The database answered: ${lastLine(error62)}`));
         else resolve2(result);
       };
@@ -64905,6 +64911,13 @@ var OxmysqlCalls = class {
       if (!answered) this.late.add(call);
       throw new ShareStoreError("timeout", `The database did not answer within ${this.boundMs / 1e3} s.`);
     });
+  }
+  /**
+   * oxmysql answered `call`, an error included: it answers again, and a late call sent before this
+   * one and still unanswered was lost (held statements come back in the order they were sent).
+   */
+  heard(call) {
+    for (const late of this.late) if (late.order <= call.order) this.late.delete(late);
   }
   forgetLost(now) {
     for (const late of this.late) if (now - late.startedAt > LATE_CALL_LOST_MS) this.late.delete(late);

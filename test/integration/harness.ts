@@ -104,14 +104,35 @@ export function expectNoUnhandledRejections(server: FxServer): void {
   throw new Error(`unhandled rejections in resources:\n${list.join('\n')}`);
 }
 
-/** Waits until `check` passes, polling on real time (the emulator's tick loop runs meanwhile). */
-export async function eventually<T>(check: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
+/** What `eventually` and `withinFrames` poll: a value when the condition is met, else undefined or false. */
+type Check<T> = () => T | undefined | false | Promise<T | undefined | false>;
+
+/**
+ * Waits until `check` passes, polling on real time (the emulator's tick loop runs meanwhile) every
+ * `everyMs`: an asynchronous check (one that asks a server or the database) is awaited, and is
+ * better polled less often than the default.
+ */
+export async function eventually<T>(check: Check<T>, timeoutMs = 5000, everyMs = 5): Promise<T> {
   const start = Date.now();
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value !== undefined && value !== false) return value;
     if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/**
+ * Waits until `check` passes, looking once a frame for at most `frames` server frames: a bound on
+ * the emulator's own clock, which a busy machine runs late, so a slow host does not fail it.
+ */
+export async function withinFrames<T>(server: FxServer, frames: number, check: Check<T>): Promise<T> {
+  const until = server.frames + frames;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (server.frames >= until) throw new Error(`condition not met within ${frames} frames`);
+    await server.nextTick();
   }
 }
 

@@ -116,13 +116,3 @@ export async function sharingLine(server: FxServer): Promise<string> {
   server.executeCommand('roster status');
   return eventually(() => server.log.lines.slice(from).find((l) => l.includes('sharing:')));
 }
-
-/** Waits until the asynchronous `check` is true, polling on real time. */
-export async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const start = Date.now();
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -1,22 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { shareKeyHash } from '../../../src/features/share/store-key';
-import { eventually, type Harness, startHarness } from '../harness';
-import { type FleetServer, fleetServer, joins, rosterReads, sharingLine, until } from './fleet';
-import { config, twoServers } from './two-servers';
+import { eventually, startHarness } from '../harness';
+import { fleetServer, joins, rosterReads, sharingLine } from './fleet';
+import { closeAfterEach, config, twoServers } from './two-servers';
 
-let h: Harness | undefined;
-let events: FleetServer | undefined;
-afterEach(async () => {
-  await events?.close();
-  await h?.close();
-  events = undefined;
-  h = undefined;
-});
-/** Keeps what a test started, for the clean-up after it. */
-const keep = (harness: Harness, follower?: FleetServer) => {
-  h = harness;
-  events = follower;
-};
+const keep = closeAfterEach();
 
 describe('two servers, one roster', () => {
   it('only the reader reads the roster; a suspension reaches the follower at its next join with no request of its own', async () => {
@@ -29,7 +17,11 @@ describe('two servers, one roster', () => {
 
     h.mock.dashboard.setStatus(active[1]!.id, 'SUSPENDED');
     // The reader's audit feed re-reads the member and writes it; the follower reads the database.
-    await until(async () => !(await joins(events.server, active[1]!.gameLicense, 'Second')), 15_000);
+    await eventually(
+      async () => !(await joins(events.server, active[1]!.gameLicense, 'Second')),
+      15_000,
+      100,
+    );
     // The follower never read the roster or the audit log itself: every decision was its copy's.
     expect(rosterReads(events.seen)).toEqual([]);
     const line = await sharingLine(events.server);
@@ -49,13 +41,17 @@ describe('write-through', () => {
     expect(await joins(events.server, added.gameLicense, 'Newcomer')).toBe(true);
     expect(events.seen.some((r) => r.query.get('gameLicense') === added.gameLicense)).toBe(true);
     const db = h.database!.db;
-    await until(async () => {
-      const rows = await db.query<{ member_id: string }[]>(
-        'SELECT member_id FROM roster_share_members WHERE member_id = ? AND record IS NOT NULL',
-        [added.id],
-      );
-      return rows.length === 1;
-    }, 10_000);
+    await eventually(
+      async () => {
+        const rows = await db.query<{ member_id: string }[]>(
+          'SELECT member_id FROM roster_share_members WHERE member_id = ? AND record IS NOT NULL',
+          [added.id],
+        );
+        return rows.length === 1;
+      },
+      10_000,
+      100,
+    );
     // Give the reader a moment to read the row, then its own decision: no request for that license.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await joins(h.server, added.gameLicense, 'Newcomer again')).toBe(true);
@@ -68,12 +64,12 @@ describe('write-through', () => {
 
 describe('another key on the same database', () => {
   it("never reads the first key's rows: it reads its own roster", async () => {
-    h = await startHarness({ database: true, members: 200, config: config('main') });
-    const harness = h;
-    await eventually(() => /sharing .*this server reads it/.test(harness.logText()), 20_000);
-    await eventually(() => /the roster mirror holds \d+ members/.test(harness.logText()), 20_000);
-    events = await fleetServer(h, config('events'), { apiKey: String(h.mock.keys.readOnly) });
-    const other = events;
+    const h = await startHarness({ database: true, members: 200, config: config('main') });
+    keep(h);
+    await eventually(() => /sharing .*this server reads it/.test(h.logText()), 20_000);
+    await eventually(() => /the roster mirror holds \d+ members/.test(h.logText()), 20_000);
+    const other = await fleetServer(h, config('events'), { apiKey: String(h.mock.keys.readOnly) });
+    keep(h, other);
     await eventually(() => /sharing .*this server reads it/.test(other.logText()), 20_000);
     await eventually(() => /the roster mirror holds \d+ members/.test(other.logText()), 20_000);
     expect(other.logText()).not.toContain("holds the shared roster's");
@@ -84,23 +80,23 @@ describe('another key on the same database', () => {
         .map((r) => r.key_hash)
         .sort();
     const both = [shareKeyHash(String(h.mock.keys.full)), shareKeyHash(String(h.mock.keys.readOnly))].sort();
-    await until(async () => JSON.stringify(await hashes()) === JSON.stringify(both), 10_000);
+    await eventually(async () => JSON.stringify(await hashes()) === JSON.stringify(both), 10_000, 100);
   }, 60_000);
 });
 
 describe('a database that is not trusted blindly', () => {
   it('a garbage row is ignored with one warning; the other rows are followed', async () => {
-    h = await startHarness({ database: true, members: 200, config: config('main') });
-    const harness = h;
-    await eventually(() => /the roster mirror holds \d+ members/.test(harness.logText()), 20_000);
-    await eventually(() => /sharing .*this server reads it/.test(harness.logText()), 10_000);
+    const h = await startHarness({ database: true, members: 200, config: config('main') });
+    keep(h);
+    await eventually(() => /the roster mirror holds \d+ members/.test(h.logText()), 20_000);
+    await eventually(() => /sharing .*this server reads it/.test(h.logText()), 10_000);
     const keyHash = shareKeyHash(String(h.mock.keys.full));
     await h.database!.db.query(
       "INSERT INTO roster_share_members (key_hash, member_id, license, record, read_at, version) VALUES (?, 'mem_garbage', 'license:garbage', '{\"id\": 3', 1, 1)",
       [keyHash],
     );
-    events = await fleetServer(h, config('events'));
-    const follower = events;
+    const follower = await fleetServer(h, config('events'));
+    keep(h, follower);
     await eventually(() => follower.logText().includes("holds the shared roster's"), 20_000);
     expect(follower.logText().match(/could not be read and were ignored/g)).toHaveLength(1);
     const active = h.mock.data.members.find((m) => m.status === 'ACTIVE')!;

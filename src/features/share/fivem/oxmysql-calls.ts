@@ -43,6 +43,19 @@ export const DATABASE_BOUND_MS = 2_000;
 const MOST_LATE_CALLS = 3;
 /** A late call not answered after this long is taken as lost (oxmysql may never answer it). */
 const LATE_CALL_LOST_MS = 60_000;
+/**
+ * While late calls hold new ones back, a call goes through when none was sent for this long, to
+ * find out whether the database answers again: a database that refused connections never answers
+ * the calls sent meanwhile, and waiting for them to count as lost would keep sharing off for a
+ * minute after it is back. A stalled database is then sent one statement this often, no more.
+ */
+export const PROBE_EVERY_MS = 5_000;
+
+/** A call sent to oxmysql: when, and how many were sent before it and this one. */
+interface SentCall {
+  startedAt: number;
+  order: number;
+}
 
 export interface OxmysqlCallsOptions {
   /** The exports, looked up at each call: oxmysql may start after this resource, or restart. */
@@ -55,8 +68,11 @@ export interface OxmysqlCallsOptions {
 
 /** oxmysql's exports as promises that always settle within the bound, failing with a `ShareStoreError`. */
 export class OxmysqlCalls {
-  private readonly late = new Set<{ startedAt: number }>();
+  private readonly late = new Set<SentCall>();
   private readonly boundMs: number;
+  /** When a call was last sent to oxmysql. */
+  private sentAt = Number.NEGATIVE_INFINITY;
+  private sent = 0;
 
   constructor(private readonly options: OxmysqlCallsOptions) {
     this.boundMs = options.boundMs ?? DATABASE_BOUND_MS;
@@ -97,8 +113,9 @@ export class OxmysqlCalls {
     const { clock } = this.options;
     const ox = this.options.exports();
     if (!ox) return Promise.reject(new ShareStoreError('unavailable', 'oxmysql is not started.'));
-    this.forgetLost(clock.now());
-    if (this.late.size >= MOST_LATE_CALLS) {
+    const now = clock.now();
+    this.forgetLost(now);
+    if (this.late.size >= MOST_LATE_CALLS && now - this.sentAt < PROBE_EVERY_MS) {
       return Promise.reject(
         new ShareStoreError(
           'timeout',
@@ -106,12 +123,13 @@ export class OxmysqlCalls {
         ),
       );
     }
-    const call = { startedAt: clock.now() };
+    this.sentAt = now;
+    const call: SentCall = { startedAt: now, order: ++this.sent };
     let answered = false;
     const work = new Promise<T | null>((resolve, reject) => {
       const answer: Answer<T> = (result, error) => {
         answered = true;
-        this.late.delete(call);
+        this.heard(call);
         if (error) reject(new ShareStoreError('failed', `The database answered: ${lastLine(error)}`));
         else resolve(result);
       };
@@ -127,6 +145,14 @@ export class OxmysqlCalls {
       if (!answered) this.late.add(call);
       throw new ShareStoreError('timeout', `The database did not answer within ${this.boundMs / 1000} s.`);
     });
+  }
+
+  /**
+   * oxmysql answered `call`, an error included: it answers again, and a late call sent before this
+   * one and still unanswered was lost (held statements come back in the order they were sent).
+   */
+  private heard(call: SentCall): void {
+    for (const late of this.late) if (late.order <= call.order) this.late.delete(late);
   }
 
   private forgetLost(now: number): void {
