@@ -1,19 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, type Harness, startHarness } from '../harness';
+import { describe, expect, it } from 'vitest';
+import { eventually, startHarness } from '../harness';
 import { type FleetServer, fleetServer, joins } from './fleet';
-import { config, twoServers } from './two-servers';
+import { closeAfterEach, config, twoServers } from './two-servers';
 
-let h: Harness | undefined;
-const followers: FleetServer[] = [];
-afterEach(async () => {
-  for (const follower of followers.splice(0)) await follower.close();
-  await h?.close();
-  h = undefined;
-});
-const keep = (harness: Harness, follower?: FleetServer) => {
-  h = harness;
-  if (follower) followers.push(follower);
-};
+const keep = closeAfterEach();
 
 /** What a server asked the service, as `METHOD path`. */
 const asked = (server: FleetServer) => server.seen.map((r) => `${r.method} ${r.path}`);
@@ -27,7 +17,6 @@ describe('a server starting while the shared roster is current', () => {
     expect(await joins(events.server, active[0]!.gameLicense, 'First')).toBe(true);
 
     await events.close();
-    followers.splice(followers.indexOf(events), 1);
     const again = await fleetServer(h, config('events'));
     keep(h, again);
     await eventually(() => again.logText().includes("holds the shared roster's"), 20_000);
