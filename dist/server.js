@@ -61489,6 +61489,32 @@ var MirrorStatus = class {
   }
 };
 
+// src/features/mirror/doubted-records.ts
+var DoubtedRecords = class {
+  constructor(limit, told) {
+    this.limit = limit;
+    this.told = told;
+  }
+  limit;
+  told;
+  keys = /* @__PURE__ */ new Set();
+  /** `tell` false: the doubt came from the copy kept elsewhere, which knows it already. */
+  add(key2, tell = true) {
+    if (this.keys.has(key2) || this.keys.size >= this.limit) return;
+    this.keys.add(key2);
+    if (tell) this.told(key2);
+  }
+  has(key2) {
+    return this.keys.has(key2);
+  }
+  delete(key2) {
+    this.keys.delete(key2);
+  }
+  clear() {
+    this.keys.clear();
+  }
+};
+
 // src/features/mirror/member-index.ts
 var MemberIndex = class {
   constructor(claims) {
@@ -61580,6 +61606,18 @@ var NamedWindow = class {
       this.ids.add(id2);
     }
   }
+  /**
+   * The license keys of the members held that the window saw named: by their member or assignment
+   * ids (`keyNamedBy`), of the members `only` when given (`idOf` the member held under a key).
+   */
+  heldNamed(keyNamedBy, idOf2, only2) {
+    const named = /* @__PURE__ */ new Set();
+    for (const id2 of this.ids) {
+      const key2 = keyNamedBy(id2);
+      if (key2 !== void 0 && (only2 === null || only2.has(idOf2(key2) ?? ""))) named.add(key2);
+    }
+    return [...named];
+  }
 };
 var ReadsUnderWay = class {
   heardDuringFull = null;
@@ -61663,6 +61701,10 @@ var RosterMirror = class {
     this.tooLarge = tooLarge;
     this.clock = clock2;
     this.index = new MemberIndex(claims);
+    this.doubted = new DoubtedRecords(maxEntries, (key2) => {
+      const held = this.index.get(key2);
+      if (held) this.changed([], [], [held]);
+    });
   }
   maxEntries;
   tooLarge;
@@ -61673,9 +61715,8 @@ var RosterMirror = class {
   ready = false;
   /** When the last full read that replaced everything held began; null: none this run. */
   wholeSince = null;
-  /** Licenses a change named whose re-read failed: last known only, not answered, until the
-   * service answers for them (at most `maxEntries`). */
-  doubted = /* @__PURE__ */ new Set();
+  /** Told to the change listener too: a copy kept elsewhere stops answering for them as well. */
+  doubted;
   /** Departments and ranks saved with a restored snapshot: names for last known records offline. */
   savedCatalog = null;
   /** Told of what the service's answers and the reads change; not of what a copy brings (`applyShared`). */
@@ -61701,20 +61742,23 @@ var RosterMirror = class {
    * the service's answers. Not told to the change listener: they came from the copy it feeds.
    * Gives the license keys changed.
    */
-  applyShared(put, removed, newerOnly = false) {
+  applyShared(rows, newerOnly = false) {
     const changed = [];
-    for (const id2 of removed) {
+    for (const { id: id2, readAt } of rows.removed) {
       const key2 = this.index.licenseNamedBy(id2);
-      if (key2 === void 0 || this.index.get(key2)?.id !== id2) continue;
+      const held = key2 === void 0 ? void 0 : this.index.get(key2);
+      if (key2 === void 0 || held?.id !== id2) continue;
+      if (newerOnly && held.readAt >= readAt) continue;
       this.index.remove(key2);
       this.reads.heard(key2, null);
       changed.push(key2);
     }
-    for (const member of put) {
+    for (const member of rows.put) {
       const key2 = licenseKey(member.license);
       const held = this.index.get(key2);
       if (newerOnly && held !== void 0 && held.readAt >= member.readAt) continue;
       this.doubted.delete(key2);
+      if (rows.doubted?.has(member.id)) this.doubted.add(key2, false);
       this.index.put(member);
       this.reads.heard(key2, member);
       changed.push(key2);
@@ -61796,7 +61840,7 @@ var RosterMirror = class {
     if (gone) this.changed([], [gone.id]);
   }
   doubt(license2) {
-    if (this.doubted.size < this.maxEntries) this.doubted.add(licenseKey(license2));
+    this.doubted.add(licenseKey(license2));
   }
   /** Shapes a record answered by the service, sharing its expanded ranks. */
   compact = (lookup) => this.shapes.compact(lookup);
@@ -61843,14 +61887,13 @@ var RosterMirror = class {
       if (member === null) this.index.remove(key2);
       else this.index.put(member);
     }
-    const replaced = this.doubtNamed(window2, null);
     this.ready = true;
     this.wholeSince = readAt;
     this.checkSize();
     const held = [...this.index.values()];
     for (const member of held) before.delete(member.id);
     this.changed(held, [...before]);
-    return replaced;
+    return this.doubtNamed(window2, null);
   }
   /**
    * Members read since the last read (created after it), read at `readAt`; those the audit log
@@ -61873,15 +61916,10 @@ var RosterMirror = class {
    * `only`, when given): their records may predate the change.
    */
   doubtNamed(window2, only2) {
-    const named = /* @__PURE__ */ new Set();
-    for (const id2 of window2.ids) {
-      const key2 = this.licenseNamedBy(id2);
-      if (key2 === void 0) continue;
-      if (only2 !== null && !only2.has(this.index.get(key2)?.id ?? "")) continue;
-      named.add(key2);
-    }
+    const idOf2 = (key2) => this.index.get(key2)?.id;
+    const named = window2.heldNamed((id2) => this.licenseNamedBy(id2), idOf2, only2);
     for (const key2 of named) this.doubt(key2);
-    return { named: [...named], overflowed: window2.overflowed };
+    return { named, overflowed: window2.overflowed };
   }
   /** Forgets everything (the mirror is turned off). */
   clear() {
@@ -61929,18 +61967,19 @@ var SharedCopy = class {
    * server looked up); while it follows, every one. The players online whose record changed
    * follow it at once.
    */
-  apply(put, removed, whole3 = false) {
+  apply(rows, whole3 = false) {
     const { mirror, status } = this.parts;
     const { online: online2, onlineLicenses: onlineLicenses2 } = this.parts.deps;
     if (status.off || this.parts.stopped()) return;
     if (whole3 && !this.followingNow) return;
-    let gone = removed;
+    let gone = rows.removed;
     if (whole3) {
-      const kept = new Set(put.map((member) => member.id));
-      gone = [...removed, ...[...mirror.members()].filter((m) => !kept.has(m.id)).map((m) => m.id)];
+      const kept = new Set(rows.put.map((member) => member.id));
+      const missing2 = [...mirror.members()].filter((m) => !kept.has(m.id));
+      gone = [...gone, ...missing2.map((m) => ({ id: m.id, readAt: Number.POSITIVE_INFINITY }))];
     }
-    if (put.length === 0 && gone.length === 0) return;
-    const changed = mirror.applyShared(put, gone, !this.followingNow);
+    if (rows.put.length === 0 && gone.length === 0) return;
+    const changed = mirror.applyShared({ ...rows, removed: gone }, !this.followingNow);
     if (changed.length === 0 || !mirror.complete) return;
     const playing = /* @__PURE__ */ new Set();
     for (const license2 of onlineLicenses2?.() ?? []) playing.add(licenseKey(license2));
@@ -62101,8 +62140,8 @@ var MirrorSync = class {
     this.shared.follow(inStep);
   }
   /** Records other servers wrote, put or no longer held (`SharedCopy.apply`). */
-  applyShared(put, removed, whole3 = false) {
-    this.shared.apply(put, removed, whole3);
+  applyShared(rows, whole3 = false) {
+    this.shared.apply(rows, whole3);
   }
   /** The reader said its roster is complete (`SharedCopy.complete`). */
   sharedComplete(fullReadAt) {
@@ -65554,7 +65593,9 @@ var record3 = external_exports.object({
   license: text5.min(1),
   assignments: external_exports.array(assignment).max(1e3),
   createdAt: text5.nullable(),
-  readAt: external_exports.number()
+  readAt: external_exports.number(),
+  /** The reader doubts it (a change named the member, the re-read failed): last known only. */
+  doubted: external_exports.literal(true).optional()
 });
 var auditPosition = external_exports.object({ at: external_exports.number().nullable() });
 var SHARE_SCHEMAS = {
@@ -65573,7 +65614,8 @@ function recordOf(member) {
   };
 }
 function memberOf(shared, readAt) {
-  return { ...shared, readAt };
+  const { doubted: _doubted, ...member } = shared;
+  return { ...member, readAt };
 }
 
 // src/features/share/fleet-usage.ts
@@ -65621,14 +65663,26 @@ var FleetUsage = class {
 var PendingChanges = class {
   put = /* @__PURE__ */ new Map();
   removed = /* @__PURE__ */ new Map();
-  /** `removed`: member ids no longer held, as of `at` (this server's time). */
-  note(put, removed, at) {
+  /** Of the members put, those written as doubted (until a newer record of theirs is noted). */
+  doubted = /* @__PURE__ */ new Set();
+  /**
+   * `removed`: member ids no longer held, as of `at` (this server's time); `doubted`: members held
+   * whose records came into doubt, written again as they are with the mark.
+   */
+  note(put, removed, at, doubted = []) {
     for (const member of put) {
       this.removed.delete(member.id);
+      this.doubted.delete(member.id);
       this.put.set(member.id, member);
+    }
+    for (const member of doubted) {
+      if (this.removed.has(member.id)) continue;
+      this.put.set(member.id, member);
+      this.doubted.add(member.id);
     }
     for (const id2 of removed) {
       this.put.delete(id2);
+      this.doubted.delete(id2);
       this.removed.set(id2, at);
     }
   }
@@ -65645,12 +65699,9 @@ var PendingChanges = class {
     for (const [id2, member] of this.put) {
       if (members2.length >= limit) break;
       this.put.delete(id2);
-      members2.push({
-        memberId: id2,
-        license: member.license,
-        record: recordOf(member),
-        readAt: member.readAt
-      });
+      const record4 = recordOf(member);
+      if (this.doubted.delete(id2)) record4.doubted = true;
+      members2.push({ memberId: id2, license: member.license, record: record4, readAt: member.readAt });
     }
     for (const [id2, at] of this.removed) {
       if (members2.length + removed.length >= limit) break;
@@ -65662,8 +65713,10 @@ var PendingChanges = class {
   /** A write that failed: its changes are pending again, unless newer ones came meanwhile. */
   restore(change) {
     for (const write of change.members ?? [])
-      if (!this.put.has(write.memberId) && !this.removed.has(write.memberId))
-        this.put.set(write.memberId, { ...write.record, readAt: write.readAt });
+      if (!this.put.has(write.memberId) && !this.removed.has(write.memberId)) {
+        this.put.set(write.memberId, memberOf(write.record, write.readAt));
+        if (write.record.doubted) this.doubted.add(write.memberId);
+      }
     for (const removal of change.removed ?? [])
       if (!this.put.has(removal.memberId) && !this.removed.has(removal.memberId))
         this.removed.set(removal.memberId, removal.readAt);
@@ -65696,20 +65749,24 @@ async function readShared(store, from) {
   if (state === null) throw new Error("the shared state row is missing");
   const put = [];
   const removed = [];
+  const doubted = /* @__PURE__ */ new Set();
   let unreadable = 0;
   let done = false;
   let cursor = from;
   for (let page = 0; page < MAX_PAGES2 && !done; page++) {
     const read = await store.membersSince(cursor, SHARED_PAGE_LIMIT);
     for (const row of read.rows) {
-      if (row.record === null) removed.push(row.memberId);
-      else put.push(memberOf(row.record, row.readAt));
+      if (row.record === null) removed.push({ id: row.memberId, readAt: row.readAt });
+      else {
+        put.push(memberOf(row.record, row.readAt));
+        if (row.record.doubted) doubted.add(row.memberId);
+      }
     }
     unreadable += read.unreadable;
     cursor = read.next;
     done = read.done;
   }
-  return { state, put, removed, unreadable, next: cursor, done };
+  return { state, rows: { put, removed, doubted }, unreadable, next: cursor, done };
 }
 function copyInStep(state, syncedAt, now, auditMs) {
   if (state === null || syncedAt === null || !state.complete) return false;
@@ -65805,7 +65862,9 @@ var SharedRoster = class {
     this.writes = new SharedWrites(deps.store, deps.mirror, this.pending);
     this.usage = new FleetUsage(deps.store, deps.clock);
     deps.mirror.followShared(() => this.copyInStep());
-    deps.mirror.onChange((put, removed) => this.pending.note(put, removed, deps.clock.now()));
+    deps.mirror.onChange(
+      (put, removed, doubted) => this.pending.note(put, removed, deps.clock.now(), doubted)
+    );
   }
   deps;
   role = "starting";
@@ -65949,7 +66008,7 @@ var SharedRoster = class {
         `${read.unreadable} member row(s) in the shared roster could not be read and were ignored; those members are looked up when they join.`
       );
     }
-    mirror.applyShared(read.put, read.removed, whole3 && done);
+    mirror.applyShared(read.rows, whole3 && done);
     if (state.complete && this.caughtUp && mirror.followingShared) mirror.sharedComplete(state.fullReadAt);
     if (this.role === "follower" && leaseLapsed(this.state)) await this.takeLeaseIfFree();
   }

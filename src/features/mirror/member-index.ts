@@ -4,9 +4,24 @@ import { licenseKey, type MirroredMember, membershipOf, sharedLicenses } from '.
 
 /**
  * What a change did to the members held, for whoever keeps a copy elsewhere (the shared roster):
- * the members put (whole records) and the member ids no longer held.
+ * the members put (whole records), the member ids no longer held, and the members held whose
+ * records came into doubt (a change named them and their re-read failed: not answered until the
+ * service answers for them).
  */
-export type MirrorChangeListener = (put: readonly MirroredMember[], removed: readonly string[]) => void;
+export type MirrorChangeListener = (
+  put: readonly MirroredMember[],
+  removed: readonly string[],
+  doubted?: readonly MirroredMember[],
+) => void;
+
+/** What a copy of the roster kept elsewhere (the shared roster) brings to the members held. */
+export interface CopiedRows {
+  put: readonly MirroredMember[];
+  /** Members no longer held, as of when that was learned (the time that judges it against a record). */
+  removed: readonly { id: string; readAt: number }[];
+  /** Ids of members put whose records are doubted: held as last known only, not answered. */
+  doubted?: ReadonlySet<string>;
+}
 
 /**
  * The members held, by license key, with the member ids and assignment ids that lead to them: a

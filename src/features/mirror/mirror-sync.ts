@@ -1,6 +1,7 @@
 import type { Catalog } from '../../roster/model';
 import type { AuditPosition } from '../audit/audit-feed';
 import { nameEntries } from './audit-entries';
+import type { CopiedRows, MirrorChangeListener } from './member-index';
 import { MirrorAttachment } from './mirror-attachment';
 import { AuditStep, catchUp, type FollowedFeed } from './mirror-catch-up';
 import { MirrorFreshness } from './mirror-freshness';
@@ -12,7 +13,7 @@ import { MirrorStatus } from './mirror-status';
 import type { MirrorSyncDeps } from './mirror-sync-deps';
 import type { MirroredMember } from './mirrored-member';
 import type { ReadReplaced } from './named-window';
-import { type MirrorChangeListener, RosterMirror } from './roster-mirror';
+import { RosterMirror } from './roster-mirror';
 import type { SavedMirror } from './saved-mirror';
 import { SharedCopy, type SharedStart } from './shared-copy';
 
@@ -147,8 +148,8 @@ export class MirrorSync {
   }
 
   /** Records other servers wrote, put or no longer held (`SharedCopy.apply`). */
-  applyShared(put: readonly MirroredMember[], removed: readonly string[], whole = false): void {
-    this.shared.apply(put, removed, whole);
+  applyShared(rows: CopiedRows, whole = false): void {
+    this.shared.apply(rows, whole);
   }
 
   /** The reader said its roster is complete (`SharedCopy.complete`). */

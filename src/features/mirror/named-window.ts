@@ -20,6 +20,23 @@ export class NamedWindow {
       this.ids.add(id);
     }
   }
+
+  /**
+   * The license keys of the members held that the window saw named: by their member or assignment
+   * ids (`keyNamedBy`), of the members `only` when given (`idOf` the member held under a key).
+   */
+  heldNamed(
+    keyNamedBy: (id: string) => string | undefined,
+    idOf: (key: string) => string | undefined,
+    only: ReadonlySet<string> | null,
+  ): string[] {
+    const named = new Set<string>();
+    for (const id of this.ids) {
+      const key = keyNamedBy(id);
+      if (key !== undefined && (only === null || only.has(idOf(key) ?? ''))) named.add(key);
+    }
+    return [...named];
+  }
 }
 
 /** What a full read left to do before its records are answered. */

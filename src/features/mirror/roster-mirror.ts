@@ -4,12 +4,11 @@ import type { LicenseClaims } from '../../roster/claimed-licenses';
 import type { HeldRecord, KnownRecord, MemberMirror } from '../../roster/member-mirror';
 import { toMemberView } from '../../roster/member-view';
 import type { ApiAssignment, MemberLookup } from '../../roster/model';
-import { MemberIndex, type MirrorChangeListener } from './member-index';
+import { DoubtedRecords } from './doubted-records';
+import { type CopiedRows, MemberIndex, type MirrorChangeListener } from './member-index';
 import { licenseKey, lookupOf, type MirroredAssignment, type MirroredMember } from './mirrored-member';
 import { type NamedWindow, type ReadReplaced, ReadsUnderWay } from './named-window';
 import { RecordShapes } from './record-shapes';
-
-export type { MirrorChangeListener };
 
 /**
  * The members of the whole roster by license. It answers only once a full read completed (or a
@@ -29,9 +28,8 @@ export class RosterMirror implements MemberMirror {
   private ready = false;
   /** When the last full read that replaced everything held began; null: none this run. */
   private wholeSince: number | null = null;
-  /** Licenses a change named whose re-read failed: last known only, not answered, until the
-   * service answers for them (at most `maxEntries`). */
-  private doubted = new Set<string>();
+  /** Told to the change listener too: a copy kept elsewhere stops answering for them as well. */
+  private readonly doubted: DoubtedRecords;
   /** Departments and ranks saved with a restored snapshot: names for last known records offline. */
   private savedCatalog: CatalogIndex | null = null;
   /** Told of what the service's answers and the reads change; not of what a copy brings (`applyShared`). */
@@ -48,6 +46,10 @@ export class RosterMirror implements MemberMirror {
     claims: LicenseClaims = { note: () => undefined },
   ) {
     this.index = new MemberIndex(claims);
+    this.doubted = new DoubtedRecords(maxEntries, (key) => {
+      const held = this.index.get(key);
+      if (held) this.changed([], [], [held]);
+    });
   }
 
   get wholeAt(): number | null {
@@ -75,20 +77,24 @@ export class RosterMirror implements MemberMirror {
    * the service's answers. Not told to the change listener: they came from the copy it feeds.
    * Gives the license keys changed.
    */
-  applyShared(put: readonly MirroredMember[], removed: readonly string[], newerOnly = false): string[] {
+  applyShared(rows: CopiedRows, newerOnly = false): string[] {
     const changed: string[] = [];
-    for (const id of removed) {
+    for (const { id, readAt } of rows.removed) {
       const key = this.index.licenseNamedBy(id);
-      if (key === undefined || this.index.get(key)?.id !== id) continue;
+      const held = key === undefined ? undefined : this.index.get(key);
+      if (key === undefined || held?.id !== id) continue;
+      // Learned before this server's own record was read: that record stands.
+      if (newerOnly && held.readAt >= readAt) continue;
       this.index.remove(key);
       this.reads.heard(key, null);
       changed.push(key);
     }
-    for (const member of put) {
+    for (const member of rows.put) {
       const key = licenseKey(member.license);
       const held = this.index.get(key);
       if (newerOnly && held !== undefined && held.readAt >= member.readAt) continue;
       this.doubted.delete(key);
+      if (rows.doubted?.has(member.id)) this.doubted.add(key, false);
       this.index.put(member);
       this.reads.heard(key, member);
       changed.push(key);
@@ -181,7 +187,7 @@ export class RosterMirror implements MemberMirror {
   }
 
   doubt(license: string): void {
-    if (this.doubted.size < this.maxEntries) this.doubted.add(licenseKey(license));
+    this.doubted.add(licenseKey(license));
   }
 
   /** Shapes a record answered by the service, sharing its expanded ranks. */
@@ -236,14 +242,14 @@ export class RosterMirror implements MemberMirror {
       if (member === null) this.index.remove(key);
       else this.index.put(member);
     }
-    const replaced = this.doubtNamed(window, null);
     this.ready = true;
     this.wholeSince = readAt;
     this.checkSize();
     const held = [...this.index.values()];
     for (const member of held) before.delete(member.id);
     this.changed(held, [...before]);
-    return replaced;
+    // After the records are told: a copy elsewhere holds the doubted ones as doubted.
+    return this.doubtNamed(window, null);
   }
 
   /**
@@ -270,15 +276,10 @@ export class RosterMirror implements MemberMirror {
    * `only`, when given): their records may predate the change.
    */
   private doubtNamed(window: NamedWindow, only: ReadonlySet<string> | null): ReadReplaced {
-    const named = new Set<string>();
-    for (const id of window.ids) {
-      const key = this.licenseNamedBy(id);
-      if (key === undefined) continue;
-      if (only !== null && !only.has(this.index.get(key)?.id ?? '')) continue;
-      named.add(key);
-    }
+    const idOf = (key: string) => this.index.get(key)?.id;
+    const named = window.heldNamed((id) => this.licenseNamedBy(id), idOf, only);
     for (const key of named) this.doubt(key);
-    return { named: [...named], overflowed: window.overflowed };
+    return { named, overflowed: window.overflowed };
   }
 
   /** Forgets everything (the mirror is turned off). */

@@ -1,4 +1,5 @@
 import type { AuditPosition } from '../audit/audit-feed';
+import type { CopiedRows } from './member-index';
 import type { MirrorAttachment } from './mirror-attachment';
 import type { AuditStep } from './mirror-catch-up';
 import type { MirrorFreshness } from './mirror-freshness';
@@ -78,18 +79,19 @@ export class SharedCopy {
    * server looked up); while it follows, every one. The players online whose record changed
    * follow it at once.
    */
-  apply(put: readonly MirroredMember[], removed: readonly string[], whole = false): void {
+  apply(rows: CopiedRows, whole = false): void {
     const { mirror, status } = this.parts;
     const { online, onlineLicenses } = this.parts.deps;
     if (status.off || this.parts.stopped()) return;
     if (whole && !this.followingNow) return;
-    let gone = removed;
+    let gone = rows.removed;
     if (whole) {
-      const kept = new Set(put.map((member) => member.id));
-      gone = [...removed, ...[...mirror.members()].filter((m) => !kept.has(m.id)).map((m) => m.id)];
+      const kept = new Set(rows.put.map((member) => member.id));
+      const missing = [...mirror.members()].filter((m) => !kept.has(m.id));
+      gone = [...gone, ...missing.map((m) => ({ id: m.id, readAt: Number.POSITIVE_INFINITY }))];
     }
-    if (put.length === 0 && gone.length === 0) return;
-    const changed = mirror.applyShared(put, gone, !this.followingNow);
+    if (rows.put.length === 0 && gone.length === 0) return;
+    const changed = mirror.applyShared({ ...rows, removed: gone }, !this.followingNow);
     if (changed.length === 0 || !mirror.complete) return;
     const playing = new Set<string>();
     for (const license of onlineLicenses?.() ?? []) playing.add(licenseKey(license));

@@ -1,6 +1,6 @@
 import type { MirroredMember } from '../mirror/mirrored-member';
 import type { SharedMemberChange, SharedMemberWrite, SharedRemoval } from './share-store';
-import { recordOf, type SharedRecord } from './shared-record';
+import { memberOf, recordOf, type SharedRecord } from './shared-record';
 
 /**
  * What this server's mirror changed and the database does not know yet, by member id: the newest
@@ -10,15 +10,32 @@ import { recordOf, type SharedRecord } from './shared-record';
 export class PendingChanges {
   private readonly put = new Map<string, MirroredMember>();
   private readonly removed = new Map<string, number>();
+  /** Of the members put, those written as doubted (until a newer record of theirs is noted). */
+  private readonly doubted = new Set<string>();
 
-  /** `removed`: member ids no longer held, as of `at` (this server's time). */
-  note(put: readonly MirroredMember[], removed: readonly string[], at: number): void {
+  /**
+   * `removed`: member ids no longer held, as of `at` (this server's time); `doubted`: members held
+   * whose records came into doubt, written again as they are with the mark.
+   */
+  note(
+    put: readonly MirroredMember[],
+    removed: readonly string[],
+    at: number,
+    doubted: readonly MirroredMember[] = [],
+  ): void {
     for (const member of put) {
       this.removed.delete(member.id);
+      this.doubted.delete(member.id);
       this.put.set(member.id, member);
+    }
+    for (const member of doubted) {
+      if (this.removed.has(member.id)) continue;
+      this.put.set(member.id, member);
+      this.doubted.add(member.id);
     }
     for (const id of removed) {
       this.put.delete(id);
+      this.doubted.delete(id);
       this.removed.set(id, at);
     }
   }
@@ -37,12 +54,9 @@ export class PendingChanges {
     for (const [id, member] of this.put) {
       if (members.length >= limit) break;
       this.put.delete(id);
-      members.push({
-        memberId: id,
-        license: member.license,
-        record: recordOf(member),
-        readAt: member.readAt,
-      });
+      const record = recordOf(member);
+      if (this.doubted.delete(id)) record.doubted = true;
+      members.push({ memberId: id, license: member.license, record, readAt: member.readAt });
     }
     for (const [id, at] of this.removed) {
       if (members.length + removed.length >= limit) break;
@@ -55,8 +69,10 @@ export class PendingChanges {
   /** A write that failed: its changes are pending again, unless newer ones came meanwhile. */
   restore(change: SharedMemberChange<SharedRecord>): void {
     for (const write of change.members ?? [])
-      if (!this.put.has(write.memberId) && !this.removed.has(write.memberId))
-        this.put.set(write.memberId, { ...write.record, readAt: write.readAt });
+      if (!this.put.has(write.memberId) && !this.removed.has(write.memberId)) {
+        this.put.set(write.memberId, memberOf(write.record, write.readAt));
+        if (write.record.doubted) this.doubted.add(write.memberId);
+      }
     for (const removal of change.removed ?? [])
       if (!this.put.has(removal.memberId) && !this.removed.has(removal.memberId))
         this.removed.set(removal.memberId, removal.readAt);

@@ -1,4 +1,5 @@
 import type { AuditPosition } from '../audit/audit-feed';
+import type { CopiedRows } from '../mirror/member-index';
 import type { MirroredMember } from '../mirror/mirrored-member';
 import { SHARED_PAGE_LIMIT, type SharedCursor, type SharedState } from './share-store';
 import { COPY_FRESH_MS } from './share-timing';
@@ -12,9 +13,8 @@ const HEARTBEAT_SLACK_MS = 5_000;
 /** One read of the database: the state, and the members written since the cursor. */
 export interface SharedRead {
   state: SharedState<AuditPosition>;
-  put: MirroredMember[];
-  /** Member ids no longer held. */
-  removed: string[];
+  /** Records put, members no longer held (as of their rows' read times), records the reader doubts. */
+  rows: CopiedRows;
   /** Rows that could not be read, and were ignored. */
   unreadable: number;
   /** Where the next read goes on from. */
@@ -31,21 +31,25 @@ export async function readShared(store: Store, from: SharedCursor): Promise<Shar
   const state = await store.state();
   if (state === null) throw new Error('the shared state row is missing');
   const put: MirroredMember[] = [];
-  const removed: string[] = [];
+  const removed: { id: string; readAt: number }[] = [];
+  const doubted = new Set<string>();
   let unreadable = 0;
   let done = false;
   let cursor = from;
   for (let page = 0; page < MAX_PAGES && !done; page++) {
     const read = await store.membersSince(cursor, SHARED_PAGE_LIMIT);
     for (const row of read.rows) {
-      if (row.record === null) removed.push(row.memberId);
-      else put.push(memberOf(row.record, row.readAt));
+      if (row.record === null) removed.push({ id: row.memberId, readAt: row.readAt });
+      else {
+        put.push(memberOf(row.record, row.readAt));
+        if (row.record.doubted) doubted.add(row.memberId);
+      }
     }
     unreadable += read.unreadable;
     cursor = read.next;
     done = read.done;
   }
-  return { state, put, removed, unreadable, next: cursor, done };
+  return { state, rows: { put, removed, doubted }, unreadable, next: cursor, done };
 }
 
 /**

@@ -26,6 +26,8 @@ const record = z.object({
   assignments: z.array(assignment).max(1_000),
   createdAt: text.nullable(),
   readAt: z.number(),
+  /** The reader doubts it (a change named the member, the re-read failed): last known only. */
+  doubted: z.literal(true).optional(),
 });
 
 /** A shared member record: the mirror's record as it was read. */
@@ -54,7 +56,8 @@ export function recordOf(member: MirroredMember): SharedRecord {
 
 /** The mirror's member for a shared record (the row's read time is the one that counts). */
 export function memberOf(shared: SharedRecord, readAt: number): MirroredMember {
-  return { ...shared, readAt };
+  const { doubted: _doubted, ...member } = shared;
+  return { ...member, readAt };
 }
 
 /** The shared tables as sharing the roster uses them: these records, positions in the audit log. */

@@ -66,7 +66,9 @@ export class SharedRoster {
     this.usage = new FleetUsage(deps.store, deps.clock);
     // Until the database says who reads, this server reads nothing of its own.
     deps.mirror.followShared(() => this.copyInStep());
-    deps.mirror.onChange((put, removed) => this.pending.note(put, removed, deps.clock.now()));
+    deps.mirror.onChange((put, removed, doubted) =>
+      this.pending.note(put, removed, deps.clock.now(), doubted),
+    );
   }
 
   /** Sharing cannot start (no oxmysql): the server runs alone from the start. */
@@ -200,7 +202,7 @@ export class SharedRoster {
       );
     }
     // The reader takes what the others wrote (its own writes come back too: not newer, skipped).
-    mirror.applyShared(read.put, read.removed, whole && done);
+    mirror.applyShared(read.rows, whole && done);
     if (state.complete && this.caughtUp && mirror.followingShared) mirror.sharedComplete(state.fullReadAt);
     if (this.role === 'follower' && leaseLapsed(this.state)) await this.takeLeaseIfFree();
   }

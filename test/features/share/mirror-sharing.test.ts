@@ -54,7 +54,7 @@ describe('a mirror following a copy', () => {
     expect(copy.mirrorRequests()).toEqual([]);
     expect(copy.sync.report().deciding).toBe(false);
 
-    copy.sync.applyShared(changes.put, [], true);
+    copy.sync.applyShared({ put: changes.put, removed: [] }, true);
     copy.sync.sharedComplete(main.clock.now());
     expect(copy.sync.report()).toMatchObject({ held: 120, deciding: true, state: { kind: 'up' } });
     const now = copy.clock.now();
@@ -74,7 +74,7 @@ describe('a mirror following a copy', () => {
   it('takes over from a shared audit position: a catch-up, no full read', async () => {
     const { rig: main, changes } = await reader();
     const copy = await follower(main, () => true);
-    copy.sync.applyShared(changes.put, [], true);
+    copy.sync.applyShared({ put: changes.put, removed: [] }, true);
     copy.sync.sharedComplete(main.clock.now());
     copy.sync.lead({ audit: { at: main.clock.now() }, fullReadAt: main.clock.now(), complete: true });
     expect(copy.sync.report().state.kind).toBe('catching-up');
@@ -87,7 +87,7 @@ describe('a mirror following a copy', () => {
   it('without a shared position a takeover is a gap: nothing decided until its own full read completes', async () => {
     const { rig: main, changes } = await reader();
     const copy = await follower(main, () => true);
-    copy.sync.applyShared(changes.put, [], true);
+    copy.sync.applyShared({ put: changes.put, removed: [] }, true);
     copy.sync.sharedComplete(main.clock.now());
     copy.sync.lead(null);
     expect(copy.sync.report().deciding).toBe(false);
@@ -100,9 +100,47 @@ describe('a mirror following a copy', () => {
   it("while it reads itself, takes another server's record only when read later than its own", async () => {
     const { rig, changes } = await reader();
     const held = changes.put[0]!;
-    rig.sync.applyShared([{ ...held, status: 'SUSPENDED', readAt: held.readAt - 1 }], []);
+    rig.sync.applyShared({ put: [{ ...held, status: 'SUSPENDED', readAt: held.readAt - 1 }], removed: [] });
     expect(rig.members.mirrored(held.license)?.member.status).toBe(held.status);
-    rig.sync.applyShared([{ ...held, status: 'SUSPENDED', readAt: rig.clock.now() + 1 }], []);
+    rig.sync.applyShared({
+      put: [{ ...held, status: 'SUSPENDED', readAt: rig.clock.now() + 1 }],
+      removed: [],
+    });
     expect(rig.members.mirrored(held.license)?.member.status).toBe('SUSPENDED');
+  });
+
+  it('while it reads itself, drops a member another server found gone only when found after its own read', async () => {
+    const { rig, changes } = await reader();
+    const held = changes.put[0]!;
+    rig.sync.applyShared({ put: [], removed: [{ id: held.id, readAt: held.readAt - 1 }] });
+    expect(rig.members.mirrored(held.license)?.member.id).toBe(held.id);
+    rig.sync.applyShared({ put: [], removed: [{ id: held.id, readAt: rig.clock.now() + 1 }] });
+    expect(rig.members.mirrored(held.license)).toBeUndefined();
+  });
+
+  it('a member whose record comes into doubt is told to the listener; a copy holds it, doubted, without answering', async () => {
+    const { rig: main, changes } = await reader();
+    const copy = await follower(main, () => true);
+    copy.sync.applyShared({ put: changes.put, removed: [] }, true);
+    copy.sync.sharedComplete(main.clock.now());
+    const someone = changes.put[3]!;
+    expect(copy.members.mirrored(someone.license)?.member.id).toBe(someone.id);
+    const doubted: MirroredMember[] = [];
+    main.sync.onChange((_put, _removed, doubts) => doubted.push(...(doubts ?? [])));
+    main.members.doubt(someone.license);
+    main.members.doubt(someone.license);
+    expect(doubted.map((m) => m.id)).toEqual([someone.id]);
+    // What the copy brings is not told back to the copy's own listener (nothing written again).
+    const told: string[] = [];
+    copy.sync.onChange((put, removed, doubts) =>
+      told.push(...put.map((m) => m.id), ...removed, ...(doubts ?? []).map((m) => m.id)),
+    );
+    copy.sync.applyShared({ put: doubted, removed: [], doubted: new Set([someone.id]) });
+    expect(copy.members.mirrored(someone.license)).toBeUndefined();
+    expect(told).toEqual([]);
+    expect(copy.sync.report().held).toBe(120);
+    // A newer record of theirs (the reader's re-read) answers again.
+    copy.sync.applyShared({ put: [{ ...someone, readAt: main.clock.now() + 1 }], removed: [] });
+    expect(copy.members.mirrored(someone.license)?.member.id).toBe(someone.id);
   });
 });

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SharedMirror } from '../../../src/features/mirror/handle';
+import type { MirrorChangeListener } from '../../../src/features/mirror/member-index';
 import type { MirroredMember } from '../../../src/features/mirror/mirrored-member';
 import type { SharedStart } from '../../../src/features/mirror/shared-copy';
 import { LEASE_MS } from '../../../src/features/share/share-timing';
@@ -18,13 +19,20 @@ class MirrorDouble {
   readonly held = new Map<string, MirroredMember>();
   complete = false;
   leads: (SharedStart | null)[] = [];
-  listener: ((put: readonly MirroredMember[], removed: readonly string[]) => void) | null = null;
+  listener: MirrorChangeListener | null = null;
   position: { at: number | null } | null = null;
   deciding = false;
   fullReadAt: number | null = null;
   auditReadAt: number | null = null;
   /** Turned off (`mirror.enabled` false, or a roster too large to hold). */
   off = false;
+  /** Ids the copy holds as doubted. */
+  readonly doubted = new Set<string>();
+
+  /** A member held whose record came into doubt (told to the sharing). */
+  doubt(member: MirroredMember): void {
+    this.listener?.([], [], [member]);
+  }
 
   /** A change its own reads made (told to the sharing). */
   read(member: MirroredMember): void {
@@ -48,11 +56,12 @@ class MirrorDouble {
         self.following = true;
         self.inStep = inStep;
       },
-      applyShared: (put, removed, whole) => {
+      applyShared: (rows, whole) => {
         if (!self.following) return;
         if (whole) self.held.clear();
-        for (const id of removed) self.held.delete(id);
-        for (const member of put) self.held.set(member.id, member);
+        for (const { id } of rows.removed) self.held.delete(id);
+        for (const member of rows.put) self.held.set(member.id, member);
+        for (const id of rows.doubted ?? []) self.doubted.add(id);
       },
       sharedComplete: () => {
         self.complete = true;
@@ -234,6 +243,28 @@ describe('one reader, the others following', () => {
     const events = server('events');
     await run([plain, main, events], 2);
     expect(events.roster.report().role).toBe('reader');
+  });
+
+  it("a member the reader doubts is doubted in the followers' copies until a newer record of theirs is written", async () => {
+    const main = server('main');
+    const events = server('events');
+    await run([main], 1);
+    await run([events], 1);
+    const m1 = member('m1');
+    main.mirror.read(m1);
+    await run([main, events], 4);
+    expect(events.mirror.held.get('m1')).toMatchObject({ id: 'm1' });
+    expect(events.mirror.doubted.has('m1')).toBe(false);
+    main.mirror.doubt(m1);
+    await run([main, events], 4);
+    expect(events.mirror.doubted.has('m1')).toBe(true);
+    expect(events.mirror.held.get('m1')).toMatchObject({ id: 'm1', status: 'ACTIVE' });
+    // The reader's re-read: a newer record, not doubted.
+    const late = server('late');
+    main.mirror.read({ ...m1, status: 'SUSPENDED', readAt: 2 });
+    await run([main, late], 4);
+    expect(late.mirror.held.get('m1')).toMatchObject({ status: 'SUSPENDED' });
+    expect(late.mirror.doubted.has('m1')).toBe(false);
   });
 
   it('a follower writes through what it learned itself', async () => {
