@@ -11,7 +11,6 @@ import { MirrorSnapshot } from './mirror-snapshot';
 import type { MirrorOff, MirrorReport } from './mirror-state';
 import { MirrorStatus } from './mirror-status';
 import type { MirrorSyncDeps } from './mirror-sync-deps';
-import type { MirroredMember } from './mirrored-member';
 import type { ReadReplaced } from './named-window';
 import { RosterMirror } from './roster-mirror';
 import type { SavedMirror } from './saved-mirror';

@@ -6,7 +6,7 @@ import type { MirrorFreshness } from './mirror-freshness';
 import type { MirrorReads } from './mirror-reads';
 import type { MirrorStatus } from './mirror-status';
 import type { MirrorSyncDeps } from './mirror-sync-deps';
-import { licenseKey, type MirroredMember } from './mirrored-member';
+import { licenseKey } from './mirrored-member';
 import type { RosterMirror } from './roster-mirror';
 
 /** Where another server left the roster when this one takes over reading it. */
