@@ -65563,8 +65563,10 @@ var FactBoard = class {
     }
   }
   put(name3, value) {
-    if (this.deps.sharing.role() === null) return;
-    this.deps.store.putFact(name3, value).catch(() => {
+    const { sharing, store, clock: clock2 } = this.deps;
+    void answerWithin(sharing.settled(), FACT_WAIT_MS, clock2, () => void 0).then(() => {
+      if (sharing.role() !== null) return store.putFact(name3, value).catch(() => {
+      });
     });
   }
   async read(name3, schema2, maxAgeMs) {

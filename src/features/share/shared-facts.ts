@@ -57,10 +57,12 @@ export class FactBoard implements SharedFacts {
   }
 
   put(name: string, value: unknown): void {
-    if (this.deps.sharing.role() === null) return;
-    // A write that fails is the next server's read of the service, nothing more; the roster's own
-    // calls find out whether the database answers.
-    this.deps.store.putFact(name, value).catch(() => {});
+    const { sharing, store, clock } = this.deps;
+    // Once this server knows whether the database answers; a write that fails is the next
+    // server's read of the service, nothing more (the roster's own calls find out what is wrong).
+    void answerWithin(sharing.settled(), FACT_WAIT_MS, clock, () => undefined).then(() => {
+      if (sharing.role() !== null) return store.putFact(name, value).catch(() => {});
+    });
   }
 
   private async read<T>(name: string, schema: z.ZodType<T>, maxAgeMs: number) {

@@ -88,13 +88,16 @@ describe('FactBoard', () => {
     tables.failing = 'timeout';
     expect(await board.take('identity', identity, HOUR)).toBeNull();
     board.put('identity', { name: 'Vinewood' });
+    await clock.advance(0);
     tables.failing = null;
     expect((await board.take('identity', identity, HOUR))?.value).toEqual({ name: 'Los Santos' });
   });
 
-  it('what this server read is left for the others, unless it is alone', async () => {
-    settle();
+  it('what this server read is left for the others, once it knows it shares; unless it is alone', async () => {
     board.put('identity', { name: 'Vinewood' });
+    await clock.advance(100);
+    expect(await other.fact('identity')).toBeNull();
+    settle();
     await clock.advance(0);
     expect((await other.fact('identity'))?.value).toEqual({ name: 'Vinewood' });
     role = null;
