@@ -58754,6 +58754,8 @@ var DutySharing = class {
   /** The shared rows are whole for this server from here (it skipped what was written before it followed). */
   followedFrom = Number.POSITIVE_INFINITY;
   failedSaid = false;
+  /** How the last refresh had what the community stored, for `roster doctor`; null: alone. */
+  standing = null;
   /** Before a refresh: the shared rows applied, and where what the community stored comes from. */
   async before(reader) {
     const shared = this.shared();
@@ -58763,6 +58765,7 @@ var DutySharing = class {
       const state = await shared.store.state();
       if (role === "reader") {
         this.cursor = null;
+        this.standing = "reads for the others";
         return { own: true, carryOn: state.after };
       }
       if (this.cursor === null) {
@@ -58782,6 +58785,7 @@ var DutySharing = class {
       if (done) reader.applyShared([], coveredFrom, state.after);
       this.failedSaid = false;
       const fresh = state.after !== null && state.now - state.fedAt <= 2 * this.intervalMs + STALE_SLACK_MS;
+      this.standing = fresh ? "follows" : null;
       return fresh ? { own: false, coveredFrom } : { own: true };
     } catch (error62) {
       this.sayOnce(`the shared duty sessions could not be read (${errorMessage(error62)})`);
@@ -58803,6 +58807,7 @@ var DutySharing = class {
   }
   alone() {
     this.cursor = null;
+    this.standing = null;
     return { own: true };
   }
   sayOnce(what) {
@@ -58931,13 +58936,14 @@ function attachDutyHours(context) {
       logger,
       serviceTime: () => api.serviceTime.now()
     });
+    const sharing = new DutySharing(() => context.handles.get(sharedDutyHandle), logger, intervalMs);
     state = {
       kind: "reading",
       reader,
       fields: reading.fields,
-      described: describeDutyFields(reading.fields)
+      described: describeDutyFields(reading.fields),
+      sharing
     };
-    const sharing = new DutySharing(() => context.handles.get(sharedDutyHandle), logger, intervalMs);
     const refresh = async () => {
       const online2 = onlineMembers();
       const source = await sharing.before(reader);
@@ -59003,10 +59009,20 @@ function dutyLines(state, intervalSeconds, auditRead) {
         `\u2713 duty hours: ${DUTY_SESSIONS} fields, from the service's description: ${state.described}.`,
         `  At most one request per ${DUTY_BATCH} online members every ${intervalSeconds} s${last ? `; last read: ${last.members} member(s) complete (${last.reread} read again in full after the audit log named their sessions), ${last.requests} request(s), ${last.sessions} session(s).` : "."}`,
         "  Each member is read in full as they join; what the community stored since (createdAt) is one read for every member online, so a session stored after it began counts; members on duty are read again until their session ends.",
-        auditRead ? "  A member whose sessions the audit log names is read again in full: corrections and deletions count at the next refresh." : "! duty hours: the audit log is not read (audit:read, refresh.auditSeconds), so a session corrected or deleted after it was read counts as first read until the member joins again."
+        auditRead ? "  A member whose sessions the audit log names is read again in full: corrections and deletions count at the next refresh." : "! duty hours: the audit log is not read (audit:read, refresh.auditSeconds), so a session corrected or deleted after it was read counts as first read until the member joins again.",
+        ...sharedLine(state.sharing.standing)
       ];
     }
   }
+}
+function sharedLine(standing) {
+  if (standing === "reads for the others")
+    return ["  Shared: this server reads what the community stored for the other servers on the key."];
+  if (standing === "follows")
+    return [
+      "  Shared: what the community stored is taken from the database, read by another server on the key."
+    ];
+  return [];
 }
 
 // src/features/exports/fivem/exports.ts

@@ -22,6 +22,8 @@ export class DutySharing {
   /** The shared rows are whole for this server from here (it skipped what was written before it followed). */
   private followedFrom = Number.POSITIVE_INFINITY;
   private failedSaid = false;
+  /** How the last refresh had what the community stored, for `roster doctor`; null: alone. */
+  standing: 'reads for the others' | 'follows' | null = null;
 
   constructor(
     private readonly shared: () => SharedDutyHandle | null,
@@ -38,6 +40,7 @@ export class DutySharing {
       const state = await shared.store.state();
       if (role === 'reader') {
         this.cursor = null;
+        this.standing = 'reads for the others';
         return { own: true, carryOn: state.after };
       }
       if (this.cursor === null) {
@@ -60,6 +63,7 @@ export class DutySharing {
       if (done) reader.applyShared([], coveredFrom, state.after);
       this.failedSaid = false;
       const fresh = state.after !== null && state.now - state.fedAt <= 2 * this.intervalMs + STALE_SLACK_MS;
+      this.standing = fresh ? 'follows' : null;
       return fresh ? { own: false, coveredFrom } : { own: true };
     } catch (error) {
       this.sayOnce(`the shared duty sessions could not be read (${errorMessage(error)})`);
@@ -83,6 +87,7 @@ export class DutySharing {
 
   private alone(): CommunitySource {
     this.cursor = null;
+    this.standing = null;
     return { own: true };
   }
 

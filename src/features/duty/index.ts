@@ -29,7 +29,7 @@ type DutyState =
   | { kind: 'no-scope' }
   | { kind: 'off'; why: string }
   | { kind: 'no-fields'; why: string }
-  | { kind: 'reading'; reader: DutyReader; fields: DutyFields; described: string };
+  | { kind: 'reading'; reader: DutyReader; fields: DutyFields; described: string; sharing: DutySharing };
 
 /**
  * Duty hours: with `timelogs:read`, the duty sessions of the members online, read in the
@@ -114,13 +114,14 @@ export function attachDutyHours(context: RosterContext): ExportingFeature {
       logger,
       serviceTime: () => api.serviceTime.now(),
     });
+    const sharing = new DutySharing(() => context.handles.get(sharedDutyHandle), logger, intervalMs);
     state = {
       kind: 'reading',
       reader,
       fields: reading.fields,
       described: describeDutyFields(reading.fields),
+      sharing,
     };
-    const sharing = new DutySharing(() => context.handles.get(sharedDutyHandle), logger, intervalMs);
     const refresh = async () => {
       const online = onlineMembers();
       const source = await sharing.before(reader);
@@ -195,7 +196,19 @@ function dutyLines(state: DutyState, intervalSeconds: number, auditRead: boolean
         auditRead
           ? '  A member whose sessions the audit log names is read again in full: corrections and deletions count at the next refresh.'
           : '! duty hours: the audit log is not read (audit:read, refresh.auditSeconds), so a session corrected or deleted after it was read counts as first read until the member joins again.',
+        ...sharedLine(state.sharing.standing),
       ];
     }
   }
+}
+
+/** With the roster shared: who reads what the community stored for the servers on the key. */
+function sharedLine(standing: DutySharing['standing']): string[] {
+  if (standing === 'reads for the others')
+    return ['  Shared: this server reads what the community stored for the other servers on the key.'];
+  if (standing === 'follows')
+    return [
+      '  Shared: what the community stored is taken from the database, read by another server on the key.',
+    ];
+  return [];
 }

@@ -81,7 +81,7 @@ function community(clock: FakeClock) {
       const source = await sharing.before(reader);
       await sharing.after(await reader.refresh(online, Math.ceil(online.length / 100), source));
     };
-    return { calls, ledger, refresh };
+    return { calls, ledger, refresh, sharing };
   };
   const add = (id: string, who: string, startAgo: number, hours: number) =>
     sessions.push({
@@ -118,6 +118,7 @@ describe('duty sessions shared through the database', () => {
     }
     expect(events.ledger.hours('b7', 7, clock.now())).toBe(2);
     expect(events.calls.slice(before)).toEqual([]);
+    expect([main.sharing.standing, events.sharing.standing]).toEqual(['reads for the others', 'follows']);
     expect(main.calls.slice(-1)[0]!.who).toBeUndefined();
     // The reader stops reading for the others: after two intervals the follower reads itself.
     readerRole = null;
@@ -128,5 +129,6 @@ describe('duty sessions shared through the database', () => {
     }
     expect(events.ledger.hours('b9', 7, clock.now())).toBe(1);
     expect(events.calls.slice(before).some((q) => q.who === undefined)).toBe(true);
+    expect(events.sharing.standing).toBeNull();
   });
 });
