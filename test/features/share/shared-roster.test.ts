@@ -317,8 +317,9 @@ describe('one budget', () => {
     events.sent.requests = 3;
     await run([main, events], 3, 1_000);
     expect(main.roster.report().budget).toEqual({ minute: 10, day: 10 });
-    expect(main.roster.othersUsage()).toEqual({ minute: 3, day: 3 });
-    expect(events.roster.othersUsage()).toEqual({ minute: 7, day: 7 });
+    // The others' last minute, and each other server's part of it.
+    expect(main.roster.othersUsage()).toEqual({ minute: 3, day: 3, servers: [3] });
+    expect(events.roster.othersUsage()).toEqual({ minute: 7, day: 7, servers: [7] });
   });
 
   it('none while the database fails: each server keeps its own share', async () => {

@@ -46,4 +46,35 @@ describe('the other servers sharing their counts', () => {
     expect(await granted(limiter, clock, 10, 1_000, 'join' as never)).toBe(3);
     limiter.close();
   });
+
+  it('while three others send, paces its queue evenly at its part of the minute, not in a burst', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 1, 12, 0, 10));
+    const limiter = new RateLimiter({ perMinute: 120, clock });
+    limiter.shareWith(() => ({ minute: 60, day: 60, servers: [20, 20, 20] }));
+    const grants: number[] = [];
+    for (let i = 0; i < 10; i++) void limiter.acquire('join').then(() => grants.push(clock.now()));
+    await clock.advance(60_000);
+    expect(grants).toHaveLength(10);
+    // (120 - 4) / 4 = 29 a minute each: one about every 2.07 s.
+    const gaps = grants.slice(1).map((at, i) => at - grants[i]!);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(Math.floor(60_000 / 29));
+    for (const gap of gaps) expect(gap).toBeLessThan(2_500);
+    limiter.close();
+  });
+
+  it("others filling the key's last minute: a request waits until theirs leave it, not until a minute turns", async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 1, 12, 0, 5));
+    const limiter = new RateLimiter({ perMinute: 120, clock });
+    let others = { minute: 120, day: 120, servers: [60, 60] };
+    limiter.shareWith(() => others);
+    let granted: number | null = null;
+    void limiter.acquire('join').then(() => (granted = clock.now()));
+    await clock.advance(3_000);
+    expect(granted).toBeNull();
+    // Their oldest requests leave the minute: the next read of the counts shows it.
+    others = { minute: 110, day: 120, servers: [55, 55] };
+    await clock.advance(2_000);
+    expect(granted).not.toBeNull();
+    limiter.close();
+  });
 });
