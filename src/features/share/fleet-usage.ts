@@ -1,6 +1,6 @@
-import type { OthersUsage } from '../../http';
+import type { OtherServer, OthersUsage } from '../../http';
 import type { Clock } from '../../platform/ports';
-import { BUDGET_DAY_MS, type SharedBudget, type SharedPace } from './share-store';
+import { BUDGET_DAY_MS, PACE_RECENT_MS, type SharedBudget, type SharedPace } from './share-store';
 import { COPY_FRESH_MS } from './share-timing';
 import type { Store } from './shared-record';
 
@@ -48,11 +48,14 @@ export class FleetUsage {
     if (budget === null || pace === null) return null;
     const now = this.clock.now();
     if (now - syncedAt >= COPY_FRESH_MS) return null;
-    const servers: number[] = [];
-    for (const [server, requests] of pace) if (server !== this.server) servers.push(requests);
+    const servers: OtherServer[] = [];
+    for (const [server, { requests, idleMs }] of pace) {
+      if (server !== this.server)
+        servers.push({ minute: requests, recent: idleMs + (now - syncedAt) < PACE_RECENT_MS });
+    }
     const sameDay = Math.floor(now / BUDGET_DAY_MS) === this.own.day;
     return {
-      minute: servers.reduce((sum, requests) => sum + requests, 0),
+      minute: servers.reduce((sum, other) => sum + other.minute, 0),
       day: sameDay ? Math.max(0, budget.day - this.own.inDay) : 0,
       servers,
     };

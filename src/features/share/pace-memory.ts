@@ -1,4 +1,4 @@
-import { PACE_MINUTE_MS, PACE_WINDOW_MS, type SharedPace } from './share-store';
+import { PACE_MINUTE_MS, PACE_WINDOW_MS, type ServerPace, type SharedPace } from './share-store';
 
 interface PaceWindow {
   keyHash: string;
@@ -21,12 +21,16 @@ export class MemoryPaceTable {
       window.requests += added;
       this.windows.set(key, window);
     }
-    const servers = new Map<string, number>();
+    const servers = new Map<string, ServerPace>();
     for (const [key, window] of this.windows) {
       // Windows long past are deleted, as the database store does now and then.
       if (window.windowStart < now - 2 * PACE_MINUTE_MS) this.windows.delete(key);
-      else if (window.keyHash === keyHash && window.windowStart > now - PACE_MINUTE_MS)
-        servers.set(window.server, (servers.get(window.server) ?? 0) + window.requests);
+      else if (window.keyHash === keyHash && window.windowStart > now - PACE_MINUTE_MS) {
+        const seen = servers.get(window.server) ?? { requests: 0, idleMs: Number.POSITIVE_INFINITY };
+        seen.requests += window.requests;
+        seen.idleMs = Math.min(seen.idleMs, now - window.windowStart);
+        servers.set(window.server, seen);
+      }
     }
     return servers;
   }

@@ -12,8 +12,15 @@ export interface OthersUsage {
   /** Their requests today. */
   day: number;
   /**
-   * Each other server that sent within the last minute: its requests in it. Absent when the
-   * counts do not say who sent; the key's minute is then kept as a whole, without fair parts.
+   * Each other server that sent within the last minute. Absent when the counts do not say who
+   * sent; the key's minute is then kept as a whole, without fair parts.
    */
-  servers?: readonly number[];
+  servers?: readonly OtherServer[];
+}
+
+export interface OtherServer {
+  /** Its requests in the last minute. */
+  minute: number;
+  /** It sent within the last few seconds: it is sending now, not only earlier in the minute. */
+  recent: boolean;
 }

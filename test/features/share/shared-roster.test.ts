@@ -318,8 +318,12 @@ describe('one budget', () => {
     await run([main, events], 3, 1_000);
     expect(main.roster.report().budget).toEqual({ minute: 10, day: 10 });
     // The others' last minute, and each other server's part of it.
-    expect(main.roster.othersUsage()).toEqual({ minute: 3, day: 3, servers: [3] });
-    expect(events.roster.othersUsage()).toEqual({ minute: 7, day: 7, servers: [7] });
+    expect(main.roster.othersUsage()).toEqual({ minute: 3, day: 3, servers: [{ minute: 3, recent: true }] });
+    expect(events.roster.othersUsage()).toEqual({
+      minute: 7,
+      day: 7,
+      servers: [{ minute: 7, recent: true }],
+    });
   });
 
   it('none while the database fails: each server keeps its own share', async () => {

@@ -4,6 +4,7 @@ import {
   BUDGET_MINUTE_MS,
   PACE_MINUTE_MS,
   PACE_WINDOW_MS,
+  type ServerPace,
   type SharedBudget,
   type SharedChange,
   type SharedCursor,
@@ -184,11 +185,17 @@ export class OxmysqlShareStore<R, A> implements ShareStore<R, A> {
       this.rows(sql.paceRead(PACE_MINUTE_MS), [this.keyHash]),
       this.sweepPace(),
     ]);
-    const servers = new Map<string, number>();
+    const servers = new Map<string, ServerPace>();
     for (const row of rows) {
-      const count = Number(row.requests);
-      if (typeof row.server === 'string' && Number.isSafeInteger(count) && count > 0)
-        servers.set(row.server, count);
+      const requests = Number(row.requests);
+      const idleMs = Math.max(0, Number(row.idle));
+      if (
+        typeof row.server === 'string' &&
+        Number.isSafeInteger(requests) &&
+        requests > 0 &&
+        Number.isFinite(idleMs)
+      )
+        servers.set(row.server, { requests, idleMs });
     }
     return servers;
   }

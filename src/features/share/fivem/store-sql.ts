@@ -102,9 +102,10 @@ export function paceAdd(windowMs: number): string {
     ON DUPLICATE KEY UPDATE requests = requests + VALUES(requests)`;
 }
 
-/** Each server's requests in the windows that reach into the last minute. */
+/** Each server's requests in the windows that reach into the last minute, and since its last window. */
 export function paceRead(minuteMs: number): string {
-  return `SELECT server, CAST(SUM(requests) AS SIGNED) AS requests FROM roster_share_pace
+  return `SELECT server, CAST(SUM(requests) AS SIGNED) AS requests,
+    CAST(${NOW_MS} - MAX(window_start) AS SIGNED) AS idle FROM roster_share_pace
     WHERE key_hash = ? AND window_start > ${NOW_MS} - ${minuteMs} GROUP BY server`;
 }
 
