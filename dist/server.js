@@ -53034,9 +53034,14 @@ var LaneWaitTooLongError = class extends Error {
 
 // src/http/limiter/fleet-pace.ts
 var MINUTE_MS4 = 6e4;
-function fairPart(perMinute, othersSending) {
-  const servers = othersSending + 1;
-  return Math.max(1, Math.floor((perMinute - servers) / servers));
+function fairPart(perMinute, others) {
+  let kept = others.length + 1;
+  let sending = 1;
+  for (const other of others) {
+    if (other.recent) sending += 1;
+    else kept += other.minute;
+  }
+  return Math.max(1, Math.floor((perMinute - kept) / sending));
 }
 var FleetPace = class {
   /** `minute`: this server's own requests of the last minute. */
@@ -53046,10 +53051,13 @@ var FleetPace = class {
   minute;
   part = null;
   lastSendAt = Number.NEGATIVE_INFINITY;
-  /** Follows what the others sent; not known, or no other server sending: no pacing of its own. */
+  /**
+   * Follows what the others sent. Not known, or no other server sending now: no pacing of its own
+   * (the key's minute is still kept for all of them together).
+   */
   follow(perMinute, others) {
-    const sending = others?.servers?.filter((requests) => requests > 0).length ?? 0;
-    this.part = sending === 0 ? null : fairPart(perMinute, sending);
+    const servers = others?.servers ?? [];
+    this.part = servers.some((other) => other.recent) ? fairPart(perMinute, servers) : null;
   }
   /** This server's part of the key's minute while others send on the key; null while none does. */
   get share() {
@@ -53060,10 +53068,7 @@ var FleetPace = class {
     if (part === null || this.lastSendAt === Number.NEGATIVE_INFINITY) return 0;
     const sent = this.minute.count(now);
     if (sent >= part) return this.minute.msUntilBelow(part, now);
-    if (sent === 0) return 0;
-    const room = part - sent;
-    const leavesAt = now + this.minute.msUntilBelow(sent, now);
-    const spacing = Math.max(MINUTE_MS4 / part, (leavesAt - this.lastSendAt) / (room + 1));
+    const spacing = Math.max(MINUTE_MS4 / part, this.minute.spacingBelow(part, this.lastSendAt, now));
     return Math.max(0, Math.ceil(this.lastSendAt + spacing - now));
   }
   onSend(now) {
@@ -53294,6 +53299,24 @@ var SlidingWindow = class {
       if (excess <= 0) return this.expiry(this.starts[i] ?? now) - now;
     }
     return this.windowMs;
+  }
+  /**
+   * The spacing from `lastAt` at which sends never find `limit` already in the window: before
+   * each send in it leaves, only the room left now and the sends that left before it may go.
+   * Sends made close together earlier are so spread over until they leave, not waited for once
+   * the window is full. 0 when the window is empty; call only while below `limit`.
+   */
+  spacingBelow(limit, lastAt, now) {
+    this.prune(now);
+    const room = limit - this.total;
+    let spacing = 0;
+    let left = 0;
+    for (let i = this.head; i < this.starts.length; i++) {
+      const leavesAt = this.expiry(this.starts[i] ?? now);
+      spacing = Math.max(spacing, (leavesAt - lastAt) / (room + left + 1));
+      left += this.counts[i] ?? 0;
+    }
+    return spacing;
   }
   expiry(slotStart) {
     return slotStart + this.slotMs - 1 + this.windowMs;
@@ -64876,8 +64899,9 @@ var ShareStoreError = class extends Error {
 };
 var BUDGET_MINUTE_MS = 6e4;
 var BUDGET_DAY_MS = 864e5;
-var PACE_WINDOW_MS = 5e3;
+var PACE_WINDOW_MS = 1e3;
 var PACE_MINUTE_MS = 6e4 + PACE_WINDOW_MS;
+var PACE_RECENT_MS = 1e4;
 
 // src/features/share/fivem/oxmysql-calls.ts
 function serverOxmysql() {
@@ -65224,7 +65248,8 @@ function paceAdd(windowMs) {
     ON DUPLICATE KEY UPDATE requests = requests + VALUES(requests)`;
 }
 function paceRead(minuteMs) {
-  return `SELECT server, CAST(SUM(requests) AS SIGNED) AS requests FROM roster_share_pace
+  return `SELECT server, CAST(SUM(requests) AS SIGNED) AS requests,
+    CAST(${NOW_MS} - MAX(window_start) AS SIGNED) AS idle FROM roster_share_pace
     WHERE key_hash = ? AND window_start > ${NOW_MS} - ${minuteMs} GROUP BY server`;
 }
 var SWEEP_BUDGET = `DELETE FROM roster_share_budget WHERE key_hash = ?
@@ -65400,9 +65425,10 @@ var OxmysqlShareStore = class {
     ]);
     const servers = /* @__PURE__ */ new Map();
     for (const row of rows) {
-      const count3 = Number(row.requests);
-      if (typeof row.server === "string" && Number.isSafeInteger(count3) && count3 > 0)
-        servers.set(row.server, count3);
+      const requests2 = Number(row.requests);
+      const idleMs = Math.max(0, Number(row.idle));
+      if (typeof row.server === "string" && Number.isSafeInteger(requests2) && requests2 > 0 && Number.isFinite(idleMs))
+        servers.set(row.server, { requests: requests2, idleMs });
     }
     return servers;
   }
@@ -65703,10 +65729,13 @@ var FleetUsage = class {
     const now = this.clock.now();
     if (now - syncedAt >= COPY_FRESH_MS) return null;
     const servers = [];
-    for (const [server, requests] of pace) if (server !== this.server) servers.push(requests);
+    for (const [server, { requests, idleMs }] of pace) {
+      if (server !== this.server)
+        servers.push({ minute: requests, recent: idleMs + (now - syncedAt) < PACE_RECENT_MS });
+    }
     const sameDay = Math.floor(now / BUDGET_DAY_MS) === this.own.day;
     return {
-      minute: servers.reduce((sum, requests) => sum + requests, 0),
+      minute: servers.reduce((sum, other) => sum + other.minute, 0),
       day: sameDay ? Math.max(0, budget.day - this.own.inDay) : 0,
       servers
     };
