@@ -20,7 +20,10 @@ export class FleetUsage {
   constructor(
     private readonly store: Pick<Store, 'count' | 'budget' | 'pace'>,
     private readonly clock: Clock,
-    /** This server's name in the shared counts. */
+    /**
+     * This server's run in the shared counts: two servers named alike are still two servers, and
+     * a run that stopped keeps its requests in the minute until they leave it.
+     */
     private readonly server: string,
   ) {}
 
