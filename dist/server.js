@@ -65180,12 +65180,12 @@ var SHARE_SCHEMA = [
   {
     version: 4,
     statements: [
-      // Each server's requests per key in short windows: the key's last minute as it rolls, and
-      // how many servers share it.
+      // Each server's requests per key in one-second windows, by the server's run: the key's last
+      // minute as it rolls, and how many servers are sending on it.
       `CREATE TABLE IF NOT EXISTS roster_share_pace (
         key_hash CHAR(64) ${ASCII} NOT NULL,
         window_start BIGINT NOT NULL,
-        server VARCHAR(64) NOT NULL,
+        server VARCHAR(191) NOT NULL,
         requests INT UNSIGNED NOT NULL DEFAULT 0,
         PRIMARY KEY (key_hash, window_start, server)
       ) ${TABLE_OPTIONS}`
@@ -65928,7 +65928,7 @@ var SharedRoster = class {
     this.deps = deps;
     this.holder = runHolder(deps.server);
     this.writes = new SharedWrites(deps.store, deps.mirror, this.pending);
-    this.usage = new FleetUsage(deps.store, deps.clock, deps.server);
+    this.usage = new FleetUsage(deps.store, deps.clock, this.holder);
     deps.mirror.followShared(() => this.copyInStep());
     deps.mirror.onChange((put, removed) => this.pending.note(put, removed, deps.clock.now()));
   }
