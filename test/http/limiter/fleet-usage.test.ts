@@ -113,4 +113,26 @@ describe('the other servers sharing their counts', () => {
     expect(Math.max(...gaps)).toBeLessThan(3_000);
     limiter.close();
   });
+
+  it('a server that stopped sending keeps only its requests still in the minute; the busy ones share the rest', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 1, 12, 0, 10));
+    const limiter = new RateLimiter({ perMinute: 120, clock });
+    limiter.shareWith(() => ({
+      minute: 70,
+      day: 70,
+      servers: [
+        { minute: 30, recent: true },
+        { minute: 40, recent: false },
+      ],
+    }));
+    const grants: number[] = [];
+    for (let i = 0; i < 10; i++) void limiter.acquire('join').then(() => grants.push(clock.now()));
+    await clock.advance(30_000);
+    // (120 - 3 kept for the counts' lag - 40 still the stopped one's) / 2 sending = 38 a minute.
+    const gaps = grants.slice(1).map((at, i) => at - grants[i]!);
+    expect(gaps.length).toBeGreaterThan(5);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(Math.floor(60_000 / 38));
+    for (const gap of gaps) expect(gap).toBeLessThan(60_000 / 37);
+    limiter.close();
+  });
 });
