@@ -53059,10 +53059,6 @@ var FleetPace = class {
     const servers = others?.servers ?? [];
     this.part = servers.some((other) => other.recent) ? fairPart(perMinute, servers) : null;
   }
-  /** This server's part of the key's minute while others send on the key; null while none does. */
-  get share() {
-    return this.part;
-  }
   msUntilAllowed(now) {
     const { part } = this;
     if (part === null || this.lastSendAt === Number.NEGATIVE_INFINITY) return 0;

@@ -43,11 +43,6 @@ export class FleetPace {
     this.part = servers.some((other) => other.recent) ? fairPart(perMinute, servers) : null;
   }
 
-  /** This server's part of the key's minute while others send on the key; null while none does. */
-  get share(): number | null {
-    return this.part;
-  }
-
   msUntilAllowed(now: number): number {
     const { part } = this;
     if (part === null || this.lastSendAt === Number.NEGATIVE_INFINITY) return 0;
