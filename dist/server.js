@@ -53032,6 +53032,46 @@ var LaneWaitTooLongError = class extends Error {
   name = "LaneWaitTooLongError";
 };
 
+// src/http/limiter/fleet-pace.ts
+var MINUTE_MS4 = 6e4;
+function fairPart(perMinute, others) {
+  let kept = others.length + 1;
+  let sending = 1;
+  for (const other of others) {
+    if (other.recent) sending += 1;
+    else kept += other.minute;
+  }
+  return Math.max(1, Math.floor((perMinute - kept) / sending));
+}
+var FleetPace = class {
+  /** `minute`: this server's own requests of the last minute. */
+  constructor(minute) {
+    this.minute = minute;
+  }
+  minute;
+  part = null;
+  lastSendAt = Number.NEGATIVE_INFINITY;
+  /**
+   * Follows what the others sent. Not known, or no other server sending now: no pacing of its own
+   * (the key's minute is still kept for all of them together).
+   */
+  follow(perMinute, others) {
+    const servers = others?.servers ?? [];
+    this.part = servers.some((other) => other.recent) ? fairPart(perMinute, servers) : null;
+  }
+  msUntilAllowed(now) {
+    const { part } = this;
+    if (part === null || this.lastSendAt === Number.NEGATIVE_INFINITY) return 0;
+    const sent = this.minute.count(now);
+    if (sent >= part) return this.minute.msUntilBelow(part, now);
+    const spacing = Math.max(MINUTE_MS4 / part, this.minute.spacingBelow(part, this.lastSendAt, now));
+    return Math.max(0, Math.ceil(this.lastSendAt + spacing - now));
+  }
+  onSend(now) {
+    this.lastSendAt = now;
+  }
+};
+
 // src/http/limiter/lane-queues.ts
 var LaneQueues = class {
   queues = perLane(() => []);
@@ -53085,15 +53125,15 @@ var LaneQueues = class {
 };
 
 // src/http/limiter/key-rolling-count.ts
-var MINUTE_MS4 = 6e4;
-var LONGEST_WINDOW_MS = 2 * MINUTE_MS4;
+var MINUTE_MS5 = 6e4;
+var LONGEST_WINDOW_MS = 2 * MINUTE_MS5;
 var KeyRollingCount = class {
   points = [];
   /** What an answer (or our own send, counted at once) says the window holds now. */
   record(at, window2, used) {
     if (window2 - at > LONGEST_WINDOW_MS || used < 0) return;
     this.points.push({ at, window: window2, used });
-    while (this.points.length > 0 && at - this.points[0].at > 2 * MINUTE_MS4) this.points.shift();
+    while (this.points.length > 0 && at - this.points[0].at > 2 * MINUTE_MS5) this.points.shift();
   }
   /** True when an answer named this window (our own sends count only in windows the service named). */
   knows(window2) {
@@ -53101,7 +53141,7 @@ var KeyRollingCount = class {
   }
   /** The key's requests in the 60 s before `now`; undefined while the service said nothing lately. */
   lastMinute(now) {
-    const from = now - MINUTE_MS4;
+    const from = now - MINUTE_MS5;
     const windows = /* @__PURE__ */ new Map();
     for (const point of this.points) {
       const w = windows.get(point.window) ?? { all: 0, before: 0, recent: false };
@@ -53256,6 +53296,24 @@ var SlidingWindow = class {
     }
     return this.windowMs;
   }
+  /**
+   * The spacing from `lastAt` at which sends never find `limit` already in the window: before
+   * each send in it leaves, only the room left now and the sends that left before it may go.
+   * Sends made close together earlier are so spread over until they leave, not waited for once
+   * the window is full. 0 when the window is empty; call only while below `limit`.
+   */
+  spacingBelow(limit, lastAt, now) {
+    this.prune(now);
+    const room = limit - this.total;
+    let spacing = 0;
+    let left = 0;
+    for (let i = this.head; i < this.starts.length; i++) {
+      const leavesAt = this.expiry(this.starts[i] ?? now);
+      spacing = Math.max(spacing, (leavesAt - lastAt) / (room + left + 1));
+      left += this.counts[i] ?? 0;
+    }
+    return spacing;
+  }
   expiry(slotStart) {
     return slotStart + this.slotMs - 1 + this.windowMs;
   }
@@ -53318,13 +53376,14 @@ var TokenBucket = class {
 };
 
 // src/http/limiter/rate-limiter.ts
-var MINUTE_MS5 = 6e4;
+var MINUTE_MS6 = 6e4;
+var FLEET_RECHECK_MS = 1e3;
 var RateLimiter = class {
   clock;
   configuredPerMinute;
   perMinute;
   bucket;
-  minute = new SlidingWindow(MINUTE_MS5, 1);
+  minute = new SlidingWindow(MINUTE_MS6, 1);
   /** The key's day: this server's requests (kept across restarts), the service's day, the others'. */
   day;
   server = new ServerBudget();
@@ -53333,6 +53392,7 @@ var RateLimiter = class {
   burst;
   pausedUntil = 0;
   others = () => null;
+  pace;
   timer;
   closed = false;
   constructor(options) {
@@ -53350,6 +53410,7 @@ var RateLimiter = class {
       ...options.maxWaitMs !== void 0 ? { maxWaitMs: options.maxWaitMs } : {}
     });
     this.defaultPauseMs = options.defaultPauseMs ?? 3e4;
+    this.pace = new FleetPace(this.minute);
   }
   /** Resolves when a request in `lane` may be sent; each resolution counts as one request. */
   acquire(lane, options = {}) {
@@ -53361,7 +53422,8 @@ var RateLimiter = class {
   /**
    * The other servers' counts of the key's minute and day (`null` to stop): the minute's ceiling
    * and the day's are kept for all of them together, and the key's minute as the mirror's pacer
-   * reads it includes theirs.
+   * reads it includes theirs. While others send, this server keeps to its fair part of the minute
+   * (`FleetPace`), paced evenly.
    */
   shareWith(others) {
     this.others = others ?? (() => null);
@@ -53478,6 +53540,7 @@ var RateLimiter = class {
     this.minute.record(now);
     this.day.onSend(lane, now);
     this.server.onSend(now);
+    this.pace.onSend(now);
     this.queues.release(lane);
   }
   sharedWaitMs(now) {
@@ -53491,13 +53554,17 @@ var RateLimiter = class {
       0
     );
   }
-  /** With the others' counts shared: until the key's minute, all servers together, has room. */
+  /**
+   * With the others' counts shared: until the key's last minute, every server's requests together,
+   * has room, and until this server's fair part of it allows the next request.
+   */
   fleetWaitMs(now) {
-    const others = this.others()?.minute ?? 0;
-    if (others === 0) return 0;
-    const ceiling = this.perMinute - others;
-    if (ceiling <= 0) return MINUTE_MS5 - now % MINUTE_MS5;
-    return this.minute.msUntilBelow(ceiling, now);
+    const others = this.others();
+    this.pace.follow(this.perMinute, others);
+    if (others === null) return 0;
+    const ceiling = this.perMinute - others.minute;
+    const room = ceiling <= 0 ? FLEET_RECHECK_MS : this.minute.msUntilBelow(ceiling, now);
+    return Math.max(room, this.pace.msUntilAllowed(now));
   }
   dayWaitMs(lane, now) {
     return this.day.waitMs(lane, now);
@@ -53508,7 +53575,7 @@ var RateLimiter = class {
   // The burst plus a minute of refill is the minute's ceiling, so pacing after a burst is steady:
   // it never runs into the rolling window and stalls there.
   refillPerMs(perMinute, burst) {
-    return Math.max(1, perMinute - burst) / MINUTE_MS5;
+    return Math.max(1, perMinute - burst) / MINUTE_MS6;
   }
   schedule(ms) {
     const handle = this.clock.setTimeout(
@@ -60443,7 +60510,7 @@ var MirrorFreshness = class {
 };
 
 // src/features/mirror/mirror-pacer.ts
-var MINUTE_MS6 = 6e4;
+var MINUTE_MS7 = 6e4;
 var DAY_MS5 = 864e5;
 var JOIN_RECHECK_MS = 100;
 var JOINS_QUIET_MS = 250;
@@ -60532,17 +60599,17 @@ var MirrorPacer = class {
   paceWaitMs() {
     if (this.stopped) throw new PacerStoppedError();
     const now = this.clock.now();
-    while (this.settled.length > 0 && now - this.settled[0] >= MINUTE_MS6) this.settled.shift();
+    while (this.settled.length > 0 && now - this.settled[0] >= MINUTE_MS7) this.settled.shift();
     const key2 = this.key();
     const ceiling = Math.max(1, Math.floor(key2.perMinute / 2));
     const burst = Math.max(1, Math.floor(ceiling / 4));
     const recent = this.settled.length;
-    if (recent >= ceiling) return this.settled[recent - ceiling] + MINUTE_MS6 - now;
-    const spacing = MINUTE_MS6 / ceiling;
+    if (recent >= ceiling) return this.settled[recent - ceiling] + MINUTE_MS7 - now;
+    const spacing = MINUTE_MS7 / ceiling;
     if (key2.keyUsedLastMinute !== void 0 && key2.keyUsedLastMinute !== null) {
       if (key2.keyUsedLastMinute + 1 > ceiling) return spacing;
     } else if (key2.remainingThisMinute - 1 < key2.perMinute - ceiling) {
-      return key2.resetAt !== null && key2.resetAt > now ? Math.min(key2.resetAt - now, MINUTE_MS6) : spacing;
+      return key2.resetAt !== null && key2.resetAt > now ? Math.min(key2.resetAt - now, MINUTE_MS7) : spacing;
     }
     if (recent < burst) return 0;
     return Math.max(0, this.settled[recent - 1] + spacing - now);
@@ -62950,7 +63017,7 @@ function joinReason(decision, texts) {
 }
 
 // src/features/panel/minute-counts.ts
-var MINUTE_MS7 = 6e4;
+var MINUTE_MS8 = 6e4;
 var MinuteCounts = class {
   constructor(span2 = 60) {
     this.span = span2;
@@ -62963,7 +63030,7 @@ var MinuteCounts = class {
   requests;
   throttled;
   add(now, throttled) {
-    const minute = Math.floor(now / MINUTE_MS7);
+    const minute = Math.floor(now / MINUTE_MS8);
     const slot = minute % this.span;
     if (this.minutes[slot] !== minute) {
       this.minutes[slot] = minute;
@@ -62975,13 +63042,13 @@ var MinuteCounts = class {
   }
   /** The last `span` minutes up to `now`, oldest first, with zeros for quiet minutes. */
   series(now) {
-    const current = Math.floor(now / MINUTE_MS7);
+    const current = Math.floor(now / MINUTE_MS8);
     const out = [];
     for (let minute = current - this.span + 1; minute <= current; minute++) {
       const slot = (minute % this.span + this.span) % this.span;
       const live = this.minutes[slot] === minute;
       out.push({
-        at: minute * MINUTE_MS7,
+        at: minute * MINUTE_MS8,
         requests: live ? this.requests[slot] : 0,
         throttled: live ? this.throttled[slot] : 0
       });
@@ -64882,6 +64949,9 @@ var ShareStoreError = class extends Error {
 };
 var BUDGET_MINUTE_MS = 6e4;
 var BUDGET_DAY_MS = 864e5;
+var PACE_WINDOW_MS = 1e3;
+var PACE_MINUTE_MS = 6e4 + PACE_WINDOW_MS;
+var PACE_RECENT_MS = 1e4;
 
 // src/features/share/fivem/oxmysql-calls.ts
 function serverOxmysql() {
@@ -65169,6 +65239,20 @@ var SHARE_SCHEMA = [
         KEY roster_share_duty_ends (key_hash, ends_at)
       ) ${TABLE_OPTIONS}`
     ]
+  },
+  {
+    version: 4,
+    statements: [
+      // Each server's requests per key in one-second windows, by the server's run: the key's last
+      // minute as it rolls, and how many servers are sending on it.
+      `CREATE TABLE IF NOT EXISTS roster_share_pace (
+        key_hash CHAR(64) ${ASCII} NOT NULL,
+        window_start BIGINT NOT NULL,
+        server VARCHAR(191) NOT NULL,
+        requests INT UNSIGNED NOT NULL DEFAULT 0,
+        PRIMARY KEY (key_hash, window_start, server)
+      ) ${TABLE_OPTIONS}`
+    ]
   }
 ];
 
@@ -65221,8 +65305,19 @@ function budgetNow(minuteMs, dayMs) {
     AND ((period = 'm' AND window_start = ${NOW_MS} DIV ${minuteMs} * ${minuteMs})
       OR (period = 'd' AND window_start = ${NOW_MS} DIV ${dayMs} * ${dayMs}))`;
 }
+function paceAdd(windowMs) {
+  return `INSERT INTO roster_share_pace (key_hash, window_start, server, requests)
+    VALUES (?, ${NOW_MS} DIV ${windowMs} * ${windowMs}, ?, ?)
+    ON DUPLICATE KEY UPDATE requests = requests + VALUES(requests)`;
+}
+function paceRead(minuteMs) {
+  return `SELECT server, CAST(SUM(requests) AS SIGNED) AS requests,
+    CAST(${NOW_MS} - MAX(window_start) AS SIGNED) AS idle FROM roster_share_pace
+    WHERE key_hash = ? AND window_start > ${NOW_MS} - ${minuteMs} GROUP BY server`;
+}
 var SWEEP_BUDGET = `DELETE FROM roster_share_budget WHERE key_hash = ?
   AND ((period = 'm' AND window_start < ${NOW_MS} - ?) OR (period = 'd' AND window_start < ${NOW_MS} - ?))`;
+var SWEEP_PACE = `DELETE FROM roster_share_pace WHERE key_hash = ? AND window_start < ${NOW_MS} - ?`;
 var SWEEP_WRITES = `DELETE FROM roster_share_writes WHERE key_hash = ? AND written_at < ${NOW_MS} - ?`;
 var FACT = `SELECT value, ${NOW_MS} - read_at AS age FROM roster_share_facts WHERE key_hash = ? AND name = ?`;
 var PUT_FACT = `INSERT INTO roster_share_facts (key_hash, name, value, read_at) VALUES (?, ?, ?, ${NOW_MS})
@@ -65268,6 +65363,7 @@ function writeStatements(keyHash, token, change, reader) {
 
 // src/features/share/fivem/oxmysql-store.ts
 var MINUTE_WINDOWS_KEPT_MS = 36e5;
+var PACE_WINDOWS_KEPT_MS = 12e4;
 var DAY_WINDOWS_KEPT_MS = 2 * BUDGET_DAY_MS;
 var WRITES_KEPT_MS = 36e5;
 var SWEEP_EVERY = 100;
@@ -65277,6 +65373,7 @@ var OxmysqlShareStore = class {
   schemas;
   schema;
   untilSweep = 0;
+  untilPaceSweep = 0;
   constructor(options) {
     this.calls = options.calls;
     this.keyHash = options.keyHash;
@@ -65379,6 +65476,25 @@ var OxmysqlShareStore = class {
     const of = (period) => Number(rows.find((row) => row.period === period)?.requests ?? 0) || 0;
     return { minute: of("m"), day: of("d") };
   }
+  pace(server, requests) {
+    return this.calls.within(() => this.paceOf(server, requests));
+  }
+  async paceOf(server, requests) {
+    const added = Math.max(0, Math.round(requests));
+    if (added > 0) await this.calls.query(paceAdd(PACE_WINDOW_MS), [this.keyHash, server, added]);
+    const [rows] = await Promise.all([
+      this.rows(paceRead(PACE_MINUTE_MS), [this.keyHash]),
+      this.sweepPace()
+    ]);
+    const servers = /* @__PURE__ */ new Map();
+    for (const row of rows) {
+      const requests2 = Number(row.requests);
+      const idleMs = Math.max(0, Number(row.idle));
+      if (typeof row.server === "string" && Number.isSafeInteger(requests2) && requests2 > 0 && Number.isFinite(idleMs))
+        servers.set(row.server, { requests: requests2, idleMs });
+    }
+    return servers;
+  }
   async fact(name3) {
     const [row] = await this.rows(FACT, [this.keyHash, name3]);
     return row ? factRow(row.value, row.age) : null;
@@ -65398,6 +65514,12 @@ var OxmysqlShareStore = class {
     if (!Number.isSafeInteger(version2))
       throw new ShareStoreError("unreadable", "A written version is not a number.");
     return version2;
+  }
+  /** Short windows long past, deleted with every `SWEEP_EVERY` reads of them. */
+  async sweepPace() {
+    if (this.untilPaceSweep-- > 0) return;
+    this.untilPaceSweep = SWEEP_EVERY;
+    await this.calls.query(SWEEP_PACE, [this.keyHash, PACE_WINDOWS_KEPT_MS]);
   }
   async sweepNowAndThen() {
     if (this.untilSweep-- > 0) return;
@@ -65638,41 +65760,52 @@ function memberOf(shared, readAt) {
 
 // src/features/share/fleet-usage.ts
 var FleetUsage = class {
-  constructor(store, clock2) {
+  constructor(store, clock2, server) {
     this.store = store;
     this.clock = clock2;
+    this.server = server;
   }
   store;
   clock;
+  server;
   /** The key's counts, every server's, as last read (this minute, today). */
   budget = null;
-  /** This server's own part of them, by its minute and day. */
-  own = { minute: -1, inMinute: 0, day: -1, inDay: 0 };
+  /** Each server's requests in the last minute, as last read. */
+  pace = null;
+  /** This server's own part of today's count, by its day. */
+  own = { day: -1, inDay: 0 };
   /** Adds this server's requests (`sent` since the last count) to the shared counts and reads the fleet's. */
   async count(sent) {
-    const now = this.clock.now();
-    const minute = Math.floor(now / BUDGET_MINUTE_MS);
-    const day = Math.floor(now / BUDGET_DAY_MS);
-    if (minute !== this.own.minute) Object.assign(this.own, { minute, inMinute: 0 });
+    const day = Math.floor(this.clock.now() / BUDGET_DAY_MS);
     if (day !== this.own.day) Object.assign(this.own, { day, inDay: 0 });
-    this.own.inMinute += sent;
     this.own.inDay += sent;
-    this.budget = sent > 0 ? await this.store.count(sent) : await this.store.budget();
+    const [budget, pace] = await Promise.all([
+      sent > 0 ? this.store.count(sent) : this.store.budget(),
+      this.store.pace(this.server, sent)
+    ]);
+    this.budget = budget;
+    this.pace = pace;
   }
   /**
-   * What the other servers spent of the key (this minute, today): the shared counts less this
-   * server's own part. Null when the counts are not current (last read at `syncedAt`).
+   * What the other servers spent of the key: their requests in the last minute, each one's part
+   * of it, and today's (the shared count less this server's own part). Null when the counts are
+   * not current (last read at `syncedAt`).
    */
   others(syncedAt) {
-    const { budget } = this;
-    if (budget === null) return null;
+    const { budget, pace } = this;
+    if (budget === null || pace === null) return null;
     const now = this.clock.now();
     if (now - syncedAt >= COPY_FRESH_MS) return null;
-    const sameMinute = Math.floor(now / BUDGET_MINUTE_MS) === this.own.minute;
+    const servers = [];
+    for (const [server, { requests, idleMs }] of pace) {
+      if (server !== this.server)
+        servers.push({ minute: requests, recent: idleMs + (now - syncedAt) < PACE_RECENT_MS });
+    }
     const sameDay = Math.floor(now / BUDGET_DAY_MS) === this.own.day;
     return {
-      minute: sameMinute ? Math.max(0, budget.minute - this.own.inMinute) : 0,
-      day: sameDay ? Math.max(0, budget.day - this.own.inDay) : 0
+      minute: servers.reduce((sum, other) => sum + other.minute, 0),
+      day: sameDay ? Math.max(0, budget.day - this.own.inDay) : 0,
+      servers
     };
   }
 };
@@ -65878,7 +66011,7 @@ var SharedRoster = class {
     this.deps = deps;
     this.holder = runHolder(deps.server);
     this.writes = new SharedWrites(deps.store, deps.mirror, this.pending);
-    this.usage = new FleetUsage(deps.store, deps.clock);
+    this.usage = new FleetUsage(deps.store, deps.clock, this.holder);
     deps.mirror.followShared(() => this.copyInStep());
     deps.mirror.onChange(
       (put, removed, doubted) => this.pending.note(put, removed, deps.clock.now(), doubted)

@@ -9,7 +9,7 @@ export { createHttpSender, type HttpSender, megabytes, type SendFailure } from '
 export { keepAlivePool } from './keep-alive-pool';
 export { type ClientStateChange, isKeyRefused, KeySuspension } from './key-suspension';
 export { dailyCost, type KeyOutlook, keyOutlook, type ServerRates } from './limiter/daily-estimate';
-export type { FleetUsage } from './limiter/fleet-usage';
+export type { FleetUsage, OtherServer, OthersUsage } from './limiter/fleet-usage';
 export { DEFAULT_DAY_RESERVE, type KeyDay } from './limiter/key-day';
 export { LANES, type Lane, perLane } from './limiter/lane';
 export { LaneWaitTooLongError, LimiterClosedError } from './limiter/limiter-closed-error';

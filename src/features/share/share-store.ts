@@ -111,6 +111,16 @@ export interface SharedBudget {
   day: number;
 }
 
+/** Each server's requests to the service in the key's last minute, by the server's name. */
+export type SharedPace = ReadonlyMap<string, ServerPace>;
+
+export interface ServerPace {
+  /** Its requests in the windows of the last minute. */
+  requests: number;
+  /** Since the start of the last window it sent in (the database's clock). */
+  idleMs: number;
+}
+
 /**
  * One API key's shared roster in the community's database. Every call either answers within the
  * store's bound (2 s over oxmysql) or rejects with a `ShareStoreError`: a caller never waits on a
@@ -146,6 +156,12 @@ export interface ShareStore<R, A> {
   count(requests: number): Promise<SharedBudget>;
   /** This minute's and today's counts. */
   budget(): Promise<SharedBudget>;
+  /**
+   * Adds `requests` to `server`'s count in the current short window (`PACE_WINDOW_MS`, atomic);
+   * answers every server's requests in the last minute (the windows summed, the oldest counted
+   * whole, so a minute errs on the long side) and how long since it last sent.
+   */
+  pace(server: string, requests: number): Promise<SharedPace>;
   /** The fact written under `name`; null when none was, or what was written is not JSON. */
   fact(name: string): Promise<SharedFact | null>;
   /** Writes (or replaces) the fact `name`, read from the service just now. */
@@ -184,3 +200,12 @@ export class ShareStoreError extends Error {
 /** Minute and day windows the budget is counted in (the day is the UTC day, as the key's is). */
 export const BUDGET_MINUTE_MS = 60_000;
 export const BUDGET_DAY_MS = 86_400_000;
+/**
+ * Each server's requests are counted in windows this short, so the key's last minute is known as
+ * it rolls: summed, the oldest window counted whole, a minute errs by at most a second's requests.
+ */
+export const PACE_WINDOW_MS = 1_000;
+/** The windows summed as the last minute: every window any of whose time is within it. */
+export const PACE_MINUTE_MS = 60_000 + PACE_WINDOW_MS;
+/** A server that sent within this long is sending now (one at its part of a busy key sends every few seconds). */
+export const PACE_RECENT_MS = 10_000;

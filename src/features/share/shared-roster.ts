@@ -63,7 +63,7 @@ export class SharedRoster {
   constructor(private readonly deps: SharedRosterDeps) {
     this.holder = runHolder(deps.server);
     this.writes = new SharedWrites(deps.store, deps.mirror, this.pending);
-    this.usage = new FleetUsage(deps.store, deps.clock);
+    this.usage = new FleetUsage(deps.store, deps.clock, this.holder);
     // Until the database says who reads, this server reads nothing of its own.
     deps.mirror.followShared(() => this.copyInStep());
     deps.mirror.onChange((put, removed, doubted) =>

@@ -1,4 +1,5 @@
 import type { Clock } from '../../platform/ports';
+import { MemoryPaceTable } from './pace-memory';
 import {
   BUDGET_DAY_MS,
   BUDGET_MINUTE_MS,
@@ -7,6 +8,7 @@ import {
   type SharedCursor,
   type SharedFact,
   type SharedMemberChange,
+  type SharedPace,
   type SharedPage,
   type SharedState,
   type ShareSchemas,
@@ -54,6 +56,7 @@ export class MemoryShareTables {
     string,
     { keyHash: string; period: 'm' | 'd'; windowStart: number; requests: number }
   >();
+  readonly pace = new MemoryPaceTable();
   /** `roster_share_facts`: by key hash and name, the JSON and when it was written. */
   readonly facts = new Map<string, { value: string; readAt: number }>();
   migrated = false;
@@ -168,6 +171,11 @@ export class MemoryShareStore<R, A> implements ShareStore<R, A> {
   async budget(): Promise<SharedBudget> {
     this.check();
     return this.budgetAt(this.now());
+  }
+
+  async pace(server: string, requests: number): Promise<SharedPace> {
+    this.check();
+    return this.tables.pace.add(this.keyHash, server, requests, this.now());
   }
 
   async fact(name: string): Promise<SharedFact | null> {

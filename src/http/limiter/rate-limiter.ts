@@ -1,4 +1,5 @@
 import type { Clock, TimerHandle } from '../../platform/ports';
+import { FleetPace } from './fleet-pace';
 import type { FleetUsage } from './fleet-usage';
 import { KeyDay } from './key-day';
 import { LANES, type Lane, perLane } from './lane';
@@ -15,6 +16,11 @@ export type AcquireOptions = WaitOptions;
 export type { RateLimiterOptions };
 
 const MINUTE_MS = 60_000;
+/**
+ * While the others alone fill the key's minute, how long until it is looked at again: their
+ * requests leave the minute as they came, and their counts are read again about once a second.
+ */
+const FLEET_RECHECK_MS = 1_000;
 
 /**
  * A proactive limiter shared by every request of one API key. While the recent minute is quiet a
@@ -38,6 +44,7 @@ export class RateLimiter {
   private readonly burst: number | undefined;
   private pausedUntil = 0;
   private others: FleetUsage = () => null;
+  private readonly pace: FleetPace;
   private timer: TimerHandle | undefined;
   private closed = false;
 
@@ -56,6 +63,7 @@ export class RateLimiter {
       ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
     });
     this.defaultPauseMs = options.defaultPauseMs ?? 30_000;
+    this.pace = new FleetPace(this.minute);
   }
 
   /** Resolves when a request in `lane` may be sent; each resolution counts as one request. */
@@ -69,7 +77,8 @@ export class RateLimiter {
   /**
    * The other servers' counts of the key's minute and day (`null` to stop): the minute's ceiling
    * and the day's are kept for all of them together, and the key's minute as the mirror's pacer
-   * reads it includes theirs.
+   * reads it includes theirs. While others send, this server keeps to its fair part of the minute
+   * (`FleetPace`), paced evenly.
    */
   shareWith(others: FleetUsage | null): void {
     this.others = others ?? (() => null);
@@ -197,6 +206,7 @@ export class RateLimiter {
     this.minute.record(now);
     this.day.onSend(lane, now);
     this.server.onSend(now);
+    this.pace.onSend(now);
     this.queues.release(lane);
   }
 
@@ -213,14 +223,17 @@ export class RateLimiter {
     );
   }
 
-  /** With the others' counts shared: until the key's minute, all servers together, has room. */
+  /**
+   * With the others' counts shared: until the key's last minute, every server's requests together,
+   * has room, and until this server's fair part of it allows the next request.
+   */
   private fleetWaitMs(now: number): number {
-    const others = this.others()?.minute ?? 0;
-    if (others === 0) return 0;
-    const ceiling = this.perMinute - others;
-    // Counted in whole minutes: the others' part leaves with the minute.
-    if (ceiling <= 0) return MINUTE_MS - (now % MINUTE_MS);
-    return this.minute.msUntilBelow(ceiling, now);
+    const others = this.others();
+    this.pace.follow(this.perMinute, others);
+    if (others === null) return 0;
+    const ceiling = this.perMinute - others.minute;
+    const room = ceiling <= 0 ? FLEET_RECHECK_MS : this.minute.msUntilBelow(ceiling, now);
+    return Math.max(room, this.pace.msUntilAllowed(now));
   }
 
   private dayWaitMs(lane: Lane, now: number): number {

@@ -45,6 +45,25 @@ export class SlidingWindow {
     return this.windowMs;
   }
 
+  /**
+   * The spacing from `lastAt` at which sends never find `limit` already in the window: before
+   * each send in it leaves, only the room left now and the sends that left before it may go.
+   * Sends made close together earlier are so spread over until they leave, not waited for once
+   * the window is full. 0 when the window is empty; call only while below `limit`.
+   */
+  spacingBelow(limit: number, lastAt: number, now: number): number {
+    this.prune(now);
+    const room = limit - this.total;
+    let spacing = 0;
+    let left = 0;
+    for (let i = this.head; i < this.starts.length; i++) {
+      const leavesAt = this.expiry(this.starts[i] ?? now);
+      spacing = Math.max(spacing, (leavesAt - lastAt) / (room + left + 1));
+      left += this.counts[i] ?? 0;
+    }
+    return spacing;
+  }
+
   private expiry(slotStart: number): number {
     return slotStart + this.slotMs - 1 + this.windowMs;
   }

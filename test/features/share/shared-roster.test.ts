@@ -361,13 +361,19 @@ describe('one budget', () => {
   it("each server adds its requests to the key's counts and reads what the others spent", async () => {
     const main = server('main');
     const events = server('events');
-    await run([main, events], 2);
+    // Named alike by mistake (the same project name): still another server.
+    const twin = server('main');
+    await run([main, events, twin], 2);
     main.sent.requests = 7;
     events.sent.requests = 3;
-    await run([main, events], 3, 1_000);
-    expect(main.roster.report().budget).toEqual({ minute: 10, day: 10 });
-    expect(main.roster.othersUsage()).toEqual({ minute: 3, day: 3 });
-    expect(events.roster.othersUsage()).toEqual({ minute: 7, day: 7 });
+    twin.sent.requests = 2;
+    await run([main, events, twin], 3, 1_000);
+    expect(main.roster.report().budget).toEqual({ minute: 12, day: 12 });
+    // The others' last minute, and each other server's part of it.
+    const sent = (minute: number) => ({ minute, recent: true });
+    expect(main.roster.othersUsage()).toEqual({ minute: 5, day: 5, servers: [sent(3), sent(2)] });
+    expect(events.roster.othersUsage()).toEqual({ minute: 9, day: 9, servers: [sent(7), sent(2)] });
+    expect(twin.roster.othersUsage()).toEqual({ minute: 10, day: 10, servers: [sent(7), sent(3)] });
   });
 
   it('none while the database fails: each server keeps its own share', async () => {

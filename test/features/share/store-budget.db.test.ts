@@ -101,3 +101,45 @@ describe('the shared budget', () => {
     );
   });
 });
+
+describe("each server's pace", () => {
+  it("adds each server's requests at once and answers every server's last minute, windows older left out", async () => {
+    const { keyHash, stores } = await storesOfOneKey();
+    const [a, b, c, d] = stores as [TestStore, TestStore, TestStore, TestStore];
+    await Promise.all([
+      ...Array.from({ length: 20 }, () => a.pace('main', 1)),
+      ...Array.from({ length: 20 }, () => b.pace('main', 2)),
+      ...Array.from({ length: 10 }, () => c.pace('events', 1)),
+    ]);
+    const [now] = await shared.query(
+      "SELECT TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000 AS now",
+    );
+    const at = Number(now?.now);
+    // A window from before the last minute, and one of another key: neither is counted.
+    await shared.query('INSERT INTO roster_share_pace VALUES (?, ?, ?, 50)', [
+      keyHash,
+      at - 70_000 - (at % 5_000),
+      'events',
+    ]);
+    await shared.query('INSERT INTO roster_share_pace VALUES (?, ?, ?, 50)', ['0'.repeat(64), at, 'main']);
+    // Windows long past are deleted now and then; the one just past the minute is kept a while.
+    await shared.query('INSERT INTO roster_share_pace VALUES (?, ?, ?, 7)', [
+      keyHash,
+      at - 200_000,
+      'events',
+    ]);
+    const requests = (pace: ReadonlyMap<string, { requests: number }>) =>
+      Object.fromEntries([...pace].map(([server, { requests }]) => [server, requests]));
+    const first = await d.pace('dev', 0);
+    expect(requests(first)).toEqual({ main: 60, events: 10 });
+    // Both sent just now: idle at most a window's length.
+    for (const { idleMs } of first.values()) expect(idleMs).toBeLessThan(5_000);
+    expect(
+      await shared.query('SELECT requests FROM roster_share_pace WHERE key_hash = ? AND window_start < ?', [
+        keyHash,
+        at - 60_000,
+      ]),
+    ).toEqual([{ requests: 50 }]);
+    expect(requests(await d.pace('dev', 3))).toEqual({ main: 60, events: 10, dev: 3 });
+  });
+});

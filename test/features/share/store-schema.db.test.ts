@@ -40,6 +40,7 @@ describe('migrate', () => {
       'roster_share_duty_state',
       'roster_share_facts',
       'roster_share_members',
+      'roster_share_pace',
       'roster_share_schema',
       'roster_share_state',
       'roster_share_writes',
@@ -100,7 +101,7 @@ describe('migrate', () => {
     await shared.query(SHARE_SCHEMA[0]?.statements[0] ?? '');
     await main.store().migrate();
     expect(await schemaVersion()).toEqual({ name: 'roster_share', version: LATEST });
-    expect(await tables()).toHaveLength(8);
+    expect(await tables()).toHaveLength(9);
   });
 
   it('refuses tables of a newer release, and leaves them as they are', async () => {

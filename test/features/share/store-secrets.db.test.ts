@@ -36,6 +36,7 @@ describe('the key in the shared tables', () => {
     });
     await store.writeThrough({ members: [member('m2', 'Bo', 2)], removed: [{ memberId: 'm1', readAt: 3 }] });
     await store.count(4);
+    await store.pace('main', 4);
     await store.putFact('identity', { community: { id: 'c', name: 'C' }, scopes: ['members:read'] });
     await store.release('main');
     const secret = API_KEY.split('_')[2] ?? '';
@@ -43,7 +44,7 @@ describe('the key in the shared tables', () => {
     const tables = await shared.query(
       "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'roster\\_share\\_%'",
     );
-    expect(tables).toHaveLength(8);
+    expect(tables).toHaveLength(9);
     let text = '';
     for (const { name } of tables)
       text += JSON.stringify(await shared.query(`SELECT * FROM ${String(name)}`));

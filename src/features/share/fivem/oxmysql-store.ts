@@ -2,11 +2,15 @@ import { randomBytes } from 'node:crypto';
 import {
   BUDGET_DAY_MS,
   BUDGET_MINUTE_MS,
+  PACE_MINUTE_MS,
+  PACE_WINDOW_MS,
+  type ServerPace,
   type SharedBudget,
   type SharedChange,
   type SharedCursor,
   type SharedFact,
   type SharedMemberChange,
+  type SharedPace,
   type SharedPage,
   type SharedState,
   type ShareSchemas,
@@ -36,8 +40,9 @@ export interface OxmysqlShareStoreOptions<R, A> {
   schema?: readonly SchemaStep[];
 }
 
-/** Minute windows kept an hour, day windows two days, write notes an hour. */
+/** Minute windows kept an hour, day windows two days, short windows two minutes, write notes an hour. */
 const MINUTE_WINDOWS_KEPT_MS = 3_600_000;
+const PACE_WINDOWS_KEPT_MS = 120_000;
 const DAY_WINDOWS_KEPT_MS = 2 * BUDGET_DAY_MS;
 const WRITES_KEPT_MS = 3_600_000;
 /** Old windows and write notes are deleted with every this many counts and writes. */
@@ -50,6 +55,7 @@ export class OxmysqlShareStore<R, A> implements ShareStore<R, A> {
   private readonly schemas: ShareSchemas<R, A>;
   private readonly schema: readonly SchemaStep[];
   private untilSweep = 0;
+  private untilPaceSweep = 0;
 
   constructor(options: OxmysqlShareStoreOptions<R, A>) {
     this.calls = options.calls;
@@ -168,6 +174,32 @@ export class OxmysqlShareStore<R, A> implements ShareStore<R, A> {
     return { minute: of('m'), day: of('d') };
   }
 
+  pace(server: string, requests: number): Promise<SharedPace> {
+    return this.calls.within(() => this.paceOf(server, requests));
+  }
+
+  private async paceOf(server: string, requests: number): Promise<SharedPace> {
+    const added = Math.max(0, Math.round(requests));
+    if (added > 0) await this.calls.query(sql.paceAdd(PACE_WINDOW_MS), [this.keyHash, server, added]);
+    const [rows] = await Promise.all([
+      this.rows(sql.paceRead(PACE_MINUTE_MS), [this.keyHash]),
+      this.sweepPace(),
+    ]);
+    const servers = new Map<string, ServerPace>();
+    for (const row of rows) {
+      const requests = Number(row.requests);
+      const idleMs = Math.max(0, Number(row.idle));
+      if (
+        typeof row.server === 'string' &&
+        Number.isSafeInteger(requests) &&
+        requests > 0 &&
+        Number.isFinite(idleMs)
+      )
+        servers.set(row.server, { requests, idleMs });
+    }
+    return servers;
+  }
+
   async fact(name: string): Promise<SharedFact | null> {
     const [row] = await this.rows(sql.FACT, [this.keyHash, name]);
     return row ? factRow(row.value, row.age) : null;
@@ -189,6 +221,13 @@ export class OxmysqlShareStore<R, A> implements ShareStore<R, A> {
     if (!Number.isSafeInteger(version))
       throw new ShareStoreError('unreadable', 'A written version is not a number.');
     return version;
+  }
+
+  /** Short windows long past, deleted with every `SWEEP_EVERY` reads of them. */
+  private async sweepPace(): Promise<void> {
+    if (this.untilPaceSweep-- > 0) return;
+    this.untilPaceSweep = SWEEP_EVERY;
+    await this.calls.query(sql.SWEEP_PACE, [this.keyHash, PACE_WINDOWS_KEPT_MS]);
   }
 
   private async sweepNowAndThen(): Promise<void> {

@@ -114,4 +114,18 @@ export const SHARE_SCHEMA: readonly SchemaStep[] = [
       ) ${TABLE_OPTIONS}`,
     ],
   },
+  {
+    version: 4,
+    statements: [
+      // Each server's requests per key in one-second windows, by the server's run: the key's last
+      // minute as it rolls, and how many servers are sending on it.
+      `CREATE TABLE IF NOT EXISTS roster_share_pace (
+        key_hash CHAR(64) ${ASCII} NOT NULL,
+        window_start BIGINT NOT NULL,
+        server VARCHAR(191) NOT NULL,
+        requests INT UNSIGNED NOT NULL DEFAULT 0,
+        PRIMARY KEY (key_hash, window_start, server)
+      ) ${TABLE_OPTIONS}`,
+    ],
+  },
 ];

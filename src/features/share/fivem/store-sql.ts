@@ -95,9 +95,24 @@ export function budgetNow(minuteMs: number, dayMs: number): string {
       OR (period = 'd' AND window_start = ${NOW_MS} DIV ${dayMs} * ${dayMs}))`;
 }
 
+/** Adds to a server's count in the current short window. */
+export function paceAdd(windowMs: number): string {
+  return `INSERT INTO roster_share_pace (key_hash, window_start, server, requests)
+    VALUES (?, ${NOW_MS} DIV ${windowMs} * ${windowMs}, ?, ?)
+    ON DUPLICATE KEY UPDATE requests = requests + VALUES(requests)`;
+}
+
+/** Each server's requests in the windows that reach into the last minute, and since its last window. */
+export function paceRead(minuteMs: number): string {
+  return `SELECT server, CAST(SUM(requests) AS SIGNED) AS requests,
+    CAST(${NOW_MS} - MAX(window_start) AS SIGNED) AS idle FROM roster_share_pace
+    WHERE key_hash = ? AND window_start > ${NOW_MS} - ${minuteMs} GROUP BY server`;
+}
+
 /** Windows and write notes long past: deleted now and then. */
 export const SWEEP_BUDGET = `DELETE FROM roster_share_budget WHERE key_hash = ?
   AND ((period = 'm' AND window_start < ${NOW_MS} - ?) OR (period = 'd' AND window_start < ${NOW_MS} - ?))`;
+export const SWEEP_PACE = `DELETE FROM roster_share_pace WHERE key_hash = ? AND window_start < ${NOW_MS} - ?`;
 export const SWEEP_WRITES = `DELETE FROM roster_share_writes WHERE key_hash = ? AND written_at < ${NOW_MS} - ?`;
 
 export const FACT = `SELECT value, ${NOW_MS} - read_at AS age FROM roster_share_facts WHERE key_hash = ? AND name = ?`;
