@@ -65659,6 +65659,7 @@ function serverName(configured, projectName, place) {
 var LEASE_MS = 3e4;
 var RENEW_MS = 1e4;
 var WRITE_MS = 500;
+var WRITES_PER_STEP = 8;
 var FOLLOW_MS = 1e3;
 var RETRY_MS = 5e3;
 var COPY_FRESH_MS = 3e3;
@@ -66035,6 +66036,7 @@ var SharedRoster = class {
   lastTry = Number.NEGATIVE_INFINITY;
   unreadableSaid = false;
   stopped = false;
+  stepping = false;
   /** Who holds the lease when this server does: its name and this run's mark. */
   holder;
   nowKnown = () => {
@@ -66061,7 +66063,8 @@ var SharedRoster = class {
    * (and the lease taken when it ran out); every `RENEW_MS` the reader renews. Never rejects.
    */
   async tick() {
-    if (this.stopped) return;
+    if (this.stopped || this.stepping) return;
+    this.stepping = true;
     const now = this.deps.clock.now();
     try {
       if (this.role === "starting" || this.off !== null) {
@@ -66079,6 +66082,8 @@ var SharedRoster = class {
       if (this.role === "reader" && now - this.lastRenew >= RENEW_MS) await this.renew();
     } catch (error62) {
       this.turnOff(error62);
+    } finally {
+      this.stepping = false;
     }
   }
   /** The resource stops: the lease is given up so another server takes over at once. */
@@ -66206,14 +66211,13 @@ var SharedRoster = class {
   /** What changed, written (`SharedWrites`): published by the reader, written through by a follower. */
   async write() {
     if (this.role === "follower") return this.writes.through();
-    if (this.role !== "reader") return;
-    const written = await this.writes.publish(this.holder, this.state?.community);
-    if (written === null) {
-      this.becomeFollower();
-      return;
+    for (let writes = 0; this.role === "reader" && writes < WRITES_PER_STEP; writes++) {
+      const written = await this.writes.publish(this.holder, this.state?.community);
+      if (written === null) return this.becomeFollower();
+      if (this.state && written.community !== void 0)
+        this.state = { ...this.state, community: written.community };
+      if (this.pending.size === 0) return;
     }
-    if (this.state && written.community !== void 0)
-      this.state = { ...this.state, community: written.community };
   }
   /** Adds this server's requests to the key's shared counts and reads the fleet's. */
   async count() {

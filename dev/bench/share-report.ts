@@ -197,5 +197,6 @@ export function shareSteadyNotes(r: ShareSteadyResult): string[] {
   const minutes = integer(r.windowMs / 60_000);
   return [
     `- Sharing, steady state, the requests of ${minutes} min: the fleet ${endpoints(r.shared.byEndpoint) || 'none'}; one server alone ${endpoints(r.alone.byEndpoint) || 'none'}.`,
+    `- Before that window, from the joins through one refresh interval (the duty hours' first read of each player who joined, once per player, each server its own): the fleet ${endpoints(r.shared.firstReads) || 'none'}; one server alone ${endpoints(r.alone.firstReads) || 'none'}.`,
   ];
 }

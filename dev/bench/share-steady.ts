@@ -12,11 +12,19 @@ const HOUR_MS = 3_600_000;
 const MEMBERS = 6_000;
 /** How long the requests are counted once everyone is online (real time; scaled to an hour). */
 export const STEADY_WINDOW_MS = 600_000;
+/**
+ * From the joins to the window: one `refresh.intervalSeconds` (300 s by default) and a little, so
+ * the duty hours' first read of every player who joined (a join's cost, once per player, each
+ * server its own players) is behind; counted apart.
+ */
+export const FIRST_READS_MS = 330_000;
 
 export interface SteadyCount {
   servers: number;
   /** Players online on each server while counted. */
   online: number[];
+  /** Requests from the joins to the window: the players' first reads (duty hours, once each). */
+  firstReads: Record<string, number>;
   /** Requests in the window, and that scaled to an hour. */
   requests: number;
   perHour: number;
@@ -94,13 +102,18 @@ async function steadyCount(
       ),
     );
     const online = joined.map((samples) => samples.filter((s) => s.admitted).length);
-    progress?.update(`sharing, steady state: counting for ${STEADY_WINDOW_MS / 60_000} min…`);
+    const joinedAt = Date.now();
+    progress?.update("sharing, steady state: the players' first duty reads…");
+    await sleep(FIRST_READS_MS);
     const from = Date.now();
+    const firstReads = countByEndpoint(mock.counters.log.filter((e) => e.time >= joinedAt && e.time < from));
+    progress?.update(`sharing, steady state: counting for ${STEADY_WINDOW_MS / 60_000} min…`);
     await sleep(STEADY_WINDOW_MS);
     const log = mock.counters.log.filter((e) => e.time >= from);
     return {
       servers,
       online,
+      firstReads,
       requests: log.length,
       perHour: (log.length * HOUR_MS) / STEADY_WINDOW_MS,
       byEndpoint: countByEndpoint(log),

@@ -6,7 +6,7 @@ import { PendingChanges } from './pending-changes';
 import type { ShareReport } from './share-report';
 import { leadFrom, leaseLapsed, readerName, runHolder, type ShareRole } from './share-roles';
 import { SHARED_START, type SharedBudget, type SharedCursor, type SharedState } from './share-store';
-import { FOLLOW_MS, LEASE_MS, RENEW_MS, RETRY_MS } from './share-timing';
+import { FOLLOW_MS, LEASE_MS, RENEW_MS, RETRY_MS, WRITES_PER_STEP } from './share-timing';
 import { copyInStep, readShared } from './shared-follow';
 import type { Store } from './shared-record';
 import { SharedWrites } from './shared-writes';
@@ -54,6 +54,7 @@ export class SharedRoster {
   private lastTry = Number.NEGATIVE_INFINITY;
   private unreadableSaid = false;
   private stopped = false;
+  private stepping = false;
   /** Who holds the lease when this server does: its name and this run's mark. */
   private readonly holder: string;
   private nowKnown = () => {};
@@ -94,7 +95,9 @@ export class SharedRoster {
    * (and the lease taken when it ran out); every `RENEW_MS` the reader renews. Never rejects.
    */
   async tick(): Promise<void> {
-    if (this.stopped) return;
+    // One step at a time: a slow database makes the next step wait, never run beside it.
+    if (this.stopped || this.stepping) return;
+    this.stepping = true;
     const now = this.deps.clock.now();
     try {
       if (this.role === 'starting' || this.off !== null) {
@@ -112,6 +115,8 @@ export class SharedRoster {
       if (this.role === 'reader' && now - this.lastRenew >= RENEW_MS) await this.renew();
     } catch (error) {
       this.turnOff(error);
+    } finally {
+      this.stepping = false;
     }
   }
 
@@ -256,14 +261,14 @@ export class SharedRoster {
   /** What changed, written (`SharedWrites`): published by the reader, written through by a follower. */
   private async write(): Promise<void> {
     if (this.role === 'follower') return this.writes.through();
-    if (this.role !== 'reader') return;
-    const written = await this.writes.publish(this.holder, this.state?.community);
-    if (written === null) {
-      this.becomeFollower();
-      return;
+    // A full read's members go out in a few writes at once, so the others hold them in a second.
+    for (let writes = 0; this.role === 'reader' && writes < WRITES_PER_STEP; writes++) {
+      const written = await this.writes.publish(this.holder, this.state?.community);
+      if (written === null) return this.becomeFollower();
+      if (this.state && written.community !== undefined)
+        this.state = { ...this.state, community: written.community };
+      if (this.pending.size === 0) return;
     }
-    if (this.state && written.community !== undefined)
-      this.state = { ...this.state, community: written.community };
   }
 
   /** Adds this server's requests to the key's shared counts and reads the fleet's. */

@@ -267,6 +267,18 @@ describe('one reader, the others following', () => {
     expect(late.mirror.doubted.has('m1')).toBe(false);
   });
 
+  it("the reader writes a full read's members in one step; a step never runs beside another", async () => {
+    const main = server('main');
+    await run([main], 1);
+    const many = Array.from({ length: 1_200 }, (_, i) => member(`m${String(i).padStart(4, '0')}`));
+    main.mirror.listener?.(many, []);
+    const before = tables.states.get(KEY)!.version;
+    await Promise.all([main.roster.tick(), main.roster.tick()]);
+    expect(tables.members.filter((row) => row.record !== null)).toHaveLength(1_200);
+    // Three writes of 500 at most, in one step: the second call found the first under way.
+    expect(tables.states.get(KEY)!.version - before).toBe(3);
+  });
+
   it('a follower writes through what it learned itself', async () => {
     const main = server('main');
     const events = server('events');
