@@ -34,10 +34,11 @@ export function attachKeyCheck(context: RosterContext): Feature {
   /** The key's identity as a server on the key checked it lately, when the key is shared; else asked here. */
   const checkKey = async (): Promise<KeyIdentity> => {
     const facts = handles.get(sharedFactsHandle);
-    const known = await facts?.take('identity', sharedIdentity, SHARED_IDENTITY_MS, { wait: true });
+    if (facts === null) return api.whoami();
+    const known = await facts.take('identity', sharedIdentity, SHARED_IDENTITY_MS, { wait: true });
     if (known) return known.value;
     const identity = await api.whoami();
-    facts?.put('identity', identity);
+    facts.put('identity', identity);
     return identity;
   };
   const recheckLater = (): void => {

@@ -149,9 +149,11 @@ export interface ShareStore<R, A> {
   /**
    * Rows after `after` in (version, memberId) order, at most `limit` (see SHARED_PAGE_LIMIT). A
    * row written later always has a higher version than every row already committed, so a
-   * follower moving its cursor to `next` misses nothing.
+   * follower moving its cursor to `next` misses nothing. `upTo`: rows of no higher version (the
+   * state's, read first): a row above it (a hand edit, a state row made again) is not passed, so it
+   * cannot carry the cursor past rows a later write gives that version.
    */
-  membersSince(after: SharedCursor, limit: number): Promise<SharedPage<R>>;
+  membersSince(after: SharedCursor, limit: number, upTo?: number): Promise<SharedPage<R>>;
   /** Adds `requests` to this minute's and today's counts (atomic across servers); the counts afterwards. */
   count(requests: number): Promise<SharedBudget>;
   /** This minute's and today's counts. */

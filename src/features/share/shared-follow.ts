@@ -25,7 +25,9 @@ export interface SharedRead {
 
 /**
  * Reads the state, then the rows above `from`, at most `MAX_PAGES` pages of them. The state is
- * read first: every row of a version up to its own was committed before, and is read.
+ * read first: every row of a version up to its own was committed before, and is read; none above
+ * it is (one there was not written by a write that version counts, and must not move the cursor
+ * past the rows that write will give it).
  */
 export async function readShared(store: Store, from: SharedCursor): Promise<SharedRead> {
   const state = await store.state();
@@ -37,7 +39,7 @@ export async function readShared(store: Store, from: SharedCursor): Promise<Shar
   let done = false;
   let cursor = from;
   for (let page = 0; page < MAX_PAGES && !done; page++) {
-    const read = await store.membersSince(cursor, SHARED_PAGE_LIMIT);
+    const read = await store.membersSince(cursor, SHARED_PAGE_LIMIT, state.version);
     for (const row of read.rows) {
       if (row.record === null) removed.push({ id: row.memberId, readAt: row.readAt });
       else {

@@ -132,11 +132,15 @@ export class MemoryShareStore<R, A> implements ShareStore<R, A> {
     return this.write(this.ensureState(), change);
   }
 
-  async membersSince(after: SharedCursor, limit: number): Promise<SharedPage<R>> {
+  async membersSince(
+    after: SharedCursor,
+    limit: number,
+    upTo = Number.MAX_SAFE_INTEGER,
+  ): Promise<SharedPage<R>> {
     this.check();
     const size = pageSize(limit);
     const rows = this.tables.members
-      .filter((row) => row.key_hash === this.keyHash && isAfter(row, after))
+      .filter((row) => row.key_hash === this.keyHash && isAfter(row, after) && row.version <= upTo)
       .sort(byVersionThenId)
       .slice(0, size);
     const page: SharedPage<R> = { rows: [], unreadable: 0, next: after, done: rows.length < size };

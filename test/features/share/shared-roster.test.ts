@@ -359,13 +359,34 @@ describe('rows that do not parse', () => {
       license: 'license:bad',
       record: '{"id": 3',
       read_at: 1,
-      version: 99,
+      version: tables.states.get(KEY)!.version,
     } as never);
     const events = server('events');
     await run([events, main], 6);
     expect(events.mirror.held.has('m1')).toBe(true);
     expect(events.mirror.held.has('bad')).toBe(false);
     expect(events.logger.warnings.filter((w) => w.includes('could not be read'))).toHaveLength(1);
+  });
+
+  it('one of a version the state has not reached does not carry a follower past the rows a write later gives it', async () => {
+    const main = server('main');
+    await run([main], 1);
+    const next = tables.states.get(KEY)!.version + 1;
+    tables.plantMember({
+      key_hash: KEY,
+      member_id: 'zzz',
+      license: 'license:zzz',
+      record: '{"id": 3',
+      read_at: 1,
+      version: next,
+    } as never);
+    const events = server('events');
+    await run([events], 2);
+    // The reader's next write takes that version: its members sort before the planted row.
+    main.mirror.read(member('m1'));
+    await run([main, events], 4);
+    expect(tables.members.find((row) => row.member_id === 'm1')?.version).toBe(next);
+    expect(events.mirror.held.has('m1')).toBe(true);
   });
 });
 

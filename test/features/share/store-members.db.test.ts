@@ -98,6 +98,17 @@ describe('versions', () => {
     expect(read.rows.map((row) => row.memberId)).toEqual(ids);
     expect(read.cursor).toEqual({ version: 1, memberId: 'm22' });
   });
+
+  it('passes no row above the version asked up to: the cursor stays below it', async () => {
+    const keyHash = await freshKey();
+    const store = main.store({ keyHash });
+    await store.writeThrough({ members: [member('m1', 'Ann', 1)] });
+    await store.writeThrough({ members: [member('m2', 'Bo', 2)] });
+    const page = await store.membersSince(SHARED_START, 10, 1);
+    expect(page.rows.map((row) => row.memberId)).toEqual(['m1']);
+    expect(page.next).toEqual({ version: 1, memberId: 'm1' });
+    expect((await store.membersSince(page.next, 10, 2)).rows.map((row) => row.memberId)).toEqual(['m2']);
+  });
 });
 
 describe('a write through', () => {

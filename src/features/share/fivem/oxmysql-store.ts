@@ -125,13 +125,18 @@ export class OxmysqlShareStore<R, A> implements ShareStore<R, A> {
     return version;
   }
 
-  async membersSince(after: SharedCursor, limit: number): Promise<SharedPage<R>> {
+  async membersSince(
+    after: SharedCursor,
+    limit: number,
+    upTo = Number.MAX_SAFE_INTEGER,
+  ): Promise<SharedPage<R>> {
     const size = pageSize(limit);
     const found = await this.rows(sql.MEMBERS_SINCE, [
       this.keyHash,
       after.version,
       after.version,
       after.memberId,
+      upTo,
       size,
     ]);
     const page: SharedPage<R> = { rows: [], unreadable: 0, next: after, done: found.length < size };

@@ -75,7 +75,7 @@ export const NOTE_WRITE = `INSERT INTO roster_share_writes (token, key_hash, ver
 export const WRITTEN_VERSION = `SELECT version FROM roster_share_writes WHERE token = ?`;
 
 export const MEMBERS_SINCE = `SELECT member_id, license, record, read_at, version FROM roster_share_members
-  WHERE key_hash = ? AND (version > ? OR (version = ? AND member_id > ?))
+  WHERE key_hash = ? AND (version > ? OR (version = ? AND member_id > ?)) AND version <= ?
   ORDER BY version, member_id LIMIT ?`;
 
 /**
