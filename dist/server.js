@@ -60143,10 +60143,11 @@ function attachKeyCheck(context) {
   const { api, catalog: departments, schedule, logger, features, handles } = context;
   const checkKey = async () => {
     const facts = handles.get(sharedFactsHandle);
-    const known = await facts?.take("identity", sharedIdentity, SHARED_IDENTITY_MS, { wait: true });
+    if (facts === null) return api.whoami();
+    const known = await facts.take("identity", sharedIdentity, SHARED_IDENTITY_MS, { wait: true });
     if (known) return known.value;
     const identity = await api.whoami();
-    facts?.put("identity", identity);
+    facts.put("identity", identity);
     return identity;
   };
   const recheckLater = () => {
@@ -65293,7 +65294,7 @@ var NOTE_WRITE = `INSERT INTO roster_share_writes (token, key_hash, version, wri
   SELECT write_token, key_hash, version, ${NOW_MS} FROM roster_share_state WHERE key_hash = ? AND write_token = ?`;
 var WRITTEN_VERSION = `SELECT version FROM roster_share_writes WHERE token = ?`;
 var MEMBERS_SINCE = `SELECT member_id, license, record, read_at, version FROM roster_share_members
-  WHERE key_hash = ? AND (version > ? OR (version = ? AND member_id > ?))
+  WHERE key_hash = ? AND (version > ? OR (version = ? AND member_id > ?)) AND version <= ?
   ORDER BY version, member_id LIMIT ?`;
 function countWindow(period, ms) {
   return `INSERT INTO roster_share_budget (key_hash, period, window_start, requests)
@@ -65432,13 +65433,14 @@ var OxmysqlShareStore = class {
       throw new ShareStoreError("unreadable", "The write went through but its version was not found.");
     return version2;
   }
-  async membersSince(after, limit) {
+  async membersSince(after, limit, upTo = Number.MAX_SAFE_INTEGER) {
     const size = pageSize(limit);
     const found = await this.rows(MEMBERS_SINCE, [
       this.keyHash,
       after.version,
       after.version,
       after.memberId,
+      upTo,
       size
     ]);
     const page = { rows: [], unreadable: 0, next: after, done: found.length < size };
@@ -65906,7 +65908,7 @@ async function readShared(store, from) {
   let done = false;
   let cursor = from;
   for (let page = 0; page < MAX_PAGES2 && !done; page++) {
-    const read = await store.membersSince(cursor, SHARED_PAGE_LIMIT);
+    const read = await store.membersSince(cursor, SHARED_PAGE_LIMIT, state.version);
     for (const row of read.rows) {
       if (row.record === null) removed.push({ id: row.memberId, readAt: row.readAt });
       else {
