@@ -3,6 +3,9 @@ import type { OthersUsage } from '../../../src/http';
 import { RateLimiter } from '../../../src/http/limiter/rate-limiter';
 import { FakeClock, maxInAnyWindow } from './fake-clock';
 
+/** A request still waiting when its test closes the limiter: rejected, as it should be. */
+const closed = (): void => undefined;
+
 /** How many of `count` requests in `lane` the limiter grants within `ms`. */
 async function granted(
   limiter: RateLimiter,
@@ -55,7 +58,7 @@ describe('the other servers sharing their counts', () => {
     let others = { minute: 60, day: 60, servers: [sending, sending, sending] };
     limiter.shareWith(() => others);
     const grants: number[] = [];
-    for (let i = 0; i < 10; i++) void limiter.acquire('join').then(() => grants.push(clock.now()));
+    for (let i = 0; i < 10; i++) void limiter.acquire('join').then(() => grants.push(clock.now()), closed);
     await clock.advance(60_000);
     expect(grants).toHaveLength(10);
     // (120 - 4) / 4 = 29 a minute each: one about every 2.07 s.
@@ -67,7 +70,7 @@ describe('the other servers sharing their counts', () => {
     const stopped = { minute: 20, recent: false };
     others = { minute: 60, day: 60, servers: [stopped, stopped, stopped] };
     const burst: number[] = [];
-    for (let i = 0; i < 10; i++) void limiter.acquire('join').then(() => burst.push(clock.now()));
+    for (let i = 0; i < 10; i++) void limiter.acquire('join').then(() => burst.push(clock.now()), closed);
     await clock.advance(1);
     expect(burst).toHaveLength(10);
     limiter.close();
@@ -79,7 +82,7 @@ describe('the other servers sharing their counts', () => {
     let others = { minute: 120, day: 120, servers: [{ minute: 60, recent: true }] };
     limiter.shareWith(() => others);
     let granted: number | null = null;
-    void limiter.acquire('join').then(() => (granted = clock.now()));
+    void limiter.acquire('join').then(() => (granted = clock.now()), closed);
     await clock.advance(3_000);
     expect(granted).toBeNull();
     // Their oldest requests leave the minute: the next read of the counts shows it.
@@ -96,7 +99,8 @@ describe('the other servers sharing their counts', () => {
     limiter.shareWith(() => others);
     const grants: number[] = [];
     const ask = (count: number) => {
-      for (let i = 0; i < count; i++) void limiter.acquire('join').then(() => grants.push(clock.now()));
+      for (let i = 0; i < count; i++)
+        void limiter.acquire('join').then(() => grants.push(clock.now()), closed);
     };
     // Alone on the key: a burst goes at once.
     ask(8);
@@ -126,7 +130,7 @@ describe('the other servers sharing their counts', () => {
       ],
     }));
     const grants: number[] = [];
-    for (let i = 0; i < 10; i++) void limiter.acquire('join').then(() => grants.push(clock.now()));
+    for (let i = 0; i < 10; i++) void limiter.acquire('join').then(() => grants.push(clock.now()), closed);
     await clock.advance(30_000);
     // (120 - 3 kept for the counts' lag - 40 still the stopped one's) / 2 sending = 38 a minute.
     const gaps = grants.slice(1).map((at, i) => at - grants[i]!);
