@@ -67,9 +67,11 @@ const CONNECTED = 'Database server connection established!';
 
 /**
  * Resolves once oxmysql printed that its pool is up (`connected` lines so far: a restart's
- * second connection is the second line), or rejects with its log after `withinMs`.
+ * second connection is the second line), or rejects with its log after `withinMs`. The default
+ * is generous: on a busy 2-core machine, with several database test files starting together, a
+ * first connection was seen to take over 10 s.
  */
-export async function oxmysqlConnected(server: FxServer, withinMs = 10_000, connected = 1): Promise<void> {
+export async function oxmysqlConnected(server: FxServer, withinMs = 30_000, connected = 1): Promise<void> {
   const deadline = performance.now() + withinMs;
   const count = () => server.log.of('oxmysql').filter((line) => line.includes(CONNECTED)).length;
   while (count() < connected) {
