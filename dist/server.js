@@ -55744,7 +55744,8 @@ var MemberResolver = class {
    * uses it. The departments last known are kept with the new status, for an outage later.
    */
   statusAnswer(license2, member) {
-    const previous = this.deps.cache.lastKnown(license2);
+    const known = this.deps.cache.lastKnown(license2);
+    const previous = known?.member.id === member.id ? known : void 0;
     const view = previous ? viewOf({ ...previous.member, status: member.status, name: member.name }, previous.assignments) : toMemberView({ member, assignments: [] }, this.deps.catalog.index);
     this.statusOnly.add(view);
     this.deps.cache.set(license2, view);

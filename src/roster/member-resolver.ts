@@ -177,7 +177,10 @@ export class MemberResolver {
    * uses it. The departments last known are kept with the new status, for an outage later.
    */
   private statusAnswer(license: string, member: ApiMember): Answer {
-    const previous = this.deps.cache.lastKnown(license);
+    // The departments are the same member's only: another membership of the license (an older one
+    // after the newest was deleted) is a member of its own, found by its own id.
+    const known = this.deps.cache.lastKnown(license);
+    const previous = known?.member.id === member.id ? known : undefined;
     const view = previous
       ? viewOf({ ...previous.member, status: member.status, name: member.name }, previous.assignments)
       : toMemberView({ member, assignments: [] }, this.deps.catalog.index);

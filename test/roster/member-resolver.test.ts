@@ -63,6 +63,26 @@ describe('MemberResolver', () => {
     expect(source.calls).toMatchObject({ member: 2, assignments: 1, lookup: 0 });
   });
 
+  it("a refused status of another membership of the license is that member's: found by its id, not the last one's", async () => {
+    let answer = lookupOf('ACTIVE');
+    const source = fakeSource(() => answer);
+    const { members, cache } = rosterCore(source);
+    await members.resolve(license, 'join', { decideOnly: true });
+    expect(cache.licenseNamedBy('m-1')).toBe(license);
+    // The newest membership was deleted: an older, terminated one now answers for the license.
+    const older = lookupOf('TERMINATED');
+    answer = { member: { ...older.member, id: 'm-0' }, assignments: [] };
+    cache.markStale(license);
+    const refused = await members.resolve(license, 'join', { decideOnly: true });
+    expect(refused.kind === 'answer' && refused.view?.member).toMatchObject({
+      id: 'm-0',
+      status: 'TERMINATED',
+    });
+    expect(refused.kind === 'answer' && refused.view?.member.departments).toEqual([]);
+    // An audit entry naming the older membership (its deletion) finds the license held.
+    expect(cache.licenseNamedBy('m-0')).toBe(license);
+  });
+
   it('when the departments cannot be had, a join is an outage with the last known record, never "no departments"', async () => {
     const source = fakeSource(() => lookupOf());
     const { members, cache, errors } = rosterCore(source);
