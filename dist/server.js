@@ -61021,6 +61021,12 @@ function sharedLicenses(members2) {
 function membershipOf(member) {
   return member.createdAt === null ? { id: member.id } : { id: member.id, createdAt: member.createdAt };
 }
+function sameRecord(a, b) {
+  if (a.id !== b.id || a.status !== b.status || a.assignments.length !== b.assignments.length) return false;
+  const said = (x2) => `${x2.id}|${x2.departmentId}|${x2.rankId}|${x2.isPrimary}|${x2.callsign}`;
+  const theirs = new Set(b.assignments.map(said));
+  return a.assignments.every((x2) => theirs.has(said(x2)));
+}
 
 // src/features/mirror/record-reader.ts
 var RecordReader = class {
@@ -61574,6 +61580,32 @@ var MirrorStatus = class {
   }
 };
 
+// src/features/mirror/copied-rows.ts
+function applyCopiedRows(target, rows, newerOnly) {
+  const { index, reads, doubted } = target;
+  const changed = [];
+  for (const { id: id2, readAt } of rows.removed) {
+    const key2 = index.licenseNamedBy(id2);
+    const held = key2 === void 0 ? void 0 : index.get(key2);
+    if (key2 === void 0 || held?.id !== id2) continue;
+    if (newerOnly && held.readAt >= readAt) continue;
+    index.remove(key2);
+    reads.heard(key2, null);
+    changed.push(key2);
+  }
+  for (const member of rows.put) {
+    const key2 = licenseKey(member.license);
+    const held = index.get(key2);
+    if (newerOnly && held !== void 0 && held.readAt >= member.readAt) continue;
+    doubted.delete(key2);
+    if (rows.doubted?.has(member.id)) doubted.add(key2, false);
+    index.put(member);
+    reads.heard(key2, member);
+    changed.push(key2);
+  }
+  return changed;
+}
+
 // src/features/mirror/doubted-records.ts
 var DoubtedRecords = class {
   constructor(limit, told) {
@@ -61820,34 +61852,13 @@ var RosterMirror = class {
   onChange(listener) {
     this.changed = listener ?? (() => void 0);
   }
-  /**
-   * Records another server read, as the shared roster holds them: put by license, removed by
-   * member id; `newerOnly`: a record is taken only when read later than the one held (this server
-   * reads the service too). A full read under way keeps them on top of what it brings, as it does
-   * the service's answers. Not told to the change listener: they came from the copy it feeds.
-   * Gives the license keys changed.
-   */
+  /** Records another server read (`applyCopiedRows`); not told to the change listener. */
   applyShared(rows, newerOnly = false) {
-    const changed = [];
-    for (const { id: id2, readAt } of rows.removed) {
-      const key2 = this.index.licenseNamedBy(id2);
-      const held = key2 === void 0 ? void 0 : this.index.get(key2);
-      if (key2 === void 0 || held?.id !== id2) continue;
-      if (newerOnly && held.readAt >= readAt) continue;
-      this.index.remove(key2);
-      this.reads.heard(key2, null);
-      changed.push(key2);
-    }
-    for (const member of rows.put) {
-      const key2 = licenseKey(member.license);
-      const held = this.index.get(key2);
-      if (newerOnly && held !== void 0 && held.readAt >= member.readAt) continue;
-      this.doubted.delete(key2);
-      if (rows.doubted?.has(member.id)) this.doubted.add(key2, false);
-      this.index.put(member);
-      this.reads.heard(key2, member);
-      changed.push(key2);
-    }
+    const changed = applyCopiedRows(
+      { index: this.index, reads: this.reads, doubted: this.doubted },
+      rows,
+      newerOnly
+    );
     this.checkSize();
     return changed;
   }
@@ -61968,7 +61979,10 @@ var RosterMirror = class {
     this.index.clear();
     this.doubted.clear();
     this.index.putAll([...members2], readAt);
+    const differ = [];
     for (const [key2, member] of heard) {
+      const paged = this.index.get(key2);
+      if (member !== null && paged !== void 0 && !sameRecord(paged, member)) differ.push(key2);
       if (member === null) this.index.remove(key2);
       else this.index.put(member);
     }
@@ -61978,7 +61992,9 @@ var RosterMirror = class {
     const held = [...this.index.values()];
     for (const member of held) before.delete(member.id);
     this.changed(held, [...before]);
-    return this.doubtNamed(window2, null);
+    const replaced = this.doubtNamed(window2, null);
+    for (const key2 of differ) this.doubt(key2);
+    return { ...replaced, named: [.../* @__PURE__ */ new Set([...replaced.named, ...differ])] };
   }
   /**
    * Members read since the last read (created after it), read at `readAt`; those the audit log

@@ -124,3 +124,15 @@ export function sharedLicenses(members: readonly MirroredMember[]): Map<string, 
 export function membershipOf(member: MirroredMember): Membership {
   return member.createdAt === null ? { id: member.id } : { id: member.id, createdAt: member.createdAt };
 }
+
+/**
+ * Whether two records of one license say the same to a join and a rank check: the membership,
+ * its status, and each assignment's department, rank, primary flag and callsign (in any order).
+ */
+export function sameRecord(a: MirroredMember, b: MirroredMember): boolean {
+  if (a.id !== b.id || a.status !== b.status || a.assignments.length !== b.assignments.length) return false;
+  const said = (x: MirroredAssignment) =>
+    `${x.id}|${x.departmentId}|${x.rankId}|${x.isPrimary}|${x.callsign}`;
+  const theirs = new Set(b.assignments.map(said));
+  return a.assignments.every((x) => theirs.has(said(x)));
+}

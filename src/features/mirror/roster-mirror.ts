@@ -4,9 +4,16 @@ import type { LicenseClaims } from '../../roster/claimed-licenses';
 import type { HeldRecord, KnownRecord, MemberMirror } from '../../roster/member-mirror';
 import { toMemberView } from '../../roster/member-view';
 import type { ApiAssignment, MemberLookup } from '../../roster/model';
+import { applyCopiedRows } from './copied-rows';
 import { DoubtedRecords } from './doubted-records';
 import { type CopiedRows, MemberIndex, type MirrorChangeListener } from './member-index';
-import { licenseKey, lookupOf, type MirroredAssignment, type MirroredMember } from './mirrored-member';
+import {
+  licenseKey,
+  lookupOf,
+  type MirroredAssignment,
+  type MirroredMember,
+  sameRecord,
+} from './mirrored-member';
 import { type NamedWindow, type ReadReplaced, ReadsUnderWay } from './named-window';
 import { RecordShapes } from './record-shapes';
 
@@ -70,35 +77,13 @@ export class RosterMirror implements MemberMirror {
     this.changed = listener ?? (() => undefined);
   }
 
-  /**
-   * Records another server read, as the shared roster holds them: put by license, removed by
-   * member id; `newerOnly`: a record is taken only when read later than the one held (this server
-   * reads the service too). A full read under way keeps them on top of what it brings, as it does
-   * the service's answers. Not told to the change listener: they came from the copy it feeds.
-   * Gives the license keys changed.
-   */
+  /** Records another server read (`applyCopiedRows`); not told to the change listener. */
   applyShared(rows: CopiedRows, newerOnly = false): string[] {
-    const changed: string[] = [];
-    for (const { id, readAt } of rows.removed) {
-      const key = this.index.licenseNamedBy(id);
-      const held = key === undefined ? undefined : this.index.get(key);
-      if (key === undefined || held?.id !== id) continue;
-      // Learned before this server's own record was read: that record stands.
-      if (newerOnly && held.readAt >= readAt) continue;
-      this.index.remove(key);
-      this.reads.heard(key, null);
-      changed.push(key);
-    }
-    for (const member of rows.put) {
-      const key = licenseKey(member.license);
-      const held = this.index.get(key);
-      if (newerOnly && held !== undefined && held.readAt >= member.readAt) continue;
-      this.doubted.delete(key);
-      if (rows.doubted?.has(member.id)) this.doubted.add(key, false);
-      this.index.put(member);
-      this.reads.heard(key, member);
-      changed.push(key);
-    }
+    const changed = applyCopiedRows(
+      { index: this.index, reads: this.reads, doubted: this.doubted },
+      rows,
+      newerOnly,
+    );
     this.checkSize();
     return changed;
   }
@@ -238,7 +223,12 @@ export class RosterMirror implements MemberMirror {
     this.index.clear();
     this.doubted.clear();
     this.index.putAll([...members], readAt);
+    // An answer heard while the read ran may be older than the page that brought its license (a
+    // read stretched by 429s): where they differ, which is newer is unknown, so it is read again.
+    const differ: string[] = [];
     for (const [key, member] of heard) {
+      const paged = this.index.get(key);
+      if (member !== null && paged !== undefined && !sameRecord(paged, member)) differ.push(key);
       if (member === null) this.index.remove(key);
       else this.index.put(member);
     }
@@ -249,7 +239,9 @@ export class RosterMirror implements MemberMirror {
     for (const member of held) before.delete(member.id);
     this.changed(held, [...before]);
     // After the records are told: a copy elsewhere holds the doubted ones as doubted.
-    return this.doubtNamed(window, null);
+    const replaced = this.doubtNamed(window, null);
+    for (const key of differ) this.doubt(key);
+    return { ...replaced, named: [...new Set([...replaced.named, ...differ])] };
   }
 
   /**
