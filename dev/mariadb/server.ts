@@ -49,6 +49,9 @@ const SERVER_SETTINGS = [
   '--innodb-flush-log-at-trx-commit=2',
   '--skip-name-resolve',
   '--max-connections=500',
+  // Many servers' pools connecting at once (test files starting together) must not overflow the
+  // listen queue: a dropped connection attempt waits out the kernel's retries, tens of seconds.
+  '--back-log=1000',
 ];
 
 /**
