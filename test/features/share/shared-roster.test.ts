@@ -29,6 +29,13 @@ class MirrorDouble {
   /** Ids the copy holds as doubted. */
   readonly doubted = new Set<string>();
 
+  /** Its full read completed, its audit feed at `at`: it decides, and says so when it writes. */
+  completeRead(at: number): void {
+    this.deciding = true;
+    this.position = { at };
+    this.fullReadAt = clock.now();
+  }
+
   /** A member held whose record came into doubt (told to the sharing). */
   doubt(member: MirroredMember): void {
     this.listener?.([], [], [member]);
@@ -127,6 +134,15 @@ function server(name: string, auditMs?: number) {
   return { mirror, roster, logger, sent };
 }
 
+/** `main` starts first and reads; `events` starts after it and follows. */
+async function readerAndFollower() {
+  const main = server('main');
+  await run([main], 1);
+  const events = server('events');
+  await run([events], 1);
+  return { main, events };
+}
+
 /** Every server ticks, then the clock moves on by `ms`, `times` over. */
 async function run(servers: { roster: SharedRoster }[], times: number, ms = 500): Promise<void> {
   for (let i = 0; i < times; i++) {
@@ -142,10 +158,7 @@ beforeEach(() => {
 
 describe('one reader, the others following', () => {
   it('the first server reads; the second follows its changes, and decides once it says it is complete', async () => {
-    const main = server('main');
-    const events = server('events');
-    await run([main], 1);
-    await run([events], 1);
+    const { main, events } = await readerAndFollower();
     expect(main.roster.report().role).toBe('reader');
     // An empty shared roster: the reader reads it whole, from no audit position.
     expect(main.mirror.leads).toEqual([{ audit: null, fullReadAt: null, complete: false }]);
@@ -159,9 +172,7 @@ describe('one reader, the others following', () => {
     expect(events.mirror.complete).toBe(false);
     expect(events.mirror.inStep()).toBe(false);
 
-    main.mirror.deciding = true;
-    main.mirror.position = { at: 1000 };
-    main.mirror.fullReadAt = clock.now();
+    main.mirror.completeRead(1000);
     await run([main, events], 4);
     expect(events.mirror.complete).toBe(true);
     expect(events.mirror.inStep()).toBe(true);
@@ -169,14 +180,9 @@ describe('one reader, the others following', () => {
   });
 
   it('writes nothing while nothing changes: the version stays where it is', async () => {
-    const main = server('main');
-    const events = server('events');
-    await run([main], 1);
-    await run([events], 1);
+    const { main, events } = await readerAndFollower();
     main.mirror.read(member('m1'));
-    main.mirror.deciding = true;
-    main.mirror.position = { at: 5 };
-    main.mirror.fullReadAt = clock.now();
+    main.mirror.completeRead(5);
     await run([main, events], 4);
     const version = main.roster.report().version;
     await run([main, events], 40);
@@ -189,9 +195,7 @@ describe('one reader, the others following', () => {
     const events = server('events', 1_000);
     await run([main], 1);
     await run([events], 1);
-    main.mirror.deciding = true;
-    main.mirror.position = { at: 5 };
-    main.mirror.fullReadAt = clock.now();
+    main.mirror.completeRead(5);
     for (let i = 0; i < 10; i++) {
       main.mirror.auditReadAt = clock.now();
       await run([main, events], 2);
@@ -205,13 +209,8 @@ describe('one reader, the others following', () => {
   });
 
   it("a gap in the reader's log stops the followers deciding", async () => {
-    const main = server('main');
-    const events = server('events');
-    await run([main], 1);
-    await run([events], 1);
-    main.mirror.deciding = true;
-    main.mirror.position = { at: 5 };
-    main.mirror.fullReadAt = clock.now();
+    const { main, events } = await readerAndFollower();
+    main.mirror.completeRead(5);
     await run([main, events], 4);
     expect(events.mirror.inStep()).toBe(true);
     main.mirror.deciding = false;
@@ -246,10 +245,7 @@ describe('one reader, the others following', () => {
   });
 
   it("a member the reader doubts is doubted in the followers' copies until a newer record of theirs is written", async () => {
-    const main = server('main');
-    const events = server('events');
-    await run([main], 1);
-    await run([events], 1);
+    const { main, events } = await readerAndFollower();
     const m1 = member('m1');
     main.mirror.read(m1);
     await run([main, events], 4);
@@ -280,10 +276,7 @@ describe('one reader, the others following', () => {
   });
 
   it('a follower writes through what it learned itself', async () => {
-    const main = server('main');
-    const events = server('events');
-    await run([main], 1);
-    await run([events], 1);
+    const { events } = await readerAndFollower();
     events.mirror.listener?.([member('stranger')], []);
     await run([events], 1);
     const later = server('late');
@@ -294,14 +287,9 @@ describe('one reader, the others following', () => {
 
 describe('failover', () => {
   it('when the reader stops, another takes the lease once it runs out and goes on from the shared audit position', async () => {
-    const main = server('main');
-    const events = server('events');
-    await run([main], 1);
-    await run([events], 1);
+    const { main, events } = await readerAndFollower();
     main.mirror.read(member('m1'));
-    main.mirror.deciding = true;
-    main.mirror.position = { at: 4242 };
-    main.mirror.fullReadAt = clock.now();
+    main.mirror.completeRead(4242);
     await run([main, events], 4);
     expect(events.mirror.complete).toBe(true);
 
@@ -318,13 +306,8 @@ describe('failover', () => {
 
 describe('a database that fails', () => {
   it('turns sharing off with one warning; the server reads alone; back on when it answers', async () => {
-    const main = server('main');
-    const events = server('events');
-    await run([main], 1);
-    await run([events], 1);
-    main.mirror.deciding = true;
-    main.mirror.position = { at: 7 };
-    main.mirror.fullReadAt = clock.now();
+    const { main, events } = await readerAndFollower();
+    main.mirror.completeRead(7);
     await run([main, events], 4);
 
     tables.failing = 'timeout';
